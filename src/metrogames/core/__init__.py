@@ -1,0 +1,1 @@
+"""Game-independent pieces: the game protocol, errors and the seeded generator."""

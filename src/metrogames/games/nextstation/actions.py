@@ -1,0 +1,175 @@
+"""Next Station turn actions and their notation (``spec/notation.md``, "Next Station turn action").
+
+An action is one player's whole turn: ``pass``, or one or two sections, possibly with a pencil
+power and a circled station. It has three faces that round-trip:
+
+* the value :class:`TurnAction` (stations as map indices, so it needs its :class:`CityMap` to be
+  read or written);
+* the typed text ``D3-E4 E4-E1 +double-section`` (:func:`parse_action`, :func:`format_action`);
+* the JSON ``{"sections": [["D3", "E4"], ["E4", "E1"]], "power": "double-section"}``
+  (:func:`action_from_json`, :func:`action_to_json`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from metrogames.core.errors import NotationError
+from metrogames.games.nextstation.citymap import CityMap
+
+POWERS_IN_ACTION = ("double-section", "joker", "switch")
+"""Powers written with ``+power``; the circle-station power is written ``@STATION``."""
+
+CIRCLE_POWER = "circle-station"
+MAX_TEXT = 200
+"""Longest action text accepted (characters); a real turn is far shorter."""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnAction:
+    """One player's turn.
+
+    Attributes:
+        sections: ``((from, to), ...)`` station indices, 0–2 sections in drawing order.
+        power: ``"double-section"``, ``"joker"``, ``"switch"`` or ``None``.
+        circle: index of the station circled with the circle-station power, or ``None``.
+    """
+
+    sections: tuple[tuple[int, int], ...] = ()
+    power: str | None = None
+    circle: int | None = None
+
+    @property
+    def is_pass(self) -> bool:
+        """True for ``pass``: no section, no power, no circle."""
+        return not self.sections and self.power is None and self.circle is None
+
+    @property
+    def powers_used(self) -> tuple[str, ...]:
+        """The pencil powers this action uses (0 or 1 of them)."""
+        if self.power is not None:
+            return (self.power,)
+        return (CIRCLE_POWER,) if self.circle is not None else ()
+
+
+PASS = TurnAction()
+
+
+def format_action(city: CityMap, action: TurnAction) -> str:
+    """The text form of ``action``: ``pass``, ``D3-G3``, ``D3-E4 E4-E1 +double-section``,
+    ``F5-E4 @E4`` or ``@E4``."""
+    if action.is_pass:
+        return "pass"
+    names = [s.name for s in city.stations]
+    parts = [f"{names[a]}-{names[b]}" for a, b in action.sections]
+    if action.power is not None:
+        parts.append(f"+{action.power}")
+    if action.circle is not None:
+        parts.append(f"@{names[action.circle]}")
+    return " ".join(parts)
+
+
+def parse_action(city: CityMap, text: str) -> TurnAction:
+    """Read the typed text form (case-insensitive; spaces or commas between parts).
+
+    Raises:
+        NotationError: bad syntax, an unknown station or power, a part given twice.
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"an action must be text, not {type(text).__name__}")
+    if len(text) > MAX_TEXT:
+        raise NotationError(f"action text longer than {MAX_TEXT} characters")
+    tokens = text.replace(",", " ").split()
+    if not tokens:
+        raise NotationError("empty action: type a section like D3-G3, or pass")
+    if len(tokens) == 1 and tokens[0].lower() == "pass":
+        return PASS
+    sections: list[tuple[int, int]] = []
+    power: str | None = None
+    circle: int | None = None
+    for token in tokens:
+        low = token.lower()
+        if low == "pass":
+            raise NotationError("'pass' cannot be combined with other parts")
+        if low.startswith("+"):
+            if power is not None:
+                raise NotationError("only one power per turn")
+            power = low[1:]
+            if power == CIRCLE_POWER:
+                raise NotationError("write the circle-station power as @STATION, e.g. @E4")
+            if power not in POWERS_IN_ACTION:
+                raise NotationError(
+                    f"unknown power {token!r} (expected +double-section, +joker or +switch)"
+                )
+        elif low.startswith("@"):
+            if circle is not None:
+                raise NotationError("only one circled station per turn")
+            circle = city.station(token[1:])
+        else:
+            ends = token.split("-")
+            if len(ends) != 2 or not ends[0] or not ends[1]:
+                raise NotationError(f"cannot read {token!r}: a section is written like D3-G3")
+            sections.append((city.station(ends[0]), city.station(ends[1])))
+    return _make(sections, power, circle)
+
+
+def _make(sections: list[tuple[int, int]], power: str | None, circle: int | None) -> TurnAction:
+    if len(sections) > 2:
+        raise NotationError(f"a turn draws at most 2 sections, not {len(sections)}")
+    if not sections and power is not None:
+        raise NotationError(f"the power {power} needs a section")
+    return TurnAction(tuple(sections), power, circle)
+
+
+def action_to_json(city: CityMap, action: TurnAction) -> Any:
+    """The JSON form: ``"pass"`` or ``{"sections": [[a, b], ...], "power"?: p, "circle"?: s}``."""
+    if action.is_pass:
+        return "pass"
+    names = [s.name for s in city.stations]
+    out: dict[str, Any] = {"sections": [[names[a], names[b]] for a, b in action.sections]}
+    if action.power is not None:
+        out["power"] = action.power
+    if action.circle is not None:
+        out["circle"] = names[action.circle]
+    return out
+
+
+def action_from_json(city: CityMap, value: Any) -> TurnAction:
+    """Read the JSON form. ``"power": "circle-station"`` is accepted beside ``"circle"``.
+
+    Raises:
+        NotationError: wrong types, unknown keys, stations or powers.
+    """
+    if value == "pass":
+        return PASS
+    if not isinstance(value, dict):
+        raise NotationError(f"an action must be \"pass\" or an object, not {_short(value)}")
+    unknown = set(value) - {"sections", "power", "circle"}
+    if unknown:
+        raise NotationError(f"unknown key(s) in action: {', '.join(sorted(map(str, unknown)))}")
+    raw_sections = value.get("sections")
+    if not isinstance(raw_sections, list):
+        raise NotationError("an action needs \"sections\": a list of [from, to] pairs")
+    if len(raw_sections) > 2:
+        raise NotationError(f"a turn draws at most 2 sections, not {len(raw_sections)}")
+    sections = []
+    for pair in raw_sections:
+        if not (isinstance(pair, list) and len(pair) == 2):
+            raise NotationError(f"a section is a [from, to] pair, not {_short(pair)}")
+        sections.append((city.station(pair[0]), city.station(pair[1])))
+    circle_name = value.get("circle")
+    circle = None if circle_name is None else city.station(circle_name)
+    power = value.get("power")
+    if power == CIRCLE_POWER:
+        if circle is None:
+            raise NotationError("the circle-station power needs \"circle\": the station circled")
+        power = None
+    elif power is not None and power not in POWERS_IN_ACTION:
+        raise NotationError(f"unknown power {_short(power)}")
+    return _make(sections, power, circle)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -1,0 +1,149 @@
+"""One player's map: the lines drawn so far, as bitsets, and the section rules.
+
+Source: ``rules/next-station-london.md``, "Drawing a section" (shared by Paris, with its overhead
+crossings handled by the city's conflict masks).
+
+A line is three ints: the stations on it, the links (sections) drawn, and its *ends* — stations
+with at most one section of that line (a branch after a switch adds an end). An empty line has no
+stations: its departure station joins it with the first section.
+"""
+
+from __future__ import annotations
+
+from metrogames.core.errors import IllegalActionError
+from metrogames.games.nextstation.citymap import CityMap, bits
+
+
+class PlayerMap:
+    """The drawing on one player's map. Mutable; states copy it before changing it.
+
+    Attributes:
+        drawn: links drawn on the map by any line (bitset over links).
+        stations, sections, ends: per colour index, bitsets of the line's stations, sections
+            and ends.
+        circled: per colour index, the circled station or -1.
+    """
+
+    __slots__ = ("circled", "drawn", "ends", "sections", "stations")
+
+    def __init__(self, colours: int = 4) -> None:
+        self.drawn = 0
+        self.stations = [0] * colours
+        self.sections = [0] * colours
+        self.ends = [0] * colours
+        self.circled = [-1] * colours
+
+    def copy(self) -> PlayerMap:
+        """An independent copy."""
+        other = PlayerMap.__new__(PlayerMap)
+        other.drawn = self.drawn
+        other.stations = self.stations[:]
+        other.sections = self.sections[:]
+        other.ends = self.ends[:]
+        other.circled = self.circled[:]
+        return other
+
+    # -- drawing ---------------------------------------------------------------------------
+    def add_section(self, colour: int, start: int, target: int, link: int) -> None:
+        """Draw ``link`` from ``start`` to ``target`` on line ``colour``, unchecked."""
+        bit_t = 1 << target
+        if self.sections[colour]:
+            bit_s = 1 << start
+            ends = self.ends[colour]
+            if ends & bit_s:
+                ends ^= bit_s  # it had one section of the line: now two
+            self.ends[colour] = ends | bit_t
+            self.stations[colour] |= bit_t
+        else:
+            self.ends[colour] = (1 << start) | bit_t
+            self.stations[colour] = (1 << start) | bit_t
+        self.sections[colour] |= 1 << link
+        self.drawn |= 1 << link
+
+    def starts(self, city: CityMap, colour: int, branch: bool) -> int:
+        """Stations a section of line ``colour`` may start from: its ends, or every station
+        of the line when ``branch`` (a switch effect); the departure station on an empty line."""
+        if not self.sections[colour]:
+            return 1 << city.departures[colour]
+        return self.stations[colour] if branch else self.ends[colour]
+
+    def moves(
+        self, city: CityMap, colour: int, starts: int, targets: int
+    ) -> list[tuple[int, int, int]]:
+        """Every legal section ``(start, target, link)`` of line ``colour`` from a station of
+        the ``starts`` mask to a station of the ``targets`` mask, in a fixed order."""
+        out = []
+        on_line = self.stations[colour]
+        drawn = self.drawn
+        conflicts = city.conflicts
+        adjacency = city.adjacency
+        while starts:
+            low = starts & -starts
+            starts ^= low
+            s = low.bit_length() - 1
+            for link, t in adjacency[s]:
+                if (
+                    (targets >> t) & 1
+                    and not (on_line >> t) & 1
+                    and not (drawn >> link) & 1
+                    and not conflicts[link] & drawn
+                ):
+                    out.append((s, t, link))
+        return out
+
+    def check_section(
+        self, city: CityMap, colour: int, start: int, target: int, starts: int, targets: int
+    ) -> int:
+        """Check one section and return its link.
+
+        Raises:
+            IllegalActionError: with reason ``not-a-link``, ``not-an-end``, ``not-on-line``,
+                ``wrong-symbol``, ``revisits-station``, ``doubled-section`` or
+                ``crosses-section``, and a detail naming the section (and what it crosses).
+        """
+        names = city.stations
+        label = f"section {names[start].name}-{names[target].name}"
+        link = city.link_of.get((start, target))
+        if link is None:
+            raise IllegalActionError("not-a-link", f"{label}: no link joins these stations")
+        if not (starts >> start) & 1:
+            if not self.sections[colour]:
+                dep = names[city.departures[colour]].name
+                raise IllegalActionError(
+                    "not-an-end", f"{label}: the first section must leave the departure station {dep}"
+                )
+            if (self.stations[colour] >> start) & 1:
+                raise IllegalActionError(
+                    "not-an-end", f"{label}: {names[start].name} is not an end of the line"
+                )
+            raise IllegalActionError(
+                "not-on-line", f"{label}: {names[start].name} is not on the {city.colours[colour]} line"
+            )
+        if not (targets >> target) & 1:
+            raise IllegalActionError(
+                "wrong-symbol",
+                f"{label}: {names[target].name} is a {names[target].symbol}, not the card's symbol",
+            )
+        if (self.stations[colour] >> target) & 1:
+            raise IllegalActionError(
+                "revisits-station", f"{label}: {names[target].name} is already on the line"
+            )
+        if (self.drawn >> link) & 1:
+            raise IllegalActionError(
+                "doubled-section", f"{label} is already drawn by the {self.colour_of(city, link)} line"
+            )
+        crossing = city.conflicts[link] & self.drawn
+        if crossing:
+            other = bits(crossing)[0]
+            raise IllegalActionError(
+                "crosses-section",
+                f"{label} crosses the {self.colour_of(city, other)} section {city.link_name(other)}",
+            )
+        return link
+
+    def colour_of(self, city: CityMap, link: int) -> str:
+        """The colour of the line that drew ``link`` (``"?"`` if none did)."""
+        for c, mask in enumerate(self.sections):
+            if (mask >> link) & 1:
+                return city.colours[c]
+        return "?"

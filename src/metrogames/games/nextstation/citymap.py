@@ -1,0 +1,346 @@
+"""A Next Station city: its map, deck and scoring tables, loaded from a data file.
+
+The map is indexed for bitset play: station ``i`` is bit ``1 << i`` of a stations mask and link
+``j`` is bit ``1 << j`` of a links mask. Each link has a precomputed *conflict mask*: the links
+whose drawn segments cross it at a point that is not a station (bridges excepted), so "does this
+section cross anything on the map?" is one AND. Crossings are recomputed from geometry on load,
+never listed by hand.
+
+Source: ``rules/next-station-london.md`` (Components, Drawing a section) and
+``rules/next-station-paris.md`` (Map).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from metrogames.core.errors import DataError, NotationError
+from metrogames.core.geometry import Point, on_segment, segments_cross
+from metrogames.data import load_json
+
+SYMBOLS = ("square", "circle", "triangle", "pentagon")
+ANY = "any"
+"""The symbol of stations every card reaches (London's "?", Paris's monuments and platform)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Station:
+    """One station: ``index`` (bit number), cell ``name`` like ``"D3"``, cell ``col``/``row``
+    (0-based), ``symbol`` (one of :data:`SYMBOLS` or :data:`ANY`), ``district`` index,
+    and the tourist-site and monument flags."""
+
+    index: int
+    name: str
+    col: float
+    row: float
+    symbol: str
+    district: int
+    tourist_site: bool
+    monument: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A station card: ``id`` such as ``"underground-joker"``, its ``kind`` (back: ``street``,
+    ``underground`` or ``metro``), its ``face`` (a symbol, ``joker``, ``switch`` or
+    ``free-entry``) and whether it counts toward the round's end."""
+
+    id: str
+    kind: str
+    face: str
+    ends_round: bool
+
+
+@dataclass(frozen=True, slots=True)
+class District:
+    """A district: ``name``, ``kind`` (``main``/``outer``/``platform``) and its stations mask."""
+
+    index: int
+    name: str
+    kind: str
+    mask: int
+
+
+def bits(mask: int) -> list[int]:
+    """The set bit numbers of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class CityMap:
+    """A validated, indexed Next Station city. Build with :func:`load_city`.
+
+    Raises:
+        DataError: (on construction) the data break a count or a geometric fact.
+    """
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        try:
+            self._build(data)
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise DataError(f"malformed city data: {exc!r}") from exc
+        self._validate(data.get("check_values", {}))
+
+    # -- construction -------------------------------------------------------------------
+    def _build(self, data: Mapping[str, Any]) -> None:
+        self.city: str = data["city"]
+        self.title: str = data["title"]
+        self.columns: int = data["grid"]["columns"]
+        self.rows: int = data["grid"]["rows"]
+        self.colours: tuple[str, ...] = tuple(data["colours"])
+        district_list = data["districts"]
+        district_of: dict[str, int] = {}
+        for i, d in enumerate(district_list):
+            for name in d["stations"]:
+                if name in district_of:
+                    raise DataError(f"station {name} is in two districts")
+                district_of[name] = i
+        stations = []
+        for i, s in enumerate(data["stations"]):
+            name = s["name"]
+            if name not in district_of:
+                raise DataError(f"station {name} is in no district")
+            if s["symbol"] not in (*SYMBOLS, ANY):
+                raise DataError(f"station {name} has unknown symbol {s['symbol']!r}")
+            stations.append(
+                Station(
+                    i,
+                    name,
+                    float(s["col"]),
+                    float(s["row"]),
+                    s["symbol"],
+                    district_of[name],
+                    bool(s.get("tourist_site", False)),
+                    bool(s.get("monument", False)),
+                )
+            )
+        self.stations: tuple[Station, ...] = tuple(stations)
+        self.station_index: dict[str, int] = {s.name: s.index for s in stations}
+        if len(self.station_index) != len(stations):
+            raise DataError("two stations share a name")
+        for alias, target in data.get("aliases", {}).items():
+            self.station_index[alias] = self.station_index[target]
+        self.districts: tuple[District, ...] = tuple(
+            District(
+                i,
+                d["name"],
+                d["kind"],
+                sum(1 << self.station_index[n] for n in d["stations"]),
+            )
+            for i, d in enumerate(district_list)
+        )
+        self.departures: tuple[int, ...] = tuple(
+            self.station_index[data["departures"][c]] for c in self.colours
+        )
+        central = data.get("central_district")
+        self.central_mask: int = next(
+            (d.mask for d in self.districts if d.name == central), 0
+        )
+
+        links: list[tuple[int, int]] = []
+        self.link_of: dict[tuple[int, int], int] = {}
+        for a_name, b_name in data["links"]:
+            a, b = self.station_index[a_name], self.station_index[b_name]
+            if a == b or (a, b) in self.link_of:
+                raise DataError(f"link {a_name}-{b_name} is a loop or listed twice")
+            self.link_of[(a, b)] = self.link_of[(b, a)] = len(links)
+            links.append((a, b))
+        self.links: tuple[tuple[int, int], ...] = tuple(links)
+        adjacency: list[list[tuple[int, int]]] = [[] for _ in stations]
+        for j, (a, b) in enumerate(links):
+            adjacency[a].append((j, b))
+            adjacency[b].append((j, a))
+        self.adjacency: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+            tuple(sorted(adj, key=lambda x: x[1])) for adj in adjacency
+        )
+        self.link_mask_of_station: tuple[int, ...] = tuple(
+            sum(1 << j for j, _ in adj) for adj in adjacency
+        )
+
+        geometry = data.get("link_geometry", {})
+        self.segments: tuple[tuple[Point, Point], ...] = tuple(
+            self._segment(j, geometry) for j in range(len(links))
+        )
+        self.bridges: tuple[tuple[int, int], ...] = tuple(
+            (self.link_by_names(*b["links"][0]), self.link_by_names(*b["links"][1]))
+            for b in data.get("bridges", [])
+        )
+        self.conflicts: tuple[int, ...] = self._conflicts()
+
+        river = data.get("river")
+        self.river_name: str | None = river["name"] if river else None
+        self.river_mask: int = (
+            sum(1 << self.link_by_names(a, b) for a, b in river["sections"]) if river else 0
+        )
+        self.river_course: tuple[Point, ...] = (
+            tuple((float(x), float(y)) for x, y in river["course"]) if river else ()
+        )
+        self.river_points: int = river["points_per_crossing"] if river else 0
+        self.tourist_mask: int = sum(1 << s.index for s in stations if s.tourist_site)
+        self.monument_mask: int = sum(1 << s.index for s in stations if s.monument)
+        any_mask = sum(1 << s.index for s in stations if s.symbol == ANY)
+        self.wild_mask: int = any_mask
+        self.symbol_mask: dict[str, int] = {
+            sym: any_mask | sum(1 << s.index for s in stations if s.symbol == sym)
+            for sym in SYMBOLS
+        }
+        self.all_stations_mask: int = (1 << len(stations)) - 1
+
+        end = data["round_end"]
+        self.round_end_kind: str = end["kind"]
+        self.round_end_count: int = end["count"]
+        self.deck: tuple[Card, ...] = tuple(
+            Card(c["id"], c["kind"], c["face"], c["kind"] == self.round_end_kind)
+            for c in data["deck"]
+        )
+        self.card_by_id: dict[str, Card] = {c.id: c for c in self.deck}
+        scoring = data["scoring"]
+        self.tourist_points: tuple[int, ...] = tuple(scoring.get("tourist_points", ()))
+        self.interchange_points: dict[int, int] = {
+            int(k): v for k, v in scoring["interchange_points"].items()
+        }
+        self.objective_points: int = scoring["objective_points"]
+        self.monument_points: int = scoring.get("monument_points", 0)
+        self.bridge_points: dict[int, int] = {
+            int(k): v for k, v in scoring.get("bridge_points", {}).items()
+        }
+        self.objectives: tuple[str, ...] = tuple(o["id"] for o in data["objectives"])
+        self.objective_text: dict[str, str] = {o["id"]: o["text"] for o in data["objectives"]}
+        self.powers: tuple[str, ...] = tuple(p["id"] for p in data.get("powers", []))
+        self.power_text: dict[str, str] = {p["id"]: p["text"] for p in data.get("powers", [])}
+        self.solo_rating: Mapping[str, Any] | None = data.get("solo_rating")
+        self.raw: Mapping[str, Any] = data
+
+    def _segment(self, j: int, geometry: Mapping[str, Any]) -> tuple[Point, Point]:
+        a, b = self.links[j]
+        sa, sb = self.stations[a], self.stations[b]
+        key = f"{sa.name} {sb.name}"
+        rkey = f"{sb.name} {sa.name}"
+        if key in geometry:
+            g = geometry[key]
+            return (tuple(g["from_cell"]), tuple(g["to_cell"]))  # type: ignore[return-value]
+        if rkey in geometry:
+            g = geometry[rkey]
+            return (tuple(g["to_cell"]), tuple(g["from_cell"]))  # type: ignore[return-value]
+        return ((sa.col, sa.row), (sb.col, sb.row))
+
+    def _conflicts(self) -> tuple[int, ...]:
+        bridge_pairs = {frozenset(p) for p in self.bridges}
+        masks = [0] * len(self.links)
+        for i in range(len(self.links)):
+            a1, b1 = self.segments[i]
+            for j in range(i + 1, len(self.links)):
+                if set(self.links[i]) & set(self.links[j]):
+                    continue  # links sharing a station meet there, never conflict
+                if frozenset((i, j)) in bridge_pairs:
+                    continue
+                a2, b2 = self.segments[j]
+                if segments_cross(a1, b1, a2, b2):
+                    masks[i] |= 1 << j
+                    masks[j] |= 1 << i
+        return tuple(masks)
+
+    def _validate(self, check: Mapping[str, int]) -> None:
+        for s in self.stations:
+            p = (s.col, s.row)
+            for j, (a, b) in enumerate(self.links):
+                if s.index in (a, b):
+                    continue
+                if on_segment(p, *self.segments[j]):
+                    raise DataError(f"link {self.link_name(j)} passes through station {s.name}")
+        pairs = sum(m.bit_count() for m in self.conflicts) // 2
+        counts = {
+            "stations": len(self.stations),
+            "links": len(self.links),
+            "districts": len(self.districts),
+            "river_sections": self.river_mask.bit_count(),
+            "tourist_sites": self.tourist_mask.bit_count(),
+            "monuments": self.monument_mask.bit_count(),
+            "departures": len(set(self.departures)),
+            "cards": len(self.deck),
+            "crossing_link_pairs": pairs,
+            "objectives": len(self.objectives),
+            "powers": len(self.powers),
+            "bridges": len(self.bridges),
+            "central_district_stations": self.central_mask.bit_count(),
+        }
+        for key, expected in check.items():
+            if key not in counts:
+                raise DataError(f"unknown check value {key!r}")
+            if counts[key] != expected:
+                raise DataError(f"{self.city}: {key} is {counts[key]}, expected {expected}")
+        if len(self.card_by_id) != len(self.deck):
+            raise DataError(f"{self.city}: two cards share an id")
+        if sum(c.ends_round for c in self.deck) < self.round_end_count:
+            raise DataError(f"{self.city}: fewer round-end cards than the round needs")
+
+    # -- names ---------------------------------------------------------------------------
+    def station(self, name: str) -> int:
+        """The index of the station named ``name`` (case-insensitive, e.g. ``"d3"``).
+
+        Raises:
+            NotationError: no station of that name on this map.
+        """
+        if isinstance(name, str):
+            idx = self.station_index.get(name.strip().upper())
+            if idx is not None:
+                return idx
+        raise NotationError(f"unknown station {name!r} on the {self.title} map")
+
+    def link_by_names(self, a: str, b: str) -> int:
+        """The link index joining stations ``a`` and ``b``; ``KeyError`` if there is none."""
+        return self.link_of[(self.station_index[a], self.station_index[b])]
+
+    def link_name(self, link: int) -> str:
+        """``"D3-G3"`` for a link, in the data file's order."""
+        a, b = self.links[link]
+        return f"{self.stations[a].name}-{self.stations[b].name}"
+
+    def card(self, card_id: str) -> Card:
+        """The card with this id. Raises ``NotationError`` for an unknown id."""
+        try:
+            return self.card_by_id[card_id]
+        except (KeyError, TypeError):
+            raise NotationError(f"unknown card {card_id!r} in the {self.title} deck") from None
+
+    def colour_index(self, colour: str) -> int:
+        """The index of ``colour`` in :attr:`colours`. Raises ``NotationError`` if unknown."""
+        try:
+            return self.colours.index(colour)
+        except ValueError:
+            raise NotationError(
+                f"unknown colour {colour!r} (expected one of {', '.join(self.colours)})"
+            ) from None
+
+    def names(self, mask: int) -> list[str]:
+        """Station names of a stations mask, in index order."""
+        return [self.stations[i].name for i in bits(mask)]
+
+
+CITY_FILES: dict[str, str] = {"london": "london.json"}
+
+
+@cache
+def load_city(city: str) -> CityMap:
+    """Load and validate the city ``city`` (``"london"``) once; later calls share it.
+
+    Raises:
+        DataError: unknown city or invalid data file.
+    """
+    if city not in CITY_FILES:
+        raise DataError(f"unknown city {city!r}")
+    return CityMap(load_json(CITY_FILES[city]))
+
+
+def check_sequence(value: object, what: str) -> Sequence[Any]:
+    """Return ``value`` if it is a JSON list, else raise ``NotationError`` naming ``what``."""
+    if not isinstance(value, list):
+        raise NotationError(f"{what} must be a list, not {type(value).__name__}")
+    return value

@@ -1,0 +1,70 @@
+"""Shared objectives: one predicate per objective id, over a player's whole map.
+
+Sources: ``rules/next-station-london.md`` ("Advanced module 1") and
+``rules/next-station-paris.md`` ("Shared objectives"). A city's data file lists which ids it
+uses; a new city's objectives are added here as small predicates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from metrogames.games.nextstation.board import PlayerMap
+from metrogames.games.nextstation.citymap import CityMap
+
+
+def lines_through(board: PlayerMap) -> tuple[int, int, int]:
+    """Stations masks of stations on at least 2, at least 3 and all 4 lines."""
+    a, b, c, d = board.stations
+    two = (a & (b | c | d)) | (b & (c | d)) | (c & d)
+    three = (a & b & (c | d)) | ((a | b) & c & d)
+    return two, three, a & b & c & d
+
+
+def union(board: PlayerMap) -> int:
+    """Stations on any line of the map."""
+    out = 0
+    for mask in board.stations:
+        out |= mask
+    return out
+
+
+def _interchanges_8(city: CityMap, board: PlayerMap) -> bool:
+    return lines_through(board)[0].bit_count() >= 8
+
+
+def _all_districts(city: CityMap, board: PlayerMap) -> bool:
+    on_map = union(board)
+    return all(d.mask & on_map for d in city.districts)
+
+
+def _all_tourist_sites(city: CityMap, board: PlayerMap) -> bool:
+    return city.tourist_mask & ~union(board) == 0
+
+
+def _central_district(city: CityMap, board: PlayerMap) -> bool:
+    return city.central_mask & ~union(board) == 0
+
+
+def _thames_6(city: CityMap, board: PlayerMap) -> bool:
+    return (board.drawn & city.river_mask).bit_count() >= 6
+
+
+Predicate = Callable[[CityMap, PlayerMap], bool]
+
+OBJECTIVES: dict[str, Predicate] = {
+    "interchanges-8": _interchanges_8,
+    "all-districts": _all_districts,
+    "all-tourist-sites": _all_tourist_sites,
+    "central-district": _central_district,
+    "thames-6": _thames_6,
+}
+
+
+def objective_met(city: CityMap, objective: str, board: PlayerMap) -> bool:
+    """Whether ``board`` meets ``objective`` (an id listed by ``city``).
+
+    Raises:
+        KeyError: an objective id with no predicate (a data file naming an unknown objective).
+    """
+    return OBJECTIVES[objective](city, board)

@@ -1,0 +1,164 @@
+"""Scoring a Next Station map: lines at the end of each round, the rest at the end of the game.
+
+Source: ``rules/next-station-london.md`` ("Scoring a line", "End of game") and
+``rules/next-station-paris.md`` ("Scoring"). What differs between cities is data: river points
+per crossing, monument points, the tourist table, bridge points. All values are points.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from metrogames.games.nextstation.board import PlayerMap
+from metrogames.games.nextstation.citymap import CityMap
+from metrogames.games.nextstation.objectives import lines_through, objective_met
+
+
+@dataclass(frozen=True, slots=True)
+class LineScore:
+    """One line's score: ``districts`` visited × ``max_in_district`` (a circled station counts
+    twice) + river crossings × the city's points + monuments × the city's points."""
+
+    districts: int
+    max_in_district: int
+    river: int
+    monuments: int
+    circled: int
+    score: int
+
+
+EMPTY_LINE = LineScore(0, 0, 0, 0, -1, 0)
+
+
+def score_line(city: CityMap, stations: int, sections: int, circled: int = -1) -> LineScore:
+    """Score one line from its stations and sections masks (``circled``: station or -1).
+
+    A line with no section is empty and scores 0 (rules: "Decision: a line on which no section
+    was drawn is empty").
+    """
+    if not sections:
+        return EMPTY_LINE
+    districts = 0
+    best = 0
+    circled_bit = 1 << circled if circled >= 0 else 0
+    for d in city.districts:
+        n = (stations & d.mask).bit_count()
+        if n:
+            districts += 1
+            if d.mask & circled_bit:
+                n += 1
+            if n > best:
+                best = n
+    river = (sections & city.river_mask).bit_count()
+    monuments = (stations & city.monument_mask).bit_count()
+    score = districts * best + river * city.river_points + monuments * city.monument_points
+    return LineScore(districts, best, river, monuments, circled, score)
+
+
+def line_tourist_boxes(city: CityMap, stations: int, sections: int) -> int:
+    """Tourist sites on one line (boxes it crosses off), 0 for an empty line."""
+    return (stations & city.tourist_mask).bit_count() if sections else 0
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """A player's whole score sheet: per-colour :class:`LineScore`, tourist boxes (capped at
+    the table's end), interchange counts by number of lines, bridges by number of lines,
+    objectives met, and the total in points."""
+
+    lines: dict[str, LineScore]
+    tourist_boxes: int
+    tourist_points: int
+    interchanges: dict[int, int]
+    interchange_points: int
+    bridges: dict[int, int]
+    bridge_points: int
+    objectives: dict[str, bool]
+    objective_points: int
+    total: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self,
+            "total",
+            sum(ls.score for ls in self.lines.values())
+            + self.tourist_points
+            + self.interchange_points
+            + self.bridge_points
+            + self.objective_points,
+        )
+
+    def best_line(self) -> int:
+        """The highest single line score (the tie-break)."""
+        return max((ls.score for ls in self.lines.values()), default=0)
+
+    def to_json(self, city: CityMap) -> dict[str, Any]:
+        """The ``score --json`` shape of ``spec/notation.md``; keys a city lacks are absent."""
+        lines: dict[str, Any] = {}
+        for colour, ls in self.lines.items():
+            entry: dict[str, Any] = {"districts": ls.districts, "max_in_district": ls.max_in_district}
+            if city.river_mask:
+                entry["thames" if city.river_name == "Thames" else "river"] = ls.river
+            if city.monument_mask:
+                entry["monuments"] = ls.monuments
+            if ls.circled >= 0:
+                entry["circled"] = city.stations[ls.circled].name
+            entry["score"] = ls.score
+            lines[colour] = entry
+        out: dict[str, Any] = {"lines": lines}
+        if city.tourist_points:
+            out["tourist"] = {"boxes": self.tourist_boxes, "points": self.tourist_points}
+        out["interchanges"] = {
+            **{str(k): self.interchanges.get(k, 0) for k in sorted(city.interchange_points)},
+            "points": self.interchange_points,
+        }
+        if city.bridges:
+            out["bridges"] = {
+                "single": self.bridges.get(1, 0),
+                "double": self.bridges.get(2, 0),
+                "points": self.bridge_points,
+            }
+        out["objectives"] = {**self.objectives, "points": self.objective_points}
+        out["total"] = self.total
+        return out
+
+
+def breakdown(
+    city: CityMap,
+    board: PlayerMap,
+    line_scores: list[LineScore],
+    tourist_boxes: int,
+    objectives: tuple[str, ...],
+) -> Breakdown:
+    """The full sheet of ``board`` given its scored lines and tourist boxes so far.
+
+    ``line_scores`` holds one entry per colour index (:data:`EMPTY_LINE` for lines not yet
+    scored); interchanges, bridges and objectives are read off the map as it is.
+    """
+    two, three, four = lines_through(board)
+    interchanges = {
+        2: (two & ~three).bit_count(),
+        3: (three & ~four).bit_count(),
+        4: four.bit_count(),
+    }
+    interchange_points = sum(city.interchange_points.get(k, 0) * n for k, n in interchanges.items())
+    bridges: dict[int, int] = {}
+    for a, b in city.bridges:
+        used = sum(1 for mask in board.sections if (mask >> a) & 1 or (mask >> b) & 1)
+        if used:
+            bridges[min(used, 2)] = bridges.get(min(used, 2), 0) + 1
+    bridge_points = sum(city.bridge_points.get(k, 0) * n for k, n in bridges.items())
+    boxes = min(tourist_boxes, len(city.tourist_points) - 1) if city.tourist_points else 0
+    met = {o: objective_met(city, o, board) for o in objectives}
+    return Breakdown(
+        lines={city.colours[c]: line_scores[c] for c in range(len(city.colours))},
+        tourist_boxes=boxes,
+        tourist_points=city.tourist_points[boxes] if city.tourist_points else 0,
+        interchanges=interchanges,
+        interchange_points=interchange_points,
+        bridges=bridges,
+        bridge_points=bridge_points,
+        objectives=met,
+        objective_points=city.objective_points * sum(met.values()),
+    )
