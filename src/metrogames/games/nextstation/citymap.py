@@ -122,6 +122,12 @@ class CityMap:
                 )
             )
         self.stations: tuple[Station, ...] = tuple(stations)
+        self.station_cells: tuple[tuple[Point, ...], ...] = tuple(
+            ((st.col, st.row), *((float(x), float(y)) for x, y in s.get("cells", ())))
+            for st, s in zip(stations, data["stations"], strict=True)
+        )
+        """Per station, the points no other link may pass through: its position, and for a
+        station covering several cells (Paris's central platform) each cell listed in ``cells``."""
         self.station_index: dict[str, int] = {s.name: s.index for s in stations}
         if len(self.station_index) != len(stations):
             raise DataError("two stations share a name")
@@ -225,10 +231,10 @@ class CityMap:
         rkey = f"{sb.name} {sa.name}"
         if key in geometry:
             g = geometry[key]
-            return (tuple(g["from_cell"]), tuple(g["to_cell"]))  # type: ignore[return-value]
+            return (tuple(g["from_cell"]), tuple(g["to_cell"]))
         if rkey in geometry:
             g = geometry[rkey]
-            return (tuple(g["to_cell"]), tuple(g["from_cell"]))  # type: ignore[return-value]
+            return (tuple(g["to_cell"]), tuple(g["from_cell"]))
         return ((sa.col, sa.row), (sb.col, sb.row))
 
     def _conflicts(self) -> tuple[int, ...]:
@@ -249,11 +255,10 @@ class CityMap:
 
     def _validate(self, check: Mapping[str, int]) -> None:
         for s in self.stations:
-            p = (s.col, s.row)
             for j, (a, b) in enumerate(self.links):
                 if s.index in (a, b):
                     continue
-                if on_segment(p, *self.segments[j]):
+                if any(on_segment(p, *self.segments[j]) for p in self.station_cells[s.index]):
                     raise DataError(f"link {self.link_name(j)} passes through station {s.name}")
         pairs = sum(m.bit_count() for m in self.conflicts) // 2
         counts = {
@@ -324,12 +329,12 @@ class CityMap:
         return [self.stations[i].name for i in bits(mask)]
 
 
-CITY_FILES: dict[str, str] = {"london": "london.json"}
+CITY_FILES: dict[str, str] = {"london": "london.json", "paris": "paris.json"}
 
 
 @cache
 def load_city(city: str) -> CityMap:
-    """Load and validate the city ``city`` (``"london"``) once; later calls share it.
+    """Load and validate the city ``city`` (``"london"``, ``"paris"``) once; later calls share it.
 
     Raises:
         DataError: unknown city or invalid data file.

@@ -50,6 +50,33 @@ def _thames_6(city: CityMap, board: PlayerMap) -> bool:
     return (board.drawn & city.river_mask).bit_count() >= 6
 
 
+def bridges_by_lines(city: CityMap, board: PlayerMap) -> list[int]:
+    """Per overhead crossing (bridge) of ``city``, the number of distinct lines drawn on its
+    two links (0, 1 or 2: each link is drawn at most once on a map)."""
+    return [
+        sum(1 for mask in board.sections if (mask >> a) & 1 or (mask >> b) & 1)
+        for a, b in city.bridges
+    ]
+
+
+def _triple_interchanges_3(city: CityMap, board: PlayerMap) -> bool:
+    return lines_through(board)[1].bit_count() >= 3
+
+
+def _districts_7(city: CityMap, board: PlayerMap) -> bool:
+    return any(
+        sum(1 for d in city.districts if d.mask & line) >= 7 for line in board.stations
+    )
+
+
+def _double_bridges_2(city: CityMap, board: PlayerMap) -> bool:
+    return sum(1 for n in bridges_by_lines(city, board) if n >= 2) >= 2
+
+
+def _monuments_6(city: CityMap, board: PlayerMap) -> bool:
+    return (union(board) & city.monument_mask).bit_count() >= 6
+
+
 Predicate = Callable[[CityMap, PlayerMap], bool]
 
 OBJECTIVES: dict[str, Predicate] = {
@@ -58,6 +85,10 @@ OBJECTIVES: dict[str, Predicate] = {
     "all-tourist-sites": _all_tourist_sites,
     "central-district": _central_district,
     "thames-6": _thames_6,
+    "triple-interchanges-3": _triple_interchanges_3,
+    "districts-7": _districts_7,
+    "double-bridges-2": _double_bridges_2,
+    "monuments-6": _monuments_6,
 }
 
 
