@@ -1,0 +1,147 @@
+"""Score sheets: a player's map copied off paper, checked and scored.
+
+Format and checks: ``spec/notation.md``, "Score sheet" and "What ``score`` checks". A sheet has
+no cards, so only the drawing is checked (links, starts, no revisits, no doubled sections, no
+forbidden crossings, one circle per line on that line), not whether a deal could produce it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from metrogames.core.errors import IllegalActionError, NotationError, RecordError
+from metrogames.games.nextstation.board import PlayerMap
+from metrogames.games.nextstation.citymap import CITY_FILES, CityMap, bits, load_city
+from metrogames.games.nextstation.scoring import Breakdown, breakdown, line_tourist_boxes, score_line
+
+SHEET_KEYS = {"game", "lines", "circled", "objectives"}
+MAX_SECTIONS = 60
+"""More sections than any line can hold (a line visits each of ≤53 stations once)."""
+
+
+def parse_sheet(data: Any) -> tuple[CityMap, dict[int, list[tuple[int, int]]], dict[int, int], tuple[str, ...]]:
+    """Validate a sheet's structure and names.
+
+    Returns:
+        ``(city, lines, circled, objectives)``: sections per colour index as station-index
+        pairs, circled station per colour index, objective ids.
+
+    Raises:
+        RecordError: not an object, unknown keys, wrong types, too many sections.
+        NotationError: an unknown game, colour, station or objective.
+    """
+    if not isinstance(data, dict):
+        raise RecordError("a score sheet must be a JSON object")
+    unknown = set(data) - SHEET_KEYS
+    if unknown:
+        raise RecordError(f"unknown key(s) in sheet: {', '.join(sorted(map(str, unknown)))}")
+    game = data.get("game")
+    if game not in CITY_FILES:
+        raise NotationError(f"unknown game {game!r} (expected one of {', '.join(CITY_FILES)})")
+    city = load_city(game)
+    raw_lines = data.get("lines", {})
+    if not isinstance(raw_lines, dict):
+        raise RecordError("lines must be an object: colour → list of sections")
+    lines: dict[int, list[tuple[int, int]]] = {}
+    for colour, sections in raw_lines.items():
+        c = city.colour_index(colour)
+        if not isinstance(sections, list) or len(sections) > MAX_SECTIONS:
+            raise RecordError(f"{colour} line: a list of at most {MAX_SECTIONS} sections expected")
+        pairs = []
+        for pair in sections:
+            if not (isinstance(pair, list) and len(pair) == 2):
+                raise RecordError(f"{colour} line: a section is a [from, to] pair, not {pair!r:.40}")
+            pairs.append((city.station(pair[0]), city.station(pair[1])))
+        lines[c] = pairs
+    raw_circled = data.get("circled", {})
+    if not isinstance(raw_circled, dict):
+        raise RecordError("circled must be an object: colour → station")
+    if raw_circled and "circle-station" not in city.powers:
+        raise RecordError(f"{city.title} has no circled stations")
+    circled = {city.colour_index(c): city.station(s) for c, s in raw_circled.items()}
+    raw_obj = data.get("objectives", [])
+    if not isinstance(raw_obj, list) or len(raw_obj) > 2 or len(set(map(str, raw_obj))) != len(raw_obj):
+        raise RecordError("objectives must be a list of at most 2 distinct ids")
+    for o in raw_obj:
+        if o not in city.objectives:
+            raise NotationError(f"unknown objective {o!r} (expected one of {', '.join(city.objectives)})")
+    return city, lines, circled, tuple(raw_obj)
+
+
+def draw_sheet(city: CityMap, lines: dict[int, list[tuple[int, int]]], circled: dict[int, int]) -> PlayerMap:
+    """Draw the lines on an empty map, checking every section, and place the circles.
+
+    Raises:
+        IllegalActionError: the first bad section or circle; the detail names the line.
+    """
+    board = PlayerMap(len(city.colours))
+    for c in range(len(city.colours)):
+        for k, (s, t) in enumerate(lines.get(c, []), 1):
+            starts = board.stations[c] if board.sections[c] else 1 << city.departures[c]
+            try:
+                link = board.check_section(city, c, s, t, starts, city.all_stations_mask)
+            except IllegalActionError as exc:
+                raise IllegalActionError(
+                    exc.reason, f"{city.colours[c]} line, section {k}: {exc.detail}"
+                ) from None
+            board.add_section(c, s, t, link)
+    for c, station in circled.items():
+        if not (board.stations[c] >> station) & 1:
+            raise IllegalActionError(
+                "circle-not-on-line",
+                f"{city.colours[c]} line: circled station {city.stations[station].name} is not on it",
+            )
+        board.circled[c] = station
+    return board
+
+
+def score_sheet(data: Any) -> tuple[CityMap, Breakdown]:
+    """Check and score a score sheet (decoded JSON).
+
+    Returns:
+        ``(city, breakdown)``; ``breakdown.to_json(city)`` is the ``score --json`` shape.
+
+    Raises:
+        RecordError, NotationError: structure or names (see :func:`parse_sheet`).
+        IllegalActionError: an illegal drawing (see :func:`draw_sheet`).
+    """
+    city, lines, circled, objectives = parse_sheet(data)
+    board = draw_sheet(city, lines, circled)
+    scores = [
+        score_line(city, board.stations[c], board.sections[c], board.circled[c])
+        for c in range(len(city.colours))
+    ]
+    boxes = sum(
+        line_tourist_boxes(city, board.stations[c], board.sections[c]) for c in range(len(city.colours))
+    )
+    return city, breakdown(city, board, scores, boxes, objectives)
+
+
+def sheet_of(city: CityMap, board: PlayerMap, objectives: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The score sheet of a drawn map (sections in an order that redraws it: from each line's
+    departure outward)."""
+    names = [s.name for s in city.stations]
+    lines: dict[str, list[list[str]]] = {}
+    for c, colour in enumerate(city.colours):
+        sections = board.sections[c]
+        order: list[list[str]] = []
+        if sections:
+            reached = 1 << city.departures[c]
+            remaining = sections
+            while remaining:
+                for link in bits(remaining):
+                    a, b = city.links[link]
+                    if (reached >> a) & 1 or (reached >> b) & 1:
+                        s, t = (a, b) if (reached >> a) & 1 else (b, a)
+                        order.append([names[s], names[t]])
+                        reached |= (1 << a) | (1 << b)
+                        remaining &= ~(1 << link)
+        lines[colour] = order
+    out: dict[str, Any] = {"game": city.city, "lines": lines}
+    circled = {city.colours[c]: names[s] for c, s in enumerate(board.circled) if s >= 0}
+    if circled:
+        out["circled"] = circled
+    if objectives:
+        out["objectives"] = list(objectives)
+    return out
+
