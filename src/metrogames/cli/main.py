@@ -1,12 +1,314 @@
-"""The ``metrogames`` command (Typer)."""
+"""The ``metrogames`` command (Typer): score, replay, play, simulate, deals, bench.
+
+Contract: ``spec/notation.md``, "Command line". Every command takes ``--json`` for
+machine-readable output on stdout; errors go to stderr with a non-zero exit status and a message
+naming the offending item and its reason.
+"""
 
 from __future__ import annotations
 
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
 import typer
+from rich.console import Console
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, help="metrogames: play, score, replay and simulate metro-building board games.")
+from metrogames.core.errors import IllegalActionError, MetrogamesError
+from metrogames.sim.games import GAMES, game_kind
+
+app = typer.Typer(
+    no_args_is_help=True,
+    add_completion=False,
+    help="metrogames: play, score, replay and simulate metro-building board games.",
+)
+out = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
+
+JsonFlag = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on stdout.")]
 
 
-@app.callback()
-def main() -> None:
-    """metrogames: play, score, replay and simulate metro-building board games."""
+def fail(message: str, code: int = 1) -> typer.Exit:
+    """Print ``message`` to stderr and return the exit to raise."""
+    err.print(f"[red]error:[/red] {message}", markup=True, highlight=False)
+    return typer.Exit(code)
+
+
+def emit_json(value: Any) -> None:
+    """One compact JSON document on its own line of stdout."""
+    sys.stdout.write(json.dumps(value, separators=(", ", ": ")) + "\n")
+
+
+@app.command()
+def score(
+    sheet: Annotated[Path, typer.Argument(help="A score sheet (JSON).")],
+    as_json: JsonFlag = False,
+) -> None:
+    """Check a score sheet's drawing and print its score breakdown."""
+    from metrogames.cli.files import read_json
+    from metrogames.cli.report import print_breakdown
+    from metrogames.games.nextstation.sheet import score_sheet
+
+    try:
+        data = read_json(sheet)
+        city, result = score_sheet(data)
+    except MetrogamesError as exc:
+        raise fail(str(exc)) from None
+    if as_json:
+        emit_json(result.to_json(city))
+    else:
+        print_breakdown(out, city, result)
+
+
+def replay_one(data: Any) -> dict[str, Any]:
+    """The ``replay --json`` result of one decoded record (never raises on bad input)."""
+    if isinstance(data, MetrogamesError):
+        return {"valid": False, "error": str(data), "reason": "bad-json"}
+    try:
+        kind = game_kind(data.get("game") if isinstance(data, dict) else None)
+        state = kind.replay(data)
+    except IllegalActionError as exc:
+        result: dict[str, Any] = {"valid": False, "error": str(exc), "reason": exc.reason}
+        for key in ("round", "turn", "player"):
+            value = getattr(exc.where, key)
+            if value is not None:
+                result[key] = value
+        return result
+    except MetrogamesError as exc:
+        return {"valid": False, "error": str(exc), "reason": "bad-record"}
+    return {
+        "valid": True,
+        "finished": state.is_over(),
+        "scores": state.scores(),
+        "winners": state.winners(),
+    }
+
+
+@app.command()
+def replay(
+    records: Annotated[Path, typer.Argument(help="A record, or a JSON-lines file of records.")],
+    as_json: JsonFlag = False,
+) -> None:
+    """Replay records, rejecting the first illegal action of each, and print the scores."""
+    from metrogames.cli.files import read_documents
+
+    any_bad = False
+    try:
+        for label, data in read_documents(records):
+            result = replay_one(data)
+            any_bad |= not result["valid"]
+            if as_json:
+                emit_json(result)
+            elif result["valid"]:
+                names = data.get("players", []) if isinstance(data, dict) else []
+                parts = [f"{n} {s}" for n, s in zip(names, result["scores"], strict=False)]
+                status = "finished" if result["finished"] else "in progress"
+                won = ", ".join(names[w] for w in result["winners"] if w < len(names))
+                tail = f"; winner: {won}" if won else ""
+                out.print(f"{label}: {status}; " + ", ".join(parts) + tail, highlight=False)
+            else:
+                err.print(f"{label}: {result['error']}", highlight=False)
+    except MetrogamesError as exc:
+        raise fail(str(exc)) from None
+    if any_bad:
+        raise typer.Exit(1)
+
+
+def _parse_bots(bots: str) -> list[str]:
+    from metrogames.bots.base import BOTS, make_bot
+
+    codes = [b.strip() for b in bots.split(",") if b.strip()]
+    for code in codes:
+        try:
+            make_bot(code)
+        except ValueError as exc:
+            raise fail(str(exc), 2) from None
+    if not codes:
+        raise fail(f"--bots needs at least one bot code (known: {', '.join(sorted(BOTS))})", 2)
+    return codes
+
+
+def _module_options(objectives: str | None, powers: str | None) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    if objectives:
+        options["objectives"] = "random" if objectives == "random" else objectives.split(",")
+    if powers:
+        options["powers"] = "random" if powers == "random" else json.loads(powers)
+    return options
+
+
+@app.command()
+def simulate(
+    game: Annotated[str, typer.Argument(help=f"One of: {', '.join(GAMES)}.")],
+    bots: Annotated[str, typer.Option(help="Bot codes, one per seat, e.g. greedy,random.")],
+    games: Annotated[int | None, typer.Option(help="Number of games (with --seed).")] = None,
+    seed: Annotated[int, typer.Option(help="Base seed: game i uses seed+i.")] = 1,
+    deals: Annotated[Path | None, typer.Option(help="A JSON-lines manifest of deal records.")] = None,
+    workers: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    out_file: Annotated[Path | None, typer.Option("--out", help="Write finished records (JSON lines).")] = None,
+    objectives: Annotated[str | None, typer.Option(help="'random' or two ids, comma-separated.")] = None,
+    powers: Annotated[str | None, typer.Option(help="'random' (London pencil powers).")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Play bot games with a progress bar, then print a summary of the scores."""
+    from metrogames.cli.files import read_documents
+    from metrogames.cli.report import print_summary
+    from metrogames.sim.runner import Task, run_many, summarise
+
+    try:
+        game_kind(game)
+    except MetrogamesError as exc:
+        raise fail(str(exc), 2) from None
+    codes = _parse_bots(bots)
+    if (games is None) == (deals is None):
+        raise fail("give either --games N or --deals FILE", 2)
+    if workers < 1:
+        raise fail("--workers must be at least 1", 2)
+    options = _module_options(objectives, powers)
+    keep = out_file is not None
+    if deals is not None:
+        try:
+            docs = list(read_documents(deals))
+        except MetrogamesError as exc:
+            raise fail(str(exc)) from None
+        tasks = []
+        for i, (label, doc) in enumerate(docs):
+            if isinstance(doc, MetrogamesError):
+                raise fail(str(doc))
+            try:
+                game_kind(game).state_from_deal(doc, len(codes))
+            except MetrogamesError as exc:
+                raise fail(f"{label}: {exc}") from None
+            tasks.append(Task(game, tuple(codes), seed + i, None, doc, keep))
+    else:
+        assert games is not None
+        if games < 1:
+            raise fail("--games must be at least 1", 2)
+        try:
+            game_kind(game).new_state(len(codes), seed, options)
+        except (MetrogamesError, ValueError) as exc:
+            raise fail(str(exc), 2) from None
+        tasks = [Task(game, tuple(codes), seed + i, options, None, keep) for i in range(games)]
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    results = []
+    handle = out_file.open("w", encoding="utf-8") if out_file else None
+    try:
+        with Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=err,
+            transient=True,
+        ) as progress:
+            bar = progress.add_task(f"{game}: {','.join(codes)}", total=len(tasks))
+            for result in run_many(tasks, workers):
+                results.append(result)
+                if handle and result.record is not None:
+                    handle.write(json.dumps(result.record, separators=(",", ":")) + "\n")
+                progress.advance(bar)
+    finally:
+        if handle:
+            handle.close()
+    summary = summarise(results, len(codes))
+    if as_json:
+        emit_json(
+            {
+                "game": game,
+                "bots": codes,
+                "games": len(results),
+                "seats": [
+                    {
+                        "bot": codes[i],
+                        "mean": s["score"].mean,
+                        "std": s["score"].std,
+                        "min": s["score"].min,
+                        "max": s["score"].max,
+                        "wins": s["wins"],
+                        "components": s["components"],
+                    }
+                    for i, s in enumerate(summary)
+                ],
+            }
+        )
+    else:
+        print_summary(out, game, codes, len(results), summary)
+
+
+@app.command("deals")
+def make_deals(
+    game: Annotated[str, typer.Argument(help="london or paris.")],
+    games: Annotated[int, typer.Option(help="Number of deals.")] = 100,
+    seed: Annotated[int, typer.Option(help="Base seed: deal i uses seed+i.")] = 1,
+    players: Annotated[int, typer.Option(help="Players per deal.")] = 1,
+    out_file: Annotated[Path | None, typer.Option("--out", help="Output file (default stdout).")] = None,
+) -> None:
+    """Write a manifest of deal records (JSON lines) for paired bot comparisons."""
+    from metrogames.games.nextstation.record import deal_record
+
+    try:
+        kind = game_kind(game)
+        lines = []
+        for i in range(games):
+            state = kind.new_state(players, seed + i, {})
+            names = [f"p{k}" for k in range(players)]
+            lines.append(json.dumps(deal_record(state, names, {"seed": seed + i}), separators=(",", ":")))
+    except (MetrogamesError, ValueError) as exc:
+        raise fail(str(exc), 2) from None
+    text = "\n".join(lines) + "\n"
+    if out_file:
+        out_file.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(help=f"One of: {', '.join(GAMES)}.")] = "london",
+    players: Annotated[int | None, typer.Option(help="Number of players (humans + bots).")] = None,
+    bots: Annotated[str | None, typer.Option(help="Bot codes for the last seats, e.g. greedy.")] = None,
+    objectives: Annotated[str | None, typer.Option(help="Shared objectives: 'random' or two ids.")] = None,
+    powers: Annotated[str | None, typer.Option(help="Pencil powers: 'random'.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Deal seed (random by default).")] = None,
+    out_file: Annotated[Path | None, typer.Option("--out", help="Where to save the record.")] = None,
+) -> None:
+    """Play in the terminal: solo, hot-seat or against bots; the game is saved as a record."""
+    from metrogames.cli.play import play_next_station
+
+    try:
+        kind = game_kind(game)
+    except MetrogamesError as exc:
+        raise fail(str(exc), 2) from None
+    codes = _parse_bots(bots) if bots else []
+    n = players if players is not None else max(1, len(codes) + 1) if codes else 1
+    if not 1 <= n <= 4 or len(codes) > n:
+        raise fail(f"--players must be 1-4 and at least the number of bots ({len(codes)})", 2)
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "little")
+    try:
+        play_next_station(kind.name, n, codes, objectives, powers, seed, out_file, out, input)
+    except MetrogamesError as exc:
+        raise fail(str(exc)) from None
+
+
+@app.command()
+def bench(
+    game: Annotated[str | None, typer.Argument(help="One game, or all.")] = None,
+    seconds: Annotated[float, typer.Option(help="Time per measurement (seconds).")] = 3.0,
+    as_json: JsonFlag = False,
+) -> None:
+    """Engine benchmarks (games per second on one core): the README's performance table."""
+    from metrogames.sim.bench import BENCHMARKS, run_benchmarks
+
+    names = [b for b in BENCHMARKS if game is None or b.startswith(game)]
+    if not names:
+        raise fail(f"no benchmark for {game!r} (known: {', '.join(BENCHMARKS)})", 2)
+    results = run_benchmarks(names, seconds, lambda line: err.print(line, highlight=False))
+    if as_json:
+        emit_json(results)
+    else:
+        for r in results:
+            out.print(f"{r['name']:<28} {r['games_per_second']:>9.1f} games/s  ({r['games']} games, mean score {r['mean_score']:.1f})", highlight=False)

@@ -446,6 +446,10 @@ class NextStationState:
                     "power-not-usable",
                     "the switch power cannot be used in turns 1-2 or in a turn with a switch effect",
                 )
+        if n > 2:  # a hand-built action; the notation readers already refuse it
+            raise IllegalActionError(
+                "wrong-section-count", f"a turn draws at most 2 sections, not {n}"
+            )
         if action.power == "double-section":
             if n != 2:
                 raise IllegalActionError(

@@ -1,0 +1,1 @@
+"""Simulation: bot games in bulk, their statistics and benchmarks (sits on the engine and bots)."""

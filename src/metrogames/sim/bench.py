@@ -1,0 +1,60 @@
+"""Engine benchmarks: games per second on one core (``metrogames bench``).
+
+Measurements, not tests: the figures go in the README's performance table. Each benchmark
+plays whole games (deal included) from consecutive seeds for about the requested time.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from metrogames.bots import make_bot
+from metrogames.sim.games import game_kind
+from metrogames.sim.runner import play_bots
+
+# name -> (game, bot codes)
+BENCHMARKS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "london-random-solo": ("london", ("random",)),
+    "london-greedy-solo": ("london", ("greedy",)),
+    "london-random-4p": ("london", ("random",) * 4),
+}
+
+
+def measure(game: str, bots: tuple[str, ...], seconds: float) -> dict[str, Any]:
+    """Play games of ``game`` with ``bots`` for about ``seconds``; return the rate."""
+    kind = game_kind(game)
+    n = len(bots)
+    played = 0
+    total = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        seed = played + 1
+        state = kind.new_state(n, seed, None)
+        play_bots(state, [make_bot(code, seed + i) for i, code in enumerate(bots)])
+        total += state.scores()[0]
+        played += 1
+        now = time.perf_counter()
+        if now >= deadline:
+            break
+    elapsed = now - start
+    return {
+        "games": played,
+        "seconds": elapsed,
+        "games_per_second": played / elapsed,
+        "mean_score": total / played,
+    }
+
+
+def run_benchmarks(
+    names: list[str], seconds: float, log: Callable[[str], None] = lambda _: None
+) -> list[dict[str, Any]]:
+    """Run the named benchmarks in order; ``log`` hears about each one as it starts."""
+    results = []
+    for name in names:
+        game, bots = BENCHMARKS[name]
+        log(f"{name}: {seconds:.0f} s ...")
+        results.append({"name": name, **measure(game, bots, seconds)})
+    return results

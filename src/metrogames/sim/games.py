@@ -1,0 +1,108 @@
+"""Which games the adapters know, and how to start, replay and record each.
+
+The single place that maps a game name (``london``, ``paris``, ``metro``) to its engine, so
+the command line, the simulator and the web table stay game-agnostic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from metrogames.core.errors import RecordError
+from metrogames.games.nextstation import record as ns_record
+from metrogames.games.nextstation.citymap import CITY_FILES
+from metrogames.games.nextstation.state import NextStationState
+
+
+@dataclass(frozen=True)
+class Components:
+    """Score components of one player at the end of a game, in points."""
+
+    values: dict[str, int]
+
+
+def next_station_components(state: NextStationState, player: int) -> dict[str, int]:
+    """``lines``, ``tourist``, ``interchanges``, ``bridges``, ``objectives``, ``total`` (points);
+    keys a city does not score are left out."""
+    b = state.breakdown(player)
+    out = {"lines": sum(ls.score for ls in b.lines.values())}
+    if state.city.tourist_points:
+        out["tourist"] = b.tourist_points
+    out["interchanges"] = b.interchange_points
+    if state.city.bridges:
+        out["bridges"] = b.bridge_points
+    if state.deal.objectives:
+        out["objectives"] = b.objective_points
+    out["total"] = b.total
+    return out
+
+
+@dataclass(frozen=True)
+class GameKind:
+    """How the adapters handle one game.
+
+    Attributes:
+        name: the game name of records (``london``).
+        new_state: ``(players, seed, options_json) -> state``.
+        state_from_deal: ``(deal record dict, players) -> state`` for ``--deals``.
+        replay: ``(record dict) -> final state``; raises the engine's errors.
+        to_record: ``(state, names, seed) -> record dict`` of a finished game.
+        components: ``(state, player) -> {component: points}``.
+    """
+
+    name: str
+    new_state: Callable[[int, int, Any], Any]
+    state_from_deal: Callable[[Any, int], Any]
+    replay: Callable[[Any], Any]
+    to_record: Callable[[Any, list[str], int | None], dict[str, Any]]
+    components: Callable[[Any, int], dict[str, int]]
+
+
+def _ns_new_state(city: str) -> Callable[[int, int, Any], Any]:
+    def new_state(players: int, seed: int, options: Any) -> Any:
+        from metrogames.games.nextstation.citymap import load_city
+        from metrogames.games.nextstation.deal import Options
+        from metrogames.games.nextstation.state import NextStationGame
+
+        opts = Options.from_json(load_city(city), options or {})
+        return NextStationGame(city, players, opts).new_game(seed)
+
+    return new_state
+
+
+def _ns_from_deal(data: Any, players: int) -> Any:
+    record = ns_record.parse_record(data)
+    if not record.is_deal:
+        raise RecordError("a deal record needs every round's deck and no cards or turns")
+    record.players = [f"p{i}" for i in range(players)]
+    return record.new_state()
+
+
+def _ns_replay(data: Any) -> Any:
+    return ns_record.replay(ns_record.parse_record(data))
+
+
+def _ns_to_record(state: Any, names: list[str], seed: int | None) -> dict[str, Any]:
+    return ns_record.to_record(state, names, seed=seed, reveal_decks=state.is_over())
+
+
+GAMES: dict[str, GameKind] = {
+    city: GameKind(
+        city, _ns_new_state(city), _ns_from_deal, _ns_replay, _ns_to_record, next_station_components
+    )
+    for city in CITY_FILES
+}
+
+
+def game_kind(name: Any) -> GameKind:
+    """The :class:`GameKind` of ``name``.
+
+    Raises:
+        RecordError: an unknown game name.
+    """
+    kind = GAMES.get(name) if isinstance(name, str) else None
+    if kind is None:
+        raise RecordError(f"unknown game {name!r} (expected one of {', '.join(GAMES)})")
+    return kind
