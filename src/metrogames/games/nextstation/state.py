@@ -13,10 +13,10 @@ from typing import Any
 
 from metrogames.core.errors import GameOverError, IllegalActionError, NotYourTurnError
 from metrogames.core.protocol import CHANCE
-from metrogames.core.rng import check_seed
-from metrogames.games.nextstation.actions import PASS, TurnAction
+from metrogames.core.rng import Rng, check_seed
+from metrogames.games.nextstation.actions import PASS, TurnAction, single_sections
 from metrogames.games.nextstation.board import PlayerMap
-from metrogames.games.nextstation.citymap import SYMBOLS, CityMap, load_city
+from metrogames.games.nextstation.citymap import SYMBOLS, Card, CityMap, load_city
 from metrogames.games.nextstation.deal import ROUNDS, Deal, Options, colour_for, resolve
 from metrogames.games.nextstation.scoring import (
     EMPTY_LINE,
@@ -28,6 +28,8 @@ from metrogames.games.nextstation.scoring import (
 )
 
 MAX_PLAYERS = 4
+_CHANCE_ONLY = frozenset((CHANCE,))
+_MOVERS: dict[int, frozenset[int]] = {}
 FIRST_EFFECTIVE_SWITCH = 3
 """A switch flipped 1st or 2nd in a round has no effect (rules, "A round", 3)."""
 
@@ -80,6 +82,7 @@ class NextStationState:
     """
 
     __slots__ = (
+        "_colours",
         "_history",
         "_pending",
         "awaiting_card",
@@ -117,6 +120,11 @@ class NextStationState:
         self.tourist_boxes = [0] * n
         self.power_used = [False] * n
         self._history: tuple[Any, ...] | None = None
+        self._colours = self._round_colours()
+
+    def _round_colours(self) -> list[int]:
+        r = min(self.round, ROUNDS - 1)
+        return [colour_for(self.deal, self.game.players, p, r) for p in range(self.game.players)]
 
     # -- protocol ------------------------------------------------------------------------
     @property
@@ -129,8 +137,12 @@ class NextStationState:
         if self.over:
             return frozenset()
         if self.awaiting_card:
-            return frozenset((CHANCE,))
-        return frozenset(p for p in range(self.game.players) if (self._pending >> p) & 1)
+            return _CHANCE_ONLY
+        pending = self._pending
+        movers = _MOVERS.get(pending)
+        if movers is None:
+            movers = _MOVERS[pending] = frozenset(p for p in range(MAX_PLAYERS) if (pending >> p) & 1)
+        return movers
 
     def is_over(self) -> bool:
         return self.over
@@ -164,8 +176,9 @@ class NextStationState:
 
     def colour(self, player: int, round_index: int | None = None) -> int:
         """The colour index ``player`` draws with in ``round_index`` (default: this round)."""
-        r = self.round if round_index is None else round_index
-        return colour_for(self.deal, self.game.players, player, min(r, ROUNDS - 1))
+        if round_index is None:
+            return self._colours[player]
+        return colour_for(self.deal, self.game.players, player, min(round_index, ROUNDS - 1))
 
     def power_of(self, player: int) -> str | None:
         """The power of the pencil ``player`` holds this round, if the module is on."""
@@ -219,7 +232,10 @@ class NextStationState:
         board = self.maps[player]
         starts = board.starts(city, colour, self.branch)
         singles = board.moves(city, colour, starts, self._targets(card.face))
-        actions = [PASS] + [TurnAction(((s, t),)) for s, t, _ in singles]
+        table = single_sections(city)
+        n = len(city.stations)
+        actions: list[TurnAction] = [PASS]
+        actions.extend([table[s * n + t] for s, t, _ in singles])  # type: ignore[misc]
         if card.face == "free-entry":
             for s, t, link in singles:
                 if (city.monument_mask >> t) & 1:
@@ -307,18 +323,28 @@ class NextStationState:
         With ``check=False`` the action must come from :meth:`legal_actions`. The state is
         unchanged when an error is raised.
         """
+        if not check and not self.over:
+            if player == CHANCE:
+                self._flip(action, False)
+            else:
+                self._play(player, action, False)
+            self._history = (self._history, player, action)
+            return
         where = {"round": self.round + 1, "turn": self.turn or None, "player": player}
         if self.over:
             raise GameOverError("game-over", "the game is over").at(**where)
         if player == CHANCE:
             self._flip(action, check)
         else:
-            if self.awaiting_card or not (0 <= player < self.game.players) or not (
-                (self._pending >> player) & 1
+            if (
+                self.awaiting_card
+                or not (0 <= player < self.game.players)
+                or not ((self._pending >> player) & 1)
             ):
                 raise NotYourTurnError(
                     "not-your-turn",
-                    "a card must be flipped first" if self.awaiting_card and 0 <= player < self.game.players
+                    "a card must be flipped first"
+                    if self.awaiting_card and 0 <= player < self.game.players
                     else f"player {player} is not to move now",
                 ).at(**where)
             if not isinstance(action, TurnAction):
@@ -332,26 +358,7 @@ class NextStationState:
         self._history = (self._history, player, action)
 
     def _flip(self, card_id: Any, check: bool) -> None:
-        city = self.city
-        where = {"round": self.round + 1, "turn": (self.turn + 1)}
-        if not self.awaiting_card:
-            raise NotYourTurnError("not-your-turn", "players must act before the next card").at(
-                **where
-            )
-        card = city.card_by_id.get(card_id) if isinstance(card_id, str) else None
-        if card is None:
-            raise IllegalActionError("unknown-card", f"unknown card {card_id!r}").at(**where)
-        if check:
-            if card_id in self.flipped:
-                raise IllegalActionError(
-                    "card-already-flipped", f"card {card_id} was already flipped this round"
-                ).at(**where)
-            deck = self.deal.decks[self.round]
-            if deck is not None and deck[len(self.flipped)] != card_id:
-                raise IllegalActionError(
-                    "not-the-dealt-card",
-                    f"card {card_id} is not the deal's next card {deck[len(self.flipped)]}",
-                ).at(**where)
+        card = self.city.card_by_id[card_id] if not check else self._check_card(card_id)
         self.flipped = (*self.flipped, card_id)
         if card.face == "switch":
             if len(self.flipped) >= FIRST_EFFECTIVE_SWITCH:
@@ -363,13 +370,37 @@ class NextStationState:
         self.awaiting_card = False
         self._pending = (1 << self.game.players) - 1
 
+    def _check_card(self, card_id: Any) -> Card:
+        where = {"round": self.round + 1, "turn": self.turn + 1}
+        if not self.awaiting_card:
+            raise NotYourTurnError("not-your-turn", "players must act before the next card").at(
+                **where
+            )
+        card = self.city.card_by_id.get(card_id) if isinstance(card_id, str) else None
+        if card is None:
+            raise IllegalActionError("unknown-card", f"unknown card {card_id!r}").at(**where)
+        if card_id in self.flipped:
+            raise IllegalActionError(
+                "card-already-flipped", f"card {card_id} was already flipped this round"
+            ).at(**where)
+        deck = self.deal.decks[self.round]
+        if deck is not None and deck[len(self.flipped)] != card_id:
+            raise IllegalActionError(
+                "not-the-dealt-card",
+                f"card {card_id} is not the deal's next card {deck[len(self.flipped)]}",
+            ).at(**where)
+        return card
+
     def _play(self, player: int, action: TurnAction, check: bool) -> None:
         colour = self.colour(player)
         board = self.maps[player]
         if not action.is_pass:
-            new_board = board.copy()
-            self._draw(player, colour, new_board, action, check)
-            self.maps[player] = new_board
+            if check:  # draw on a copy so that an error leaves the state unchanged
+                board = board.copy()
+                self._draw(player, colour, board, action, check)
+                self.maps[player] = board
+            else:
+                self._draw(player, colour, board, action, check)
             if action.powers_used:
                 self.power_used[player] = True
         self._pending &= ~(1 << player)
@@ -482,6 +513,7 @@ class NextStationState:
             self.power_used = [False] * self.game.players
             if self.round >= ROUNDS:
                 self.over = True
+            self._colours = self._round_colours()
         self.branch = False
         self.awaiting_card = not self.over
 
@@ -493,6 +525,43 @@ class NextStationState:
                 city, board.stations[c], board.sections[c], board.circled[c]
             )
             self.tourist_boxes[p] += line_tourist_boxes(city, board.stations[c], board.sections[c])
+
+    def rollout(self, rng: Rng) -> None:
+        """Play the rest of the game in place with uniformly random single sections for every
+        player (a pass only when no section is legal; no powers): the engine's fast path for
+        random playouts and benchmarks. Cards come from the deal.
+
+        Raises:
+            ValueError: a round whose deck is unknown (nothing to flip from).
+        """
+        city = self.city
+        maps = self.maps
+        card_by_id = city.card_by_id
+        while not self.over:
+            if self.awaiting_card:
+                deck = self.deal.decks[self.round]
+                if deck is None:
+                    raise ValueError("rollout needs the deal's decks")
+                card_id = deck[len(self.flipped)]
+                self._flip(card_id, False)
+                self._history = (self._history, CHANCE, card_id)
+                continue
+            targets = self._targets(card_by_id[self.flipped[-1]].face)
+            for p in range(self.game.players):
+                if not (self._pending >> p) & 1:
+                    continue
+                colour = self._colours[p]
+                board = maps[p]
+                moves = board.moves(city, colour, board.starts(city, colour, self.branch), targets)
+                if moves:
+                    s, t, link = moves[rng.below(len(moves))]
+                    board.add_section(colour, s, t, link)
+                    action = single_sections(city)[s * len(city.stations) + t]
+                else:
+                    action = PASS
+                self._history = (self._history, p, action)
+            self._pending = 0
+            self._end_turn()
 
     # -- scores --------------------------------------------------------------------------
     def breakdown(self, player: int) -> Breakdown:
