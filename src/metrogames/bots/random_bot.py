@@ -19,8 +19,11 @@ class RandomBot:
         self.rng = bot_rng(seed, self.name)
 
     def decide(self, state: Any, player: int, legal_actions: Sequence[Any]) -> Any:
-        moves = [a for a in legal_actions if not (isinstance(a, TurnAction) and a.is_pass)]
-        return self.rng.choice(moves) if moves else legal_actions[0]
+        first = legal_actions[0]
+        if isinstance(first, TurnAction) and first.is_pass:
+            # Next Station lists the pass first and no other pass
+            return self.rng.choice(legal_actions[1:]) if len(legal_actions) > 1 else first
+        return self.rng.choice(legal_actions)
 
 
 register("random")(RandomBot)

@@ -9,13 +9,17 @@ independent, so adding a random draw to one never shifts another.
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import MutableSequence, Sequence
+from functools import cache
 from typing import TypeVar
 
 T = TypeVar("T")
 
 MASK64 = (1 << 64) - 1
 MAX_SEED = MASK64
+MAX_RANKED = 20
+_FACTORIALS = tuple(math.factorial(i) for i in range(MAX_RANKED + 1))
 
 
 def check_seed(seed: object) -> int:
@@ -25,6 +29,7 @@ def check_seed(seed: object) -> int:
     return seed
 
 
+@cache
 def _stream_key(stream: str) -> int:
     digest = hashlib.sha256(stream.encode("utf-8")).digest()
     return int.from_bytes(digest[:8], "little")
@@ -64,13 +69,25 @@ class Rng:
                 return x % n
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Shuffle ``items`` in place (Fisher–Yates from the end)."""
-        for i in range(len(items) - 1, 0, -1):
+        """Shuffle ``items`` in place: every order equally likely.
+
+        Up to 20 items (20! < 2**64) one draw picks the permutation's rank, decoded as a
+        Lehmer code; longer sequences use Fisher–Yates from the end.
+        """
+        n = len(items)
+        if n <= MAX_RANKED:
+            pool = list(items)
+            rank = self.below(_FACTORIALS[n])
+            for i in range(n):
+                index, rank = divmod(rank, _FACTORIALS[n - 1 - i])
+                items[i] = pool.pop(index)
+            return
+        for i in range(n - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
 
     def shuffled(self, items: Sequence[T]) -> list[T]:
-        """A shuffled copy of ``items``."""
+        """A shuffled copy of ``items`` (see :meth:`shuffle`)."""
         out = list(items)
         self.shuffle(out)
         return out

@@ -2,6 +2,9 @@
 
 Measurements, not tests: the figures go in the README's performance table. Each benchmark
 plays whole games (deal included) from consecutive seeds for about the requested time.
+``*-rollout-*`` measures the engine's fast random playout (``state.rollout``: uniformly random
+sections, the same rules code); ``*-random-*`` and ``*-greedy-*`` go through the bot interface
+and the checked-free ``apply_in_place`` path, as ``simulate`` does.
 """
 
 from __future__ import annotations
@@ -11,11 +14,13 @@ from collections.abc import Callable
 from typing import Any
 
 from metrogames.bots import make_bot
+from metrogames.core.rng import Rng
 from metrogames.sim.games import game_kind
 from metrogames.sim.runner import play_bots
 
-# name -> (game, bot codes)
+# name -> (game, bot codes); the bot code "rollout" is the engine's own random playout
 BENCHMARKS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "london-rollout-solo": ("london", ("rollout",)),
     "london-random-solo": ("london", ("random",)),
     "london-greedy-solo": ("london", ("greedy",)),
     "london-random-4p": ("london", ("random",) * 4),
@@ -33,7 +38,10 @@ def measure(game: str, bots: tuple[str, ...], seconds: float) -> dict[str, Any]:
     while True:
         seed = played + 1
         state = kind.new_state(n, seed, None)
-        play_bots(state, [make_bot(code, seed + i) for i, code in enumerate(bots)])
+        if bots[0] == "rollout":
+            state.rollout(Rng(seed, "rollout"))
+        else:
+            play_bots(state, [make_bot(code, seed + i) for i, code in enumerate(bots)])
         total += state.scores()[0]
         played += 1
         now = time.perf_counter()

@@ -55,6 +55,22 @@ class TurnAction:
 
 PASS = TurnAction()
 
+_SINGLES: dict[str, tuple[TurnAction | None, ...]] = {}
+
+
+def single_sections(city: CityMap) -> tuple[TurnAction | None, ...]:
+    """Shared :class:`TurnAction` values for every one-section turn of ``city``:
+    entry ``start * len(city.stations) + target`` (``None`` where no link joins them)."""
+    table = _SINGLES.get(city.city)
+    if table is None:
+        n = len(city.stations)
+        table = tuple(
+            TurnAction(((i // n, i % n),)) if link >= 0 else None
+            for i, link in enumerate(city.pair_link)
+        )
+        _SINGLES[city.city] = table
+    return table
+
 
 def format_action(city: CityMap, action: TurnAction) -> str:
     """The text form of ``action``: ``pass``, ``D3-G3``, ``D3-E4 E4-E1 +double-section``,

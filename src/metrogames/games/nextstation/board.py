@@ -19,15 +19,17 @@ class PlayerMap:
 
     Attributes:
         drawn: links drawn on the map by any line (bitset over links).
+        blocked: links that can no longer be drawn: drawn, or crossing a drawn link.
         stations, sections, ends: per colour index, bitsets of the line's stations, sections
             and ends.
         circled: per colour index, the circled station or -1.
     """
 
-    __slots__ = ("circled", "drawn", "ends", "sections", "stations")
+    __slots__ = ("blocked", "circled", "drawn", "ends", "sections", "stations")
 
     def __init__(self, colours: int = 4) -> None:
         self.drawn = 0
+        self.blocked = 0
         self.stations = [0] * colours
         self.sections = [0] * colours
         self.ends = [0] * colours
@@ -37,6 +39,7 @@ class PlayerMap:
         """An independent copy."""
         other = PlayerMap.__new__(PlayerMap)
         other.drawn = self.drawn
+        other.blocked = self.blocked
         other.stations = self.stations[:]
         other.sections = self.sections[:]
         other.ends = self.ends[:]
@@ -44,7 +47,7 @@ class PlayerMap:
         return other
 
     # -- drawing ---------------------------------------------------------------------------
-    def add_section(self, colour: int, start: int, target: int, link: int) -> None:
+    def add_section(self, city: CityMap, colour: int, start: int, target: int, link: int) -> None:
         """Draw ``link`` from ``start`` to ``target`` on line ``colour``, unchecked."""
         bit_t = 1 << target
         if self.sections[colour]:
@@ -59,6 +62,7 @@ class PlayerMap:
             self.stations[colour] = (1 << start) | bit_t
         self.sections[colour] |= 1 << link
         self.drawn |= 1 << link
+        self.blocked |= (1 << link) | city.conflicts[link]
 
     def starts(self, city: CityMap, colour: int, branch: bool) -> int:
         """Stations a section of line ``colour`` may start from: its ends, or every station
@@ -73,21 +77,23 @@ class PlayerMap:
         """Every legal section ``(start, target, link)`` of line ``colour`` from a station of
         the ``starts`` mask to a station of the ``targets`` mask, in a fixed order."""
         out = []
-        on_line = self.stations[colour]
-        drawn = self.drawn
-        conflicts = city.conflicts
-        adjacency = city.adjacency
+        blocked = self.blocked
+        neighbours = city.neighbours
+        pair_link = city.pair_link
+        n = len(neighbours)
+        open_targets = targets & ~self.stations[colour]
         while starts:
             low = starts & -starts
             starts ^= low
             s = low.bit_length() - 1
-            for link, t in adjacency[s]:
-                if (
-                    (targets >> t) & 1
-                    and not (on_line >> t) & 1
-                    and not (drawn >> link) & 1
-                    and not conflicts[link] & drawn
-                ):
+            row = s * n
+            cand = neighbours[s] & open_targets
+            while cand:
+                tbit = cand & -cand
+                cand ^= tbit
+                t = tbit.bit_length() - 1
+                link = pair_link[row + t]
+                if not (blocked >> link) & 1:
                     out.append((s, t, link))
         return out
 

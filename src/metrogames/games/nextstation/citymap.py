@@ -169,6 +169,14 @@ class CityMap:
         self.link_mask_of_station: tuple[int, ...] = tuple(
             sum(1 << j for j, _ in adj) for adj in adjacency
         )
+        self.neighbours: tuple[int, ...] = tuple(sum(1 << t for _, t in adj) for adj in adjacency)
+        """Per station, the stations mask of its link neighbours."""
+        n = len(stations)
+        pair_link = [-1] * (n * n)
+        for j, (a, b) in enumerate(links):
+            pair_link[a * n + b] = pair_link[b * n + a] = j
+        self.pair_link: tuple[int, ...] = tuple(pair_link)
+        """``pair_link[a * len(stations) + b]``: the link joining ``a`` and ``b``, or -1."""
 
         geometry = data.get("link_geometry", {})
         self.segments: tuple[tuple[Point, Point], ...] = tuple(

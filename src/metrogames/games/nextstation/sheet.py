@@ -84,7 +84,7 @@ def draw_sheet(city: CityMap, lines: dict[int, list[tuple[int, int]]], circled: 
                 raise IllegalActionError(
                     exc.reason, f"{city.colours[c]} line, section {k}: {exc.detail}"
                 ) from None
-            board.add_section(c, s, t, link)
+            board.add_section(city, c, s, t, link)
     for c, station in circled.items():
         if not (board.stations[c] >> station) & 1:
             raise IllegalActionError(

@@ -240,7 +240,7 @@ class NextStationState:
             for s, t, link in singles:
                 if (city.monument_mask >> t) & 1:
                     after = board.copy()
-                    after.add_section(colour, s, t, link)
+                    after.add_section(city, colour, s, t, link)
                     actions.extend(
                         TurnAction(((s, t), (t, t2)))
                         for _, t2, _ in after.moves(city, colour, 1 << t, city.all_stations_mask)
@@ -270,7 +270,7 @@ class NextStationState:
         starts = board.starts(city, colour, self.branch)
         for s, t, link in board.moves(city, colour, starts, self._targets(face)):
             after = board.copy()
-            after.add_section(colour, s, t, link)
+            after.add_section(city, colour, s, t, link)
             if face in SYMBOLS or (city.wild_mask >> t) & 1:
                 second = self._targets(face)
             else:
@@ -432,7 +432,7 @@ class NextStationState:
                 link = board.check_section(city, colour, s, t, starts, targets)
             else:
                 link = city.link_of[(s, t)]
-            board.add_section(colour, s, t, link)
+            board.add_section(city, colour, s, t, link)
         if check and action.circle is not None and not (board.stations[colour] >> action.circle) & 1:
             name = city.stations[action.circle].name
             raise IllegalActionError(
@@ -537,6 +537,8 @@ class NextStationState:
         city = self.city
         maps = self.maps
         card_by_id = city.card_by_id
+        singles = single_sections(city)
+        n = len(city.stations)
         while not self.over:
             if self.awaiting_card:
                 deck = self.deal.decks[self.round]
@@ -555,8 +557,8 @@ class NextStationState:
                 moves = board.moves(city, colour, board.starts(city, colour, self.branch), targets)
                 if moves:
                     s, t, link = moves[rng.below(len(moves))]
-                    board.add_section(colour, s, t, link)
-                    action = single_sections(city)[s * len(city.stations) + t]
+                    board.add_section(city, colour, s, t, link)
+                    action = singles[s * n + t]
                 else:
                     action = PASS
                 self._history = (self._history, p, action)
@@ -585,7 +587,7 @@ class NextStationState:
         c = self.colour(player)
         board = self.maps[player].copy()
         for s, t in action.sections:
-            board.add_section(c, s, t, city.link_of[(s, t)])
+            board.add_section(city, c, s, t, city.link_of[(s, t)])
         if action.circle is not None:
             board.circled[c] = action.circle
         lines = self.line_scores[player][:]
