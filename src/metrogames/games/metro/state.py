@@ -1,0 +1,665 @@
+"""The Metro game and its states.
+
+Source: ``rules/metro.md`` ("A turn", "Placing a tile", "Routes and scoring", "End"). Turns go
+clockwise from player 0; tile draws are chance actions (tile type codes) of the player
+:data:`~metrogames.core.protocol.CHANCE`, so the action history replays a game exactly.
+
+A turn, by ``turn_mode``:
+
+* ``draw``: CHANCE draws the top tile; the player places it (``MetroAction(sq, tile)``, or
+  ``MetroAction(sq)`` for "the drawn tile").
+* ``hand``: before the first turn CHANCE deals one tile to each player in seat order. On a turn
+  CHANCE draws a second tile into the player's hand (while the pile lasts); the player places one
+  of the tiles and keeps the other.
+* ``official-hand``: dealt like ``hand``. On a turn the player either places the held tile (then
+  CHANCE draws a replacement, while the pile lasts) or plays :data:`~.actions.DRAW` (CHANCE draws
+  a tile, which the player then places, keeping the held tile).
+
+In both hand modes a player with no tile left is skipped. The game ends after 60 placements.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from metrogames.core.errors import (
+    GameOverError,
+    IllegalActionError,
+    NotYourTurnError,
+)
+from metrogames.core.protocol import CHANCE
+from metrogames.core.rng import Rng, check_seed
+from metrogames.games.metro.actions import DRAW, MetroAction
+from metrogames.games.metro.board import MetroBoard, Route, recount
+from metrogames.games.metro.options import MetroOptions
+from metrogames.games.metro.tiles import SQUARES, MetroData, load_metro, square_name
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+TILES = SQUARES - 4
+HIDDEN = "?"
+"""A tile the viewer of a :meth:`MetroState.view` cannot see (others' hands, private draws)."""
+
+_DEAL, _DRAW, _PLACE, _REPLACE, _OVER = range(5)
+"""Phases: CHANCE deals a starting tile / draws for the player / the player places / CHANCE
+draws the official-hand replacement / game over."""
+_MODES = {"draw": 0, "hand": 1, "official-hand": 2}
+_NOBODY = -2
+
+
+def _row_tables() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Per board row and byte value, the squares of that row set in the byte."""
+    return tuple(
+        tuple(tuple(r * 8 + c for c in range(8) if (b >> c) & 1) for b in range(256))
+        for r in range(8)
+    )
+
+
+_ROWS = _row_tables()
+
+
+def squares_of(mask: int) -> list[int]:
+    """The square indices set in a 64-bit board mask, lowest first."""
+    out: list[int] = []
+    r = 0
+    while mask:
+        b = mask & 255
+        if b:
+            out += _ROWS[r][b]
+        mask >>= 8
+        r += 1
+    return out
+
+
+@dataclass(frozen=True)
+class MetroGame:
+    """Rules and options of one Metro game: 2–6 players and :class:`MetroOptions`.
+
+    Raises:
+        ValueError: a player count outside 2–6.
+    """
+
+    players: int = 2
+    options: MetroOptions = field(default_factory=MetroOptions)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.players, bool) or not isinstance(self.players, int) or not (
+            MIN_PLAYERS <= self.players <= MAX_PLAYERS
+        ):
+            raise ValueError(f"Metro takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players!r}")
+
+    @property
+    def name(self) -> str:
+        return "metro"
+
+    @property
+    def num_players(self) -> int:
+        return self.players
+
+    @property
+    def data(self) -> MetroData:
+        """The Metro data (loaded once)."""
+        return load_metro()
+
+    def pile_for(self, seed: int) -> list[str]:
+        """The 60-tile pile of ``seed``, top first: the tiles in data order (each type repeated
+        by its count) shuffled by ``Rng(seed, "pile")``. Stable across versions (golden test).
+
+        Raises:
+            ValueError: a seed outside ``0..2**64-1``.
+        """
+        data = self.data
+        tiles = [code for code, n in zip(data.tile_codes, data.tile_counts, strict=True) for _ in range(n)]
+        Rng(check_seed(seed), "pile").shuffle(tiles)
+        return tiles
+
+    def new_game(self, seed: int) -> MetroState:
+        """A new game whose pile is :meth:`pile_for` ``seed``."""
+        state = self.from_pile(self.pile_for(seed))
+        state.seed = seed
+        return state
+
+    def from_pile(self, tiles: Sequence[str] | None) -> MetroState:
+        """A new game on a given pile (top first). The pile may be short or ``None``: draws
+        beyond it are then chosen by the caller among the tiles left (``legal_actions(CHANCE)``).
+
+        Raises:
+            NotationError: an unknown tile code.
+            IllegalActionError: more copies of a tile type than exist (``no-tile-left``) or more
+                than 60 tiles (``no-tile-left``).
+        """
+        data = self.data
+        idx = [data.tile(t) for t in (tiles or ())]
+        _check_multiset(data, idx)
+        return MetroState(self, bytes(idx))
+
+
+def _check_multiset(data: MetroData, idx: Sequence[int]) -> None:
+    if len(idx) > TILES:
+        raise IllegalActionError("no-tile-left", f"a pile holds at most {TILES} tiles, not {len(idx)}")
+    counts = [0] * len(data.tile_codes)
+    for t in idx:
+        counts[t] += 1
+        if counts[t] > data.tile_counts[t]:
+            raise IllegalActionError(
+                "no-tile-left",
+                f"there are only {data.tile_counts[t]} tiles {data.tile_codes[t]}",
+            )
+
+
+class MetroState:
+    """One position of a Metro game. :meth:`apply` returns a new state.
+
+    Public read-only attributes: ``game``, ``data``, ``board`` (:class:`MetroBoard`),
+    ``seed`` (when dealt from one), ``viewer`` (the player of a :meth:`view`, else ``None``).
+    Use the methods for everything else.
+    """
+
+    __slots__ = (
+        "_actor",
+        "_drawn",
+        "_forbidden",
+        "_hands",
+        "_history",
+        "_mode",
+        "_phase",
+        "_pile",
+        "_pile_pos",
+        "board",
+        "current",
+        "data",
+        "dealt",
+        "drawn_count",
+        "game",
+        "seed",
+        "viewer",
+    )
+
+    def __init__(self, game: MetroGame, pile: bytes) -> None:
+        data = game.data
+        n = game.players
+        self.game = game
+        self.data = data
+        self.board = MetroBoard(data, data.owners(n), n)
+        self.seed: int | None = None
+        self.viewer: int | None = None
+        self._pile: bytes | None = pile
+        self._pile_pos = 0
+        self.drawn_count = 0
+        self._mode = _MODES[game.options.turn_mode]
+        self._forbidden = game.options.one_tile_forbidden
+        self._hands: list[list[int]] = [[] for _ in range(n)]
+        self._drawn = -1
+        self.current = 0
+        self.dealt = 0
+        self._history: tuple[Any, ...] | None = None
+        self._phase = _DEAL if self._mode else _DRAW
+        self._actor = CHANCE
+
+    # -- protocol ------------------------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        return self.game.players
+
+    def to_move(self) -> frozenset[int]:
+        """``{CHANCE}`` when a tile must be drawn or dealt, ``{player}`` when a player must
+        place (or, official-hand, choose to draw), empty once the game is over."""
+        a = self._actor
+        return frozenset() if a == _NOBODY else frozenset((a,))
+
+    def to_move_player(self) -> int:
+        """The single actor now: a player, :data:`CHANCE`, or -2 when the game is over."""
+        return self._actor
+
+    def is_over(self) -> bool:
+        return self._phase == _OVER
+
+    def clone(self) -> MetroState:
+        """An independent copy (board and hands copied; history shared, it is immutable)."""
+        other = MetroState.__new__(MetroState)
+        other.game = self.game
+        other.data = self.data
+        other.board = self.board.copy()
+        other.seed = self.seed
+        other.viewer = self.viewer
+        other._pile = self._pile
+        other._pile_pos = self._pile_pos
+        other.drawn_count = self.drawn_count
+        other._mode = self._mode
+        other._forbidden = self._forbidden
+        other._hands = [h[:] for h in self._hands]
+        other._drawn = self._drawn
+        other.current = self.current
+        other.dealt = self.dealt
+        other._history = self._history
+        other._phase = self._phase
+        other._actor = self._actor
+        return other
+
+    def history(self) -> list[tuple[int, str | MetroAction]]:
+        """Every action so far, in order: ``(CHANCE, tile_code)`` or ``(player, MetroAction)``.
+        In a :meth:`view`, draws the viewer did not see read ``(CHANCE, "?")``."""
+        out: list[tuple[int, str | MetroAction]] = []
+        node = self._history
+        while node is not None:
+            node, player, action, _ = node
+            out.append((player, action))
+        out.reverse()
+        return out
+
+    # -- what is on the table ------------------------------------------------------------
+    @property
+    def turn(self) -> int:
+        """The number (1-based) of the current placement; 61 once the game is over."""
+        return self.board.placed + 1
+
+    def hand(self, player: int) -> tuple[str, ...]:
+        """Tile codes ``player`` holds (hand modes; ``"?"`` for tiles hidden in a view)."""
+        codes = self.data.tile_codes
+        return tuple(codes[t] if t >= 0 else HIDDEN for t in self._hands[player])
+
+    @property
+    def drawn_tile(self) -> str | None:
+        """The tile drawn this turn that must be placed now (draw mode, or official-hand after
+        :data:`DRAW`), else ``None``."""
+        return self.data.tile_codes[self._drawn] if self._drawn >= 0 else None
+
+    @property
+    def pile_size(self) -> int:
+        """Tiles left in the face-down pile."""
+        return TILES - self.drawn_count
+
+    def scores(self) -> list[int]:
+        """Points per player so far (final once the game is over)."""
+        return self.board.scores[:]
+
+    def longest_routes(self) -> list[int]:
+        """Per player, the longest completed route in tiles (the tie-break)."""
+        return self.board.longest[:]
+
+    def routes(self) -> list[Route]:
+        """Completed routes in completion order (unallocated stations included, 0 points)."""
+        return self.board.routes()
+
+    def winners(self) -> list[int]:
+        """Highest score, then (among the tied) the longest completed route (rules, "End");
+        several players when still tied; empty until the game is over."""
+        if self._phase != _OVER:
+            return []
+        keys = list(zip(self.board.scores, self.board.longest, strict=True))
+        best = max(keys)
+        return [p for p, k in enumerate(keys) if k == best]
+
+    def recount(self) -> tuple[list[int], list[int], list[Route]]:
+        """Scores, longest routes and completed routes (station order) recomputed from the
+        tiles alone (see :func:`~metrogames.games.metro.board.recount`)."""
+        return recount(self.data, self.board.tiles, self.board.owners, self.game.players)
+
+    def unseen_tiles(self) -> dict[str, int]:
+        """Tile code -> copies not on the board, not in a known hand and not drawn: the pile plus
+        (in a view) the others' hidden tiles. Types with no copy left are omitted."""
+        data = self.data
+        counts = list(data.tile_counts)
+        for t in self.board.tiles:
+            if t:
+                counts[t - 1] -= 1
+        for h in self._hands:
+            for t in h:
+                if t >= 0:
+                    counts[t] -= 1
+        if self._drawn >= 0:
+            counts[self._drawn] -= 1
+        return {data.tile_codes[t]: c for t, c in enumerate(counts) if c > 0}
+
+    # -- legal actions -------------------------------------------------------------------
+    def legal_actions(self, player: int) -> list[Any]:
+        """Every legal action of ``player`` now.
+
+        For :data:`CHANCE`: tile codes (the pile's next tile when known, else every type left).
+        For the player to move: :class:`MetroAction` values with the tile filled in, in square
+        order, one tile type after the other (plus :data:`DRAW` in official-hand mode while the
+        pile lasts). Empty for anyone else, and in a view for a player whose tiles are hidden.
+        """
+        if player != self._actor:
+            return []
+        if player == CHANCE:
+            nxt = self._next_known()
+            if nxt >= 0:
+                return [self.data.tile_codes[nxt]]
+            return list(self.unseen_tiles())
+        board = self.board
+        forbidden = self._forbidden
+        if self._drawn >= 0:
+            return _placements(self._drawn, board.legal_squares(self._drawn, forbidden))
+        out: list[Any] = []
+        seen = -1
+        for t in self._hands[player]:
+            if t < 0:
+                return []
+            if t != seen:
+                seen = t
+                out += _placements(t, board.legal_squares(t, forbidden))
+        if self._mode == 2 and self.drawn_count < TILES:
+            out.append(DRAW)
+        return out
+
+    def legal_squares(self, tile: str) -> list[int]:
+        """Squares where ``tile`` (a code) could go now, under this game's options."""
+        t = self.data.tile(tile)
+        return squares_of(self.board.legal_squares(t, self._forbidden))
+
+    def _next_known(self) -> int:
+        pile = self._pile
+        if pile is not None and self._pile_pos < len(pile):
+            return pile[self._pile_pos]
+        return -1
+
+    # -- applying ------------------------------------------------------------------------
+    def apply(self, player: int, action: Any) -> MetroState:
+        """Check ``action`` by ``player`` and return the following state (``self`` unchanged).
+
+        Args:
+            player: the player to move, or :data:`CHANCE` with a tile code.
+            action: a :class:`MetroAction` (or :data:`DRAW`) for a player; a tile code for chance.
+
+        Raises:
+            GameOverError: the game is over (``game-over``).
+            NotYourTurnError: ``player`` is not to move (``not-your-turn``).
+            IllegalActionError: the action breaks a rule; ``reason`` is one of ``off-board``,
+                ``central-square``, ``square-occupied``, ``not-adjacent``, ``one-tile-route``,
+                ``wrong-tile``, ``missing-tile``, ``no-draw``, ``no-tile-left``, ``not-an-action``,
+                ``hidden-information``; the error carries the turn and player.
+        """
+        nxt = self.clone()
+        nxt.apply_in_place(player, action, check=True)
+        return nxt
+
+    def apply_in_place(self, player: int, action: Any, check: bool = True) -> None:
+        """Apply ``action`` to this state itself (the fast path for bots and simulations).
+
+        With ``check=False`` the action must come from :meth:`legal_actions`. With
+        ``check=True`` the state is unchanged when an error is raised (same errors as
+        :meth:`apply`).
+        """
+        if check:
+            try:
+                self._check(player, action)
+            except IllegalActionError as exc:
+                where_player = None if player == CHANCE else player
+                raise exc.at(turn=min(self.turn, TILES), player=where_player) from None
+        if player == CHANCE:
+            self._chance(self.data.tile_index[action])
+        elif action.square < 0:
+            self._history = (self._history, player, action, -1)
+            self._phase = _DRAW
+            self._actor = CHANCE
+        else:
+            self._place(player, action)
+
+    def _check(self, player: int, action: Any) -> None:
+        """Raise the error :meth:`apply` would raise for this action, without changing state."""
+        data = self.data
+        if self._phase == _OVER:
+            raise GameOverError("game-over", "the game is over: all 60 tiles are placed")
+        if self.viewer is not None:
+            raise IllegalActionError(
+                "hidden-information",
+                f"this is player {self.viewer}'s view: determinize() it before playing on",
+            )
+        if player != self._actor:
+            if self._actor == CHANCE:
+                detail = "a tile must be drawn first"
+            elif player == CHANCE:
+                detail = f"player {self._actor} must place a tile, not draw"
+            else:
+                detail = f"player {player!r} is not to move now (player {self._actor} is)"
+            raise NotYourTurnError("not-your-turn", detail)
+        if player == CHANCE:
+            t = data.tile_index.get(action, -1) if isinstance(action, str) else -1
+            if t < 0:
+                raise IllegalActionError(
+                    "not-an-action", f"a draw is a tile type code such as cbaa, not {_short(action)}"
+                )
+            nxt = self._next_known()
+            if nxt >= 0 and nxt != t:
+                raise IllegalActionError(
+                    "wrong-tile", f"the pile's next tile is {data.tile_codes[nxt]}, not {action}"
+                )
+            if self.drawn_count >= TILES or (nxt < 0 and action not in self.unseen_tiles()):
+                raise IllegalActionError("no-tile-left", f"no tile {action} is left in the pile")
+            return
+        if not isinstance(action, MetroAction):
+            raise IllegalActionError(
+                "not-an-action", f"{type(action).__name__} is not a Metro action"
+            )
+        if action.is_draw:
+            if self._mode != 2:
+                raise IllegalActionError(
+                    "no-draw", "drawing instead of placing is an official-hand mode choice"
+                )
+            if self._drawn >= 0:
+                raise IllegalActionError("no-draw", "a tile was already drawn this turn")
+            if self.drawn_count >= TILES:
+                raise IllegalActionError("no-draw", "the pile is empty: place the held tile")
+            return
+        t = self._tile_of(action)
+        self.board.check_place(action.square, t, self._forbidden)
+
+    def _tile_of(self, action: MetroAction) -> int:
+        """The tile type index ``action`` plays, checked against the drawn tile or the hand."""
+        data = self.data
+        code = action.tile
+        t = -1 if code is None else data.tile_index.get(code, -1) if isinstance(code, str) else -2
+        where = f" on {_square(action.square)}"
+        if t == -2 or (code is not None and t < 0):
+            raise IllegalActionError("wrong-tile", f"unknown tile {_short(code)}{where}")
+        if self._drawn >= 0:
+            if t >= 0 and t != self._drawn:
+                raise IllegalActionError(
+                    "wrong-tile",
+                    f"tile {data.tile_codes[t]}{where} is not the drawn tile "
+                    f"{data.tile_codes[self._drawn]}",
+                )
+            return self._drawn
+        hand = self._hands[self._actor]
+        if t < 0:
+            raise IllegalActionError(
+                "missing-tile", f"name the tile to place{where}: one of {', '.join(self.hand(self._actor))}"
+            )
+        if t not in hand:
+            held = ", ".join(self.hand(self._actor)) or "no tile"
+            raise IllegalActionError(
+                "wrong-tile", f"tile {data.tile_codes[t]}{where} is not in hand (holds {held})"
+            )
+        return t
+
+    def _chance(self, t: int) -> None:
+        """Take tile type ``t`` from the pile (unchecked) and move on."""
+        self.drawn_count += 1
+        self._pile_pos += 1
+        phase = self._phase
+        if not self._mode:  # draw mode: the drawn tile is placed at once (public)
+            self._drawn = t
+            self._history = (self._history, CHANCE, self.data.tile_codes[t], -1)
+            self._phase = _PLACE
+            self._actor = self.current
+            return
+        private = -1
+        if phase == _DEAL:
+            private = self.dealt
+            self._hands[self.dealt].append(t)
+            self.dealt += 1
+            self._history = (self._history, CHANCE, self.data.tile_codes[t], private)
+            if self.dealt == self.game.players:
+                self._start_turn(0)
+            return
+        p = self.current
+        if phase == _REPLACE:
+            self._hands[p].append(t)
+            self._history = (self._history, CHANCE, self.data.tile_codes[t], p)
+            self._start_turn((p + 1) % self.game.players)
+            return
+        if self._mode == 1:
+            self._hands[p].append(t)
+            private = p
+        else:
+            self._drawn = t
+        self._history = (self._history, CHANCE, self.data.tile_codes[t], private)
+        self._phase = _PLACE
+        self._actor = p
+
+    def _place(self, player: int, action: MetroAction) -> None:
+        """Place ``action`` for ``player`` (unchecked) and move on."""
+        drawn = self._drawn
+        if drawn >= 0:
+            t = drawn
+            self._drawn = -1
+            from_hand = False
+        else:
+            t = self.data.tile_index[action.tile]  # type: ignore[index]
+            self._hands[player].remove(t)
+            from_hand = True
+        board = self.board
+        board.place(action.square, t)
+        self._history = (self._history, player, action, -1)
+        n = self.game.players
+        if not self._mode and board.placed < TILES:
+            self.current = (player + 1) % n
+            self._phase = _DRAW
+            self._actor = CHANCE
+        elif board.placed == TILES:
+            self._phase = _OVER
+            self._actor = _NOBODY
+        elif self._mode == 2 and from_hand and self.drawn_count < TILES:
+            self._phase = _REPLACE
+            self._actor = CHANCE
+        else:
+            self._start_turn((player + 1) % n)
+
+    def _start_turn(self, p: int) -> None:
+        """Begin the turn of seat ``p`` (skipping players with no tile once the pile is empty)."""
+        if self.board.placed == TILES:
+            self._phase = _OVER
+            self._actor = _NOBODY
+            return
+        mode = self._mode
+        if self.drawn_count < TILES:
+            self.current = p
+            if mode == 2:
+                self._phase = _PLACE
+                self._actor = p
+            else:
+                self._phase = _DRAW
+                self._actor = CHANCE
+            return
+        hands = self._hands
+        n = self.game.players
+        while not hands[p]:
+            p = (p + 1) % n
+        self.current = p
+        self._phase = _PLACE
+        self._actor = p
+
+    # -- hidden information --------------------------------------------------------------
+    def view(self, player: int) -> MetroState:
+        """What ``player`` sees: the others' held tiles read ``"?"`` (:meth:`hand`), the pile
+        order is unknown (chance outcomes are the unseen tile types) and draws the player did
+        not see read ``"?"`` in :meth:`history`. A view is read-only: :meth:`apply` raises
+        ``hidden-information``; :meth:`determinize` samples a playable state from it.
+
+        Raises:
+            ValueError: ``player`` is not a seat of this game.
+        """
+        if not 0 <= player < self.game.players:
+            raise ValueError(f"no player {player!r} in a {self.game.players}-player game")
+        other = self.clone()
+        other.viewer = player
+        other.seed = None
+        other._pile = None
+        other._pile_pos = 0
+        other._hands = [h[:] if p == player else [-1] * len(h) for p, h in enumerate(self._hands)]
+        entries = []
+        node = self._history
+        while node is not None:
+            prev, who, action, private = node
+            if private >= 0 and private != player:
+                action = HIDDEN
+            entries.append((who, action, private))
+            node = prev
+        rebuilt: tuple[Any, ...] | None = None
+        for who, action, private in reversed(entries):
+            rebuilt = (rebuilt, who, action, private)
+        other._history = rebuilt
+        return other
+
+    def determinize(self, rng: Rng) -> MetroState:
+        """A playable state consistent with this view: hidden hand tiles and the pile order
+        drawn at random (``rng``) from the unseen tiles. On a full state, a plain copy.
+        Its history keeps the view's ``"?"`` entries, so it cannot be written as a record."""
+        other = self.clone()
+        if self.viewer is None:
+            return other
+        data = self.data
+        unseen = [data.tile_index[c] for c, n in self.unseen_tiles().items() for _ in range(n)]
+        rng.shuffle(unseen)
+        for h in other._hands:
+            for i, t in enumerate(h):
+                if t < 0:
+                    h[i] = unseen.pop()
+        other._pile = bytes(unseen)
+        other._pile_pos = 0
+        other.viewer = None
+        return other
+
+    def __repr__(self) -> str:
+        status = "over" if self._phase == _OVER else f"to move {self._actor}"
+        return (
+            f"<MetroState {self.game.players}p {self.game.options.turn_mode} "
+            f"placed={self.board.placed} scores={self.board.scores} {status}>"
+        )
+
+
+def _square(sq: object) -> str:
+    try:
+        return square_name(sq)  # type: ignore[arg-type]
+    except Exception:
+        return repr(sq)
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+_PLACEMENT_ROWS: list[tuple[tuple[tuple[MetroAction, ...], ...], ...] | None] = []
+
+
+def _placement_rows(t: int) -> tuple[tuple[tuple[MetroAction, ...], ...], ...]:
+    """Per board row and byte value, the actions placing tile type ``t`` on the squares of
+    that row set in the byte (built once per tile type, on first use)."""
+    data = load_metro()
+    if not _PLACEMENT_ROWS:
+        _PLACEMENT_ROWS.extend([None] * len(data.tile_codes))
+    rows = _PLACEMENT_ROWS[t]
+    if rows is None:
+        acts = [MetroAction(sq, data.tile_codes[t]) for sq in range(SQUARES)]
+        rows = tuple(tuple(tuple(acts[sq] for sq in _ROWS[r][b]) for b in range(256)) for r in range(8))
+        _PLACEMENT_ROWS[t] = rows
+    return rows
+
+
+def _placements(t: int, mask: int) -> list[MetroAction]:
+    """The actions placing tile type ``t`` on each square of ``mask``, in square order."""
+    rows = _PLACEMENT_ROWS[t] if _PLACEMENT_ROWS else None
+    if rows is None:
+        rows = _placement_rows(t)
+    out: list[MetroAction] = []
+    r = 0
+    while mask:
+        b = mask & 255
+        if b:
+            out += rows[r][b]
+        mask >>= 8
+        r += 1
+    return out
