@@ -8,6 +8,7 @@ drawn in orange from D3, round 2 in blue from H4.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import pairwise
 
 import pytest
 
@@ -39,7 +40,7 @@ LAST_METRO = (
 )
 
 
-def S(name: str) -> int:
+def S(name: str) -> int:  # noqa: N802 (a station, named like one)
     return CITY.station(name)
 
 
@@ -98,10 +99,11 @@ def draw(board: PlayerMap, colour: str, path: str) -> PlayerMap:
     section may start from any station of the line)."""
     c = CITY.colours.index(colour)
     stops = path.split()
-    for a, b in zip(stops, stops[1:], strict=False):
+    for a, b in pairwise(stops):
         s, t = S(a), S(b)
-        link = board.check_section(CITY, c, s, t, board.starts(CITY, c, True), CITY.all_stations_mask)
-        board.add_section(c, s, t, link)
+        starts = board.starts(CITY, c, True)
+        link = board.check_section(CITY, c, s, t, starts, CITY.all_stations_mask)
+        board.add_section(CITY, c, s, t, link)
     return board
 
 
