@@ -125,14 +125,12 @@ def metro_action_from_json(value: Any) -> MetroAction:
     if value == DRAW_TEXT:
         return DRAW
     if not isinstance(value, dict):
-        raise NotationError(f"a Metro action must be an object or \"draw\", not {_short(value)}")
+        raise NotationError(f'a Metro action must be an object or "draw", not {_short(value)}')
     unknown = set(value) - {"square", "tile"}
     if unknown:
-        raise NotationError(
-            f"unknown key(s) in Metro action: {_short(sorted(map(str, unknown)))}"
-        )
+        raise NotationError(f"unknown key(s) in Metro action: {_short(sorted(map(str, unknown)))}")
     if "square" not in value:
-        raise NotationError("a Metro action needs \"square\", like {\"square\": \"C5\"}")
+        raise NotationError('a Metro action needs "square", like {"square": "C5"}')
     square = parse_square(value["square"])
     tile = value.get("tile")
     if tile is None:

@@ -158,7 +158,11 @@ class MetroBoard:
                 "not-adjacent",
                 f"{code} on {name}: the square touches neither the board edge nor a placed tile",
             )
-        if one_tile_forbidden and data.one_tile[tile] & bit and self.legal_squares(tile, True) != self.frontier:
+        if (
+            one_tile_forbidden
+            and data.one_tile[tile] & bit
+            and self.legal_squares(tile, True) != self.frontier
+        ):
             station = next(
                 st.number
                 for st in data.stations
@@ -217,8 +221,7 @@ class MetroBoard:
         owner = self.owners[k]
         if owner >= 0:
             self.scores[owner] += length * 2 if pos <= CENTRAL_BASE else length
-            if length > self.longest[owner]:
-                self.longest[owner] = length
+            self.longest[owner] = max(self.longest[owner], length)
 
     # -- reading ---------------------------------------------------------------------------
     def route(self, k: int) -> Route | None:

@@ -84,10 +84,14 @@ class MetroGame:
     options: MetroOptions = field(default_factory=MetroOptions)
 
     def __post_init__(self) -> None:
-        if isinstance(self.players, bool) or not isinstance(self.players, int) or not (
-            MIN_PLAYERS <= self.players <= MAX_PLAYERS
+        if (
+            isinstance(self.players, bool)
+            or not isinstance(self.players, int)
+            or not (MIN_PLAYERS <= self.players <= MAX_PLAYERS)
         ):
-            raise ValueError(f"Metro takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players!r}")
+            raise ValueError(
+                f"Metro takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players!r}"
+            )
 
     @property
     def name(self) -> str:
@@ -110,7 +114,11 @@ class MetroGame:
             ValueError: a seed outside ``0..2**64-1``.
         """
         data = self.data
-        tiles = [code for code, n in zip(data.tile_codes, data.tile_counts, strict=True) for _ in range(n)]
+        tiles = [
+            code
+            for code, n in zip(data.tile_codes, data.tile_counts, strict=True)
+            for _ in range(n)
+        ]
         Rng(check_seed(seed), "pile").shuffle(tiles)
         return tiles
 
@@ -137,7 +145,9 @@ class MetroGame:
 
 def _check_multiset(data: MetroData, idx: Sequence[int]) -> None:
     if len(idx) > TILES:
-        raise IllegalActionError("no-tile-left", f"a pile holds at most {TILES} tiles, not {len(idx)}")
+        raise IllegalActionError(
+            "no-tile-left", f"a pile holds at most {TILES} tiles, not {len(idx)}"
+        )
     counts = [0] * len(data.tile_codes)
     for t in idx:
         counts[t] += 1
@@ -269,6 +279,14 @@ class MetroState:
     def pile_size(self) -> int:
         """Tiles left in the face-down pile."""
         return TILES - self.drawn_count
+
+    def known_pile(self) -> list[str]:
+        """The codes of the pile's known tiles, top first (empty in a view: order hidden)."""
+        pile = self._pile
+        if pile is None:
+            return []
+        codes = self.data.tile_codes
+        return [codes[t] for t in pile[self._pile_pos :]]
 
     def scores(self) -> list[int]:
         """Points per player so far (final once the game is over)."""
@@ -419,7 +437,8 @@ class MetroState:
             t = data.tile_index.get(action, -1) if isinstance(action, str) else -1
             if t < 0:
                 raise IllegalActionError(
-                    "not-an-action", f"a draw is a tile type code such as cbaa, not {_short(action)}"
+                    "not-an-action",
+                    f"a draw is a tile type code such as cbaa, not {_short(action)}",
                 )
             nxt = self._next_known()
             if nxt >= 0 and nxt != t:
@@ -465,7 +484,8 @@ class MetroState:
         hand = self._hands[self._actor]
         if t < 0:
             raise IllegalActionError(
-                "missing-tile", f"name the tile to place{where}: one of {', '.join(self.hand(self._actor))}"
+                "missing-tile",
+                f"name the tile to place{where}: one of {', '.join(self.hand(self._actor))}",
             )
         if t not in hand:
             held = ", ".join(self.hand(self._actor)) or "no tile"
@@ -644,7 +664,9 @@ def _placement_rows(t: int) -> tuple[tuple[tuple[MetroAction, ...], ...], ...]:
     rows = _PLACEMENT_ROWS[t]
     if rows is None:
         acts = [MetroAction(sq, data.tile_codes[t]) for sq in range(SQUARES)]
-        rows = tuple(tuple(tuple(acts[sq] for sq in _ROWS[r][b]) for b in range(256)) for r in range(8))
+        rows = tuple(
+            tuple(tuple(acts[sq] for sq in _ROWS[r][b]) for b in range(256)) for r in range(8)
+        )
         _PLACEMENT_ROWS[t] = rows
     return rows
 

@@ -145,7 +145,8 @@ class MetroData:
                     raise DataError(f"tile {code}: track [{a}, {b}] reuses or misses an endpoint")
                 if (a + b) % 2 != 1:
                     raise DataError(
-                        f"tile {code}: track [{a}, {b}] does not join an even endpoint to an odd one"
+                        f"tile {code}: track [{a}, {b}] does not join an even endpoint "
+                        "to an odd one"
                     )
                 conn[a], conn[b] = b, a
             if _code_of(conn) != code:
@@ -161,14 +162,20 @@ class MetroData:
         stations = []
         for i, s in enumerate(data["stations"]):
             side = SIDES.index(s["side"])
-            st = EdgeStation(s["number"], parse_square(s["square"]), side, s["departure"], s["arrival"])
+            st = EdgeStation(
+                s["number"], parse_square(s["square"]), side, s["departure"], s["arrival"]
+            )
             if st.number != i + 1:
                 raise DataError(f"station {st.number} listed at position {i + 1}")
             if (st.departure, st.arrival) != (2 * side, 2 * side + 1):
-                raise DataError(f"station {st.number}: departure/arrival are not the even/odd "
-                                f"endpoints of side {s['side']}")
+                raise DataError(
+                    f"station {st.number}: departure/arrival are not the even/odd "
+                    f"endpoints of side {s['side']}"
+                )
             if _neighbour(st.square, side) is not None:
-                raise DataError(f"station {st.number}: {s['square']} {s['side']} is not on the edge")
+                raise DataError(
+                    f"station {st.number}: {s['square']} {s['side']} is not on the edge"
+                )
             stations.append(st)
         self.stations: tuple[EdgeStation, ...] = tuple(stations)
         if [(s.square, s.side) for s in stations] != _station_places():
@@ -198,7 +205,9 @@ class MetroData:
             free = tuple(table["unused"])
             listed = [x for seat in seats for x in seat] + list(free)
             if sorted(listed) != list(range(1, 33)):
-                raise DataError(f"allocation for {n} players does not share stations 1-32 once each")
+                raise DataError(
+                    f"allocation for {n} players does not share stations 1-32 once each"
+                )
             if len({len(seat) for seat in seats}) != 1:
                 raise DataError(f"allocation for {n} players gives seats different station counts")
             allocations[n], unused[n] = seats, free
@@ -230,9 +239,7 @@ class MetroData:
             sq for sq in range(SQUARES) if any(_neighbour(sq, s) is None for s in range(4))
         )
         self.neighbours: tuple[int, ...] = tuple(
-            _mask(
-                n for s in range(4) if (n := _neighbour(sq, s)) is not None and n not in central
-            )
+            _mask(n for s in range(4) if (n := _neighbour(sq, s)) is not None and n not in central)
             for sq in range(SQUARES)
         )
         arrival_of: dict[tuple[int, int], int] = {}
@@ -260,10 +267,13 @@ class MetroData:
             )
             for conn in self.conn
         )
-        self.departure_pos: tuple[int, ...] = tuple(st.square * 8 + st.departure for st in self.stations)
+        self.departure_pos: tuple[int, ...] = tuple(
+            st.square * 8 + st.departure for st in self.stations
+        )
         self.one_tile: tuple[int, ...] = tuple(
             _mask(
-                st.square for st in self.stations
+                st.square
+                for st in self.stations
                 if self.advance[t][st.square * 8 + st.departure] < 0
             )
             for t in range(len(self.tile_codes))
