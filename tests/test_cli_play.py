@@ -65,9 +65,7 @@ def _wrong_symbol_move(seed: int) -> str:
     face = city.card_by_id[state.card or ""].face
     assert face in SYMBOLS, "pick a seed whose first card shows a symbol"
     dep = city.departures[state.colour(0)]
-    target = next(
-        t for _, t in city.adjacency[dep] if city.stations[t].symbol not in (face, "any")
-    )
+    target = next(t for _, t in city.adjacency[dep] if city.stations[t].symbol not in (face, "any"))
     return f"{city.stations[dep].name}-{city.stations[target].name}"
 
 

@@ -25,7 +25,11 @@ def test_counts():
     assert [LONDON.stations[d].name for d in LONDON.departures] == ["F8", "H4", "C6", "D3"]
     assert len(LONDON.deck) == 11 and sum(c.ends_round for c in LONDON.deck) == 5
     assert LONDON.objectives == (
-        "interchanges-8", "all-districts", "all-tourist-sites", "central-district", "thames-6"
+        "interchanges-8",
+        "all-districts",
+        "all-tourist-sites",
+        "central-district",
+        "thames-6",
     )
     assert LONDON.powers == ("double-section", "joker", "switch", "circle-station")
     assert LONDON.interchange_points == {2: 2, 3: 5, 4: 9}
@@ -39,7 +43,9 @@ def test_116_crossing_pairs_recomputed_and_symmetric():
     assert all((j, i) in pairs for i, j in pairs)
     d3g3 = LONDON.link_by_names("D3", "G3")
     assert {LONDON.link_name(j) for j in range(155) if (LONDON.conflicts[d3g3] >> j) & 1} >= {
-        "E1-E4", "F1-F4", "E4-G2"
+        "E1-E4",
+        "F1-F4",
+        "E4-G2",
     }
 
 

@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import pytest
-from nsutil import LONDON, deck, flip_next, london, play
 
 from metrogames.core.errors import IllegalActionError
 from metrogames.games.nextstation.board import PlayerMap
 from metrogames.games.nextstation.objectives import objective_met
+from nsutil import LONDON, deck, flip_next, london, play
 
 POWERS = {"green": "double-section", "blue": "joker", "pink": "switch", "purple": "circle-station"}
 
 
 def game(first_colour, *cards, powers=POWERS):
-    cycle = {"green": ("green", "blue", "pink", "purple"), "blue": ("blue", "pink", "purple", "green"),
-             "pink": ("pink", "purple", "green", "blue"), "purple": ("purple", "green", "blue", "pink")}
+    cycle = {
+        "green": ("green", "blue", "pink", "purple"),
+        "blue": ("blue", "pink", "purple", "green"),
+        "pink": ("pink", "purple", "green", "blue"),
+        "purple": ("purple", "green", "blue", "pink"),
+    }
     return london(decks=[deck(*cards)], cycle=cycle[first_colour], powers=powers)
 
 
@@ -63,8 +67,11 @@ def test_power_usable_once_per_round():
 def test_power_resets_with_the_next_round_and_pencil():
     """Powers: each round the player holds another pencil with its own power."""
     under = [f"underground-{f}" for f in ("square", "circle", "triangle", "pentagon", "joker")]
-    state = london(decks=[deck("street-triangle", *under)], cycle=("green", "blue", "pink", "purple"),
-                   powers=POWERS)
+    state = london(
+        decks=[deck("street-triangle", *under)],
+        cycle=("green", "blue", "pink", "purple"),
+        powers=POWERS,
+    )
     state = play(flip_next(state), 0, "D3-E4 E4-E1 +double-section")
     for _ in range(5):
         state = play(flip_next(state), 0, "pass")
@@ -94,7 +101,13 @@ def test_joker_power_treats_the_card_as_a_joker():
 def test_switch_power_branches_but_not_in_turns_1_2_or_with_a_switch():
     """switch power: the section may start from any station of the line; not in turns 1-2,
     nor in a turn that already has a switch effect."""
-    cards = ("street-circle", "street-square", "street-pentagon", "street-switch", "street-triangle")
+    cards = (
+        "street-circle",
+        "street-square",
+        "street-pentagon",
+        "street-switch",
+        "street-triangle",
+    )
     state = flip_next(game("pink", *cards))
     state = play(state, 0, "H4-G4")  # turn 1, circle
     state = flip_next(state)
@@ -116,8 +129,11 @@ def test_circle_station_counts_twice_for_its_line_only():
     """circle-station: a circled station counts as 2 stations of its district for this line's
     route points only; the departure station is on the line once a section leaves it."""
     under = [f"underground-{f}" for f in ("square", "circle", "triangle", "pentagon", "joker")]
-    state = london(decks=[deck("street-square", *under)], cycle=("purple", "green", "blue", "pink"),
-                   powers=POWERS)
+    state = london(
+        decks=[deck("street-square", *under)],
+        cycle=("purple", "green", "blue", "pink"),
+        powers=POWERS,
+    )
     state = flip_next(state)
     err = refuse(state, "@C6", "circle-not-on-line")
     assert "C6" in str(err)
@@ -165,8 +181,12 @@ def test_objective_all_districts():
 
 def test_objective_all_tourist_sites():
     """all-tourist-sites: G2, A4, F4, J7, E10 on the map's lines."""
-    assert objective_met(LONDON, "all-tourist-sites", board_with([["G2", "A4"], ["F4", "J7", "E10"], [], []]))
-    assert not objective_met(LONDON, "all-tourist-sites", board_with([["G2", "A4", "F4", "J7"], [], [], []]))
+    assert objective_met(
+        LONDON, "all-tourist-sites", board_with([["G2", "A4"], ["F4", "J7", "E10"], [], []])
+    )
+    assert not objective_met(
+        LONDON, "all-tourist-sites", board_with([["G2", "A4", "F4", "J7"], [], [], []])
+    )
 
 
 def test_objective_central_district():

@@ -22,11 +22,17 @@ def naive_total(state: NextStationState, player: int) -> int:
     total = 0
     boxes = 0
     on_lines: dict[str, int] = {}
-    thames = {tuple(sorted(city.link_name(j).split("-"))) for j in range(len(city.links))
-              if (city.river_mask >> j) & 1}
+    thames = {
+        tuple(sorted(city.link_name(j).split("-")))
+        for j in range(len(city.links))
+        if (city.river_mask >> j) & 1
+    }
     for c in range(4):
-        sections = [city.link_name(j).split("-") for j in range(len(city.links))
-                    if (board.sections[c] >> j) & 1]
+        sections = [
+            city.link_name(j).split("-")
+            for j in range(len(city.links))
+            if (board.sections[c] >> j) & 1
+        ]
         if not sections:
             continue
         stations = {s for pair in sections for s in pair}
@@ -60,7 +66,7 @@ def play_random(state: NextStationState, rng: Rng, check_all: bool) -> NextStati
                 for action in legal:
                     state.apply(p, action)  # must not raise
             state = state.apply(p, rng.choice(legal))
-        if check_all and CHANCE in state.to_move() or state.is_over():
+        if (check_all and CHANCE in state.to_move()) or state.is_over():
             for p in range(state.num_players):
                 assert state.breakdown(p).total == naive_total(state, p)
     return state
@@ -68,9 +74,13 @@ def play_random(state: NextStationState, rng: Rng, check_all: bool) -> NextStati
 
 def check_finished(state: NextStationState, names: list[str], seed: int) -> None:
     for p in range(state.num_players):
-        city, sheet = score_sheet(json.loads(json.dumps(sheet_of(state.city, state.maps[p], state.deal.objectives))))
+        _, sheet = score_sheet(
+            json.loads(json.dumps(sheet_of(state.city, state.maps[p], state.deal.objectives)))
+        )
         assert sheet.total == state.scores()[p] == naive_total(state, p)
-        assert [ls.score for ls in sheet.lines.values()] == [ls.score for ls in state.line_scores[p]]
+        assert [ls.score for ls in sheet.lines.values()] == [
+            ls.score for ls in state.line_scores[p]
+        ]
     record = to_record(state, names, seed=seed, reveal_decks=True)
     text = json.dumps(record)
     again = replay(parse_record(json.loads(text)))

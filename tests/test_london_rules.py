@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
-from nsutil import LONDON, deck, first, flip_next, london, names, play
 
 from metrogames.core.errors import IllegalActionError, NotYourTurnError
 from metrogames.core.protocol import CHANCE
 from metrogames.games.nextstation.actions import PASS, parse_action
 from metrogames.games.nextstation.deal import Options, resolve
 from metrogames.games.nextstation.state import NextStationGame
+from nsutil import LONDON, deck, first, flip_next, london, names, play
 
 
 def refuse(state, player, text, reason):
@@ -102,7 +104,9 @@ def test_rounds_have_five_to_ten_turns():
 def test_switch_gives_no_turn_and_lets_the_next_section_branch():
     """A round, 3: the switch flips the next card at once; that section may start from any
     station of the line. Decision: the branch adds a third end."""
-    state = london(decks=[deck("street-triangle", "street-circle", "street-switch", "street-square")])
+    state = london(
+        decks=[deck("street-triangle", "street-circle", "street-switch", "street-square")]
+    )
     state = play(flip_next(state), 0, "D3-E4")
     state = play(flip_next(state), 0, "E4-F4")
     state = flip_next(state)  # the switch
@@ -146,8 +150,12 @@ def test_first_section_leaves_the_departure_station():
 
 def test_departure_stations_and_their_symbols():
     """Components: green D3 triangle, pink H4 circle, purple C6 square, blue F8 pentagon."""
-    expected = {"green": ("D3", "triangle"), "pink": ("H4", "circle"),
-                "purple": ("C6", "square"), "blue": ("F8", "pentagon")}
+    expected = {
+        "green": ("D3", "triangle"),
+        "pink": ("H4", "circle"),
+        "purple": ("C6", "square"),
+        "blue": ("F8", "pentagon"),
+    }
     for colour, (name, symbol) in expected.items():
         station = LONDON.stations[LONDON.departures[LONDON.colour_index(colour)]]
         assert (station.name, station.symbol) == (name, symbol)
@@ -203,7 +211,12 @@ def test_no_doubled_sections_across_lines():
     """Drawing: a link drawn by any line of the map cannot be drawn again."""
     under = [f"underground-{f}" for f in ("square", "circle", "triangle", "pentagon", "joker")]
     # round 1 green D3-E4; round 2 blue from F8 ... to E4, then E4-D3 is the doubled link
-    state = london(decks=[deck("street-triangle", *under), deck("street-square", "street-triangle", "street-joker")])
+    state = london(
+        decks=[
+            deck("street-triangle", *under),
+            deck("street-square", "street-triangle", "street-joker"),
+        ]
+    )
     state = play(flip_next(state), 0, "D3-E4")
     for _ in range(5):
         state = play(flip_next(state), 0, "pass")
@@ -231,7 +244,10 @@ def test_crossing_another_colour_error_names_round_turn_player():
     under = [f"underground-{f}" for f in ("square", "circle", "triangle", "pentagon", "joker")]
     state = london(
         players=2,
-        decks=[deck("street-square", *under), deck("street-circle", "street-joker", "underground-circle")],
+        decks=[
+            deck("street-square", *under),
+            deck("street-circle", "street-joker", "underground-circle"),
+        ],
         cycle=("green", "pink", "blue", "purple"),
     )
     state = play(play(flip_next(state), 0, "D3-G3"), 1, "pass")
@@ -251,7 +267,9 @@ def test_crossing_another_colour_error_names_round_turn_player():
 def test_lines_share_stations_as_interchanges():
     """Drawing: different lines may share stations; a shared station is an interchange."""
     under = [f"underground-{f}" for f in ("square", "circle", "triangle", "pentagon", "joker")]
-    state = london(decks=[deck("street-triangle", *under), deck("street-square", "street-triangle")])
+    state = london(
+        decks=[deck("street-triangle", *under), deck("street-square", "street-triangle")]
+    )
     state = play(flip_next(state), 0, "D3-E4")
     for _ in range(5):
         state = play(flip_next(state), 0, "pass")
@@ -280,7 +298,7 @@ def test_line_score_rulebook_example_20():
 
     line = ["F8", "F5", "E4", "F4", "G3", "H4", "J2", "J1"]
     stations = sum(1 << LONDON.station(n) for n in line)
-    sections = sum(1 << LONDON.link_by_names(a, b) for a, b in zip(line, line[1:]))
+    sections = sum(1 << LONDON.link_by_names(a, b) for a, b in itertools.pairwise(line))
     result = score_line(LONDON, stations, sections)
     assert (result.districts, result.max_in_district, result.river, result.score) == (6, 3, 1, 20)
     circled = score_line(LONDON, stations, sections, LONDON.station("E4"))
@@ -317,9 +335,18 @@ def test_119_rulebook_total():
     """End of game: lines 87 + tourist 14 (7 boxes) + nine 2-line interchanges 18 = 119."""
     from metrogames.games.nextstation.scoring import Breakdown, LineScore
 
-    lines = {c: LineScore(0, 0, 0, 0, -1, s) for c, s in zip(LONDON.colours, (20, 25, 22, 20))}
-    sheet = Breakdown(lines, 7, LONDON.tourist_points[7], {2: 9, 3: 0, 4: 0},
-                      9 * LONDON.interchange_points[2], {}, 0, {}, 0)
+    lines = {c: LineScore(0, 0, 0, 0, -1, s) for c, s in zip(LONDON.colours, (20, 25, 22, 20), strict=True)}
+    sheet = Breakdown(
+        lines,
+        7,
+        LONDON.tourist_points[7],
+        {2: 9, 3: 0, 4: 0},
+        9 * LONDON.interchange_points[2],
+        {},
+        0,
+        {},
+        0,
+    )
     assert sheet.total == 119
 
 
@@ -330,7 +357,12 @@ def test_interchange_points_2_5_9():
 
     board = PlayerMap()
     e4, f4, g3 = LONDON.station("E4"), LONDON.station("F4"), LONDON.station("G3")
-    board.stations = [1 << e4 | 1 << f4 | 1 << g3, 1 << e4 | 1 << f4 | 1 << g3, 1 << f4 | 1 << g3, 1 << g3]
+    board.stations = [
+        1 << e4 | 1 << f4 | 1 << g3,
+        1 << e4 | 1 << f4 | 1 << g3,
+        1 << f4 | 1 << g3,
+        1 << g3,
+    ]
     sheet = breakdown(LONDON, board, [EMPTY_LINE] * 4, 0, ())
     assert sheet.interchanges == {2: 1, 3: 1, 4: 1}
     assert sheet.interchange_points == 2 + 5 + 9
@@ -353,7 +385,7 @@ def test_tie_break_by_constructed_sheets():
     from metrogames.games.nextstation.scoring import Breakdown, LineScore
 
     def sheet(scores):
-        lines = {c: LineScore(0, 0, 0, 0, -1, s) for c, s in zip(LONDON.colours, scores)}
+        lines = {c: LineScore(0, 0, 0, 0, -1, s) for c, s in zip(LONDON.colours, scores, strict=True)}
         return Breakdown(lines, 0, 0, {}, 0, {}, 0, {}, 0)
 
     a, b = sheet((30, 10, 10, 10)), sheet((20, 20, 10, 10))
@@ -382,19 +414,38 @@ def test_a_card_must_be_the_dealt_one():
 def test_solo_plays_against_parse_action_text():
     """Notation: a typed move applies like its JSON twin."""
     state = first("street-triangle")
-    assert play(state, 0, "d3-e4").maps[0].drawn == state.apply(0, parse_action(LONDON, "D3-E4")).maps[0].drawn
+    assert (
+        play(state, 0, "d3-e4").maps[0].drawn
+        == state.apply(0, parse_action(LONDON, "D3-E4")).maps[0].drawn
+    )
 
 
 GOLDEN_CYCLE = ["purple", "blue", "pink", "green"]
 GOLDEN_OBJECTIVES = ("thames-6", "all-districts")
 GOLDEN_POWERS = ("switch", "double-section", "joker", "circle-station")  # blue pink purple green
 GOLDEN_ROUND_1 = (
-    "street-pentagon", "street-circle", "underground-joker", "underground-square",
-    "underground-triangle", "street-square", "street-triangle", "street-joker",
-    "underground-pentagon", "underground-circle", "street-switch",
+    "street-pentagon",
+    "street-circle",
+    "underground-joker",
+    "underground-square",
+    "underground-triangle",
+    "street-square",
+    "street-triangle",
+    "street-joker",
+    "underground-pentagon",
+    "underground-circle",
+    "street-switch",
 )
 GOLDEN_SEED_1_ROUND_4 = (
-    "underground-circle", "street-square", "underground-joker", "street-switch",
-    "underground-pentagon", "underground-square", "street-pentagon", "street-triangle",
-    "street-joker", "street-circle", "underground-triangle",
+    "underground-circle",
+    "street-square",
+    "underground-joker",
+    "street-switch",
+    "underground-pentagon",
+    "underground-square",
+    "street-pentagon",
+    "street-triangle",
+    "street-joker",
+    "street-circle",
+    "underground-triangle",
 )

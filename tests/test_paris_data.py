@@ -157,8 +157,11 @@ def test_bridge_and_platform_pairs_cross_but_do_not_conflict() -> None:
     for a, b in CITY.bridges:
         assert segments_cross(*CITY.segments[a], *CITY.segments[b])
         assert not (CITY.conflicts[a] >> b) & 1
-    platform_pairs = [(("A5", "E5"), ("C4", "E5")), (("C4", "E5"), ("D6", "E5")),
-                      (("E5", "I8"), ("E5", "H6"))]
+    platform_pairs = [
+        (("A5", "E5"), ("C4", "E5")),
+        (("C4", "E5"), ("D6", "E5")),
+        (("E5", "I8"), ("E5", "H6")),
+    ]
     for p, q in platform_pairs:
         i, j = CITY.link_by_names(*p), CITY.link_by_names(*q)
         assert segments_cross(*CITY.segments[i], *CITY.segments[j])

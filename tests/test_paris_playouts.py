@@ -102,9 +102,7 @@ def recount(board: PlayerMap, objectives: tuple[str, ...]) -> int:
     total += 2 * used.count(1) + 6 * used.count(2)
     met = {
         "triple-interchanges-3": sum(1 for k in on_lines.values() if k >= 3) >= 3,
-        "districts-7": any(
-            len({DISTRICT[s] for s in bitlist(st)}) >= 7 for st in board.stations
-        ),
+        "districts-7": any(len({DISTRICT[s] for s in bitlist(st)}) >= 7 for st in board.stations),
         "double-bridges-2": used.count(2) >= 2,
         "monuments-6": len(MONUMENTS & set(on_lines)) >= 6,
     }

@@ -56,9 +56,9 @@ def deck_starting(*first: str) -> tuple[str, ...]:
     return deck
 
 
-def new_state(*decks: tuple[str, ...], players: int = 1, objectives: Iterable[str] = ()) -> (
-    NextStationState
-):
+def new_state(
+    *decks: tuple[str, ...], players: int = 1, objectives: Iterable[str] = ()
+) -> NextStationState:
     """A game on the given round decks (later rounds: the data order)."""
     options = Options(objectives=tuple(objectives), colour_cycle=CYCLE)
     full = {r: decks[r] if r < len(decks) else DEFAULT_DECK for r in range(4)}
@@ -156,8 +156,16 @@ def test_seed_example_five_districts_three_stations_two_monuments() -> None:
     """Scoring, "Each line": 5 districts × 3 stations + 2 per monument (A2, B4) = 19, on a
     line drawn in a real round (the extra section after a free entry to B4 included)."""
     deck = (
-        "street-triangle", "street-circle", "street-square", "metro-joker", "metro-triangle",
-        "street-free-entry", "metro-circle", "metro-square", "street-pentagon", "street-switch",
+        "street-triangle",
+        "street-circle",
+        "street-square",
+        "metro-joker",
+        "metro-triangle",
+        "street-free-entry",
+        "metro-circle",
+        "metro-square",
+        "street-pentagon",
+        "street-switch",
         "metro-pentagon",
     )
     state = new_state(deck)
@@ -260,9 +268,7 @@ def test_line_may_cross_itself_at_a_bridge() -> None:
 def test_crossing_elsewhere_is_refused() -> None:
     """Drawing: every other crossing pair is forbidden, for the same line too: A1-B2 crosses
     A2-B1 (not a bridge) and is refused with ``crosses-section``."""
-    state = new_state(
-        deck_starting("metro-circle", "metro-joker", "street-square", "metro-square")
-    )
+    state = new_state(deck_starting("metro-circle", "metro-joker", "street-square", "metro-square"))
     for text in ("D3-B1", "B1-A2", "A2-A1"):
         turn(state, text)
     flip(state)
@@ -295,10 +301,16 @@ def test_free_entry_to_a_monument_allows_one_extra_section() -> None:
     flip(state)
     actions = state.legal_actions(0)
     b3, b4, a2 = S("B3"), S("B4"), S("A2")
-    extras_b4 = {CITY.stations[a.sections[1][1]].name for a in actions
-                 if len(a.sections) == 2 and a.sections[0] == (b3, b4)}
-    extras_a2 = {CITY.stations[a.sections[1][1]].name for a in actions
-                 if len(a.sections) == 2 and a.sections[0] == (b3, a2)}
+    extras_b4 = {
+        CITY.stations[a.sections[1][1]].name
+        for a in actions
+        if len(a.sections) == 2 and a.sections[0] == (b3, b4)
+    }
+    extras_a2 = {
+        CITY.stations[a.sections[1][1]].name
+        for a in actions
+        if len(a.sections) == 2 and a.sections[0] == (b3, a2)
+    }
     assert extras_b4 == {"C4", "A5", "D6"}
     assert extras_a2 == {"A1", "B1", "B2", "A5"}
     assert all(a.sections[0][1] in (b4, a2) for a in actions if len(a.sections) == 2)

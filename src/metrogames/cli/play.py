@@ -74,7 +74,7 @@ def _options_json(city: CityMap, objectives: str | None, powers: str | None) -> 
                 colour, sep, power = part.partition("=")
                 if not sep:
                     raise NotationError(
-                        f"powers: write \"random\" or colour=power pairs, not {part.strip()!r}"
+                        f'powers: write "random" or colour=power pairs, not {part.strip()!r}'
                     )
                 pairs[colour.strip()] = power.strip()
             out["powers"] = pairs
@@ -217,7 +217,11 @@ class _Table:
             if word == "map":
                 self.console.print(
                     turn_view(
-                        state, p, name, legal, width=self.console.width,
+                        state,
+                        p,
+                        name,
+                        legal,
+                        width=self.console.width,
                         show_departure=show_departure,
                     )
                 )
@@ -229,9 +233,7 @@ class _Table:
                 self.console.print(Text(f"✘ {_reason(exc)}", style="bold red"))
                 self.console.print(Text("Type a legal move, moves, help or quit.", style="dim"))
                 continue
-            self.console.print(
-                Text(f"{name} plays {format_action(city, action)}", style="green")
-            )
+            self.console.print(Text(f"{name} plays {format_action(city, action)}", style="green"))
             return
 
     def _round_scores(self, round_index: int, boxes_before: Sequence[int]) -> None:
@@ -296,9 +298,7 @@ class _Table:
 
     def record(self) -> dict[str, Any]:
         """The game's record so far (decks revealed once the game is over)."""
-        return to_record(
-            self.state, self.names, seed=self.seed, reveal_decks=self.state.is_over()
-        )
+        return to_record(self.state, self.names, seed=self.seed, reveal_decks=self.state.is_over())
 
 
 def _reason(exc: Exception) -> str:
@@ -307,7 +307,7 @@ def _reason(exc: Exception) -> str:
     return str(exc)
 
 
-def play_next_station(  # noqa: PLR0917 (the command's documented positional signature)
+def play_next_station(
     city: str,
     players: int,
     bots: list[str],
@@ -354,9 +354,7 @@ def play_next_station(  # noqa: PLR0917 (the command's documented positional sig
     names = [f"Player {p + 1}" for p in range(humans)] + [f"bot:{code}" for code in bots]
     path = out if out is not None else Path(f"metrogames-{city}-{seed}.json")
 
-    table = _Table(
-        state, names=names, bots=seated, seed=seed, console=console, input_fn=input_fn
-    )
+    table = _Table(state, names=names, bots=seated, seed=seed, console=console, input_fn=input_fn)
     deal = state.deal
     intro = Text(f"{city_map.title} · seed {seed} · ", style="bold")
     intro.append(", ".join(names))
@@ -370,9 +368,7 @@ def play_next_station(  # noqa: PLR0917 (the command's documented positional sig
         console.print(
             Text(
                 "Pencil powers: "
-                + ", ".join(
-                    f"{c} {p}" for c, p in zip(city_map.colours, deal.powers, strict=True)
-                )
+                + ", ".join(f"{c} {p}" for c, p in zip(city_map.colours, deal.powers, strict=True))
             )
         )
     if humans:
@@ -382,9 +378,7 @@ def play_next_station(  # noqa: PLR0917 (the command's documented positional sig
     except _QuitError:
         record = table.record()
         _save(path, record)
-        console.print(
-            Text(f"Game stopped. Record so far saved to {path}", style="bold #ffd23f")
-        )
+        console.print(Text(f"Game stopped. Record so far saved to {path}", style="bold #ffd23f"))
         return record
     table.show_result()
     record = table.record()

@@ -109,8 +109,10 @@ def card_text(card: Card, *, long: bool = False) -> Text:
     face = FACE_GLYPHS.get(card.face, "?")
     bg = "#a8326e" if card.ends_round else "#2d5da1"
     style = Style(color="white", bgcolor=bg, bold=True)
-    label = f" {card.kind} {face} {card.face.replace('-', ' ')} " if long else (
-        f"{card.kind[0].upper()}{face}"
+    label = (
+        f" {card.kind} {face} {card.face.replace('-', ' ')} "
+        if long
+        else (f"{card.kind[0].upper()}{face}")
     )
     out = Text()
     out.append(label, style=style)
@@ -207,9 +209,7 @@ def _district_cells(city: CityMap) -> dict[tuple[int, int], int]:
                 (i for _, i, x0, x1, y0, y1 in boxes if x0 <= c <= x1 and y0 <= r <= y1), None
             )
             if hit is None:
-                near = min(
-                    city.stations, key=lambda s: (abs(s.col - c) + abs(s.row - r), s.index)
-                )
+                near = min(city.stations, key=lambda s: (abs(s.col - c) + abs(s.row - r), s.index))
                 hit = near.district
             out[(c, r)] = hit
     return out
@@ -242,9 +242,7 @@ def _stroke_cells(a: tuple[int, int], b: tuple[int, int]) -> list[tuple[int, int
     if x0 == x1:
         return [(x0, y, "v") for y in range(y0 + 1, y1)]
     kind = "d" if x1 > x0 else "u"
-    return [
-        (x0 + round((y - y0) * (x1 - x0) / (y1 - y0)), y, kind) for y in range(y0 + 1, y1)
-    ]
+    return [(x0 + round((y - y0) * (x1 - x0) / (y1 - y0)), y, kind) for y in range(y0 + 1, y1)]
 
 
 def _merge(old: str, kind: str) -> str:
@@ -548,9 +546,11 @@ def final_table(state: NextStationState, names: Sequence[str]) -> Table:
     sheets = [state.breakdown(p).to_json(city) for p in range(len(names))]
     table = Table(title=f"{city.title}: final scores", title_style="bold")
     table.add_column("", style="bold")
-    table.caption = "lines: districts × most in one district" + (
-        f" + {city.river_name} crossings × {city.river_points}" if city.river_mask else ""
-    ) + (f" + monuments × {city.monument_points}" if city.monument_mask else "")
+    table.caption = (
+        "lines: districts × most in one district"
+        + (f" + {city.river_name} crossings × {city.river_points}" if city.river_mask else "")
+        + (f" + monuments × {city.monument_points}" if city.monument_mask else "")
+    )
     for n in names:
         table.add_column(n, justify="right")
     for c, colour in enumerate(city.colours):
@@ -590,10 +590,7 @@ def final_table(state: NextStationState, names: Sequence[str]) -> Table:
     for o in state.deal.objectives:
         table.add_row(
             o,
-            *(
-                f"✔ {city.objective_points}" if s["objectives"][o] else "✘ 0"
-                for s in sheets
-            ),
+            *(f"✔ {city.objective_points}" if s["objectives"][o] else "✘ 0" for s in sheets),
         )
     table.add_row(
         Text("total", style="bold"), *(Text(str(s["total"]), style="bold") for s in sheets)

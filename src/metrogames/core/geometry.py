@@ -13,9 +13,7 @@ def on_segment(p: Point, a: Point, b: Point) -> bool:
     """True when ``p`` lies on the closed segment ``a``–``b``."""
     if _orient(a, b, p) != 0:
         return False
-    return min(a[0], b[0]) <= p[0] <= max(a[0], b[0]) and min(a[1], b[1]) <= p[1] <= max(
-        a[1], b[1]
-    )
+    return min(a[0], b[0]) <= p[0] <= max(a[0], b[0]) and min(a[1], b[1]) <= p[1] <= max(a[1], b[1])
 
 
 def segments_cross(a: Point, b: Point, c: Point, d: Point) -> bool:

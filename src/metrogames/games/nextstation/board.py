@@ -116,14 +116,16 @@ class PlayerMap:
             if not self.sections[colour]:
                 dep = names[city.departures[colour]].name
                 raise IllegalActionError(
-                    "not-an-end", f"{label}: the first section must leave the departure station {dep}"
+                    "not-an-end",
+                    f"{label}: the first section must leave the departure station {dep}",
                 )
             if (self.stations[colour] >> start) & 1:
                 raise IllegalActionError(
                     "not-an-end", f"{label}: {names[start].name} is not an end of the line"
                 )
             raise IllegalActionError(
-                "not-on-line", f"{label}: {names[start].name} is not on the {city.colours[colour]} line"
+                "not-on-line",
+                f"{label}: {names[start].name} is not on the {city.colours[colour]} line",
             )
         if not (targets >> target) & 1:
             raise IllegalActionError(
@@ -136,7 +138,8 @@ class PlayerMap:
             )
         if (self.drawn >> link) & 1:
             raise IllegalActionError(
-                "doubled-section", f"{label} is already drawn by the {self.colour_of(city, link)} line"
+                "doubled-section",
+                f"{label} is already drawn by the {self.colour_of(city, link)} line",
             )
         crossing = city.conflicts[link] & self.drawn
         if crossing:

@@ -146,9 +146,7 @@ class CityMap:
             self.station_index[data["departures"][c]] for c in self.colours
         )
         central = data.get("central_district")
-        self.central_mask: int = next(
-            (d.mask for d in self.districts if d.name == central), 0
-        )
+        self.central_mask: int = next((d.mask for d in self.districts if d.name == central), 0)
 
         links: list[tuple[int, int]] = []
         self.link_of: dict[tuple[int, int], int] = {}

@@ -64,9 +64,7 @@ def _triple_interchanges_3(city: CityMap, board: PlayerMap) -> bool:
 
 
 def _districts_7(city: CityMap, board: PlayerMap) -> bool:
-    return any(
-        sum(1 for d in city.districts if d.mask & line) >= 7 for line in board.stations
-    )
+    return any(sum(1 for d in city.districts if d.mask & line) >= 7 for line in board.stations)
 
 
 def _double_bridges_2(city: CityMap, board: PlayerMap) -> bool:

@@ -48,8 +48,7 @@ def score_line(city: CityMap, stations: int, sections: int, circled: int = -1) -
             districts += 1
             if d.mask & circled_bit:
                 n += 1
-            if n > best:
-                best = n
+            best = max(best, n)
     river = (sections & city.river_mask).bit_count()
     monuments = (stations & city.monument_mask).bit_count()
     score = districts * best + river * city.river_points + monuments * city.monument_points
@@ -97,7 +96,10 @@ class Breakdown:
         """The ``score --json`` shape of ``spec/notation.md``; keys a city lacks are absent."""
         lines: dict[str, Any] = {}
         for colour, ls in self.lines.items():
-            entry: dict[str, Any] = {"districts": ls.districts, "max_in_district": ls.max_in_district}
+            entry: dict[str, Any] = {
+                "districts": ls.districts,
+                "max_in_district": ls.max_in_district,
+            }
             if city.river_mask:
                 entry["thames" if city.river_name == "Thames" else "river"] = ls.river
             if city.monument_mask:

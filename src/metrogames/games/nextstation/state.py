@@ -141,7 +141,9 @@ class NextStationState:
         pending = self._pending
         movers = _MOVERS.get(pending)
         if movers is None:
-            movers = _MOVERS[pending] = frozenset(p for p in range(MAX_PLAYERS) if (pending >> p) & 1)
+            movers = _MOVERS[pending] = frozenset(
+                p for p in range(MAX_PLAYERS) if (pending >> p) & 1
+            )
         return movers
 
     def is_over(self) -> bool:
@@ -217,7 +219,10 @@ class NextStationState:
         colour = self.colour(player)
         board = self.maps[player]
         return board.moves(
-            self.city, colour, board.starts(self.city, colour, self.branch), self._targets(card.face)
+            self.city,
+            colour,
+            board.starts(self.city, colour, self.branch),
+            self._targets(card.face),
         )
 
     def _targets(self, face: str) -> int:
@@ -266,7 +271,7 @@ class NextStationState:
 
     def _doubles(self, board: PlayerMap, colour: int, face: str) -> list[TurnAction]:
         city = self.city
-        out = []
+        out: list[TurnAction] = []
         starts = board.starts(city, colour, self.branch)
         for s, t, link in board.moves(city, colour, starts, self._targets(face)):
             after = board.copy()
@@ -282,10 +287,8 @@ class NextStationState:
             )
         return out
 
-    def _circles(
-        self, board: PlayerMap, colour: int, base: list[TurnAction]
-    ) -> list[TurnAction]:
-        out = []
+    def _circles(self, board: PlayerMap, colour: int, base: list[TurnAction]) -> list[TurnAction]:
+        out: list[TurnAction] = []
         for action in base:
             if action.power is not None:
                 continue
@@ -433,7 +436,11 @@ class NextStationState:
             else:
                 link = city.link_of[(s, t)]
             board.add_section(city, colour, s, t, link)
-        if check and action.circle is not None and not (board.stations[colour] >> action.circle) & 1:
+        if (
+            check
+            and action.circle is not None
+            and not (board.stations[colour] >> action.circle) & 1
+        ):
             name = city.stations[action.circle].name
             raise IllegalActionError(
                 "circle-not-on-line",
@@ -484,13 +491,15 @@ class NextStationState:
         if action.power == "double-section":
             if n != 2:
                 raise IllegalActionError(
-                    "wrong-section-count", f"the double-section power draws exactly 2 sections, not {n}"
+                    "wrong-section-count",
+                    f"the double-section power draws exactly 2 sections, not {n}",
                 )
         elif n == 2:
-            s, t = action.sections[0]
+            t = action.sections[0][1]
             if face != "free-entry" or action.power is not None:
                 raise IllegalActionError(
-                    "wrong-section-count", "only one section per turn without the double-section power"
+                    "wrong-section-count",
+                    "only one section per turn without the double-section power",
                 )
             if not (city.monument_mask >> t) & 1:
                 raise IllegalActionError(
