@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from metrogames.cli.play import play_next_station, solo_rating
+from metrogames.cli.play import play_next_station
 from metrogames.cli.render import MapView, colour_letters, render_map
 from metrogames.core.protocol import CHANCE
 from metrogames.games.nextstation.citymap import SYMBOLS, load_city
 from metrogames.games.nextstation.deal import Options
 from metrogames.games.nextstation.record import parse_record, replay
+from metrogames.games.nextstation.scoring import solo_rating
 from metrogames.games.nextstation.state import NextStationGame
 
 SEED = 20261129

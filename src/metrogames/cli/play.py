@@ -37,6 +37,7 @@ from metrogames.games.nextstation.actions import PASS, format_action, parse_acti
 from metrogames.games.nextstation.citymap import CityMap, load_city
 from metrogames.games.nextstation.deal import ROUNDS, Options
 from metrogames.games.nextstation.record import to_record
+from metrogames.games.nextstation.scoring import solo_rating
 from metrogames.games.nextstation.state import MAX_PLAYERS, NextStationGame, NextStationState
 
 QUIT_WORDS = frozenset({"quit", "exit", "q"})
@@ -79,28 +80,6 @@ def _options_json(city: CityMap, objectives: str | None, powers: str | None) -> 
                 pairs[colour.strip()] = power.strip()
             out["powers"] = pairs
     return out
-
-
-def solo_rating(city: CityMap, total: int, modules: int) -> tuple[int, int, str, str] | None:
-    """The printed solo rating of a ``total`` with ``modules`` advanced modules in play:
-    ``(adjusted score, band, range text, phrase)``, or ``None`` when the city has no table.
-    The phrase is the top band's only (the rulebook's other phrases are not available)."""
-    table = city.solo_rating
-    if not table:
-        return None
-    adjusted = total - int(table.get("module_penalty", 0)) * modules
-    bands = table["bands"]
-    for k, (band, lo, hi) in enumerate(bands):
-        if (lo is None or adjusted >= lo) and (hi is None or adjusted <= hi):
-            if lo is None:
-                span = f"{hi} or less"
-            elif hi is None:
-                span = f"{lo} or more"
-            else:
-                span = f"{lo}–{hi}"
-            phrase = str(table.get("top_phrase", "")) if k == len(bands) - 1 else ""
-            return adjusted, int(band), span, phrase
-    return None
 
 
 class _Table:
@@ -283,7 +262,7 @@ class _Table:
             c.print(Text(f"{who} {verb} with {scores[winners[0]]} points.", style="bold green"))
         else:
             modules = (1 if state.deal.objectives else 0) + (1 if state.deal.powers else 0)
-            rating = solo_rating(city, scores[0], modules)
+            rating = solo_rating(city, scores[0], modules)  # rules: "Solo rating"
             if rating is not None:
                 adjusted, band, span, phrase = rating
                 penalty = int((city.solo_rating or {}).get("module_penalty", 0))
@@ -391,4 +370,4 @@ def _save(path: Path, record: dict[str, Any]) -> None:
     path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
 
 
-__all__ = ["play_next_station", "solo_rating"]
+__all__ = ["play_next_station"]

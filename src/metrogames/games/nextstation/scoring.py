@@ -164,3 +164,29 @@ def breakdown(
         objectives=met,
         objective_points=city.objective_points * sum(met.values()),
     )
+
+
+def solo_rating(city: CityMap, total: int, modules: int) -> tuple[int, int, str, str] | None:
+    """The printed solo rating (rules/next-station-london.md, "Solo rating") of a ``total``
+    (points) with ``modules`` advanced modules in play (0-2; 10 points off each).
+
+    Returns:
+        ``(adjusted score, band 1-6, range text, phrase)``, or ``None`` when the city has no
+        table (Paris). The phrase is the top band's only (the rulebook's others are unknown).
+    """
+    table = city.solo_rating
+    if not table:
+        return None
+    adjusted = total - int(table.get("module_penalty", 0)) * modules
+    bands = table["bands"]
+    for k, (band, lo, hi) in enumerate(bands):
+        if (lo is None or adjusted >= lo) and (hi is None or adjusted <= hi):
+            if lo is None:
+                span = f"{hi} or less"
+            elif hi is None:
+                span = f"{lo} or more"
+            else:
+                span = f"{lo}–{hi}"
+            phrase = str(table.get("top_phrase", "")) if k == len(bands) - 1 else ""
+            return adjusted, int(band), span, phrase
+    return None
