@@ -94,6 +94,10 @@ def metro_record(
 ) -> dict[str, Any]:
     """The record of ``state``'s game so far (finished or in progress), as a JSON-ready dict.
 
+    A record lists placements only, so in ``official-hand`` mode a state caught between a
+    :data:`~.actions.DRAW` and its placement is written up to the last placement (the drawn
+    tile stays listed in ``tiles``; a replay stops at the player's choice).
+
     Args:
         state: a full state (not a :meth:`~MetroState.view`).
         players: one display name per seat (default ``player 1`` ...).
