@@ -20,6 +20,8 @@ MASK64 = (1 << 64) - 1
 MAX_SEED = MASK64
 MAX_RANKED = 20
 _FACTORIALS = tuple(math.factorial(i) for i in range(MAX_RANKED + 1))
+_LIMITS = (0, *((1 << 64) - ((1 << 64) % n) for n in range(1, 257)))
+"""Per bound ``n``: the largest multiple of ``n`` not above 2**64 (rejection threshold)."""
 
 
 def check_seed(seed: object) -> int:
@@ -62,7 +64,7 @@ class Rng:
         """A uniform int in ``0..n-1`` (unbiased, by rejection). ``n`` must be positive."""
         if n <= 0:
             raise ValueError("below() needs a positive bound")
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = _LIMITS[n] if n < len(_LIMITS) else (1 << 64) - ((1 << 64) % n)
         while True:
             x = self.next64()
             if x < limit:

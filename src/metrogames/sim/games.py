@@ -6,14 +6,18 @@ the command line, the simulator and the web table stay game-agnostic.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from metrogames.core.errors import RecordError
 from metrogames.games.nextstation import record as ns_record
 from metrogames.games.nextstation.citymap import CITY_FILES
-from metrogames.games.nextstation.state import NextStationState
+from metrogames.games.nextstation.citymap import load_city
+from metrogames.games.nextstation.deal import Options
+from metrogames.games.nextstation.state import NextStationGame, NextStationState
 
 
 @dataclass(frozen=True)
@@ -61,23 +65,28 @@ class GameKind:
 
 
 def _ns_new_state(city: str) -> Callable[[int, int, Any], Any]:
-    def new_state(players: int, seed: int, options: Any) -> Any:
-        from metrogames.games.nextstation.citymap import load_city
-        from metrogames.games.nextstation.deal import Options
-        from metrogames.games.nextstation.state import NextStationGame
+    @cache
+    def game(players: int, options: str) -> NextStationGame:
+        opts = Options.from_json(load_city(city), json.loads(options))
+        return NextStationGame(city, players, opts)
 
-        opts = Options.from_json(load_city(city), options or {})
-        return NextStationGame(city, players, opts).new_game(seed)
+    def new_state(players: int, seed: int, options: Any) -> Any:
+        return game(players, json.dumps(options or {}, sort_keys=True)).new_game(seed)
 
     return new_state
 
 
-def _ns_from_deal(data: Any, players: int) -> Any:
-    record = ns_record.parse_record(data)
-    if not record.is_deal:
-        raise RecordError("a deal record needs every round's deck and no cards or turns")
-    record.players = [f"p{i}" for i in range(players)]
-    return record.new_state()
+def _ns_from_deal(city: str) -> Callable[[Any, int], Any]:
+    def from_deal(data: Any, players: int) -> Any:
+        record = ns_record.parse_record(data)
+        if record.game != city:  # else a Paris manifest would be played and counted as London
+            raise RecordError(f"a {record.game} deal, not a {city} one")
+        if not record.is_deal:
+            raise RecordError("a deal record needs all 4 rounds' decks and no cards or turns")
+        record.players = [f"p{i}" for i in range(players)]
+        return record.new_state()
+
+    return from_deal
 
 
 def _ns_replay(data: Any) -> Any:
@@ -90,7 +99,12 @@ def _ns_to_record(state: Any, names: list[str], seed: int | None) -> dict[str, A
 
 GAMES: dict[str, GameKind] = {
     city: GameKind(
-        city, _ns_new_state(city), _ns_from_deal, _ns_replay, _ns_to_record, next_station_components
+        city,
+        _ns_new_state(city),
+        _ns_from_deal(city),
+        _ns_replay,
+        _ns_to_record,
+        next_station_components,
     )
     for city in CITY_FILES
 }

@@ -544,35 +544,77 @@ class NextStationState:
             ValueError: a round whose deck is unknown (nothing to flip from).
         """
         city = self.city
-        maps = self.maps
+        if not self.over and not self.awaiting_card:
+            self._rollout_turn(rng, self._targets(city.card_by_id[self.flipped[-1]].face))
         card_by_id = city.card_by_id
         singles = single_sections(city)
         n = len(city.stations)
+        below = rng.below
+        players = range(self.game.players)
+        maps = self.maps
         while not self.over:
-            if self.awaiting_card:
-                deck = self.deal.decks[self.round]
-                if deck is None:
-                    raise ValueError("rollout needs the deal's decks")
-                card_id = deck[len(self.flipped)]
-                self._flip(card_id, False)
-                self._history = (self._history, CHANCE, card_id)
-                continue
-            targets = self._targets(card_by_id[self.flipped[-1]].face)
-            for p in range(self.game.players):
-                if not (self._pending >> p) & 1:
+            deck = self.deal.decks[self.round]
+            if deck is None:
+                raise ValueError("rollout needs the deal's decks")
+            flipped = list(self.flipped)
+            history = self._history
+            branch = self.branch
+            colours = self._colours
+            ends = self.ends_flipped
+            turn = self.turn
+            for card_id in deck[len(flipped) :]:
+                flipped.append(card_id)
+                history = (history, CHANCE, card_id)
+                card = card_by_id[card_id]
+                if card.face == "switch":
+                    branch = len(flipped) >= FIRST_EFFECTIVE_SWITCH
                     continue
-                colour = self._colours[p]
-                board = maps[p]
-                moves = board.moves(city, colour, board.starts(city, colour, self.branch), targets)
-                if moves:
-                    s, t, link = moves[rng.below(len(moves))]
-                    board.add_section(city, colour, s, t, link)
-                    action = singles[s * n + t]
-                else:
-                    action = PASS
-                self._history = (self._history, p, action)
+                turn += 1
+                ends += card.ends_round
+                targets = self._targets(card.face)
+                for p in players:
+                    colour = colours[p]
+                    board = maps[p]
+                    moves = board.moves(city, colour, board.starts(city, colour, branch), targets)
+                    if moves:
+                        s, t, link = moves[below(len(moves))]
+                        board.add_section(city, colour, s, t, link)
+                        history = (history, p, singles[s * n + t])
+                    else:
+                        history = (history, p, PASS)
+                branch = False
+                if ends >= city.round_end_count:
+                    break
+            self.flipped = tuple(flipped)
+            self._history = history
+            self.ends_flipped = ends
+            self.turn = turn
+            self.branch = branch
             self._pending = 0
             self._end_turn()
+
+    def _rollout_turn(self, rng: Rng, targets: int) -> None:
+        """Every pending player draws a random legal section (or passes); the turn ends."""
+        city = self.city
+        singles = single_sections(city)
+        n = len(city.stations)
+        history = self._history
+        for p in range(self.game.players):
+            if not (self._pending >> p) & 1:
+                continue
+            colour = self._colours[p]
+            board = self.maps[p]
+            moves = board.moves(city, colour, board.starts(city, colour, self.branch), targets)
+            if moves:
+                s, t, link = moves[rng.below(len(moves))]
+                board.add_section(city, colour, s, t, link)
+                history = (history, p, singles[s * n + t])
+            else:
+                history = (history, p, PASS)
+        self._history = history
+        self._pending = 0
+        self.awaiting_card = True
+        self._end_turn()
 
     # -- scores --------------------------------------------------------------------------
     def breakdown(self, player: int) -> Breakdown:
