@@ -31,7 +31,7 @@ from metrogames.games.metro import (
 
 DATA = load_metro()
 MODES = ("draw", "hand", "official-hand")
-GAMES_PER_CASE = 4
+GAMES_PER_CASE = 8
 
 
 def brute_force_actions(state: MetroState, player: int) -> set[MetroAction]:

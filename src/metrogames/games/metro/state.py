@@ -46,6 +46,7 @@ _DEAL, _DRAW, _PLACE, _REPLACE, _OVER = range(5)
 draws the official-hand replacement / game over."""
 _MODES = {"draw": 0, "hand": 1, "official-hand": 2}
 _NOBODY = -2
+_TO_MOVE = {a: frozenset((a,)) for a in range(CHANCE, MAX_PLAYERS)} | {_NOBODY: frozenset()}
 
 
 def _row_tables() -> tuple[tuple[tuple[int, ...], ...], ...]:
@@ -215,8 +216,7 @@ class MetroState:
     def to_move(self) -> frozenset[int]:
         """``{CHANCE}`` when a tile must be drawn or dealt, ``{player}`` when a player must
         place (or, official-hand, choose to draw), empty once the game is over."""
-        a = self._actor
-        return frozenset() if a == _NOBODY else frozenset((a,))
+        return _TO_MOVE[self._actor]
 
     def to_move_player(self) -> int:
         """The single actor now: a player, :data:`CHANCE`, or -2 when the game is over."""
@@ -591,7 +591,9 @@ class MetroState:
         Raises:
             ValueError: ``player`` is not a seat of this game.
         """
-        if not 0 <= player < self.game.players:
+        if isinstance(player, bool) or not isinstance(player, int) or not (
+            0 <= player < self.game.players
+        ):
             raise ValueError(f"no player {player!r} in a {self.game.players}-player game")
         other = self.clone()
         other.viewer = player
