@@ -14,8 +14,7 @@ from typing import Any
 
 from metrogames.core.errors import RecordError
 from metrogames.games.nextstation import record as ns_record
-from metrogames.games.nextstation.citymap import CITY_FILES
-from metrogames.games.nextstation.citymap import load_city
+from metrogames.games.nextstation.citymap import CITY_FILES, load_city
 from metrogames.games.nextstation.deal import Options
 from metrogames.games.nextstation.state import NextStationGame, NextStationState
 
