@@ -1,4 +1,4 @@
-"""Random Metro games per second on one core (a measurement, not a test).
+"""Random Metro games per second on one core (a measurement, not a test; CPU time).
 
 Run: ``.venv/bin/python benchmarks/bench_metro.py [--seconds S]``. Each game is dealt from its
 own seed and played by a uniformly random policy through the public fast path
@@ -31,11 +31,11 @@ def measure(players: int, mode: str, seconds: float) -> float:
     game = MetroGame(players, MetroOptions(turn_mode=mode))
     rng = Rng(1, "bench")
     games = 0
-    start = time.perf_counter()
+    start = time.process_time()
     while True:
         play_random(game, games, rng)
         games += 1
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
         if elapsed >= seconds:
             return games / elapsed
 

@@ -124,8 +124,15 @@ class MetroGame:
         return tiles
 
     def new_game(self, seed: int) -> MetroState:
-        """A new game whose pile is :meth:`pile_for` ``seed``."""
-        state = self.from_pile(self.pile_for(seed))
+        """A new game whose pile is :meth:`pile_for` ``seed``.
+
+        Raises:
+            ValueError: a seed outside ``0..2**64-1``.
+        """
+        data = self.data
+        order = [t for t, n in enumerate(data.tile_counts) for _ in range(n)]
+        Rng(check_seed(seed), "pile").shuffle(order)  # the same permutation as pile_for
+        state = MetroState(self, bytes(order))
         state.seed = seed
         return state
 
@@ -679,11 +686,21 @@ def _placements(t: int, mask: int) -> list[MetroAction]:
     if rows is None:
         rows = _placement_rows(t)
     out: list[MetroAction] = []
-    r = 0
-    while mask:
-        b = mask & 255
-        if b:
-            out += rows[r][b]
-        mask >>= 8
-        r += 1
+    # one board row per byte, unrolled (the hot path of random playouts)
+    if b := mask & 255:
+        out += rows[0][b]
+    if b := (mask >> 8) & 255:
+        out += rows[1][b]
+    if b := (mask >> 16) & 255:
+        out += rows[2][b]
+    if b := (mask >> 24) & 255:
+        out += rows[3][b]
+    if b := (mask >> 32) & 255:
+        out += rows[4][b]
+    if b := (mask >> 40) & 255:
+        out += rows[5][b]
+    if b := (mask >> 48) & 255:
+        out += rows[6][b]
+    if b := mask >> 56:
+        out += rows[7][b]
     return out
