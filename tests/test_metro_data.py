@@ -226,3 +226,14 @@ def test_sixty_tiles_error() -> None:
     d["check_values"] = {}
     with pytest.raises(DataError, match="60 tiles"):
         MetroData(d)
+
+
+def test_engine_reads_only_package_data() -> None:
+    """The engine never reads the shared reference files at run time."""
+    from pathlib import Path
+
+    from metrogames.games import metro
+
+    for path in Path(metro.__file__).parent.glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert "../shared" not in text and "reference/metro" not in text, path.name
