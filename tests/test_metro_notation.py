@@ -104,7 +104,7 @@ def test_format_refuses_bad_values() -> None:
             metro_action_from_index(bad_index)  # type: ignore[arg-type]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
 @given(st.text(max_size=60))
 def test_fuzz_text(text: str) -> None:
     try:
@@ -121,7 +121,7 @@ JSON = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
 @given(
     st.one_of(
         JSON,

@@ -233,7 +233,7 @@ JSON = st.recursive(
 KEYS = ["format", "game", "players", "seed", "options", "tiles", "turns", "meta"]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200, deadline=None, derandomize=True, database=None)
 @given(st.sampled_from(KEYS), JSON, st.integers(0, 3))
 def test_fuzz_records(key: str, value: Any, cut: int) -> None:
     """Replacing any key by garbage or cutting the turns never raises anything but our errors."""
@@ -244,7 +244,7 @@ def test_fuzz_records(key: str, value: Any, cut: int) -> None:
         replay_metro_record(rec)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100, deadline=None, derandomize=True, database=None)
 @given(st.lists(st.tuples(st.sampled_from(["A1", "B1", "C1", "D4", "A2", "C2", "B2", "Q1"]),
                           st.sampled_from(["baac", "aaaa", "cbaa", "dddd", "zzzz"])), max_size=8))
 def test_fuzz_turns(turns: list[tuple[str, str]]) -> None:
@@ -349,7 +349,7 @@ def test_sheet_errors(sheet: Any, error: type[Exception], reason: str | None) ->
         assert isinstance(info.value, IllegalActionError) and info.value.reason == reason
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150, deadline=None, derandomize=True, database=None)
 @given(st.sampled_from(["game", "player_count", "placements", "options", "x"]), JSON)
 def test_fuzz_sheets(key: str, value: Any) -> None:
     sheet = copy.deepcopy(CHECK_SHEET)
