@@ -362,7 +362,9 @@ class MetroState:
         board = self.board
         forbidden = self._forbidden
         if self._drawn >= 0:
-            return _placements(self._drawn, board.legal_squares(self._drawn, forbidden))
+            if not forbidden:
+                return _placements(self._drawn, board.frontier)
+            return _placements(self._drawn, board.legal_squares(self._drawn, True))
         out: list[Any] = []
         seen = -1
         for t in self._hands[player]:
@@ -678,10 +680,16 @@ def _placement_rows(t: int) -> tuple[tuple[tuple[MetroAction, ...], ...], ...]:
         _PLACEMENT_ROWS.extend([None] * len(data.tile_codes))
     rows = _PLACEMENT_ROWS[t]
     if rows is None:
-        acts = [MetroAction(sq, data.tile_codes[t]) for sq in range(SQUARES)]
-        rows = tuple(
-            tuple(tuple(acts[sq] for sq in _ROWS[r][b]) for b in range(256)) for r in range(8)
-        )
+        code = data.tile_codes[t]
+        built = []
+        for r in range(8):
+            row: list[tuple[MetroAction, ...]] = [()] * 256
+            acts = [MetroAction(r * 8 + c, code) for c in range(8)]
+            for b in range(1, 256):
+                low = (b & -b).bit_length() - 1  # the row's first square in b
+                row[b] = (acts[low], *row[b & (b - 1)])
+            built.append(tuple(row))
+        rows = tuple(built)
         _PLACEMENT_ROWS[t] = rows
     return rows
 
