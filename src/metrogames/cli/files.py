@@ -15,11 +15,34 @@ MAX_DOCUMENT = 4 * 1024 * 1024
 """Largest single JSON document (one record, one sheet, one line of a JSON-lines file)."""
 
 
+class _DuplicateKeyError(ValueError):
+    pass
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook``: refuse a key given twice (json keeps the last one silently, so a
+    sheet could circle two stations of a line, or a typo could go unnoticed)."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKeyError(key)
+            seen.add(key)
+    return out
+
+
+def _loads(text: str) -> Any:
+    return json.loads(text, object_pairs_hook=_no_duplicates)
+
+
 def _decode(text: str, where: str) -> Any:
     if len(text) > MAX_DOCUMENT:
         raise RecordError(f"{where}: larger than {MAX_DOCUMENT} bytes")
     try:
-        return json.loads(text)
+        return _loads(text)
+    except _DuplicateKeyError as exc:
+        raise RecordError(f"{where}: key {str(exc)[:40]!r} given twice in one object") from None
     except json.JSONDecodeError as exc:
         raise RecordError(f"{where}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
     except RecursionError:
@@ -48,7 +71,8 @@ def read_documents(path: Path) -> Iterator[tuple[str, Any]]:
     JSON yields a :class:`RecordError` as its value, so one bad line does not hide the rest.
 
     Raises:
-        RecordError: a missing, unreadable or oversized file.
+        RecordError: a missing, unreadable or oversized file, or a single document (one line,
+            or several lines none of which is a JSON object alone) that is not valid JSON.
     """
     try:
         if path.stat().st_size > MAX_FILE:
@@ -61,19 +85,34 @@ def read_documents(path: Path) -> Iterator[tuple[str, Any]]:
         raise RecordError(f"{path}: empty file")
     if len(stripped) <= MAX_DOCUMENT:
         try:
-            yield str(path), json.loads(stripped)
+            value = _decode(stripped, str(path))
+        except RecordError:
+            if "\n" not in stripped or not _has_json_line(stripped):
+                # one document (perhaps pretty-printed over many lines): one error, not one
+                # per line
+                raise
+        else:
+            yield str(path), value
             return
-        except json.JSONDecodeError as exc:
-            if "\n" not in stripped:
-                raise RecordError(
-                    f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
-                ) from None
-        except RecursionError:
-            raise RecordError(f"{path}: JSON nested too deeply") from None
     for number, line in enumerate(text.splitlines(), 1):
         if line.strip():
             label = f"{path}:{number}"
             try:
-                yield label, _decode(line, label)
+                value = _decode(line, label)
             except RecordError as exc:
-                yield label, exc
+                value = exc
+            yield label, value
+
+
+def _has_json_line(text: str) -> bool:
+    """True when some line of ``text`` is a JSON object on its own: JSON lines, not a single
+    document spread over several lines."""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line.startswith("{") and line.endswith("}"):
+            try:
+                if isinstance(_loads(line), dict):
+                    return True
+            except (ValueError, RecursionError):
+                continue
+    return False

@@ -15,8 +15,10 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from metrogames.core.errors import IllegalActionError, MetrogamesError
+from metrogames.core.rng import check_seed
 from metrogames.sim.games import GAMES, game_kind
 
 app = typer.Typer(
@@ -32,7 +34,9 @@ JsonFlag = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on
 
 def fail(message: str, code: int = 1) -> typer.Exit:
     """Print ``message`` to stderr and return the exit to raise."""
-    err.print(f"[red]error:[/red] {message}", markup=True, highlight=False)
+    # escaped: messages quote user input ("[from, to]", a name like "[/x]") that rich would
+    # otherwise read as markup, dropping text or raising MarkupError
+    err.print(f"[red]error:[/red] {escape(message)}", markup=True, highlight=False)
     return typer.Exit(code)
 
 
@@ -107,9 +111,10 @@ def replay(
                 status = "finished" if result["finished"] else "in progress"
                 won = ", ".join(names[w] for w in result["winners"] if w < len(names))
                 tail = f"; winner: {won}" if won else ""
-                out.print(f"{label}: {status}; " + ", ".join(parts) + tail, highlight=False)
+                line = f"{label}: {status}; " + ", ".join(parts) + tail
+                out.print(line, markup=False, highlight=False)
             else:
-                err.print(f"{label}: {result['error']}", highlight=False)
+                err.print(f"{label}: {result['error']}", markup=False, highlight=False)
     except MetrogamesError as exc:
         raise fail(str(exc)) from None
     if any_bad:
@@ -117,6 +122,7 @@ def replay(
 
 
 def _parse_bots(bots: str) -> list[str]:
+    from metrogames.bots import greedy, random_bot  # noqa: F401  (their registrations)
     from metrogames.bots.base import BOTS, make_bot
 
     codes = [b.strip() for b in bots.split(",") if b.strip()]
@@ -135,7 +141,12 @@ def _module_options(objectives: str | None, powers: str | None) -> dict[str, Any
     if objectives:
         options["objectives"] = "random" if objectives == "random" else objectives.split(",")
     if powers:
-        options["powers"] = "random" if powers == "random" else json.loads(powers)
+        try:
+            options["powers"] = "random" if powers == "random" else json.loads(powers)
+        except ValueError:
+            raise fail(
+                f"--powers must be 'random' or a JSON object colour → power, not {powers!r:.60}", 2
+            ) from None
     return options
 
 
@@ -166,6 +177,8 @@ def simulate(
         raise fail("give either --games N or --deals FILE", 2)
     if workers < 1:
         raise fail("--workers must be at least 1", 2)
+    if deals is not None and (objectives or powers):
+        raise fail("--objectives and --powers cannot be used with --deals: the deals hold the options", 2)
     options = _module_options(objectives, powers)
     keep = out_file is not None
     if deals is not None:
@@ -181,13 +194,21 @@ def simulate(
                 game_kind(game).state_from_deal(doc, len(codes))
             except MetrogamesError as exc:
                 raise fail(f"{label}: {exc}") from None
+            except ValueError as exc:  # a player count the game does not take
+                raise fail(str(exc), 2) from None
             tasks.append(Task(game, tuple(codes), seed + i, None, doc, keep))
+        try:
+            check_seed(seed)
+            check_seed(seed + len(tasks) - 1)  # the bots of game i are seeded seed + i
+        except ValueError as exc:
+            raise fail(str(exc), 2) from None
     else:
         assert games is not None
         if games < 1:
             raise fail("--games must be at least 1", 2)
         try:
             game_kind(game).new_state(len(codes), seed, options)
+            check_seed(seed + games - 1)  # game i is dealt from seed + i
         except (MetrogamesError, ValueError) as exc:
             raise fail(str(exc), 2) from None
         tasks = [Task(game, tuple(codes), seed + i, options, None, keep) for i in range(games)]

@@ -121,13 +121,20 @@ def parse_action(city: CityMap, text: str) -> TurnAction:
         elif low.startswith("@"):
             if circle is not None:
                 raise NotationError("only one circled station per turn")
-            circle = city.station(token[1:])
+            circle = _station(city, token[1:])
         else:
             ends = token.split("-")
             if len(ends) != 2 or not ends[0] or not ends[1]:
                 raise NotationError(f"cannot read {token!r}: a section is written like D3-G3")
-            sections.append((city.station(ends[0]), city.station(ends[1])))
+            sections.append((_station(city, ends[0]), _station(city, ends[1])))
     return _make(sections, power, circle)
+
+
+def _station(city: CityMap, name: Any) -> int:
+    """``city.station(name)``, with the name shortened in the error (hostile input may be huge)."""
+    if not isinstance(name, str) or len(name) > 16:
+        raise NotationError(f"unknown station {_short(name)} on the {city.title} map")
+    return city.station(name)
 
 
 def _make(sections: list[tuple[int, int]], power: str | None, circle: int | None) -> TurnAction:
@@ -135,6 +142,10 @@ def _make(sections: list[tuple[int, int]], power: str | None, circle: int | None
         raise NotationError(f"a turn draws at most 2 sections, not {len(sections)}")
     if not sections and power is not None:
         raise NotationError(f"the power {power} needs a section")
+    if power is not None and circle is not None:
+        # A pencil holds one power: +power and a circle would be two (and the engine checks
+        # only the first of them).
+        raise NotationError(f"only one power per turn: {power} and the circle-station power")
     return TurnAction(tuple(sections), power, circle)
 
 
@@ -163,7 +174,8 @@ def action_from_json(city: CityMap, value: Any) -> TurnAction:
         raise NotationError(f"an action must be \"pass\" or an object, not {_short(value)}")
     unknown = set(value) - {"sections", "power", "circle"}
     if unknown:
-        raise NotationError(f"unknown key(s) in action: {', '.join(sorted(map(str, unknown)))}")
+        keys = ", ".join(sorted(f"{k!s:.40}" for k in unknown))
+        raise NotationError(f"unknown key(s) in action: {keys}")
     raw_sections = value.get("sections")
     if not isinstance(raw_sections, list):
         raise NotationError("an action needs \"sections\": a list of [from, to] pairs")
@@ -173,9 +185,9 @@ def action_from_json(city: CityMap, value: Any) -> TurnAction:
     for pair in raw_sections:
         if not (isinstance(pair, list) and len(pair) == 2):
             raise NotationError(f"a section is a [from, to] pair, not {_short(pair)}")
-        sections.append((city.station(pair[0]), city.station(pair[1])))
+        sections.append((_station(city, pair[0]), _station(city, pair[1])))
     circle_name = value.get("circle")
-    circle = None if circle_name is None else city.station(circle_name)
+    circle = None if circle_name is None else _station(city, circle_name)
     power = value.get("power")
     if power == CIRCLE_POWER:
         if circle is None:

@@ -52,8 +52,8 @@ class Record:
 
     @property
     def is_deal(self) -> bool:
-        """True for a deal record: every round has a deck, no round has cards or turns."""
-        return bool(self.rounds) and all(
+        """True for a deal record: all 4 rounds have a deck, no round has cards or turns."""
+        return len(self.rounds) == ROUNDS and all(
             r["deck"] is not None and not r["cards"] and not r["turns"] for r in self.rounds
         )
 
@@ -83,6 +83,20 @@ def _require(cond: bool, message: str) -> None:
         raise RecordError(message)
 
 
+def _clip(text: str) -> str:
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _short(value: Any) -> str:
+    """``repr(value)`` cut to 40 characters: hostile input may hold huge strings."""
+    return _clip(repr(value))
+
+
+def _keys(keys: set[Any]) -> str:
+    """Unknown keys for a message, each cut short."""
+    return ", ".join(sorted(_clip(str(k)) for k in keys))
+
+
 def parse_record(data: Any) -> Record:
     """Validate the structure of a record (already decoded from JSON).
 
@@ -91,12 +105,12 @@ def parse_record(data: Any) -> Record:
     """
     _require(isinstance(data, dict), "a record must be a JSON object")
     unknown = set(data) - RECORD_KEYS
-    _require(not unknown, f"unknown key(s) in record: {', '.join(sorted(map(str, unknown)))}")
+    _require(not unknown, f"unknown key(s) in record: {_keys(unknown)}")
     _require(data.get("format") == FORMAT, f"record format must be {FORMAT!r}")
     game = data.get("game")
     _require(
         isinstance(game, str) and game in CITY_FILES,
-        f"unknown game {game!r} (expected one of {', '.join(CITY_FILES)})",
+        f"unknown game {_short(game)} (expected one of {', '.join(CITY_FILES)})",
     )
     players = data.get("players")
     _require(
@@ -104,7 +118,10 @@ def parse_record(data: Any) -> Record:
         f"players must be a list of 1 to {MAX_PLAYERS} names",
     )
     for p in players:
-        _require(isinstance(p, str) and 0 < len(p) <= MAX_NAME, f"bad player name {p!r}")
+        _require(
+            isinstance(p, str) and 0 < len(p) <= MAX_NAME,
+            f"bad player name {_short(p)} (1 to {MAX_NAME} characters)",
+        )
     seed = data.get("seed")
     _require(
         seed is None or (isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed < 2**64),
@@ -124,14 +141,15 @@ def parse_record(data: Any) -> Record:
     for i, r in enumerate(rounds_raw, 1):
         _require(isinstance(r, dict), f"round {i} must be an object")
         unknown = set(r) - ROUND_KEYS
-        _require(not unknown, f"round {i}: unknown key(s) {', '.join(sorted(map(str, unknown)))}")
+        _require(not unknown, f"round {i}: unknown key(s) {_keys(unknown)}")
         cards = r.get("cards", [])
         turns = r.get("turns", [])
         deck = r.get("deck")
         _require(isinstance(cards, list) and len(cards) <= len(city.deck), f"round {i}: bad cards")
         for c in cards:
-            _require(isinstance(c, str) and c in card_ids, f"round {i}: unknown card {c!r}")
-        _require(len(set(cards)) == len(cards), f"round {i}: a card is flipped twice")
+            _require(isinstance(c, str) and c in card_ids, f"round {i}: unknown card {_short(c)}")
+        twice = sorted({c for c in cards if cards.count(c) > 1})
+        _require(not twice, f"round {i}: card {', '.join(twice)} is flipped twice")
         if deck is not None:
             _require(
                 isinstance(deck, list) and sorted(map(str, deck)) == sorted(card_ids),

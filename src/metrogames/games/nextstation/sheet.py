@@ -12,7 +12,12 @@ from typing import Any
 from metrogames.core.errors import IllegalActionError, NotationError, RecordError
 from metrogames.games.nextstation.board import PlayerMap
 from metrogames.games.nextstation.citymap import CITY_FILES, CityMap, bits, load_city
-from metrogames.games.nextstation.scoring import Breakdown, breakdown, line_tourist_boxes, score_line
+from metrogames.games.nextstation.scoring import (
+    Breakdown,
+    breakdown,
+    line_tourist_boxes,
+    score_line,
+)
 
 SHEET_KEYS = {"game", "lines", "circled", "objectives"}
 MAX_SECTIONS = 60
@@ -34,38 +39,57 @@ def parse_sheet(data: Any) -> tuple[CityMap, dict[int, list[tuple[int, int]]], d
         raise RecordError("a score sheet must be a JSON object")
     unknown = set(data) - SHEET_KEYS
     if unknown:
-        raise RecordError(f"unknown key(s) in sheet: {', '.join(sorted(map(str, unknown)))}")
+        keys = ", ".join(sorted(f"{k!s:.40}" for k in unknown))
+        raise RecordError(f"unknown key(s) in sheet: {keys}")
     game = data.get("game")
-    if game not in CITY_FILES:
-        raise NotationError(f"unknown game {game!r} (expected one of {', '.join(CITY_FILES)})")
+    if not isinstance(game, str) or game not in CITY_FILES:  # a list or object is unhashable
+        raise NotationError(f"unknown game {game!r:.40} (expected one of {', '.join(CITY_FILES)})")
     city = load_city(game)
     raw_lines = data.get("lines", {})
     if not isinstance(raw_lines, dict):
         raise RecordError("lines must be an object: colour → list of sections")
     lines: dict[int, list[tuple[int, int]]] = {}
     for colour, sections in raw_lines.items():
-        c = city.colour_index(colour)
+        c = _colour(city, colour)
         if not isinstance(sections, list) or len(sections) > MAX_SECTIONS:
             raise RecordError(f"{colour} line: a list of at most {MAX_SECTIONS} sections expected")
         pairs = []
         for pair in sections:
             if not (isinstance(pair, list) and len(pair) == 2):
                 raise RecordError(f"{colour} line: a section is a [from, to] pair, not {pair!r:.40}")
-            pairs.append((city.station(pair[0]), city.station(pair[1])))
+            pairs.append((_station(city, pair[0]), _station(city, pair[1])))
         lines[c] = pairs
     raw_circled = data.get("circled", {})
     if not isinstance(raw_circled, dict):
         raise RecordError("circled must be an object: colour → station")
     if raw_circled and "circle-station" not in city.powers:
         raise RecordError(f"{city.title} has no circled stations")
-    circled = {city.colour_index(c): city.station(s) for c, s in raw_circled.items()}
+    circled = {}
+    for colour, station in raw_circled.items():
+        if not isinstance(station, str):
+            raise RecordError(f"circled: one station per line, not {station!r:.40} on {colour!s:.40}")
+        circled[_colour(city, colour)] = _station(city, station)
     raw_obj = data.get("objectives", [])
     if not isinstance(raw_obj, list) or len(raw_obj) > 2 or len(set(map(str, raw_obj))) != len(raw_obj):
         raise RecordError("objectives must be a list of at most 2 distinct ids")
     for o in raw_obj:
         if o not in city.objectives:
-            raise NotationError(f"unknown objective {o!r} (expected one of {', '.join(city.objectives)})")
+            raise NotationError(f"unknown objective {o!r:.40} (expected one of {', '.join(city.objectives)})")
     return city, lines, circled, tuple(raw_obj)
+
+
+def _colour(city: CityMap, colour: Any) -> int:
+    """``city.colour_index(colour)``, the name cut short in the error (input may be huge)."""
+    if not isinstance(colour, str) or len(colour) > 16:
+        raise NotationError(f"unknown colour {colour!r:.40} (expected one of {', '.join(city.colours)})")
+    return city.colour_index(colour)
+
+
+def _station(city: CityMap, name: Any) -> int:
+    """``city.station(name)``, the name cut short in the error (input may be huge)."""
+    if not isinstance(name, str) or len(name) > 16:
+        raise NotationError(f"unknown station {name!r:.40} on the {city.title} map")
+    return city.station(name)
 
 
 def draw_sheet(city: CityMap, lines: dict[int, list[tuple[int, int]]], circled: dict[int, int]) -> PlayerMap:
