@@ -24,6 +24,12 @@ BENCHMARKS: dict[str, tuple[str, tuple[str, ...]]] = {
     "london-random-solo": ("london", ("random",)),
     "london-greedy-solo": ("london", ("greedy",)),
     "london-random-4p": ("london", ("random",) * 4),
+    "paris-rollout-solo": ("paris", ("rollout",)),
+    "paris-random-solo": ("paris", ("random",)),
+    "paris-greedy-solo": ("paris", ("greedy",)),
+    "metro-random-2p": ("metro", ("random",) * 2),
+    "metro-random-6p": ("metro", ("random",) * 6),
+    "metro-greedy-2p": ("metro", ("greedy",) * 2),
 }
 
 

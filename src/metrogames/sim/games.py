@@ -13,17 +13,20 @@ from functools import cache
 from typing import Any
 
 from metrogames.core.errors import RecordError
+from metrogames.games.metro import (
+    MetroGame,
+    MetroOptions,
+    metro_deal_record,
+    metro_record,
+    read_metro_record,
+    replay_metro_record,
+    score_metro_sheet,
+)
 from metrogames.games.nextstation import record as ns_record
 from metrogames.games.nextstation.citymap import CITY_FILES, load_city
 from metrogames.games.nextstation.deal import Options
+from metrogames.games.nextstation.sheet import score_sheet
 from metrogames.games.nextstation.state import NextStationGame, NextStationState
-
-
-@dataclass(frozen=True)
-class Components:
-    """Score components of one player at the end of a game, in points."""
-
-    values: dict[str, int]
 
 
 def next_station_components(state: NextStationState, player: int) -> dict[str, int]:
@@ -53,6 +56,9 @@ class GameKind:
         replay: ``(record dict) -> final state``; raises the engine's errors.
         to_record: ``(state, names, seed) -> record dict`` of a finished game.
         components: ``(state, player) -> {component: points}``.
+        score_sheet: ``(sheet dict) -> score --json dict``; raises the engine's errors.
+        deal_record: ``(players, seed) -> deal record dict`` for ``deals``.
+        players: the player counts the game takes.
     """
 
     name: str
@@ -61,6 +67,9 @@ class GameKind:
     replay: Callable[[Any], Any]
     to_record: Callable[[Any, list[str], int | None], dict[str, Any]]
     components: Callable[[Any, int], dict[str, int]]
+    score_sheet: Callable[[Any], dict[str, Any]]
+    deal_record: Callable[[int, int], dict[str, Any]]
+    players: range
 
 
 def _ns_new_state(city: str) -> Callable[[int, int, Any], Any]:
@@ -96,16 +105,72 @@ def _ns_to_record(state: Any, names: list[str], seed: int | None) -> dict[str, A
     return ns_record.to_record(state, names, seed=seed, reveal_decks=state.is_over())
 
 
+def _ns_score_sheet(data: Any) -> dict[str, Any]:
+    city, sheet = score_sheet(data)
+    return sheet.to_json(city)
+
+
+def _ns_deal_record(city: str) -> Callable[[int, int], dict[str, Any]]:
+    new_state = _ns_new_state(city)
+
+    def deal(players: int, seed: int) -> dict[str, Any]:
+        names = [f"p{k}" for k in range(players)]
+        return ns_record.deal_record(new_state(players, seed, {}), names, {"seed": seed})
+
+    return deal
+
+
+def _metro_new_state(players: int, seed: int, options: Any) -> Any:
+    return MetroGame(players, MetroOptions.from_json(options or {})).new_game(seed)
+
+
+def _metro_from_deal(data: Any, players: int) -> Any:
+    record = read_metro_record(data)
+    if record.turns:
+        raise RecordError("a deal record has no turns")
+    if len(record.players) != players:
+        raise RecordError(f"a deal for {len(record.players)} players, not {players}")
+    return record.game.from_pile(record.tiles)
+
+
+def _metro_to_record(state: Any, names: list[str], seed: int | None) -> dict[str, Any]:
+    return metro_record(state, names, include_seed=seed is not None, reveal_pile=state.is_over())
+
+
+def _metro_components(state: Any, player: int) -> dict[str, int]:
+    return {"longest_route": state.longest_routes()[player], "total": state.scores()[player]}
+
+
+def _metro_deal_record(players: int, seed: int) -> dict[str, Any]:
+    return metro_deal_record(MetroGame(players), seed)
+
+
 GAMES: dict[str, GameKind] = {
-    city: GameKind(
-        city,
-        _ns_new_state(city),
-        _ns_from_deal(city),
-        _ns_replay,
-        _ns_to_record,
-        next_station_components,
-    )
-    for city in CITY_FILES
+    **{
+        city: GameKind(
+            city,
+            _ns_new_state(city),
+            _ns_from_deal(city),
+            _ns_replay,
+            _ns_to_record,
+            next_station_components,
+            _ns_score_sheet,
+            _ns_deal_record(city),
+            range(1, 5),
+        )
+        for city in CITY_FILES
+    },
+    "metro": GameKind(
+        "metro",
+        _metro_new_state,
+        _metro_from_deal,
+        replay_metro_record,
+        _metro_to_record,
+        _metro_components,
+        score_metro_sheet,
+        _metro_deal_record,
+        range(2, 7),
+    ),
 }
 
 

@@ -55,7 +55,7 @@ class Options:
             objectives = "random"
         elif isinstance(raw, list):
             if raw and len(raw) != 2:
-                raise NotationError(f"objectives: give 2 distinct ids or \"random\", not {len(raw)}")
+                raise NotationError(f'objectives: give 2 distinct ids or "random", not {len(raw)}')
             for o in raw:
                 if o not in city.objectives:
                     raise NotationError(
@@ -65,7 +65,7 @@ class Options:
                 raise NotationError("objectives: the two ids must differ")
             objectives = tuple(raw)
         else:
-            raise NotationError("objectives must be a list of ids or \"random\"")
+            raise NotationError('objectives must be a list of ids or "random"')
         powers: tuple[str, ...] | str | None = None
         rawp = value.get("powers")
         if rawp == "random":
@@ -82,7 +82,7 @@ class Options:
                 raise NotationError("powers: each colour needs a different power")
             powers = tuple(rawp[c] for c in city.colours)
         elif rawp is not None:
-            raise NotationError("powers must be null, an object colour → power, or \"random\"")
+            raise NotationError('powers must be null, an object colour → power, or "random"')
         cycle = value.get("colour_cycle")
         if cycle is not None:
             if not isinstance(cycle, list) or sorted(map(str, cycle)) != sorted(city.colours):
@@ -124,7 +124,10 @@ class Deal:
 
 
 def resolve(
-    city: CityMap, options: Options, seed: int | None, decks: Mapping[int, tuple[str, ...]] | None = None
+    city: CityMap,
+    options: Options,
+    seed: int | None,
+    decks: Mapping[int, tuple[str, ...]] | None = None,
 ) -> Deal:
     """Resolve ``options`` into a :class:`Deal`.
 
@@ -139,7 +142,7 @@ def resolve(
     """
     if seed is None:
         if options.objectives == "random" or options.powers == "random":
-            raise NotationError("\"random\" options need a seed")
+            raise NotationError('"random" options need a seed')
         if options.colour_cycle is None:
             raise NotationError("without a seed, options.colour_cycle must be given")
     cycle_names = options.colour_cycle
@@ -151,6 +154,8 @@ def resolve(
         assert seed is not None
         objectives = tuple(Rng(seed, "objectives").shuffled(city.objectives)[:2])
     powers = options.powers
+    if powers is not None and not city.powers:
+        raise NotationError(f"{city.title} has no pencil powers")
     if powers == "random":
         assert seed is not None
         powers = tuple(Rng(seed, "powers").shuffled(city.powers))

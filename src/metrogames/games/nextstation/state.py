@@ -461,6 +461,10 @@ class NextStationState:
         city = self.city
         n = len(action.sections)
         used = action.powers_used
+        if action.power is not None and action.circle is not None:
+            raise IllegalActionError(
+                "too-many-powers", f"one power per turn, not {action.power} and a circle"
+            )
         if used:
             power = used[0]
             holder = self.power_of(player)
