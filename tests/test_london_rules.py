@@ -335,7 +335,10 @@ def test_119_rulebook_total():
     """End of game: lines 87 + tourist 14 (7 boxes) + nine 2-line interchanges 18 = 119."""
     from metrogames.games.nextstation.scoring import Breakdown, LineScore
 
-    lines = {c: LineScore(0, 0, 0, 0, -1, s) for c, s in zip(LONDON.colours, (20, 25, 22, 20), strict=True)}
+    lines = {
+        c: LineScore(0, 0, 0, 0, -1, s)
+        for c, s in zip(LONDON.colours, (20, 25, 22, 20), strict=True)
+    }
     sheet = Breakdown(
         lines,
         7,
@@ -385,7 +388,9 @@ def test_tie_break_by_constructed_sheets():
     from metrogames.games.nextstation.scoring import Breakdown, LineScore
 
     def sheet(scores):
-        lines = {c: LineScore(0, 0, 0, 0, -1, s) for c, s in zip(LONDON.colours, scores, strict=True)}
+        lines = {
+            c: LineScore(0, 0, 0, 0, -1, s) for c, s in zip(LONDON.colours, scores, strict=True)
+        }
         return Breakdown(lines, 0, 0, {}, 0, {}, 0, {}, 0)
 
     a, b = sheet((30, 10, 10, 10)), sheet((20, 20, 10, 10))
@@ -449,3 +454,18 @@ GOLDEN_SEED_1_ROUND_4 = (
     "street-circle",
     "underground-triangle",
 )
+
+
+def test_solo_percentile_against_the_reference_games():
+    """Solo percentile: the share of the greedy bot's reference games scoring less (equal
+    scores count half)."""
+    from metrogames.games.nextstation.scoring import percentile
+
+    games = sum(LONDON.reference_scores.values())
+    assert games == 2000 and LONDON.reference_bot == "greedy"
+    low, high = min(LONDON.reference_scores), max(LONDON.reference_scores)
+    assert percentile(LONDON, low - 1) == 0.0
+    assert percentile(LONDON, high + 1) == 100.0
+    expected = 100 * (LONDON.reference_scores[low] / 2) / games
+    assert percentile(LONDON, low) == expected
+    assert 40 < percentile(LONDON, 126) < 60

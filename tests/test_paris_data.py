@@ -243,3 +243,14 @@ def test_london_has_no_aliases_for_paris_cells() -> None:
     london = load_city("london")
     assert london.station("F5") != london.station("E5")
     assert sum(m.bit_count() for m in london.conflicts) // 2 == 116
+
+
+def test_reference_scores_for_the_percentile() -> None:
+    """Paris has no solo rating: a solo score is placed among 2,000 greedy-bot games."""
+    from metrogames.games.nextstation.scoring import percentile
+
+    assert sum(CITY.reference_scores.values()) == 2000
+    mean = sum(s * n for s, n in CITY.reference_scores.items()) / 2000
+    assert 130 < mean < 155
+    assert percentile(CITY, round(mean)) is not None
+    assert 35 < (percentile(CITY, round(mean)) or 0) < 65

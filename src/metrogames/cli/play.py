@@ -37,7 +37,7 @@ from metrogames.games.nextstation.actions import PASS, format_action, parse_acti
 from metrogames.games.nextstation.citymap import CityMap, load_city
 from metrogames.games.nextstation.deal import ROUNDS, Options
 from metrogames.games.nextstation.record import to_record
-from metrogames.games.nextstation.scoring import solo_rating
+from metrogames.games.nextstation.scoring import percentile, solo_rating
 from metrogames.games.nextstation.state import MAX_PLAYERS, NextStationGame, NextStationState
 
 QUIT_WORDS = frozenset({"quit", "exit", "q"})
@@ -274,6 +274,16 @@ class _Table:
                 if phrase:
                     text += f": “{phrase}”"
                 c.print(Text(text, style="bold green"))
+            rank = percentile(city, scores[0])
+            if rank is not None:
+                c.print(
+                    Text(
+                        f"Percentile: {rank:.0f} — better than {rank:.0f}% of "
+                        f"{sum(city.reference_scores.values())} solo games of the "
+                        f"{city.reference_bot} bot",
+                        style="bold green",
+                    )
+                )
 
     def record(self) -> dict[str, Any]:
         """The game's record so far (decks revealed once the game is over)."""

@@ -171,14 +171,14 @@ def action_from_json(city: CityMap, value: Any) -> TurnAction:
     if value == "pass":
         return PASS
     if not isinstance(value, dict):
-        raise NotationError(f"an action must be \"pass\" or an object, not {_short(value)}")
+        raise NotationError(f'an action must be "pass" or an object, not {_short(value)}')
     unknown = set(value) - {"sections", "power", "circle"}
     if unknown:
         keys = ", ".join(sorted(f"{k!s:.40}" for k in unknown))
         raise NotationError(f"unknown key(s) in action: {keys}")
     raw_sections = value.get("sections")
     if not isinstance(raw_sections, list):
-        raise NotationError("an action needs \"sections\": a list of [from, to] pairs")
+        raise NotationError('an action needs "sections": a list of [from, to] pairs')
     if len(raw_sections) > 2:
         raise NotationError(f"a turn draws at most 2 sections, not {len(raw_sections)}")
     sections = []
@@ -191,7 +191,7 @@ def action_from_json(city: CityMap, value: Any) -> TurnAction:
     power = value.get("power")
     if power == CIRCLE_POWER:
         if circle is None:
-            raise NotationError("the circle-station power needs \"circle\": the station circled")
+            raise NotationError('the circle-station power needs "circle": the station circled')
         power = None
     elif power is not None and power not in POWERS_IN_ACTION:
         raise NotationError(f"unknown power {_short(power)}")

@@ -79,22 +79,21 @@ class PlayerMap:
         out = []
         blocked = self.blocked
         neighbours = city.neighbours
-        pair_link = city.pair_link
-        n = len(neighbours)
+        by_target = city.links_by_target
         open_targets = targets & ~self.stations[colour]
         while starts:
             low = starts & -starts
             starts ^= low
             s = low.bit_length() - 1
-            row = s * n
             cand = neighbours[s] & open_targets
-            while cand:
-                tbit = cand & -cand
-                cand ^= tbit
-                t = tbit.bit_length() - 1
-                link = pair_link[row + t]
-                if not (blocked >> link) & 1:
-                    out.append((s, t, link))
+            if cand:
+                table = by_target[s]
+                while cand:
+                    tbit = cand & -cand
+                    cand ^= tbit
+                    t, link, lbit = table[tbit]
+                    if not blocked & lbit:
+                        out.append((s, t, link))
         return out
 
     def check_section(

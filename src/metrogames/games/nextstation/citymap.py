@@ -168,6 +168,10 @@ class CityMap:
             sum(1 << j for j, _ in adj) for adj in adjacency
         )
         self.neighbours: tuple[int, ...] = tuple(sum(1 << t for _, t in adj) for adj in adjacency)
+        self.links_by_target: tuple[dict[int, tuple[int, int, int]], ...] = tuple(
+            {1 << t: (t, j, 1 << j) for j, t in adj} for adj in adjacency
+        )
+        """Per station, neighbour bit → ``(neighbour, link, link bit)``."""
         """Per station, the stations mask of its link neighbours."""
         n = len(stations)
         pair_link = [-1] * (n * n)
@@ -228,6 +232,12 @@ class CityMap:
         self.powers: tuple[str, ...] = tuple(p["id"] for p in data.get("powers", []))
         self.power_text: dict[str, str] = {p["id"]: p["text"] for p in data.get("powers", [])}
         self.solo_rating: Mapping[str, Any] | None = data.get("solo_rating")
+        reference = data.get("reference_scores") or {}
+        self.reference_bot: str | None = reference.get("bot")
+        self.reference_scores: dict[int, int] = {
+            int(k): int(v) for k, v in reference.get("histogram", {}).items()
+        }
+        """Greedy-bot solo scores (points → games), for a solo player's percentile."""
         self.raw: Mapping[str, Any] = data
 
     def _segment(self, j: int, geometry: Mapping[str, Any]) -> tuple[Point, Point]:

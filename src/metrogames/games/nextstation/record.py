@@ -124,7 +124,8 @@ def parse_record(data: Any) -> Record:
         )
     seed = data.get("seed")
     _require(
-        seed is None or (isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed < 2**64),
+        seed is None
+        or (isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed < 2**64),
         "seed must be an integer from 0 to 2**64-1",
     )
     city = load_city(game)
@@ -155,7 +156,9 @@ def parse_record(data: Any) -> Record:
                 isinstance(deck, list) and sorted(map(str, deck)) == sorted(card_ids),
                 f"round {i}: deck must list the 11 cards once each",
             )
-            _require(deck[: len(cards)] == cards, f"round {i}: cards are not the deck's first cards")
+            _require(
+                deck[: len(cards)] == cards, f"round {i}: cards are not the deck's first cards"
+            )
         _require(isinstance(turns, list) and len(turns) <= len(city.deck), f"round {i}: bad turns")
         for t, entry in enumerate(turns, 1):
             _require(
@@ -183,10 +186,14 @@ def replay(record: Record) -> NextStationState:
         cards, turns = rnd["cards"], rnd["turns"]
         if not cards and not turns:
             continue
-        _require(state.round == r and not state.over, f"round {r + 1}: the previous round has not ended")
+        _require(
+            state.round == r and not state.over, f"round {r + 1}: the previous round has not ended"
+        )
         t = 0
         for k, card in enumerate(cards):
-            _require(state.round == r, f"round {r + 1}: {len(cards) - k} card(s) after the round's end")
+            _require(
+                state.round == r, f"round {r + 1}: {len(cards) - k} card(s) after the round's end"
+            )
             state.apply_in_place(CHANCE, card)
             if state.awaiting_card:
                 continue  # a switch: the next card follows at once
@@ -274,7 +281,9 @@ def to_record(
     return out
 
 
-def deal_record(state: NextStationState, players: list[str], meta: dict[str, Any] | None = None) -> dict[str, Any]:
+def deal_record(
+    state: NextStationState, players: list[str], meta: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """A *deal record* of ``state``'s deal: every round's ``deck`` and the resolved options,
     no cards and no turns (``spec/notation.md``, ``simulate --deals``).
 

@@ -190,3 +190,18 @@ def solo_rating(city: CityMap, total: int, modules: int) -> tuple[int, int, str,
             phrase = str(table.get("top_phrase", "")) if k == len(bands) - 1 else ""
             return adjusted, int(band), span, phrase
     return None
+
+
+def percentile(city: CityMap, total: int) -> float | None:
+    """Where a solo ``total`` (points) stands among the city's reference games (the greedy
+    bot's solo scores stored with the map): the percentage of games scoring less, counting
+    equal scores half (0-100). ``None`` when the city has no reference.
+
+    Source: rules/next-station-paris.md ("show the player's percentile instead").
+    """
+    games = sum(city.reference_scores.values())
+    if not games:
+        return None
+    below = sum(n for s, n in city.reference_scores.items() if s < total)
+    equal = city.reference_scores.get(total, 0)
+    return 100.0 * (below + equal / 2) / games

@@ -24,7 +24,9 @@ MAX_SECTIONS = 60
 """More sections than any line can hold (a line visits each of ≤53 stations once)."""
 
 
-def parse_sheet(data: Any) -> tuple[CityMap, dict[int, list[tuple[int, int]]], dict[int, int], tuple[str, ...]]:
+def parse_sheet(
+    data: Any,
+) -> tuple[CityMap, dict[int, list[tuple[int, int]]], dict[int, int], tuple[str, ...]]:
     """Validate a sheet's structure and names.
 
     Returns:
@@ -56,7 +58,9 @@ def parse_sheet(data: Any) -> tuple[CityMap, dict[int, list[tuple[int, int]]], d
         pairs = []
         for pair in sections:
             if not (isinstance(pair, list) and len(pair) == 2):
-                raise RecordError(f"{colour} line: a section is a [from, to] pair, not {pair!r:.40}")
+                raise RecordError(
+                    f"{colour} line: a section is a [from, to] pair, not {pair!r:.40}"
+                )
             pairs.append((_station(city, pair[0]), _station(city, pair[1])))
         lines[c] = pairs
     raw_circled = data.get("circled", {})
@@ -67,21 +71,31 @@ def parse_sheet(data: Any) -> tuple[CityMap, dict[int, list[tuple[int, int]]], d
     circled = {}
     for colour, station in raw_circled.items():
         if not isinstance(station, str):
-            raise RecordError(f"circled: one station per line, not {station!r:.40} on {colour!s:.40}")
+            raise RecordError(
+                f"circled: one station per line, not {station!r:.40} on {colour!s:.40}"
+            )
         circled[_colour(city, colour)] = _station(city, station)
     raw_obj = data.get("objectives", [])
-    if not isinstance(raw_obj, list) or len(raw_obj) > 2 or len(set(map(str, raw_obj))) != len(raw_obj):
+    if (
+        not isinstance(raw_obj, list)
+        or len(raw_obj) > 2
+        or len(set(map(str, raw_obj))) != len(raw_obj)
+    ):
         raise RecordError("objectives must be a list of at most 2 distinct ids")
     for o in raw_obj:
         if o not in city.objectives:
-            raise NotationError(f"unknown objective {o!r:.40} (expected one of {', '.join(city.objectives)})")
+            raise NotationError(
+                f"unknown objective {o!r:.40} (expected one of {', '.join(city.objectives)})"
+            )
     return city, lines, circled, tuple(raw_obj)
 
 
 def _colour(city: CityMap, colour: Any) -> int:
     """``city.colour_index(colour)``, the name cut short in the error (input may be huge)."""
     if not isinstance(colour, str) or len(colour) > 16:
-        raise NotationError(f"unknown colour {colour!r:.40} (expected one of {', '.join(city.colours)})")
+        raise NotationError(
+            f"unknown colour {colour!r:.40} (expected one of {', '.join(city.colours)})"
+        )
     return city.colour_index(colour)
 
 
@@ -92,7 +106,9 @@ def _station(city: CityMap, name: Any) -> int:
     return city.station(name)
 
 
-def draw_sheet(city: CityMap, lines: dict[int, list[tuple[int, int]]], circled: dict[int, int]) -> PlayerMap:
+def draw_sheet(
+    city: CityMap, lines: dict[int, list[tuple[int, int]]], circled: dict[int, int]
+) -> PlayerMap:
     """Draw the lines on an empty map, checking every section, and place the circles.
 
     Raises:
@@ -136,7 +152,8 @@ def score_sheet(data: Any) -> tuple[CityMap, Breakdown]:
         for c in range(len(city.colours))
     ]
     boxes = sum(
-        line_tourist_boxes(city, board.stations[c], board.sections[c]) for c in range(len(city.colours))
+        line_tourist_boxes(city, board.stations[c], board.sections[c])
+        for c in range(len(city.colours))
     )
     return city, breakdown(city, board, scores, boxes, objectives)
 
@@ -168,4 +185,3 @@ def sheet_of(city: CityMap, board: PlayerMap, objectives: tuple[str, ...] = ()) 
     if objectives:
         out["objectives"] = list(objectives)
     return out
-

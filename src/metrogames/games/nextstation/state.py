@@ -551,11 +551,13 @@ class NextStationState:
         if not self.over and not self.awaiting_card:
             self._rollout_turn(rng, self._targets(city.card_by_id[self.flipped[-1]].face))
         card_by_id = city.card_by_id
+        targets_of = {c.id: self._targets(c.face) for c in city.deck}
         singles = single_sections(city)
         n = len(city.stations)
         below = rng.below
         players = range(self.game.players)
         maps = self.maps
+        departures = [1 << d for d in city.departures]
         while not self.over:
             deck = self.deal.decks[self.round]
             if deck is None:
@@ -575,11 +577,15 @@ class NextStationState:
                     continue
                 turn += 1
                 ends += card.ends_round
-                targets = self._targets(card.face)
+                targets = targets_of[card_id]
                 for p in players:
                     colour = colours[p]
                     board = maps[p]
-                    moves = board.moves(city, colour, board.starts(city, colour, branch), targets)
+                    if not board.sections[colour]:
+                        starts = departures[colour]
+                    else:
+                        starts = board.stations[colour] if branch else board.ends[colour]
+                    moves = board.moves(city, colour, starts, targets)
                     if moves:
                         s, t, link = moves[below(len(moves))]
                         board.add_section(city, colour, s, t, link)
