@@ -58,8 +58,8 @@ def test_score_json_prints_the_spec_breakdown(tmp_path: Path) -> None:
 def test_score_table(tmp_path: Path) -> None:
     result = invoke("score", write_json(tmp_path / "sheet.json", SPEC_SHEET))
     assert result.exit_code == 0
-    assert "6 districts × 4 + 1 Thames × 2 (circled E4)" in result.stdout
-    assert "27" in result.stdout
+    assert "6×4 + 1×2 = 26" in result.stdout
+    assert "total" in result.stdout and "27" in result.stdout
 
 
 @pytest.mark.parametrize(

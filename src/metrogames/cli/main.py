@@ -52,18 +52,18 @@ def score(
 ) -> None:
     """Check a score sheet's drawing and print its score breakdown."""
     from metrogames.cli.files import read_json
-    from metrogames.cli.report import print_breakdown
-    from metrogames.games.nextstation.sheet import score_sheet
+    from metrogames.cli.report import print_sheet
 
     try:
         data = read_json(sheet)
-        city, result = score_sheet(data)
+        kind = game_kind(data.get("game") if isinstance(data, dict) else None)
+        result = kind.score_sheet(data)
     except MetrogamesError as exc:
         raise fail(str(exc)) from None
     if as_json:
-        emit_json(result.to_json(city))
+        emit_json(result)
     else:
-        print_breakdown(out, city, result)
+        print_sheet(out, kind.name, result)
 
 
 def replay_one(data: Any) -> dict[str, Any]:
@@ -136,8 +136,20 @@ def _parse_bots(bots: str) -> list[str]:
     return codes
 
 
-def _module_options(objectives: str | None, powers: str | None) -> dict[str, Any]:
+def _options(
+    game: str,
+    objectives: str | None,
+    powers: str | None,
+    turn_mode: str | None,
+    one_tile_routes: str | None,
+) -> dict[str, Any]:
+    """The options object (JSON form) the command-line flags ask for."""
     options: dict[str, Any] = {}
+    metro = game == "metro"
+    if metro and (objectives or powers):
+        raise fail("--objectives and --powers are Next Station options", 2)
+    if not metro and (turn_mode or one_tile_routes):
+        raise fail("--turn-mode and --one-tile-routes are Metro options", 2)
     if objectives:
         options["objectives"] = "random" if objectives == "random" else objectives.split(",")
     if powers:
@@ -147,7 +159,23 @@ def _module_options(objectives: str | None, powers: str | None) -> dict[str, Any
             raise fail(
                 f"--powers must be 'random' or a JSON object colour → power, not {powers!r:.60}", 2
             ) from None
+    if turn_mode:
+        options["turn_mode"] = turn_mode
+    if one_tile_routes:
+        options["one_tile_routes"] = one_tile_routes
     return options
+
+
+ObjectivesOpt = Annotated[
+    str | None, typer.Option(help="Next Station objectives: 'random' or two ids, comma-separated.")
+]
+PowersOpt = Annotated[str | None, typer.Option(help="London pencil powers: 'random'.")]
+TurnModeOpt = Annotated[
+    str | None, typer.Option(help="Metro: draw (default), hand or official-hand.")
+]
+OneTileOpt = Annotated[
+    str | None, typer.Option(help="Metro: one-tile routes allowed (default) or forbidden.")
+]
 
 
 @app.command()
@@ -156,11 +184,17 @@ def simulate(
     bots: Annotated[str, typer.Option(help="Bot codes, one per seat, e.g. greedy,random.")],
     games: Annotated[int | None, typer.Option(help="Number of games (with --seed).")] = None,
     seed: Annotated[int, typer.Option(help="Base seed: game i uses seed+i.")] = 1,
-    deals: Annotated[Path | None, typer.Option(help="A JSON-lines manifest of deal records.")] = None,
+    deals: Annotated[
+        Path | None, typer.Option(help="A JSON-lines manifest of deal records.")
+    ] = None,
     workers: Annotated[int, typer.Option(help="Worker processes.")] = 1,
-    out_file: Annotated[Path | None, typer.Option("--out", help="Write finished records (JSON lines).")] = None,
-    objectives: Annotated[str | None, typer.Option(help="'random' or two ids, comma-separated.")] = None,
-    powers: Annotated[str | None, typer.Option(help="'random' (London pencil powers).")] = None,
+    out_file: Annotated[
+        Path | None, typer.Option("--out", help="Write finished records (JSON lines).")
+    ] = None,
+    objectives: ObjectivesOpt = None,
+    powers: PowersOpt = None,
+    turn_mode: TurnModeOpt = None,
+    one_tile_routes: OneTileOpt = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Play bot games with a progress bar, then print a summary of the scores."""
@@ -177,9 +211,9 @@ def simulate(
         raise fail("give either --games N or --deals FILE", 2)
     if workers < 1:
         raise fail("--workers must be at least 1", 2)
-    if deals is not None and (objectives or powers):
-        raise fail("--objectives and --powers cannot be used with --deals: the deals hold the options", 2)
-    options = _module_options(objectives, powers)
+    options = _options(game, objectives, powers, turn_mode, one_tile_routes)
+    if deals is not None and options:
+        raise fail("game options cannot be used with --deals: the deals hold the options", 2)
     keep = out_file is not None
     if deals is not None:
         try:
@@ -261,22 +295,27 @@ def simulate(
 
 @app.command("deals")
 def make_deals(
-    game: Annotated[str, typer.Argument(help="london or paris.")],
+    game: Annotated[str, typer.Argument(help=f"One of: {', '.join(GAMES)}.")],
     games: Annotated[int, typer.Option(help="Number of deals.")] = 100,
     seed: Annotated[int, typer.Option(help="Base seed: deal i uses seed+i.")] = 1,
-    players: Annotated[int, typer.Option(help="Players per deal.")] = 1,
-    out_file: Annotated[Path | None, typer.Option("--out", help="Output file (default stdout).")] = None,
+    players: Annotated[int | None, typer.Option(help="Players per deal (Metro: 2-6).")] = None,
+    out_file: Annotated[
+        Path | None, typer.Option("--out", help="Output file (default stdout).")
+    ] = None,
 ) -> None:
     """Write a manifest of deal records (JSON lines) for paired bot comparisons."""
-    from metrogames.games.nextstation.record import deal_record
-
     try:
         kind = game_kind(game)
-        lines = []
-        for i in range(games):
-            state = kind.new_state(players, seed + i, {})
-            names = [f"p{k}" for k in range(players)]
-            lines.append(json.dumps(deal_record(state, names, {"seed": seed + i}), separators=(",", ":")))
+        n = players if players is not None else kind.players.start
+        if n not in kind.players:
+            raise fail(
+                f"{game} takes {kind.players.start} to {kind.players.stop - 1} players, not {n}", 2
+            )
+        check_seed(seed)
+        check_seed(seed + games - 1)
+        lines = [
+            json.dumps(kind.deal_record(n, seed + i), separators=(",", ":")) for i in range(games)
+        ]
     except (MetrogamesError, ValueError) as exc:
         raise fail(str(exc), 2) from None
     text = "\n".join(lines) + "\n"
@@ -290,29 +329,56 @@ def make_deals(
 def play(
     game: Annotated[str, typer.Argument(help=f"One of: {', '.join(GAMES)}.")] = "london",
     players: Annotated[int | None, typer.Option(help="Number of players (humans + bots).")] = None,
-    bots: Annotated[str | None, typer.Option(help="Bot codes for the last seats, e.g. greedy.")] = None,
-    objectives: Annotated[str | None, typer.Option(help="Shared objectives: 'random' or two ids.")] = None,
-    powers: Annotated[str | None, typer.Option(help="Pencil powers: 'random'.")] = None,
+    bots: Annotated[
+        str | None, typer.Option(help="Bot codes for the last seats, e.g. greedy.")
+    ] = None,
+    objectives: ObjectivesOpt = None,
+    powers: PowersOpt = None,
+    turn_mode: TurnModeOpt = None,
+    one_tile_routes: OneTileOpt = None,
     seed: Annotated[int | None, typer.Option(help="Deal seed (random by default).")] = None,
-    out_file: Annotated[Path | None, typer.Option("--out", help="Where to save the record.")] = None,
+    out_file: Annotated[
+        Path | None, typer.Option("--out", help="Where to save the record.")
+    ] = None,
 ) -> None:
     """Play in the terminal: solo, hot-seat or against bots; the game is saved as a record."""
-    from metrogames.cli.play import play_next_station
-
     try:
         kind = game_kind(game)
     except MetrogamesError as exc:
         raise fail(str(exc), 2) from None
+    _options(game, objectives, powers, turn_mode, one_tile_routes)  # refuses misplaced flags
     codes = _parse_bots(bots) if bots else []
-    n = players if players is not None else max(1, len(codes) + 1) if codes else 1
-    if not 1 <= n <= 4 or len(codes) > n:
-        raise fail(f"--players must be 1-4 and at least the number of bots ({len(codes)})", 2)
+    least = kind.players.start
+    n = players if players is not None else max(least, len(codes) + 1 if codes else least)
+    if n not in kind.players or len(codes) > n:
+        raise fail(
+            f"--players must be {least}-{kind.players.stop - 1} and at least the number of "
+            f"bots ({len(codes)})",
+            2,
+        )
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "little")
     try:
-        play_next_station(kind.name, n, codes, objectives, powers, seed, out_file, out, input)
-    except MetrogamesError as exc:
-        raise fail(str(exc)) from None
+        check_seed(seed)
+        if game == "metro":
+            from metrogames.cli.play_metro import play_metro
+
+            play_metro(
+                n,
+                codes,
+                turn_mode or "draw",
+                one_tile_routes or "allowed",
+                seed,
+                out_file,
+                out,
+                input,
+            )
+        else:
+            from metrogames.cli.play import play_next_station
+
+            play_next_station(kind.name, n, codes, objectives, powers, seed, out_file, out, input)
+    except (MetrogamesError, ValueError) as exc:
+        raise fail(str(exc), 2 if isinstance(exc, ValueError) else 1) from None
 
 
 @app.command()
@@ -332,4 +398,7 @@ def bench(
         emit_json(results)
     else:
         for r in results:
-            out.print(f"{r['name']:<28} {r['games_per_second']:>9.1f} games/s  ({r['games']} games, mean score {r['mean_score']:.1f})", highlight=False)
+            out.print(
+                f"{r['name']:<28} {r['games_per_second']:>9.1f} games/s  ({r['games']} games, mean score {r['mean_score']:.1f})",
+                highlight=False,
+            )

@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.style import Style
@@ -540,11 +541,18 @@ def line_score_text(city: CityMap, colour: int, ls: LineScore) -> Text:
 
 
 def final_table(state: NextStationState, names: Sequence[str]) -> Table:
-    """Every player's score sheet side by side (``Breakdown.to_json``): lines, tourist sites,
-    interchanges, bridges, objectives and the total."""
+    """Every player's score sheet side by side: lines, tourist sites, interchanges, bridges,
+    objectives and the total."""
     city = state.city
     sheets = [state.breakdown(p).to_json(city) for p in range(len(names))]
-    table = Table(title=f"{city.title}: final scores", title_style="bold")
+    return sheets_table(city, names, sheets, f"{city.title}: final scores")
+
+
+def sheets_table(
+    city: CityMap, names: Sequence[str], sheets: Sequence[dict[str, Any]], title: str
+) -> Table:
+    """Score sheets in the ``score --json`` shape (``Breakdown.to_json``), one column each."""
+    table = Table(title=title, title_style="bold")
     table.add_column("", style="bold")
     table.caption = (
         "lines: districts × most in one district"
@@ -587,7 +595,7 @@ def final_table(state: NextStationState, names: Sequence[str]) -> Table:
                 for s in sheets
             ),
         )
-    for o in state.deal.objectives:
+    for o in (k for k in sheets[0]["objectives"] if k != "points"):
         table.add_row(
             o,
             *(f"✔ {city.objective_points}" if s["objectives"][o] else "✘ 0" for s in sheets),

@@ -1,4 +1,4 @@
-"""Rich tables for score breakdowns and simulation summaries."""
+"""Rich tables for score sheets (``score``) and simulation summaries (``simulate``)."""
 
 from __future__ import annotations
 
@@ -7,71 +7,46 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from metrogames.games.nextstation.citymap import CityMap
-from metrogames.games.nextstation.scoring import Breakdown
+from metrogames.cli.render import sheets_table
+from metrogames.games.nextstation.citymap import load_city
 
 
-def breakdown_table(city: CityMap, sheet: Breakdown, title: str | None = None) -> Table:
-    """A table of one player's sheet: each line's districts × best district (+ river,
-    monuments) = score, then tourist sites, interchanges, bridges, objectives and the total."""
-    data = sheet.to_json(city)
-    table = Table(title=title or f"{city.title}: score", show_lines=False)
-    table.add_column("item")
-    table.add_column("detail")
-    table.add_column("points", justify="right")
-    for colour, line in data["lines"].items():
-        detail = f"{line['districts']} districts × {line['max_in_district']}"
-        if "thames" in line:
-            detail += f" + {line['thames']} Thames × {city.river_points}"
-        if "monuments" in line:
-            detail += f" + {line['monuments']} monuments × {city.monument_points}"
-        if "circled" in line:
-            detail += f" (circled {line['circled']})"
-        table.add_row(f"{colour} line", detail, str(line["score"]))
-    if "tourist" in data:
-        table.add_row("tourist sites", f"{data['tourist']['boxes']} boxes", str(data["tourist"]["points"]))
-    inter = data["interchanges"]
-    counts = ", ".join(f"{inter[k]} on {k} lines" for k in inter if k != "points")
-    table.add_row("interchanges", counts, str(inter["points"]))
-    if "bridges" in data:
-        b = data["bridges"]
-        table.add_row("bridges", f"{b['single']} single, {b['double']} double", str(b["points"]))
-    objectives = {k: v for k, v in data["objectives"].items() if k != "points"}
-    if objectives:
-        met = ", ".join(f"{k} {'✔' if v else '✘'}" for k, v in objectives.items())
-        table.add_row("objectives", met, str(data["objectives"]["points"]))
-    table.add_row("[bold]total[/bold]", "", f"[bold]{data['total']}[/bold]")
-    return table
-
-
-def print_breakdown(console: Console, city: CityMap, sheet: Breakdown) -> None:
-    """Print :func:`breakdown_table`."""
-    console.print(breakdown_table(city, sheet))
+def print_sheet(console: Console, game: str, result: dict[str, Any]) -> None:
+    """Print a ``score --json`` result: a Next Station breakdown, or Metro scores and routes."""
+    if game != "metro":
+        city = load_city(game)
+        console.print(sheets_table(city, ["points"], [result], f"{city.title}: score sheet"))
+        return
+    table = Table(title="Metro: completed routes", title_style="bold")
+    for name in ("station", "player", "tiles", "centre", "points"):
+        table.add_column(name, justify="right")
+    for route in result["routes"]:
+        player = "—" if route["player"] is None else str(route["player"])
+        centre = "×2" if route["central"] else ""
+        table.add_row(
+            str(route["station"]), player, str(route["tiles"]), centre, str(route["points"])
+        )
+    console.print(table)
+    scores = ", ".join(f"player {p}: {s}" for p, s in enumerate(result["scores"]))
+    console.print(f"scores: {scores}", highlight=False)
 
 
 def print_summary(
     console: Console, game: str, bots: list[str], games: int, summary: list[dict[str, Any]]
 ) -> None:
-    """Print a simulation summary: per seat the mean, standard deviation, min, max, wins and
-    the mean of each score component."""
-    table = Table(title=f"{game}: {games} games")
-    table.add_column("seat")
-    table.add_column("bot")
-    for name in ("mean", "std", "min", "max", "wins"):
-        table.add_column(name, justify="right")
-    components = list(summary[0]["components"]) if summary else []
-    for name in components:
-        table.add_column(f"mean {name}", justify="right")
-    for seat, s in enumerate(summary):
-        st = s["score"]
-        table.add_row(
-            str(seat),
-            bots[seat],
-            f"{st.mean:.2f}",
-            f"{st.std:.2f}",
-            f"{st.min:.0f}",
-            f"{st.max:.0f}",
-            f"{s['wins']:.1f}",
-            *(f"{s['components'][c]:.2f}" for c in components),
-        )
+    """Print a simulation summary, one column per seat: mean, standard deviation, min, max,
+    wins (with several seats) and the mean of each score component."""
+    table = Table(title=f"{game}: {games} games", title_style="bold")
+    table.add_column("")
+    for seat, code in enumerate(bots):
+        table.add_column(f"seat {seat}: {code}", justify="right")
+    stats = [s["score"] for s in summary]
+    table.add_row("mean", *(f"{st.mean:.2f}" for st in stats))
+    table.add_row("std", *(f"{st.std:.2f}" for st in stats))
+    table.add_row("min", *(f"{st.min:.0f}" for st in stats))
+    table.add_row("max", *(f"{st.max:.0f}" for st in stats))
+    if len(bots) > 1:
+        table.add_row("wins", *(f"{s['wins']:.1f}" for s in summary))
+    for name in summary[0]["components"] if summary else []:
+        table.add_row(f"mean {name}", *(f"{s['components'][name]:.2f}" for s in summary))
     console.print(table)
