@@ -44,7 +44,9 @@ def _decode(text: str, where: str) -> Any:
     except _DuplicateKeyError as exc:
         raise RecordError(f"{where}: key {str(exc)[:40]!r} given twice in one object") from None
     except json.JSONDecodeError as exc:
-        raise RecordError(f"{where}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+        raise RecordError(
+            f"{where}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
+        ) from None
     except RecursionError:
         raise RecordError(f"{where}: JSON nested too deeply") from None
 

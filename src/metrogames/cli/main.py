@@ -399,6 +399,8 @@ def bench(
     else:
         for r in results:
             out.print(
-                f"{r['name']:<28} {r['games_per_second']:>9.1f} games/s  ({r['games']} games, mean score {r['mean_score']:.1f})",
+                f"{r['name']:<22} {r['games_per_second']:>8.0f} games/s best, "
+                f"{r['median_games_per_second']:>6.0f} median  "
+                f"({r['games']} games, mean score {r['mean_score']:.1f})",
                 highlight=False,
             )

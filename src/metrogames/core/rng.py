@@ -20,8 +20,15 @@ MASK64 = (1 << 64) - 1
 MAX_SEED = MASK64
 MAX_RANKED = 20
 _FACTORIALS = tuple(math.factorial(i) for i in range(MAX_RANKED + 1))
+_RADICES = tuple(tuple(_FACTORIALS[k - 1 - i] for i in range(k)) for k in range(MAX_RANKED + 1))
+"""Per length ``k``: the factorials (k-1)!, ..., 0! that decode a permutation rank."""
 _LIMITS = (0, *((1 << 64) - ((1 << 64) % n) for n in range(1, 257)))
 """Per bound ``n``: the largest multiple of ``n`` not above 2**64 (rejection threshold)."""
+
+
+@cache
+def _large_limit(n: int) -> int:
+    return (1 << 64) - ((1 << 64) % n)
 
 
 def check_seed(seed: object) -> int:
@@ -64,7 +71,7 @@ class Rng:
         """A uniform int in ``0..n-1`` (unbiased, by rejection). ``n`` must be positive."""
         if n <= 0:
             raise ValueError("below() needs a positive bound")
-        limit = _LIMITS[n] if n < len(_LIMITS) else (1 << 64) - ((1 << 64) % n)
+        limit = _LIMITS[n] if n < len(_LIMITS) else _large_limit(n)
         while True:
             x = self.next64()
             if x < limit:
@@ -80,8 +87,8 @@ class Rng:
         if n <= MAX_RANKED:
             pool = list(items)
             rank = self.below(_FACTORIALS[n])
-            for i in range(n):
-                index, rank = divmod(rank, _FACTORIALS[n - 1 - i])
+            for i, radix in enumerate(_RADICES[n]):
+                index, rank = divmod(rank, radix)
                 items[i] = pool.pop(index)
             return
         for i in range(n - 1, 0, -1):

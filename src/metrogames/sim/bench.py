@@ -1,7 +1,7 @@
 """Engine benchmarks: games per second on one core (``metrogames bench``).
 
 Measurements, not tests: the figures go in the README's performance table. Each benchmark
-plays whole games (deal included) from consecutive seeds for about the requested time.
+plays whole games (deal included) from consecutive seeds for about the requested CPU time.
 ``*-rollout-*`` measures the engine's fast random playout (``state.rollout``: uniformly random
 sections, the same rules code); ``*-random-*`` and ``*-greedy-*`` go through the bot interface
 and the checked-free ``apply_in_place`` path, as ``simulate`` does.
@@ -33,31 +33,39 @@ BENCHMARKS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
-def measure(game: str, bots: tuple[str, ...], seconds: float) -> dict[str, Any]:
-    """Play games of ``game`` with ``bots`` for about ``seconds``; return the rate."""
+def measure(game: str, bots: tuple[str, ...], seconds: float, trials: int = 5) -> dict[str, Any]:
+    """Play games of ``game`` with ``bots`` for about ``seconds`` of CPU time, split into
+    ``trials`` runs; the rate is the best run's (the least disturbed by other processes on a
+    shared machine), and the median run's is given beside it."""
     kind = game_kind(game)
     n = len(bots)
     played = 0
     total = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        seed = played + 1
-        state = kind.new_state(n, seed, None)
-        if bots[0] == "rollout":
-            state.rollout(Rng(seed, "rollout"))
-        else:
-            play_bots(state, [make_bot(code, seed + i) for i, code in enumerate(bots)])
-        total += state.scores()[0]
-        played += 1
-        now = time.perf_counter()
-        if now >= deadline:
-            break
-    elapsed = now - start
+    rates = []
+    for _ in range(trials):
+        start = time.process_time()
+        deadline = start + seconds / trials
+        count = 0
+        while True:
+            seed = played + 1
+            state = kind.new_state(n, seed, None)
+            if bots[0] == "rollout":
+                state.rollout(Rng(seed, "rollout"))
+            else:
+                play_bots(state, [make_bot(code, seed + i) for i, code in enumerate(bots)])
+            total += state.scores()[0]
+            played += 1
+            count += 1
+            now = time.process_time()
+            if now >= deadline:
+                break
+        rates.append(count / (now - start))
+    rates.sort()
     return {
         "games": played,
-        "seconds": elapsed,
-        "games_per_second": played / elapsed,
+        "seconds": seconds,
+        "games_per_second": rates[-1],
+        "median_games_per_second": rates[len(rates) // 2],
         "mean_score": total / played,
     }
 

@@ -606,8 +606,10 @@ class MetroState:
         Raises:
             ValueError: ``player`` is not a seat of this game.
         """
-        if isinstance(player, bool) or not isinstance(player, int) or not (
-            0 <= player < self.game.players
+        if (
+            isinstance(player, bool)
+            or not isinstance(player, int)
+            or not (0 <= player < self.game.players)
         ):
             raise ValueError(f"no player {player!r} in a {self.game.players}-player game")
         other = self.clone()

@@ -10,7 +10,10 @@ stations: its departure station joins it with the first section.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from metrogames.core.errors import IllegalActionError
+from metrogames.games.nextstation.actions import PASS, TurnAction, single_sections
 from metrogames.games.nextstation.citymap import CityMap, bits
 
 
@@ -73,28 +76,61 @@ class PlayerMap:
 
     def moves(
         self, city: CityMap, colour: int, starts: int, targets: int
-    ) -> list[tuple[int, int, int]]:
-        """Every legal section ``(start, target, link)`` of line ``colour`` from a station of
-        the ``starts`` mask to a station of the ``targets`` mask, in a fixed order."""
-        out = []
+    ) -> list[tuple[int, int, int, int]]:
+        """Every legal section ``(start, target, link, link bit)`` of line ``colour`` from a
+        station of the ``starts`` mask to a station of the ``targets`` mask, in a fixed order."""
+        return find_sections(city, starts, targets & ~self.stations[colour], self.blocked)
+
+    def random_round(
+        self,
+        city: CityMap,
+        colour: int,
+        turns: list[tuple[int, bool]],
+        below: Callable[[int], int],
+    ) -> list[TurnAction]:
+        """Play line ``colour`` through ``turns`` — ``(targets mask, switch effect)`` per
+        card — drawing a uniformly random legal section each turn (``below(n)`` picks one of
+        ``n``, in :meth:`moves` order) or passing when none is legal. Returns the actions.
+
+        The fast path of random playouts: the same rules as :meth:`moves` and
+        :meth:`add_section`, on local ints.
+        """
+        singles = single_sections(city)
+        n = len(city.stations)
+        conflicts = city.conflicts
+        stations = self.stations[colour]
+        sections = self.sections[colour]
+        ends = self.ends[colour]
+        drawn = self.drawn
         blocked = self.blocked
-        neighbours = city.neighbours
-        by_target = city.links_by_target
-        open_targets = targets & ~self.stations[colour]
-        while starts:
-            low = starts & -starts
-            starts ^= low
-            s = low.bit_length() - 1
-            cand = neighbours[s] & open_targets
-            if cand:
-                table = by_target[s]
-                while cand:
-                    tbit = cand & -cand
-                    cand ^= tbit
-                    t, link, lbit = table[tbit]
-                    if not blocked & lbit:
-                        out.append((s, t, link))
-        return out
+        departure = 1 << city.departures[colour]
+        actions: list[TurnAction] = []
+        for targets, branch in turns:
+            starts = (stations if branch else ends) if sections else departure
+            moves = find_sections(city, starts, targets & ~stations, blocked)
+            if not moves:
+                actions.append(PASS)
+                continue
+            s, t, link, lbit = moves[below(len(moves))]
+            tbit = 1 << t
+            if sections:
+                sbit = 1 << s
+                if ends & sbit:
+                    ends ^= sbit
+                ends |= tbit
+                stations |= tbit
+            else:
+                ends = stations = (1 << s) | tbit
+            sections |= lbit
+            drawn |= lbit
+            blocked |= lbit | conflicts[link]
+            actions.append(singles[s * n + t])  # type: ignore[arg-type]
+        self.stations[colour] = stations
+        self.sections[colour] = sections
+        self.ends[colour] = ends
+        self.drawn = drawn
+        self.blocked = blocked
+        return actions
 
     def check_section(
         self, city: CityMap, colour: int, start: int, target: int, starts: int, targets: int
@@ -155,3 +191,28 @@ class PlayerMap:
             if (mask >> link) & 1:
                 return city.colours[c]
         return "?"
+
+
+def find_sections(
+    city: CityMap, starts: int, open_targets: int, blocked: int
+) -> list[tuple[int, int, int, int]]:
+    """Sections ``(start, target, link, link bit)`` from a station of ``starts`` to a station
+    of ``open_targets`` (targets not on the line) along a link not in ``blocked``; ordered by
+    start, then target. The hot loop of move generation."""
+    out = []
+    neighbours = city.neighbours
+    by_target = city.links_by_target
+    while starts:
+        low = starts & -starts
+        starts ^= low
+        s = low.bit_length() - 1
+        cand = neighbours[s] & open_targets
+        if cand:
+            table = by_target[s]
+            while cand:
+                tbit = cand & -cand
+                cand ^= tbit
+                t, link, lbit = table[tbit]
+                if not blocked & lbit:
+                    out.append((s, t, link, lbit))
+    return out

@@ -142,6 +142,7 @@ class CityMap:
             )
             for i, d in enumerate(district_list)
         )
+        self.district_masks: tuple[int, ...] = tuple(d.mask for d in self.districts)
         self.departures: tuple[int, ...] = tuple(
             self.station_index[data["departures"][c]] for c in self.colours
         )

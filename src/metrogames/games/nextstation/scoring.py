@@ -41,14 +41,14 @@ def score_line(city: CityMap, stations: int, sections: int, circled: int = -1) -
         return EMPTY_LINE
     districts = 0
     best = 0
-    circled_bit = 1 << circled if circled >= 0 else 0
-    for d in city.districts:
-        n = (stations & d.mask).bit_count()
+    for mask in city.district_masks:
+        n = (stations & mask).bit_count()
         if n:
             districts += 1
-            if d.mask & circled_bit:
-                n += 1
             best = max(best, n)
+    if circled >= 0:  # the circled station counts twice in its district
+        n = (stations & city.district_masks[city.stations[circled].district]).bit_count() + 1
+        best = max(best, n)
     river = (sections & city.river_mask).bit_count()
     monuments = (stations & city.monument_mask).bit_count()
     score = districts * best + river * city.river_points + monuments * city.monument_points

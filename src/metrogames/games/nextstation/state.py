@@ -212,19 +212,6 @@ class NextStationState:
             return []
         return self._enumerate(player)
 
-    def legal_sections(self, player: int) -> list[tuple[int, int, int]]:
-        """The single sections ``(start, target, link)`` the current card allows ``player``
-        without powers: the fast path for simple bots."""
-        card = self.city.card_by_id[self.flipped[-1]]
-        colour = self.colour(player)
-        board = self.maps[player]
-        return board.moves(
-            self.city,
-            colour,
-            board.starts(self.city, colour, self.branch),
-            self._targets(card.face),
-        )
-
     def _targets(self, face: str) -> int:
         if face in SYMBOLS:
             return self.city.symbol_mask[face]
@@ -240,26 +227,26 @@ class NextStationState:
         table = single_sections(city)
         n = len(city.stations)
         actions: list[TurnAction] = [PASS]
-        actions.extend([table[s * n + t] for s, t, _ in singles])  # type: ignore[misc]
+        actions.extend([table[s * n + t] for s, t, _, _ in singles])  # type: ignore[misc]
         if card.face == "free-entry":
-            for s, t, link in singles:
+            for s, t, link, _ in singles:
                 if (city.monument_mask >> t) & 1:
                     after = board.copy()
                     after.add_section(city, colour, s, t, link)
                     actions.extend(
                         TurnAction(((s, t), (t, t2)))
-                        for _, t2, _ in after.moves(city, colour, 1 << t, city.all_stations_mask)
+                        for _, t2, _, _ in after.moves(city, colour, 1 << t, city.all_stations_mask)
                     )
         power = self.power_available(player)
         if power == "joker" and card.face != "joker":
             actions.extend(
                 TurnAction(((s, t),), "joker")
-                for s, t, _ in board.moves(city, colour, starts, city.all_stations_mask)
+                for s, t, _, _ in board.moves(city, colour, starts, city.all_stations_mask)
             )
         elif power == "switch" and self.turn >= FIRST_EFFECTIVE_SWITCH and not self.branch:
             actions.extend(
                 TurnAction(((s, t),), "switch")
-                for s, t, _ in board.moves(
+                for s, t, _, _ in board.moves(
                     city, colour, board.starts(city, colour, True), self._targets(card.face)
                 )
             )
@@ -273,7 +260,7 @@ class NextStationState:
         city = self.city
         out: list[TurnAction] = []
         starts = board.starts(city, colour, self.branch)
-        for s, t, link in board.moves(city, colour, starts, self._targets(face)):
+        for s, t, link, _ in board.moves(city, colour, starts, self._targets(face)):
             after = board.copy()
             after.add_section(city, colour, s, t, link)
             if face in SYMBOLS or (city.wild_mask >> t) & 1:
@@ -283,7 +270,7 @@ class NextStationState:
             starts2 = after.starts(city, colour, self.branch)
             out.extend(
                 TurnAction(((s, t), (s2, t2)), "double-section")
-                for s2, t2, _ in after.moves(city, colour, starts2, second)
+                for s2, t2, _, _ in after.moves(city, colour, starts2, second)
             )
         return out
 
@@ -544,6 +531,10 @@ class NextStationState:
         player (a pass only when no section is legal; no powers): the engine's fast path for
         random playouts and benchmarks. Cards come from the deal.
 
+        Maps never interact, so each player's round is played on its own
+        (:meth:`PlayerMap.random_round`) and the actions are interleaved into the history
+        turn by turn, as the checked path would record them.
+
         Raises:
             ValueError: a round whose deck is unknown (nothing to flip from).
         """
@@ -551,55 +542,42 @@ class NextStationState:
         if not self.over and not self.awaiting_card:
             self._rollout_turn(rng, self._targets(city.card_by_id[self.flipped[-1]].face))
         card_by_id = city.card_by_id
-        targets_of = {c.id: self._targets(c.face) for c in city.deck}
-        singles = single_sections(city)
-        n = len(city.stations)
         below = rng.below
         players = range(self.game.players)
-        maps = self.maps
-        departures = [1 << d for d in city.departures]
         while not self.over:
             deck = self.deal.decks[self.round]
             if deck is None:
                 raise ValueError("rollout needs the deal's decks")
             flipped = list(self.flipped)
-            history = self._history
-            branch = self.branch
-            colours = self._colours
             ends = self.ends_flipped
-            turn = self.turn
+            branch = self.branch
+            turns: list[tuple[int, bool]] = []  # (targets, branch) per playable card
             for card_id in deck[len(flipped) :]:
                 flipped.append(card_id)
-                history = (history, CHANCE, card_id)
                 card = card_by_id[card_id]
                 if card.face == "switch":
                     branch = len(flipped) >= FIRST_EFFECTIVE_SWITCH
                     continue
-                turn += 1
-                ends += card.ends_round
-                targets = targets_of[card_id]
-                for p in players:
-                    colour = colours[p]
-                    board = maps[p]
-                    if not board.sections[colour]:
-                        starts = departures[colour]
-                    else:
-                        starts = board.stations[colour] if branch else board.ends[colour]
-                    moves = board.moves(city, colour, starts, targets)
-                    if moves:
-                        s, t, link = moves[below(len(moves))]
-                        board.add_section(city, colour, s, t, link)
-                        history = (history, p, singles[s * n + t])
-                    else:
-                        history = (history, p, PASS)
+                turns.append((self._targets(card.face), branch))
                 branch = False
+                ends += card.ends_round
                 if ends >= city.round_end_count:
                     break
-            self.flipped = tuple(flipped)
+            played = [
+                self.maps[p].random_round(city, self._colours[p], turns, below) for p in players
+            ]
+            history = self._history
+            k = 0
+            for card_id in flipped[len(self.flipped) :]:
+                history = (history, CHANCE, card_id)
+                if card_by_id[card_id].face != "switch":
+                    for p in players:
+                        history = (history, p, played[p][k])
+                    k += 1
             self._history = history
+            self.flipped = tuple(flipped)
             self.ends_flipped = ends
-            self.turn = turn
-            self.branch = branch
+            self.turn += len(turns)
             self._pending = 0
             self._end_turn()
 
@@ -616,7 +594,7 @@ class NextStationState:
             board = self.maps[p]
             moves = board.moves(city, colour, board.starts(city, colour, self.branch), targets)
             if moves:
-                s, t, link = moves[rng.below(len(moves))]
+                s, t, link, _ = moves[rng.below(len(moves))]
                 board.add_section(city, colour, s, t, link)
                 history = (history, p, singles[s * n + t])
             else:
