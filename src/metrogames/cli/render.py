@@ -22,6 +22,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
+from metrogames.cli.canvas import Canvas
 from metrogames.games.nextstation.actions import TurnAction, format_action
 from metrogames.games.nextstation.board import PlayerMap
 from metrogames.games.nextstation.citymap import ANY, Card, CityMap, bits
@@ -138,18 +139,14 @@ class MapView:
     title: str | None = None
 
 
-class _Canvas:
+class _Canvas(Canvas):
+    """Characters with a colour and weight each; ``special`` overrides a cell's whole style."""
+
     def __init__(self, width: int, height: int) -> None:
-        self.width = width
-        self.height = height
-        self.ch = [[" "] * width for _ in range(height)]
+        super().__init__(width, height)
         self.fg: list[list[str | None]] = [[None] * width for _ in range(height)]
-        self.bg: list[list[str | None]] = [[None] * width for _ in range(height)]
         self.bold = [[False] * width for _ in range(height)]
         self.special: dict[tuple[int, int], Style] = {}
-
-    def inside(self, x: int, y: int) -> bool:
-        return 0 <= x < self.width and 0 <= y < self.height
 
     def put(self, x: int, y: int, ch: str, fg: str | None = None, bold: bool = False) -> None:
         if self.inside(x, y):
@@ -157,29 +154,13 @@ class _Canvas:
             self.fg[y][x] = fg
             self.bold[y][x] = bold
 
-    def text(self) -> Text:
-        out = Text(no_wrap=True, overflow="crop")
-        for y in range(self.height):
-            run = ""
-            run_style: Style | None = None
-            for x in range(self.width):
-                style = self.special.get((x, y))
-                if style is None:
-                    style = Style(
-                        color=self.fg[y][x] or _FG, bgcolor=self.bg[y][x], bold=self.bold[y][x]
-                    )
-                elif self.bg[y][x] and style.bgcolor is None:
-                    style = style + Style(bgcolor=self.bg[y][x])
-                if style != run_style and run:
-                    out.append(run, run_style)
-                    run = ""
-                run_style = style
-                run += self.ch[y][x]
-            if run:
-                out.append(run, run_style)
-            if y < self.height - 1:
-                out.append("\n")
-        return out
+    def cell_style(self, x: int, y: int) -> Style:
+        style = self.special.get((x, y))
+        if style is None:
+            return Style(color=self.fg[y][x] or _FG, bgcolor=self.bg[y][x], bold=self.bold[y][x])
+        if self.bg[y][x] and style.bgcolor is None:
+            return style + Style(bgcolor=self.bg[y][x])
+        return style
 
 
 def _anchor(col: float, row: float) -> tuple[int, int]:

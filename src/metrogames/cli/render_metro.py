@@ -33,6 +33,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
+from metrogames.cli.canvas import Canvas
 from metrogames.cli.render import colour_hex
 from metrogames.games.metro import MetroState, Route, load_metro, square_name
 from metrogames.games.metro.tiles import CENTRAL_BASE, SIZE, MetroData
@@ -111,6 +112,7 @@ _INWARD = {0: (1, 0, "↓"), 2: (0, -1, "←"), 4: (-1, 0, "↑"), 6: (0, 1, "�
 
 _FG = "#c8ccd4"
 _DIM = "#6b7280"
+_DEFAULT = Style(color=_FG)
 _TRACK = "#7d8490"
 _TILE_BG = "#1f232b"
 _LAST_BG = "#2e3a50"
@@ -183,19 +185,16 @@ def seat_text(seat: int, name: str | None = None) -> Text:
     return out
 
 
-class _Canvas:
-    """Characters with one style each, turned into a :class:`Text`."""
+class _Canvas(Canvas):
+    """Characters with one style each."""
 
     def __init__(self, width: int, height: int) -> None:
-        self.width = width
-        self.height = height
-        self.ch = [[" "] * width for _ in range(height)]
+        super().__init__(width, height)
         self.style: list[list[Style | None]] = [[None] * width for _ in range(height)]
-        self.bg: list[list[str | None]] = [[None] * width for _ in range(height)]
 
     def put(self, x: int, y: int, text: str, style: Style | None = None) -> None:
         for i, ch in enumerate(text):
-            if 0 <= x + i < self.width and 0 <= y < self.height:
+            if self.inside(x + i, y):
                 self.ch[y][x + i] = ch
                 self.style[y][x + i] = style
 
@@ -204,26 +203,11 @@ class _Canvas:
             for xx in range(x, x + w):
                 self.bg[yy][xx] = colour
 
-    def text(self) -> Text:
-        out = Text(no_wrap=True, overflow="crop")
-        default = Style(color=_FG)
-        for y in range(self.height):
-            run = ""
-            run_style: Style | None = None
-            for x in range(self.width):
-                style = self.style[y][x] or default
-                if self.bg[y][x]:
-                    style = style + Style(bgcolor=self.bg[y][x])
-                if style != run_style and run:
-                    out.append(run, run_style)
-                    run = ""
-                run_style = style
-                run += self.ch[y][x]
-            if run:
-                out.append(run, run_style)
-            if y < self.height - 1:
-                out.append("\n")
-        return out
+    def cell_style(self, x: int, y: int) -> Style:
+        style = self.style[y][x] or _DEFAULT
+        if self.bg[y][x]:
+            return style + Style(bgcolor=self.bg[y][x])
+        return style
 
 
 def route_tracks(state: MetroState) -> dict[tuple[int, int], int]:

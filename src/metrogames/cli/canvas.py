@@ -1,0 +1,44 @@
+"""A grid of characters for terminal pictures (maps and boards), turned into rich Text."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+
+
+class Canvas:
+    """``width`` × ``height`` characters with a background colour each; subclasses say how
+    each cell is styled (:meth:`cell_style`)."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width = width
+        self.height = height
+        self.ch = [[" "] * width for _ in range(height)]
+        self.bg: list[list[str | None]] = [[None] * width for _ in range(height)]
+
+    def inside(self, x: int, y: int) -> bool:
+        """True when ``(x, y)`` is on the canvas."""
+        return 0 <= x < self.width and 0 <= y < self.height
+
+    def cell_style(self, x: int, y: int) -> Style:
+        """The style of the cell at ``(x, y)``."""
+        raise NotImplementedError
+
+    def text(self) -> Text:
+        """The canvas as one :class:`Text`, runs of equal style merged, rows ending in newlines."""
+        out = Text(no_wrap=True, overflow="crop")
+        for y in range(self.height):
+            run = ""
+            run_style: Style | None = None
+            for x in range(self.width):
+                style = self.cell_style(x, y)
+                if style != run_style and run:
+                    out.append(run, run_style)
+                    run = ""
+                run_style = style
+                run += self.ch[y][x]
+            if run:
+                out.append(run, run_style)
+            if y < self.height - 1:
+                out.append("\n")
+        return out
