@@ -119,7 +119,7 @@ class NextStationState:
         self.line_scores = [[EMPTY_LINE] * colours for _ in range(n)]
         self.tourist_boxes = [0] * n
         self.power_used = [False] * n
-        self._history: tuple[Any, ...] | None = None
+        self._history: list[Any] = []  # player, action, player, action, ...
         self._colours = self._round_colours()
 
     def _round_colours(self) -> list[int]:
@@ -150,10 +150,11 @@ class NextStationState:
         return self.over
 
     def clone(self) -> NextStationState:
-        """A copy that shares the (immutable) history and copies each player's map."""
+        """An independent copy (history, maps and scores copied; rules data shared)."""
         other = NextStationState.__new__(NextStationState)
         for name in NextStationState.__slots__:
             setattr(other, name, getattr(self, name))
+        other._history = self._history[:]
         other.maps = [m.copy() for m in self.maps]
         other.line_scores = [ls[:] for ls in self.line_scores]
         other.tourist_boxes = self.tourist_boxes[:]
@@ -162,13 +163,8 @@ class NextStationState:
 
     def history(self) -> list[tuple[int, str | TurnAction]]:
         """Every action so far, in order: ``(CHANCE, card_id)`` or ``(player, TurnAction)``."""
-        out = []
-        node = self._history
-        while node is not None:
-            node, player, action = node
-            out.append((player, action))
-        out.reverse()
-        return out
+        flat = self._history
+        return list(zip(flat[::2], flat[1::2], strict=True))
 
     # -- what is on the table ------------------------------------------------------------
     @property
@@ -318,7 +314,8 @@ class NextStationState:
                 self._flip(action, False)
             else:
                 self._play(player, action, False)
-            self._history = (self._history, player, action)
+            self._history.append(player)
+            self._history.append(action)
             return
         where = {"round": self.round + 1, "turn": self.turn or None, "player": player}
         if self.over:
@@ -345,7 +342,8 @@ class NextStationState:
                 self._play(player, action, check)
             except IllegalActionError as exc:
                 raise exc.at(**where) from None
-        self._history = (self._history, player, action)
+        self._history.append(player)
+        self._history.append(action)
 
     def _flip(self, card_id: Any, check: bool) -> None:
         card = self.city.card_by_id[card_id] if not check else self._check_card(card_id)
@@ -569,12 +567,11 @@ class NextStationState:
             history = self._history
             k = 0
             for card_id in flipped[len(self.flipped) :]:
-                history = (history, CHANCE, card_id)
+                history += (CHANCE, card_id)
                 if card_by_id[card_id].face != "switch":
                     for p in players:
-                        history = (history, p, played[p][k])
+                        history += (p, played[p][k])
                     k += 1
-            self._history = history
             self.flipped = tuple(flipped)
             self.ends_flipped = ends
             self.turn += len(turns)
@@ -596,10 +593,9 @@ class NextStationState:
             if moves:
                 s, t, link, _ = moves[rng.below(len(moves))]
                 board.add_section(city, colour, s, t, link)
-                history = (history, p, singles[s * n + t])
+                history += (p, singles[s * n + t])
             else:
-                history = (history, p, PASS)
-        self._history = history
+                history += (p, PASS)
         self._pending = 0
         self.awaiting_card = True
         self._end_turn()
