@@ -404,3 +404,63 @@ def bench(
                 f"({r['games']} games, mean score {r['mean_score']:.1f})",
                 highlight=False,
             )
+
+
+@app.command()
+def serve(
+    host: Annotated[str | None, typer.Option(help="Address to listen on.")] = None,
+    port: Annotated[int | None, typer.Option(help="Port to listen on.")] = None,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="Database URL: sqlite:///var/metrogames.db (default) or "
+            "postgresql+psycopg://user@host:port/name."
+        ),
+    ] = None,
+) -> None:
+    """Serve the web table (needs the ``web`` extra); prints its address once it is up."""
+    try:
+        import asyncio
+
+        import uvicorn
+        from sqlalchemy.engine import make_url
+
+        from metrogames.web.app import create_app
+        from metrogames.web.config import Settings
+    except ImportError as exc:
+        raise fail(
+            f"the web table needs the web extra (pip install 'metrogames[web]'): {exc}"
+        ) from None
+    try:
+        settings = Settings()
+        settings = settings.model_copy(
+            update={
+                "host": host or settings.host,
+                "port": port or settings.port,
+                "db": db or settings.db,
+            }
+        )
+        application = create_app(settings)
+        shown_db = make_url(settings.db).render_as_string(hide_password=True)
+    except Exception as exc:  # a bad URL, an unreachable database, a failed migration
+        raise fail(f"cannot open the database: {exc}") from None
+    server = uvicorn.Server(
+        uvicorn.Config(application, host=settings.host, port=settings.port, log_level="warning")
+    )
+
+    async def run() -> None:
+        task = asyncio.create_task(server.serve())
+        while not server.started and not task.done():
+            await asyncio.sleep(0.05)
+        if server.started:
+            out.print(
+                f"metrogames web table on http://{settings.host}:{settings.port}/ "
+                f"(database {shown_db}); Ctrl-C stops it",
+                highlight=False,
+                markup=False,
+            )
+        await task
+
+    asyncio.run(run())
+    if not server.started:
+        raise fail(f"could not listen on {settings.host}:{settings.port}")

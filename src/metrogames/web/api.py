@@ -1,0 +1,173 @@
+"""The HTTP routes of ``docs/web-api.md``: games and boards, rooms, playing, records, replays.
+
+Bodies are read here, bounded (64 KiB; records 1 MiB) and decoded by hand so that every refusal
+is a 4xx ``{"error", "reason"}`` (400 ``bad-request``, never 422). The work is done by
+:class:`~metrogames.web.rooms.RoomService`; replays are built by :mod:`metrogames.web.replays`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from metrogames.web.boards import board, games_list
+from metrogames.web.replays import frames_of_record
+from metrogames.web.rooms import RoomError, RoomService, bad_request
+
+BODY_LIMIT = 64 * 1024
+RECORD_LIMIT = 1024 * 1024
+
+router = APIRouter(prefix="/api")
+
+
+async def read_json(request: Request, limit: int = BODY_LIMIT) -> Any:
+    """The request's JSON body, read at most ``limit`` bytes far.
+
+    Raises:
+        RoomError: 413 ``too-large``; 400 ``bad-request`` for a body that is not JSON.
+    """
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise RoomError(413, "too-large", f"the body is larger than {limit} bytes")
+    chunks = bytearray()
+    async for chunk in request.stream():
+        chunks += chunk
+        if len(chunks) > limit:
+            raise RoomError(413, "too-large", f"the body is larger than {limit} bytes")
+    if not chunks:
+        return {}
+    try:
+        return json.loads(chunks.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise bad_request("the body is not JSON (UTF-8)") from None
+
+
+def bearer(request: Request) -> str | None:
+    """The token of ``Authorization: Bearer <token>``, or ``None``."""
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+def service(request: Request) -> RoomService:
+    """The app's room service."""
+    rooms: RoomService = request.app.state.rooms
+    return rooms
+
+
+def seat_number(text: str) -> int:
+    """A seat number from the path.
+
+    Raises:
+        RoomError: 404 for anything but a small whole number.
+    """
+    if not text.isdigit() or len(text) > 2:
+        raise RoomError(404, "not-found", f"no seat {text[:20]!r}")
+    return int(text)
+
+
+@router.get("/games")
+async def get_games() -> list[dict[str, Any]]:
+    """Every game with its title, player counts, options and bots."""
+    return games_list()
+
+
+@router.get("/games/{game}/board")
+async def get_board(game: str) -> dict[str, Any]:
+    """The drawing data of ``game`` (404 ``not-found`` for an unknown game)."""
+    data = board(game)
+    if data is None:
+        raise RoomError(404, "not-found", f"no game {game[:20]!r}")
+    return data
+
+
+@router.post("/rooms", status_code=201)
+async def create_room(request: Request) -> dict[str, Any]:
+    """Create a room: ``{"room": <summary>, "tokens": {seat: token}, "host_token"}``."""
+    rooms = service(request)
+    table, tokens, host = await rooms.create(await read_json(request))
+    return {"room": rooms.summary(table), "tokens": tokens, "host_token": host}
+
+
+@router.get("/rooms/{room}")
+async def get_room(room: str, request: Request) -> dict[str, Any]:
+    """The room summary."""
+    rooms = service(request)
+    return rooms.summary(await rooms.table(room))
+
+
+@router.post("/rooms/{room}/join")
+async def join_room(room: str, request: Request) -> dict[str, Any]:
+    """Claim an open seat: ``{"token"}``."""
+    return {"token": await service(request).join(room, await read_json(request))}
+
+
+@router.post("/rooms/{room}/start")
+async def start_room(room: str, request: Request) -> dict[str, Any]:
+    """Start an online room (host token)."""
+    rooms = service(request)
+    await read_json(request)
+    return rooms.summary(await rooms.start(room, bearer(request)))
+
+
+@router.post("/rooms/{room}/seats/{seat}/bot")
+async def seat_to_bot(room: str, seat: str, request: Request) -> dict[str, Any]:
+    """Hand a seat to a bot (host token)."""
+    rooms = service(request)
+    body = await read_json(request)
+    table = await rooms.hand_to_bot(room, seat_number(seat), bearer(request), body)
+    return rooms.summary(table)
+
+
+@router.post("/rooms/{room}/seats/{seat}/reclaim")
+async def reclaim_seat(room: str, seat: str, request: Request) -> dict[str, Any]:
+    """Take a seat back from its bot (that seat's token)."""
+    rooms = service(request)
+    await read_json(request)
+    return rooms.summary(await rooms.reclaim(room, seat_number(seat), bearer(request)))
+
+
+@router.get("/rooms/{room}/view")
+async def get_view(room: str, request: Request) -> dict[str, Any]:
+    """The view for the token's seat, or a spectator's without a token."""
+    rooms = service(request)
+    table = await rooms.table(room)
+    return rooms.view(table, rooms.viewer(table, bearer(request)))
+
+
+@router.post("/rooms/{room}/actions")
+async def post_action(room: str, request: Request) -> dict[str, Any]:
+    """Play ``{"action", "step"}``; answers the seat's view after the action."""
+    rooms = service(request)
+    table, seat = await rooms.act(room, bearer(request), await read_json(request))
+    return rooms.view(table, seat)
+
+
+@router.get("/rooms/{room}/record")
+async def get_record(room: str, request: Request) -> JSONResponse:
+    """The game record (public parts only while playing)."""
+    rooms = service(request)
+    table = await rooms.table(room)
+    return JSONResponse(
+        rooms.record(table),
+        headers={"Content-Disposition": f'attachment; filename="{table.game}-{table.id}.json"'},
+    )
+
+
+@router.get("/rooms/{room}/replay")
+async def get_replay(room: str, request: Request) -> dict[str, Any]:
+    """Spectator frames of a finished game, one per step."""
+    rooms = service(request)
+    table = await rooms.table(room)
+    if table.status != "finished":
+        raise RoomError(409, "not-finished", "only a finished game can be replayed")
+    return frames_of_record(rooms.record(table))
+
+
+@router.post("/replays")
+async def post_replay(request: Request) -> dict[str, Any]:
+    """Spectator frames of an uploaded record (checked by the engine)."""
+    return frames_of_record(await read_json(request, RECORD_LIMIT))

@@ -1,0 +1,53 @@
+"""The database: engine, sessions and migrations (SQLite by default, PostgreSQL by URL).
+
+:func:`open_database` creates the engine for a URL (creating a SQLite file's folder), and
+:func:`migrate` applies the Alembic migrations packaged in :mod:`metrogames.web.migrations`,
+so an installed package migrates its own database at start.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+
+def open_database(url: str) -> Engine:
+    """An engine for ``url``; a SQLite file's folder is created, its foreign keys enforced.
+
+    Raises:
+        sqlalchemy.exc.ArgumentError: a URL SQLAlchemy cannot read.
+    """
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+
+        @event.listens_for(engine, "connect")
+        def _foreign_keys(dbapi_connection, _record):  # type: ignore[no-untyped-def]
+            dbapi_connection.execute("PRAGMA foreign_keys=ON")
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Apply every Alembic migration not yet applied (``upgrade head``)."""
+    config = Config()
+    config.set_main_option(
+        "script_location", str(resources.files("metrogames.web").joinpath("migrations"))
+    )
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+def session_factory(engine: Engine) -> sessionmaker[Session]:
+    """Sessions on ``engine`` whose objects stay readable after commit."""
+    return sessionmaker(engine, expire_on_commit=False)

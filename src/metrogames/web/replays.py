@@ -1,0 +1,74 @@
+"""Replays: a record turned into spectator frames, one per step.
+
+Contract: ``docs/web-api.md``, ``GET /api/rooms/{room}/replay`` and ``POST /api/replays`` →
+``{"game", "players", "frames": [<spectator view>, ...]}``. The record is first replayed by the
+engine (``kind.replay``), so an illegal record is refused with the engine's reason; the frames
+then follow its action history from the first state. A finished game hides nothing, so frames
+show every map as it is drawn.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from metrogames.core.errors import IllegalActionError, MetrogamesError
+from metrogames.games.metro import read_metro_record
+from metrogames.games.nextstation.record import parse_record
+from metrogames.sim.games import game_kind
+from metrogames.web.rooms import Progress, RoomError, bad_request
+from metrogames.web.views import Frame, build_view
+
+MAX_FRAMES = 2000
+
+
+def _first_state(data: dict[str, Any]) -> Any:
+    """The record's first state (the deal from its seed, decks or tiles)."""
+    if data.get("game") == "metro":
+        record = read_metro_record(data)
+        state = record.game.from_pile(record.tiles)
+        state.seed = record.seed
+        return state
+    return parse_record(data).new_state()
+
+
+def frames_of_record(data: Any) -> dict[str, Any]:
+    """The replay of a record (already decoded JSON).
+
+    Raises:
+        RoomError: 400 ``bad-request`` for a record that does not parse, 400 with the engine's
+            reason for its first illegal action.
+    """
+    if not isinstance(data, dict):
+        raise bad_request("a record must be a JSON object")
+    try:
+        kind = game_kind(data.get("game"))
+        final = kind.replay(data)
+        first = _first_state(data)
+    except IllegalActionError as exc:
+        raise RoomError(400, exc.reason, str(exc)) from None
+    except (MetrogamesError, ValueError) as exc:
+        raise bad_request(f"record: {exc}") from None
+    history = final.history()
+    if len(history) >= MAX_FRAMES:
+        raise RoomError(413, "too-large", f"a replay has at most {MAX_FRAMES} steps")
+    players = list(data["players"])
+    seats = [
+        {
+            "seat": i,
+            "name": name,
+            "kind": "bot" if name.startswith("bot:") else "human",
+            "connected": False,
+        }
+        for i, name in enumerate(players)
+    ]
+    progress = Progress(first)
+
+    def frame(status: str) -> dict[str, Any]:
+        f = Frame("", kind.name, status, progress.step, seats)
+        return build_view(f, progress.state, None, last_routes=progress.last_routes, reveal=True)
+
+    frames = [frame("playing")]
+    for player, action in history:
+        progress.apply(player, action)
+        frames.append(frame("finished" if progress.state.is_over() else "playing"))
+    return {"game": kind.name, "players": players, "frames": frames}

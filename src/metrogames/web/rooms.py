@@ -1,0 +1,830 @@
+"""The room service: create, join, start, act, bots, turn clocks, seat handover, records.
+
+Contract: ``docs/web-api.md``, "Rooms" and "Playing". The server is authoritative: each action
+is checked by the engine (``state.apply``); nothing is stored when it is refused. A game is
+stored as its seed (secret until the end), its options and every action (chance included);
+its state lives in memory per room and is rebuilt from the database after a restart
+(:meth:`RoomService.table`). Each room has one :class:`asyncio.Lock`; every change happens
+under it, is written to the database in one transaction, then pushed to the room's listeners.
+
+Errors are :class:`RoomError` (HTTP status, reason code, message); the API turns them into
+``{"error", "reason"}`` bodies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import secrets
+import string
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Engine, select
+from sqlalchemy.exc import IntegrityError
+
+from metrogames.bots.base import Bot, make_bot
+from metrogames.core.errors import (
+    GameOverError,
+    IllegalActionError,
+    MetrogamesError,
+    NotYourTurnError,
+)
+from metrogames.core.protocol import CHANCE
+from metrogames.games.metro import (
+    MetroAction,
+    MetroState,
+    metro_action_from_json,
+    metro_action_to_json,
+)
+from metrogames.games.nextstation.actions import PASS, action_from_json, action_to_json
+from metrogames.games.nextstation.state import NextStationState
+from metrogames.sim.games import GameKind, game_kind
+from metrogames.web.boards import GAME_NAMES, bot_codes
+from metrogames.web.config import Settings
+from metrogames.web.db import session_factory
+from metrogames.web.models import ActionRow, RoomRow, SeatRow
+from metrogames.web.views import Frame, build_view
+
+MODES = ("solo", "bots", "hotseat", "online")
+ROOM_ALPHABET = string.ascii_lowercase + string.digits
+MAX_NAME = 64
+CLOCK_RANGE = (10, 600)
+CLOCK_BOT = "greedy"
+"""The bot that plays a Metro turn whose clock ran out."""
+
+
+class RoomError(Exception):
+    """A refusal: ``status`` (4xx), ``reason`` (``docs/web-api.md``, "Errors") and message."""
+
+    def __init__(self, status: int, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.reason = reason
+        self.message = message
+
+
+def bad_request(message: str) -> RoomError:
+    """A 400 ``bad-request`` refusal."""
+    return RoomError(400, "bad-request", message)
+
+
+def hash_token(token: str) -> str:
+    """The SHA-256 hex digest a token is stored as."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    """A fresh random token (32 URL-safe characters)."""
+    return secrets.token_urlsafe(24)
+
+
+# -- the game in memory ---------------------------------------------------------------------
+def action_to_wire(state: Any, player: int, action: Any) -> Any:
+    """The notation JSON of ``action`` (a card id or tile code for :data:`CHANCE`)."""
+    if player == CHANCE:
+        return action
+    if isinstance(state, NextStationState):
+        return action_to_json(state.city, action)
+    return metro_action_to_json(action)
+
+
+def action_from_wire(state: Any, player: int, value: Any) -> Any:
+    """Read notation JSON into an engine action for ``state``'s game.
+
+    Raises:
+        NotationError: not an action of this game's notation.
+    """
+    if player == CHANCE:
+        return value
+    if isinstance(state, NextStationState):
+        return action_from_json(state.city, value)
+    return metro_action_from_json(value)
+
+
+class Progress:
+    """A game in memory: the full ``state``, the ``step`` count, and what the views need:
+    ``turn_start`` (Next Station: the state right after the current turn's card) and
+    ``last_routes`` (Metro: routes complete before the last placement)."""
+
+    def __init__(self, state: Any) -> None:
+        self.state = state
+        self.turn_start = state
+        self.step = 0
+        self.last_routes = 0
+
+    def copy(self) -> Progress:
+        """An independent copy (the state cloned; ``turn_start`` is never mutated)."""
+        other = Progress(self.state.clone())
+        other.turn_start = self.turn_start
+        other.step = self.step
+        other.last_routes = self.last_routes
+        return other
+
+    def apply(self, player: int, action: Any) -> None:
+        """Apply one checked action in place.
+
+        Raises:
+            IllegalActionError, NotYourTurnError, GameOverError: the engine's refusal; the
+                progress is unchanged.
+        """
+        state = self.state
+        placing = isinstance(state, MetroState) and isinstance(action, MetroAction)
+        before = len(state.routes()) if placing and not action.is_draw else None
+        state.apply_in_place(player, action, check=True)
+        self.step += 1
+        if before is not None:
+            self.last_routes = before
+        if isinstance(state, NextStationState) and player == CHANCE and not state.awaiting_card:
+            self.turn_start = state.clone()
+
+    def chance_actions(self) -> list[tuple[int, Any]]:
+        """Make every chance action now due (cards, tiles from the secret deal), in place."""
+        done = []
+        while CHANCE in self.state.to_move():
+            outcome = self.state.legal_actions(CHANCE)[0]
+            self.apply(CHANCE, outcome)
+            done.append((CHANCE, outcome))
+        return done
+
+
+@dataclass
+class Seat:
+    """A seat in memory (see :class:`~metrogames.web.models.SeatRow`)."""
+
+    seat: int
+    name: str
+    human: bool
+    bot: str | None
+    token_hash: str | None
+
+    @property
+    def kind(self) -> str:
+        """``human`` or ``bot`` (a human seat handed to a bot reads ``bot``)."""
+        return "bot" if self.bot else "human"
+
+
+Listener = Callable[[], Awaitable[None]]
+
+
+@dataclass
+class Table:
+    """A room in memory: the stored facts, the game's :class:`Progress`, its lock, its
+    WebSocket listeners and its bot and clock tasks."""
+
+    id: str
+    game: str
+    mode: str
+    options: Any
+    seed: int
+    status: str
+    turn_clock: int | None
+    host_hash: str
+    created: float
+    seats: list[Seat]
+    progress: Progress
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    listeners: dict[int, tuple[int | None, Listener]] = field(default_factory=dict)
+    connected: Counter[int] = field(default_factory=Counter)
+    deadline: float | None = None
+    turn_changed: bool = False
+    clock_task: asyncio.Task[None] | None = None
+    bot_task: asyncio.Task[None] | None = None
+    bots: dict[int, Bot] = field(default_factory=dict)
+
+    @property
+    def kind(self) -> GameKind:
+        return game_kind(self.game)
+
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+
+# -- request checking -------------------------------------------------------------------------
+def check_keys(body: Any, required: set[str], optional: set[str], what: str) -> dict[str, Any]:
+    """``body`` as an object with exactly the ``required`` keys and some ``optional`` ones.
+
+    Raises:
+        RoomError: ``bad-request``.
+    """
+    if not isinstance(body, dict):
+        raise bad_request(f"{what} must be a JSON object")
+    unknown = set(body) - required - optional
+    if unknown:
+        shown = ", ".join(sorted(str(k)[:40] for k in unknown))
+        raise bad_request(f"unknown key(s) in {what}: {shown}")
+    missing = required - set(body)
+    if missing:
+        raise bad_request(f"{what} needs {', '.join(sorted(missing))}")
+    return body
+
+
+def check_int(value: Any, what: str, low: int, high: int) -> int:
+    """``value`` as an int in ``low..high`` (bools refused).
+
+    Raises:
+        RoomError: ``bad-request``.
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise bad_request(f"{what} must be a whole number from {low} to {high}")
+    return int(value)
+
+
+def check_name(value: Any, default: str) -> str:
+    """A seat name: 1–64 characters of text (``default`` when absent)."""
+    if value is None:
+        return default
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME:
+        raise bad_request(f"a name is 1 to {MAX_NAME} characters of text")
+    return value.strip()
+
+
+def check_bot(value: Any) -> str:
+    """A known bot code."""
+    codes = bot_codes()
+    if value not in codes:
+        raise bad_request(f"unknown bot {str(value)[:40]!r} (known: {', '.join(codes)})")
+    return str(value)
+
+
+# -- the service ----------------------------------------------------------------------------
+class RoomService:
+    """Rooms over a database: the in-memory tables, their locks, bots and clocks.
+
+    Args:
+        settings: ``bot_delay`` and ``clock_unit`` are read here.
+        engine: a migrated database (:func:`~metrogames.web.db.migrate`).
+    """
+
+    def __init__(self, settings: Settings, engine: Engine) -> None:
+        self.settings = settings
+        self.sessions = session_factory(engine)
+        self.tables: dict[str, Table] = {}
+        self._loading = asyncio.Lock()
+
+    # -- loading --------------------------------------------------------------------------
+    async def table(self, room: str) -> Table:
+        """The room ``room`` in memory, rebuilt from the database when not cached.
+
+        Raises:
+            RoomError: 404 ``not-found``.
+        """
+        table = self.tables.get(room)
+        if table is not None:
+            return table
+        async with self._loading:
+            table = self.tables.get(room)
+            if table is None:
+                table = self._load(room)
+                self.tables[room] = table
+                if table.status == "playing":
+                    table.turn_changed = True
+                    self._after_change(table)
+        return table
+
+    def _load(self, room: str) -> Table:
+        if not (isinstance(room, str) and len(room) == 8 and set(room) <= set(ROOM_ALPHABET)):
+            raise RoomError(404, "not-found", f"no room {room[:20]!r}")
+        with self.sessions() as session:
+            row = session.get(RoomRow, room)
+            if row is None:
+                raise RoomError(404, "not-found", f"no room {room!r}")
+            seats = session.scalars(
+                select(SeatRow).where(SeatRow.room_id == room).order_by(SeatRow.seat)
+            ).all()
+            actions = session.scalars(
+                select(ActionRow).where(ActionRow.room_id == room).order_by(ActionRow.step)
+            ).all()
+        options = json.loads(row.options)
+        progress = Progress(game_kind(row.game).new_state(len(seats), row.seed, options))
+        for a in actions:
+            value = json.loads(a.action)
+            progress.apply(a.player, action_from_wire(progress.state, a.player, value))
+        return Table(
+            id=row.id,
+            game=row.game,
+            mode=row.mode,
+            options=options,
+            seed=row.seed,
+            status=row.status,
+            turn_clock=row.turn_clock,
+            host_hash=row.host_hash,
+            created=row.created,
+            seats=[Seat(s.seat, s.name, s.human, s.bot, s.token_hash) for s in seats],
+            progress=progress,
+        )
+
+    # -- rooms ----------------------------------------------------------------------------
+    async def create(self, body: Any) -> tuple[Table, dict[str, str], str]:
+        """``POST /api/rooms``: a new room; non-online rooms start at once.
+
+        Returns:
+            The table, the seat tokens handed to the creator (seat number as text → token)
+            and the host token.
+
+        Raises:
+            RoomError: ``bad-request`` for unknown keys, games, modes, bots, seat counts,
+                names, clocks or options (with the engine's message).
+        """
+        body = check_keys(body, {"game", "mode", "seats"}, {"options", "turn_clock"}, "a room")
+        game, mode = body["game"], body["mode"]
+        if game not in GAME_NAMES:
+            raise bad_request(f"unknown game {str(game)[:40]!r} (one of {', '.join(GAME_NAMES)})")
+        if mode not in MODES:
+            raise bad_request(f"unknown mode {str(mode)[:40]!r} (one of {', '.join(MODES)})")
+        kind = game_kind(game)
+        raw_seats = body["seats"]
+        if not isinstance(raw_seats, list) or len(raw_seats) not in kind.players:
+            low, high = kind.players[0], kind.players[-1]
+            raise bad_request(f"{game} takes {low} to {high} seats")
+        seats: list[Seat] = []
+        for i, raw in enumerate(raw_seats):
+            entry = check_keys(raw, set(), {"name", "bot"}, f"seat {i}")
+            if entry.get("bot") is not None:
+                code = check_bot(entry["bot"])
+                seats.append(
+                    Seat(i, check_name(entry.get("name"), f"bot:{code}"), False, code, None)
+                )
+            else:
+                name = entry.get("name")
+                open_seat = mode == "online" and i > 0 and name is None
+                seats.append(Seat(i, check_name(name, f"Player {i + 1}"), True, None, None))
+                if open_seat:
+                    seats[-1].name = ""
+        humans = [s for s in seats if s.human]
+        if mode == "solo" and (len(seats) != 1 or len(humans) != 1):
+            raise bad_request("a solo room has exactly one human seat")
+        if mode == "bots" and (len(humans) != 1 or len(seats) < 2):
+            raise bad_request("a bots room has one human seat and at least one bot")
+        if not humans:
+            raise bad_request("a room needs at least one human seat")
+        if mode == "online" and not seats[0].human:
+            raise bad_request("an online room's creator holds seat 0, a human seat")
+        clock = body.get("turn_clock")
+        if clock is not None:
+            clock = check_int(clock, "turn_clock", *CLOCK_RANGE)
+        options = body.get("options") or {}
+        seed = secrets.randbits(63)
+        try:
+            state = kind.new_state(len(seats), seed, options)
+        except (MetrogamesError, ValueError) as exc:
+            raise bad_request(f"options: {exc}") from None
+        tokens: dict[str, str] = {}
+        for s in seats:
+            if s.human and (mode != "online" or s.seat == 0):
+                token = new_token()
+                tokens[str(s.seat)] = token
+                s.token_hash = hash_token(token)
+        host = new_token()
+        room_id = "".join(secrets.choice(ROOM_ALPHABET) for _ in range(8))
+        table = Table(
+            id=room_id,
+            game=game,
+            mode=mode,
+            options=options,
+            seed=seed,
+            status="waiting",
+            turn_clock=clock,
+            host_hash=hash_token(host),
+            created=time.time(),
+            seats=seats,
+            progress=Progress(state),
+        )
+        with self.sessions.begin() as session:
+            session.add(
+                RoomRow(
+                    id=room_id,
+                    game=game,
+                    mode=mode,
+                    options=json.dumps(options),
+                    seed=seed,
+                    status="waiting",
+                    turn_clock=clock,
+                    host_hash=table.host_hash,
+                    created=table.created,
+                )
+            )
+            session.flush()
+            for s in seats:
+                session.add(
+                    SeatRow(
+                        room_id=room_id,
+                        seat=s.seat,
+                        name=s.name,
+                        human=s.human,
+                        bot=s.bot,
+                        token_hash=s.token_hash,
+                    )
+                )
+        self.tables[room_id] = table
+        if mode != "online":
+            async with table.lock:
+                self._start(table)
+            await self._settle(table)
+        return table, tokens, host
+
+    def seat_of(self, table: Table, token: str | None) -> int:
+        """The seat whose token is ``token``.
+
+        Raises:
+            RoomError: 401 ``bad-token`` without a token, 403 ``bad-token`` for a wrong one.
+        """
+        if not token:
+            raise RoomError(401, "bad-token", "this needs a seat token (Authorization: Bearer)")
+        digest = hash_token(token)
+        for s in table.seats:
+            if s.token_hash is not None and secrets.compare_digest(s.token_hash, digest):
+                return s.seat
+        raise RoomError(403, "bad-token", "this token holds no seat of this room")
+
+    def viewer(self, table: Table, token: str | None) -> int | None:
+        """The seat of ``token``, or ``None`` (a spectator) without one.
+
+        Raises:
+            RoomError: 403 ``bad-token`` for a token of no seat.
+        """
+        return None if not token else self.seat_of(table, token)
+
+    def _check_host(self, table: Table, token: str | None) -> None:
+        if not token:
+            raise RoomError(401, "bad-token", "this needs the host token")
+        if not secrets.compare_digest(hash_token(token), table.host_hash):
+            raise RoomError(403, "bad-token", "only the room's host may do this")
+
+    async def join(self, room: str, body: Any) -> str:
+        """``POST /api/rooms/{room}/join``: claim an open human seat; returns its token.
+
+        Raises:
+            RoomError: ``bad-request``, 409 ``seat-taken`` (claimed, a bot's, or not waiting).
+        """
+        table = await self.table(room)
+        body = check_keys(body, {"seat"}, {"name"}, "a join")
+        seat = check_int(body["seat"], "seat", 0, len(table.seats) - 1)
+        name = check_name(body.get("name"), f"Player {seat + 1}")
+        async with table.lock:
+            s = table.seats[seat]
+            if table.status != "waiting" or not s.human or s.token_hash is not None:
+                raise RoomError(409, "seat-taken", f"seat {seat} is not open")
+            token = new_token()
+            s.name, s.token_hash = name, hash_token(token)
+            self._save_seat(table, s)
+        await self._notify(table)
+        return token
+
+    async def start(self, room: str, host: str | None) -> Table:
+        """``POST /api/rooms/{room}/start`` (host): deal and play the first chance actions.
+
+        Raises:
+            RoomError: ``bad-token``; 409 ``already-started``; 409 ``seats-open`` while a human
+                seat is unclaimed.
+        """
+        table = await self.table(room)
+        self._check_host(table, host)
+        async with table.lock:
+            if table.status != "waiting":
+                raise RoomError(409, "already-started", "the game has already started")
+            open_seats = [s.seat for s in table.seats if s.human and s.token_hash is None]
+            if open_seats:
+                raise RoomError(409, "seats-open", f"seat(s) {open_seats} wait for players")
+            self._start(table)
+        await self._settle(table)
+        return table
+
+    def _start(self, table: Table) -> None:
+        trial = table.progress.copy()
+        moves = trial.chance_actions()
+        self._store(table, trial, moves, status="playing")
+
+    async def hand_to_bot(self, room: str, seat: int, host: str | None, body: Any) -> Table:
+        """``POST /api/rooms/{room}/seats/{seat}/bot`` (host): a bot plays a human seat.
+
+        Raises:
+            RoomError: ``bad-token``, ``bad-request`` (unknown bot, not a human seat),
+                409 ``not-started`` / ``game-over``.
+        """
+        table = await self.table(room)
+        self._check_host(table, host)
+        body = check_keys(body, {"bot"}, set(), "a seat handover")
+        code = check_bot(body["bot"])
+        async with table.lock:
+            s = self._seat(table, seat)
+            self._check_playing(table)
+            if not s.human:
+                raise bad_request(f"seat {seat} is a bot's seat")
+            s.bot = code
+            table.bots.pop(seat, None)
+            self._save_seat(table, s)
+        await self._settle(table)
+        return table
+
+    async def reclaim(self, room: str, seat: int, token: str | None) -> Table:
+        """``POST /api/rooms/{room}/seats/{seat}/reclaim`` (that seat's token): play again.
+
+        Raises:
+            RoomError: ``bad-token`` (no token, or another seat's), 404 for no such seat.
+        """
+        table = await self.table(room)
+        async with table.lock:
+            s = self._seat(table, seat)
+            if self.seat_of(table, token) != seat:
+                raise RoomError(403, "bad-token", f"this token does not hold seat {seat}")
+            if s.bot is not None:
+                s.bot = None
+                self._save_seat(table, s)
+        await self._settle(table)
+        return table
+
+    def _seat(self, table: Table, seat: int) -> Seat:
+        if not 0 <= seat < len(table.seats):
+            raise RoomError(404, "not-found", f"no seat {seat} in this room")
+        return table.seats[seat]
+
+    def _save_seat(self, table: Table, s: Seat) -> None:
+        with self.sessions.begin() as session:
+            row = session.get(SeatRow, (table.id, s.seat))
+            if row is None:
+                raise RoomError(404, "not-found", f"no seat {s.seat}")
+            row.name, row.bot, row.token_hash = s.name, s.bot, s.token_hash
+
+    # -- playing ----------------------------------------------------------------------------
+    def _check_playing(self, table: Table) -> None:
+        if table.status == "waiting":
+            raise RoomError(409, "not-started", "the game has not started")
+        if table.status == "finished":
+            raise RoomError(409, "game-over", "the game is over")
+
+    async def act(self, room: str, token: str | None, body: Any) -> tuple[Table, int]:
+        """``POST /api/rooms/{room}/actions``: play ``{"action", "step"}`` for the token's seat.
+
+        Returns:
+            The table and the acting seat (bots that follow have played when ``bot_delay`` is
+            0, else they play in the background).
+
+        Raises:
+            RoomError: ``bad-token``; ``bad-request``; 409 ``not-started``, ``game-over``,
+                ``stale-step``, ``not-your-turn``; 400 with the engine's reason
+                (``bad-notation`` for an action that does not parse).
+        """
+        table = await self.table(room)
+        seat = self.seat_of(table, token)
+        await self.act_as(table, seat, body)
+        return table, seat
+
+    async def act_as(self, table: Table, seat: int, body: Any) -> None:
+        """Play ``{"action", "step"}`` (``"type"`` allowed, for WebSocket messages) for
+        ``seat``, whose token was checked; errors as :meth:`act`."""
+        body = check_keys(body, {"action", "step"}, {"type"}, "an action message")
+        step = check_int(body["step"], "step", 0, 10**6)
+        async with table.lock:
+            self._check_playing(table)
+            if step != table.progress.step:
+                raise RoomError(
+                    409,
+                    "stale-step",
+                    f"step {step} is not the current step {table.progress.step}",
+                )
+            if table.seats[seat].bot is not None:
+                raise RoomError(
+                    409, "not-your-turn", f"seat {seat} is played by a bot; reclaim it first"
+                )
+            state = table.progress.state
+            try:
+                action = action_from_wire(state, seat, body["action"])
+            except MetrogamesError as exc:
+                raise RoomError(400, "bad-notation", str(exc)) from None
+            self._play(table, seat, action)
+        await self._settle(table)
+
+    def _play(self, table: Table, seat: int, action: Any) -> None:
+        """Check and store one player action and the chance actions it makes due."""
+        trial = table.progress.copy()
+        try:
+            trial.apply(seat, action)
+        except NotYourTurnError as exc:
+            raise RoomError(409, "not-your-turn", str(exc)) from None
+        except GameOverError as exc:
+            raise RoomError(409, "game-over", str(exc)) from None
+        except IllegalActionError as exc:
+            raise RoomError(400, exc.reason, str(exc)) from None
+        moves = [(seat, action), *trial.chance_actions()]
+        self._store(table, trial, moves, "finished" if trial.state.is_over() else None)
+
+    def _store(
+        self, table: Table, trial: Progress, moves: list[tuple[int, Any]], status: str | None
+    ) -> None:
+        """Write ``moves`` (and a new status) in one transaction, then adopt ``trial``."""
+        first = trial.step - len(moves)
+        state = table.progress.state
+        try:
+            with self.sessions.begin() as session:
+                for i, (player, action) in enumerate(moves):
+                    session.add(
+                        ActionRow(
+                            room_id=table.id,
+                            step=first + i,
+                            player=player,
+                            action=json.dumps(action_to_wire(state, player, action)),
+                        )
+                    )
+                if status is not None:
+                    row = session.get(RoomRow, table.id)
+                    if row is not None:
+                        row.status = status
+        except IntegrityError:
+            raise RoomError(409, "stale-step", "another action took this step") from None
+        table.progress = trial
+        if status is not None:
+            table.status = status
+        if any(p == CHANCE for p, _ in moves) or isinstance(state, MetroState):
+            table.turn_changed = True  # the clock starts again (see _after_change)
+
+    async def _settle(self, table: Table) -> None:
+        """After a change: tell the listeners, then run the bots (inline when ``bot_delay``
+        is 0, else in a background task that spaces their actions out) and the clock."""
+        await self._notify(table)
+        self._after_change(table)
+        if self.settings.bot_delay <= 0 and table.bot_task is None:
+            await self._run_bots(table)
+
+    def _after_change(self, table: Table) -> None:
+        """Start the bot task when bots are to move (``bot_delay`` > 0), and the turn clock
+        when a new turn began; stop the clock once the game is over."""
+        if table.status != "playing":
+            self._stop_clock(table)
+            table.deadline = None
+            return
+        if self.settings.bot_delay > 0 and table.bot_task is None and self._bot_move(table):
+            table.bot_task = asyncio.get_running_loop().create_task(self._run_bots(table))
+        if table.turn_clock is not None and table.turn_changed:
+            self._start_clock(table)
+        table.turn_changed = False
+
+    def _bot_move(self, table: Table) -> list[int]:
+        """Bot seats to act now: in Next Station once every human of the turn has acted; in
+        Metro the seat in turn when it is a bot's."""
+        movers = table.progress.state.to_move()
+        bots = [p for p in sorted(movers) if p != CHANCE and table.seats[p].bot]
+        if len(bots) != len(movers):
+            return []
+        return bots[:1]
+
+    async def _run_bots(self, table: Table) -> None:
+        """Play bot actions one step at a time until a human is to move or the game ends."""
+        delay = self.settings.bot_delay
+        try:
+            while True:
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                async with table.lock:
+                    if table.status != "playing":
+                        return
+                    movers = self._bot_move(table)
+                    if not movers:
+                        return
+                    seat = movers[0]
+                    code = table.seats[seat].bot or CLOCK_BOT
+                    self._bot_play(table, seat, code)
+                await self._notify(table)
+                self._after_change(table)
+        finally:
+            if table.bot_task is asyncio.current_task():
+                table.bot_task = None
+
+    def _bot_play(self, table: Table, seat: int, code: str) -> None:
+        """One bot action for ``seat`` (it sees the turn's start, or its Metro view)."""
+        progress = table.progress
+        state = progress.state
+        seen = progress.turn_start if isinstance(state, NextStationState) else state.view(seat)
+        legal = seen.legal_actions(seat)
+        bot = table.bots.get(seat)
+        if bot is None or bot.name != code:
+            bot = table.bots[seat] = make_bot(code, seed=(table.seed + seat) % 2**63)
+        self._play(table, seat, bot.decide(seen, seat, legal))
+
+    # -- the turn clock -------------------------------------------------------------------
+    def _start_clock(self, table: Table) -> None:
+        self._stop_clock(table)
+        assert table.turn_clock is not None
+        span = table.turn_clock * self.settings.clock_unit
+        table.deadline = time.time() + span
+        table.clock_task = asyncio.get_running_loop().create_task(
+            self._clock(table, table.progress.step, span)
+        )
+
+    def _stop_clock(self, table: Table) -> None:
+        task = table.clock_task
+        table.clock_task = None
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    async def _clock(self, table: Table, step: int, span: float) -> None:
+        """When the turn's time runs out: in Next Station the humans yet to act pass; in Metro
+        a bot plays the turn (``CLOCK_BOT``)."""
+        await asyncio.sleep(span)
+        async with table.lock:
+            if table.clock_task is not asyncio.current_task() or table.status != "playing":
+                return
+            table.clock_task = None
+            state = table.progress.state
+            late = [p for p in sorted(state.to_move()) if p != CHANCE and not table.seats[p].bot]
+            if not late:
+                return
+            if isinstance(state, NextStationState):
+                for p in late:
+                    self._play(table, p, PASS)
+            else:
+                actor = late[0]
+                while table.status == "playing" and actor in table.progress.state.to_move():
+                    self._bot_play(table, actor, CLOCK_BOT)
+        await self._settle(table)
+
+    # -- listeners ------------------------------------------------------------------------
+    def listen(self, table: Table, seat: int | None, send: Listener) -> int:
+        """Register a WebSocket's ``send`` (called after each change); returns its key."""
+        key = id(send)
+        table.listeners[key] = (seat, send)
+        if seat is not None:
+            table.connected[seat] += 1
+        return key
+
+    def unlisten(self, table: Table, key: int) -> None:
+        """Forget a listener (its seat counts one connection less)."""
+        entry = table.listeners.pop(key, None)
+        if entry is not None and entry[0] is not None:
+            table.connected[entry[0]] -= 1
+
+    async def _notify(self, table: Table) -> None:
+        for _, send in list(table.listeners.values()):
+            with contextlib.suppress(Exception):  # a closed socket is dropped by its reader
+                await send()
+
+    async def notify(self, table: Table) -> None:
+        """Push the current view to every listener (after a connection change)."""
+        await self._notify(table)
+
+    # -- reading --------------------------------------------------------------------------
+    def seats_json(self, table: Table) -> list[dict[str, Any]]:
+        """The summary's seats: ``[{"seat", "name", "kind", "bot", "claimed", "connected"}]``."""
+        return [
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "kind": s.kind,
+                "bot": s.bot,
+                "claimed": s.token_hash is not None or not s.human,
+                "connected": bool(s.bot) or table.connected[s.seat] > 0,
+            }
+            for s in table.seats
+        ]
+
+    def summary(self, table: Table) -> dict[str, Any]:
+        """``GET /api/rooms/{room}``: the room summary of ``docs/web-api.md``."""
+        return {
+            "room": table.id,
+            "game": table.game,
+            "mode": table.mode,
+            "options": table.options,
+            "status": table.status,
+            "seats": self.seats_json(table),
+            "turn_clock": table.turn_clock,
+            "created": table.created,
+        }
+
+    def view(self, table: Table, you: int | None) -> dict[str, Any]:
+        """The view of ``docs/web-api.md`` for seat ``you`` (``None``: a spectator)."""
+        seats = [
+            {k: s[k] for k in ("seat", "name", "kind", "connected")} for s in self.seats_json(table)
+        ]
+        frame = Frame(
+            table.id, table.game, table.status, table.progress.step, seats, table.deadline
+        )
+        p = table.progress
+        return build_view(frame, p.state, you, turn_start=p.turn_start, last_routes=p.last_routes)
+
+    def record(self, table: Table) -> dict[str, Any]:
+        """``GET /api/rooms/{room}/record``. Finished: the whole record with seed and decks.
+        Playing: no seed, no unflipped card or undrawn tile, and (Next Station) no action of
+        the turn in progress.
+
+        Raises:
+            RoomError: 409 ``hidden-information`` for a Metro hand-mode game in progress (its
+                drawn tiles include the players' held tiles).
+        """
+        p = table.progress
+        kind = table.kind
+        if table.status == "finished":
+            return kind.to_record(p.state, table.names(), table.seed)
+        if isinstance(p.state, NextStationState):
+            return kind.to_record(p.turn_start, table.names(), None)
+        if p.state.game.options.hand:
+            raise RoomError(
+                409,
+                "hidden-information",
+                "a Metro game with held tiles has no public record until it ends",
+            )
+        return kind.to_record(p.state, table.names(), None)

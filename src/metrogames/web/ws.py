@@ -1,0 +1,125 @@
+"""The live channel: WebSocket ``/ws/rooms/{room}`` (``docs/web-api.md``, "Playing").
+
+The client's first message is ``{"type": "hello", "token": <seat token> | null}``; the server
+answers ``{"type": "view", "view": ...}`` at once and after every change of the room. The client
+plays with ``{"type": "action", "action": ..., "step": n}``; a refusal comes back as
+``{"type": "error", "error", "reason"}`` and changes nothing. A client that says hello again
+(or reconnects) gets the current view. Messages are limited to 16 KiB.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from metrogames.web.rooms import RoomError, RoomService, Table, bad_request, check_keys
+
+MESSAGE_LIMIT = 16 * 1024
+
+router = APIRouter()
+
+
+def _error(exc: RoomError) -> dict[str, Any]:
+    return {"type": "error", "error": exc.message, "reason": exc.reason}
+
+
+def _decode(text: str | None) -> dict[str, Any]:
+    """A client message as an object with a ``type``.
+
+    Raises:
+        RoomError: 413 ``too-large``, 400 ``bad-request``.
+    """
+    if text is None:
+        raise bad_request("messages are JSON text")
+    if len(text.encode()) > MESSAGE_LIMIT:
+        raise RoomError(413, "too-large", f"a message is at most {MESSAGE_LIMIT} bytes")
+    try:
+        message = json.loads(text)
+    except ValueError:
+        raise bad_request("a message must be JSON") from None
+    if not isinstance(message, dict) or message.get("type") not in ("hello", "action"):
+        raise bad_request('a message is an object with "type": "hello" or "action"')
+    return message
+
+
+class Connection:
+    """One WebSocket client of a room: its seat (``None``: spectator) and its listener."""
+
+    def __init__(self, socket: WebSocket, rooms: RoomService, table: Table) -> None:
+        self.socket = socket
+        self.rooms = rooms
+        self.table = table
+        self.seat: int | None = None
+        self.key: int | None = None
+        self.send_lock = asyncio.Lock()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        async with self.send_lock:
+            await self.socket.send_json(message)
+
+    async def push_view(self) -> None:
+        """Send the current view for this connection's seat."""
+        await self.send({"type": "view", "view": self.rooms.view(self.table, self.seat)})
+
+    async def hello(self, message: dict[str, Any]) -> None:
+        check_keys(message, {"type", "token"}, set(), "a hello")
+        token = message["token"]
+        if token is not None and not isinstance(token, str):
+            raise bad_request("token must be text or null")
+        seat = self.rooms.viewer(self.table, token)
+        if self.key is not None:
+            self.rooms.unlisten(self.table, self.key)
+        self.seat = seat
+        self.key = self.rooms.listen(self.table, seat, self.push_view)
+        if seat is not None:
+            await self.rooms.notify(self.table)  # everyone sees the seat connected
+        else:
+            await self.push_view()
+
+    async def action(self, message: dict[str, Any]) -> None:
+        if self.key is None:
+            raise bad_request('say {"type": "hello"} first')
+        if self.seat is None:
+            raise RoomError(401, "bad-token", "spectators cannot act; say hello with a token")
+        await self.rooms.act_as(self.table, self.seat, message)
+
+    def close(self) -> None:
+        if self.key is not None:
+            self.rooms.unlisten(self.table, self.key)
+            self.key = None
+
+
+@router.websocket("/ws/rooms/{room}")
+async def room_socket(socket: WebSocket, room: str) -> None:
+    """Serve one client of room ``room`` until it disconnects."""
+    rooms: RoomService = socket.app.state.rooms
+    await socket.accept()
+    try:
+        table = await rooms.table(room)
+    except RoomError as exc:
+        await socket.send_json(_error(exc))
+        await socket.close(code=4404)
+        return
+    conn = Connection(socket, rooms, table)
+    try:
+        while True:
+            data = await socket.receive()
+            if data["type"] == "websocket.disconnect":
+                break
+            try:
+                message = _decode(data.get("text"))
+                if message["type"] == "hello":
+                    await conn.hello(message)
+                else:
+                    await conn.action(message)
+            except RoomError as exc:
+                await conn.send(_error(exc))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        conn.close()
+        if conn.seat is not None:
+            await rooms.notify(table)

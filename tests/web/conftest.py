@@ -1,0 +1,65 @@
+"""Web fixtures: an app per test on a real database, parametrized over SQLite and PostgreSQL.
+
+The PostgreSQL URL comes from ``METROGAMES_TEST_PG`` (``./dev test`` starts a throwaway cluster
+and sets it). Without it the PostgreSQL variants FAIL under ``CI=true``; locally they are
+deselected with a note in the header.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from metrogames.web.app import create_app
+from metrogames.web.config import Settings
+
+PG_URL = os.environ.get("METROGAMES_TEST_PG")
+CI = os.environ.get("CI", "").lower() == "true"
+DATABASES = ["sqlite", "postgresql"]
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    if PG_URL:
+        return f"web tests: SQLite and PostgreSQL ({PG_URL.rsplit('@', 1)[-1]})"
+    if CI:
+        return "web tests: METROGAMES_TEST_PG is not set: the PostgreSQL variants will FAIL"
+    return (
+        "web tests: METROGAMES_TEST_PG is not set: PostgreSQL variants deselected "
+        "(run ./dev test to test them)"
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if PG_URL or CI:
+        return
+    dropped = [i for i in items if "[postgresql" in i.nodeid]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = [i for i in items if "[postgresql" not in i.nodeid]
+
+
+@pytest.fixture(params=DATABASES)
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A database URL: a fresh SQLite file, or the test PostgreSQL database."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'web.db'}"
+    if not PG_URL:
+        pytest.fail("METROGAMES_TEST_PG is not set (./dev test starts PostgreSQL and sets it)")
+    return PG_URL
+
+
+def make_settings(db_url: str, **kw: Any) -> Settings:
+    """Test settings: bots play at once, a turn-clock second lasts 10 ms."""
+    return Settings(db=db_url, bot_delay=kw.pop("bot_delay", 0), clock_unit=0.01, **kw)
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    """A test client of a fresh app on ``db_url``."""
+    with TestClient(create_app(make_settings(db_url))) as c:
+        yield c

@@ -1,0 +1,64 @@
+"""Whole games through the API, each checked against ``metrogames replay`` of its record
+(docs/web-api.md, "Rooms" and "Playing"), on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+from webutil import cli_replay, create, play_out, record, view
+
+
+def finish_and_check(client: TestClient, room: str, tokens: dict[str, str], tmp: Path) -> None:
+    play_out(client, room, tokens)
+    final = view(client, room)
+    assert final["status"] == "finished" and final["to_move"] == []
+    rec = record(client, room)
+    assert "seed" in rec
+    result = cli_replay(rec, tmp)
+    assert result["valid"] and result["finished"]
+    assert result["scores"] == final["scores"]
+    assert result["winners"] == final["winners"]
+    replay = client.get(f"/api/rooms/{room}/replay").json()
+    assert replay["frames"][-1]["scores"] == final["scores"]
+    assert len(replay["frames"]) == final["step"] + 1
+
+
+def test_london_solo(client: TestClient, tmp_path: Path) -> None:
+    made = create(client, game="london", mode="solo", seats=[{"name": "Ada"}])
+    assert made["room"]["status"] == "playing"
+    finish_and_check(client, made["room"]["room"], made["tokens"], tmp_path)
+
+
+def test_london_hotseat_with_powers_and_objectives(client: TestClient, tmp_path: Path) -> None:
+    made = create(
+        client,
+        game="london",
+        mode="hotseat",
+        options={"powers": "random", "objectives": "random"},
+        seats=[{"name": "Ada"}, {"name": "Bob"}],
+    )
+    assert set(made["tokens"]) == {"0", "1"}
+    room = made["room"]["room"]
+    first = view(client, room, made["tokens"]["0"])
+    assert len(first["objectives"]) == 2 and first["players"][0]["power"] is not None
+    finish_and_check(client, room, made["tokens"], tmp_path)
+
+
+def test_paris_against_a_bot(client: TestClient, tmp_path: Path) -> None:
+    made = create(client, game="paris", mode="bots", seats=[{"name": "Ada"}, {"bot": "greedy"}])
+    finish_and_check(client, made["room"]["room"], made["tokens"], tmp_path)
+
+
+def test_metro_hand_mode_against_a_bot(client: TestClient, tmp_path: Path) -> None:
+    made = create(
+        client,
+        game="metro",
+        mode="bots",
+        options={"turn_mode": "hand"},
+        seats=[{"name": "Ada"}, {"bot": "greedy"}],
+    )
+    room = made["room"]["room"]
+    v = view(client, room, made["tokens"]["0"])
+    assert len(v["hand"]) == 2 and v["to_move"] == [0]
+    finish_and_check(client, room, made["tokens"], tmp_path)
