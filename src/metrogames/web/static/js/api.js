@@ -1,0 +1,167 @@
+// REST + WebSocket client for the web table contract (docs/web-api.md).
+// Nothing here knows a rule: it sends what the player chose and hands back what the server says.
+
+export class ApiError extends Error {
+  constructor(status, error, reason) {
+    super(error || `HTTP ${status}`);
+    this.status = status;
+    this.reason = reason || "error";
+  }
+}
+
+export async function api(method, path, body = undefined, token = null) {
+  const headers = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let res;
+  try {
+    res = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    throw new ApiError(0, `network error: ${err.message}`, "network");
+  }
+  const text = await res.text();
+  let data = null;
+  if (text) {
+    try { data = JSON.parse(text); } catch { data = { error: text }; }
+  }
+  if (!res.ok) {
+    throw new ApiError(res.status, data && data.error, data && data.reason);
+  }
+  return data;
+}
+
+const boardCache = new Map();
+export function getBoard(game) {
+  if (!boardCache.has(game)) {
+    const p = api("GET", `/api/games/${encodeURIComponent(game)}/board`);
+    p.catch(() => boardCache.delete(game));
+    boardCache.set(game, p);
+  }
+  return boardCache.get(game);
+}
+
+let gamesPromise = null;
+export function getGames() {
+  if (!gamesPromise) {
+    gamesPromise = api("GET", "/api/games");
+    gamesPromise.catch(() => { gamesPromise = null; });
+  }
+  return gamesPromise;
+}
+
+export const createRoom = (body) => api("POST", "/api/rooms", body);
+export const getRoom = (room) => api("GET", `/api/rooms/${room}`);
+export const joinRoom = (room, seat, name) =>
+  api("POST", `/api/rooms/${room}/join`, { seat, name });
+export const startRoom = (room, hostToken) =>
+  api("POST", `/api/rooms/${room}/start`, {}, hostToken);
+export const seatToBot = (room, seat, bot, hostToken) =>
+  api("POST", `/api/rooms/${room}/seats/${seat}/bot`, { bot }, hostToken);
+export const reclaimSeat = (room, seat, token) =>
+  api("POST", `/api/rooms/${room}/seats/${seat}/reclaim`, {}, token);
+export const getView = (room, token) => api("GET", `/api/rooms/${room}/view`, undefined, token);
+export const sendAction = (room, action, step, token) =>
+  api("POST", `/api/rooms/${room}/actions`, { action, step }, token);
+export const getRecord = (room) => api("GET", `/api/rooms/${room}/record`);
+export const getReplay = (room) => api("GET", `/api/rooms/${room}/replay`);
+export const postReplay = (record) => api("POST", "/api/replays", record);
+
+// -- seat tokens, kept per room in localStorage -------------------------------------------
+const KEY = (room) => `metrogames.room.${room}`;
+
+export function loadTokens(room) {
+  try {
+    const raw = localStorage.getItem(KEY(room));
+    if (raw) {
+      const data = JSON.parse(raw);
+      return { tokens: data.tokens || {}, host: data.host || null, name: data.name || "" };
+    }
+  } catch { /* unreadable storage: no tokens */ }
+  return { tokens: {}, host: null, name: "" };
+}
+
+export function saveTokens(room, data) {
+  const old = loadTokens(room);
+  const merged = {
+    tokens: { ...old.tokens, ...(data.tokens || {}) },
+    host: data.host || old.host,
+    name: data.name || old.name,
+  };
+  try {
+    localStorage.setItem(KEY(room), JSON.stringify(merged));
+    const rooms = JSON.parse(localStorage.getItem("metrogames.rooms") || "[]")
+      .filter((r) => r !== room);
+    rooms.unshift(room);
+    localStorage.setItem("metrogames.rooms", JSON.stringify(rooms.slice(0, 20)));
+  } catch { /* storage full or disabled: the game still works this session */ }
+  return merged;
+}
+
+export function knownRooms() {
+  try { return JSON.parse(localStorage.getItem("metrogames.rooms") || "[]"); } catch { return []; }
+}
+
+// -- WebSocket: pushed views, reconnecting with hello ---------------------------------------
+export class RoomSocket {
+  constructor(room, token, { onView, onError, onStatus }) {
+    this.room = room;
+    this.token = token;
+    this.onView = onView;
+    this.onError = onError || (() => {});
+    this.onStatus = onStatus || (() => {});
+    this.closed = false;
+    this.retry = 0;
+    this.open();
+  }
+
+  open() {
+    if (this.closed) return;
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${proto}//${location.host}/ws/rooms/${this.room}`);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 0;
+      this.onStatus("connected");
+      ws.send(JSON.stringify({ type: "hello", token: this.token || null }));
+    };
+    ws.onmessage = (ev) => {
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch { return; }
+      if (msg.type === "view") this.onView(msg.view);
+      else if (msg.type === "error") this.onError(msg);
+    };
+    ws.onclose = () => {
+      if (this.closed) return;
+      this.onStatus("reconnecting");
+      const delay = Math.min(5000, 300 * 2 ** this.retry++);
+      this.timer = setTimeout(() => this.open(), delay);
+    };
+    ws.onerror = () => { /* onclose follows */ };
+  }
+
+  send(action, step) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify({ type: "action", action, step }));
+      return true;
+    }
+    return false;
+  }
+
+  setToken(token) {
+    if (token === this.token) return;
+    this.token = token;
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify({ type: "hello", token: token || null }));
+    }
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    if (this.ws) this.ws.close();
+  }
+}

@@ -1,0 +1,49 @@
+// Entry point: a tiny router over the screens. Routes: /r/{room} (a room; the share link),
+// #/r/{room}, #/replay/{room}, #/replay-file, anything else: home.
+
+import { h, clear } from "./dom.js";
+import { renderHome } from "./home.js";
+import { RoomScreen } from "./room.js";
+import { ReplayScreen } from "./replay.js";
+
+const main = document.getElementById("main");
+let current = null;
+let pendingFile = null;
+
+function navigate(to, extra = {}) {
+  if (extra.file) pendingFile = extra.file;
+  history.pushState(null, "", to.startsWith("#") ? `/${to}` : to);
+  route();
+}
+
+function route() {
+  if (current && current.destroy) current.destroy();
+  current = null;
+  delete document.body.dataset.step;
+  delete document.body.dataset.status;
+  const hash = location.hash.replace(/^#/, "");
+  const path = location.pathname;
+  let m;
+  window.scrollTo(0, 0);
+  if ((m = hash.match(/^\/replay\/([a-z0-9]+)/))) {
+    current = new ReplayScreen(main, { room: m[1] });
+  } else if (hash.startsWith("/replay-file")) {
+    current = new ReplayScreen(main, { file: pendingFile });
+  } else if ((m = hash.match(/^\/r\/([a-z0-9]+)/))) {
+    current = new RoomScreen(main, m[1], navigate);
+  } else if (!hash.replace(/^\//, "") && (m = path.match(/^\/r\/([a-z0-9]+)\/?$/))) {
+    current = new RoomScreen(main, m[1], navigate);
+  } else {
+    renderHome(main, navigate);
+  }
+}
+
+window.addEventListener("popstate", route);
+window.addEventListener("hashchange", route);
+document.getElementById("home-link").addEventListener("click", (ev) => {
+  ev.preventDefault();
+  navigate("#/");
+});
+if (!main) document.body.append(h("p", {}, "missing #main"));
+else clear(main);
+route();

@@ -1,0 +1,165 @@
+// Tiny DOM helpers, colours, letters and shapes shared by every screen.
+
+const SVGNS = "http://www.w3.org/2000/svg";
+
+function applyAttrs(node, attrs) {
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") node.setAttribute("class", v);
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+}
+
+function append(node, children) {
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+}
+
+// HTML element: h("button", {class: "x", onclick: f}, "label")
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  applyAttrs(node, attrs);
+  append(node, children);
+  return node;
+}
+
+// SVG element
+export function s(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVGNS, tag);
+  applyAttrs(node, attrs);
+  append(node, children);
+  return node;
+}
+
+export function clear(node) {
+  while (node.firstChild) node.removeChild(node.firstChild);
+  return node;
+}
+
+// -- colours: every colour also has a letter and a dash pattern ---------------------------
+export const COLOUR_HEX = {
+  blue: "#1f6fd1",
+  pink: "#e0489a",
+  purple: "#8446d6",
+  green: "#15924a",
+  orange: "#ef7d00",
+  yellow: "#e8b800",
+  red: "#d7263d",
+  violet: "#9b4dca",
+};
+
+export function colourHex(name) {
+  return COLOUR_HEX[name] || "#555";
+}
+
+// One distinct letter per colour of a list: its first letter not already taken
+// (London blue b, pink p, purple u, green g — as in the terminal).
+export function colourLetters(colours) {
+  const out = {};
+  for (const c of colours) {
+    const used = new Set(Object.values(out));
+    const letter = [...c.toLowerCase()].find((ch) => /[a-z]/.test(ch) && !used.has(ch)) || "?";
+    out[c] = letter;
+  }
+  return out;
+}
+
+// A white pattern drawn over a line of the i-th colour, so lines differ without colour.
+export const DASHES = [null, "1.5 4", "7 4", "9 3 2 3", "2 2", "12 3"];
+
+// A colour chip: swatch + letter + name.
+export function colourChip(colour, letter, { label = true } = {}) {
+  return h(
+    "span",
+    { class: "chip", style: `--c:${colourHex(colour)}` },
+    h("span", { class: "chip-swatch", "aria-hidden": "true" }, letter.toUpperCase()),
+    label ? h("span", { class: "chip-name" }, colour) : null,
+  );
+}
+
+// -- symbols (stations and card faces) ----------------------------------------------------
+function polygon(n, r, rot = -Math.PI / 2) {
+  const pts = [];
+  for (let i = 0; i < n; i++) {
+    const a = rot + (2 * Math.PI * i) / n;
+    pts.push(`${(r * Math.cos(a)).toFixed(2)},${(r * Math.sin(a)).toFixed(2)}`);
+  }
+  return pts.join(" ");
+}
+
+// A station symbol centred on (0, 0), radius r.
+export function symbolShape(symbol, r, attrs = {}) {
+  switch (symbol) {
+    case "square":
+      return s("rect", { x: -r * 0.82, y: -r * 0.82, width: r * 1.64, height: r * 1.64, ...attrs });
+    case "circle":
+      return s("circle", { r: r * 0.9, ...attrs });
+    case "triangle":
+      return s("polygon", { points: polygon(3, r * 1.12, -Math.PI / 2).replace(/,/g, ",") , transform: `translate(0 ${r * 0.18})`, ...attrs });
+    case "pentagon":
+      return s("polygon", { points: polygon(5, r * 1.0), ...attrs });
+    case "monument":
+      return s("polygon", { points: `0,${-r * 1.15} ${r * 1.15},0 0,${r * 1.15} ${-r * 1.15},0`, ...attrs });
+    default: // any
+      return s("circle", { r: r * 0.95, ...attrs });
+  }
+}
+
+// A card face icon (inline SVG) for the cards panel.
+export function faceIcon(face, size = 28) {
+  const r = size * 0.36;
+  const g = s("g", { transform: `translate(${size / 2} ${size / 2})` });
+  const attrs = { fill: "currentColor" };
+  if (["square", "circle", "triangle", "pentagon"].includes(face)) {
+    g.append(symbolShape(face, r, attrs));
+  } else if (face === "joker") {
+    g.append(s("polygon", { points: star(5, r * 1.1, r * 0.45), ...attrs }));
+  } else if (face === "switch") {
+    g.append(s("path", { d: `M${-r} ${-r * 0.4} H${r * 0.6} M${r * 0.2} ${-r * 0.9} L${r * 0.75} ${-r * 0.4} L${r * 0.2} ${r * 0.1} M${r} ${r * 0.5} H${-r * 0.6} M${-r * 0.2} ${0} L${-r * 0.75} ${r * 0.5} L${-r * 0.2} ${r}`, fill: "none", stroke: "currentColor", "stroke-width": size * 0.09, "stroke-linecap": "round", "stroke-linejoin": "round" }));
+  } else if (face === "free-entry") {
+    g.append(s("polygon", { points: `0,${-r} ${r},0 0,${r} ${-r},0`, ...attrs }));
+    g.append(s("circle", { r: r * 0.3, fill: "#fff" }));
+  } else {
+    g.append(s("text", { "text-anchor": "middle", dy: "0.35em", "font-size": size * 0.6, fill: "currentColor", text: "?" }));
+  }
+  return s("svg", { viewBox: `0 0 ${size} ${size}`, width: size, height: size, class: "face-icon", "aria-hidden": "true" }, g);
+}
+
+export function star(n, ro, ri) {
+  const pts = [];
+  for (let i = 0; i < 2 * n; i++) {
+    const a = -Math.PI / 2 + (Math.PI * i) / n;
+    const r = i % 2 ? ri : ro;
+    pts.push(`${(r * Math.cos(a)).toFixed(2)},${(r * Math.sin(a)).toFixed(2)}`);
+  }
+  return pts.join(" ");
+}
+
+// Keyboard: Enter/Space on a focusable SVG group acts like a click.
+export function activate(node, fn) {
+  node.addEventListener("click", (ev) => { ev.preventDefault(); fn(ev); });
+  node.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); fn(ev); }
+  });
+}
+
+export function fmtName(name) {
+  if (!name) return "—";
+  return name.startsWith("bot:") ? `${name.slice(4)} bot` : name;
+}
+
+export function toast(message, kind = "error") {
+  let box = document.getElementById("toasts");
+  if (!box) {
+    box = h("div", { id: "toasts", role: "status", "aria-live": "polite" });
+    document.body.append(box);
+  }
+  const t = h("div", { class: `toast toast-${kind}` }, message);
+  box.append(t);
+  setTimeout(() => t.remove(), 4500);
+}

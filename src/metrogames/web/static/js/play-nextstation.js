@@ -1,0 +1,412 @@
+// Next Station at the table: the map, the cards, the turn builder (made only of the view's
+// `legal` actions), the players' state and the score sheet.
+
+import { h, clear, colourChip, colourLetters, faceIcon, fmtName } from "./dom.js";
+import { NextStationBoard } from "./board-nextstation.js";
+
+const POWER_LABEL = {
+  "double-section": "Double section",
+  joker: "Joker",
+  switch: "Switch",
+  "circle-station": "Circle a station",
+};
+const MODE_HELP = {
+  normal: "",
+  "double-section": "Double section: draw two sections to the card's symbol.",
+  joker: "Joker: this turn's card counts as a joker.",
+  switch: "Switch: start from any station of your line.",
+  circle: "Circle a station: draw your section (or not), then click the station to circle.",
+};
+
+const sameSection = (p, q) => p[0] === q[0] && p[1] === q[1];
+const uniq = (xs) => [...new Set(xs)];
+
+function actionMode(a) {
+  if (a === "pass" || typeof a !== "object") return null;
+  if (a.circle) return "circle";
+  return a.power || "normal";
+}
+
+// Screen for a Next Station game. ctx: {board, act(action) -> Promise, seatName(seat),
+// interactive: bool}
+export class NextStationScreen {
+  constructor(root, board, ctx) {
+    this.board = board;
+    this.ctx = ctx;
+    this.letters = colourLetters(board.colours);
+    this.cards = new Map(board.cards.map((c) => [c.id, c]));
+    this.objectiveText = new Map((board.objectives || []).map((o) => [o.id, o.text]));
+    this.powerText = new Map((board.powers || []).map((p) => [p.id, p.text]));
+    this.map = new NextStationBoard(board, { onPick: (name, kind) => this.pick(name, kind) });
+    this.shownSeat = null;
+    this.resetTurn();
+    this.root = root;
+    this.el = {
+      tabs: h("div", { class: "seat-tabs", role: "tablist" }),
+      status: h("div", { class: "status-line" }),
+      cards: h("section", { class: "panel cards", "aria-label": "cards" }),
+      turn: h("section", { class: "panel turn", "aria-live": "polite" }),
+      players: h("section", { class: "panel players", "aria-label": "players" }),
+      sheet: h("section", { class: "panel sheet", "aria-label": "score sheet" }),
+      objectives: h("section", { class: "panel objectives" }),
+    };
+    clear(root).append(
+      h("div", { class: "table-layout" },
+        h("div", { class: "board-col" }, this.el.tabs, h("div", { class: "board-wrap" }, this.map.svg), this.legend()),
+        h("div", { class: "side-col" }, this.el.status, this.el.cards, this.el.turn, this.el.players, this.el.sheet, this.el.objectives)),
+    );
+  }
+
+  legend() {
+    const items = this.board.colours.map((c) => colourChip(c, this.letters[c]));
+    const extra = [];
+    if (this.board.river) extra.push(h("span", { class: "legend-item" }, h("span", { class: "legend-river" }), this.board.river.name));
+    if (this.board.stations.some((st) => st.tourist_site)) extra.push(h("span", { class: "legend-item" }, "★ tourist site"));
+    if (this.board.stations.some((st) => st.monument)) extra.push(h("span", { class: "legend-item" }, "◆ monument (any symbol)"));
+    if ((this.board.bridges || []).length) extra.push(h("span", { class: "legend-item" }, "◇ overhead crossing"));
+    return h("div", { class: "legend" }, ...items, ...extra,
+      h("span", { class: "legend-item" }, h("span", { class: "legend-start" }), "line end you may draw from"),
+      h("span", { class: "legend-item" }, h("span", { class: "legend-target" }), "station you may draw to"));
+  }
+
+  resetTurn() {
+    this.turn = { mode: "normal", prefix: [], selected: null, phase: "draw", busy: false };
+  }
+
+  // -- the view --------------------------------------------------------------------------
+  update(view) {
+    const stepChanged = !this.view || this.view.step !== view.step || this.view.you !== view.you;
+    this.view = view;
+    if (stepChanged) this.resetTurn();
+    if (this.shownSeat === null || this.shownSeat >= view.players.length) {
+      this.shownSeat = view.you ?? 0;
+    }
+    if (stepChanged && view.you !== null && view.you !== undefined) this.shownSeat = view.you;
+    this.render();
+  }
+
+  me() {
+    const v = this.view;
+    return v.you === null || v.you === undefined ? null : v.players[v.you];
+  }
+
+  legal() {
+    return this.ctx.interactive === false ? [] : this.view.legal || [];
+  }
+
+  render() {
+    const v = this.view;
+    this.renderTabs();
+    this.renderStatus();
+    this.renderCards();
+    this.renderTurn();
+    this.renderPlayers();
+    this.renderSheet();
+    this.renderObjectives();
+    this.renderMap();
+    this.lastRendered = v.step;
+  }
+
+  renderTabs() {
+    const v = this.view;
+    const tabs = clear(this.el.tabs);
+    if (v.players.length < 2) return;
+    for (const p of v.players) {
+      const seat = v.seats[p.seat] || {};
+      const label = `${fmtName(seat.name)}${p.seat === v.you ? " (you)" : ""}`;
+      tabs.append(h("button", {
+        class: `tab${p.seat === this.shownSeat ? " active" : ""}`, role: "tab",
+        "aria-selected": p.seat === this.shownSeat ? "true" : "false",
+        onclick: () => { this.shownSeat = p.seat; this.render(); },
+      }, colourChip(p.colour, this.letters[p.colour], { label: false }), ` ${label}`));
+    }
+  }
+
+  renderStatus() {
+    const v = this.view;
+    const el = clear(this.el.status);
+    if (v.status === "finished") {
+      el.append(h("strong", {}, "Game over"));
+      return;
+    }
+    const me = this.me() || v.players[this.shownSeat];
+    el.append(
+      h("span", { class: "round" }, `Round ${v.round} of 4`),
+      h("span", { class: "turnno" }, ` · turn ${v.turn || 0}`),
+      " · ",
+      h("span", {}, v.you === null ? "line: " : "your line: "),
+      colourChip(me.colour, this.letters[me.colour]),
+    );
+  }
+
+  renderCards() {
+    const v = this.view;
+    const el = clear(this.el.cards);
+    const re = v.round_end || { flipped: 0, count: 5 };
+    const kindName = this.board.round_end.kind;
+    const pips = h("span", { class: "pips", "aria-hidden": "true" });
+    for (let i = 0; i < re.count; i++) pips.append(h("span", { class: `pip${i < re.flipped ? " on" : ""}` }));
+    el.append(h("div", { class: "ucount" },
+      h("span", { class: "ucount-label" }, `${kindName[0].toUpperCase()}${kindName.slice(1)} cards`),
+      pips,
+      h("strong", { class: "ucount-num", "data-testid": "round-end-count" }, `${re.flipped}/${re.count}`)));
+    const row = h("div", { class: "card-row" });
+    const flipped = v.flipped || [];
+    flipped.forEach((id, i) => row.append(this.cardEl(id, i === flipped.length - 1 && v.card === id)));
+    if (!flipped.length) row.append(h("span", { class: "muted" }, "no card flipped yet"));
+    el.append(row);
+    if (v.branch) el.append(h("div", { class: "note" }, "⇄ Switch: this turn you may start from any station of your line."));
+  }
+
+  cardEl(id, current) {
+    const c = this.cards.get(id) || { kind: "?", face: id, ends_round: false };
+    const face = c.face.replace("-", " ");
+    return h("div", {
+      class: `card card-${c.ends_round ? "end" : "street"}${current ? " current" : ""}`,
+      title: `${c.kind} card: ${face}`, "data-card": id, role: "img", "aria-label": `${c.kind} card: ${face}`,
+    }, h("span", { class: "card-kind", "aria-hidden": "true" }, current ? c.kind : c.kind[0].toUpperCase()),
+    faceIcon(c.face, current ? 34 : 22), h("span", { class: "card-face", "aria-hidden": "true" }, face));
+  }
+
+  // -- the turn builder -------------------------------------------------------------------
+  candidates() {
+    const mode = this.turn.mode;
+    return this.legal().filter((a) => actionMode(a) === mode);
+  }
+
+  analyse() {
+    const t = this.turn;
+    const cands = this.candidates();
+    const matching = cands.filter((a) => t.prefix.every((p, i) => a.sections[i] && sameSection(a.sections[i], p)));
+    const complete = matching.filter((a) => a.sections.length === t.prefix.length);
+    const longer = matching.filter((a) => a.sections.length > t.prefix.length);
+    return { cands, matching, complete, longer };
+  }
+
+  // What the map shows: starts, targets, circle candidates.
+  picks() {
+    const t = this.turn;
+    const { complete, longer } = this.analyse();
+    if (t.mode === "circle" && t.phase === "circle") {
+      return { starts: [], targets: [], circles: uniq(complete.map((a) => a.circle)), complete, longer };
+    }
+    const k = t.prefix.length;
+    const starts = uniq(longer.map((a) => a.sections[k][0]));
+    if (t.selected && !starts.includes(t.selected)) t.selected = null;
+    if (!t.selected && starts.length === 1) t.selected = starts[0];
+    const targets = t.selected
+      ? uniq(longer.filter((a) => a.sections[k][0] === t.selected).map((a) => a.sections[k][1]))
+      : [];
+    return { starts, targets, circles: [], complete, longer };
+  }
+
+  async submit(action) {
+    if (this.turn.busy) return;
+    this.turn.busy = true;
+    this.render();
+    try {
+      await this.ctx.act(action, this.view.step);
+    } catch {
+      this.resetTurn();
+      this.render();
+    } finally {
+      this.turn.busy = false;
+    }
+  }
+
+  advance() {
+    const t = this.turn;
+    const { complete, longer } = this.analyse();
+    if (t.mode === "circle") {
+      if (t.phase === "draw" && complete.length && !longer.length) t.phase = "circle";
+    } else if (complete.length && !longer.length && t.prefix.length) {
+      this.submit(complete[0]);
+      return;
+    }
+    this.render();
+  }
+
+  pick(name, kind) {
+    const t = this.turn;
+    if (t.busy) return;
+    if (kind === "start") t.selected = name;
+    else if (kind === "selected") t.selected = null;
+    else if (kind === "target" && t.selected) {
+      t.prefix.push([t.selected, name]);
+      t.selected = null;
+      this.advance();
+      return;
+    } else if (kind === "circle") {
+      const a = this.analyse().complete.find((x) => x.circle === name);
+      if (a) { this.submit(a); return; }
+    }
+    this.render();
+    const again = this.map.svg.querySelector(`.hit[data-station="${name}"]`) || this.map.svg.querySelector(".hit-target");
+    if (again) again.focus({ preventScroll: true });
+  }
+
+  setMode(mode) {
+    this.turn = { mode: this.turn.mode === mode ? "normal" : mode, prefix: [], selected: null, phase: "draw", busy: false };
+    this.render();
+  }
+
+  renderTurn() {
+    const v = this.view;
+    const el = clear(this.el.turn);
+    const legal = this.legal();
+    const me = this.me();
+    if (v.status === "finished") {
+      el.append(h("p", {}, "The game is over."));
+      return;
+    }
+    if (!legal.length) {
+      if (me && me.acted) el.append(h("p", { class: "waiting" }, "✓ Done for this turn — waiting for the other players…"));
+      else if (v.you === null || v.you === undefined) el.append(h("p", { class: "muted" }, "Watching."));
+      else el.append(h("p", { class: "waiting" }, "Waiting for the next card…"));
+      return;
+    }
+    const t = this.turn;
+    const p = this.picks();
+    let help;
+    if (t.busy) help = "Sending…";
+    else if (t.mode === "circle" && t.phase === "circle") help = "Click the station of your line to circle (dashed double rings).";
+    else if (t.prefix.length && t.mode === "double-section") help = "Now draw the second section.";
+    else if (t.prefix.length) help = "You may draw one extra section from the monument, or finish.";
+    else if (!p.starts.length) help = "No section can be drawn with this card: pass.";
+    else if (t.selected) help = `From ${t.selected}: choose a target station (solid ring), or another start.`;
+    else help = "Choose the line end to draw from (dashed ring), then the target.";
+    el.append(h("p", { class: "help", "data-testid": "turn-help" }, help));
+    if (MODE_HELP[t.mode]) el.append(h("p", { class: "note" }, MODE_HELP[t.mode]));
+    const buttons = h("div", { class: "buttons" });
+    if (legal.includes("pass")) {
+      buttons.append(h("button", { class: "btn", id: "pass-btn", disabled: t.busy, onclick: () => this.submit("pass") }, "Pass"));
+    }
+    if (p.complete.length && p.longer.length && t.mode !== "circle") {
+      buttons.append(h("button", { class: "btn primary", id: "done-btn", onclick: () => this.submit(p.complete[0]) }, "Done (no extra section)"));
+    }
+    if (t.mode === "circle" && t.phase === "draw" && p.complete.length) {
+      buttons.append(h("button", { class: "btn primary", id: "circle-now-btn", onclick: () => { t.phase = "circle"; this.render(); } },
+        t.prefix.length ? "Done drawing: circle a station" : "Circle without drawing"));
+    }
+    if (t.prefix.length || t.selected || t.phase !== "draw") {
+      buttons.append(h("button", { class: "btn", onclick: () => { this.turn = { ...this.turn, prefix: [], selected: null, phase: "draw" }; this.render(); } }, "Undo selection"));
+    }
+    el.append(buttons);
+    const modes = uniq(legal.map(actionMode).filter((m) => m && m !== "normal"));
+    if (modes.length) {
+      const pw = h("div", { class: "buttons powers" }, h("span", { class: "muted" }, "Pencil power:"));
+      for (const m of modes) {
+        const id = m === "circle" ? "circle-station" : m;
+        pw.append(h("button", {
+          class: `btn power${t.mode === m ? " active" : ""}`, "aria-pressed": t.mode === m ? "true" : "false",
+          "data-power": id, title: this.powerText.get(id) || "", onclick: () => this.setMode(m),
+        }, `${t.mode === m ? "✓ " : ""}${POWER_LABEL[id] || id}`));
+      }
+      el.append(pw);
+    }
+  }
+
+  renderMap() {
+    const v = this.view;
+    const seat = this.shownSeat;
+    const p = v.players[seat];
+    const mine = seat === v.you;
+    let picks = { starts: [], targets: [], circles: [] };
+    if (mine && this.legal().length && !this.turn.busy) picks = this.picks();
+    const current = p.colour;
+    const line = p.lines[current];
+    const blink = v.status === "playing" && line && !(line.sections || []).length;
+    this.map.update({
+      lines: p.lines,
+      colour: current,
+      blink,
+      starts: picks.starts,
+      selected: mine ? this.turn.selected : null,
+      targets: picks.targets,
+      circles: picks.circles,
+      pending: mine ? this.turn.prefix : [],
+    });
+  }
+
+  renderPlayers() {
+    const v = this.view;
+    const el = clear(this.el.players);
+    el.append(h("h3", {}, "Players"));
+    const list = h("ul", { class: "player-list" });
+    for (const p of v.players) {
+      const seat = v.seats[p.seat] || {};
+      let state = "";
+      if (v.status === "playing") {
+        if (p.acted) state = "✓ played";
+        else if ((v.to_move || []).includes(p.seat)) state = "… thinking";
+      }
+      const winner = (v.winners || []).includes(p.seat);
+      list.append(h("li", { class: `player${p.seat === v.you ? " you" : ""}`, "data-seat": p.seat },
+        colourChip(p.colour, this.letters[p.colour], { label: false }),
+        h("span", { class: "pname" }, `${fmtName(seat.name)}${p.seat === v.you ? " (you)" : ""}${winner ? " ★" : ""}`),
+        seat.kind === "bot" ? h("span", { class: "tag" }, "bot") : null,
+        seat.connected === false && seat.kind === "human" ? h("span", { class: "tag warn" }, "away") : null,
+        h("span", { class: `pstate${p.acted ? " acted" : ""}` }, state),
+        h("span", { class: "pscore" }, String((v.scores || [])[p.seat] ?? p.sheet.total))));
+    }
+    el.append(list);
+  }
+
+  renderSheet() {
+    const v = this.view;
+    const p = v.players[this.shownSeat];
+    const el = clear(this.el.sheet);
+    const seat = v.seats[p.seat] || {};
+    el.append(h("h3", {}, `Score sheet — ${fmtName(seat.name)}`));
+    el.append(sheetTable(this.board, p.sheet, p.line_scores, this.letters));
+    if (p.power) {
+      el.append(h("p", { class: "power-line" }, "Pencil power: ",
+        h("strong", {}, POWER_LABEL[p.power.id] || p.power.id),
+        p.power.available ? " (available this round)" : " (not available now)"));
+    }
+  }
+
+  renderObjectives() {
+    const v = this.view;
+    const el = clear(this.el.objectives);
+    if (!v.objectives || !v.objectives.length) { el.hidden = true; return; }
+    el.hidden = false;
+    const sheet = v.players[this.shownSeat].sheet;
+    el.append(h("h3", {}, "Shared objectives (+10 each)"));
+    el.append(h("ul", {}, v.objectives.map((id) => {
+      const met = sheet.objectives && sheet.objectives[id];
+      return h("li", { class: met ? "met" : "" }, met ? "✓ " : "○ ", this.objectiveText.get(id) || id);
+    })));
+  }
+}
+
+// The breakdown of a `score --json` sheet as a table (shared with the end screens).
+export function sheetTable(board, sheet, lineScores = {}, letters = colourLetters(board.colours)) {
+  const rows = [];
+  const riverKey = board.river ? (board.river.name === "Thames" ? "thames" : "river") : null;
+  for (const colour of board.colours) {
+    const ln = (sheet.lines || {})[colour] || {};
+    const scored = lineScores && colour in lineScores;
+    let detail = `${ln.districts ?? 0} × ${ln.max_in_district ?? 0}`;
+    if (riverKey && ln[riverKey]) detail += ` + ${ln[riverKey]}×2 ${board.river.name}`;
+    if (ln.monuments) detail += ` + ${ln.monuments}×2 monuments`;
+    if (ln.circled) detail += ` (circled ${ln.circled})`;
+    rows.push(h("tr", { class: scored ? "" : "unscored" },
+      h("th", { scope: "row" }, colourChip(colour, letters[colour])),
+      h("td", {}, scored || ln.score ? detail : "—"),
+      h("td", { class: "num" }, scored ? String(ln.score) : ln.score ? `(${ln.score})` : "")));
+  }
+  if (sheet.tourist) rows.push(h("tr", {}, h("th", { scope: "row" }, "Tourist sites"), h("td", {}, `${sheet.tourist.boxes} boxes`), h("td", { class: "num" }, String(sheet.tourist.points))));
+  if (sheet.interchanges) {
+    const ic = sheet.interchanges;
+    rows.push(h("tr", {}, h("th", { scope: "row" }, "Interchanges"), h("td", {}, `${ic["2"] || 0}×2 lines, ${ic["3"] || 0}×3, ${ic["4"] || 0}×4`), h("td", { class: "num" }, String(ic.points))));
+  }
+  if (sheet.bridges) rows.push(h("tr", {}, h("th", { scope: "row" }, "Overhead crossings"), h("td", {}, `${sheet.bridges.single} single, ${sheet.bridges.double} double`), h("td", { class: "num" }, String(sheet.bridges.points))));
+  if (sheet.objectives) {
+    const met = Object.entries(sheet.objectives).filter(([k, val]) => k !== "points" && val).length;
+    const all = Object.keys(sheet.objectives).filter((k) => k !== "points").length;
+    if (all) rows.push(h("tr", {}, h("th", { scope: "row" }, "Objectives"), h("td", {}, `${met} of ${all} met`), h("td", { class: "num" }, String(sheet.objectives.points))));
+  }
+  rows.push(h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"), h("td", {}), h("td", { class: "num", "data-testid": "sheet-total" }, String(sheet.total))));
+  return h("table", { class: "sheet-table" }, h("tbody", {}, rows));
+}

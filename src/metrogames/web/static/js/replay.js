@@ -1,0 +1,110 @@
+// Replays: the frames of a finished room (GET /api/rooms/{room}/replay) or of an uploaded
+// record (POST /api/replays), one spectator view per step, with prev/next/play controls.
+
+import { h, clear, toast } from "./dom.js";
+import * as API from "./api.js";
+import { NextStationScreen } from "./play-nextstation.js";
+import { MetroScreen } from "./play-metro.js";
+import { downloadRecord } from "./room.js";
+
+export class ReplayScreen {
+  constructor(root, { room = null, file = null } = {}) {
+    this.root = root;
+    this.room = room;
+    this.file = file;
+    this.index = 0;
+    this.playing = false;
+    this.keys = (ev) => this.onKey(ev);
+    this.load();
+  }
+
+  destroy() {
+    this.stop();
+    document.removeEventListener("keydown", this.keys);
+  }
+
+  async load() {
+    clear(this.root).append(h("p", { class: "muted" }, "Loading the replay…"));
+    try {
+      if (this.room) {
+        this.data = await API.getReplay(this.room);
+      } else if (this.file) {
+        const text = await this.file.text();
+        try { this.record = JSON.parse(text); } catch { throw new Error("this file is not JSON"); }
+        this.data = await API.postReplay(this.record);
+      } else {
+        throw new Error("nothing to replay: upload a record file from the home page");
+      }
+      this.board = await API.getBoard(this.data.game);
+    } catch (err) {
+      clear(this.root).append(h("section", { class: "panel" }, h("h2", {}, "Cannot replay"),
+        h("p", { class: "error", "data-testid": "replay-error" }, err.message), h("a", { class: "btn", href: "/#/" }, "Home")));
+      return;
+    }
+    this.build();
+    document.addEventListener("keydown", this.keys);
+    this.show(0);
+  }
+
+  build() {
+    const n = this.data.frames.length;
+    this.slider = h("input", { type: "range", min: 0, max: Math.max(0, n - 1), value: 0, id: "replay-slider", "aria-label": "step", oninput: (ev) => { this.stop(); this.show(Number(ev.target.value)); } });
+    this.counter = h("span", { class: "replay-counter", "data-testid": "replay-counter" });
+    this.playBtn = h("button", { class: "btn", id: "replay-play", onclick: () => (this.playing ? this.stop() : this.play()) }, "▶ Play");
+    const controls = h("div", { class: "replay-controls", role: "toolbar", "aria-label": "replay controls" },
+      h("button", { class: "btn", id: "replay-first", "aria-label": "first step", onclick: () => { this.stop(); this.show(0); } }, "⏮"),
+      h("button", { class: "btn", id: "replay-prev", "aria-label": "previous step", onclick: () => { this.stop(); this.show(this.index - 1); } }, "◀ Prev"),
+      this.playBtn,
+      h("button", { class: "btn", id: "replay-next", "aria-label": "next step", onclick: () => { this.stop(); this.show(this.index + 1); } }, "Next ▶"),
+      h("button", { class: "btn", id: "replay-last", "aria-label": "last step", onclick: () => { this.stop(); this.show(n - 1); } }, "⏭"),
+      this.slider, this.counter,
+      h("button", { class: "btn", id: "replay-download", onclick: () => downloadRecord(this.room, this.record) }, "⬇ Record"));
+    const players = (this.data.players || []).join(", ");
+    this.table = h("div", { class: "table" });
+    clear(this.root).append(
+      h("header", { class: "room-header" }, h("h2", {}, `Replay — ${this.board.title || this.data.game}`),
+        this.room ? h("span", { class: "room-code" }, "Room ", h("code", {}, this.room)) : null,
+        h("span", { class: "muted" }, players)),
+      controls,
+      h("p", { class: "muted small" }, "Keys: ← → step, Home/End, Space play/pause."),
+      this.table);
+    const ctx = { act: async () => {}, interactive: false };
+    this.screen = this.data.game === "metro" ? new MetroScreen(this.table, this.board, ctx) : new NextStationScreen(this.table, this.board, ctx);
+  }
+
+  show(i) {
+    const n = this.data.frames.length;
+    if (!n) return;
+    this.index = Math.max(0, Math.min(n - 1, i));
+    this.slider.value = String(this.index);
+    this.counter.textContent = `step ${this.index + 1} of ${n}`;
+    this.screen.update(this.data.frames[this.index]);
+    if (this.index === n - 1) this.stop();
+  }
+
+  play() {
+    if (this.index >= this.data.frames.length - 1) this.show(0);
+    this.playing = true;
+    this.playBtn.textContent = "⏸ Pause";
+    this.timer = setInterval(() => this.show(this.index + 1), 600);
+  }
+
+  stop() {
+    this.playing = false;
+    clearInterval(this.timer);
+    if (this.playBtn) this.playBtn.textContent = "▶ Play";
+  }
+
+  onKey(ev) {
+    if (ev.target && ["INPUT", "SELECT", "TEXTAREA"].includes(ev.target.tagName) && ev.target.type !== "range") return;
+    if (ev.key === "ArrowRight") { this.stop(); this.show(this.index + 1); ev.preventDefault(); }
+    else if (ev.key === "ArrowLeft") { this.stop(); this.show(this.index - 1); ev.preventDefault(); }
+    else if (ev.key === "Home") { this.stop(); this.show(0); ev.preventDefault(); }
+    else if (ev.key === "End") { this.stop(); this.show(this.data.frames.length - 1); ev.preventDefault(); }
+    else if (ev.key === " " && ev.target.tagName !== "BUTTON") { if (this.playing) this.stop(); else this.play(); ev.preventDefault(); }
+  }
+}
+
+export function replayError(root, message) {
+  toast(message);
+}

@@ -1,0 +1,376 @@
+// A room: the lobby while it waits, the table while it plays, the results at the end.
+
+import { h, clear, toast, fmtName, colourChip, colourLetters } from "./dom.js";
+import * as API from "./api.js";
+import { NextStationScreen, sheetTable } from "./play-nextstation.js";
+import { MetroScreen, seatChip } from "./play-metro.js";
+
+const PACE_MS = () => {
+  try { const v = localStorage.getItem("metrogames.pace"); return v === null ? 350 : Number(v); } catch { return 350; }
+};
+
+export class RoomScreen {
+  constructor(root, room, navigate) {
+    this.root = root;
+    this.room = room;
+    this.navigate = navigate;
+    this.view = null;
+    this.queue = [];
+    this.pumping = false;
+    this.screen = null;
+    this.closed = false;
+    this.seenRound = 0;
+    this.start();
+  }
+
+  destroy() {
+    this.closed = true;
+    if (this.socket) this.socket.close();
+    clearInterval(this.clockTimer);
+    clearInterval(this.pollTimer);
+  }
+
+  get stored() { return API.loadTokens(this.room); }
+
+  mySeats() { return Object.keys(this.stored.tokens).map(Number).sort((a, b) => a - b); }
+
+  tokenFor(seat) { return seat === null || seat === undefined ? null : this.stored.tokens[String(seat)] || null; }
+
+  async start() {
+    clear(this.root).append(h("p", { class: "muted" }, "Loading the room…"));
+    try {
+      this.summary = await API.getRoom(this.room);
+      this.board = await API.getBoard(this.summary.game);
+    } catch (err) {
+      clear(this.root).append(h("div", { class: "panel" }, h("h2", {}, "Room not found"),
+        h("p", {}, err.message), h("a", { href: "/#/", class: "btn" }, "Home")));
+      return;
+    }
+    await this.reclaimSeats();
+    this.seat = this.mySeats()[0] ?? null;
+    this.frame();
+    this.socket = new API.RoomSocket(this.room, this.tokenFor(this.seat), {
+      onView: (v) => this.onView(v),
+      onError: (e) => this.onError(e),
+      onStatus: (st) => { this.connState = st; this.renderHeader(); },
+    });
+    if (this.summary.status === "waiting") this.renderLobby();
+    this.pollTimer = setInterval(() => this.poll(), 4000);
+    this.clockTimer = setInterval(() => this.tickClock(), 250);
+  }
+
+  // A seat this browser holds that is now played by a bot (we left): take it back.
+  async reclaimSeats() {
+    if (this.summary.status !== "playing") return;
+    for (const seat of this.mySeats()) {
+      const s = this.summary.seats[seat];
+      if (s && s.kind === "bot") {
+        try {
+          this.summary = await API.reclaimSeat(this.room, seat, this.tokenFor(seat));
+          toast(`Welcome back: seat ${seat + 1} is yours again.`, "info");
+        } catch (err) { toast(`Cannot take seat ${seat + 1} back: ${err.message}`); }
+      }
+    }
+  }
+
+  async poll() {
+    if (this.closed) return;
+    try {
+      const sum = await API.getRoom(this.room);
+      const changed = JSON.stringify(sum) !== JSON.stringify(this.summary);
+      this.summary = sum;
+      if (sum.status === "waiting" && changed) this.renderLobby();
+      if (changed) this.renderHeader();
+      if (sum.status !== "waiting" && (!this.view || this.view.status !== sum.status)) {
+        const v = await API.getView(this.room, this.tokenFor(this.seat));
+        this.onView(v);
+      }
+    } catch { /* the socket or the next poll will catch up */ }
+  }
+
+  frame() {
+    this.el = {
+      header: h("header", { class: "room-header" }),
+      notice: h("div", { class: "notices" }),
+      body: h("div", { class: "room-body" }),
+    };
+    clear(this.root).append(this.el.header, this.el.notice, this.el.body);
+    this.renderHeader();
+  }
+
+  renderHeader() {
+    if (!this.el) return;
+    const sum = this.summary;
+    const el = clear(this.el.header);
+    const title = this.board.title || sum.game;
+    el.append(h("h2", {}, title),
+      h("span", { class: "room-code", title: "room code" }, "Room ", h("code", { "data-testid": "room-code" }, this.room)),
+      h("span", { class: "mode tag" }, sum.mode),
+      h("span", { class: "clock", id: "clock", "aria-live": "off" }),
+      this.connState === "reconnecting" ? h("span", { class: "tag warn" }, "reconnecting…") : "");
+    if (sum.mode === "online") {
+      const link = `${location.origin}/r/${this.room}`;
+      el.append(h("button", { class: "btn small", onclick: () => copy(link) }, "Copy link"));
+    }
+    this.tickClock();
+  }
+
+  tickClock() {
+    const el = this.root.querySelector("#clock");
+    if (!el) return;
+    const v = this.view;
+    if (!v || !v.clock || !v.clock.deadline || v.status !== "playing") { el.textContent = ""; return; }
+    const left = Math.max(0, Math.ceil(v.clock.deadline - Date.now() / 1000));
+    el.textContent = `⏱ ${left} s`;
+    el.classList.toggle("urgent", left <= 10);
+  }
+
+  // -- lobby -----------------------------------------------------------------------------
+  renderLobby() {
+    const sum = this.summary;
+    if (sum.status !== "waiting") return;
+    const mine = new Set(this.mySeats());
+    const host = this.stored.host;
+    const link = `${location.origin}/r/${this.room}`;
+    const nameInput = h("input", { id: "join-name", maxlength: "24", placeholder: "Your name", value: API.loadTokens(this.room).name || localStorage.getItem("metrogames.name") || "" });
+    const rows = sum.seats.map((s) => {
+      let state;
+      if (s.kind === "bot") state = h("span", { class: "tag" }, `${s.bot || "bot"}`);
+      else if (mine.has(s.seat)) state = h("strong", {}, "you");
+      else if (s.claimed) state = h("span", {}, "✓ taken");
+      else if (!mine.size) state = h("button", { class: "btn small primary", "data-join": s.seat, onclick: () => this.join(s.seat, nameInput.value) }, "Take this seat");
+      else state = h("span", { class: "muted" }, "waiting for a player…");
+      return h("li", { class: "lobby-seat", "data-seat": s.seat }, h("span", { class: "seatno" }, `Seat ${s.seat + 1}`),
+        h("span", { class: "pname" }, s.kind === "bot" ? fmtName(s.name) : s.name || "—"), state);
+    });
+    const open = sum.seats.filter((s) => s.kind === "human" && !s.claimed).length;
+    const panel = h("section", { class: "panel lobby" },
+      h("h2", {}, "Waiting for players"),
+      h("p", {}, "Share this link or the code ", h("code", {}, this.room), ":"),
+      h("div", { class: "share" }, h("input", { readonly: true, value: link, id: "share-link", onfocus: (ev) => ev.target.select() }),
+        h("button", { class: "btn small", onclick: () => copy(link) }, "Copy")),
+      !mine.size ? h("label", { class: "row" }, "Your name ", nameInput) : null,
+      h("ul", { class: "lobby-seats" }, rows),
+      host ? h("div", { class: "buttons" }, h("button", {
+        class: "btn primary big", id: "start-btn", disabled: open > 0, onclick: () => this.startGame(),
+      }, open ? `Waiting for ${open} player${open > 1 ? "s" : ""}` : "Start the game")) : h("p", { class: "muted" }, "The host starts the game when everyone is here."));
+    clear(this.el.body).append(panel);
+  }
+
+  async join(seat, name) {
+    try {
+      const res = await API.joinRoom(this.room, seat, (name || "").trim() || undefined);
+      API.saveTokens(this.room, { tokens: { [seat]: res.token }, name });
+      this.seat = seat;
+      this.socket.setToken(res.token);
+      this.summary = await API.getRoom(this.room);
+      this.renderLobby();
+    } catch (err) { toast(`Cannot take seat ${seat + 1}: ${err.message}`); }
+  }
+
+  async startGame() {
+    try {
+      this.summary = await API.startRoom(this.room, this.stored.host);
+      const v = await API.getView(this.room, this.tokenFor(this.seat));
+      this.onView(v);
+    } catch (err) { toast(`Cannot start: ${err.message}`); }
+  }
+
+  // -- views -----------------------------------------------------------------------------
+  onError(e) {
+    toast(e.error || "refused");
+  }
+
+  onView(v) {
+    if (this.closed) return;
+    this.queue.push(v);
+    this.pump();
+  }
+
+  async pump() {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.queue.length) {
+        const v = this.queue.shift();
+        const cur = this.view;
+        if (cur && v.step < cur.step) continue;
+        if (cur && v.step === cur.step && JSON.stringify(v) === JSON.stringify(cur)) continue;
+        const wanted = await this.wantedSeat(v);
+        if (wanted !== v.you && this.tokenFor(wanted)) {
+          // hot-seat: show the seat whose turn it is
+          try { this.queue.unshift(await API.getView(this.room, this.tokenFor(wanted))); } catch { this.display(v); }
+          continue;
+        }
+        const paced = cur && v.step > cur.step && this.isOthersMove(v);
+        this.display(v);
+        if (paced && this.queue.length) await sleep(PACE_MS());
+        else if (paced) await sleep(Math.min(PACE_MS(), 150));
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  isOthersMove(v) {
+    return v.game === "metro" && v.last && v.last.by !== v.you;
+  }
+
+  async wantedSeat(v) {
+    const mine = this.mySeats();
+    if (mine.length <= 1) return mine.length ? mine[0] : null;
+    const toMove = (v.to_move || []).filter((s) => mine.includes(s));
+    if (v.game !== "metro" && v.players) {
+      const cur = toMove.find((s) => !v.players[s].acted);
+      if (cur !== undefined) return cur;
+    } else if (toMove.length) return toMove[0];
+    return v.you ?? mine[0];
+  }
+
+  display(v) {
+    const prev = this.view;
+    this.view = v;
+    this.seat = v.you;
+    document.body.dataset.step = String(v.step);
+    document.body.dataset.status = v.status;
+    if (v.status === "waiting") {
+      this.summary.seats = this.summary.seats.map((s) => ({ ...s, ...(v.seats[s.seat] || {}) }));
+      API.getRoom(this.room).then((sum) => { this.summary = sum; this.renderLobby(); }).catch(() => {});
+      return;
+    }
+    if (!this.screen) {
+      clear(this.el.body);
+      this.el.table = h("div", { class: "table" });
+      this.el.extra = h("div", { class: "extra" });
+      this.el.body.append(this.el.extra, this.el.table);
+      const ctx = { act: (a, step) => this.act(a, step), interactive: true };
+      this.screen = v.game === "metro" ? new MetroScreen(this.el.table, this.board, ctx) : new NextStationScreen(this.el.table, this.board, ctx);
+    }
+    if (prev && prev.you !== v.you && prev.you !== null && this.mySeats().length > 1) {
+      const name = fmtName((v.seats[v.you] || {}).name);
+      this.showNotice(h("div", { class: "notice handover" }, `Now playing: ${name}`));
+    }
+    this.screen.update(v);
+    this.renderExtra(v);
+    this.renderHeader();
+  }
+
+  showNotice(node) {
+    clear(this.el.notice).append(node);
+    setTimeout(() => { if (node.isConnected) node.remove(); }, 3000);
+  }
+
+  async act(action, step) {
+    const seat = this.view.you;
+    const token = this.tokenFor(seat);
+    try {
+      const v = await API.sendAction(this.room, action, step, token);
+      this.onView(v);
+      return v;
+    } catch (err) {
+      toast(err.message);
+      if (err.reason === "stale-step" || err.reason === "not-your-turn") {
+        API.getView(this.room, token).then((v) => this.onView(v)).catch(() => {});
+      }
+      throw err;
+    }
+  }
+
+  // Round results, end of game, host controls.
+  renderExtra(v) {
+    const el = clear(this.el.extra);
+    if (v.status === "finished") {
+      el.append(this.endPanel(v));
+    } else if (v.game !== "metro" && v.last_round && v.last_round.round > 0 && !this.dismissedRound(v.last_round.round)) {
+      el.append(this.roundPanel(v));
+    }
+    const hostControls = this.hostControls(v);
+    if (hostControls) el.append(hostControls);
+  }
+
+  dismissedRound(r) { return (this.dismissed || 0) >= r; }
+
+  roundPanel(v) {
+    const lr = v.last_round;
+    const letters = colourLetters(this.board.colours);
+    const rows = Object.entries(lr.lines).map(([seat, ln]) => {
+      const p = v.players[Number(seat)];
+      const colour = Object.keys(p.line_scores || {}).at(-1) || p.colour; // keys in round order
+      let detail = `${ln.districts} districts × ${ln.max_in_district}`;
+      if (ln.thames) detail += ` + ${ln.thames} Thames × 2`;
+      if (ln.river) detail += ` + ${ln.river} river × 2`;
+      if (ln.monuments) detail += ` + ${ln.monuments} monuments × 2`;
+      if (ln.circled) detail += ` (circled ${ln.circled})`;
+      return h("tr", {}, h("td", {}, fmtName((v.seats[Number(seat)] || {}).name)),
+        h("td", {}, colourChip(colour, letters[colour] || "?", { label: false })),
+        h("td", {}, detail), h("td", { class: "num" }, h("strong", {}, String(ln.score))));
+    });
+    return h("section", { class: "panel round-result", "data-testid": "round-result" },
+      h("div", { class: "panel-head" }, h("h3", {}, `Round ${lr.round} scored`),
+        h("button", { class: "btn small", "aria-label": "close the round result", onclick: () => { this.dismissed = lr.round; this.renderExtra(this.view); } }, "OK")),
+      h("table", { class: "score-table" }, h("tbody", {}, rows)));
+  }
+
+  endPanel(v) {
+    const winners = (v.winners || []).map((s) => fmtName((v.seats[s] || {}).name));
+    const head = h("div", { class: "panel-head" },
+      h("h2", { "data-testid": "game-over" }, winners.length ? `Game over — ${winners.join(" and ")} win${winners.length > 1 ? "" : "s"}!` : "Game over"));
+    const buttons = h("div", { class: "buttons" },
+      h("button", { class: "btn primary", id: "replay-btn", onclick: () => this.navigate(`#/replay/${this.room}`) }, "▶ Replay this game"),
+      h("button", { class: "btn", id: "download-btn", onclick: () => downloadRecord(this.room) }, "⬇ Download the record"),
+      h("a", { class: "btn", href: "/#/" }, "New game"));
+    let details;
+    if (v.game === "metro") {
+      details = h("table", { class: "score-table final" },
+        h("thead", {}, h("tr", {}, h("th", {}), h("th", {}, "player"), h("th", { class: "num" }, "score"), h("th", { class: "num" }, "longest route"))),
+        h("tbody", {}, v.seats.map((s, i) => h("tr", { class: (v.winners || []).includes(i) ? "winner" : "" },
+          h("td", {}, seatChip(this.board, i, { label: false })), h("td", {}, fmtName(s.name)),
+          h("td", { class: "num" }, h("strong", {}, String(v.scores[i]))), h("td", { class: "num" }, String((v.longest || [])[i] ?? ""))))));
+    } else {
+      details = h("div", { class: "final-sheets" }, v.players.map((p) => h("div", { class: "final-sheet" },
+        h("h3", {}, `${fmtName((v.seats[p.seat] || {}).name)}${(v.winners || []).includes(p.seat) ? " ★" : ""} — ${p.sheet.total}`),
+        sheetTable(this.board, p.sheet, p.line_scores))));
+    }
+    return h("section", { class: "panel end" }, head, details, buttons);
+  }
+
+  hostControls(v) {
+    const host = this.stored.host;
+    if (this.summary.mode !== "online" || v.status !== "playing") return null;
+    const mine = new Set(this.mySeats());
+    const items = [];
+    for (const s of v.seats) {
+      if (host && s.kind === "human" && !s.connected && !mine.has(s.seat)) {
+        items.push(h("button", { class: "btn small", "data-bot-seat": s.seat, onclick: async () => {
+          try { this.summary = await API.seatToBot(this.room, s.seat, "greedy", host); toast(`A bot plays seat ${s.seat + 1} until its player comes back.`, "info"); } catch (err) { toast(err.message); }
+        } }, `${fmtName(s.name)} left: let a bot play`));
+      }
+      if (mine.has(s.seat) && s.kind === "bot") {
+        items.push(h("button", { class: "btn small primary", onclick: async () => {
+          try { this.summary = await API.reclaimSeat(this.room, s.seat, this.tokenFor(s.seat)); } catch (err) { toast(err.message); }
+        } }, `Take seat ${s.seat + 1} back`));
+      }
+    }
+    return items.length ? h("div", { class: "panel host-controls" }, ...items) : null;
+  }
+}
+
+export async function downloadRecord(room, record = null) {
+  try {
+    const rec = record || await API.getRecord(room);
+    const blob = new Blob([JSON.stringify(rec, null, 2)], { type: "application/json" });
+    const a = h("a", { href: URL.createObjectURL(blob), download: `${rec.game || "game"}-${room || "record"}.json` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 2000);
+  } catch (err) { toast(`Cannot download the record: ${err.message}`); }
+}
+
+function copy(text) {
+  if (navigator.clipboard && navigator.clipboard.writeText) {
+    navigator.clipboard.writeText(text).then(() => toast("Copied.", "info"), () => toast(text, "info"));
+  } else toast(text, "info");
+}
+
+function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }

@@ -1,0 +1,131 @@
+"""Browser tests: the real server (``metrogames serve`` on a free port, temporary SQLite) and
+Debian's Chromium driven by Playwright (never ``playwright install``).
+
+Skipped when the ``playwright`` package, the ``web`` extra or ``/usr/bin/chromium`` is missing.
+Screenshots of the main screens go to ``test-artifacts/`` (gitignored).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+pytest.importorskip("fastapi")
+pytest.importorskip("uvicorn")
+
+from playwright.sync_api import Browser, Page, sync_playwright
+
+CHROMIUM = os.environ.get("METROGAMES_CHROMIUM", "/usr/bin/chromium")
+
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"no Chromium at {CHROMIUM}", allow_module_level=True)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _metrogames_command() -> list[str]:
+    exe = Path(sys.executable).with_name("metrogames")
+    if exe.exists():
+        return [str(exe)]
+    found = shutil.which("metrogames")
+    if found:
+        return [found]
+    return [sys.executable, "-c", "from metrogames.cli.main import app; app()"]
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a running web table with a fresh database."""
+    port = _free_port()
+    db = tmp_path_factory.mktemp("web") / "browser.db"
+    env = dict(os.environ)
+    env["METROGAMES_BOT_DELAY"] = "0.02"
+    env["METROGAMES_CLOCK_UNIT"] = "1"
+    log = tmp_path_factory.mktemp("log") / "server.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [*_metrogames_command(), "serve", "--port", str(port), "--db", f"sqlite:///{db}"],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/api/games", timeout=2) as res:
+                    json.load(res)
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(
+                        f"the server did not start: {log.read_text(errors='replace')[-2000:]}"
+                    ) from None
+                time.sleep(0.1)
+        yield base
+    finally:
+        proc.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=10)
+        if proc.poll() is None:
+            proc.kill()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+class PageErrors(list[str]):
+    """Uncaught page errors collected during a test."""
+
+
+def new_page(browser: Browser, errors: PageErrors, **kwargs: object) -> Page:
+    """A page in a fresh context (its own localStorage) with bot pacing turned off."""
+    context = browser.new_context(**kwargs)  # type: ignore[arg-type]
+    context.add_init_script("try { localStorage.setItem('metrogames.pace', '0'); } catch (e) {}")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return page
+
+
+@pytest.fixture
+def errors() -> Iterator[PageErrors]:
+    found = PageErrors()
+    yield found
+    assert not found, f"JavaScript errors in the page: {found}"
+
+
+@pytest.fixture
+def page(browser: Browser, errors: PageErrors) -> Iterator[Page]:
+    p = new_page(browser, errors, viewport={"width": 1366, "height": 900})
+    try:
+        yield p
+    finally:
+        p.context.close()

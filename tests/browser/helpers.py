@@ -1,0 +1,116 @@
+"""Playing by clicking: what a person does with the highlighted stations and squares."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+GAME_OVER = "[data-testid=game-over]"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+def shot(page: Page, name: str, *, full_page: bool = True) -> None:
+    """Save a screenshot to ``test-artifacts/{name}.png``."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
+
+
+def step_of(page: Page) -> int:
+    value = page.evaluate("document.body.dataset.step || '-1'")
+    return int(value)
+
+
+def wait_step_after(page: Page, step: int, timeout: float = 15.0) -> None:
+    """Wait until the page shows a later step (or the end of the game)."""
+    page.wait_for_function(
+        "(s) => Number(document.body.dataset.step || -1) > s"
+        " || document.body.dataset.status === 'finished'",
+        arg=step,
+        timeout=timeout * 1000,
+    )
+
+
+def create_game(page: Page, base: str, game: str, mode: str, **choices: str) -> str:
+    """Fill the home page's form and start; returns the room id."""
+    page.goto(f"{base}/")
+    page.wait_for_selector("#create-form")
+    page.check(f"input[name=game][value={game}]")
+    page.check(f"input[name=mode][value={mode}]")
+    page.fill("#your-name", choices.pop("name", "Ada"))
+    for selector, value in choices.items():
+        page.select_option(f"#{selector}", value)
+    page.click("#create-btn")
+    page.wait_for_url("**/r/*")
+    return page.url.rstrip("/").rsplit("/", 1)[-1]
+
+
+def try_click(page: Page, selector: str) -> bool:
+    """Click the first match unless the page re-rendered it away meanwhile."""
+    try:
+        page.locator(selector).first.click(timeout=1500)
+    except PlaywrightTimeoutError:
+        return False
+    return True
+
+
+def next_station_move(page: Page, *, use_powers: bool = True) -> bool:
+    """Make one Next Station turn by clicking, if it is this page's turn; True if it acted.
+
+    The choice is always among what the page highlights: a target station (after clicking a
+    start when needed), a station to circle, the power buttons, or Pass.
+    """
+    if page.locator(GAME_OVER).count():
+        return False
+    if page.locator(".round-result button").count():
+        try_click(page, ".round-result button")
+    if not page.locator("#pass-btn").count():
+        return False
+    step = step_of(page)
+    if use_powers:
+        power = "button.power[aria-pressed=false]"
+        if page.locator(power).count() and step % 3 == 0:
+            try_click(page, power)
+    for _ in range(8):
+        if step_of(page) > step or page.locator("#pass-btn[disabled]").count():
+            break  # done, or sending: wait for the next view
+        for selector in (
+            ".hit-circle",
+            ".hit-target",
+            ".hit-start",
+            "#circle-now-btn",
+            "#pass-btn",
+        ):
+            if page.locator(selector).count():
+                try_click(page, selector)
+                break
+        else:
+            break
+    wait_step_after(page, step)
+    return True
+
+
+def play_next_station(page: Page, *, max_turns: int = 80, use_powers: bool = True) -> int:
+    """Play a whole Next Station game alone; returns the number of turns played."""
+    turns = 0
+    while not page.locator(GAME_OVER).count():
+        assert turns < max_turns, "the game did not end"
+        if next_station_move(page, use_powers=use_powers):
+            turns += 1
+        else:
+            page.wait_for_selector(f"#pass-btn, {GAME_OVER}")
+    return turns
+
+
+def metro_move(page: Page) -> bool:
+    """Place the tile on the first highlighted square, if it is this page's turn."""
+    if page.locator(GAME_OVER).count():
+        return False
+    squares = page.locator(".hit-square")
+    if not squares.count():
+        return False
+    step = step_of(page)
+    squares.first.click()
+    wait_step_after(page, step)
+    return True

@@ -1,0 +1,41 @@
+"""Next Station in the browser: whole games played by clicking the highlighted stations."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from browser.helpers import GAME_OVER, create_game, next_station_move, play_next_station, shot
+
+
+def test_london_solo_whole_game_by_clicking(page: Page, server: str) -> None:
+    create_game(
+        page, server, "london", "solo", **{"opt-objectives": '"random"', "opt-powers": '"random"'}
+    )
+    page.wait_for_selector("svg.board-ns .hit")
+    expect(page.locator(".blink")).to_have_count(1)  # the departure blinks at the round start
+    expect(page.locator("[data-testid=round-end-count]")).to_contain_text("/5")
+    shot(page, "london-start")
+    for _ in range(3):
+        next_station_move(page)
+    shot(page, "london-mid")
+    turns = play_next_station(page)
+    assert 20 <= turns <= 40
+    expect(page.locator(GAME_OVER)).to_be_visible()
+    expect(page.locator(".final-sheet")).to_have_count(1)
+    total = page.locator(".final-sheet [data-testid=sheet-total]").first.inner_text()
+    assert int(total) > 0
+    shot(page, "london-end")
+
+
+def test_paris_hotseat_whole_game(page: Page, server: str) -> None:
+    create_game(
+        page, server, "paris", "hotseat", **{"player-count": "2", "opt-objectives": '"random"'}
+    )
+    page.wait_for_selector("svg.board-paris .hit")
+    expect(page.locator(".station[data-station=E5] .platform")).to_have_count(1)
+    expect(page.locator(".bridge")).to_have_count(8)
+    shot(page, "paris-start")
+    turns = play_next_station(page, max_turns=120)
+    assert turns >= 20
+    expect(page.locator(".final-sheet")).to_have_count(2)
+    shot(page, "paris-end")
