@@ -9,7 +9,13 @@ export class ApiError extends Error {
   }
 }
 
-export async function api(method, path, body = undefined, token = null) {
+// `body` is sent as JSON; a `RawJson` body is sent as is (records: their 64-bit seeds must
+// not go through JavaScript numbers).
+export class RawJson {
+  constructor(text) { this.text = text; }
+}
+
+export async function api(method, path, body = undefined, token = null, { raw = false } = {}) {
   const headers = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -18,20 +24,20 @@ export async function api(method, path, body = undefined, token = null) {
     res = await fetch(path, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : body instanceof RawJson ? body.text : JSON.stringify(body),
     });
   } catch (err) {
     throw new ApiError(0, `network error: ${err.message}`, "network");
   }
   const text = await res.text();
   let data = null;
-  if (text) {
+  if (text && (!raw || !res.ok)) {
     try { data = JSON.parse(text); } catch { data = { error: text }; }
   }
   if (!res.ok) {
     throw new ApiError(res.status, data && data.error, data && data.reason);
   }
-  return data;
+  return raw ? text : data;
 }
 
 const boardCache = new Map();
@@ -66,9 +72,11 @@ export const reclaimSeat = (room, seat, token) =>
 export const getView = (room, token) => api("GET", `/api/rooms/${room}/view`, undefined, token);
 export const sendAction = (room, action, step, token) =>
   api("POST", `/api/rooms/${room}/actions`, { action, step }, token);
-export const getRecord = (room) => api("GET", `/api/rooms/${room}/record`);
+// The record as the server wrote it (text): never parsed and re-serialised, so the seed
+// (a 64-bit integer) stays exact.
+export const getRecordText = (room) => api("GET", `/api/rooms/${room}/record`, undefined, null, { raw: true });
 export const getReplay = (room) => api("GET", `/api/rooms/${room}/replay`);
-export const postReplay = (record) => api("POST", "/api/replays", record);
+export const postReplayText = (text) => api("POST", "/api/replays", new RawJson(text));
 
 // -- seat tokens, kept per room in localStorage -------------------------------------------
 const KEY = (room) => `metrogames.room.${room}`;

@@ -38,7 +38,7 @@ export function drawTile(tile, size, { x = 0, y = 0, colours = {}, cls = "tile" 
     const d = trackPath(a, b, size, x, y);
     g.append(s("path", { d, class: "track-casing", "stroke-width": w * 2.3 }));
     const c = colours[a];
-    g.append(s("path", { d, class: c ? "track travelled" : "track", stroke: c ? colourHex(c) : null, "stroke-width": c ? w * 1.5 : w }));
+    g.append(s("path", { d, class: c ? "track travelled" : "track", style: c ? `stroke:${colourHex(c)}` : null, "stroke-width": c ? w * 1.7 : w }));
   }
   return g;
 }
@@ -97,13 +97,6 @@ export class MetroBoard {
       const mx = this.sx(q.col) + U / 2 + dc * (U / 2 + 8);
       const my = this.sy(q.row) + U / 2 + dr * (U / 2 + 8);
       base.append(s("rect", { x: mx - 8, y: my - 8, width: 16, height: 16, rx: 3, class: "central-stop" }));
-    }
-    const letters = "ABCDEFGH";
-    for (let c = 0; c < 8; c++) {
-      base.append(s("text", { x: this.sx(c) + U / 2, y: 11, class: "grid-label small", "text-anchor": "middle", text: letters[c] }));
-    }
-    for (let r = 0; r < 8; r++) {
-      base.append(s("text", { x: 6, y: this.sy(r) + U / 2 + 4, class: "grid-label small", text: String(r + 1) }));
     }
   }
 

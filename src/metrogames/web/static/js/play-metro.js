@@ -101,6 +101,7 @@ export class MetroScreen {
   renderHand(opts) {
     const v = this.view;
     const el = clear(this.el.hand);
+    el.hidden = v.status === "finished";
     const legal = this.legal();
     const codes = v.drawn ? [v.drawn] : [];
     for (const c of v.hand || []) codes.push(c);
@@ -168,7 +169,7 @@ export class MetroScreen {
         h("td", {}, seatChip(this.board, i, { label: false })),
         h("td", {}, `${fmtName(seat.name)}${i === v.you ? " (you)" : ""}${win ? " ★" : ""}`,
           seat.kind === "bot" ? h("span", { class: "tag" }, "bot") : null,
-          seat.connected === false && seat.kind === "human" ? h("span", { class: "tag warn" }, "away") : null),
+          seat.connected === false && seat.kind === "human" && this.ctx.online ? h("span", { class: "tag warn" }, "away") : null),
         h("td", { class: "num" }, String((v.scores || [])[i] ?? 0)),
         h("td", { class: "num muted" }, String((v.longest || [])[i] ?? 0)));
     });

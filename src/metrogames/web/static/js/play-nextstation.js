@@ -142,6 +142,7 @@ export class NextStationScreen {
   renderCards() {
     const v = this.view;
     const el = clear(this.el.cards);
+    el.hidden = v.status === "finished";
     const re = v.round_end || { flipped: 0, count: 5 };
     const kindName = this.board.round_end.kind;
     const pips = h("span", { class: "pips", "aria-hidden": "true" });
@@ -345,7 +346,7 @@ export class NextStationScreen {
         colourChip(p.colour, this.letters[p.colour], { label: false }),
         h("span", { class: "pname" }, `${fmtName(seat.name)}${p.seat === v.you ? " (you)" : ""}${winner ? " ★" : ""}`),
         seat.kind === "bot" ? h("span", { class: "tag" }, "bot") : null,
-        seat.connected === false && seat.kind === "human" ? h("span", { class: "tag warn" }, "away") : null,
+        seat.connected === false && seat.kind === "human" && this.ctx.online ? h("span", { class: "tag warn" }, "away") : null,
         h("span", { class: `pstate${p.acted ? " acted" : ""}` }, state),
         h("span", { class: "pscore" }, String((v.scores || [])[p.seat] ?? p.sheet.total))));
     }

@@ -1,7 +1,7 @@
 // Replays: the frames of a finished room (GET /api/rooms/{room}/replay) or of an uploaded
 // record (POST /api/replays), one spectator view per step, with prev/next/play controls.
 
-import { h, clear, toast } from "./dom.js";
+import { h, clear } from "./dom.js";
 import * as API from "./api.js";
 import { NextStationScreen } from "./play-nextstation.js";
 import { MetroScreen } from "./play-metro.js";
@@ -30,8 +30,9 @@ export class ReplayScreen {
         this.data = await API.getReplay(this.room);
       } else if (this.file) {
         const text = await this.file.text();
-        try { this.record = JSON.parse(text); } catch { throw new Error("this file is not JSON"); }
-        this.data = await API.postReplay(this.record);
+        try { JSON.parse(text); } catch { throw new Error("this file is not JSON"); }
+        this.record = text;
+        this.data = await API.postReplayText(text);
       } else {
         throw new Error("nothing to replay: upload a record file from the home page");
       }
@@ -52,11 +53,11 @@ export class ReplayScreen {
     this.counter = h("span", { class: "replay-counter", "data-testid": "replay-counter" });
     this.playBtn = h("button", { class: "btn", id: "replay-play", onclick: () => (this.playing ? this.stop() : this.play()) }, "▶ Play");
     const controls = h("div", { class: "replay-controls", role: "toolbar", "aria-label": "replay controls" },
-      h("button", { class: "btn", id: "replay-first", "aria-label": "first step", onclick: () => { this.stop(); this.show(0); } }, "⏮"),
+      h("button", { class: "btn", id: "replay-first", "aria-label": "first step", onclick: () => { this.stop(); this.show(0); } }, "|◀"),
       h("button", { class: "btn", id: "replay-prev", "aria-label": "previous step", onclick: () => { this.stop(); this.show(this.index - 1); } }, "◀ Prev"),
       this.playBtn,
       h("button", { class: "btn", id: "replay-next", "aria-label": "next step", onclick: () => { this.stop(); this.show(this.index + 1); } }, "Next ▶"),
-      h("button", { class: "btn", id: "replay-last", "aria-label": "last step", onclick: () => { this.stop(); this.show(n - 1); } }, "⏭"),
+      h("button", { class: "btn", id: "replay-last", "aria-label": "last step", onclick: () => { this.stop(); this.show(n - 1); } }, "▶|"),
       this.slider, this.counter,
       h("button", { class: "btn", id: "replay-download", onclick: () => downloadRecord(this.room, this.record) }, "⬇ Record"));
     const players = (this.data.players || []).join(", ");
@@ -85,7 +86,7 @@ export class ReplayScreen {
   play() {
     if (this.index >= this.data.frames.length - 1) this.show(0);
     this.playing = true;
-    this.playBtn.textContent = "⏸ Pause";
+    this.playBtn.textContent = "❚❚ Pause";
     this.timer = setInterval(() => this.show(this.index + 1), 600);
   }
 
@@ -103,8 +104,4 @@ export class ReplayScreen {
     else if (ev.key === "End") { this.stop(); this.show(this.data.frames.length - 1); ev.preventDefault(); }
     else if (ev.key === " " && ev.target.tagName !== "BUTTON") { if (this.playing) this.stop(); else this.play(); ev.preventDefault(); }
   }
-}
-
-export function replayError(root, message) {
-  toast(message);
 }

@@ -132,7 +132,9 @@ export class RoomScreen {
     const mine = new Set(this.mySeats());
     const host = this.stored.host;
     const link = `${location.origin}/r/${this.room}`;
-    const nameInput = h("input", { id: "join-name", maxlength: "24", placeholder: "Your name", value: API.loadTokens(this.room).name || localStorage.getItem("metrogames.name") || "" });
+    if (this.joinName === undefined) this.joinName = localStorage.getItem("metrogames.name") || "";
+    const nameInput = h("input", { id: "join-name", maxlength: "24", placeholder: "Your name", value: this.joinName, oninput: (ev) => { this.joinName = ev.target.value; } });
+    const hadFocus = document.activeElement && document.activeElement.id === "join-name";
     const rows = sum.seats.map((s) => {
       let state;
       if (s.kind === "bot") state = h("span", { class: "tag" }, `${s.bot || "bot"}`);
@@ -155,12 +157,14 @@ export class RoomScreen {
         class: "btn primary big", id: "start-btn", disabled: open > 0, onclick: () => this.startGame(),
       }, open ? `Waiting for ${open} player${open > 1 ? "s" : ""}` : "Start the game")) : h("p", { class: "muted" }, "The host starts the game when everyone is here."));
     clear(this.el.body).append(panel);
+    if (hadFocus) nameInput.focus();
   }
 
   async join(seat, name) {
     try {
       const res = await API.joinRoom(this.room, seat, (name || "").trim() || undefined);
       API.saveTokens(this.room, { tokens: { [seat]: res.token }, name });
+      try { if (name) localStorage.setItem("metrogames.name", name.trim()); } catch { /* ignore */ }
       this.seat = seat;
       this.socket.setToken(res.token);
       this.summary = await API.getRoom(this.room);
@@ -243,7 +247,7 @@ export class RoomScreen {
       this.el.table = h("div", { class: "table" });
       this.el.extra = h("div", { class: "extra" });
       this.el.body.append(this.el.extra, this.el.table);
-      const ctx = { act: (a, step) => this.act(a, step), interactive: true };
+      const ctx = { act: (a, step) => this.act(a, step), interactive: true, online: this.summary.mode === "online" };
       this.screen = v.game === "metro" ? new MetroScreen(this.el.table, this.board, ctx) : new NextStationScreen(this.el.table, this.board, ctx);
     }
     if (prev && prev.you !== v.you && prev.you !== null && this.mySeats().length > 1) {
@@ -355,11 +359,14 @@ export class RoomScreen {
   }
 }
 
-export async function downloadRecord(room, record = null) {
+// Save the record file exactly as the server wrote it (or `text`, an uploaded record).
+export async function downloadRecord(room, text = null) {
   try {
-    const rec = record || await API.getRecord(room);
-    const blob = new Blob([JSON.stringify(rec, null, 2)], { type: "application/json" });
-    const a = h("a", { href: URL.createObjectURL(blob), download: `${rec.game || "game"}-${room || "record"}.json` });
+    const body = text ?? await API.getRecordText(room);
+    let game = "game";
+    try { game = JSON.parse(body).game || game; } catch { /* name only */ }
+    const blob = new Blob([body], { type: "application/json" });
+    const a = h("a", { href: URL.createObjectURL(blob), download: `${game}-${room || "record"}.json` });
     document.body.append(a);
     a.click();
     a.remove();

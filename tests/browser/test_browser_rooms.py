@@ -1,0 +1,138 @@
+"""Online rooms in the browser: two players in two browser contexts, a departure handed to a
+bot by the host, the seat taken back with the stored token; replays of finished games."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page, expect
+
+from browser.conftest import PageErrors, new_page
+from browser.helpers import GAME_OVER, create_game, next_station_move, shot
+
+
+def test_online_room_two_players(browser: Browser, server: str, errors: PageErrors) -> None:
+    host = new_page(browser, errors, viewport={"width": 1280, "height": 900})
+    guest = new_page(browser, errors, viewport={"width": 390, "height": 844}, is_mobile=True)
+    room = create_game(
+        host, server, "london", "online", **{"player-count": "2", "turn-clock": "120"}
+    )
+    link = host.locator("#share-link").input_value()
+    assert link.endswith(f"/r/{room}")
+    expect(host.locator("#start-btn")).to_be_disabled()
+    shot(host, "room-lobby-host")
+
+    guest.goto(link)
+    guest.fill("#join-name", "Bob")
+    guest.click("[data-join='1']")
+    expect(guest.locator(".lobby-seat[data-seat='1']")).to_contain_text("you")
+    expect(host.locator("#start-btn")).to_be_enabled()
+    host.click("#start-btn")
+    guest.wait_for_selector("svg.board-ns .hit")
+    host.wait_for_selector("svg.board-ns .hit")
+    expect(host.locator("#clock")).to_contain_text("s")
+    shot(guest, "room-guest-phone")
+
+    turns = 0
+    for _ in range(4):  # a few turns together
+        next_station_move(host, use_powers=False)
+        next_station_move(guest, use_powers=False)
+        turns += 1
+    expect(host.locator(".player[data-seat='1']")).to_contain_text("Bob")
+
+    # the guest leaves: the host hands the seat to a bot, the game goes on
+    guest_context = guest.context
+    guest.close()
+    host.locator("[data-bot-seat='1']").click()
+    expect(host.locator(".player[data-seat='1'] .tag")).to_contain_text("bot")
+    next_station_move(host, use_powers=False)
+    next_station_move(host, use_powers=False)
+    shot(host, "room-host-with-bot")
+
+    # the guest comes back with the stored token and takes the seat back
+    guest = guest_context.new_page()
+    guest.on("pageerror", lambda exc: errors.append(str(exc)))
+    guest.goto(link)
+    guest.wait_for_selector("svg.board-ns")
+    expect(host.locator(".player[data-seat='1'] .tag")).to_have_count(0)
+
+    while not (host.locator(GAME_OVER).count() and guest.locator(GAME_OVER).count()):
+        moved = next_station_move(host, use_powers=False)
+        moved = next_station_move(guest, use_powers=False) or moved
+        turns += 1
+        assert turns < 80, "the game did not end"
+        if not moved:
+            host.wait_for_timeout(100)
+    expect(guest.locator(".final-sheet")).to_have_count(2)
+    shot(host, "room-end-host")
+    shot(guest, "room-end-guest-phone")
+    guest_context.close()
+    host.context.close()
+
+
+def _call(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(f"{base}{path}", data=data, method=method)
+    req.add_header("Content-Type", "application/json")
+    if token:
+        req.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(req, timeout=10) as res:
+        return json.load(res)
+
+
+def _finished_london(base: str) -> str:
+    """A solo London game played through the API (first legal action each turn)."""
+    res = _call(base, "POST", "/api/rooms", {"game": "london", "mode": "solo", "seats": [{}]})
+    room, token = res["room"]["room"], res["tokens"]["0"]
+    view = _call(base, "GET", f"/api/rooms/{room}/view", token=token)
+    while view["status"] != "finished":
+        action = view["legal"][-1] if view["legal"] else "pass"
+        body = {"action": action, "step": view["step"]}
+        view = _call(base, "POST", f"/api/rooms/{room}/actions", body, token)
+    return room
+
+
+def test_replay_and_record_upload(page: Page, server: str, tmp_path: Path) -> None:
+    room = _finished_london(server)
+    page.goto(f"{server}/r/{room}")
+    expect(page.locator(GAME_OVER)).to_be_visible()
+    page.click("#replay-btn")
+    page.wait_for_selector("#replay-slider")
+    counter = page.locator("[data-testid=replay-counter]")
+    expect(counter).to_contain_text("step 1 of")
+    total = int(counter.inner_text().split(" of ")[1])
+    assert total > 20
+    page.click("#replay-next")
+    expect(counter).to_contain_text("step 2 of")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    expect(counter).to_contain_text("step 4 of")
+    page.keyboard.press("ArrowLeft")
+    expect(counter).to_contain_text("step 3 of")
+    page.keyboard.press("End")
+    expect(counter).to_contain_text(f"step {total} of {total}")
+    expect(page.locator("svg.board-ns .section")).not_to_have_count(0)
+    page.click("#replay-first")
+    page.click("#replay-play")
+    expect(counter).not_to_contain_text("step 1 of", timeout=5000)
+    page.click("#replay-play")
+    page.keyboard.press("End")
+    shot(page, "replay-london")
+
+    with page.expect_download() as info:
+        page.click("#replay-download")
+    path = tmp_path / "record.json"
+    info.value.save_as(path)
+    record = json.loads(path.read_text())
+    assert record["game"] == "london"
+    assert record["format"] == "metrogames/1"
+
+    page.goto(f"{server}/")
+    page.set_input_files("#record-file", str(path))
+    page.wait_for_selector("#replay-slider")
+    expect(page.locator("[data-testid=replay-counter]")).to_contain_text(f"of {total}")
+    page.keyboard.press("End")
+    shot(page, "replay-uploaded")
