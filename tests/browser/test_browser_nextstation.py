@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from browser.helpers import GAME_OVER, create_game, next_station_move, play_next_station, shot
+from browser.helpers import (
+    GAME_OVER,
+    create_game,
+    next_station_move,
+    play_next_station,
+    shot,
+    step_of,
+    wait_step_after,
+)
 
 
 def test_london_solo_whole_game_by_clicking(page: Page, server: str) -> None:
@@ -15,10 +23,24 @@ def test_london_solo_whole_game_by_clicking(page: Page, server: str) -> None:
     expect(page.locator(".blink")).to_have_count(1)  # the departure blinks at the round start
     expect(page.locator("[data-testid=round-end-count]")).to_contain_text("/5")
     shot(page, "london-start")
+    # keyboard: Tab reaches the highlighted stations, Enter chooses
+    step = step_of(page)
+    page.locator(".hit").first.focus()
+    if page.locator(".hit-start:focus").count():
+        page.keyboard.press("Enter")
+        page.locator(".hit-target").first.focus()
+    expect(page.locator(".hit-target:focus")).to_have_count(1)
+    page.keyboard.press("Enter")
+    wait_step_after(page, step)
     for _ in range(3):
         next_station_move(page)
     shot(page, "london-mid")
-    turns = play_next_station(page)
+    turns = 4
+    while not page.locator("[data-testid=round-result]").count():
+        next_station_move(page, use_powers=False)
+        turns += 1
+    shot(page, "london-round-result")
+    turns += play_next_station(page)
     assert 20 <= turns <= 40
     expect(page.locator(GAME_OVER)).to_be_visible()
     expect(page.locator(".final-sheet")).to_have_count(1)

@@ -397,7 +397,7 @@ export function sheetTable(board, sheet, lineScores = {}, letters = colourLetter
       h("td", {}, scored || ln.score ? detail : "—"),
       h("td", { class: "num" }, scored ? String(ln.score) : ln.score ? `(${ln.score})` : "")));
   }
-  if (sheet.tourist) rows.push(h("tr", {}, h("th", { scope: "row" }, "Tourist sites"), h("td", {}, `${sheet.tourist.boxes} boxes`), h("td", { class: "num" }, String(sheet.tourist.points))));
+  if (sheet.tourist) rows.push(h("tr", {}, h("th", { scope: "row" }, "Tourist sites"), h("td", {}, `${sheet.tourist.boxes} box${sheet.tourist.boxes === 1 ? "" : "es"}`), h("td", { class: "num" }, String(sheet.tourist.points))));
   if (sheet.interchanges) {
     const ic = sheet.interchanges;
     rows.push(h("tr", {}, h("th", { scope: "row" }, "Interchanges"), h("td", {}, `${ic["2"] || 0}×2 lines, ${ic["3"] || 0}×3, ${ic["4"] || 0}×4`), h("td", { class: "num" }, String(ic.points))));

@@ -106,7 +106,7 @@ export class RoomScreen {
     el.append(h("h2", {}, title),
       h("span", { class: "room-code", title: "room code" }, "Room ", h("code", { "data-testid": "room-code" }, this.room)),
       h("span", { class: "mode tag" }, sum.mode),
-      h("span", { class: "clock", id: "clock", "aria-live": "off" }),
+      h("span", { class: "clock-wrap" }, clockIcon(), h("span", { class: "clock", id: "clock", "aria-live": "off" })),
       this.connState === "reconnecting" ? h("span", { class: "tag warn" }, "reconnecting…") : "");
     if (sum.mode === "online") {
       const link = `${location.origin}/r/${this.room}`;
@@ -121,7 +121,8 @@ export class RoomScreen {
     const v = this.view;
     if (!v || !v.clock || !v.clock.deadline || v.status !== "playing") { el.textContent = ""; return; }
     const left = Math.max(0, Math.ceil(v.clock.deadline - Date.now() / 1000));
-    el.textContent = `⏱ ${left} s`;
+    el.textContent = `${left} s`;
+    el.setAttribute("aria-label", `turn clock: ${left} seconds left`);
     el.classList.toggle("urgent", left <= 10);
   }
 
@@ -372,6 +373,17 @@ export async function downloadRecord(room, text = null) {
     a.remove();
     setTimeout(() => URL.revokeObjectURL(a.href), 2000);
   } catch (err) { toast(`Cannot download the record: ${err.message}`); }
+}
+
+function clockIcon() {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 16 16");
+  svg.setAttribute("width", "16");
+  svg.setAttribute("height", "16");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("class", "clock-icon");
+  svg.innerHTML = '<circle cx="8" cy="9" r="6" fill="none" stroke="currentColor" stroke-width="2"/><path d="M8 5v4l3 2M6 1h4" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>';
+  return svg;
 }
 
 function copy(text) {
