@@ -201,7 +201,7 @@ export class NextStationBoard {
   drawBridges() {
     for (const b of this.board.bridges || []) {
       const [x, y] = [this.x(b.at[0]), this.y(b.at[1])];
-      this.layers.links.append(s("g", { transform: `translate(${x} ${y})`, class: "bridge" },
+      this.layers.stations.append(s("g", { transform: `translate(${x} ${y})`, class: "bridge" },
         s("title", { text: `overhead crossing: ${b.links.join(" / ")}` }),
         s("rect", { x: -7, y: -7, width: 14, height: 14, rx: 3, transform: "rotate(45)" }),
         s("path", { d: "M-5 3 Q0 -5 5 3" }),

@@ -102,10 +102,10 @@ export class MetroScreen {
     const v = this.view;
     const el = clear(this.el.hand);
     el.hidden = v.status === "finished";
-    const legal = this.legal();
     const codes = v.drawn ? [v.drawn] : [];
     for (const c of v.hand || []) codes.push(c);
-    el.append(h("h3", {}, v.drawn && (v.hand || []).length ? "Your tiles (drawn + held)" : "Your tile"));
+    const legal = this.legal();
+    el.append(h("h3", {}, codes.length > 1 ? (v.drawn ? "Your tiles (drawn + held)" : "Your tiles") : "Your tile"));
     if (!codes.length) {
       el.append(h("p", { class: "muted" }, v.you === null || v.you === undefined ? "Watching." : "No tile in hand."));
     }

@@ -253,7 +253,15 @@ export class RoomScreen {
     }
     if (prev && prev.you !== v.you && prev.you !== null && this.mySeats().length > 1) {
       const name = fmtName((v.seats[v.you] || {}).name);
-      this.showNotice(h("div", { class: "notice handover" }, `Now playing: ${name}`));
+      if (v.game === "metro" && (v.hand || []).length && v.status === "playing") {
+        // hot-seat with held tiles: hide them until the next player is at the screen
+        this.el.table.classList.add("concealed");
+        const node = h("div", { class: "notice handover" }, `Pass the device to ${name}. `,
+          h("button", { class: "btn small", id: "reveal-btn", onclick: () => { this.el.table.classList.remove("concealed"); node.remove(); } }, `I am ${name}: show my tiles`));
+        clear(this.el.notice).append(node);
+      } else {
+        this.showNotice(h("div", { class: "notice handover" }, `Now playing: ${name}`));
+      }
     }
     this.screen.update(v);
     this.renderExtra(v);
