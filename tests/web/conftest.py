@@ -10,13 +10,12 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from webutil import make_settings
 
 from metrogames.web.app import create_app
-from metrogames.web.config import Settings
 
 PG_URL = os.environ.get("METROGAMES_TEST_PG")
 CI = os.environ.get("CI", "").lower() == "true"
@@ -51,11 +50,6 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if not PG_URL:
         pytest.fail("METROGAMES_TEST_PG is not set (./dev test starts PostgreSQL and sets it)")
     return PG_URL
-
-
-def make_settings(db_url: str, **kw: Any) -> Settings:
-    """Test settings: bots play at once, a turn-clock second lasts 10 ms."""
-    return Settings(db=db_url, bot_delay=kw.pop("bot_delay", 0), clock_unit=0.01, **kw)
 
 
 @pytest.fixture

@@ -10,6 +10,12 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from metrogames.cli.main import app as cli
+from metrogames.web.config import Settings
+
+
+def make_settings(db_url: str, **kw: Any) -> Settings:
+    """Test settings: bots play at once, a turn-clock second lasts 10 ms."""
+    return Settings(db=db_url, bot_delay=kw.pop("bot_delay", 0), clock_unit=0.01, **kw)
 
 
 def auth(token: str) -> dict[str, str]:
