@@ -85,6 +85,8 @@ def read_documents(path: Path) -> Iterator[tuple[str, Any]]:
     stripped = text.strip()
     if not stripped:
         raise RecordError(f"{path}: empty file")
+    if len(stripped) > MAX_DOCUMENT and not _has_json_line(stripped):
+        raise RecordError(f"{path}: one document larger than {MAX_DOCUMENT} bytes")
     if len(stripped) <= MAX_DOCUMENT:
         try:
             value = _decode(stripped, str(path))

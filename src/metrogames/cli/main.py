@@ -17,19 +17,39 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from metrogames.cli.options import game_options
 from metrogames.core.errors import IllegalActionError, MetrogamesError
-from metrogames.core.rng import check_seed
+from metrogames.core.rng import MAX_SEED, check_seed
 from metrogames.sim.games import GAMES, game_kind
 
 app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
     help="metrogames: play, score, replay and simulate metro-building board games.",
 )
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on stdout.")]
+
+
+def _version(value: bool) -> None:
+    if value:
+        from metrogames import __version__
+
+        sys.stdout.write(f"metrogames {__version__}\n")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
+    ] = False,
+) -> None:
+    """metrogames: play, score, replay and simulate metro-building board games."""
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:
@@ -45,6 +65,39 @@ def emit_json(value: Any) -> None:
     sys.stdout.write(json.dumps(value, separators=(", ", ": ")) + "\n")
 
 
+def _check_out(path: Path) -> None:
+    """Refuse (exit 2) an output path that cannot be written: a folder, or in a missing one."""
+    if path.is_dir():
+        raise fail(f"cannot write {path}: it is a folder", 2)
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise fail(f"cannot write {path}: no folder {parent}", 2)
+
+
+def _open_out(path: Path) -> Any:
+    _check_out(path)
+    try:
+        return path.open("w", encoding="utf-8")
+    except OSError as exc:
+        raise fail(f"cannot write {path}: {exc.strerror}", 2) from None
+
+
+def _check_seeds(seed: int, count: int) -> None:
+    """Exit 2 unless seeds ``seed`` … ``seed + count - 1`` are all valid."""
+    try:
+        check_seed(seed)
+    except ValueError as exc:
+        raise fail(f"--seed: {exc}", 2) from None
+    if count < 1:
+        raise fail("--games must be at least 1", 2)
+    if seed + count - 1 > MAX_SEED:
+        raise fail(
+            f"--seed {seed} with {count} games needs seeds up to {seed + count - 1}, "
+            "past the largest seed 2**64-1",
+            2,
+        )
+
+
 @app.command()
 def score(
     sheet: Annotated[Path, typer.Argument(help="A score sheet (JSON).")],
@@ -56,7 +109,11 @@ def score(
 
     try:
         data = read_json(sheet)
-        kind = game_kind(data.get("game") if isinstance(data, dict) else None)
+        if isinstance(data, dict) and "format" in data:
+            raise fail(f"{sheet} is a game record, not a score sheet: use metrogames replay")
+        if not isinstance(data, dict) or "game" not in data:
+            raise fail(f'{sheet}: a score sheet is a JSON object with "game"')
+        kind = game_kind(data["game"])
         result = kind.score_sheet(data)
     except MetrogamesError as exc:
         raise fail(str(exc)) from None
@@ -70,8 +127,12 @@ def replay_one(data: Any) -> dict[str, Any]:
     """The ``replay --json`` result of one decoded record (never raises on bad input)."""
     if isinstance(data, MetrogamesError):
         return {"valid": False, "error": str(data), "reason": "bad-json"}
+    if not isinstance(data, dict):
+        return {"valid": False, "error": "a record must be a JSON object", "reason": "bad-record"}
+    if "game" not in data:
+        return {"valid": False, "error": 'a record needs "game"', "reason": "bad-record"}
     try:
-        kind = game_kind(data.get("game") if isinstance(data, dict) else None)
+        kind = game_kind(data["game"])
         state = kind.replay(data)
     except IllegalActionError as exc:
         result: dict[str, Any] = {"valid": False, "error": str(exc), "reason": exc.reason}
@@ -114,7 +175,9 @@ def replay(
                 line = f"{label}: {status}; " + ", ".join(parts) + tail
                 out.print(line, markup=False, highlight=False)
             else:
-                err.print(f"{label}: {result['error']}", markup=False, highlight=False)
+                error = result["error"]
+                shown = error if error.startswith(f"{label}:") else f"{label}: {error}"
+                err.print(shown, markup=False, highlight=False)
     except MetrogamesError as exc:
         raise fail(str(exc)) from None
     if any_bad:
@@ -143,33 +206,20 @@ def _options(
     turn_mode: str | None,
     one_tile_routes: str | None,
 ) -> dict[str, Any]:
-    """The options object (JSON form) the command-line flags ask for."""
-    options: dict[str, Any] = {}
-    metro = game == "metro"
-    if metro and (objectives or powers):
-        raise fail("--objectives and --powers are Next Station options", 2)
-    if not metro and (turn_mode or one_tile_routes):
-        raise fail("--turn-mode and --one-tile-routes are Metro options", 2)
-    if objectives:
-        options["objectives"] = "random" if objectives == "random" else objectives.split(",")
-    if powers:
-        try:
-            options["powers"] = "random" if powers == "random" else json.loads(powers)
-        except ValueError:
-            raise fail(
-                f"--powers must be 'random' or a JSON object colour → power, not {powers!r:.60}", 2
-            ) from None
-    if turn_mode:
-        options["turn_mode"] = turn_mode
-    if one_tile_routes:
-        options["one_tile_routes"] = one_tile_routes
-    return options
+    """The options object (JSON form) the command-line flags ask for; exit 2 on misuse."""
+    try:
+        return game_options(game, objectives, powers, turn_mode, one_tile_routes)
+    except MetrogamesError as exc:
+        raise fail(str(exc), 2) from None
 
 
 ObjectivesOpt = Annotated[
     str | None, typer.Option(help="Next Station objectives: 'random' or two ids, comma-separated.")
 ]
-PowersOpt = Annotated[str | None, typer.Option(help="London pencil powers: 'random'.")]
+PowersOpt = Annotated[
+    str | None,
+    typer.Option(help="London pencil powers: 'random' or blue=joker,pink=switch,... pairs."),
+]
 TurnModeOpt = Annotated[
     str | None, typer.Option(help="Metro: draw (default), hand or official-hand.")
 ]
@@ -231,25 +281,21 @@ def simulate(
             except ValueError as exc:  # a player count the game does not take
                 raise fail(str(exc), 2) from None
             tasks.append(Task(game, tuple(codes), seed + i, None, doc, keep))
-        try:
-            check_seed(seed)
-            check_seed(seed + len(tasks) - 1)  # the bots of game i are seeded seed + i
-        except ValueError as exc:
-            raise fail(str(exc), 2) from None
+        _check_seeds(seed, len(tasks))  # the bots of game i are seeded seed + i
     else:
         assert games is not None
-        if games < 1:
-            raise fail("--games must be at least 1", 2)
+        _check_seeds(seed, games)  # game i is dealt from seed + i
         try:
             game_kind(game).new_state(len(codes), seed, options)
-            check_seed(seed + games - 1)  # game i is dealt from seed + i
         except (MetrogamesError, ValueError) as exc:
             raise fail(str(exc), 2) from None
         tasks = [Task(game, tuple(codes), seed + i, options, None, keep) for i in range(games)]
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     results = []
-    handle = out_file.open("w", encoding="utf-8") if out_file else None
+    if out_file is not None and deals is not None and out_file.resolve() == deals.resolve():
+        raise fail("--out would overwrite the --deals manifest", 2)
+    handle = _open_out(out_file) if out_file else None
     try:
         with Progress(
             "[progress.description]{task.description}",
@@ -265,6 +311,9 @@ def simulate(
                 if handle and result.record is not None:
                     handle.write(json.dumps(result.record, separators=(",", ":")) + "\n")
                 progress.advance(bar)
+    except KeyboardInterrupt:
+        err.print(f"interrupted after {len(results)} of {len(tasks)} games", highlight=False)
+        raise typer.Exit(130) from None
     finally:
         if handle:
             handle.close()
@@ -311,8 +360,7 @@ def make_deals(
             raise fail(
                 f"{game} takes {kind.players.start} to {kind.players.stop - 1} players, not {n}", 2
             )
-        check_seed(seed)
-        check_seed(seed + games - 1)
+        _check_seeds(seed, games)
         lines = [
             json.dumps(kind.deal_record(n, seed + i), separators=(",", ":")) for i in range(games)
         ]
@@ -320,7 +368,8 @@ def make_deals(
         raise fail(str(exc), 2) from None
     text = "\n".join(lines) + "\n"
     if out_file:
-        out_file.write_text(text, encoding="utf-8")
+        with _open_out(out_file) as handle:
+            handle.write(text)
     else:
         sys.stdout.write(text)
 
@@ -358,6 +407,8 @@ def play(
         )
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "little")
+    if out_file is not None:
+        _check_out(out_file)
     try:
         check_seed(seed)
         if game == "metro":
@@ -390,6 +441,8 @@ def bench(
     """Engine benchmarks (games per second on one core): the README's performance table."""
     from metrogames.sim.bench import BENCHMARKS, run_benchmarks
 
+    if not 0.1 <= seconds <= 3600:  # also refuses nan
+        raise fail("--seconds must be a number from 0.1 to 3600", 2)
     names = [b for b in BENCHMARKS if game is None or b.startswith(game)]
     if not names:
         raise fail(f"no benchmark for {game!r} (known: {', '.join(BENCHMARKS)})", 2)

@@ -21,6 +21,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from metrogames.bots import Bot, make_bot
+from metrogames.cli.options import default_record_path, game_options
 from metrogames.cli.render import (
     MapView,
     colour_text,
@@ -59,27 +60,7 @@ class _QuitError(Exception):
 
 def _options_json(city: CityMap, objectives: str | None, powers: str | None) -> dict[str, Any]:
     """The ``options`` object from the command line's ``--objectives`` and ``--powers``."""
-    out: dict[str, Any] = {}
-    if objectives:
-        text = objectives.strip()
-        out["objectives"] = (
-            "random" if text == "random" else [o.strip() for o in text.split(",") if o.strip()]
-        )
-    if powers:
-        text = powers.strip()
-        if text == "random":
-            out["powers"] = "random"
-        else:
-            pairs = {}
-            for part in text.split(","):
-                colour, sep, power = part.partition("=")
-                if not sep:
-                    raise NotationError(
-                        f'powers: write "random" or colour=power pairs, not {part.strip()!r}'
-                    )
-                pairs[colour.strip()] = power.strip()
-            out["powers"] = pairs
-    return out
+    return game_options(city.city, objectives, powers)
 
 
 class _Table:
@@ -274,11 +255,12 @@ class _Table:
                 if phrase:
                     text += f": “{phrase}”"
                 c.print(Text(text, style="bold green"))
-            rank = percentile(city, scores[0])
-            if rank is not None:
+            rank = percentile(city, scores[0]) if not modules else None
+            if rank is not None:  # the reference games were played without modules
+                shown = f"{rank:.1f}" if rank < 1 or rank > 99 else f"{rank:.0f}"
                 c.print(
                     Text(
-                        f"Percentile: {rank:.0f} — better than {rank:.0f}% of "
+                        f"Percentile: {shown} — better than {shown}% of "
                         f"{sum(city.reference_scores.values())} solo games of the "
                         f"{city.reference_bot} bot",
                         style="bold green",
@@ -316,7 +298,8 @@ def play_next_station(
         objectives: ``None`` (no module), ``"random"`` or ``"id1,id2"``.
         powers: ``None`` (no module), ``"random"`` or ``"blue=joker,pink=switch,..."``.
         seed: the deal's seed; ``None`` draws one from ``os.urandom``.
-        out: where to save the record; ``None`` is ``./metrogames-<city>-<seed>.json``.
+        out: where to save the record; ``None`` is ``var/records/metrogames-<city>-<seed>.json``
+            (the folder is created).
         console: where everything is printed.
         input_fn: reads one line given a prompt; ``EOFError`` (or ``quit``) saves and returns.
 
@@ -341,7 +324,7 @@ def play_next_station(
     humans = players - len(bots)
     seated = {humans + k: make_bot(code, seed + humans + k) for k, code in enumerate(bots)}
     names = [f"Player {p + 1}" for p in range(humans)] + [f"bot:{code}" for code in bots]
-    path = out if out is not None else Path(f"metrogames-{city}-{seed}.json")
+    path = out if out is not None else default_record_path(city, seed)
 
     table = _Table(state, names=names, bots=seated, seed=seed, console=console, input_fn=input_fn)
     deal = state.deal

@@ -23,6 +23,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from metrogames.bots import Bot, make_bot
+from metrogames.cli.options import default_record_path
 from metrogames.cli.render_metro import (
     SEAT_LETTERS,
     final_table,
@@ -281,7 +282,8 @@ def play_metro(
         turn_mode: ``"draw"``, ``"hand"`` or ``"official-hand"``.
         one_tile_routes: ``"allowed"`` or ``"forbidden"``.
         seed: the pile's seed; ``None`` draws one from ``os.urandom``.
-        out: where to save the record; ``None`` is ``./metrogames-metro-<seed>.json``.
+        out: where to save the record; ``None`` is ``var/records/metrogames-metro-<seed>.json``
+            (the folder is created).
         console: where everything is printed.
         input_fn: reads one line given a prompt; ``EOFError`` (or ``quit``) saves and returns.
 
@@ -302,7 +304,7 @@ def play_metro(
     humans = players - len(bots)
     seated = {humans + k: make_bot(code, seed + humans + k) for k, code in enumerate(bots)}
     names = [f"Player {p + 1}" for p in range(humans)] + [f"bot:{code}" for code in bots]
-    path = out if out is not None else Path(f"metrogames-metro-{seed}.json")
+    path = out if out is not None else default_record_path("metro", seed)
 
     table = _Table(state, names=names, bots=seated, console=console, input_fn=input_fn)
     intro = Text(f"Metro · seed {seed} · {turn_mode} mode · one-tile routes {one_tile_routes}")

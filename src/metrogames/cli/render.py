@@ -421,7 +421,7 @@ def table_panel(
 ) -> RenderableType:
     """The table as ``player`` sees it: round, turn, line colour and departure, the cards
     flipped this round with the round-end count, the current card, the pencil power, the
-    objectives in play, the lines scored so far and the legal moves."""
+    objectives in play, the lines scored so far, the running total and the legal moves."""
     city = state.city
     colour = state.colour(player)
     grid = Table.grid(padding=(0, 1))
@@ -466,6 +466,13 @@ def table_panel(
     if scored:
         scored.rstrip()
         grid.add_row("Scored", scored)
+    sheet = state.breakdown(player)
+    now = Text(str(sheet.total), style="bold")
+    now.append(
+        f"  (this line {sheet.lines[city.colours[colour]].score}, if the game ended now)",
+        style=_DIM,
+    )
+    grid.add_row("Total", now)
     if legal is not None:
         grid.add_row("Moves", moves_text(city, legal))
     return grid

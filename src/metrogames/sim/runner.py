@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import os
+import signal
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -79,13 +81,20 @@ def run_task(task: Task) -> Result:
 
 
 def run_many(tasks: Sequence[Task], workers: int = 1) -> Iterator[Result]:
-    """Results of ``tasks`` in input order, played in ``workers`` processes (1: this one)."""
-    if workers <= 1:
+    """Results of ``tasks`` in input order, played in ``workers`` processes (1: this one;
+    never more than the machine's CPUs or the number of tasks). Workers ignore Ctrl-C: the
+    caller stops them by closing the iterator (the pool is terminated)."""
+    workers = max(1, min(workers, os.cpu_count() or 1, len(tasks)))
+    if workers == 1:
         yield from map(run_task, tasks)
         return
     chunk = max(1, min(50, len(tasks) // (workers * 8) or 1))
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+    with multiprocessing.get_context("spawn").Pool(workers, initializer=_ignore_sigint) as pool:
         yield from pool.imap(run_task, tasks, chunksize=chunk)
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ power and a circled station. It has three faces that round-trip:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,6 +55,8 @@ class TurnAction:
 
 
 PASS = TurnAction()
+_DASHES = re.compile(r"\s*[-\u2013\u2014]\s*")
+"""A hyphen or en/em dash with any spaces around it: ``D3 – G3`` reads as ``D3-G3``."""
 
 _SINGLES: dict[str, tuple[TurnAction | None, ...]] = {}
 
@@ -96,7 +99,7 @@ def parse_action(city: CityMap, text: str) -> TurnAction:
         raise NotationError(f"an action must be text, not {type(text).__name__}")
     if len(text) > MAX_TEXT:
         raise NotationError(f"action text longer than {MAX_TEXT} characters")
-    tokens = text.replace(",", " ").split()
+    tokens = _DASHES.sub("-", text.replace(",", " ")).split()
     if not tokens:
         raise NotationError("empty action: type a section like D3-G3, or pass")
     if len(tokens) == 1 and tokens[0].lower() == "pass":

@@ -1,0 +1,90 @@
+"""Game options from command-line flags, one syntax for every command.
+
+``--objectives random`` or ``--objectives thames-6,all-districts``; ``--powers random``, or
+``--powers blue=joker,pink=switch,purple=double-section,green=circle-station``, or the same as
+a JSON object; ``--turn-mode`` and ``--one-tile-routes`` for Metro. The engine checks the
+values themselves (``Options.from_json``, ``MetroOptions.from_json``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from metrogames.core.errors import NotationError
+
+
+def parse_objectives(text: str) -> str | list[str]:
+    """``"random"`` or the comma-separated objective ids."""
+    text = text.strip()
+    return "random" if text == "random" else [o.strip() for o in text.split(",") if o.strip()]
+
+
+def parse_powers(text: str) -> str | dict[str, Any]:
+    """``"random"``, ``colour=power`` pairs separated by commas, or a JSON object.
+
+    Raises:
+        NotationError: anything else, with the syntax in the message.
+    """
+    text = text.strip()
+    if text == "random":
+        return "random"
+    if text.startswith("{"):
+        try:
+            value = json.loads(text)
+        except ValueError:
+            value = None
+        if isinstance(value, dict):
+            return value
+        raise NotationError(f"--powers: not a JSON object: {text!r:.60}")
+    pairs: dict[str, Any] = {}
+    for part in text.split(","):
+        colour, sep, power = part.partition("=")
+        if not sep or not colour.strip() or not power.strip():
+            raise NotationError(
+                "--powers: write random, colour=power pairs (blue=joker,pink=switch,...) "
+                f"or a JSON object, not {part.strip()!r:.40}"
+            )
+        pairs[colour.strip()] = power.strip()
+    return pairs
+
+
+def game_options(
+    game: str,
+    objectives: str | None = None,
+    powers: str | None = None,
+    turn_mode: str | None = None,
+    one_tile_routes: str | None = None,
+) -> dict[str, Any]:
+    """The ``options`` object (JSON form) for ``game`` from the flags given.
+
+    Raises:
+        NotationError: a flag that does not belong to the game, or bad syntax.
+    """
+    metro = game == "metro"
+    if metro and (objectives or powers):
+        raise NotationError("--objectives and --powers are Next Station options")
+    if not metro and (turn_mode or one_tile_routes):
+        raise NotationError("--turn-mode and --one-tile-routes are Metro options")
+    options: dict[str, Any] = {}
+    if objectives:
+        options["objectives"] = parse_objectives(objectives)
+    if powers:
+        options["powers"] = parse_powers(powers)
+    if turn_mode:
+        options["turn_mode"] = turn_mode
+    if one_tile_routes:
+        options["one_tile_routes"] = one_tile_routes
+    return options
+
+
+RECORDS = Path("var") / "records"
+"""Where terminal games are saved unless ``--out`` says otherwise (relative to the current
+folder; the same ``var/`` folder holds the web table's database)."""
+
+
+def default_record_path(game: str, seed: int) -> Path:
+    """``var/records/metrogames-<game>-<seed>.json``, its folder created."""
+    RECORDS.mkdir(parents=True, exist_ok=True)
+    return RECORDS / f"metrogames-{game}-{seed}.json"
