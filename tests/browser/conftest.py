@@ -18,19 +18,14 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-pytest.importorskip("playwright.sync_api")
-pytest.importorskip("fastapi")
-pytest.importorskip("uvicorn")
-
-from playwright.sync_api import Browser, Page, sync_playwright
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 CHROMIUM = os.environ.get("METROGAMES_CHROMIUM", "/usr/bin/chromium")
-
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"no Chromium at {CHROMIUM}", allow_module_level=True)
 
 
 def _free_port() -> int:
@@ -52,6 +47,8 @@ def _metrogames_command() -> list[str]:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a running web table with a fresh database."""
+    pytest.importorskip("fastapi")
+    pytest.importorskip("uvicorn")
     port = _free_port()
     db = tmp_path_factory.mktemp("web") / "browser.db"
     env = dict(os.environ)
@@ -90,6 +87,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
+    """Debian's Chromium, headless (skips without it or without the playwright package)."""
+    pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    from playwright.sync_api import sync_playwright
+
     with sync_playwright() as pw:
         b = pw.chromium.launch(
             executable_path=CHROMIUM,

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+
 from playwright.sync_api import Page, expect
 
 from browser.helpers import (

@@ -3,6 +3,10 @@ bot by the host, the seat taken back with the stored token; replays of finished 
 
 from __future__ import annotations
 
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+
 import json
 import urllib.request
 from pathlib import Path
