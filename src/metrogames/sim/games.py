@@ -86,6 +86,7 @@ def _ns_new_state(city: str) -> Callable[[int, int, Any], Any]:
 
 def _ns_from_deal(city: str) -> Callable[[Any, int], Any]:
     def from_deal(data: Any, players: int) -> Any:
+        _check_game(data, city)
         record = ns_record.parse_record(data)
         if record.game != city:  # else a Paris manifest would be played and counted as London
             raise RecordError(f"a {record.game} deal, not a {city} one")
@@ -124,7 +125,15 @@ def _metro_new_state(players: int, seed: int, options: Any) -> Any:
     return MetroGame(players, MetroOptions.from_json(options or {})).new_game(seed)
 
 
+def _check_game(data: Any, game: str) -> None:
+    """Refuse a deal record of another game, naming both."""
+    other = data.get("game") if isinstance(data, dict) else None
+    if other != game:
+        raise RecordError(f"a {other} deal, not a {game} one")
+
+
 def _metro_from_deal(data: Any, players: int) -> Any:
+    _check_game(data, "metro")
     record = read_metro_record(data)
     if record.turns:
         raise RecordError("a deal record has no turns")
