@@ -2,7 +2,7 @@
 // colours, the central block, placed tiles drawn from their tracks. Routes are coloured by
 // following the placed tracks from each station (a drawing matter; scores come from the view).
 
-import { s, clear, colourHex, activate } from "./dom.js";
+import { s, clear, colourHex, activate, DASHES } from "./dom.js";
 
 export const SEAT_LETTERS = "YBOGRV";
 const U = 64;
@@ -29,7 +29,7 @@ export function trackPath(a, b, size, ox = 0, oy = 0) {
 }
 
 // A tile picture: tracks in `colours` (per even endpoint, else grey) over a dark square.
-export function drawTile(tile, size, { x = 0, y = 0, colours = {}, cls = "tile" } = {}) {
+export function drawTile(tile, size, { x = 0, y = 0, colours = {}, dashes = {}, cls = "tile" } = {}) {
   const g = s("g", { class: cls, "data-tile": tile.code });
   g.append(s("rect", { x, y, width: size, height: size, rx: size * 0.06, class: "tile-bg" }));
   const order = [...tile.tracks].sort((p, q) => (colours[p[0]] ? 1 : 0) - (colours[q[0]] ? 1 : 0));
@@ -39,6 +39,10 @@ export function drawTile(tile, size, { x = 0, y = 0, colours = {}, cls = "tile" 
     g.append(s("path", { d, class: "track-casing", "stroke-width": w * 2.3 }));
     const c = colours[a];
     g.append(s("path", { d, class: c ? "track travelled" : "track", style: c ? `stroke:${colourHex(c)}` : null, "stroke-width": c ? w * 1.7 : w }));
+    if (c && dashes[a]) {
+      // a white pattern per seat, so routes differ without colour too
+      g.append(s("path", { d, class: "track-pattern", "stroke-dasharray": dashes[a], "stroke-width": w * 0.55 }));
+    }
   }
   return g;
 }
@@ -72,6 +76,8 @@ export class MetroBoard {
       this.svg.append(this.layers[n]);
     }
     const base = this.layers.base;
+    this.svg.prepend(s("defs", {}, s("pattern", { id: "legal-hatch", width: 10, height: 10, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
+      s("rect", { width: 10, height: 10, fill: "#fff6cc" }), s("rect", { width: 5, height: 10, fill: "#ffd84a" }))));
     base.append(s("rect", { x: M - 4, y: M - 4, width: 8 * U + 8, height: 8 * U + 8, rx: 6, class: "metro-frame" }));
     this.squareRects = new Map();
     for (const q of this.board.squares) {
@@ -120,11 +126,15 @@ export class MetroBoard {
       const t = this.tiles.get(p.tile);
       if (!t) continue;
       const colours = {};
+      const dashes = {};
       for (const [a] of t.tracks) {
         const seat = travelled.get(`${name}:${a}`);
-        if (seat !== undefined) colours[a] = this.colours[seat];
+        if (seat !== undefined) {
+          colours[a] = this.colours[seat];
+          dashes[a] = DASHES[seat];
+        }
       }
-      const tg = drawTile(t, U - 2, { x: this.sx(q.col) + 1, y: this.sy(q.row) + 1, colours });
+      const tg = drawTile(t, U - 2, { x: this.sx(q.col) + 1, y: this.sy(q.row) + 1, colours, dashes });
       tg.setAttribute("data-square", name);
       g.append(tg);
     }
