@@ -22,6 +22,10 @@ def finish_and_check(client: TestClient, room: str, tokens: dict[str, str], tmp:
     replay = client.get(f"/api/rooms/{room}/replay").json()
     assert replay["frames"][-1]["scores"] == final["scores"]
     assert len(replay["frames"]) == final["step"] + 1
+    uploaded = client.post("/api/replays", json=rec)
+    assert uploaded.status_code == 200 and uploaded.json()["frames"] == replay["frames"]
+    refused = client.post("/api/replays", json={**rec, "players": []})
+    assert refused.status_code == 400 and refused.json()["reason"] == "bad-request"
 
 
 def test_london_solo(client: TestClient, tmp_path: Path) -> None:
@@ -62,3 +66,16 @@ def test_metro_hand_mode_against_a_bot(client: TestClient, tmp_path: Path) -> No
     v = view(client, room, made["tokens"]["0"])
     assert len(v["hand"]) == 2 and v["to_move"] == [0]
     finish_and_check(client, room, made["tokens"], tmp_path)
+
+
+def test_an_uploaded_record_with_an_illegal_action_is_refused(client: TestClient) -> None:
+    made = create(client, game="london", mode="solo", seats=[{"name": "Ada"}])
+    room = made["room"]["room"]
+    play_out(client, room, made["tokens"])
+    rec = record(client, room)
+    first_turns = rec["rounds"][0]["turns"]
+    first_turns[0] = [{"sections": [["A1", "J10"]]}]
+    r = client.post("/api/replays", json=rec)
+    assert r.status_code == 400 and r.json()["reason"] not in ("bad-request", "")
+    big = b'{"format": "' + b"x" * (1024 * 1024 + 10) + b'"}'
+    assert client.post("/api/replays", content=big).json()["reason"] == "too-large"
