@@ -1,4 +1,4 @@
-"""The ``metrogames`` command (Typer): score, replay, play, simulate, deals, bench.
+"""The ``metrogames`` command (Typer): score, replay, play, daily, simulate, deals, bench, serve.
 
 Contract: ``spec/notation.md``, "Command line". Every command takes ``--json`` for
 machine-readable output on stdout; errors go to stderr with a non-zero exit status and a message
@@ -430,6 +430,35 @@ def play(
             play_next_station(kind.name, n, codes, objectives, powers, seed, out_file, out, input)
     except (MetrogamesError, ValueError) as exc:
         raise fail(str(exc), 2 if isinstance(exc, ValueError) else 1) from None
+
+
+@app.command()
+def daily(
+    game: Annotated[str, typer.Argument(help="london or paris.")],
+    server: Annotated[str, typer.Option(help="The web table's address.")] = "http://127.0.0.1:8000",
+    token_file: Annotated[
+        Path, typer.Option("--token-file", help="Where the player token is kept.")
+    ] = Path("var/player.json"),
+    share: Annotated[
+        bool, typer.Option("--share/--no-share", help="Show the score on the leaderboard.")
+    ] = True,
+    name: Annotated[
+        str | None, typer.Option(help="Display name for a new player (asked otherwise).")
+    ] = None,
+) -> None:
+    """Play today's daily challenge (London or Paris) against a web table server."""
+    try:
+        from metrogames.cli.daily import DailyError, play_daily
+    except ImportError as exc:
+        raise fail(
+            f"the daily client needs the web extra (pip install 'metrogames[web]'): {exc}"
+        ) from None
+    try:
+        play_daily(game, server, token_file, out, input, share=share, name=name)
+    except DailyError as exc:
+        raise fail(exc.message, exc.code) from None
+    except MetrogamesError as exc:
+        raise fail(str(exc)) from None
 
 
 @app.command()

@@ -173,3 +173,43 @@ export class RoomSocket {
     if (this.ws) this.ws.close();
   }
 }
+
+// -- the daily challenge (docs/web-api.md, "The daily challenge") ---------------------------
+// The anonymous player: {player, name, token}, kept in localStorage (copy the token to play
+// on another device).
+const PLAYER_KEY = "metrogames.player";
+
+export function loadPlayer() {
+  try {
+    const data = JSON.parse(localStorage.getItem(PLAYER_KEY) || "null");
+    if (data && typeof data.token === "string" && data.token) return data;
+  } catch { /* unreadable: no player */ }
+  return null;
+}
+
+export function savePlayer(data) {
+  try {
+    if (data) localStorage.setItem(PLAYER_KEY, JSON.stringify(data));
+    else localStorage.removeItem(PLAYER_KEY);
+  } catch { /* storage disabled: the player lasts this session */ }
+}
+
+const playerToken = () => (loadPlayer() || {}).token || null;
+const enc = encodeURIComponent;
+
+export const createPlayer = (name) => api("POST", "/api/players", { name });
+export const getMe = (token = playerToken()) => api("GET", "/api/players/me", undefined, token);
+export const renameMe = (name) => api("PATCH", "/api/players/me", { name }, playerToken());
+export const getDaily = () => api("GET", "/api/daily", undefined, playerToken());
+export const startDaily = (game, date, share) =>
+  api("POST", `/api/daily/${enc(game)}/${enc(date)}/start`, { share: !!share }, playerToken());
+export const getDailyResult = (game, date) =>
+  api("GET", `/api/daily/${enc(game)}/${enc(date)}/result`, undefined, playerToken());
+export const getLeaderboard = (game, date, limit = 100, offset = 0) =>
+  api("GET", `/api/daily/${enc(game)}/${enc(date)}/leaderboard?limit=${limit}&offset=${offset}`);
+// The deal as the server wrote it (text): its seeds are 64-bit integers.
+export const getDealText = (game, date) =>
+  api("GET", `/api/daily/${enc(game)}/${enc(date)}/deal`, undefined, null, { raw: true });
+export const getHistory = (player, game) =>
+  api("GET", `/api/players/${enc(player)}/history?game=${enc(game)}`);
+export const getBest = (game, limit = 20) => api("GET", `/api/daily/${enc(game)}/best?limit=${limit}`);

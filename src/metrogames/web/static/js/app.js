@@ -1,10 +1,12 @@
 // Entry point: a tiny router over the screens. Routes: /r/{room} (a room; the share link),
-// #/r/{room}, #/replay/{room}, #/replay-file, anything else: home.
+// #/r/{room}, #/replay/{room}, #/replay-file, #/daily[/{game}[/{date}]] (leaderboards),
+// #/daily/{game}/{date}/r/{room} (a daily game), anything else: home.
 
 import { h, clear } from "./dom.js";
 import { renderHome } from "./home.js";
 import { RoomScreen } from "./room.js";
 import { ReplayScreen } from "./replay.js";
+import { DailyBoardScreen, dailyRoomScreen } from "./daily.js";
 
 const main = document.getElementById("main");
 let current = null;
@@ -25,7 +27,12 @@ function route() {
   const path = location.pathname;
   let m;
   window.scrollTo(0, 0);
-  if ((m = hash.match(/^\/replay\/([a-z0-9]+)/))) {
+  if (!hash.startsWith("/daily")) document.title = "metrogames — Next Station & Metro";
+  if ((m = hash.match(/^\/daily\/([a-z]+)\/(\d{4}-\d{2}-\d{2})\/r\/([a-z0-9]+)/))) {
+    current = dailyRoomScreen(main, navigate, m[1], m[2], m[3]);
+  } else if ((m = hash.match(/^\/daily(?:\/([a-z]+))?(?:\/(\d{4}-\d{2}-\d{2}))?\/?$/))) {
+    current = new DailyBoardScreen(main, navigate, m[1] || "london", m[2] || null);
+  } else if ((m = hash.match(/^\/replay\/([a-z0-9]+)/))) {
     current = new ReplayScreen(main, { room: m[1] });
   } else if (hash.startsWith("/replay-file")) {
     current = new ReplayScreen(main, { file: pendingFile });

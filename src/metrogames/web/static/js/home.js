@@ -3,6 +3,7 @@
 
 import { h, clear, toast } from "./dom.js";
 import { getGames, createRoom, saveTokens, knownRooms, getRoom } from "./api.js";
+import { dailyPanel } from "./daily.js";
 
 const MODES = [
   { id: "solo", label: "Solo", help: "one player" },
@@ -188,6 +189,6 @@ export async function renderHome(root, navigate) {
     h("ul", { class: "recent" }, recent.slice(0, 6).map((id) => h("li", {}, h("a", { href: `/r/${id}`, onclick: (ev) => { ev.preventDefault(); navigate(`/r/${id}`); } }, id))))) : null;
 
   clear(root).append(h("div", { class: "home" },
-    h("div", { class: "home-main" }, form),
+    h("div", { class: "home-main" }, dailyPanel(navigate), form),
     h("div", { class: "home-side" }, join, replay, recentPanel)));
 }

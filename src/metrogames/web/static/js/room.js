@@ -9,11 +9,15 @@ const PACE_MS = () => {
   try { const v = localStorage.getItem("metrogames.pace"); return v === null ? 350 : Number(v); } catch { return 350; }
 };
 
+// opts (all optional; the daily challenge uses them): tokens() -> {seat: token} instead of
+// the room's stored seat tokens; header() -> nodes added to the header; endPanel(view,
+// finalSheets) -> the panel shown at the end instead of the default one.
 export class RoomScreen {
-  constructor(root, room, navigate) {
+  constructor(root, room, navigate, opts = {}) {
     this.root = root;
     this.room = room;
     this.navigate = navigate;
+    this.opts = opts;
     this.view = null;
     this.queue = [];
     this.pumping = false;
@@ -30,7 +34,10 @@ export class RoomScreen {
     clearInterval(this.pollTimer);
   }
 
-  get stored() { return API.loadTokens(this.room); }
+  get stored() {
+    if (this.opts.tokens) return { tokens: this.opts.tokens(), host: null, name: "" };
+    return API.loadTokens(this.room);
+  }
 
   mySeats() { return Object.keys(this.stored.tokens).map(Number).sort((a, b) => a - b); }
 
@@ -107,7 +114,8 @@ export class RoomScreen {
       h("span", { class: "room-code", title: "room code" }, "Room ", h("code", { "data-testid": "room-code" }, this.room)),
       h("span", { class: "mode tag" }, sum.mode),
       h("span", { class: "clock-wrap" }, clockIcon(), h("span", { class: "clock", id: "clock", "aria-live": "off" })),
-      this.connState === "reconnecting" ? h("span", { class: "tag warn" }, "reconnecting…") : "");
+      this.connState === "reconnecting" ? h("span", { class: "tag warn" }, "reconnecting…") : "",
+      this.opts.header ? this.opts.header() : "");
     if (sum.mode === "online") {
       const link = `${location.origin}/r/${this.room}`;
       el.append(h("button", { class: "btn small", onclick: () => copy(link) }, "Copy link"));
@@ -344,6 +352,7 @@ export class RoomScreen {
         h("h3", {}, `${fmtName((v.seats[p.seat] || {}).name)}${(v.winners || []).includes(p.seat) ? " ★" : ""} — ${p.sheet.total}`),
         sheetTable(this.board, p.sheet, p.line_scores))));
     }
+    if (this.opts.endPanel) return this.opts.endPanel(v, details);
     return h("section", { class: "panel end" }, head, details, buttons);
   }
 
