@@ -1,12 +1,15 @@
 """The FastAPI application: routes, error bodies, static client, database at start.
 
 :func:`create_app` builds the app for :class:`~metrogames.web.config.Settings`: it opens the
-database and applies the migrations, serves ``/api`` (:mod:`.api`), ``/ws`` (:mod:`.ws`) and
-the browser client in ``static/`` at ``/`` (``/r/{room}`` is the same page).
+database and applies the migrations, serves ``/api`` (:mod:`.api`; the daily challenge:
+:mod:`.daily_api`), ``/ws`` (:mod:`.ws`) and the browser client in ``static/`` at ``/``
+(``/r/{room}`` is the same page).
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
@@ -16,9 +19,11 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
-from metrogames.web import api, ws
+from metrogames.web import api, daily_api, ws
 from metrogames.web.config import Settings
+from metrogames.web.daily import DailyService, load_secret
 from metrogames.web.db import migrate, open_database
+from metrogames.web.players import Players
 from metrogames.web.rooms import RoomError, RoomService
 
 PLACEHOLDER = "<!doctype html><title>metrogames</title><p>The browser client is not installed."
@@ -36,14 +41,26 @@ def static_dir() -> Path:
     return Path(str(resources.files("metrogames.web").joinpath("static")))
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    """The web table for ``settings`` (default: from the environment), database migrated."""
+def create_app(settings: Settings | None = None, now: Callable[[], float] | None = None) -> FastAPI:
+    """The web table for ``settings`` (default: from the environment), database migrated.
+
+    ``now`` is the daily challenge's clock (epoch seconds; default :func:`time.time`), kept in
+    ``app.state.now`` and read at each use, so tests can move time by replacing it.
+    """
     settings = settings or Settings()
     engine = open_database(settings.db)
     migrate(engine)
     app = FastAPI(title="metrogames", docs_url="/api/docs", openapi_url="/api/openapi.json")
     app.state.settings = settings
-    app.state.rooms = RoomService(settings, engine)
+    app.state.rooms = rooms = RoomService(settings, engine)
+    app.state.now = now or time.time
+    app.state.players = Players(rooms.sessions)
+    app.state.daily = DailyService(
+        rooms,
+        app.state.players,
+        load_secret(rooms.sessions, settings.daily_secret),
+        lambda: float(app.state.now()),
+    )
 
     @app.exception_handler(RoomError)
     async def room_error(_: Request, exc: RoomError) -> JSONResponse:
@@ -60,6 +77,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"error": str(exc.detail), "reason": reason}, status_code=status)
 
     app.include_router(api.router)
+    app.include_router(daily_api.router)
     app.include_router(ws.router)
     index = static_dir() / "index.html"
 

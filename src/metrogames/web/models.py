@@ -1,4 +1,5 @@
-"""The stored tables (SQLAlchemy 2 declarative): rooms, seats and every action of a game.
+"""The stored tables (SQLAlchemy 2 declarative): rooms, seats and every action of a game;
+the daily challenge's players, attempts, bot scores and server secret.
 
 A game is stored as its record's ingredients: the secret ``seed``, the ``options`` asked for,
 and each action in order (chance included) as notation JSON; the state is rebuilt from them.
@@ -8,7 +9,7 @@ by the Alembic migrations in :mod:`metrogames.web.migrations` — keep both in s
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Boolean, Float, ForeignKey, Integer, String, Text
+from sqlalchemy import BigInteger, Boolean, Float, ForeignKey, Index, Integer, String, Text, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -65,3 +66,72 @@ class ActionRow(Base):
     step: Mapped[int] = mapped_column(Integer, primary_key=True)
     player: Mapped[int] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(Text)
+
+
+class PlayerRow(Base):
+    """An anonymous daily-challenge player: ``id`` (10 lowercase letters/digits), display
+    ``name``, ``token_hash`` (SHA-256 of the player token; unique), ``created`` (epoch s)."""
+
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(10), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created: Mapped[float] = mapped_column(Float)
+
+
+class DailyAttemptRow(Base):
+    """One daily-challenge game of a player: ``game`` and ``day`` (``YYYY-MM-DD``), ``ranked``
+    (the day's one ranked attempt; at most one per player, game and day: a partial unique
+    index), ``shared`` (on the leaderboard), its ``room_id``, ``started``, ``finished_at``
+    (epoch seconds, server clock) and the engine's ``score`` once the game has ended."""
+
+    __tablename__ = "daily_attempts"
+    __table_args__ = (
+        Index(
+            "ux_daily_ranked",
+            "player_id",
+            "game",
+            "day",
+            unique=True,
+            sqlite_where=text("ranked"),
+            postgresql_where=text("ranked"),
+        ),
+        Index("ix_daily_board", "game", "day", "ranked", "score"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(
+        String(10), ForeignKey("players.id", ondelete="CASCADE"), index=True
+    )
+    game: Mapped[str] = mapped_column(String(16))
+    day: Mapped[str] = mapped_column(String(10))
+    ranked: Mapped[bool] = mapped_column(Boolean)
+    shared: Mapped[bool] = mapped_column(Boolean)
+    room_id: Mapped[str] = mapped_column(
+        String(8), ForeignKey("rooms.id", ondelete="CASCADE"), unique=True
+    )
+    started: Mapped[float] = mapped_column(Float)
+    finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    score: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class DailyBotScoreRow(Base):
+    """The reference bot's score on a day's deal (computed once by the engine): ``game``,
+    ``day``, ``bot`` code and ``score``."""
+
+    __tablename__ = "daily_bot_scores"
+
+    game: Mapped[str] = mapped_column(String(16), primary_key=True)
+    day: Mapped[str] = mapped_column(String(10), primary_key=True)
+    bot: Mapped[str] = mapped_column(String(32))
+    score: Mapped[int] = mapped_column(Integer)
+
+
+class ServerSecretRow(Base):
+    """A server secret made once and kept: ``name`` (``daily``) and its ``value`` (text)."""
+
+    __tablename__ = "server_secrets"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))

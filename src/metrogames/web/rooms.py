@@ -27,6 +27,7 @@ from typing import Any
 
 from sqlalchemy import Engine, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from metrogames.bots.base import Bot, make_bot
 from metrogames.core.errors import (
@@ -43,6 +44,7 @@ from metrogames.games.metro import (
     metro_action_to_json,
 )
 from metrogames.games.nextstation.actions import PASS, action_from_json, action_to_json
+from metrogames.games.nextstation.record import to_record as ns_to_record
 from metrogames.games.nextstation.state import NextStationState
 from metrogames.sim.games import GameKind, game_kind
 from metrogames.web.boards import GAME_NAMES, bot_codes
@@ -82,6 +84,17 @@ def hash_token(token: str) -> str:
 def new_token() -> str:
     """A fresh random token (32 URL-safe characters)."""
     return secrets.token_urlsafe(24)
+
+
+def stored_seed(seed: int) -> int:
+    """A seed (0..2**64-1) as the signed 64-bit integer the ``rooms.seed`` column holds
+    (seeds from 2**63 up, such as the daily challenge's, wrap to negative numbers)."""
+    return seed - 2**64 if seed >= 2**63 else seed
+
+
+def loaded_seed(value: int) -> int:
+    """The seed of a stored ``rooms.seed`` (the inverse of :func:`stored_seed`)."""
+    return value % 2**64
 
 
 # -- the game in memory ---------------------------------------------------------------------
@@ -170,6 +183,9 @@ class Seat:
 
 
 Listener = Callable[[], Awaitable[None]]
+FinishHook = Callable[[Session, "Table", "Progress"], None]
+"""Called in the transaction that stores a game's last action: (session, table, final
+progress). The daily challenge records the attempt's score with it."""
 
 
 @dataclass
@@ -266,6 +282,10 @@ class RoomService:
         self.sessions = session_factory(engine)
         self.tables: dict[str, Table] = {}
         self._loading = asyncio.Lock()
+        self.on_finish: list[FinishHook] = []
+        self.hide_seed: Callable[[Table], bool] = lambda _table: False
+        """Whether a finished room's record keeps its seed and decks hidden (the daily
+        challenge's rooms until their day closes)."""
 
     # -- loading --------------------------------------------------------------------------
     async def table(self, room: str) -> Table:
@@ -287,6 +307,15 @@ class RoomService:
                     self._after_change(table)
         return table
 
+    def snapshot(self, room: str) -> Table:
+        """The room in memory when cached, else rebuilt from the database without caching it
+        (for reading many finished games, e.g. a daily deal's records).
+
+        Raises:
+            RoomError: 404 ``not-found``.
+        """
+        return self.tables.get(room) or self._load(room)
+
     def _load(self, room: str) -> Table:
         if not (isinstance(room, str) and len(room) == 8 and set(room) <= set(ROOM_ALPHABET)):
             raise RoomError(404, "not-found", f"no room {room[:20]!r}")
@@ -301,7 +330,8 @@ class RoomService:
                 select(ActionRow).where(ActionRow.room_id == room).order_by(ActionRow.step)
             ).all()
         options = json.loads(row.options)
-        progress = Progress(game_kind(row.game).new_state(len(seats), row.seed, options))
+        seed = loaded_seed(row.seed)
+        progress = Progress(game_kind(row.game).new_state(len(seats), seed, options))
         for a in actions:
             value = json.loads(a.action)
             progress.apply(a.player, action_from_wire(progress.state, a.player, value))
@@ -310,7 +340,7 @@ class RoomService:
             game=row.game,
             mode=row.mode,
             options=options,
-            seed=row.seed,
+            seed=seed,
             status=row.status,
             turn_clock=row.turn_clock,
             host_hash=row.host_hash,
@@ -427,6 +457,83 @@ class RoomService:
                 self._start(table)
             await self._settle(table)
         return table, tokens, host
+
+    async def create_dealt(
+        self,
+        game: str,
+        mode: str,
+        seed: int,
+        seats: list[Seat],
+        extra: Callable[[Session, Table], None] | None = None,
+    ) -> Table:
+        """A room of ``game`` dealt from a given ``seed`` (no options), started at once; its
+        seats come with their token hashes set (the daily challenge: one seat played with the
+        player token). ``extra(session, table)`` adds rows in the same transaction, so the room
+        and what refers to it are stored together or not at all.
+
+        Raises:
+            IntegrityError: from ``extra`` (e.g. a unique constraint); nothing is stored.
+        """
+        state = game_kind(game).new_state(len(seats), seed, {})
+        room_id = "".join(secrets.choice(ROOM_ALPHABET) for _ in range(8))
+        table = Table(
+            id=room_id,
+            game=game,
+            mode=mode,
+            options={},
+            seed=seed,
+            status="waiting",
+            turn_clock=None,
+            host_hash=hash_token(new_token()),
+            created=time.time(),
+            seats=seats,
+            progress=Progress(state),
+        )
+        trial = table.progress.copy()
+        moves = trial.chance_actions()
+        with self.sessions.begin() as session:
+            session.add(
+                RoomRow(
+                    id=room_id,
+                    game=game,
+                    mode=mode,
+                    options="{}",
+                    seed=stored_seed(seed),
+                    status="playing",
+                    turn_clock=None,
+                    host_hash=table.host_hash,
+                    created=table.created,
+                )
+            )
+            session.flush()
+            for s in seats:
+                session.add(
+                    SeatRow(
+                        room_id=room_id,
+                        seat=s.seat,
+                        name=s.name,
+                        human=s.human,
+                        bot=s.bot,
+                        token_hash=s.token_hash,
+                    )
+                )
+            for i, (player, action) in enumerate(moves):
+                session.add(
+                    ActionRow(
+                        room_id=room_id,
+                        step=i,
+                        player=player,
+                        action=json.dumps(action_to_wire(state, player, action)),
+                    )
+                )
+            if extra is not None:
+                session.flush()
+                extra(session, table)
+        table.progress = trial
+        table.status = "playing"
+        self.tables[room_id] = table
+        await self._settle(table)
+        return table
 
     def seat_of(self, table: Table, token: str | None) -> int:
         """The seat whose token is ``token``.
@@ -635,6 +742,9 @@ class RoomService:
                     row = session.get(RoomRow, table.id)
                     if row is not None:
                         row.status = status
+                if status == "finished":
+                    for hook in self.on_finish:
+                        hook(session, table, trial)
         except IntegrityError:
             raise RoomError(409, "stale-step", "another action took this step") from None
         table.progress = trial
@@ -807,7 +917,8 @@ class RoomService:
         return build_view(frame, p.state, you, turn_start=p.turn_start, last_routes=p.last_routes)
 
     def record(self, table: Table) -> dict[str, Any]:
-        """``GET /api/rooms/{room}/record``. Finished: the whole record with seed and decks.
+        """``GET /api/rooms/{room}/record``. Finished: the whole record with seed and decks
+        (without them while :attr:`hide_seed` says so: a daily room of a day still open).
         Playing: no seed, no unflipped card or undrawn tile, and (Next Station) no action of
         the turn in progress.
 
@@ -817,6 +928,8 @@ class RoomService:
         """
         p = table.progress
         kind = table.kind
+        if table.status == "finished" and self.hide_seed(table):
+            return ns_to_record(p.state, table.names())
         if table.status == "finished":
             return kind.to_record(p.state, table.names(), table.seed)
         if isinstance(p.state, NextStationState):

@@ -1,0 +1,475 @@
+"""The daily challenge service (``docs/web-api.md``, "The daily challenge (v1)").
+
+One solo deal per game and UTC day (:mod:`.daily_deal`), played on the server in a room of
+mode ``daily`` whose one seat is held by the player token (:mod:`.players`), so the rooms'
+REST and WebSocket API plays it and the engine checks every action and computes the score.
+
+Rules implemented here:
+
+* **One ranked attempt** per player, game and day: the first start of today's game creates
+  the attempt and its room in one transaction (a partial unique index makes a second ranked
+  attempt impossible, even from two servers); later starts return the same room while it is
+  in progress (a reload continues the game) and are refused with 409 ``attempt-used`` once it
+  has ended. A closed day's deal is public: each start makes a new unranked practice room. A
+  day not yet open: 409 ``day-not-open``. Nothing is stored on a refusal.
+* **Scores** are written by the room service's finish hook, in the transaction that stores the
+  game's last action: the engine's total and the finishing time (the server's clock, ``now``).
+  A ranked game started before midnight ranks for its day whenever it ends.
+* **Leaderboards** list ranked, shared, finished attempts by score, then finishing time; equal
+  scores share a rank (1, 2, 2, 4). Sharing is chosen at the first start (default: not shared).
+* **Publishing**: once a day has closed its seed, deal record and the records of its
+  leaderboard's games are public (``/deal``); before, a finished daily room's record hides
+  its seed and decks.
+
+The clock is ``now()`` (epoch seconds), injected so tests can move time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from sqlalchemy import Select, func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from metrogames.games.nextstation.record import to_record
+from metrogames.web import daily_deal as dd
+from metrogames.web.models import DailyAttemptRow, DailyBotScoreRow, PlayerRow, ServerSecretRow
+from metrogames.web.players import Player, Players
+from metrogames.web.rooms import Progress, RoomError, RoomService, Seat, Table, check_keys
+
+SECRET_NAME = "daily"
+MAX_LIMIT = 1000
+
+
+def load_secret(sessions: sessionmaker[Session], configured: str | None) -> bytes:
+    """The daily secret: ``configured`` (``METROGAMES_DAILY_SECRET``) when set, else a random
+    one made once and kept in ``server_secrets`` (the first server to store it wins)."""
+    if configured:
+        return configured.encode("utf-8")
+    with sessions() as session:
+        row = session.get(ServerSecretRow, SECRET_NAME)
+        if row is not None:
+            return row.value.encode("utf-8")
+    try:
+        with sessions.begin() as session:
+            session.add(ServerSecretRow(name=SECRET_NAME, value=secrets.token_hex(32)))
+    except IntegrityError:
+        pass  # another server made it first
+    with sessions() as session:
+        row = session.get(ServerSecretRow, SECRET_NAME)
+        assert row is not None
+        return row.value.encode("utf-8")
+
+
+def check_limit(value: int, what: str, high: int = MAX_LIMIT) -> int:
+    """A ``limit``/``offset`` query value in 0..``high``.
+
+    Raises:
+        RoomError: 400 ``bad-request``.
+    """
+    if not 0 <= value <= high:
+        raise RoomError(400, "bad-request", f"{what} must be from 0 to {high}")
+    return value
+
+
+def _board(game: str, day: str) -> Select[DailyAttemptRow, str]:
+    """The leaderboard's rows: ranked, shared, finished attempts of ``game`` on ``day``."""
+    a = DailyAttemptRow
+    return (
+        select(a, PlayerRow.name)
+        .join(PlayerRow, PlayerRow.id == a.player_id)
+        .where(a.game == game, a.day == day, a.ranked, a.shared, a.score.is_not(None))
+    )
+
+
+class DailyService:
+    """The daily challenge over the room service's database.
+
+    Args:
+        rooms: the room service (its sessions; daily rooms are its rooms).
+        players: the players.
+        secret: the daily secret (:func:`load_secret`).
+        now: the clock, epoch seconds.
+    """
+
+    def __init__(
+        self, rooms: RoomService, players: Players, secret: bytes, now: Callable[[], float]
+    ) -> None:
+        self.rooms = rooms
+        self.players = players
+        self.sessions = rooms.sessions
+        self.secret = secret
+        self.now = now
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._seed = lru_cache(maxsize=256)(lambda game, day: dd.daily_seed(secret, game, day))
+        rooms.on_finish.append(self.finished)
+        rooms.hide_seed = self.hide_seed
+
+    # -- days ---------------------------------------------------------------------------------
+    def today(self) -> str:
+        """Today's UTC date by :attr:`now`."""
+        return dd.day_of(self.now())
+
+    def seed(self, game: str, day: str) -> int:
+        """The seed of ``game``'s deal on ``day``."""
+        seed: int = self._seed(game, day)
+        return seed
+
+    def hide_seed(self, table: Table) -> bool:
+        """True for a finished daily room of today's deal (its seed is not yet public)."""
+        return table.mode == "daily" and table.seed == self.seed(table.game, self.today())
+
+    def finished(self, session: Session, table: Table, progress: Progress) -> None:
+        """The room service's finish hook: a daily attempt's score and finishing time."""
+        if table.mode != "daily":
+            return
+        row = session.scalars(
+            select(DailyAttemptRow).where(DailyAttemptRow.room_id == table.id)
+        ).first()
+        if row is not None:
+            row.score = int(progress.state.scores()[0])
+            row.finished_at = self.now()
+
+    # -- playing ------------------------------------------------------------------------------
+    def overview(self, player: Player | None) -> dict[str, Any]:
+        """``GET /api/daily``: ``{"date", "closes_at", "games": [{"game", "played", "room"}]}``
+        (``played``: the player has started today's ranked game; ``room``: its room)."""
+        today = self.today()
+        rooms: dict[str, str] = {}
+        if player is not None:
+            with self.sessions() as session:
+                for row in session.scalars(
+                    select(DailyAttemptRow).where(
+                        DailyAttemptRow.player_id == player.id,
+                        DailyAttemptRow.day == today,
+                        DailyAttemptRow.ranked,
+                    )
+                ):
+                    rooms[row.game] = row.room_id
+        return {
+            "date": today,
+            "closes_at": dd.day_opens(today) + dd.DAY_SECONDS,
+            "games": [{"game": g, "played": g in rooms, "room": rooms.get(g)} for g in dd.GAMES],
+        }
+
+    def _ranked(self, session: Session, player: str, game: str, day: str) -> DailyAttemptRow | None:
+        return session.scalars(
+            select(DailyAttemptRow).where(
+                DailyAttemptRow.player_id == player,
+                DailyAttemptRow.game == game,
+                DailyAttemptRow.day == day,
+                DailyAttemptRow.ranked,
+            )
+        ).first()
+
+    async def start(self, player: Player, game: str, day: str, body: Any) -> dict[str, Any]:
+        """``POST /api/daily/{game}/{day}/start`` ``{"share": bool}`` → ``{"room", "ranked"}``.
+
+        Raises:
+            RoomError: 404 ``not-found`` (game, day); 400 ``bad-request``; 409
+                ``day-not-open`` (a future day), ``attempt-used`` (today's ranked game has
+                ended).
+        """
+        game, day = dd.check_game(game), dd.check_day(day)
+        body = check_keys(body, set(), {"share"}, "a daily start")
+        share = body.get("share", False)
+        if not isinstance(share, bool):
+            raise RoomError(400, "bad-request", "share must be true or false")
+        today = self.today()
+        if day > today:
+            raise RoomError(409, "day-not-open", f"the {game} challenge of {day} has not begun")
+        ranked = day == today
+        lock = self._locks.setdefault(player.id, asyncio.Lock())
+        async with lock:
+            if ranked:
+                with self.sessions() as session:
+                    existing = self._ranked(session, player.id, game, day)
+                if existing is not None:
+                    return await self._resume(existing)
+            started = self.now()
+
+            def attempt(session: Session, table: Table) -> None:
+                session.add(
+                    DailyAttemptRow(
+                        player_id=player.id,
+                        game=game,
+                        day=day,
+                        ranked=ranked,
+                        shared=share and ranked,
+                        room_id=table.id,
+                        started=started,
+                    )
+                )
+
+            seat = Seat(0, player.name, True, None, player.token_hash)
+            try:
+                table = await self.rooms.create_dealt(
+                    game, "daily", self.seed(game, day), [seat], attempt
+                )
+            except IntegrityError:  # another server started this ranked attempt first
+                with self.sessions() as session:
+                    existing = self._ranked(session, player.id, game, day)
+                if existing is None:
+                    raise
+                return await self._resume(existing)
+        return {"room": table.id, "ranked": ranked}
+
+    async def _resume(self, attempt: DailyAttemptRow) -> dict[str, Any]:
+        if attempt.score is not None:
+            raise RoomError(
+                409,
+                "attempt-used",
+                f"today's ranked {attempt.game} game is played; past days can be practised",
+            )
+        await self.rooms.table(attempt.room_id)
+        return {"room": attempt.room_id, "ranked": True}
+
+    # -- results ------------------------------------------------------------------------------
+    async def result(self, player: Player, game: str, day: str) -> dict[str, Any]:
+        """``GET /api/daily/{game}/{day}/result``: the player's game of that day (the ranked
+        one, else the last practice game): ``{"score", "rank", "of", "percentile", "rating",
+        "bot"}``.
+
+        ``rank`` is the leaderboard rank (``None`` unshared or practice), ``of`` the
+        leaderboard's size, ``percentile`` the share of the day's finished ranked games
+        (shared or not, this one counted) scoring less, equal scores counting half.
+
+        Raises:
+            RoomError: 404 ``not-found`` (no game that day), 409 ``not-finished``.
+        """
+        game, day = dd.check_game(game), dd.check_day(day)
+        a = DailyAttemptRow
+        with self.sessions() as session:
+            rows = session.scalars(
+                select(a)
+                .where(a.player_id == player.id, a.game == game, a.day == day)
+                .order_by(a.ranked.desc(), a.id.desc())
+            ).all()
+            if not rows:
+                raise RoomError(404, "not-found", f"no {game} game of {day} for this player")
+            done = [r for r in rows if r.score is not None]
+            if not done:
+                raise RoomError(409, "not-finished", "the game has not ended")
+            mine = done[0]
+            score = int(mine.score or 0)
+            board = _board(game, day).subquery()
+            of = session.scalar(select(func.count()).select_from(board)) or 0
+            rank = None
+            if mine.ranked and mine.shared:
+                better = select(func.count()).select_from(board).where(board.c.score > score)
+                rank = 1 + (session.scalar(better) or 0)
+            day_games = (
+                select(a.score)
+                .where(a.game == game, a.day == day, a.ranked, a.score.is_not(None))
+                .subquery()
+            )
+            below = (
+                session.scalar(
+                    select(func.count()).select_from(day_games).where(day_games.c.score < score)
+                )
+                or 0
+            )
+            equal = (
+                session.scalar(
+                    select(func.count()).select_from(day_games).where(day_games.c.score == score)
+                )
+                or 0
+            )
+            total = session.scalar(select(func.count()).select_from(day_games)) or 0
+        if not mine.ranked:
+            equal, total = equal + 1, total + 1
+        return {
+            "score": score,
+            "rank": rank,
+            "of": of,
+            "percentile": round(100.0 * (below + equal / 2) / total, 1),
+            "rating": dd.rating(game, score),
+            "bot": {"name": dd.BOT, "score": await self.bot_score(game, day)},
+        }
+
+    async def bot_score(self, game: str, day: str) -> int:
+        """The reference bot's score on the day's deal, computed once (in a worker thread)
+        and kept in ``daily_bot_scores``."""
+        with self.sessions() as session:
+            row = session.get(DailyBotScoreRow, (game, day))
+            if row is not None:
+                return row.score
+        score = await asyncio.to_thread(dd.bot_score, game, self.seed(game, day))
+        try:
+            with self.sessions.begin() as session:
+                session.add(DailyBotScoreRow(game=game, day=day, bot=dd.BOT, score=score))
+        except IntegrityError:
+            pass  # computed at the same time elsewhere: the same number
+        return score
+
+    # -- leaderboards -------------------------------------------------------------------------
+    def _check_begun(self, game: str, day: str) -> tuple[str, str]:
+        game, day = dd.check_game(game), dd.check_day(day)
+        if day > self.today():
+            raise RoomError(409, "day-not-open", f"the {game} challenge of {day} has not begun")
+        return game, day
+
+    def leaderboard(self, game: str, day: str, limit: int, offset: int) -> dict[str, Any]:
+        """``GET /api/daily/{game}/{day}/leaderboard``: ``{"date", "game", "open", "entries":
+        [{"rank", "player", "name", "score", "finished_at"}], "total"}``.
+
+        Raises:
+            RoomError: 404 ``not-found``; 400 ``bad-request`` (limit, offset); 409
+                ``day-not-open``.
+        """
+        game, day = self._check_begun(game, day)
+        limit, offset = check_limit(limit, "limit"), check_limit(offset, "offset", 10**9)
+        a = DailyAttemptRow
+        with self.sessions() as session:
+            board = _board(game, day)
+            total = session.scalar(select(func.count()).select_from(board.subquery())) or 0
+            rows = session.execute(
+                board.order_by(a.score.desc(), a.finished_at, a.id).offset(offset).limit(limit)
+            ).all()
+            first_rank = offset + 1
+            if rows and offset:
+                sub = board.subquery()
+                better = select(func.count()).select_from(sub).where(sub.c.score > rows[0][0].score)
+                first_rank = 1 + (session.scalar(better) or 0)
+        scores = [int(r[0].score or 0) for r in rows]
+        ranks = dd.competition_ranks(scores, offset, first_rank)
+        return {
+            "date": day,
+            "game": game,
+            "open": day == self.today(),
+            "entries": [
+                {
+                    "rank": rank,
+                    "player": row.player_id,
+                    "name": name,
+                    "score": score,
+                    "finished_at": row.finished_at,
+                }
+                for (row, name), score, rank in zip(rows, scores, ranks, strict=True)
+            ],
+            "total": total,
+        }
+
+    def deal(self, game: str, day: str) -> dict[str, Any]:
+        """``GET /api/daily/{game}/{day}/deal`` once the day has closed: ``{"seed", "deal":
+        <deal record>, "games": [<record of each leaderboard game, in its order>]}``; each
+        game record has its seed and decks and ``meta`` ``{"daily", "player", "score"}``.
+
+        Raises:
+            RoomError: 404 ``not-found``; 409 ``day-not-open`` (future), ``day-open`` (today).
+        """
+        game, day = self._check_begun(game, day)
+        if day == self.today():
+            raise RoomError(
+                409, "day-open", f"the {game} deal of {day} is public once the day ends"
+            )
+        seed = self.seed(game, day)
+        a = DailyAttemptRow
+        with self.sessions() as session:
+            rows = session.execute(
+                _board(game, day).order_by(a.score.desc(), a.finished_at, a.id)
+            ).all()
+        games = []
+        for row, name in rows:
+            state = self.rooms.snapshot(row.room_id).progress.state
+            meta = {"daily": day, "player": row.player_id, "score": row.score}
+            games.append(to_record(state, [name], seed=seed, reveal_decks=True, meta=meta))
+        return {"seed": seed, "deal": dd.deal_record(game, seed, day), "games": games}
+
+    def best(self, game: str, limit: int) -> list[dict[str, Any]]:
+        """``GET /api/daily/{game}/best``: the best shared ranked scores of all days,
+        ``[{"date", "player", "name", "score"}]`` (earlier finish first on equal scores).
+
+        Raises:
+            RoomError: 404 ``not-found``, 400 ``bad-request``.
+        """
+        game = dd.check_game(game)
+        limit = check_limit(limit, "limit", 100)
+        a = DailyAttemptRow
+        query = (
+            select(a, PlayerRow.name)
+            .join(PlayerRow, PlayerRow.id == a.player_id)
+            .where(a.game == game, a.ranked, a.shared, a.score.is_not(None))
+            .order_by(a.score.desc(), a.finished_at, a.id)
+            .limit(limit)
+        )
+        with self.sessions() as session:
+            rows = session.execute(query).all()
+        return [
+            {"date": r.day, "player": r.player_id, "name": name, "score": r.score}
+            for r, name in rows
+        ]
+
+    # -- players ------------------------------------------------------------------------------
+    def _finished_days(self, session: Session, player: str, game: str | None) -> set[str]:
+        a = DailyAttemptRow
+        query = select(a.day).where(a.player_id == player, a.ranked, a.score.is_not(None))
+        if game is not None:
+            query = query.where(a.game == game)
+        return set(session.scalars(query))
+
+    def me(self, player: Player) -> dict[str, Any]:
+        """``GET /api/players/me``: ``{"player", "name", "streak" (any game), "best": {game:
+        best ranked score | null}}``."""
+        a = DailyAttemptRow
+        with self.sessions() as session:
+            days = self._finished_days(session, player.id, None)
+            rows = session.execute(
+                select(a.game, func.max(a.score))
+                .where(a.player_id == player.id, a.ranked, a.score.is_not(None))
+                .group_by(a.game)
+            ).all()
+        best = {str(game): score for game, score in rows}
+        return {
+            "player": player.id,
+            "name": player.name,
+            "streak": dd.streak(days, self.today()),
+            "best": {g: best.get(g) for g in dd.GAMES},
+        }
+
+    def history(self, player_id: str, game: str | None, limit: int) -> dict[str, Any]:
+        """``GET /api/players/{player}/history?game=``: ``{"player", "name", "streak",
+        "days": [{"date", "game", "score", "rank", "ranked"}]}``, newest first; practice
+        games included (``ranked`` false, no rank); ``score`` is null while in progress;
+        ``rank`` only for shared ranked games. The streak counts the given game (any without).
+
+        Raises:
+            RoomError: 404 ``not-found``, 400 ``bad-request``.
+        """
+        player = self.players.get(player_id)
+        if game is not None:
+            game = dd.check_game(game)
+        limit = check_limit(limit, "limit", MAX_LIMIT)
+        a = DailyAttemptRow
+        query = select(a).where(a.player_id == player.id)
+        if game is not None:
+            query = query.where(a.game == game)
+        days = []
+        with self.sessions() as session:
+            finished = self._finished_days(session, player.id, game)
+            for row in session.scalars(query.order_by(a.day.desc(), a.id.desc()).limit(limit)):
+                rank = None
+                if row.ranked and row.shared and row.score is not None:
+                    sub = _board(row.game, row.day).subquery()
+                    better = select(func.count()).select_from(sub).where(sub.c.score > row.score)
+                    rank = 1 + (session.scalar(better) or 0)
+                days.append(
+                    {
+                        "date": row.day,
+                        "game": row.game,
+                        "score": row.score,
+                        "rank": rank,
+                        "ranked": row.ranked,
+                    }
+                )
+        return {
+            "player": player.id,
+            "name": player.name,
+            "streak": dd.streak(finished, self.today()),
+            "days": days,
+        }

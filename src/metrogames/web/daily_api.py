@@ -1,0 +1,108 @@
+"""The HTTP routes of the daily challenge and its players (``docs/web-api.md``, "The daily
+challenge (v1)"): ``/api/players...`` and ``/api/daily...``.
+
+Bodies are read by :func:`~metrogames.web.api.read_json` (bounded; 400 ``bad-request``, never
+422); the player token comes from ``Authorization: Bearer``. The work is done by
+:class:`~metrogames.web.daily.DailyService` and :class:`~metrogames.web.players.Players`;
+refusals are :class:`~metrogames.web.rooms.RoomError` (``{"error", "reason"}``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from metrogames.web.api import bearer, read_json
+from metrogames.web.daily import DailyService
+from metrogames.web.players import Player, Players
+
+router = APIRouter(prefix="/api")
+
+
+def daily(request: Request) -> DailyService:
+    """The app's daily service."""
+    service: DailyService = request.app.state.daily
+    return service
+
+
+def players(request: Request) -> Players:
+    """The app's players."""
+    found: Players = request.app.state.players
+    return found
+
+
+def me(request: Request) -> Player:
+    """The player of the request's token (401/403 ``bad-token``)."""
+    return players(request).authenticate(bearer(request))
+
+
+@router.post("/players", status_code=201)
+async def create_player(request: Request) -> dict[str, Any]:
+    """``{"name"}`` → ``{"player", "name", "token"}`` (the token is shown only here)."""
+    player, token = players(request).create(await read_json(request))
+    return {"player": player.id, "name": player.name, "token": token}
+
+
+@router.get("/players/me")
+async def get_me(request: Request) -> dict[str, Any]:
+    """``{"player", "name", "streak", "best"}`` of the token's player."""
+    return daily(request).me(me(request))
+
+
+@router.patch("/players/me")
+async def rename_me(request: Request) -> dict[str, Any]:
+    """Rename: ``{"name"}`` → as ``GET /api/players/me``."""
+    player = me(request)
+    renamed = players(request).rename(player, await read_json(request))
+    return daily(request).me(renamed)
+
+
+@router.get("/players/{player}/history")
+async def get_history(
+    player: str, request: Request, game: str | None = None, limit: int = 100
+) -> dict[str, Any]:
+    """A player's daily games, newest first, and streak."""
+    return daily(request).history(player, game, limit)
+
+
+@router.get("/daily")
+async def get_daily(request: Request) -> dict[str, Any]:
+    """Today's date, closing time and, with a token, the player's ranked rooms."""
+    token = bearer(request)
+    player = players(request).authenticate(token) if token else None
+    return daily(request).overview(player)
+
+
+@router.post("/daily/{game}/{day}/start")
+async def start_daily(game: str, day: str, request: Request) -> dict[str, Any]:
+    """Start (or continue) the day's game: ``{"share"}`` → ``{"room", "ranked"}``."""
+    player = me(request)
+    body = await read_json(request)
+    return await daily(request).start(player, game, day, body)
+
+
+@router.get("/daily/{game}/{day}/result")
+async def get_result(game: str, day: str, request: Request) -> dict[str, Any]:
+    """The player's finished game of the day: score, rank, percentile, rating, bot."""
+    return await daily(request).result(me(request), game, day)
+
+
+@router.get("/daily/{game}/best")
+async def get_best(game: str, request: Request, limit: int = 20) -> list[dict[str, Any]]:
+    """All-time best shared ranked scores."""
+    return daily(request).best(game, limit)
+
+
+@router.get("/daily/{game}/{day}/leaderboard")
+async def get_leaderboard(
+    game: str, day: str, request: Request, limit: int = 100, offset: int = 0
+) -> dict[str, Any]:
+    """The day's ranking (equal scores share a rank)."""
+    return daily(request).leaderboard(game, day, limit, offset)
+
+
+@router.get("/daily/{game}/{day}/deal")
+async def get_deal(game: str, day: str, request: Request) -> dict[str, Any]:
+    """A closed day's seed, deal record and leaderboard game records."""
+    return daily(request).deal(game, day)
