@@ -1,0 +1,792 @@
+"""Load benchmark of the web table: many concurrent WebSocket players through complete games.
+
+Run: ``.venv/bin/python benchmarks/load_web.py --players 200 --duration 60 [--db URL] [--json]``.
+
+It starts ``metrogames serve`` itself as a subprocess on a free port of 127.0.0.1 (loopback
+only) with a fresh temporary SQLite database (or ``--db postgresql+psycopg://...``) and
+``METROGAMES_BOT_DELAY=0``, then runs ``--players`` WebSocket clients in groups, one group per
+room, cycling through the room kinds of ``--mix``:
+
+* ``london-solo``   — one human (mode ``solo``);
+* ``london-online`` — two humans (mode ``online``: create, join, both say hello, start);
+* ``metro-online``  — two humans (mode ``online``);
+* ``metro-bots``    — one human and a ``random`` bot (mode ``bots``; the bot plays inline).
+
+Each client plays as a browser would: on every view where it is to move it sends the first legal
+action (``--policy random``: a seeded random legal one), one action in flight at a time, after an
+optional think time (``--think``, mean seconds, exponential). A group plays game after game
+(a new room each time) until ``--duration`` has passed or ``--max-games`` have been started.
+
+Measured per action: the round trip from sending it to the first view that reflects it (matched
+by ``step``: a view of a later step in which the action is visible — Next Station multiplayer:
+the seat ``acted`` in the same turn, or the turn has moved on). A ``stale-step`` refusal (two
+seats of a simultaneous turn racing for the same step) is counted as ``refused`` and the client
+plays again on the newer view, as a browser does.
+
+Checked at the end, per room: its record is downloaded (``GET /api/rooms/{room}/record``) and
+replayed with the engine (``game_kind(game).replay``). A finished game must end with the same
+scores as the server's final view. Every action the clients sent and that was not refused must
+be in the replayed history (Metro: at exactly the step it was sent for; Next Station, whose
+records keep a turn's actions in seat order rather than arrival order: as that seat's n-th
+action), else it is **lost**; every history entry of a client's seat must match exactly one
+accepted send, else it is **duplicated** (a refused action found applied counts there too).
+Actions of a Next Station turn still in progress when the run stops are not in the record and
+are reported as ``unverified``.
+
+Everything is bounded: ``--duration``, ``--max-games``, an idle timeout per socket, a grace
+period for in-flight actions and a step limit per game; the server is always killed at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import math
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+from metrogames.core.protocol import CHANCE
+from metrogames.games.metro import metro_action_from_json, metro_action_to_json
+from metrogames.games.nextstation.actions import action_from_json, action_to_json
+from metrogames.sim.games import game_kind
+
+LOOPBACK = "127.0.0.1"
+
+TEMPLATES: dict[str, dict[str, Any]] = {
+    "london-solo": {"game": "london", "mode": "solo", "seats": [{"name": "solo"}]},
+    "london-online": {"game": "london", "mode": "online", "seats": [{"name": "host"}, {}]},
+    "metro-online": {"game": "metro", "mode": "online", "seats": [{"name": "host"}, {}]},
+    "metro-bots": {"game": "metro", "mode": "bots", "seats": [{"name": "solo"}, {"bot": "random"}]},
+}
+DEFAULT_MIX = ("london-solo", "london-online", "metro-online", "metro-bots")
+MAX_STEPS = 3000
+"""No game of these rooms comes near this many steps; a client stops there (an error)."""
+
+
+@dataclass
+class LoadConfig:
+    """What to run (see the module docstring)."""
+
+    players: int = 200
+    duration: float = 60.0
+    max_games: int = 5000
+    mix: tuple[str, ...] = DEFAULT_MIX
+    policy: str = "first"
+    think: float = 0.0
+    seed: int = 1
+    idle_timeout: float = 30.0
+    grace: float = 15.0
+    ramp: float = 2.0
+    """Seconds over which the groups start (a burst of 200 room creations is not a player)."""
+
+
+@dataclass
+class Sent:
+    """One action message: where and when it was sent, and what came of it."""
+
+    seat: int
+    step: int
+    action: Any
+    turn: tuple[int, int] | None
+    t_send: float
+    t_done: float | None = None
+    outcome: str = "pending"  # reflected | refused | pending
+    reason: str | None = None
+
+
+@dataclass
+class RoomRun:
+    """One game played by one group."""
+
+    room: str
+    game: str
+    kind: str
+    seats: list[int]
+    sent: dict[int, list[Sent]] = field(default_factory=dict)
+    final: dict[str, Any] | None = None
+
+
+@dataclass
+class Stats:
+    """Counters shared by every client of a run."""
+
+    connected: int = 0
+    peak_connected: int = 0
+    games_started: int = 0
+    games_completed: int = 0
+    out_of_order: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    rooms: list[RoomRun] = field(default_factory=list)
+    first_send: float | None = None
+    last_done: float | None = None
+
+    def connect(self) -> None:
+        self.connected += 1
+        self.peak_connected = max(self.peak_connected, self.connected)
+
+
+@dataclass
+class Result:
+    """The summary printed (and ``--json``)."""
+
+    players: int
+    players_held: int
+    db: str
+    games_started: int
+    games_completed: int
+    actions: int
+    seconds: float
+    actions_per_second: float
+    rtt_ms: dict[str, float]
+    refused: int
+    lost: int
+    duplicated: int
+    unverified: int
+    score_mismatches: int
+    out_of_order_views: int
+    errors: dict[str, int]
+    client_cpu_s: float
+    server_cpu_s: float | None = None
+    server_rss_mb: float | None = None
+    examples: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not (self.lost or self.duplicated or self.score_mismatches or self.errors)
+
+
+# -- one client -----------------------------------------------------------------------------
+def _turn_of(view: dict[str, Any]) -> tuple[int, int] | None:
+    return (view["round"], view["turn"]) if "turn" in view else None
+
+
+def _reflects(sent: Sent, view: dict[str, Any]) -> bool:
+    """Whether ``view`` shows ``sent`` applied (it is of a later step and, in a simultaneous
+    Next Station turn, the seat has acted in that turn or the turn is over)."""
+    if view["step"] <= sent.step:
+        return False
+    if view["status"] == "finished" or sent.turn is None or len(view["seats"]) == 1:
+        return True
+    if _turn_of(view) != sent.turn:
+        return True  # the turn could not end without this seat's action
+    me = next(p for p in view["players"] if p["seat"] == sent.seat)
+    return bool(me["acted"])
+
+
+async def play_seat(
+    ws_url: str,
+    token: str,
+    seat: int,
+    run: RoomRun,
+    stats: Stats,
+    cfg: LoadConfig,
+    stop_at: float,
+    rng: random.Random,
+    greeted: asyncio.Event,
+) -> None:
+    """Play one seat of one room over a WebSocket until the game ends or the run stops."""
+    log = run.sent.setdefault(seat, [])
+    loop = asyncio.get_running_loop()
+    pending: Sent | None = None
+    latest: dict[str, Any] | None = None
+    last_sent = -1
+    send_at: float | None = None
+    async with connect(ws_url, open_timeout=cfg.idle_timeout, max_size=2**22) as ws:
+        stats.connect()
+        try:
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            while True:
+                now = loop.time()
+                stopping = now >= stop_at
+                if stopping and pending is None:
+                    return
+                if stopping and now >= stop_at + cfg.grace:
+                    stats.errors["unresolved-at-stop"] += 1
+                    return
+                # send when it is our turn (after the think time)
+                if (
+                    pending is None
+                    and latest is not None
+                    and latest["status"] == "playing"
+                    and latest["step"] > last_sent
+                    and seat in latest["to_move"]
+                    and latest["legal"]
+                ):
+                    if send_at is None:
+                        send_at = now + (rng.expovariate(1 / cfg.think) if cfg.think > 0 else 0)
+                    if now >= send_at:
+                        legal = latest["legal"]
+                        action = legal[0] if cfg.policy == "first" else rng.choice(legal)
+                        step = latest["step"]
+                        if step >= MAX_STEPS:
+                            stats.errors["game-too-long"] += 1
+                            return
+                        pending = Sent(seat, step, action, _turn_of(latest), time.perf_counter())
+                        log.append(pending)
+                        if stats.first_send is None:
+                            stats.first_send = pending.t_send
+                        await ws.send(
+                            json.dumps({"type": "action", "action": action, "step": step})
+                        )
+                        last_sent = step
+                        send_at = None
+                wait = cfg.idle_timeout
+                if send_at is not None:
+                    wait = max(0.0, send_at - now)
+                elif not stopping:
+                    wait = min(wait, max(0.0, stop_at - now) + 0.001)
+                else:
+                    wait = min(wait, max(0.0, stop_at + cfg.grace - now) + 0.001)
+                try:
+                    text = await asyncio.wait_for(ws.recv(), timeout=wait)
+                except TimeoutError:
+                    if send_at is None and loop.time() - now >= cfg.idle_timeout:
+                        stats.errors["idle-timeout"] += 1
+                        return
+                    continue
+                t = time.perf_counter()
+                message = json.loads(text)
+                if message["type"] == "error":
+                    if pending is None:
+                        stats.errors[f"unsolicited-error:{message.get('reason')}"] += 1
+                        continue
+                    pending.outcome, pending.reason, pending.t_done = (
+                        "refused",
+                        message["reason"],
+                        t,
+                    )
+                    if message["reason"] != "stale-step":
+                        stats.errors[f"refused:{message['reason']}"] += 1
+                    pending = None
+                    continue
+                if message["type"] != "view":
+                    stats.errors["unknown-message"] += 1
+                    continue
+                view = message["view"]
+                if latest is not None and view["step"] < latest["step"]:
+                    stats.out_of_order += 1  # an older view after a newer one: keep the newer
+                    continue
+                latest = view
+                greeted.set()
+                if pending is not None and _reflects(pending, view):
+                    pending.outcome, pending.t_done = "reflected", t
+                    stats.last_done = t
+                    pending = None
+                if view["status"] == "finished" and pending is None:
+                    if run.final is None:
+                        run.final = view
+                    return
+        finally:
+            stats.connected -= 1
+
+
+# -- one group of players, game after game --------------------------------------------------
+async def setup_room(
+    http: httpx.AsyncClient, kind: str, group: int
+) -> tuple[str, dict[int, str], str]:
+    """Create a room of ``kind``; claim its open seats. Returns room, seat tokens, host token."""
+    body = json.loads(json.dumps(TEMPLATES[kind]))
+    r = await http.post("/api/rooms", json=body)
+    r.raise_for_status()
+    made = r.json()
+    room = made["room"]["room"]
+    tokens = {int(k): v for k, v in made["tokens"].items()}
+    for seat, entry in enumerate(body["seats"]):
+        if body["mode"] == "online" and seat > 0 and not entry:
+            j = await http.post(
+                f"/api/rooms/{room}/join", json={"seat": seat, "name": f"g{group}s{seat}"}
+            )
+            j.raise_for_status()
+            tokens[seat] = j.json()["token"]
+    return room, tokens, made["host_token"]
+
+
+async def start_when_greeted(
+    http: httpx.AsyncClient,
+    room: str,
+    host: str,
+    greeted: dict[int, asyncio.Event],
+    tasks: list[asyncio.Task[None]],
+    stats: Stats,
+    cfg: LoadConfig,
+) -> None:
+    """Start an online room once every seat has its first view (not when a client has
+    already left: the run stopped before the room was ready)."""
+    everyone = asyncio.ensure_future(asyncio.gather(*(e.wait() for e in greeted.values())))
+    waits: list[asyncio.Future[Any]] = [everyone, *tasks]
+    done, _ = await asyncio.wait(
+        waits, timeout=cfg.idle_timeout, return_when=asyncio.FIRST_COMPLETED
+    )
+    if everyone not in done:
+        everyone.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await everyone
+        if not done:
+            stats.errors["start:TimeoutError"] += 1
+        return
+    try:
+        r = await http.post(f"/api/rooms/{room}/start", headers={"Authorization": f"Bearer {host}"})
+        r.raise_for_status()
+    except httpx.HTTPError as exc:
+        stats.errors[f"start:{type(exc).__name__}"] += 1
+
+
+async def run_group(
+    group: int,
+    kind: str,
+    http: httpx.AsyncClient,
+    ws_base: str,
+    stats: Stats,
+    cfg: LoadConfig,
+    stop_at: float,
+    delay: float,
+) -> None:
+    """Play games of ``kind`` with this group's players until the run stops."""
+    await asyncio.sleep(delay)
+    rng = random.Random(f"{cfg.seed}:{group}")
+    loop = asyncio.get_running_loop()
+    while loop.time() < stop_at and stats.games_started < cfg.max_games:
+        stats.games_started += 1
+        try:
+            room, tokens, host = await setup_room(http, kind, group)
+        except (httpx.HTTPError, KeyError, ValueError) as exc:
+            stats.errors[f"setup:{type(exc).__name__}"] += 1
+            await asyncio.sleep(0.5)
+            continue
+        if loop.time() >= stop_at:
+            stats.games_started -= 1
+            break  # ready too late to play
+        run = RoomRun(room, TEMPLATES[kind]["game"], kind, sorted(tokens))
+        stats.rooms.append(run)
+        greeted = {seat: asyncio.Event() for seat in tokens}
+        tasks = [
+            asyncio.create_task(
+                play_seat(
+                    f"{ws_base}/ws/rooms/{room}",
+                    token,
+                    seat,
+                    run,
+                    stats,
+                    cfg,
+                    stop_at,
+                    random.Random(rng.random()),
+                    greeted[seat],
+                )
+            )
+            for seat, token in tokens.items()
+        ]
+        if TEMPLATES[kind]["mode"] == "online":
+            await start_when_greeted(http, room, host, greeted, tasks, stats, cfg)
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+        for res in results:
+            if isinstance(res, BaseException):
+                stats.errors[f"client:{type(res).__name__}"] += 1
+        if run.final is not None:
+            stats.games_completed += 1
+
+
+# -- checking against the records -----------------------------------------------------------
+def _canon(state: Any, value: Any) -> str:
+    """An action (notation JSON or engine value) in one canonical JSON text."""
+    if hasattr(state, "city"):
+        action = value if not isinstance(value, str | dict) else action_from_json(state.city, value)
+        return json.dumps(action_to_json(state.city, action), sort_keys=True)
+    action = value if not isinstance(value, dict) else metro_action_from_json(value)
+    return json.dumps(metro_action_to_json(action), sort_keys=True)
+
+
+@dataclass
+class Check:
+    lost: int = 0
+    duplicated: int = 0
+    unverified: int = 0
+    score_mismatches: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    examples: list[dict[str, Any]] = field(default_factory=list)
+
+    def note(self, run: RoomRun, what: str, **facts: Any) -> None:
+        """Keep the first few lost/duplicated cases, to be shown with ``--json``."""
+        if len(self.examples) < 10:
+            self.examples.append({"what": what, "room": run.room, "kind": run.kind, **facts})
+
+
+def match_by_seat(
+    check: Check, run: RoomRun, state: Any, history: list[Any], finished: bool
+) -> None:
+    """Next Station: a record keeps each turn's actions in seat order, not in the order they
+    came, so each seat's accepted actions must be its history entries, one for one, in order."""
+    for seat, log in run.sent.items():
+        played = [_canon(state, a) for who, a in history if who == seat]
+        accepted = [s for s in log if s.outcome != "refused"]
+        for i, sent in enumerate(accepted):
+            facts = {"seat": seat, "step": sent.step, "sent": sent.action, "n": i}
+            if i >= len(played):
+                if finished:
+                    check.lost += 1
+                    check.note(run, "lost", **facts)
+                else:
+                    check.unverified += 1  # the turn in progress is not in the record
+            elif played[i] != _canon(state, sent.action):
+                check.lost += 1
+                check.note(run, "lost", history=played[i], **facts)
+        for i in range(len(accepted), len(played)):
+            check.duplicated += 1  # applied without an accepted send: resent or doubled
+            check.note(run, "unmatched", seat=seat, n=i, history=played[i])
+
+
+def match_by_step(
+    check: Check, run: RoomRun, state: Any, history: list[Any], finished: bool
+) -> None:
+    """Metro: turns are sequential, so each accepted action is the history entry of the step
+    it was sent for; every history entry of a client's seat matches one sent action."""
+    matched: set[int] = set()
+    for seat, log in run.sent.items():
+        for sent in log:
+            if sent.step >= len(history):
+                if finished or sent.outcome == "refused":
+                    check.lost += sent.outcome != "refused"
+                else:
+                    check.unverified += 1
+                continue
+            who, action = history[sent.step]
+            here = who == seat and _canon(state, action) == _canon(state, sent.action)
+            facts = {
+                "seat": seat,
+                "step": sent.step,
+                "sent": sent.action,
+                "outcome": sent.outcome,
+                "reason": sent.reason,
+                "history": [who, _canon(state, action) if who != CHANCE else action],
+            }
+            if sent.outcome == "refused":
+                if here:
+                    check.duplicated += 1  # refused, yet applied: a client would resend it
+                    check.note(run, "refused-but-applied", **facts)
+                    matched.add(sent.step)
+            elif here and sent.step not in matched:
+                matched.add(sent.step)
+            else:
+                check.lost += 1
+                check.note(run, "lost", **facts)
+    mine = set(run.sent)
+    for k, (who, action) in enumerate(history):
+        if who != CHANCE and who in mine and k not in matched:
+            check.duplicated += 1
+            check.note(run, "unmatched", seat=who, step=k, history=_canon(state, action))
+
+
+async def verify(http: httpx.AsyncClient, rooms: list[RoomRun]) -> Check:
+    """Replay every room's record and match it against what its clients sent."""
+    check = Check()
+    for run in rooms:
+        r = await http.get(f"/api/rooms/{run.room}/record")
+        if r.status_code != 200:
+            check.errors[f"record:{r.status_code}"] += 1
+            continue
+        state = game_kind(run.game).replay(r.json())
+        history = state.history()
+        finished = state.is_over()
+        if run.final is not None:
+            if not finished:
+                check.errors["finished-view-but-record-not-over"] += 1
+            elif state.scores() != run.final["scores"]:
+                check.score_mismatches += 1
+        if hasattr(state, "city"):
+            match_by_seat(check, run, state, history, finished)
+        else:
+            match_by_step(check, run, state, history, finished)
+    return check
+
+
+# -- a run ----------------------------------------------------------------------------------
+def groups_for(players: int, mix: tuple[str, ...]) -> list[str]:
+    """Room kinds for ``players`` clients, cycling ``mix`` (a last single player plays solo)."""
+    kinds: list[str] = []
+    left, i = players, 0
+    while left > 0:
+        kind = mix[i % len(mix)]
+        size = sum(1 for s in TEMPLATES[kind]["seats"] if "bot" not in s)
+        if size > left:
+            kind = next(
+                k for k in mix if sum(1 for s in TEMPLATES[k]["seats"] if "bot" not in s) <= left
+            )
+            size = 1
+        kinds.append(kind)
+        left -= size
+        i += 1
+    return kinds
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile of sorted ``values`` (0 for none)."""
+    if not values:
+        return 0.0
+    return values[min(len(values) - 1, max(0, math.ceil(q / 100 * len(values)) - 1))]
+
+
+async def run_load(base_url: str, cfg: LoadConfig, db: str = "") -> Result:
+    """Run the load against a server at ``base_url`` (http://127.0.0.1:port)."""
+    ws_base = "ws" + base_url[len("http") :]
+    stats = Stats()
+    cpu0 = time.process_time()
+    limits = httpx.Limits(max_connections=64, max_keepalive_connections=64, keepalive_expiry=2)
+    async with httpx.AsyncClient(
+        base_url=base_url, timeout=cfg.idle_timeout, limits=limits
+    ) as http:
+        loop = asyncio.get_running_loop()
+        stop_at = loop.time() + cfg.duration
+        kinds = groups_for(cfg.players, cfg.mix)
+        spacing = cfg.ramp / max(1, len(kinds))
+        await asyncio.gather(
+            *(
+                run_group(g, kind, http, ws_base, stats, cfg, stop_at, g * spacing)
+                for g, kind in enumerate(kinds)
+            )
+        )
+        client_cpu = time.process_time() - cpu0
+        check = await verify(http, stats.rooms)
+    sent = [s for run in stats.rooms for log in run.sent.values() for s in log]
+    done = sorted(
+        (s.t_done - s.t_send) * 1000 for s in sent if s.outcome == "reflected" and s.t_done
+    )
+    seconds = (stats.last_done - stats.first_send) if stats.first_send and stats.last_done else 0.0
+    errors = Counter(stats.errors) + check.errors
+    return Result(
+        players=cfg.players,
+        players_held=stats.peak_connected,
+        db=db,
+        games_started=stats.games_started,
+        games_completed=stats.games_completed,
+        actions=len(done),
+        seconds=round(seconds, 2),
+        actions_per_second=round(len(done) / seconds, 1) if seconds else 0.0,
+        rtt_ms={
+            "p50": round(percentile(done, 50), 2),
+            "p90": round(percentile(done, 90), 2),
+            "p99": round(percentile(done, 99), 2),
+            "max": round(done[-1], 2) if done else 0.0,
+        },
+        refused=sum(1 for s in sent if s.outcome == "refused"),
+        lost=check.lost,
+        duplicated=check.duplicated,
+        unverified=check.unverified,
+        score_mismatches=check.score_mismatches,
+        out_of_order_views=stats.out_of_order,
+        errors=dict(errors),
+        client_cpu_s=round(client_cpu, 2),
+        examples=check.examples,
+    )
+
+
+# -- the server -----------------------------------------------------------------------------
+def free_port() -> int:
+    """A free TCP port on the loopback address."""
+    with socket.socket() as s:
+        s.bind((LOOPBACK, 0))
+        return int(s.getsockname()[1])
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds of process ``pid`` (Linux ``/proc``), or ``None``."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_mb(pid: int) -> float | None:
+    """Resident memory of process ``pid`` in MiB (Linux ``/proc``), or ``None``."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return None
+
+
+@contextlib.contextmanager
+def server_process(db: str, workdir: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``metrogames serve`` on a free loopback port with ``db``; killed on exit."""
+    port = free_port()
+    script = Path(sys.executable).with_name("metrogames")
+    cmd = (
+        [str(script)]
+        if script.exists()
+        else [sys.executable, "-c", "from metrogames.cli.main import app; app()"]
+    )
+    cmd += ["serve", "--host", LOOPBACK, "--port", str(port), "--db", db]
+    env = dict(os.environ, METROGAMES_BOT_DELAY="0")
+    log = (workdir / "server.log").open("wb")
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
+    url = f"http://{LOOPBACK}:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(
+                    f"the server exited: {(workdir / 'server.log').read_text()[-2000:]}"
+                )
+            try:
+                if httpx.get(f"{url}/api/games", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server did not come up in 30 s")
+            time.sleep(0.1)
+        yield url, proc
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(5)
+        log.close()
+
+
+@contextlib.asynccontextmanager
+async def server_in_process(db: str) -> AsyncIterator[str]:
+    """The app served by uvicorn on this event loop (a free loopback port); for tests."""
+    import uvicorn
+
+    from metrogames.web.app import create_app
+    from metrogames.web.config import Settings
+
+    app = create_app(Settings(db=db, bot_delay=0))
+    sock = socket.socket()
+    sock.bind((LOOPBACK, 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    try:
+        for _ in range(200):
+            if server.started or task.done():
+                break
+            await asyncio.sleep(0.05)
+        if not server.started:
+            raise RuntimeError("the in-process server did not start")
+        yield f"http://{LOOPBACK}:{port}"
+    finally:
+        server.should_exit = True
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(task, 15)
+        sock.close()
+
+
+def print_summary(res: Result) -> None:
+    rtt = res.rtt_ms
+    print(
+        f"players {res.players} (held {res.players_held} sockets at once), db {res.db}\n"
+        f"games started {res.games_started}, completed {res.games_completed}\n"
+        f"actions {res.actions} in {res.seconds} s: {res.actions_per_second} actions/s\n"
+        f"round trip ms: p50 {rtt['p50']}  p90 {rtt['p90']}  p99 {rtt['p99']}  max {rtt['max']}\n"
+        f"lost {res.lost}, duplicated {res.duplicated}, unverified (turn in progress) "
+        f"{res.unverified}, score mismatches {res.score_mismatches}\n"
+        f"refused (stale-step races) {res.refused}, out-of-order views {res.out_of_order_views}, "
+        f"errors {res.errors or 0}\n"
+        f"CPU s: client {res.client_cpu_s}, server {res.server_cpu_s}; "
+        f"server memory {res.server_rss_mb} MiB at the end"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--players", type=int, default=200)
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds of play (max)")
+    parser.add_argument("--max-games", type=int, default=5000)
+    parser.add_argument("--db", help="database URL (default: a fresh temporary SQLite file)")
+    parser.add_argument(
+        "--mix", default=",".join(DEFAULT_MIX), help=f"room kinds: {', '.join(TEMPLATES)}"
+    )
+    parser.add_argument("--policy", choices=("first", "random"), default="first")
+    parser.add_argument("--think", type=float, default=0.0, help="mean think time, seconds")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--profile",
+        metavar="OUT",
+        help="py-spy record the server into OUT (.svg, or .txt: collapsed)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    args = parser.parse_args(argv)
+    mix = tuple(k.strip() for k in args.mix.split(",") if k.strip())
+    unknown = [k for k in mix if k not in TEMPLATES]
+    if unknown or not mix or args.players < 1 or args.duration <= 0:
+        parser.error(f"bad --mix/--players/--duration ({', '.join(unknown)})")
+    cfg = LoadConfig(
+        players=args.players,
+        duration=args.duration,
+        max_games=args.max_games,
+        mix=mix,
+        policy=args.policy,
+        think=args.think,
+        seed=args.seed,
+    )
+    with tempfile.TemporaryDirectory(prefix="metrogames-load-") as tmp:
+        db = args.db or f"sqlite:///{tmp}/load.db"
+        shown = "postgresql" if db.startswith("postgresql") else "sqlite"
+        with server_process(db, Path(tmp)) as (url, proc):
+            spy = None
+            if args.profile:
+                fmt = "flamegraph" if args.profile.endswith(".svg") else "raw"
+                spy_bin = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+                spy = subprocess.Popen(
+                    [
+                        spy_bin,
+                        "record",
+                        "--pid",
+                        str(proc.pid),
+                        "--rate",
+                        "200",
+                        "--format",
+                        fmt,
+                        "--output",
+                        args.profile,
+                        "--duration",
+                        str(int(args.duration) + 5),
+                        "--nonblocking",
+                    ],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            cpu0 = cpu_seconds(proc.pid)
+            result = asyncio.run(run_load(url, cfg, shown))
+            cpu1 = cpu_seconds(proc.pid)
+            if cpu0 is not None and cpu1 is not None:
+                result.server_cpu_s = round(cpu1 - cpu0, 2)
+            result.server_rss_mb = rss_mb(proc.pid)
+            if spy is not None:
+                spy.send_signal(signal.SIGINT)
+                try:
+                    spy.wait(30)
+                except subprocess.TimeoutExpired:
+                    spy.kill()
+    if args.json:
+        print(json.dumps(asdict(result) | {"ok": result.ok}, indent=2))
+    else:
+        print_summary(result)
+    return 0 if result.ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

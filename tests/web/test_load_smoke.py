@@ -1,0 +1,60 @@
+"""The web load client (benchmarks/load_web.py), in process and small: 5 WebSocket players
+through complete games on a uvicorn server bound to 127.0.0.1, nothing lost or duplicated."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+pytest.importorskip("websockets")
+
+LOAD_WEB = Path(__file__).resolve().parents[2] / "benchmarks" / "load_web.py"
+
+
+def load_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("load_web", LOAD_WEB)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["load_web"] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_five_players_lose_and_duplicate_nothing(tmp_path: Path) -> None:
+    lw = load_module()
+    cfg = lw.LoadConfig(
+        players=5,
+        duration=4.0,
+        max_games=12,
+        grace=5.0,
+        idle_timeout=10.0,
+        ramp=0.2,
+        policy="random",
+    )
+
+    async def run() -> object:
+        async with lw.server_in_process(f"sqlite:///{tmp_path / 'load.db'}") as url:
+            assert url.startswith("http://127.0.0.1:")
+            return await asyncio.wait_for(lw.run_load(url, cfg, "sqlite"), 15)
+
+    result = asyncio.run(run())
+    assert result.players_held == 5, result
+    assert result.games_completed >= 1, result
+    assert result.actions > 20, result
+    assert result.lost == 0 and result.duplicated == 0, result
+    assert result.score_mismatches == 0 and result.errors == {}, result
+    assert result.out_of_order_views == 0, result
+
+
+def test_groups_cover_the_players() -> None:
+    lw = load_module()
+    kinds = lw.groups_for(5, lw.DEFAULT_MIX)
+    humans = sum(sum(1 for s in lw.TEMPLATES[k]["seats"] if "bot" not in s) for k in kinds)
+    assert humans == 5 and kinds == ["london-solo", "london-online", "metro-online"]
+    assert lw.percentile([1.0, 2.0, 3.0, 4.0], 50) == 2.0
+    assert lw.percentile([], 99) == 0.0
