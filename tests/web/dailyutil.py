@@ -90,10 +90,11 @@ def started(
 
 
 def choose(v: dict[str, Any], policy: str) -> Any:
-    """An action of ``v["legal"]`` by ``policy``: ``first``, ``last`` or ``pass``."""
+    """An action of ``v["legal"]`` by ``policy``: ``first``, ``middle``, ``last`` or ``pass``."""
     if policy == "pass":
         return "pass"
-    return v["legal"][0] if policy == "first" else v["legal"][-1]
+    legal = v["legal"]
+    return {"first": legal[0], "middle": legal[len(legal) // 2], "last": legal[-1]}[policy]
 
 
 def play(

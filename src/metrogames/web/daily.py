@@ -9,9 +9,10 @@ Rules implemented here:
 * **One ranked attempt** per player, game and day: the first start of today's game creates
   the attempt and its room in one transaction (a partial unique index makes a second ranked
   attempt impossible, even from two servers); later starts return the same room while it is
-  in progress (a reload continues the game) and are refused with 409 ``attempt-used`` once it
-  has ended. A closed day's deal is public: each start makes a new unranked practice room. A
-  day not yet open: 409 ``day-not-open``. Nothing is stored on a refusal.
+  in progress (a reload continues the game, even after midnight) and are refused with 409
+  ``attempt-used`` once it has ended. A closed day's deal is public: each start makes a new
+  unranked practice room (unless the player's ranked game of that day is still in progress:
+  that room). A day not yet open: 409 ``day-not-open``. Nothing is stored on a refusal.
 * **Scores** are written by the room service's finish hook, in the transaction that stores the
   game's last action: the engine's total and the finishing time (the server's clock, ``now``).
   A ranked game started before midnight ranks for its day whenever it ends.
@@ -186,11 +187,10 @@ class DailyService:
         ranked = day == today
         lock = self._locks.setdefault(player.id, asyncio.Lock())
         async with lock:
-            if ranked:
-                with self.sessions() as session:
-                    existing = self._ranked(session, player.id, game, day)
-                if existing is not None:
-                    return await self._resume(existing)
+            with self.sessions() as session:
+                existing = self._ranked(session, player.id, game, day)
+            if existing is not None and (ranked or existing.score is None):
+                return await self._resume(existing)  # a closed day: its ranked game goes on
             started = self.now()
 
             def attempt(session: Session, table: Table) -> None:
