@@ -221,7 +221,7 @@ export function dailyPanel(navigate) {
         h("span", { class: "daily-date" }, h("time", { datetime: daily.date, "data-testid": "daily-date" }, longDate(daily.date)), " (UTC)")),
       h("p", { class: "muted small" }, "One solo deal per city per day, the same for everyone; one ranked attempt. ",
         "Closes in ", h("strong", { class: "countdown", "aria-live": "off" }, timeLeft(daily.closes_at)), "."),
-      badToken ? h("p", { class: "note" }, "This server does not know the player token saved here: paste a valid one below, or forget it to start afresh.") : null,
+      badToken ? h("p", { class: "note" }, "This server does not know the player token saved here: paste a valid one below, or forget it to start afresh.") : "",
       cards,
       h("p", { class: "small" }, me ? `Playing as ${me.name}. ` : "", link(navigate, dailyHref("london", daily.date), "Leaderboards and past days")),
       tokenPanel(refresh));
@@ -235,15 +235,14 @@ async function dailyCard(navigate, daily, entry, badToken) {
   const game = entry.game;
   let status = "new";
   let result = null;
+  // `played`: today's ranked game is started; its room tells whether it has ended
   if (entry.room && !badToken) {
-    status = entry.played ? "played" : "playing";
-    if (!entry.played) {
-      try {
-        const sum = await API.getRoom(entry.room);
-        if (sum.status === "finished") status = "played";
-      } catch { /* keep "playing" */ }
-    }
-  } else if (entry.played && !badToken) status = "played";
+    status = "playing";
+    try {
+      const sum = await API.getRoom(entry.room);
+      if (sum.status === "finished") status = "played";
+    } catch { /* keep "playing" */ }
+  }
   if (status === "played") {
     try { result = await API.getDailyResult(game, daily.date); } catch { /* shown without */ }
   }
@@ -288,13 +287,12 @@ export function dailyRoomScreen(root, navigate, game, date, room) {
       return me ? { 0: me.token } : {};
     },
     header: () => h("span", { class: "daily-tag" },
-      h("span", { class: "tag daily-badge" }, "daily"), " ",
-      link(navigate, dailyHref(game, date), `${shortOf(game)} · ${date}`)),
+      link(navigate, dailyHref(game, date), `${shortOf(game)} · ${date} · leaderboard`, { class: "daily-link" })),
     endPanel: (view, sheets) => {
       if (!resultPanel) resultPanel = resultSection(navigate, game, date, room, view);
       return h("section", { class: "panel end daily-end" }, resultPanel, sheets,
         h("div", { class: "buttons" },
-          link(navigate, dailyHref(game, date), "🏆 The day's leaderboard", { class: "btn primary", id: "leaderboard-link" }),
+          link(navigate, dailyHref(game, date), "The day's leaderboard →", { class: "btn primary", id: "leaderboard-link" }),
           h("button", { class: "btn", id: "replay-btn", type: "button", onclick: () => navigate(`#/replay/${room}`) }, "▶ Replay my game"),
           h("button", { class: "btn", id: "download-btn", type: "button", onclick: () => downloadRecord(room) }, "⬇ Download the record"),
           h("a", { class: "btn", href: "/#/" }, "Home")));
@@ -329,7 +327,7 @@ function resultFacts(navigate, game, date, r) {
   if (r.percentile !== null && r.percentile !== undefined) {
     const p = Number(r.percentile);
     const shown = p < 1 || p > 99 ? p.toFixed(1) : p.toFixed(0);
-    row("Percentile", h("span", {}, h("strong", {}, shown), ` — better than ${shown}% of the day's players`), "percentile");
+    row("Percentile", h("span", {}, h("strong", {}, shown), ` — ahead of ${shown}% of the day's ranked games (ties count half)`), "percentile");
   }
   if (r.rating) {
     row("Solo rating", h("span", {}, h("strong", {}, `band ${r.rating.band}`), ` (${r.rating.range})`,
@@ -423,7 +421,7 @@ export class DailyBoardScreen {
       panel.append(h("p", {}, h("span", { class: "tag open-tag" }, "open"), ` ${titleOf(this.game)}: open until 24:00 UTC — closes in `, countdown, "."));
       const share = h("input", { type: "checkbox", class: "daily-share", id: "board-share", checked: true });
       if (entry.room && !this.badToken) {
-        panel.append(h("div", { class: "buttons" }, link(this.navigate, roomHref(this.game, date, entry.room), entry.played ? "See my game and result" : "Continue my game", { class: "btn primary", id: "my-game-link" })));
+        panel.append(h("div", { class: "buttons" }, link(this.navigate, roomHref(this.game, date, entry.room), "My game of today", { class: "btn primary", id: "my-game-link" })));
       } else {
         const btn = h("button", { class: "btn primary", type: "button", id: "board-play", onclick: async () => {
           btn.disabled = true;
@@ -533,8 +531,8 @@ export class DailyBoardScreen {
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "day"), h("th", { class: "num", scope: "col" }, "score"), h("th", { class: "num", scope: "col" }, "rank"))),
       h("tbody", {}, days.slice(0, 30).map((d) => h("tr", { class: d.date === date ? "current" : "" },
         h("td", {}, link(this.navigate, dailyHref(this.game, d.date), d.date)),
-        h("td", { class: "num" }, String(d.score ?? "—")),
-        h("td", { class: "num" }, d.rank ? String(d.rank) : d.ranked ? "—" : h("span", { class: "muted" }, "not shared")))))));
+        h("td", { class: "num" }, d.score === null || d.score === undefined ? h("span", { class: "muted" }, "in progress") : String(d.score)),
+        h("td", { class: "num" }, d.rank ? String(d.rank) : h("span", { class: "muted" }, d.ranked ? "not shared" : "practice")))))));
     return panel;
   }
 

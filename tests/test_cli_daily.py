@@ -1,0 +1,218 @@
+"""``metrogames daily``: the terminal client of the daily challenge (``cli/daily.py``), driven by
+scripted input against the web table served on a free loopback port (a fresh SQLite database).
+
+Skipped without the ``web`` extra.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import re
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("uvicorn")
+httpx = pytest.importorskip("httpx")
+
+import uvicorn  # noqa: E402
+from rich.console import Console  # noqa: E402
+from typer.testing import CliRunner  # noqa: E402
+
+from metrogames.cli.daily import drawing_order, play_daily  # noqa: E402
+from metrogames.cli.main import app  # noqa: E402
+from metrogames.web.app import create_app  # noqa: E402
+from metrogames.web.config import Settings  # noqa: E402
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a web table running in a thread of this process."""
+    port = _free_port()
+    db = tmp_path_factory.mktemp("daily") / "daily.db"
+    settings = Settings(db=f"sqlite:///{db}", port=port, bot_delay=0.0, daily_secret="test")
+    srv = uvicorn.Server(
+        uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
+    )
+    thread = threading.Thread(target=lambda: asyncio.run(srv.serve()), daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(timeout=10)
+
+
+def _console() -> tuple[Console, io.StringIO]:
+    buf = io.StringIO()
+    return Console(file=buf, width=150, color_system=None), buf
+
+
+def _scripted(buf: io.StringIO, first: list[str]) -> Callable[[str], str]:
+    """Types ``first``, then on every move prompt asks for ``moves`` and plays the first
+    section listed (``pass`` when none is): only what the client printed is read."""
+    pending = list(first)
+    state = {"asked": False, "mark": 0}
+
+    def answer(prompt: str) -> str:
+        if pending:
+            return pending.pop(0)
+        if not state["asked"]:
+            state["asked"] = True
+            state["mark"] = len(buf.getvalue())
+            return "moves"
+        state["asked"] = False
+        listed = buf.getvalue()[state["mark"] :].split()
+        sections = [t for t in listed if re.fullmatch(r"[A-Z]+\d+-[A-Z]+\d+", t)]
+        return sections[0] if sections else "pass"
+
+    return answer
+
+
+def _player(token_file: Path, server: str) -> dict[str, Any]:
+    entry: dict[str, Any] = json.loads(token_file.read_text(encoding="utf-8"))[server]
+    return entry
+
+
+def _get(server: str, path: str, token: str | None = None) -> Any:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    res = httpx.get(server + path, headers=headers, timeout=15)
+    res.raise_for_status()
+    return res.json()
+
+
+def test_daily_london_played_to_the_end_prints_the_servers_result(
+    server: str, tmp_path: Path
+) -> None:
+    console, buf = _console()
+    token_file = tmp_path / "player.json"
+    # a name, a typo (refused locally), a move the server refuses (a target drawn backwards),
+    # then the first listed move each turn
+    wrong = {"move": ""}
+
+    def first_turn(prompt: str) -> str:
+        if not wrong["move"]:
+            view = _current_view(server, token_file)
+            a, b = next(x for x in view["legal"] if x != "pass")["sections"][0]
+            wrong["move"] = f"{b}-{a}"
+            return wrong["move"]
+        return "moves"
+
+    script = _scripted(buf, ["Ada", "Q99-Z1"])
+    calls = {"n": 0}
+
+    def answer(prompt: str) -> str:
+        calls["n"] += 1
+        if calls["n"] == 3:
+            return first_turn(prompt)
+        return script(prompt)
+
+    started = time.monotonic()
+    result = play_daily("london", server, token_file, console, answer)
+    text = buf.getvalue()
+    assert result is not None
+    assert time.monotonic() - started < 120
+    assert "unknown station 'Q99'" in text
+    assert "✘ refused:" in text  # the server's reason, printed
+    me = _player(token_file, server)
+    assert me["name"] == "Ada" and me["token"]
+    daily = _get(server, "/api/daily", me["token"])
+    truth = _get(server, f"/api/daily/london/{daily['date']}/result", me["token"])
+    assert result == truth
+    printed = int(re.search(r"^Score: (\d+)$", text, re.M).group(1))  # type: ignore[union-attr]
+    assert printed == truth["score"]
+    room = next(g["room"] for g in daily["games"] if g["game"] == "london")
+    final = _get(server, f"/api/rooms/{room}/view", me["token"])
+    assert final["status"] == "finished" and final["scores"] == [truth["score"]]
+    assert f"Rank: {truth['rank']} of {truth['of']}" in text
+    assert f"Solo rating: band {truth['rating']['band']}" in text
+    assert f"bot scored {truth['bot']['score']} on the same deal" in text
+    assert "End of round 4" in text
+    board = _get(server, f"/api/daily/london/{daily['date']}/leaderboard")
+    assert any(e["player"] == me["player"] for e in board["entries"])
+
+    # a second run: the ranked attempt is used; the result is shown again (exit 0)
+    run = CliRunner().invoke(
+        app, ["daily", "london", "--server", server, "--token-file", str(token_file)]
+    )
+    assert run.exit_code == 0, run.output
+    assert "one ranked attempt per day" in run.output
+    assert f"Score: {truth['score']}" in run.output
+
+
+def _current_view(server: str, token_file: Path) -> dict[str, Any]:
+    me = _player(token_file, server)
+    daily = _get(server, "/api/daily", me["token"])
+    room = next(g["room"] for g in daily["games"] if g["game"] == "london")
+    view: dict[str, Any] = _get(server, f"/api/rooms/{room}/view", me["token"])
+    return view
+
+
+def test_daily_quit_then_continue_the_same_game(server: str, tmp_path: Path) -> None:
+    token_file = tmp_path / "p.json"
+    runner = CliRunner()
+    args = ["daily", "paris", "--server", server, "--token-file", str(token_file), "--no-share"]
+    first = runner.invoke(app, [*args, "--name", "Bea"], input="pass\nquit\n")
+    assert first.exit_code == 0, first.output
+    assert "Stopped" in first.output and "Paris" in first.output
+    me = _player(token_file, server)
+    daily = _get(server, "/api/daily", me["token"])
+    room = next(g["room"] for g in daily["games"] if g["game"] == "paris")
+    step = _get(server, f"/api/rooms/{room}/view", me["token"])["step"]
+    assert step > 1  # the pass was played
+    # input ends at once: the same room is continued (no new game), then left as it is
+    again = runner.invoke(app, args, input="")
+    assert again.exit_code == 0, again.output
+    assert f"room {room}" in again.output
+    assert _get(server, f"/api/rooms/{room}/view", me["token"])["step"] == step
+    # not shared: absent from the leaderboard once finished (nothing finished yet here)
+    board = _get(server, f"/api/daily/paris/{daily['date']}/leaderboard")
+    assert all(e["player"] != me["player"] for e in board["entries"])
+
+
+def test_daily_errors_have_clear_messages_and_exit_codes(server: str, tmp_path: Path) -> None:
+    runner = CliRunner()
+    token_file = tmp_path / "player.json"
+    bad_game = runner.invoke(app, ["daily", "metro", "--server", server])
+    assert bad_game.exit_code == 2 and "london or paris" in bad_game.output
+    bad_url = runner.invoke(app, ["daily", "london", "--server", "localhost:8000"])
+    assert bad_url.exit_code == 2 and "http://" in bad_url.output
+    dead = f"http://127.0.0.1:{_free_port()}"
+    unreachable = runner.invoke(
+        app, ["daily", "london", "--server", dead, "--token-file", str(token_file)]
+    )
+    assert unreachable.exit_code == 1 and f"cannot reach the server at {dead}" in unreachable.output
+    token_file.write_text(json.dumps({server: {"player": "x", "name": "X", "token": "forged"}}))
+    forged = runner.invoke(
+        app, ["daily", "london", "--server", server, "--token-file", str(token_file)]
+    )
+    assert forged.exit_code == 1
+    assert "does not accept the player token" in forged.output
+    token_file.write_text("not json")
+    broken = runner.invoke(
+        app, ["daily", "london", "--server", server, "--token-file", str(token_file)]
+    )
+    assert broken.exit_code == 1 and "cannot read the token file" in broken.output
+
+
+def test_drawing_order_follows_the_line_from_its_departure() -> None:
+    # sections listed by link index, some reversed: redrawn from the departure 0
+    assert drawing_order(0, [(2, 3), (1, 0), (1, 2), (5, 1)]) == [(0, 1), (1, 2), (2, 3), (1, 5)]
