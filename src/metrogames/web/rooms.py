@@ -122,12 +122,13 @@ def action_from_wire(state: Any, player: int, value: Any) -> Any:
 
 class Progress:
     """A game in memory: the full ``state``, the ``step`` count, and what the views need:
-    ``turn_start`` (Next Station: the state right after the current turn's card) and
-    ``last_routes`` (Metro: routes complete before the last placement)."""
+    ``turn_start`` and ``turn_step`` (Next Station: the state and step right after the current
+    turn's card) and ``last_routes`` (Metro: routes complete before the last placement)."""
 
     def __init__(self, state: Any) -> None:
         self.state = state
         self.turn_start = state
+        self.turn_step = 0
         self.step = 0
         self.last_routes = 0
 
@@ -135,6 +136,7 @@ class Progress:
         """An independent copy (the state cloned; ``turn_start`` is never mutated)."""
         other = Progress(self.state.clone())
         other.turn_start = self.turn_start
+        other.turn_step = self.turn_step
         other.step = self.step
         other.last_routes = self.last_routes
         return other
@@ -155,6 +157,7 @@ class Progress:
             self.last_routes = before
         if isinstance(state, NextStationState) and player == CHANCE and not state.awaiting_card:
             self.turn_start = state.clone()
+            self.turn_step = self.step
 
     def chance_actions(self) -> list[tuple[int, Any]]:
         """Make every chance action now due (cards, tiles from the secret deal), in place."""
@@ -454,7 +457,7 @@ class RoomService:
         self.tables[room_id] = table
         if mode != "online":
             async with table.lock:
-                self._start(table)
+                await self._start(table)
             await self._settle(table)
         return table, tokens, host
 
@@ -579,7 +582,7 @@ class RoomService:
                 raise RoomError(409, "seat-taken", f"seat {seat} is not open")
             token = new_token()
             s.name, s.token_hash = name, hash_token(token)
-            self._save_seat(table, s)
+            await asyncio.to_thread(self._save_seat, table, s)
         await self._notify(table)
         return token
 
@@ -598,14 +601,14 @@ class RoomService:
             open_seats = [s.seat for s in table.seats if s.human and s.token_hash is None]
             if open_seats:
                 raise RoomError(409, "seats-open", f"seat(s) {open_seats} wait for players")
-            self._start(table)
+            await self._start(table)
         await self._settle(table)
         return table
 
-    def _start(self, table: Table) -> None:
+    async def _start(self, table: Table) -> None:
         trial = table.progress.copy()
         moves = trial.chance_actions()
-        self._store(table, trial, moves, status="playing")
+        await self._store(table, trial, moves, status="playing")
 
     async def hand_to_bot(self, room: str, seat: int, host: str | None, body: Any) -> Table:
         """``POST /api/rooms/{room}/seats/{seat}/bot`` (host): a bot plays a human seat.
@@ -625,7 +628,7 @@ class RoomService:
                 raise bad_request(f"seat {seat} is a bot's seat")
             s.bot = code
             table.bots.pop(seat, None)
-            self._save_seat(table, s)
+            await asyncio.to_thread(self._save_seat, table, s)
         await self._settle(table)
         return table
 
@@ -642,7 +645,7 @@ class RoomService:
                 raise RoomError(403, "bad-token", f"this token does not hold seat {seat}")
             if s.bot is not None:
                 s.bot = None
-                self._save_seat(table, s)
+                await asyncio.to_thread(self._save_seat, table, s)
         await self._settle(table)
         return table
 
@@ -689,7 +692,7 @@ class RoomService:
         step = check_int(body["step"], "step", 0, 10**6)
         async with table.lock:
             self._check_playing(table)
-            if step != table.progress.step:
+            if not self._step_current(table, seat, step):
                 raise RoomError(
                     409,
                     "stale-step",
@@ -704,10 +707,25 @@ class RoomService:
                 action = action_from_wire(state, seat, body["action"])
             except MetrogamesError as exc:
                 raise RoomError(400, "bad-notation", str(exc)) from None
-            self._play(table, seat, action)
+            await self._play(table, seat, action)
         await self._settle(table)
 
-    def _play(self, table: Table, seat: int, action: Any) -> None:
+    @staticmethod
+    def _step_current(table: Table, seat: int, step: int) -> bool:
+        """Whether an action sent at ``step`` is for the position now. In a simultaneous Next
+        Station turn the other seats' actions move the step on without changing what ``seat``
+        decides, so any step since the turn's card counts while ``seat`` has not acted; a
+        resent action (the seat has acted since) or one from an earlier turn does not."""
+        progress = table.progress
+        if step == progress.step:
+            return True
+        return (
+            isinstance(progress.state, NextStationState)
+            and progress.turn_step <= step < progress.step
+            and seat in progress.state.to_move()
+        )
+
+    async def _play(self, table: Table, seat: int, action: Any) -> None:
         """Check and store one player action and the chance actions it makes due."""
         trial = table.progress.copy()
         try:
@@ -719,32 +737,16 @@ class RoomService:
         except IllegalActionError as exc:
             raise RoomError(400, exc.reason, str(exc)) from None
         moves = [(seat, action), *trial.chance_actions()]
-        self._store(table, trial, moves, "finished" if trial.state.is_over() else None)
+        await self._store(table, trial, moves, "finished" if trial.state.is_over() else None)
 
-    def _store(
+    async def _store(
         self, table: Table, trial: Progress, moves: list[tuple[int, Any]], status: str | None
     ) -> None:
-        """Write ``moves`` (and a new status) in one transaction, then adopt ``trial``."""
-        first = trial.step - len(moves)
+        """Write ``moves`` (and a new status) in one transaction, then adopt ``trial``. The
+        write runs in a worker thread (the room's lock is held), so other rooms go on."""
         state = table.progress.state
         try:
-            with self.sessions.begin() as session:
-                for i, (player, action) in enumerate(moves):
-                    session.add(
-                        ActionRow(
-                            room_id=table.id,
-                            step=first + i,
-                            player=player,
-                            action=json.dumps(action_to_wire(state, player, action)),
-                        )
-                    )
-                if status is not None:
-                    row = session.get(RoomRow, table.id)
-                    if row is not None:
-                        row.status = status
-                if status == "finished":
-                    for hook in self.on_finish:
-                        hook(session, table, trial)
+            await asyncio.to_thread(self._write, table, trial, moves, status, state)
         except IntegrityError:
             raise RoomError(409, "stale-step", "another action took this step") from None
         table.progress = trial
@@ -752,6 +754,33 @@ class RoomService:
             table.status = status
         if any(p == CHANCE for p, _ in moves) or isinstance(state, MetroState):
             table.turn_changed = True  # the clock starts again (see _after_change)
+
+    def _write(
+        self,
+        table: Table,
+        trial: Progress,
+        moves: list[tuple[int, Any]],
+        status: str | None,
+        state: Any,
+    ) -> None:
+        first = trial.step - len(moves)
+        with self.sessions.begin() as session:
+            for i, (player, action) in enumerate(moves):
+                session.add(
+                    ActionRow(
+                        room_id=table.id,
+                        step=first + i,
+                        player=player,
+                        action=json.dumps(action_to_wire(state, player, action)),
+                    )
+                )
+            if status is not None:
+                row = session.get(RoomRow, table.id)
+                if row is not None:
+                    row.status = status
+            if status == "finished":
+                for hook in self.on_finish:
+                    hook(session, table, trial)
 
     async def _settle(self, table: Table) -> None:
         """After a change: tell the listeners, then run the bots (inline when ``bot_delay``
@@ -798,14 +827,14 @@ class RoomService:
                         return
                     seat = movers[0]
                     code = table.seats[seat].bot or CLOCK_BOT
-                    self._bot_play(table, seat, code)
+                    await self._bot_play(table, seat, code)
                 await self._notify(table)
                 self._after_change(table)
         finally:
             if table.bot_task is asyncio.current_task():
                 table.bot_task = None
 
-    def _bot_play(self, table: Table, seat: int, code: str) -> None:
+    async def _bot_play(self, table: Table, seat: int, code: str) -> None:
         """One bot action for ``seat`` (it sees the turn's start, or its Metro view)."""
         progress = table.progress
         state = progress.state
@@ -814,7 +843,7 @@ class RoomService:
         bot = table.bots.get(seat)
         if bot is None or bot.name != code:
             bot = table.bots[seat] = make_bot(code, seed=(table.seed + seat) % 2**63)
-        self._play(table, seat, bot.decide(seen, seat, legal))
+        await self._play(table, seat, bot.decide(seen, seat, legal))
 
     # -- the turn clock -------------------------------------------------------------------
     def _start_clock(self, table: Table) -> None:
@@ -846,11 +875,11 @@ class RoomService:
                 return
             if isinstance(state, NextStationState):
                 for p in late:
-                    self._play(table, p, PASS)
+                    await self._play(table, p, PASS)
             else:
                 actor = late[0]
                 while table.status == "playing" and actor in table.progress.state.to_move():
-                    self._bot_play(table, actor, CLOCK_BOT)
+                    await self._bot_play(table, actor, CLOCK_BOT)
         await self._settle(table)
 
     # -- listeners ------------------------------------------------------------------------
