@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import weakref
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
@@ -106,7 +107,8 @@ class DailyService:
         self.sessions = rooms.sessions
         self.secret = secret
         self.now = now
-        self._locks: dict[str, asyncio.Lock] = {}
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        """One lock per player starting a game (dropped when no start holds it)."""
         self._seed = lru_cache(maxsize=256)(lambda game, day: dd.daily_seed(secret, game, day))
         rooms.on_finish.append(self.finished)
         rooms.hide_seed = self.hide_seed
@@ -185,7 +187,9 @@ class DailyService:
         if day > today:
             raise RoomError(409, "day-not-open", f"the {game} challenge of {day} has not begun")
         ranked = day == today
-        lock = self._locks.setdefault(player.id, asyncio.Lock())
+        lock = self._locks.get(player.id)
+        if lock is None:
+            lock = self._locks[player.id] = asyncio.Lock()
         async with lock:
             with self.sessions() as session:
                 existing = self._ranked(session, player.id, game, day)
