@@ -2,11 +2,12 @@
 others read the leaderboard.
 
 Run: ``.venv/bin/python benchmarks/load_daily.py --players 100 --readers 20 --duration 30
-[--game london] [--db URL] [--json]``.
+[--max-games N] [--game london] [--db URL] [--json]``.
 
 It starts ``metrogames serve`` as a subprocess on a free port of 127.0.0.1 only (loopback; the
 helpers of ``benchmarks/load_web.py``) with a fresh temporary SQLite database (or ``--db``),
-then runs, for at most ``--duration`` seconds:
+then runs, for at most ``--duration`` seconds (a game still going then is abandoned) and
+``--max-games`` games:
 
 * ``--players`` REST clients, each in a loop: create an anonymous player (``POST
   /api/players``), start today's ranked game (``POST /api/daily/{game}/{today}/start``, 80 %
@@ -49,6 +50,7 @@ class DailyStats:
     )
     games_completed: int = 0
     shared_completed: int = 0
+    games_started: int = 0
     abandoned: int = 0
     mismatches: int = 0
     errors: dict[str, int] = field(default_factory=dict)
@@ -118,11 +120,18 @@ async def one_game(
 
 
 async def player_loop(
-    http: httpx.AsyncClient, game: str, day: str, seed: int, stop_at: float, stats: DailyStats
+    http: httpx.AsyncClient,
+    game: str,
+    day: str,
+    seed: int,
+    stop_at: float,
+    stats: DailyStats,
+    max_games: int,
 ) -> None:
     rng = random.Random(seed)
     loop = asyncio.get_running_loop()
-    while loop.time() < stop_at:
+    while loop.time() < stop_at and stats.games_started < max_games:
+        stats.games_started += 1
         try:
             await one_game(http, game, day, rng, stats, stop_at)
         except httpx.HTTPError as exc:
@@ -130,10 +139,15 @@ async def player_loop(
 
 
 async def reader_loop(
-    http: httpx.AsyncClient, game: str, day: str, stop_at: float, stats: DailyStats
+    http: httpx.AsyncClient,
+    game: str,
+    day: str,
+    stop_at: float,
+    stats: DailyStats,
+    done: dict[str, bool],
 ) -> None:
     loop = asyncio.get_running_loop()
-    while loop.time() < stop_at:
+    while loop.time() < stop_at and not done["players"]:
         try:
             url = f"/api/daily/{game}/{day}/leaderboard?limit=100"
             r = await timed(stats, "leaderboard", http.get(url))
@@ -156,9 +170,15 @@ def check_board(board: dict[str, Any]) -> bool:
 
 
 async def run_daily(
-    base_url: str, game: str, players: int, readers: int, duration: float
+    base_url: str,
+    game: str,
+    players: int,
+    readers: int,
+    duration: float,
+    max_games: int = 100_000,
 ) -> dict[str, Any]:
-    """Run the load against the server at ``base_url``; the summary as a dict."""
+    """Run the load against the server at ``base_url`` for at most ``duration`` seconds and
+    ``max_games`` games (the readers stop with the last player); the summary as a dict."""
     stats = DailyStats()
     cpu0 = time.process_time()
     limits = httpx.Limits(max_connections=players + readers + 4)
@@ -167,10 +187,16 @@ async def run_daily(
         loop = asyncio.get_running_loop()
         t0 = loop.time()
         stop_at = t0 + duration
-        await asyncio.gather(
-            *(player_loop(http, game, day, k, stop_at, stats) for k in range(players)),
-            *(reader_loop(http, game, day, stop_at, stats) for _ in range(readers)),
+        playing = asyncio.gather(
+            *(player_loop(http, game, day, k, stop_at, stats, max_games) for k in range(players))
         )
+        done = {"players": False}
+        reading = asyncio.gather(
+            *(reader_loop(http, game, day, stop_at, stats, done) for _ in range(readers))
+        )
+        await playing
+        done["players"] = True
+        await reading
         seconds = loop.time() - t0
         board = (await http.get(f"/api/daily/{game}/{day}/leaderboard?limit=1000")).json()
     ms = {
@@ -205,18 +231,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=100)
     parser.add_argument("--readers", type=int, default=20)
     parser.add_argument("--duration", type=float, default=30.0, help="seconds of play (max)")
+    parser.add_argument("--max-games", type=int, default=100_000)
     parser.add_argument("--game", choices=("london", "paris"), default="london")
     parser.add_argument("--db", help="database URL (default: a fresh temporary SQLite file)")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     args = parser.parse_args(argv)
-    if args.players < 1 or args.readers < 0 or not 0 < args.duration <= 3600:
+    if args.players < 1 or args.readers < 0 or args.max_games < 1 or not 0 < args.duration <= 3600:
         parser.error("--players ≥ 1, --readers ≥ 0, 0 < --duration ≤ 3600")
     with tempfile.TemporaryDirectory(prefix="metrogames-daily-load-") as tmp:
         workdir = Path(tmp)
         db = args.db or f"sqlite:///{workdir / 'load.db'}"
         with server_process(db, workdir) as (url, proc):
             cpu0 = cpu_seconds(proc.pid)
-            res = asyncio.run(run_daily(url, args.game, args.players, args.readers, args.duration))
+            res = asyncio.run(
+                run_daily(url, args.game, args.players, args.readers, args.duration, args.max_games)
+            )
             cpu1 = cpu_seconds(proc.pid)
             res["server_cpu_s"] = round(cpu1 - cpu0, 2) if cpu0 is not None and cpu1 else None
             res["server_rss_mb"] = rss_mb(proc.pid)

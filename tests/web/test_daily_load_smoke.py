@@ -33,7 +33,7 @@ def test_three_players_and_a_reader(tmp_path: Path) -> None:
         async with lw.server_in_process(f"sqlite:///{tmp_path / 'daily.db'}") as url:
             assert url.startswith("http://127.0.0.1:")
             result: dict[str, object] = await asyncio.wait_for(
-                ld.run_daily(url, "london", 3, 1, 2.0), 60
+                ld.run_daily(url, "london", 3, 1, 60.0, max_games=3), 90
             )
             return result
 
