@@ -22,6 +22,7 @@ import string
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -289,6 +290,13 @@ class RoomService:
         self.hide_seed: Callable[[Table], bool] = lambda _table: False
         """Whether a finished room's record keeps its seed and decks hidden (the daily
         challenge's rooms until their day closes)."""
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="metrogames-db")
+        """One thread for the rooms' writes: they never wait on each other's database locks,
+        and the event loop never waits on the database."""
+
+    async def write(self, fn: Callable[..., None], *args: Any) -> None:
+        """Run the database write ``fn(*args)`` on the writer thread and wait for it."""
+        await asyncio.get_running_loop().run_in_executor(self._writer, fn, *args)
 
     # -- loading --------------------------------------------------------------------------
     async def table(self, room: str) -> Table:
@@ -582,7 +590,7 @@ class RoomService:
                 raise RoomError(409, "seat-taken", f"seat {seat} is not open")
             token = new_token()
             s.name, s.token_hash = name, hash_token(token)
-            await asyncio.to_thread(self._save_seat, table, s)
+            await self.write(self._save_seat, table, s)
         await self._notify(table)
         return token
 
@@ -628,7 +636,7 @@ class RoomService:
                 raise bad_request(f"seat {seat} is a bot's seat")
             s.bot = code
             table.bots.pop(seat, None)
-            await asyncio.to_thread(self._save_seat, table, s)
+            await self.write(self._save_seat, table, s)
         await self._settle(table)
         return table
 
@@ -645,7 +653,7 @@ class RoomService:
                 raise RoomError(403, "bad-token", f"this token does not hold seat {seat}")
             if s.bot is not None:
                 s.bot = None
-                await asyncio.to_thread(self._save_seat, table, s)
+                await self.write(self._save_seat, table, s)
         await self._settle(table)
         return table
 
@@ -743,10 +751,10 @@ class RoomService:
         self, table: Table, trial: Progress, moves: list[tuple[int, Any]], status: str | None
     ) -> None:
         """Write ``moves`` (and a new status) in one transaction, then adopt ``trial``. The
-        write runs in a worker thread (the room's lock is held), so other rooms go on."""
+        write runs on the writer thread (the room's lock is held), so other rooms go on."""
         state = table.progress.state
         try:
-            await asyncio.to_thread(self._write, table, trial, moves, status, state)
+            await self.write(self._write, table, trial, moves, status, state)
         except IntegrityError:
             raise RoomError(409, "stale-step", "another action took this step") from None
         table.progress = trial
