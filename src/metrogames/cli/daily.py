@@ -448,7 +448,12 @@ class DailySession:
     # -- the game ----------------------------------------------------------------------------
     def run(self) -> dict[str, Any] | None:
         """Play today's game to its end (or until the player stops); the result, or ``None``."""
-        daily = self.server.call("GET", "/api/daily", auth=False)
+        try:
+            daily = self.server.call("GET", "/api/daily", auth=False)
+        except RefusalError as exc:
+            if exc.status != 404:
+                raise
+            raise DailyError(f"the server at {self.server.base} has no daily challenge") from None
         date = daily["date"]
         if self.game not in [g.get("game") for g in daily.get("games", [])]:
             raise DailyError(f"the server has no daily {self.game} challenge", 2)

@@ -307,7 +307,11 @@ function resultSection(navigate, game, date, room, view) {
     h("h2", { "data-testid": "game-over" }, `Game over — ${score ?? "?"} points`),
     h("p", { class: "muted" }, "Fetching the day's ranking…"));
   API.getDailyResult(game, date).then((r) => {
-    box.replaceChildren(h("h2", { "data-testid": "game-over" }, `Game over — ${r.score} points`), resultFacts(navigate, game, date, r));
+    // a practice game of a day also played ranked: the server's result is the ranked game's
+    const other = score !== undefined && score !== r.score;
+    box.replaceChildren(h("h2", { "data-testid": "game-over" }, `Game over — ${score ?? r.score} points`),
+      other ? h("p", { class: "note" }, `This practice game is not ranked. Your ranked game of ${date}:`) : "",
+      resultFacts(navigate, game, date, r));
   }).catch((err) => {
     box.replaceChildren(h("h2", { "data-testid": "game-over" }, `Game over — ${score ?? "?"} points`),
       h("p", { class: "muted" }, `No ranking for this game: ${err.message}`));
