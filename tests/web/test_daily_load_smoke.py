@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import ModuleType
 
@@ -37,7 +38,9 @@ def test_three_players_and_a_reader(tmp_path: Path) -> None:
             )
             return result
 
-    res = asyncio.run(run())
+    # a thread of its own: an earlier test (the browser's sync API) may leave a loop running
+    with ThreadPoolExecutor(1) as pool:
+        res = pool.submit(asyncio.run, run()).result()
     assert res["games_completed"] >= 3, res
     assert res["board_ok"] is True and res["score_mismatches"] == 0, res
     assert res["errors"] == {}, res
