@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import ModuleType
 
@@ -42,7 +43,9 @@ def test_five_players_lose_and_duplicate_nothing(tmp_path: Path) -> None:
             assert url.startswith("http://127.0.0.1:")
             return await asyncio.wait_for(lw.run_load(url, cfg, "sqlite"), 15)
 
-    result = asyncio.run(run())
+    # a thread of its own: the browser tests' sync Playwright keeps a loop running here
+    with ThreadPoolExecutor(1) as pool:
+        result = pool.submit(asyncio.run, run()).result()
     assert result.players_held == 5, result
     assert result.games_completed >= 1, result
     assert result.actions > 20, result
