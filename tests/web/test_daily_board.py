@@ -83,12 +83,15 @@ def test_rollover_at_utc_midnight_and_the_published_deal(db_url: str) -> None:
             assert act(client, room, ada, v["legal"][0], v["step"]).status_code == 200
         clock.set(f"{NEXT}T00:00:30")  # midnight UTC passes during Ada's game
         assert get(client, "/api/daily", ada)["date"] == NEXT
-        # a reload after midnight continues the ranked game of its day
+        # a reload after midnight continues the game of its day ...
         assert started(client, ada) == {"room": room, "ranked": True}
-        ada_score = play(client, room, ada)["scores"][0]
+        play(client, room, ada)
+        # ... but the day's deal went public at midnight: a game ending later is not ranked
         board = get(client, f"/api/daily/london/{DAY}/leaderboard")
         assert board["open"] is False
-        assert sorted(e["score"] for e in board["entries"]) == sorted([ada_score, bob_score])
+        assert [e["score"] for e in board["entries"]] == [bob_score]
+        late = get(client, f"/api/daily/london/{DAY}/result", ada)
+        assert late["rank"] is None
         # the new day has a new deal
         new_room = started(client, ada, day=NEXT, share=True)
         assert new_room["ranked"] is True
@@ -103,7 +106,7 @@ def test_rollover_at_utc_midnight_and_the_published_deal(db_url: str) -> None:
         kind = game_kind("london")
         first = kind.state_from_deal(deal["deal"], 1)
         assert first.deal.decks == tables[room].progress.state.deal.decks
-        assert len(deal["games"]) == len(board["entries"]) == 2
+        assert len(deal["games"]) == len(board["entries"]) == 1
         for rec, entry in zip(deal["games"], board["entries"], strict=True):
             assert rec["players"] == [entry["name"]] and rec["seed"] == deal["seed"]
             assert kind.replay(rec).scores()[0] == entry["score"] == rec["meta"]["score"]

@@ -15,7 +15,8 @@ Rules implemented here:
   that room). A day not yet open: 409 ``day-not-open``. Nothing is stored on a refusal.
 * **Scores** are written by the room service's finish hook, in the transaction that stores the
   game's last action: the engine's total and the finishing time (the server's clock, ``now``).
-  A ranked game started before midnight ranks for its day whenever it ends.
+  A ranked game must end before its day closes: the day's deal is published at midnight, so a
+  game that ends later is kept as practice (not ranked).
 * **Leaderboards** list ranked, shared, finished attempts by score, then finishing time; equal
   scores share a rank (1, 2, 2, 4). Sharing is chosen at the first start (default: not shared).
 * **Publishing**: once a day has closed its seed, deal record and the records of its
@@ -137,6 +138,8 @@ class DailyService:
         if row is not None:
             row.score = int(progress.state.scores()[0])
             row.finished_at = self.now()
+            if row.ranked and row.finished_at >= dd.day_opens(row.day) + dd.DAY_SECONDS:
+                row.ranked = False  # its day's deal went public at midnight: practice now
 
     # -- playing ------------------------------------------------------------------------------
     def overview(self, player: Player | None) -> dict[str, Any]:
