@@ -212,7 +212,7 @@ def find_sections(
             while cand:
                 tbit = cand & -cand
                 cand ^= tbit
-                t, link, lbit = table[tbit]
-                if not blocked & lbit:
-                    out.append((s, t, link, lbit))
+                section = table[tbit]
+                if not blocked & section[3]:
+                    out.append(section)
     return out

@@ -169,10 +169,10 @@ class CityMap:
             sum(1 << j for j, _ in adj) for adj in adjacency
         )
         self.neighbours: tuple[int, ...] = tuple(sum(1 << t for _, t in adj) for adj in adjacency)
-        self.links_by_target: tuple[dict[int, tuple[int, int, int]], ...] = tuple(
-            {1 << t: (t, j, 1 << j) for j, t in adj} for adj in adjacency
+        self.links_by_target: tuple[dict[int, tuple[int, int, int, int]], ...] = tuple(
+            {1 << t: (s, t, j, 1 << j) for j, t in adj} for s, adj in enumerate(adjacency)
         )
-        """Per station, neighbour bit → ``(neighbour, link, link bit)``."""
+        """Per station ``s``, neighbour bit → ``(s, neighbour, link, link bit)``."""
         """Per station, the stations mask of its link neighbours."""
         n = len(stations)
         pair_link = [-1] * (n * n)
