@@ -437,31 +437,7 @@ class RoomService:
             progress=Progress(state),
         )
         with self.sessions.begin() as session:
-            session.add(
-                RoomRow(
-                    id=room_id,
-                    game=game,
-                    mode=mode,
-                    options=json.dumps(options),
-                    seed=seed,
-                    status="waiting",
-                    turn_clock=clock,
-                    host_hash=table.host_hash,
-                    created=table.created,
-                )
-            )
-            session.flush()
-            for s in seats:
-                session.add(
-                    SeatRow(
-                        room_id=room_id,
-                        seat=s.seat,
-                        name=s.name,
-                        human=s.human,
-                        bot=s.bot,
-                        token_hash=s.token_hash,
-                    )
-                )
+            self._add_rows(session, table, "waiting")
         self.tables[room_id] = table
         if mode != "online":
             async with table.lock:
@@ -503,31 +479,7 @@ class RoomService:
         trial = table.progress.copy()
         moves = trial.chance_actions()
         with self.sessions.begin() as session:
-            session.add(
-                RoomRow(
-                    id=room_id,
-                    game=game,
-                    mode=mode,
-                    options="{}",
-                    seed=stored_seed(seed),
-                    status="playing",
-                    turn_clock=None,
-                    host_hash=table.host_hash,
-                    created=table.created,
-                )
-            )
-            session.flush()
-            for s in seats:
-                session.add(
-                    SeatRow(
-                        room_id=room_id,
-                        seat=s.seat,
-                        name=s.name,
-                        human=s.human,
-                        bot=s.bot,
-                        token_hash=s.token_hash,
-                    )
-                )
+            self._add_rows(session, table, "playing")
             for i, (player, action) in enumerate(moves):
                 session.add(
                     ActionRow(
@@ -545,6 +497,35 @@ class RoomService:
         self.tables[room_id] = table
         await self._settle(table)
         return table
+
+    @staticmethod
+    def _add_rows(session: Session, table: Table, status: str) -> None:
+        """Add a new room's row (with ``status``) and its seats' rows to ``session``."""
+        session.add(
+            RoomRow(
+                id=table.id,
+                game=table.game,
+                mode=table.mode,
+                options=json.dumps(table.options),
+                seed=stored_seed(table.seed),
+                status=status,
+                turn_clock=table.turn_clock,
+                host_hash=table.host_hash,
+                created=table.created,
+            )
+        )
+        session.flush()
+        for s in table.seats:
+            session.add(
+                SeatRow(
+                    room_id=table.id,
+                    seat=s.seat,
+                    name=s.name,
+                    human=s.human,
+                    bot=s.bot,
+                    token_hash=s.token_hash,
+                )
+            )
 
     def seat_of(self, table: Table, token: str | None) -> int:
         """The seat whose token is ``token``.
