@@ -33,6 +33,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from metrogames.cli.prompt import QuitGame, read_move
 from metrogames.cli.render import (
     GLYPHS,
     MapView,
@@ -59,7 +60,6 @@ from metrogames.games.nextstation.sheet import draw_sheet
 DAILY_GAMES = ("london", "paris")
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 DEFAULT_TOKEN_FILE = Path("var/player.json")
-QUIT_WORDS = frozenset({"quit", "exit", "q"})
 _DIM = "#6b7280"
 
 HELP = """\
@@ -91,10 +91,6 @@ class RefusalError(DailyError):
         self.status = status
         self.error = error
         self.reason = reason
-
-
-class _StopError(Exception):
-    """The player typed quit, or input ended."""
 
 
 def check_server(url: str) -> str:
@@ -407,7 +403,7 @@ class DailySession:
         try:
             return self.input_fn(prompt)
         except (EOFError, KeyboardInterrupt):
-            raise _StopError from None
+            raise QuitGame from None
 
     # -- the player ------------------------------------------------------------------------
     def sign_in(self) -> None:
@@ -492,7 +488,7 @@ class DailySession:
         self.console.print(Text("Type help for the notation, quit to stop.", style=_DIM))
         try:
             final = self.play(room)
-        except _StopError:
+        except QuitGame:
             self.console.print(
                 Text(
                     "Stopped. Your game stays open until the day closes: run the same command "
@@ -542,24 +538,12 @@ class DailySession:
         prompt = f"{self.player['name']} · {me['colour']} line"
         if card is not None:
             prompt += f" · {card.kind} {card.face}"
+        commands = {
+            "moves": lambda: moves_text(city, legal_actions(city, view), full=True),
+            "map": lambda: turn_screen(city, view, self.player["name"], width=self.console.width),
+        }
         while True:
-            text = self.ask(prompt + " > ")
-            word = text.strip().lower()
-            if word in QUIT_WORDS:
-                raise _StopError
-            if not word:
-                continue
-            if word in ("help", "?", "h"):
-                self.console.print(HELP)
-                continue
-            if word == "moves":
-                self.console.print(moves_text(city, legal_actions(city, view), full=True))
-                continue
-            if word == "map":
-                self.console.print(
-                    turn_screen(city, view, self.player["name"], width=self.console.width)
-                )
-                continue
+            text = read_move(self.input_fn, prompt + " > ", self.console, HELP, commands)
             try:
                 action = parse_action(city, text)
             except NotationError as exc:

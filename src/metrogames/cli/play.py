@@ -22,6 +22,7 @@ from rich.text import Text
 
 from metrogames.bots import Bot, make_bot
 from metrogames.cli.options import default_record_path, game_options
+from metrogames.cli.prompt import QuitGame, read_move
 from metrogames.cli.render import (
     MapView,
     colour_text,
@@ -35,13 +36,11 @@ from metrogames.cli.render import (
 from metrogames.core.errors import IllegalActionError, NotationError
 from metrogames.core.protocol import CHANCE
 from metrogames.games.nextstation.actions import PASS, format_action, parse_action
-from metrogames.games.nextstation.citymap import CityMap, load_city
+from metrogames.games.nextstation.citymap import load_city
 from metrogames.games.nextstation.deal import ROUNDS, Options
 from metrogames.games.nextstation.record import to_record
 from metrogames.games.nextstation.scoring import percentile, solo_rating
 from metrogames.games.nextstation.state import MAX_PLAYERS, NextStationGame, NextStationState
-
-QUIT_WORDS = frozenset({"quit", "exit", "q"})
 
 HELP = """\
 Type your move in the notation, then Enter:
@@ -52,15 +51,6 @@ Type your move in the notation, then Enter:
   G4-F4 +switch               start from any station of the line (switch power)
   F5-E4 @E4                   a section, then circle E4 (circle-station power); @E4 alone circles
 Commands: moves (every legal move) · map (show the map again) · help · quit (save and stop)"""
-
-
-class _QuitError(Exception):
-    """The player typed quit, or input ended."""
-
-
-def _options_json(city: CityMap, objectives: str | None, powers: str | None) -> dict[str, Any]:
-    """The ``options`` object from the command line's ``--objectives`` and ``--powers``."""
-    return game_options(city.city, objectives, powers)
 
 
 class _Table:
@@ -87,7 +77,7 @@ class _Table:
 
     # -- the game loop -------------------------------------------------------------------
     def run(self) -> None:
-        """Play until the game ends; raise :class:`_QuitError` when a human stops."""
+        """Play until the game ends; raise :class:`QuitGame` when a human stops."""
         while not self.state.is_over():
             state = self.state
             if CHANCE in state.to_move():
@@ -158,34 +148,14 @@ class _Table:
             self.state = state.apply(p, PASS)
             return
         prompt = f"{name} · {city.colours[colour]} line · {card.kind} {card.face} > "
+        commands = {
+            "moves": lambda: moves_text(city, legal, full=True),
+            "map": lambda: turn_view(
+                state, p, name, legal, width=self.console.width, show_departure=show_departure
+            ),
+        }
         while True:
-            try:
-                text = self.input_fn(prompt)
-            except (EOFError, KeyboardInterrupt):
-                raise _QuitError from None
-            word = text.strip().lower()
-            if word in QUIT_WORDS:
-                raise _QuitError
-            if not word:
-                continue
-            if word in ("help", "?", "h"):
-                self.console.print(HELP)
-                continue
-            if word == "moves":
-                self.console.print(moves_text(city, legal, full=True))
-                continue
-            if word == "map":
-                self.console.print(
-                    turn_view(
-                        state,
-                        p,
-                        name,
-                        legal,
-                        width=self.console.width,
-                        show_departure=show_departure,
-                    )
-                )
-                continue
+            text = read_move(self.input_fn, prompt, self.console, HELP, commands)
             try:
                 action = parse_action(city, text)
                 self.state = state.apply(p, action)
@@ -319,7 +289,7 @@ def play_next_station(
         raise ValueError(f"{len(bots)} bots for {players} seats")
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
-    options = Options.from_json(city_map, _options_json(city_map, objectives, powers))
+    options = Options.from_json(city_map, game_options(city, objectives, powers))
     state = NextStationGame(city, players, options).new_game(seed)
     humans = players - len(bots)
     seated = {humans + k: make_bot(code, seed + humans + k) for k, code in enumerate(bots)}
@@ -347,7 +317,7 @@ def play_next_station(
         console.print(Text("Type help for the notation, quit to save and stop.", style="dim"))
     try:
         table.run()
-    except _QuitError:
+    except QuitGame:
         record = table.record()
         _save(path, record)
         console.print(Text(f"Game stopped. Record so far saved to {path}", style="bold #ffd23f"))

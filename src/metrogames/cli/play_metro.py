@@ -18,12 +18,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, Group, RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
 from metrogames.bots import Bot, make_bot
 from metrogames.cli.options import default_record_path
+from metrogames.cli.prompt import QuitGame, read_line, read_move
 from metrogames.cli.render_metro import (
     SEAT_LETTERS,
     final_table,
@@ -49,8 +50,6 @@ from metrogames.games.metro import (
     square_name,
 )
 
-QUIT_WORDS = frozenset({"quit", "exit", "q"})
-
 HELP = """\
 Type your move in the notation, then Enter:
   C5          draw mode: place the drawn tile on C5
@@ -60,10 +59,6 @@ A tile may go on an empty square that touches the board edge or a placed tile (n
 board). Tiles are never rotated. A route scores 1 point per tile crossed, ×2 into the centre.
 Commands: moves (every legal move) · map (the board again) · routes (every open route) ·
 help · quit (save and stop)"""
-
-
-class _QuitError(Exception):
-    """The player typed quit, or input ended."""
 
 
 class _Table:
@@ -91,7 +86,7 @@ class _Table:
 
     # -- the game loop -------------------------------------------------------------------
     def run(self) -> None:
-        """Play until the game ends; raise :class:`_QuitError` when a human stops."""
+        """Play until the game ends; raise :class:`QuitGame` when a human stops."""
         state = self.state
         while not state.is_over():
             actor = state.to_move_player()
@@ -141,25 +136,20 @@ class _Table:
         self.shown_to = player
 
     def _ask(self, prompt: str) -> str:
-        try:
-            text = self.input_fn(prompt)
-        except (EOFError, KeyboardInterrupt):
-            raise _QuitError from None
-        if text.strip().lower() in QUIT_WORDS:
-            raise _QuitError
-        return text
+        return read_line(self.input_fn, prompt)
+
+    def _screen(self, player: int) -> RenderableType:
+        return turn_view(
+            self.state,
+            player,
+            self.names,
+            width=self.console.width,
+            last=self.last,
+            last_text=self.last_text,
+        )
 
     def _show(self, player: int) -> None:
-        self.console.print(
-            turn_view(
-                self.state,
-                player,
-                self.names,
-                width=self.console.width,
-                last=self.last,
-                last_text=self.last_text,
-            )
-        )
+        self.console.print(self._screen(player))
 
     def _prompt(self, player: int) -> str:
         state = self.state
@@ -179,25 +169,13 @@ class _Table:
         title.append(f": your turn · placement {state.turn} of 60")
         self.console.print(Rule(title, style="bold"))
         self._show(p)
+        commands = {
+            "moves": lambda: Group(Text("Legal moves:", style="bold"), moves_text(state, p)),
+            "map": lambda: self._screen(p),
+            "routes": lambda: Group(Text("Open routes:", style="bold"), open_routes_text(state)),
+        }
         while True:
-            text = self._ask(self._prompt(p))
-            word = text.strip().lower()
-            if not word:
-                continue
-            if word in ("help", "?", "h"):
-                self.console.print(HELP)
-                continue
-            if word == "moves":
-                self.console.print(Text("Legal moves:", style="bold"))
-                self.console.print(moves_text(state, p))
-                continue
-            if word == "map":
-                self._show(p)
-                continue
-            if word == "routes":
-                self.console.print(Text("Open routes:", style="bold"))
-                self.console.print(open_routes_text(state))
-                continue
+            text = read_move(self.input_fn, self._prompt(p), self.console, HELP, commands)
             try:
                 action = self._complete(p, parse_metro_action(text))
                 self._play(p, action)
@@ -323,7 +301,7 @@ def play_metro(
         console.print(Text("Type help for the notation, quit to save and stop.", style="dim"))
     try:
         table.run()
-    except _QuitError:
+    except QuitGame:
         record = table.record()
         _save(path, record)
         console.print(Text(f"Game stopped. Record so far saved to {path}", style="bold #ffd23f"))

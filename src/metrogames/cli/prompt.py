@@ -1,0 +1,53 @@
+"""Reading a move at the terminal: the words every terminal game understands."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from rich.console import Console, RenderableType
+
+QUIT_WORDS = frozenset({"quit", "exit", "q"})
+HELP_WORDS = frozenset({"help", "?", "h"})
+
+
+class QuitGame(Exception):  # noqa: N818 - a signal, not an error
+    """The player typed a quit word, or input ended (end of file, Ctrl-C)."""
+
+
+def read_line(input_fn: Callable[[str], str], prompt: str) -> str:
+    """One line from ``input_fn``; a quit word or the end of input raises :class:`QuitGame`."""
+    try:
+        text = input_fn(prompt)
+    except (EOFError, KeyboardInterrupt):
+        raise QuitGame from None
+    if text.strip().lower() in QUIT_WORDS:
+        raise QuitGame
+    return text
+
+
+def read_move(
+    input_fn: Callable[[str], str],
+    prompt: str,
+    console: Console,
+    help_text: str,
+    commands: Mapping[str, Callable[[], RenderableType]],
+) -> str:
+    """Read lines until one is not a command, and return it (a move to parse).
+
+    Blank lines are skipped, ``help``/``?``/``h`` print ``help_text``, a word of ``commands``
+    prints what its function returns (``moves``, ``map``, …).
+
+    Raises:
+        QuitGame: a quit word or the end of input.
+    """
+    while True:
+        text = read_line(input_fn, prompt)
+        word = text.strip().lower()
+        if not word:
+            continue
+        if word in HELP_WORDS:
+            console.print(help_text)
+        elif word in commands:
+            console.print(commands[word]())
+        else:
+            return text
