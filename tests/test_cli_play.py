@@ -13,6 +13,7 @@ from rich.console import Console
 
 from metrogames.cli.play import play_next_station
 from metrogames.cli.render import MapView, colour_letters, render_map
+from metrogames.core.errors import RecordError
 from metrogames.core.protocol import CHANCE
 from metrogames.games.nextstation.citymap import SYMBOLS, load_city
 from metrogames.games.nextstation.deal import Options
@@ -216,3 +217,39 @@ def test_map_shows_symbols_lines_and_targets_without_colour() -> None:
         assert row[x] in "■●▲⬟?"
         assert row[x + 1] == letter
     assert "≈" in text  # the Thames
+
+
+def test_a_stopped_game_resumes_where_it_stopped(tmp_path: Path) -> None:
+    """``play --resume``: a game saved on quit continues from the same position and deal, and
+    the finished record keeps every action of the first sitting."""
+    from metrogames.cli.play import resume_next_station
+
+    out = tmp_path / "game.json"
+    answers = iter(["pass"] * 7)
+
+    def first_sitting(prompt: str) -> str:
+        return next(answers)  # StopIteration after 7 turns: treated below as end of input
+
+    def stop_after_seven(prompt: str) -> str:
+        try:
+            return first_sitting(prompt)
+        except StopIteration:
+            raise EOFError from None
+
+    console, buf = _console()
+    partial = play_next_station("london", 1, [], None, None, 11, out, console, stop_after_seven)
+    assert "--resume" in buf.getvalue()
+    before = replay(parse_record(partial))
+    assert not before.is_over()
+    console2, buf2 = _console()
+    final = resume_next_station(out, console2, lambda prompt: "pass")
+    assert "Resumed at round" in buf2.getvalue()
+    done = replay(parse_record(final))
+    assert done.is_over() and done.scores() == [0]
+    for old, new in zip(partial["rounds"], final["rounds"], strict=False):
+        assert new["cards"][: len(old["cards"])] == old["cards"]
+        for turn_old, turn_new in zip(old["turns"], new["turns"], strict=False):
+            assert all(a is None or a == b for a, b in zip(turn_old, turn_new, strict=True))
+    assert json.loads(out.read_text(encoding="utf-8")) == final
+    with pytest.raises(RecordError, match="finished game"):
+        resume_next_station(out, console2, lambda prompt: "pass")

@@ -389,8 +389,20 @@ def play(
     out_file: Annotated[
         Path | None, typer.Option("--out", help="Where to save the record.")
     ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(help="Continue a London or Paris game saved by this command (its record)."),
+    ] = None,
 ) -> None:
     """Play in the terminal: solo, hot-seat or against bots; the game is saved as a record."""
+    if resume is not None:
+        from metrogames.cli.play import resume_next_station
+
+        try:
+            resume_next_station(resume, out, input)
+        except MetrogamesError as exc:
+            raise fail(str(exc)) from None
+        return
     try:
         kind = game_kind(game)
     except MetrogamesError as exc:

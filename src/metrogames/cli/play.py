@@ -21,6 +21,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from metrogames.bots import Bot, make_bot
+from metrogames.cli.files import read_json
 from metrogames.cli.options import default_record_path, game_options
 from metrogames.cli.prompt import QuitGame, read_move
 from metrogames.cli.render import (
@@ -33,12 +34,12 @@ from metrogames.cli.render import (
     render_map,
     turn_view,
 )
-from metrogames.core.errors import IllegalActionError, NotationError
+from metrogames.core.errors import IllegalActionError, NotationError, RecordError
 from metrogames.core.protocol import CHANCE
 from metrogames.games.nextstation.actions import PASS, format_action, parse_action
 from metrogames.games.nextstation.citymap import load_city
 from metrogames.games.nextstation.deal import ROUNDS, Options
-from metrogames.games.nextstation.record import to_record
+from metrogames.games.nextstation.record import parse_record, replay, to_record
 from metrogames.games.nextstation.scoring import percentile, solo_rating
 from metrogames.games.nextstation.state import MAX_PLAYERS, NextStationGame, NextStationState
 
@@ -297,6 +298,52 @@ def play_next_station(
     path = out if out is not None else default_record_path(city, seed)
 
     table = _Table(state, names=names, bots=seated, seed=seed, console=console, input_fn=input_fn)
+    _introduce(table, humans > 0)
+    return _run(table, path)
+
+
+def resume_next_station(
+    path: Path, console: Console, input_fn: Callable[[str], str]
+) -> dict[str, Any]:
+    """Continue the London or Paris game saved in the record ``path`` (a record this command
+    wrote: it names its seed, so the cards still to come are known), saving it there again.
+
+    Returns:
+        The record written (finished, or partial when a player quit again).
+
+    Raises:
+        RecordError: not a Next Station record, or one without a seed.
+        IllegalActionError: the record does not replay.
+    """
+    record = parse_record(read_json(path))
+    if record.seed is None:
+        raise RecordError(f"{path} has no seed: the cards still to come are unknown")
+    state = replay(record)
+    if state.is_over():
+        raise RecordError(f"{path} is a finished game")
+    names = record.players
+    seated = {
+        p: make_bot(name[4:], record.seed + p)
+        for p, name in enumerate(names)
+        if name.startswith("bot:")
+    }
+    table = _Table(
+        state, names=names, bots=seated, seed=record.seed, console=console, input_fn=input_fn
+    )
+    _introduce(table, len(seated) < len(names))
+    console.print(
+        Text(f"Resumed at round {state.round + 1}, turn {state.turn}.", style="bold #ffd23f")
+    )
+    return _run(table, path)
+
+
+def _introduce(table: _Table, humans: bool) -> None:
+    """Print the game's seed, players, colour order, objectives and powers."""
+    console = table.console
+    city_map = table.city
+    state = table.state
+    names = table.names
+    seed = table.seed
     deal = state.deal
     intro = Text(f"{city_map.title} · seed {seed} · ", style="bold")
     intro.append(", ".join(names))
@@ -315,12 +362,23 @@ def play_next_station(
         )
     if humans:
         console.print(Text("Type help for the notation, quit to save and stop.", style="dim"))
+
+
+def _run(table: _Table, path: Path) -> dict[str, Any]:
+    """Play ``table`` to the end or to a quit, save its record at ``path`` and return it."""
+    console = table.console
     try:
         table.run()
     except QuitGame:
         record = table.record()
         _save(path, record)
-        console.print(Text(f"Game stopped. Record so far saved to {path}", style="bold #ffd23f"))
+        console.print(
+            Text(
+                f"Game stopped. Record so far saved to {path} "
+                f"(metrogames play --resume {path} continues it)",
+                style="bold #ffd23f",
+            )
+        )
         return record
     table.show_result()
     record = table.record()
