@@ -14,8 +14,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from metrogames.web.boards import board, games_list
+from metrogames.web.checks import RoomError, bad_request
 from metrogames.web.replays import frames_of_record
-from metrogames.web.rooms import RoomError, RoomService, bad_request
+from metrogames.web.rooms import RoomService
 
 BODY_LIMIT = 64 * 1024
 RECORD_LIMIT = 1024 * 1024

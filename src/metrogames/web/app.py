@@ -20,11 +20,12 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from metrogames.web import api, daily_api, ws
+from metrogames.web.checks import RoomError
 from metrogames.web.config import Settings
 from metrogames.web.daily import DailyService, load_secret
 from metrogames.web.db import migrate, open_database
 from metrogames.web.players import Players
-from metrogames.web.rooms import RoomError, RoomService
+from metrogames.web.rooms import RoomService
 
 PLACEHOLDER = "<!doctype html><title>metrogames</title><p>The browser client is not installed."
 REASONS = {

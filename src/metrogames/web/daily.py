@@ -41,9 +41,11 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from metrogames.games.nextstation.record import to_record
 from metrogames.web import daily_deal as dd
+from metrogames.web.checks import RoomError, check_keys
 from metrogames.web.models import DailyAttemptRow, DailyBotScoreRow, PlayerRow, ServerSecretRow
 from metrogames.web.players import Player, Players
-from metrogames.web.rooms import Progress, RoomError, RoomService, Seat, Table, check_keys
+from metrogames.web.rooms import RoomService
+from metrogames.web.tables import Progress, Seat, Table
 
 SECRET_NAME = "daily"
 MAX_LIMIT = 1000

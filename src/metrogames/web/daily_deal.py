@@ -26,7 +26,7 @@ from metrogames.games.nextstation.citymap import load_city
 from metrogames.games.nextstation.scoring import solo_rating
 from metrogames.sim.games import game_kind
 from metrogames.sim.runner import play_bots
-from metrogames.web.rooms import RoomError
+from metrogames.web.checks import RoomError
 
 GAMES = ("london", "paris")
 """The games with a daily challenge."""

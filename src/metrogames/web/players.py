@@ -1,11 +1,11 @@
 """Anonymous players of the daily challenge (``docs/web-api.md``, "The daily challenge").
 
 A player is a display name and a secret **player token** (no password): the server keeps only
-the token's SHA-256 (:func:`~metrogames.web.rooms.hash_token`), so a lost token cannot be
+the token's SHA-256 (:func:`~metrogames.web.checks.hash_token`), so a lost token cannot be
 recovered and a stolen database does not reveal one. The token goes in
 ``Authorization: Bearer <token>``; copying it to another device moves the player there.
 
-Errors are :class:`~metrogames.web.rooms.RoomError`: 401 ``bad-token`` without a token,
+Errors are :class:`~metrogames.web.checks.RoomError`: 401 ``bad-token`` without a token,
 403 ``bad-token`` for a token of no player, 400 ``bad-request`` for a bad name.
 """
 
@@ -20,8 +20,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from metrogames.web.checks import RoomError, check_keys, check_name, hash_token, new_token
 from metrogames.web.models import PlayerRow
-from metrogames.web.rooms import RoomError, check_keys, check_name, hash_token, new_token
 
 PLAYER_ALPHABET = string.ascii_lowercase + string.digits
 PLAYER_ID_LENGTH = 10

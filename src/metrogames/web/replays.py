@@ -15,7 +15,8 @@ from metrogames.core.errors import IllegalActionError, MetrogamesError
 from metrogames.games.metro import read_metro_record
 from metrogames.games.nextstation.record import parse_record
 from metrogames.sim.games import game_kind
-from metrogames.web.rooms import Progress, RoomError, bad_request
+from metrogames.web.checks import RoomError, bad_request
+from metrogames.web.tables import Progress
 from metrogames.web.views import Frame, build_view
 
 MAX_FRAMES = 2000

@@ -7,30 +7,27 @@ its state lives in memory per room and is rebuilt from the database after a rest
 (:meth:`RoomService.table`). Each room has one :class:`asyncio.Lock`; every change happens
 under it, is written to the database in one transaction, then pushed to the room's listeners.
 
-Errors are :class:`RoomError` (HTTP status, reason code, message); the API turns them into
-``{"error", "reason"}`` bodies.
+Errors are :class:`~metrogames.web.checks.RoomError`; rooms in memory are
+:class:`~metrogames.web.tables.Table` values.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import json
 import secrets
 import string
 import time
-from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Engine, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from metrogames.bots.base import Bot, make_bot
+from metrogames.bots.base import make_bot
 from metrogames.core.errors import (
     GameOverError,
     IllegalActionError,
@@ -39,240 +36,46 @@ from metrogames.core.errors import (
 )
 from metrogames.core.protocol import CHANCE
 from metrogames.games.metro import (
-    MetroAction,
     MetroState,
-    metro_action_from_json,
-    metro_action_to_json,
 )
-from metrogames.games.nextstation.actions import PASS, action_from_json, action_to_json
+from metrogames.games.nextstation.actions import PASS
 from metrogames.games.nextstation.record import to_record as ns_to_record
 from metrogames.games.nextstation.state import NextStationState
-from metrogames.sim.games import GameKind, game_kind
-from metrogames.web.boards import GAME_NAMES, bot_codes
+from metrogames.sim.games import game_kind
+from metrogames.web.boards import GAME_NAMES
+from metrogames.web.checks import (
+    RoomError,
+    bad_request,
+    check_bot,
+    check_int,
+    check_keys,
+    check_name,
+    hash_token,
+    new_token,
+)
 from metrogames.web.config import Settings
 from metrogames.web.db import session_factory
 from metrogames.web.models import ActionRow, RoomRow, SeatRow
+from metrogames.web.tables import (
+    FinishHook,
+    Listener,
+    Progress,
+    Seat,
+    Table,
+    action_from_wire,
+    action_to_wire,
+    loaded_seed,
+    stored_seed,
+)
 from metrogames.web.views import Frame, build_view
 
 MODES = ("solo", "bots", "hotseat", "online")
 ROOM_ALPHABET = string.ascii_lowercase + string.digits
-MAX_NAME = 64
 CLOCK_RANGE = (10, 600)
 CLOCK_BOT = "greedy"
 """The bot that plays a Metro turn whose clock ran out."""
 
 
-class RoomError(Exception):
-    """A refusal: ``status`` (4xx), ``reason`` (``docs/web-api.md``, "Errors") and message."""
-
-    def __init__(self, status: int, reason: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.reason = reason
-        self.message = message
-
-
-def bad_request(message: str) -> RoomError:
-    """A 400 ``bad-request`` refusal."""
-    return RoomError(400, "bad-request", message)
-
-
-def hash_token(token: str) -> str:
-    """The SHA-256 hex digest a token is stored as."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def new_token() -> str:
-    """A fresh random token (32 URL-safe characters)."""
-    return secrets.token_urlsafe(24)
-
-
-def stored_seed(seed: int) -> int:
-    """A seed (0..2**64-1) as the signed 64-bit integer the ``rooms.seed`` column holds
-    (seeds from 2**63 up, such as the daily challenge's, wrap to negative numbers)."""
-    return seed - 2**64 if seed >= 2**63 else seed
-
-
-def loaded_seed(value: int) -> int:
-    """The seed of a stored ``rooms.seed`` (the inverse of :func:`stored_seed`)."""
-    return value % 2**64
-
-
-# -- the game in memory ---------------------------------------------------------------------
-def action_to_wire(state: Any, player: int, action: Any) -> Any:
-    """The notation JSON of ``action`` (a card id or tile code for :data:`CHANCE`)."""
-    if player == CHANCE:
-        return action
-    if isinstance(state, NextStationState):
-        return action_to_json(state.city, action)
-    return metro_action_to_json(action)
-
-
-def action_from_wire(state: Any, player: int, value: Any) -> Any:
-    """Read notation JSON into an engine action for ``state``'s game.
-
-    Raises:
-        NotationError: not an action of this game's notation.
-    """
-    if player == CHANCE:
-        return value
-    if isinstance(state, NextStationState):
-        return action_from_json(state.city, value)
-    return metro_action_from_json(value)
-
-
-class Progress:
-    """A game in memory: the full ``state``, the ``step`` count, and what the views need:
-    ``turn_start`` and ``turn_step`` (Next Station: the state and step right after the current
-    turn's card) and ``last_routes`` (Metro: routes complete before the last placement)."""
-
-    def __init__(self, state: Any) -> None:
-        self.state = state
-        self.turn_start = state
-        self.turn_step = 0
-        self.step = 0
-        self.last_routes = 0
-
-    def copy(self) -> Progress:
-        """An independent copy (the state cloned; ``turn_start`` is never mutated)."""
-        other = Progress(self.state.clone())
-        other.turn_start = self.turn_start
-        other.turn_step = self.turn_step
-        other.step = self.step
-        other.last_routes = self.last_routes
-        return other
-
-    def apply(self, player: int, action: Any) -> None:
-        """Apply one checked action in place.
-
-        Raises:
-            IllegalActionError, NotYourTurnError, GameOverError: the engine's refusal; the
-                progress is unchanged.
-        """
-        state = self.state
-        placing = isinstance(state, MetroState) and isinstance(action, MetroAction)
-        before = len(state.routes()) if placing and not action.is_draw else None
-        state.apply_in_place(player, action, check=True)
-        self.step += 1
-        if before is not None:
-            self.last_routes = before
-        if isinstance(state, NextStationState) and player == CHANCE and not state.awaiting_card:
-            self.turn_start = state.clone()
-            self.turn_step = self.step
-
-    def chance_actions(self) -> list[tuple[int, Any]]:
-        """Make every chance action now due (cards, tiles from the secret deal), in place."""
-        done = []
-        while CHANCE in self.state.to_move():
-            outcome = self.state.legal_actions(CHANCE)[0]
-            self.apply(CHANCE, outcome)
-            done.append((CHANCE, outcome))
-        return done
-
-
-@dataclass
-class Seat:
-    """A seat in memory (see :class:`~metrogames.web.models.SeatRow`)."""
-
-    seat: int
-    name: str
-    human: bool
-    bot: str | None
-    token_hash: str | None
-
-    @property
-    def kind(self) -> str:
-        """``human`` or ``bot`` (a human seat handed to a bot reads ``bot``)."""
-        return "bot" if self.bot else "human"
-
-
-Listener = Callable[[], Awaitable[None]]
-FinishHook = Callable[[Session, "Table", "Progress"], None]
-"""Called in the transaction that stores a game's last action: (session, table, final
-progress). The daily challenge records the attempt's score with it."""
-
-
-@dataclass
-class Table:
-    """A room in memory: the stored facts, the game's :class:`Progress`, its lock, its
-    WebSocket listeners and its bot and clock tasks."""
-
-    id: str
-    game: str
-    mode: str
-    options: Any
-    seed: int
-    status: str
-    turn_clock: int | None
-    host_hash: str
-    created: float
-    seats: list[Seat]
-    progress: Progress
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    listeners: dict[int, tuple[int | None, Listener]] = field(default_factory=dict)
-    connected: Counter[int] = field(default_factory=Counter)
-    deadline: float | None = None
-    turn_changed: bool = False
-    clock_task: asyncio.Task[None] | None = None
-    bot_task: asyncio.Task[None] | None = None
-    bots: dict[int, Bot] = field(default_factory=dict)
-
-    @property
-    def kind(self) -> GameKind:
-        return game_kind(self.game)
-
-    def names(self) -> list[str]:
-        return [s.name for s in self.seats]
-
-
-# -- request checking -------------------------------------------------------------------------
-def check_keys(body: Any, required: set[str], optional: set[str], what: str) -> dict[str, Any]:
-    """``body`` as an object with exactly the ``required`` keys and some ``optional`` ones.
-
-    Raises:
-        RoomError: ``bad-request``.
-    """
-    if not isinstance(body, dict):
-        raise bad_request(f"{what} must be a JSON object")
-    unknown = set(body) - required - optional
-    if unknown:
-        shown = ", ".join(sorted(str(k)[:40] for k in unknown))
-        raise bad_request(f"unknown key(s) in {what}: {shown}")
-    missing = required - set(body)
-    if missing:
-        raise bad_request(f"{what} needs {', '.join(sorted(missing))}")
-    return body
-
-
-def check_int(value: Any, what: str, low: int, high: int) -> int:
-    """``value`` as an int in ``low..high`` (bools refused).
-
-    Raises:
-        RoomError: ``bad-request``.
-    """
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise bad_request(f"{what} must be a whole number from {low} to {high}")
-    return int(value)
-
-
-def check_name(value: Any, default: str) -> str:
-    """A seat name: 1–64 characters of text (``default`` when absent)."""
-    if value is None:
-        return default
-    if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME:
-        raise bad_request(f"a name is 1 to {MAX_NAME} characters of text")
-    return value.strip()
-
-
-def check_bot(value: Any) -> str:
-    """A known bot code."""
-    codes = bot_codes()
-    if value not in codes:
-        raise bad_request(f"unknown bot {str(value)[:40]!r} (known: {', '.join(codes)})")
-    return str(value)
-
-
-# -- the service ----------------------------------------------------------------------------
 class RoomService:
     """Rooms over a database: the in-memory tables, their locks, bots and clocks.
 

@@ -15,7 +15,9 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from metrogames.web.rooms import RoomError, RoomService, Table, bad_request, check_keys
+from metrogames.web.checks import RoomError, bad_request, check_keys
+from metrogames.web.rooms import RoomService
+from metrogames.web.tables import Table
 
 MESSAGE_LIMIT = 16 * 1024
 
