@@ -36,6 +36,7 @@ from rich.text import Text
 from metrogames.cli.prompt import QuitGame, read_move
 from metrogames.cli.render import (
     GLYPHS,
+    MOVES_HELP,
     MapView,
     card_text,
     colour_text,
@@ -62,16 +63,11 @@ DEFAULT_SERVER = "http://127.0.0.1:8000"
 DEFAULT_TOKEN_FILE = Path("var/player.json")
 _DIM = "#6b7280"
 
-HELP = """\
-Type your move in the notation, then Enter:
-  D3-G3                       one section from D3 (on your line) to G3
-  pass                        draw nothing this turn
-  D3-E4 E4-E1 +double-section two sections with the double-section power
-  F8-F5 +joker                one section with the joker power (any symbol)
-  G4-F4 +switch               start from any station of the line (switch power)
-  F5-E4 @E4                   a section, then circle E4 (circle-station power); @E4 alone circles
-Commands: moves (every legal move) · map (show the map again) · help · quit (stop; the game
-stays open on the server until the day closes: run the command again to continue)"""
+HELP = (
+    MOVES_HELP
+    + "\nCommands: moves (every legal move) · map (show the map again) · help · quit (stop; the"
+    + "\ngame stays open on the server until the day closes: run the command again to continue)"
+)
 
 
 class DailyError(Exception):

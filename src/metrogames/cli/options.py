@@ -88,3 +88,8 @@ def default_record_path(game: str, seed: int) -> Path:
     """``var/records/metrogames-<game>-<seed>.json``, its folder created."""
     RECORDS.mkdir(parents=True, exist_ok=True)
     return RECORDS / f"metrogames-{game}-{seed}.json"
+
+
+def save_record(path: Path, record: dict[str, Any]) -> None:
+    """Write ``record`` to ``path`` as JSON (one key per line, readable and diffable)."""
+    path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")

@@ -10,7 +10,6 @@ end of input, and replays to the same scores.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -22,9 +21,10 @@ from rich.text import Text
 
 from metrogames.bots import Bot, make_bot
 from metrogames.cli.files import read_json
-from metrogames.cli.options import default_record_path, game_options
+from metrogames.cli.options import default_record_path, game_options, save_record
 from metrogames.cli.prompt import QuitGame, read_move
 from metrogames.cli.render import (
+    MOVES_HELP,
     MapView,
     colour_text,
     final_table,
@@ -43,15 +43,10 @@ from metrogames.games.nextstation.record import parse_record, replay, to_record
 from metrogames.games.nextstation.scoring import percentile, solo_rating
 from metrogames.games.nextstation.state import MAX_PLAYERS, NextStationGame, NextStationState
 
-HELP = """\
-Type your move in the notation, then Enter:
-  D3-G3                       one section from D3 (on your line) to G3
-  pass                        draw nothing this turn
-  D3-E4 E4-E1 +double-section two sections with the double-section power
-  F8-F5 +joker                one section with the joker power (any symbol)
-  G4-F4 +switch               start from any station of the line (switch power)
-  F5-E4 @E4                   a section, then circle E4 (circle-station power); @E4 alone circles
-Commands: moves (every legal move) · map (show the map again) · help · quit (save and stop)"""
+HELP = (
+    MOVES_HELP
+    + "\nCommands: moves (every legal move) · map (show the map again) · help · quit (save and stop)"
+)
 
 
 class _Table:
@@ -371,7 +366,7 @@ def _run(table: _Table, path: Path) -> dict[str, Any]:
         table.run()
     except QuitGame:
         record = table.record()
-        _save(path, record)
+        save_record(path, record)
         console.print(
             Text(
                 f"Game stopped. Record so far saved to {path} "
@@ -382,13 +377,9 @@ def _run(table: _Table, path: Path) -> dict[str, Any]:
         return record
     table.show_result()
     record = table.record()
-    _save(path, record)
+    save_record(path, record)
     console.print(Text(f"Record saved to {path}", style="bold"))
     return record
-
-
-def _save(path: Path, record: dict[str, Any]) -> None:
-    path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
 
 
 __all__ = ["play_next_station"]

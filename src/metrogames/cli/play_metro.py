@@ -12,7 +12,6 @@ is saved at the end, on ``quit`` and on end of input, and replays to the same sc
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -23,7 +22,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from metrogames.bots import Bot, make_bot
-from metrogames.cli.options import default_record_path
+from metrogames.cli.options import default_record_path, save_record
 from metrogames.cli.prompt import QuitGame, read_line, read_move
 from metrogames.cli.render_metro import (
     SEAT_LETTERS,
@@ -303,18 +302,14 @@ def play_metro(
         table.run()
     except QuitGame:
         record = table.record()
-        _save(path, record)
+        save_record(path, record)
         console.print(Text(f"Game stopped. Record so far saved to {path}", style="bold #ffd23f"))
         return record
     table.show_result()
     record = table.record()
-    _save(path, record)
+    save_record(path, record)
     console.print(Text(f"Record saved to {path}", style="bold"))
     return record
-
-
-def _save(path: Path, record: dict[str, Any]) -> None:
-    path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
 
 
 __all__ = ["HELP", "play_metro"]

@@ -82,6 +82,17 @@ _TARGET = Style(color="black", bgcolor="#ffd23f", bold=True)
 _STROKES = {"h": "─", "v": "│", "d": "╲", "u": "╱"}
 
 
+MOVES_HELP = """\
+Type your move in the notation, then Enter:
+  D3-G3                       one section from D3 (on your line) to G3
+  pass                        draw nothing this turn
+  D3-E4 E4-E1 +double-section two sections with the double-section power
+  F8-F5 +joker                one section with the joker power (any symbol)
+  G4-F4 +switch               start from any station of the line (switch power)
+  F5-E4 @E4                   a section, then circle E4 (circle-station power); @E4 alone circles"""
+"""How a Next Station move is typed (the notation of ``docs/notation.md``)."""
+
+
 def colour_hex(colour: str) -> str:
     """The screen colour of a pencil colour name."""
     return COLOUR_HEX.get(colour, "white")
