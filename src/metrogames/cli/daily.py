@@ -35,7 +35,6 @@ from rich.text import Text
 
 from metrogames.cli.prompt import QuitGame, read_move
 from metrogames.cli.render import (
-    GLYPHS,
     MOVES_HELP,
     MapView,
     card_text,
@@ -43,6 +42,7 @@ from metrogames.cli.render import (
     map_legend,
     map_width,
     moves_text,
+    panel_head,
     render_map,
     sheets_table,
 )
@@ -242,15 +242,7 @@ def _panel(
 ) -> RenderableType:
     me = view["players"][0]
     colour = city.colours.index(me["colour"])
-    grid = Table.grid(padding=(0, 1))
-    grid.add_column(style="bold", no_wrap=True)
-    grid.add_column()
-    grid.add_row("Player", Text(name, style="bold"))
-    grid.add_row("Round", f"{view['round']} of 4 · turn {view.get('turn', 0)}")
-    dep = city.stations[city.departures[colour]]
-    line = colour_text(city, colour)
-    line.append(f"  from {dep.name} {GLYPHS[dep.symbol][0]}")
-    grid.add_row("Line", line)
+    grid = panel_head(city, name, view["round"], view.get("turn", 0), colour)
     chips = Text()
     for cid in view.get("flipped") or []:
         if cid in city.card_by_id:

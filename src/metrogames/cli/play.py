@@ -22,7 +22,7 @@ from rich.text import Text
 from metrogames.bots import Bot, make_bot
 from metrogames.cli.files import read_json
 from metrogames.cli.options import default_record_path, game_options, save_record
-from metrogames.cli.prompt import QuitGame, read_move
+from metrogames.cli.prompt import QuitGame, read_move, refusal_text
 from metrogames.cli.render import (
     MOVES_HELP,
     MapView,
@@ -156,7 +156,7 @@ class _Table:
                 action = parse_action(city, text)
                 self.state = state.apply(p, action)
             except (NotationError, IllegalActionError) as exc:
-                self.console.print(Text(f"✘ {_reason(exc)}", style="bold red"))
+                self.console.print(Text(f"✘ {refusal_text(exc)}", style="bold red"))
                 self.console.print(Text("Type a legal move, moves, help or quit.", style="dim"))
                 continue
             self.console.print(Text(f"{name} plays {format_action(city, action)}", style="green"))
@@ -236,12 +236,6 @@ class _Table:
     def record(self) -> dict[str, Any]:
         """The game's record so far (decks revealed once the game is over)."""
         return to_record(self.state, self.names, seed=self.seed, reveal_decks=self.state.is_over())
-
-
-def _reason(exc: Exception) -> str:
-    if isinstance(exc, IllegalActionError):
-        return f"{exc.detail} ({exc.reason})"
-    return str(exc)
 
 
 def play_next_station(

@@ -23,7 +23,7 @@ from rich.text import Text
 
 from metrogames.bots import Bot, make_bot
 from metrogames.cli.options import default_record_path, save_record
-from metrogames.cli.prompt import QuitGame, read_line, read_move
+from metrogames.cli.prompt import QuitGame, read_line, read_move, refusal_text
 from metrogames.cli.render_metro import (
     SEAT_LETTERS,
     final_table,
@@ -179,7 +179,7 @@ class _Table:
                 action = self._complete(p, parse_metro_action(text))
                 self._play(p, action)
             except (NotationError, IllegalActionError) as exc:
-                self.console.print(Text(f"✘ {_reason(exc)}", style="bold red"))
+                self.console.print(Text(f"✘ {refusal_text(exc)}", style="bold red"))
                 self.console.print(
                     Text("Type a legal move, moves, map, routes, help or quit.", style="dim")
                 )
@@ -233,12 +233,6 @@ class _Table:
         """The game's record so far (seed and whole pile once the game is over)."""
         over = self.state.is_over()
         return metro_record(self.state, self.names, include_seed=over, reveal_pile=over)
-
-
-def _reason(exc: Exception) -> str:
-    if isinstance(exc, IllegalActionError):
-        return f"{exc.detail} ({exc.reason})"
-    return str(exc)
 
 
 def play_metro(

@@ -6,6 +6,8 @@ from collections.abc import Callable, Mapping
 
 from rich.console import Console, RenderableType
 
+from metrogames.core.errors import IllegalActionError
+
 QUIT_WORDS = frozenset({"quit", "exit", "q"})
 HELP_WORDS = frozenset({"help", "?", "h"})
 
@@ -51,3 +53,11 @@ def read_move(
             console.print(commands[word]())
         else:
             return text
+
+
+def refusal_text(exc: Exception) -> str:
+    """What a player is told when a move is refused: the rule's detail and code for an illegal
+    move (without the round/turn prefix they are looking at), else the error's message."""
+    if isinstance(exc, IllegalActionError):
+        return f"{exc.detail} ({exc.reason})"
+    return str(exc)

@@ -424,6 +424,20 @@ def moves_text(city: CityMap, actions: Sequence[TurnAction], *, full: bool = Fal
     return t
 
 
+def panel_head(city: CityMap, name: str, round_number: int, turn: int, colour: int) -> Table:
+    """The first rows of a player's side panel: player, round and turn, line and departure."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column()
+    grid.add_row("Player", Text(name, style="bold"))
+    grid.add_row("Round", f"{round_number} of 4 · turn {turn}")
+    dep = city.stations[city.departures[colour]]
+    line = colour_text(city, colour)
+    line.append(f"  from {dep.name} {GLYPHS[dep.symbol][0]}", style=_FG)
+    grid.add_row("Line", line)
+    return grid
+
+
 def table_panel(
     state: NextStationState,
     player: int,
@@ -435,15 +449,7 @@ def table_panel(
     objectives in play, the lines scored so far, the running total and the legal moves."""
     city = state.city
     colour = state.colour(player)
-    grid = Table.grid(padding=(0, 1))
-    grid.add_column(style="bold", no_wrap=True)
-    grid.add_column()
-    grid.add_row("Player", Text(name, style="bold"))
-    grid.add_row("Round", f"{min(state.round + 1, 4)} of 4 · turn {state.turn}")
-    dep = city.stations[city.departures[colour]]
-    line = colour_text(city, colour)
-    line.append(f"  from {dep.name} {GLYPHS[dep.symbol][0]}", style=_FG)
-    grid.add_row("Line", line)
+    grid = panel_head(city, name, min(state.round + 1, 4), state.turn, colour)
     chips = Text()
     for cid in state.flipped:
         chips.append_text(card_text(city.card_by_id[cid]))
