@@ -78,6 +78,9 @@ class DailyError(Exception):
         self.message = message
         self.code = code
 
+    def __reduce__(self) -> tuple[type[DailyError], tuple[str, int]]:
+        return type(self), (self.message, self.code)
+
 
 class RefusalError(DailyError):
     """A 4xx answer of the server: its ``error`` message and ``reason`` code."""
@@ -87,6 +90,9 @@ class RefusalError(DailyError):
         self.status = status
         self.error = error
         self.reason = reason
+
+    def __reduce__(self) -> tuple[type[RefusalError], tuple[int, str, str]]:  # type: ignore[override]
+        return type(self), (self.status, self.error, self.reason)
 
 
 def check_server(url: str) -> str:

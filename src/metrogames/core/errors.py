@@ -26,6 +26,10 @@ class RecordError(MetrogamesError):
     """A record, deal manifest or score sheet whose structure is wrong (not its moves)."""
 
 
+class OptionError(MetrogamesError, ValueError):
+    """A game name, player count or game option that the registry refuses."""
+
+
 @dataclass(frozen=True)
 class Where:
     """Where an action was refused: round and turn (1-based) and player (0-based), each optional."""
@@ -65,6 +69,11 @@ class IllegalActionError(MetrogamesError):
 
     def __post_init__(self) -> None:
         super().__init__(str(self))
+
+    def __reduce__(self) -> tuple[type[IllegalActionError], tuple[str, str, Where]]:
+        # Exception pickles as cls(*args) with args = (message,); rebuild from the fields so
+        # that an error raised in a worker process reaches the parent intact.
+        return type(self), (self.reason, self.detail, self.where)
 
     def __str__(self) -> str:
         prefix = str(self.where)

@@ -1,42 +1,110 @@
 """The game protocol every game implements (OpenSpiel's shape, Python's manners).
 
+Source: ``DESIGN.md``, "Core protocol"; the registry that hands out games is
+:mod:`metrogames.games`. Layers above the games (bots, sim, web, cli, envs) use only these
+types and the registry, never an engine class.
+
 * A :class:`Game` is the rules plus options: a frozen value. ``game.new_game(seed)`` deals.
 * A :class:`State` is one position. ``state.to_move()`` is the set of players who may act now:
   several players for simultaneous turns (Next Station), ``{CHANCE}`` when a card or tile is to
   be revealed, and the empty set once the game is over.
 * ``state.apply(player, action)`` checks the action and returns a new state; the state it was
-  called on is unchanged. Chance outcomes are actions of the player :data:`CHANCE`, so a game's
-  action history replays it exactly.
+  called on is unchanged. ``apply_in_place(player, action, check=False)`` is the unchecked fast
+  path (the action must come from ``legal_actions``). Chance outcomes are actions of the player
+  :data:`CHANCE`, so a game's action history replays it exactly.
+* Actions are frozen, hashable values with three faces: text (``action_to_string`` /
+  ``string_to_action``), JSON (``action_to_json`` / ``action_from_json``) and a dense integer
+  index (``game.action_index`` / ``game.action_from_index``, ``0 <= i <
+  game.num_distinct_actions``). Chance outcomes are indexed **separately**
+  (``game.chance_outcome_index``, ``0 <= i < game.max_chance_outcomes``), as in OpenSpiel.
+* Hidden information lives in the engine: ``state.view(seat)`` is what ``seat`` may know (a
+  read-only state: ``apply`` raises ``hidden-information``); ``state.resample(seat, rng)`` is a
+  full, playable state consistent with that view whose hidden parts are drawn at random.
+* ``state.snapshot()`` / ``game.from_snapshot(text)``: a compact, versioned position string that
+  round-trips exactly (``docs/notation.md``, "Position snapshot").
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol, TypeVar
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, Protocol, Self, TypeVar
+
+if TYPE_CHECKING:
+    from metrogames.core.rng import Rng
 
 CHANCE = -1
 """The player id of chance: the one who flips cards and draws tiles."""
 
-A = TypeVar("A")
-S = TypeVar("S", bound="State[object]")
+SPECTATOR = -3
+"""The ``viewer`` of a public view (``state.view(None)``): what someone with no seat may know."""
+
+JsonValue = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
+"""A decoded JSON document."""
+JsonObject = dict[str, JsonValue]
+
+Action = Hashable
+"""An action as game-agnostic code holds it: an opaque, hashable value that came from
+``legal_actions`` or a notation reader, handed back to the same game."""
+
+A = TypeVar("A", bound=Hashable)
+"""The action type of a game: its player actions and its chance outcomes (e.g. ``TurnAction |
+str`` for Next Station, where chance outcomes are card ids)."""
 
 
 class State(Protocol[A]):
     """One position of a game, for actions of type ``A``."""
 
     @property
+    def game(self) -> Game[A]:
+        """The game (rules and options) this position belongs to."""
+        ...
+
+    @property
     def num_players(self) -> int: ...
+
+    @property
+    def viewer(self) -> int | None:
+        """``None`` for a full state; the seat of a :meth:`view` (:data:`SPECTATOR` for the
+        public view)."""
+        ...
 
     def to_move(self) -> frozenset[int]:
         """Players who may act now (``{CHANCE}`` for a chance event, empty when over)."""
         ...
 
     def legal_actions(self, player: int) -> Sequence[A]:
-        """Every legal action of ``player`` now (chance outcomes for :data:`CHANCE`)."""
+        """Every legal action of ``player`` now, in a fixed order (chance outcomes for
+        :data:`CHANCE`; empty for a player not to move)."""
         ...
 
-    def apply(self, player: int, action: A) -> State[A]:
-        """Check ``action`` and return the following state; raise ``IllegalActionError``."""
+    def is_legal(self, player: int, action: object) -> bool:
+        """Whether ``player`` may play ``action`` now. Never raises."""
+        ...
+
+    def chance_outcomes(self) -> list[tuple[A, float]]:
+        """The outcomes of the chance event now due with their exact probabilities (summing
+        to 1); empty when no chance event is due. A known deal gives one outcome of
+        probability 1."""
+        ...
+
+    def apply(self, player: int, action: A) -> Self:
+        """Check ``action`` and return the following state (``self`` unchanged).
+
+        Raises:
+            IllegalActionError: the action breaks a rule (``NotYourTurnError``,
+                ``GameOverError`` are kinds of it); ``reason`` names the rule.
+        """
+        ...
+
+    def apply_in_place(self, player: int, action: A, check: bool = True) -> None:
+        """Apply ``action`` to this state itself. With ``check=False`` (the fast path) the
+        action must come from :meth:`legal_actions`; with ``check=True`` errors are those of
+        :meth:`apply` and leave the state unchanged."""
+        ...
+
+    def clone(self) -> Self:
+        """An independent copy."""
         ...
 
     def is_over(self) -> bool: ...
@@ -45,20 +113,228 @@ class State(Protocol[A]):
         """Points per player so far (final scores once the game is over)."""
         ...
 
+    def score_components(self, player: int) -> dict[str, int]:
+        """``player``'s score by component (points), ``total`` last; the keys depend on the
+        game and its options (e.g. ``lines``, ``tourist``, ``interchanges``, ``total``)."""
+        ...
+
     def winners(self) -> list[int]:
         """Players who win after the tie-break (several when still tied); empty until over."""
         ...
 
+    def history(self) -> list[tuple[int, A]]:
+        """Every action so far, in order, chance included (in a view, what the viewer could
+        not see is replaced by the game's hidden marker)."""
+        ...
+
+    def view(self, seat: int | None) -> Self:
+        """What ``seat`` may know (``None``: a spectator), as a read-only state.
+
+        Raises:
+            ValueError: ``seat`` is not a seat of this game.
+        """
+        ...
+
+    def resample(self, seat: int, rng: Rng) -> Self:
+        """A full, playable state consistent with ``view(seat)`` whose hidden parts are drawn
+        at random (``rng``) from what ``seat`` cannot rule out (determinization).
+
+        Raises:
+            ValueError: ``seat`` is not a seat of this game, or this is another seat's view.
+        """
+        ...
+
+    def snapshot(self) -> str:
+        """The position as a compact, versioned string; ``game.from_snapshot`` reads it back."""
+        ...
+
+    def action_to_string(self, player: int, action: A) -> str:
+        """The text notation of ``action`` (``D3-G3``, ``cbaa C5``; a chance outcome's id).
+
+        Raises:
+            NotationError: not an action of this game.
+        """
+        ...
+
+    def string_to_action(self, player: int, text: str) -> A:
+        """Read the text notation (not checked for legality).
+
+        Raises:
+            NotationError: bad syntax, unknown names.
+        """
+        ...
+
+    def action_to_json(self, player: int, action: A) -> JsonValue:
+        """The JSON notation of ``action`` (``docs/notation.md``)."""
+        ...
+
+    def action_from_json(self, player: int, value: object) -> A:
+        """Read the JSON notation (not checked for legality).
+
+        Raises:
+            NotationError: wrong types, unknown keys or names.
+        """
+        ...
+
 
 class Game(Protocol[A]):
-    """Rules plus options for one game family."""
+    """Rules plus options for one game: a frozen, hashable value."""
 
     @property
-    def name(self) -> str: ...
+    def name(self) -> str:
+        """The game name of records (``london``, ``paris``, ``metro``)."""
+        ...
 
     @property
     def num_players(self) -> int: ...
 
-    def new_game(self, seed: int) -> State[A]:
-        """Deal a new game from ``seed`` (a non-negative int below 2**64)."""
+    def options_json(self) -> JsonObject:
+        """The options as given (JSON form, ``docs/notation.md``, "Options"), without
+        ``players``."""
         ...
+
+    def new_game(self, seed: int) -> State[A]:
+        """Deal a new game from ``seed`` (an int in ``0..2**64-1``).
+
+        Raises:
+            ValueError: a seed out of range.
+        """
+        ...
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """Size of the dense player-action index (chance outcomes are indexed apart)."""
+        ...
+
+    def action_index(self, action: A) -> int:
+        """The dense index of a player action, ``0 <= i < num_distinct_actions``; stable
+        across versions for the same game and options.
+
+        Raises:
+            NotationError: not a player action of this game.
+        """
+        ...
+
+    def action_from_index(self, index: int) -> A:
+        """The player action of a dense index.
+
+        Raises:
+            NotationError: an index out of range.
+        """
+        ...
+
+    @property
+    def max_chance_outcomes(self) -> int:
+        """Size of the chance-outcome index (cards, tile types)."""
+        ...
+
+    def chance_outcome_index(self, outcome: A) -> int:
+        """The index of a chance outcome, ``0 <= i < max_chance_outcomes``.
+
+        Raises:
+            NotationError: not a chance outcome of this game.
+        """
+        ...
+
+    def chance_outcome_from_index(self, index: int) -> A:
+        """The chance outcome of an index.
+
+        Raises:
+            NotationError: an index out of range.
+        """
+        ...
+
+    @property
+    def pass_action(self) -> A | None:
+        """The action that changes nothing on the player's board, where the rules allow one
+        (Next Station's ``pass``, always legal for a player to move), else ``None``."""
+        ...
+
+    def from_snapshot(self, text: str) -> State[A]:
+        """The state a :meth:`State.snapshot` string describes (its history starts there).
+
+        Raises:
+            NotationError: not a snapshot of this game and options, or an inconsistent one.
+        """
+        ...
+
+    def to_record(
+        self, state: State[A], names: Sequence[str], *, seed: int | None = None,
+        reveal: bool = False,
+    ) -> JsonObject:
+        """The game record of ``state`` (``docs/notation.md``, "Game record") with player
+        ``names``; ``seed`` is written when given; ``reveal`` writes the whole deal (decks,
+        pile) — for finished games and published deals only.
+
+        Raises:
+            RecordError: a state whose history cannot be written (a view hiding chance
+                outcomes, a state read from a snapshot).
+        """
+        ...
+
+    def deal_record(self, seed: int) -> JsonObject:
+        """The deal record of ``seed`` (every chance outcome, no actions): one line of a deal
+        manifest for paired comparisons."""
+        ...
+
+
+Dynamics = Literal["sequential", "simultaneous"]
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option of a game, for menus and checks (``GET /api/games``).
+
+    Attributes:
+        default: the value when the option is not given.
+        values: the values a menu offers (JSON).
+        choose: how a custom value is built, e.g. ``{"count": 2, "from": [...]}``; ``None``.
+    """
+
+    default: JsonValue
+    values: tuple[JsonValue, ...]
+    choose: JsonObject | None = None
+
+    def to_json(self) -> JsonObject:
+        out: JsonObject = {"default": self.default, "values": list(self.values)}
+        if self.choose is not None:
+            out["choose"] = self.choose
+        return out
+
+
+@dataclass(frozen=True)
+class GameType:
+    """What the registry knows of one game name before any options: its facts, how to make a
+    :class:`Game`, and the hooks adapters need (records, sheets, drawing data, view JSON).
+
+    Attributes:
+        name: the game name (``london``).
+        title: shown to people (``Next Station: London``).
+        players: the player counts the game takes.
+        dynamics: ``sequential`` or ``simultaneous`` turns (OpenSpiel's term).
+        options: option name -> :class:`OptionSpec` (``players`` excluded).
+        make: ``(players, options JSON) -> Game``; raises ``OptionError``.
+        replay: a decoded record -> its final state; raises ``RecordError``,
+            ``NotationError``, ``IllegalActionError``.
+        record_start: a decoded record -> its first state (before any action).
+        from_deal: ``(deal record, players) -> state``: a deal manifest's game.
+        score_sheet: a decoded score sheet -> the ``score --json`` result.
+        board_json: the drawing data of ``docs/web-api.md``, "Boards".
+        view_json: ``(state or view, seat or None) -> dict``: the game's part of a view
+            (``docs/web-api.md``, "Views"); it reads only what the state shows.
+        family: the renderer family (``nextstation``, ``metro``; the game name by default).
+    """
+
+    name: str
+    title: str
+    players: range
+    dynamics: Dynamics
+    options: dict[str, OptionSpec]
+    make: Callable[[int, JsonObject], Game[Action]]
+    replay: Callable[[object], State[Action]]
+    record_start: Callable[[object], State[Action]]
+    from_deal: Callable[[object, int], State[Action]]
+    score_sheet: Callable[[object], JsonObject]
+    board_json: Callable[[], JsonObject]
+    view_json: Callable[[State[Action], int | None], JsonObject]
+    family: str = ""

@@ -24,6 +24,9 @@ class RoomError(Exception):
         self.reason = reason
         self.message = message
 
+    def __reduce__(self) -> tuple[type[RoomError], tuple[int, str, str]]:
+        return type(self), (self.status, self.reason, self.message)
+
 
 def bad_request(message: str) -> RoomError:
     """A 400 ``bad-request`` refusal."""
