@@ -1,0 +1,141 @@
+"""The game registry: the one place that maps a game name to its rules.
+
+Source: ``DESIGN.md``, "Core protocol". Adapters (bots, sim, web, cli, envs) find games only
+here: :func:`load_game` makes a :class:`~metrogames.core.protocol.Game` from a name and options,
+:func:`game_type` gives the name's facts and hooks, :func:`game_names` lists the names. The
+built-in games register themselves when first asked for (their modules are imported lazily, so
+``import metrogames.games`` stays light); tests and plug-ins add games with
+:func:`register_game`.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from metrogames.core.errors import OptionError, RecordError
+from metrogames.core.protocol import Action, Game, GameType, JsonObject, JsonValue, State
+
+_BUILTIN: dict[str, str] = {
+    "london": "metrogames.games.nextstation.spec",
+    "paris": "metrogames.games.nextstation.spec",
+    "metro": "metrogames.games.metro.spec",
+}
+"""Built-in game name -> the module whose import registers it."""
+
+_TYPES: dict[str, GameType] = {}
+
+
+def register_game(game_type: GameType) -> None:
+    """Make ``game_type`` known under its name (replacing an earlier registration)."""
+    _TYPES[game_type.name] = game_type
+
+
+def unregister_game(name: str) -> None:
+    """Forget a game registered with :func:`register_game` (tests); built-ins come back on
+    the next lookup."""
+    _TYPES.pop(name, None)
+
+
+def game_names() -> list[str]:
+    """The names of every known game: the built-ins in their order (``london``, ``paris``,
+    ``metro``), then games registered later."""
+    return [*_BUILTIN, *(n for n in _TYPES if n not in _BUILTIN)]
+
+
+def game_type(name: object) -> GameType:
+    """The :class:`GameType` of ``name``.
+
+    Raises:
+        OptionError: an unknown game name (the message lists the known ones).
+    """
+    if isinstance(name, str):
+        found = _TYPES.get(name)
+        if found is None and name in _BUILTIN:
+            importlib.import_module(_BUILTIN[name])
+            found = _TYPES.get(name)
+        if found is not None:
+            return found
+    shown = repr(name) if len(repr(name)) <= 40 else repr(name)[:37] + "..."
+    raise OptionError(f"unknown game {shown} (expected one of {', '.join(game_names())})")
+
+
+def check_players(kind: GameType, players: object) -> int:
+    """``players`` if it is a player count ``kind`` takes.
+
+    Raises:
+        OptionError: not an int, or out of range (the message gives the range).
+    """
+    low, high = kind.players.start, kind.players.stop - 1
+    if isinstance(players, bool) or not isinstance(players, int) or players not in kind.players:
+        raise OptionError(f"{kind.name} takes {low} to {high} players, not {players!r}")
+    return players
+
+
+def load_game(name: str, players: int | None = None, **options: JsonValue) -> Game[Action]:
+    """The game ``name`` for ``players`` (default: the fewest the game takes) with
+    ``options`` in their JSON form (``docs/notation.md``, "Options"), e.g.
+    ``load_game("metro", players=3, turn_mode="hand")``.
+
+    Raises:
+        OptionError: an unknown game, a player count it does not take, an unknown option
+            name or a bad value (the message names the option).
+    """
+    kind = game_type(name)
+    count = kind.players.start if players is None else check_players(kind, players)
+    unknown = sorted(set(options) - set(kind.options))
+    if unknown:
+        known = ", ".join(kind.options) or "none"
+        raise OptionError(
+            f"unknown option(s) for {kind.name}: {', '.join(unknown)} (known: {known})"
+        )
+    return kind.make(count, dict(options))
+
+
+def game_from_options(name: object, players: object, options: object) -> Game[Action]:
+    """:func:`load_game` for untrusted input (a request body, command-line flags): the
+    options as one JSON object (``None`` for none).
+
+    Raises:
+        OptionError: as :func:`load_game`, and options that are not an object.
+    """
+    kind = game_type(name)
+    if options is None:
+        options = {}
+    if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
+        raise OptionError("options must be a JSON object")
+    return load_game(kind.name, check_players(kind, players), **options)
+
+
+def replay_record(data: object) -> State[Action]:
+    """Replay a decoded game record to its last state.
+
+    Raises:
+        RecordError: not a record, or an unknown game.
+        NotationError, IllegalActionError: from the game (the first bad item).
+    """
+    return _record_type(data).replay(data)
+
+
+def record_start(data: object) -> State[Action]:
+    """The first state of a decoded game record (its deal, before any action).
+
+    Raises:
+        RecordError, NotationError: as :func:`replay_record`.
+    """
+    return _record_type(data).record_start(data)
+
+
+def _record_type(data: object) -> GameType:
+    if not isinstance(data, dict):
+        raise RecordError("a record must be a JSON object")
+    if "game" not in data:
+        raise RecordError('a record needs "game"')
+    try:
+        return game_type(data["game"])
+    except OptionError as exc:
+        raise RecordError(str(exc)) from None
+
+
+def game_options_json(kind: GameType) -> JsonObject:
+    """``{option: {"default", "values", "choose"?}}`` of ``kind`` (``GET /api/games``)."""
+    return {name: spec.to_json() for name, spec in kind.options.items()}
