@@ -1,20 +1,35 @@
-"""The bot interface and the registry of bot codes."""
+"""The bot interface and the registry of bot codes.
+
+Source: ``DESIGN.md``, "Style anchors" (catanatron's one-method bots). A bot sees a game only
+through the protocol (:mod:`metrogames.core.protocol`): it is handed what its seat may know
+(``state.view(player)``) and, to look ahead, plays on ``state.resample(player, rng)`` — never on
+the true hidden state.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
+from metrogames.core.protocol import Action, State
 from metrogames.core.rng import Rng
 
 
 class Bot(Protocol):
-    """A player: given a state and ``player``'s legal actions, return one of them."""
+    """A player: given what its seat sees and its legal actions, return one of them.
+
+    Attributes:
+        name: the bot's code (``random``, ``greedy``).
+        sees_state: ``False`` when :meth:`decide` never reads ``state`` (callers may then
+            skip making the seat's view).
+    """
 
     name: str
+    sees_state: bool
 
-    def decide(self, state: Any, player: int, legal_actions: Sequence[Any]) -> Any:
-        """Choose one of ``legal_actions`` (never empty) for ``player`` in ``state``."""
+    def decide(self, state: State[Action], player: int, legal_actions: Sequence[Action]) -> Action:
+        """Choose one of ``legal_actions`` (never empty) for ``player``; ``state`` is
+        ``player``'s view (or a full state, when nothing is hidden from ``player``)."""
         ...
 
 
@@ -32,19 +47,28 @@ def register(code: str) -> Callable[[BotFactory], BotFactory]:
     return deco
 
 
+def bot_codes() -> list[str]:
+    """Every registered bot code, sorted (``["greedy", "random"]``)."""
+    _load()
+    return sorted(BOTS)
+
+
 def make_bot(code: str, seed: int = 0) -> Bot:
     """The bot for ``code`` (``"random"``, ``"greedy"``), seeded with ``seed``.
 
     Raises:
         ValueError: an unknown code (the message lists the known ones).
     """
-    # imported for their registrations
-    from metrogames.bots import greedy, random_bot  # noqa: F401
-
+    _load()
     factory = BOTS.get(code)
     if factory is None:
         raise ValueError(f"unknown bot {code!r} (known: {', '.join(sorted(BOTS))})")
     return factory(seed)
+
+
+def _load() -> None:
+    # imported for their registrations
+    from metrogames.bots import greedy, random_bot  # noqa: F401
 
 
 def bot_rng(seed: int, name: str) -> Rng:

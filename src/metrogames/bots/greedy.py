@@ -1,63 +1,44 @@
-"""The greedy player: the best immediate gain in final-score terms.
+"""The greedy player: the best immediate gain, for any game of the protocol.
 
-Next Station: the action that maximises the player's total if the game ended after it (the
-current line scored as it stands), ties broken at random, a section preferred to a pass.
-Metro: the placement that maximises the player's immediate gain minus the best opponent's
-(routes completed by the tile score at once); in ``official-hand`` mode drawing a new tile
-counts as a gain of 0. Ties are broken at random.
+Each legal action is tried on a playable copy of what the bot may know (``state.resample``:
+its own view with the hidden parts filled in at random; the gain never depends on them) and
+scored as the player's gain in points minus the best opponent's gain; ties go to an action
+that is not the pass, then are broken at random. Next Station: the total as if the game ended
+after the action (opponents' sheets never change with it). Metro: routes completed by the tile
+score at once for their owners; drawing a new tile in ``official-hand`` mode gains 0.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from metrogames.bots.base import bot_rng, register
-from metrogames.games.metro import MetroAction, MetroState
-from metrogames.games.nextstation.actions import TurnAction
-from metrogames.games.nextstation.state import NextStationState
+from metrogames.core.protocol import Action, State
 
 
 class GreedyBot:
     """Maximises the immediate gain; see the module docstring."""
 
     name = "greedy"
+    sees_state = True
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = bot_rng(seed, self.name)
+        self.fill = bot_rng(seed, f"{self.name}:resample")
+        """Fills in hidden parts (kept apart, so they never shift the tie-breaks)."""
 
-    def decide(self, state: Any, player: int, legal_actions: Sequence[Any]) -> Any:
-        if isinstance(state, NextStationState):
-            return self._next_station(state, player, legal_actions)
-        if isinstance(state, MetroState):
-            return self._metro(state, player, legal_actions)
-        raise TypeError(f"greedy does not know the game of {type(state).__name__}")
-
-    def _metro(self, state: MetroState, player: int, legal_actions: Sequence[Any]) -> Any:
-        before = state.scores()
-        best: list[Any] = []
-        best_gain: int | None = None
+    def decide(self, state: State[Action], player: int, legal_actions: Sequence[Action]) -> Action:
+        table = state.resample(player, self.fill) if state.viewer is not None else state
+        before = table.scores()
+        pass_action = state.game.pass_action
+        best: list[Action] = []
+        best_key: tuple[int, bool] | None = None
         for action in legal_actions:
-            gain = 0
-            if isinstance(action, MetroAction):
-                after = state.clone()
-                after.apply_in_place(player, action, check=False)
-                scores = after.scores()
-                others = [scores[p] - before[p] for p in range(len(scores)) if p != player]
-                gain = scores[player] - before[player] - max(others, default=0)
-            if best_gain is None or gain > best_gain:
-                best_gain, best = gain, [action]
-            elif gain == best_gain:
-                best.append(action)
-        return self.rng.choice(best)
-
-    def _next_station(
-        self, state: NextStationState, player: int, legal_actions: Sequence[TurnAction]
-    ) -> TurnAction:
-        best: list[TurnAction] = []
-        best_key: tuple[int, int] | None = None
-        for action in legal_actions:
-            key = (state.total_after(player, action), 0 if action.is_pass else 1)
+            after = table.clone()
+            after.apply_in_place(player, action, check=False)
+            scores = after.scores()
+            others = [scores[p] - before[p] for p in range(len(scores)) if p != player]
+            key = (scores[player] - before[player] - max(others, default=0), action != pass_action)
             if best_key is None or key > best_key:
                 best_key, best = key, [action]
             elif key == best_key:

@@ -20,7 +20,7 @@ from rich.markup import escape
 from metrogames.cli.options import game_options
 from metrogames.core.errors import IllegalActionError, MetrogamesError
 from metrogames.core.rng import MAX_SEED, check_seed
-from metrogames.sim.games import GAMES, game_kind
+from metrogames.games import game_from_options, game_names, game_type, load_game, replay_record
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -113,7 +113,7 @@ def score(
             raise fail(f"{sheet} is a game record, not a score sheet: use metrogames replay")
         if not isinstance(data, dict) or "game" not in data:
             raise fail(f'{sheet}: a score sheet is a JSON object with "game"')
-        kind = game_kind(data["game"])
+        kind = game_type(data["game"])
         result = kind.score_sheet(data)
     except MetrogamesError as exc:
         raise fail(str(exc)) from None
@@ -129,11 +129,8 @@ def replay_one(data: Any) -> dict[str, Any]:
         return {"valid": False, "error": str(data), "reason": "bad-json"}
     if not isinstance(data, dict):
         return {"valid": False, "error": "a record must be a JSON object", "reason": "bad-record"}
-    if "game" not in data:
-        return {"valid": False, "error": 'a record needs "game"', "reason": "bad-record"}
     try:
-        kind = game_kind(data["game"])
-        state = kind.replay(data)
+        state = replay_record(data)
     except IllegalActionError as exc:
         result: dict[str, Any] = {"valid": False, "error": str(exc), "reason": exc.reason}
         for key in ("round", "turn", "player"):
@@ -230,7 +227,7 @@ OneTileOpt = Annotated[
 
 @app.command()
 def simulate(
-    game: Annotated[str, typer.Argument(help=f"One of: {', '.join(GAMES)}.")],
+    game: Annotated[str, typer.Argument(help=f"One of: {', '.join(game_names())}.")],
     bots: Annotated[str, typer.Option(help="Bot codes, one per seat, e.g. greedy,random.")],
     games: Annotated[int | None, typer.Option(help="Number of games (with --seed).")] = None,
     seed: Annotated[int, typer.Option(help="Base seed: game i uses seed+i.")] = 1,
@@ -253,7 +250,7 @@ def simulate(
     from metrogames.sim.runner import Task, run_many, summarise
 
     try:
-        game_kind(game)
+        kind = game_type(game)
     except MetrogamesError as exc:
         raise fail(str(exc), 2) from None
     codes = _parse_bots(bots)
@@ -275,7 +272,7 @@ def simulate(
             if isinstance(doc, MetrogamesError):
                 raise fail(str(doc))
             try:
-                game_kind(game).state_from_deal(doc, len(codes))
+                kind.from_deal(doc, len(codes))
             except MetrogamesError as exc:
                 raise fail(f"{label}: {exc}") from None
             except ValueError as exc:  # a player count the game does not take
@@ -286,7 +283,7 @@ def simulate(
         assert games is not None
         _check_seeds(seed, games)  # game i is dealt from seed + i
         try:
-            game_kind(game).new_state(len(codes), seed, options)
+            game_from_options(game, len(codes), options).new_game(seed)
         except (MetrogamesError, ValueError) as exc:
             raise fail(str(exc), 2) from None
         tasks = [Task(game, tuple(codes), seed + i, options, None, keep) for i in range(games)]
@@ -344,7 +341,7 @@ def simulate(
 
 @app.command("deals")
 def make_deals(
-    game: Annotated[str, typer.Argument(help=f"One of: {', '.join(GAMES)}.")],
+    game: Annotated[str, typer.Argument(help=f"One of: {', '.join(game_names())}.")],
     games: Annotated[int, typer.Option(help="Number of deals.")] = 100,
     seed: Annotated[int, typer.Option(help="Base seed: deal i uses seed+i.")] = 1,
     players: Annotated[int | None, typer.Option(help="Players per deal (Metro: 2-6).")] = None,
@@ -354,15 +351,10 @@ def make_deals(
 ) -> None:
     """Write a manifest of deal records (JSON lines) for paired bot comparisons."""
     try:
-        kind = game_kind(game)
-        n = players if players is not None else kind.players.start
-        if n not in kind.players:
-            raise fail(
-                f"{game} takes {kind.players.start} to {kind.players.stop - 1} players, not {n}", 2
-            )
+        rules = load_game(game, players=players)
         _check_seeds(seed, games)
         lines = [
-            json.dumps(kind.deal_record(n, seed + i), separators=(",", ":")) for i in range(games)
+            json.dumps(rules.deal_record(seed + i), separators=(",", ":")) for i in range(games)
         ]
     except (MetrogamesError, ValueError) as exc:
         raise fail(str(exc), 2) from None
@@ -376,7 +368,7 @@ def make_deals(
 
 @app.command()
 def play(
-    game: Annotated[str, typer.Argument(help=f"One of: {', '.join(GAMES)}.")] = "london",
+    game: Annotated[str, typer.Argument(help=f"One of: {', '.join(game_names())}.")] = "london",
     players: Annotated[int | None, typer.Option(help="Number of players (humans + bots).")] = None,
     bots: Annotated[
         str | None, typer.Option(help="Bot codes for the last seats, e.g. greedy.")
@@ -404,7 +396,7 @@ def play(
             raise fail(str(exc)) from None
         return
     try:
-        kind = game_kind(game)
+        kind = game_type(game)
     except MetrogamesError as exc:
         raise fail(str(exc), 2) from None
     _options(game, objectives, powers, turn_mode, one_tile_routes)  # refuses misplaced flags

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from metrogames.core.errors import NotationError
+from metrogames.games import game_type
 
 
 def parse_objectives(text: str) -> str | list[str]:
@@ -50,6 +51,15 @@ def parse_powers(text: str) -> str | dict[str, Any]:
     return pairs
 
 
+FLAGS = {
+    "objectives": "--objectives",
+    "powers": "--powers",
+    "turn_mode": "--turn-mode",
+    "one_tile_routes": "--one-tile-routes",
+}
+"""Option name -> the command-line flag that sets it."""
+
+
 def game_options(
     game: str,
     objectives: str | None = None,
@@ -60,22 +70,24 @@ def game_options(
     """The ``options`` object (JSON form) for ``game`` from the flags given.
 
     Raises:
-        NotationError: a flag that does not belong to the game, or bad syntax.
+        NotationError: a flag for an option the game does not have, or bad syntax.
+        OptionError: an unknown game.
     """
-    metro = game == "metro"
-    if metro and (objectives or powers):
-        raise NotationError("--objectives and --powers are Next Station options")
-    if not metro and (turn_mode or one_tile_routes):
-        raise NotationError("--turn-mode and --one-tile-routes are Metro options")
+    given: dict[str, Any] = {
+        "objectives": parse_objectives(objectives) if objectives else None,
+        "powers": parse_powers(powers) if powers else None,
+        "turn_mode": turn_mode or None,
+        "one_tile_routes": one_tile_routes or None,
+    }
+    known = game_type(game).options
     options: dict[str, Any] = {}
-    if objectives:
-        options["objectives"] = parse_objectives(objectives)
-    if powers:
-        options["powers"] = parse_powers(powers)
-    if turn_mode:
-        options["turn_mode"] = turn_mode
-    if one_tile_routes:
-        options["one_tile_routes"] = one_tile_routes
+    for name, value in given.items():
+        if value is None:
+            continue
+        if name not in known:
+            theirs = ", ".join(FLAGS[o] for o in known if o in FLAGS) or "none"
+            raise NotationError(f"{FLAGS[name]} is not an option of {game} (its flags: {theirs})")
+        options[name] = value
     return options
 
 

@@ -26,7 +26,7 @@ types and the registry, never an engine class.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol, Self, TypeVar
 
@@ -39,8 +39,8 @@ CHANCE = -1
 SPECTATOR = -3
 """The ``viewer`` of a public view (``state.view(None)``): what someone with no seat may know."""
 
-JsonValue = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
-"""A decoded JSON document."""
+JsonValue = None | bool | int | float | str | Sequence["JsonValue"] | Mapping[str, "JsonValue"]
+"""A JSON document (read-only container types, so that ``list[int]`` is one)."""
 JsonObject = dict[str, JsonValue]
 
 Action = Hashable
@@ -101,6 +101,18 @@ class State(Protocol[A]):
         """Apply ``action`` to this state itself. With ``check=False`` (the fast path) the
         action must come from :meth:`legal_actions`; with ``check=True`` errors are those of
         :meth:`apply` and leave the state unchanged."""
+        ...
+
+    def random_playout(self, rngs: Sequence[Rng]) -> None:
+        """Play the rest of the game in place with uniformly random players — player ``p``
+        choosing with ``rngs[p]`` exactly as :func:`metrogames.core.playout.uniform_choice`
+        does — and chance taking the deal's outcomes: the engine's fast path for random
+        games and search rollouts.
+
+        Raises:
+            ValueError: not one generator per player, or a chance outcome the deal does not
+                fix (a view: resample it first).
+        """
         ...
 
     def clone(self) -> Self:
@@ -247,7 +259,8 @@ class Game(Protocol[A]):
     @property
     def pass_action(self) -> A | None:
         """The action that changes nothing on the player's board, where the rules allow one
-        (Next Station's ``pass``, always legal for a player to move), else ``None``."""
+        (Next Station's ``pass``: always legal for a player to move, and listed first by
+        ``legal_actions``), else ``None``."""
         ...
 
     def from_snapshot(self, text: str) -> State[A]:
@@ -322,6 +335,8 @@ class GameType:
         board_json: the drawing data of ``docs/web-api.md``, "Boards".
         view_json: ``(state or view, seat or None) -> dict``: the game's part of a view
             (``docs/web-api.md``, "Views"); it reads only what the state shows.
+        solo_result: for a finished solo game, its rating and percentile (JSON), else
+            ``None``; ``None`` for a game without solo ratings.
         family: the renderer family (``nextstation``, ``metro``; the game name by default).
     """
 
@@ -337,4 +352,5 @@ class GameType:
     score_sheet: Callable[[object], JsonObject]
     board_json: Callable[[], JsonObject]
     view_json: Callable[[State[Action], int | None], JsonObject]
+    solo_result: Callable[[State[Action]], JsonObject | None] | None = None
     family: str = ""

@@ -1,10 +1,11 @@
 """Engine benchmarks: games per second on one core (``metrogames bench``).
 
 Measurements, not tests: the figures go in the README's performance table. Each benchmark
-plays whole games (deal included) from consecutive seeds for about the requested CPU time.
-``*-rollout-*`` measures the engine's fast random playout (``state.rollout``: uniformly random
-sections, the same rules code); ``*-random-*`` and ``*-greedy-*`` go through the bot interface
-and the checked-free ``apply_in_place`` path, as ``simulate`` does.
+plays whole games (deal included) from consecutive seeds for about the requested CPU time, as
+``simulate`` does: ``*-random-*`` tables are played by the engine's fast path
+(``state.random_playout``), ``*-greedy-*`` through the bot interface and the unchecked
+``apply_in_place``; ``*-stepwise-*`` plays the same random games one protocol step at a time
+(:func:`metrogames.core.playout.random_playout`), to show what the fast path saves.
 """
 
 from __future__ import annotations
@@ -14,21 +15,22 @@ from collections.abc import Callable
 from typing import Any
 
 from metrogames.bots import make_bot
+from metrogames.bots.play import play_bots
+from metrogames.core.playout import random_playout
 from metrogames.core.rng import Rng
-from metrogames.sim.games import game_kind
-from metrogames.sim.runner import play_bots
+from metrogames.games import load_game
 
-# name -> (game, bot codes); the bot code "rollout" is the engine's own random playout
+# name -> (game, bot codes); the bot code "stepwise" is a random bot asked one step at a time
 BENCHMARKS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "london-rollout-solo": ("london", ("rollout",)),
     "london-random-solo": ("london", ("random",)),
+    "london-stepwise-solo": ("london", ("stepwise",)),
     "london-greedy-solo": ("london", ("greedy",)),
     "london-random-4p": ("london", ("random",) * 4),
-    "paris-rollout-solo": ("paris", ("rollout",)),
     "paris-random-solo": ("paris", ("random",)),
     "paris-greedy-solo": ("paris", ("greedy",)),
     "metro-random-2p": ("metro", ("random",) * 2),
     "metro-random-6p": ("metro", ("random",) * 6),
+    "metro-stepwise-2p": ("metro", ("stepwise",) * 2),
     "metro-greedy-2p": ("metro", ("greedy",) * 2),
 }
 
@@ -37,8 +39,8 @@ def measure(game: str, bots: tuple[str, ...], seconds: float, trials: int = 5) -
     """Play games of ``game`` with ``bots`` for about ``seconds`` of CPU time, split into
     ``trials`` runs; the rate is the best run's (the least disturbed by other processes on a
     shared machine), and the median run's is given beside it."""
-    kind = game_kind(game)
     n = len(bots)
+    rules = load_game(game, players=n)
     played = 0
     total = 0
     rates = []
@@ -48,9 +50,9 @@ def measure(game: str, bots: tuple[str, ...], seconds: float, trials: int = 5) -
         count = 0
         while True:
             seed = played + 1
-            state = kind.new_state(n, seed, None)
-            if bots[0] == "rollout":
-                state.rollout(Rng(seed, "rollout"))
+            state = rules.new_game(seed)
+            if bots[0] == "stepwise":
+                random_playout(state, [Rng(seed + i, "bot:random") for i in range(n)])
             else:
                 play_bots(state, [make_bot(code, seed + i) for i, code in enumerate(bots)])
             total += state.scores()[0]

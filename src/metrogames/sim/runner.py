@@ -15,24 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from metrogames.bots import make_bot
-from metrogames.core.protocol import CHANCE
-from metrogames.sim.games import game_kind
-
-
-def play_bots(state: Any, bots: Sequence[Any]) -> Any:
-    """Play ``state`` to the end with one bot per player (in place) and return it.
-
-    Chance actions take the dealt outcome (the first legal chance action).
-    """
-    while not state.is_over():
-        movers = state.to_move()
-        if CHANCE in movers:
-            state.apply_in_place(CHANCE, state.legal_actions(CHANCE)[0], check=False)
-            continue
-        for p in sorted(movers):
-            legal = state.legal_actions(p)
-            state.apply_in_place(p, bots[p].decide(state, p, legal), check=False)
-    return state
+from metrogames.bots.play import play_bots
+from metrogames.core.protocol import Action, JsonObject, JsonValue, State
+from metrogames.games import game_from_options, game_type
 
 
 @dataclass(frozen=True)
@@ -43,8 +28,8 @@ class Task:
     game: str
     bots: tuple[str, ...]
     seed: int
-    options: Any = None
-    deal: Any = None
+    options: JsonValue = None
+    deal: JsonValue = None
     keep_record: bool = False
 
 
@@ -55,29 +40,33 @@ class Result:
     scores: list[int]
     winners: list[int]
     components: list[dict[str, int]]
-    record: dict[str, Any] | None
+    record: JsonObject | None
+
+
+def start_state(task: Task) -> State[Action]:
+    """The first state of ``task``'s game: its deal record's, else dealt from its seed.
+
+    Raises:
+        OptionError, RecordError, NotationError: a bad game, player count, options or deal.
+    """
+    n = len(task.bots)
+    if task.deal is not None:
+        return game_type(task.game).from_deal(task.deal, n)
+    return game_from_options(task.game, n, task.options).new_game(task.seed)
 
 
 def run_task(task: Task) -> Result:
     """Play one :class:`Task` (also the worker function of :func:`run_many`)."""
-    kind = game_kind(task.game)
-    n = len(task.bots)
-    if task.deal is not None:
-        state = kind.state_from_deal(task.deal, n)
-    else:
-        state = kind.new_state(n, task.seed, task.options)
+    state = start_state(task)
     bots = [make_bot(code, task.seed + seat) for seat, code in enumerate(task.bots)]
     play_bots(state, bots)
-    names = [f"bot:{code}" for code in task.bots]
     record = None
     if task.keep_record:
-        record = kind.to_record(state, names, None if task.deal is not None else task.seed)
-    return Result(
-        state.scores(),
-        state.winners(),
-        [kind.components(state, p) for p in range(n)],
-        record,
-    )
+        names = [f"bot:{code}" for code in task.bots]
+        seed = None if task.deal is not None else task.seed
+        record = state.game.to_record(state, names, seed=seed, reveal=True)
+    components = [state.score_components(p) for p in range(len(task.bots))]
+    return Result([c["total"] for c in components], state.winners(), components, record)
 
 
 def run_many(tasks: Sequence[Task], workers: int = 1) -> Iterator[Result]:

@@ -10,7 +10,7 @@ import hashlib
 import secrets
 from typing import Any
 
-from metrogames.web.boards import bot_codes
+from metrogames.bots.base import bot_codes
 
 MAX_NAME = 64
 

@@ -39,7 +39,6 @@ from sqlalchemy import Select, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from metrogames.games.nextstation.record import to_record
 from metrogames.web import daily_deal as dd
 from metrogames.web.checks import RoomError, check_keys
 from metrogames.web.models import DailyAttemptRow, DailyBotScoreRow, PlayerRow, ServerSecretRow
@@ -297,7 +296,7 @@ class DailyService:
             "rank": rank,
             "of": of,
             "percentile": round(100.0 * (below + equal / 2) / total, 1),
-            "rating": dd.rating(game, score),
+            "rating": dd.rating(self.rooms.snapshot(mine.room_id).progress.state),
             "bot": {"name": dd.BOT, "score": await self.bot_score(game, day)},
         }
 
@@ -387,7 +386,9 @@ class DailyService:
         for row, name in rows:
             state = self.rooms.snapshot(row.room_id).progress.state
             meta = {"daily": day, "player": row.player_id, "score": row.score}
-            games.append(to_record(state, [name], seed=seed, reveal_decks=True, meta=meta))
+            record = dict(state.game.to_record(state, [name], seed=seed, reveal=True))
+            record["meta"] = meta
+            games.append(record)
         return {"seed": seed, "deal": dd.deal_record(game, seed, day), "games": games}
 
     def best(self, game: str, limit: int) -> list[dict[str, Any]]:

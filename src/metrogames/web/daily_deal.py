@@ -22,10 +22,9 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from metrogames.bots.base import make_bot
-from metrogames.games.nextstation.citymap import load_city
-from metrogames.games.nextstation.scoring import solo_rating
-from metrogames.sim.games import game_kind
-from metrogames.sim.runner import play_bots
+from metrogames.bots.play import play_bots
+from metrogames.core.protocol import Action, State
+from metrogames.games import game_type, load_game
 from metrogames.web.checks import RoomError
 
 GAMES = ("london", "paris")
@@ -86,15 +85,15 @@ def shift(day: str, days: int) -> str:
     return (date.fromisoformat(day) + timedelta(days=days)).isoformat()
 
 
-def deal_state(game: str, seed: int) -> Any:
+def deal_state(game: str, seed: int) -> State[Action]:
     """The first state of the daily deal (one player, no modules)."""
-    return game_kind(game).new_state(1, seed, {})
+    return load_game(game, players=1).new_game(seed)
 
 
 def deal_record(game: str, seed: int, day: str) -> dict[str, Any]:
     """The deal record (``docs/notation.md``: every round's deck, the colour cycle, no
     turns) of the daily deal, ``meta`` naming the day."""
-    record = game_kind(game).deal_record(1, seed)
+    record = dict(load_game(game, players=1).deal_record(seed))
     record["meta"] = {"daily": day, "seed": seed}
     return record
 
@@ -105,14 +104,15 @@ def bot_score(game: str, seed: int) -> int:
     return int(state.scores()[0])
 
 
-def rating(game: str, score: int) -> dict[str, Any] | None:
-    """The printed solo rating of ``score`` (no modules): ``{"band", "range", "phrase"}``, or
-    ``None`` for a city without one (Paris)."""
-    rated = solo_rating(load_city(game), score, 0)
-    if rated is None:
+def rating(state: State[Action]) -> dict[str, Any] | None:
+    """The printed solo rating of a finished daily game (no modules): ``{"band", "range",
+    "phrase"}``, or ``None`` for a game without one (Paris)."""
+    hook = game_type(state.game.name).solo_result
+    result = hook(state) if hook is not None else None
+    rated = result.get("rating") if result is not None else None
+    if not isinstance(rated, dict):
         return None
-    _, band, span, phrase = rated
-    return {"band": band, "range": span, "phrase": phrase}
+    return {"band": rated["band"], "range": rated["range"], "phrase": rated["phrase"]}
 
 
 def streak(days: set[str], today: str) -> int:

@@ -2,7 +2,7 @@
 
 Contract: ``docs/web-api.md``, ``GET /api/rooms/{room}/replay`` and ``POST /api/replays`` →
 ``{"game", "players", "frames": [<spectator view>, ...]}``. The record is first replayed by the
-engine (``kind.replay``), so an illegal record is refused with the engine's reason; the frames
+engine (``metrogames.games.replay_record``), so an illegal record is refused with the engine's reason; the frames
 then follow its action history from the first state. A finished game hides nothing, so frames
 show every map as it is drawn.
 """
@@ -12,24 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from metrogames.core.errors import IllegalActionError, MetrogamesError
-from metrogames.games.metro import read_metro_record
-from metrogames.games.nextstation.record import parse_record
-from metrogames.sim.games import game_kind
+from metrogames.games import record_start, replay_record
 from metrogames.web.checks import RoomError, bad_request
 from metrogames.web.tables import Progress
 from metrogames.web.views import Frame, build_view
 
 MAX_FRAMES = 2000
-
-
-def _first_state(data: dict[str, Any]) -> Any:
-    """The record's first state (the deal from its seed, decks or tiles)."""
-    if data.get("game") == "metro":
-        record = read_metro_record(data)
-        state = record.game.from_pile(record.tiles)
-        state.seed = record.seed
-        return state
-    return parse_record(data).new_state()
 
 
 def frames_of_record(data: Any) -> dict[str, Any]:
@@ -42,9 +30,8 @@ def frames_of_record(data: Any) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise bad_request("a record must be a JSON object")
     try:
-        kind = game_kind(data.get("game"))
-        final = kind.replay(data)
-        first = _first_state(data)
+        final = replay_record(data)
+        first = record_start(data)
     except IllegalActionError as exc:
         raise RoomError(400, exc.reason, str(exc)) from None
     except (MetrogamesError, ValueError) as exc:
@@ -62,14 +49,16 @@ def frames_of_record(data: Any) -> dict[str, Any]:
         }
         for i, name in enumerate(players)
     ]
+    game = final.game.name
     progress = Progress(first)
 
     def frame(status: str) -> dict[str, Any]:
-        f = Frame("", kind.name, status, progress.step, seats)
-        return build_view(f, progress.state, None, last_routes=progress.last_routes, reveal=True)
+        return build_view(
+            Frame("", game, status, progress.step, seats), progress.state, None, reveal=True
+        )
 
     frames = [frame("playing")]
     for player, action in history:
         progress.apply(player, action)
         frames.append(frame("finished" if progress.state.is_over() else "playing"))
-    return {"game": kind.name, "players": players, "frames": frames}
+    return {"game": game, "players": players, "frames": frames}

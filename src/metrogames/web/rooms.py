@@ -33,16 +33,10 @@ from metrogames.core.errors import (
     IllegalActionError,
     MetrogamesError,
     NotYourTurnError,
+    RecordError,
 )
 from metrogames.core.protocol import CHANCE
-from metrogames.games.metro import (
-    MetroState,
-)
-from metrogames.games.nextstation.actions import PASS
-from metrogames.games.nextstation.record import to_record as ns_to_record
-from metrogames.games.nextstation.state import NextStationState
-from metrogames.sim.games import game_kind
-from metrogames.web.boards import GAME_NAMES
+from metrogames.games import game_from_options, game_names, game_type
 from metrogames.web.checks import (
     RoomError,
     bad_request,
@@ -62,8 +56,6 @@ from metrogames.web.tables import (
     Progress,
     Seat,
     Table,
-    action_from_wire,
-    action_to_wire,
     loaded_seed,
     stored_seed,
 )
@@ -145,10 +137,10 @@ class RoomService:
             ).all()
         options = json.loads(row.options)
         seed = loaded_seed(row.seed)
-        progress = Progress(game_kind(row.game).new_state(len(seats), seed, options))
+        progress = Progress(game_from_options(row.game, len(seats), options).new_game(seed))
         for a in actions:
-            value = json.loads(a.action)
-            progress.apply(a.player, action_from_wire(progress.state, a.player, value))
+            state = progress.state
+            progress.apply(a.player, state.action_from_json(a.player, json.loads(a.action)))
         return Table(
             id=row.id,
             game=row.game,
@@ -177,11 +169,12 @@ class RoomService:
         """
         body = check_keys(body, {"game", "mode", "seats"}, {"options", "turn_clock"}, "a room")
         game, mode = body["game"], body["mode"]
-        if game not in GAME_NAMES:
-            raise bad_request(f"unknown game {str(game)[:40]!r} (one of {', '.join(GAME_NAMES)})")
+        names = game_names()
+        if game not in names:
+            raise bad_request(f"unknown game {str(game)[:40]!r} (one of {', '.join(names)})")
         if mode not in MODES:
             raise bad_request(f"unknown mode {str(mode)[:40]!r} (one of {', '.join(MODES)})")
-        kind = game_kind(game)
+        kind = game_type(game)
         raw_seats = body["seats"]
         if not isinstance(raw_seats, list) or len(raw_seats) not in kind.players:
             low, high = kind.players[0], kind.players[-1]
@@ -215,7 +208,7 @@ class RoomService:
         options = body.get("options") or {}
         seed = secrets.randbits(63)
         try:
-            state = kind.new_state(len(seats), seed, options)
+            state = game_from_options(game, len(seats), options).new_game(seed)
         except (MetrogamesError, ValueError) as exc:
             raise bad_request(f"options: {exc}") from None
         tokens: dict[str, str] = {}
@@ -264,7 +257,7 @@ class RoomService:
         Raises:
             IntegrityError: from ``extra`` (e.g. a unique constraint); nothing is stored.
         """
-        state = game_kind(game).new_state(len(seats), seed, {})
+        state = game_from_options(game, len(seats), {}).new_game(seed)
         room_id = "".join(secrets.choice(ROOM_ALPHABET) for _ in range(8))
         table = Table(
             id=room_id,
@@ -289,7 +282,7 @@ class RoomService:
                         room_id=room_id,
                         step=i,
                         player=player,
-                        action=json.dumps(action_to_wire(state, player, action)),
+                        action=json.dumps(state.action_to_json(player, action)),
                     )
                 )
             if extra is not None:
@@ -496,7 +489,7 @@ class RoomService:
                 )
             state = table.progress.state
             try:
-                action = action_from_wire(state, seat, body["action"])
+                action = state.action_from_json(seat, body["action"])
             except MetrogamesError as exc:
                 raise RoomError(400, "bad-notation", str(exc)) from None
             await self._play(table, seat, action)
@@ -512,7 +505,7 @@ class RoomService:
         if step == progress.step:
             return True
         return (
-            isinstance(progress.state, NextStationState)
+            game_type(table.game).dynamics == "simultaneous"
             and progress.turn_step <= step < progress.step
             and seat in progress.state.to_move()
         )
@@ -544,7 +537,8 @@ class RoomService:
         table.progress = trial
         if status is not None:
             table.status = status
-        if any(p == CHANCE for p, _ in moves) or isinstance(state, MetroState):
+        sequential = game_type(table.game).dynamics == "sequential"
+        if sequential or any(p == CHANCE for p, _ in moves):
             table.turn_changed = True  # the clock starts again (see _after_change)
 
     def _write(
@@ -563,7 +557,7 @@ class RoomService:
                         room_id=table.id,
                         step=first + i,
                         player=player,
-                        action=json.dumps(action_to_wire(state, player, action)),
+                        action=json.dumps(state.action_to_json(player, action)),
                     )
                 )
             if status is not None:
@@ -628,9 +622,7 @@ class RoomService:
 
     async def _bot_play(self, table: Table, seat: int, code: str) -> None:
         """One bot action for ``seat`` (it sees the turn's start, or its Metro view)."""
-        progress = table.progress
-        state = progress.state
-        seen = progress.turn_start if isinstance(state, NextStationState) else state.view(seat)
+        seen = table.progress.state.view(seat)
         legal = seen.legal_actions(seat)
         bot = table.bots.get(seat)
         if bot is None or bot.name != code:
@@ -654,8 +646,8 @@ class RoomService:
             task.cancel()
 
     async def _clock(self, table: Table, step: int, span: float) -> None:
-        """When the turn's time runs out: in Next Station the humans yet to act pass; in Metro
-        a bot plays the turn (``CLOCK_BOT``)."""
+        """When the turn's time runs out: the humans yet to act pass, in a game with a pass
+        (Next Station); else a bot plays the turn (``CLOCK_BOT``, Metro)."""
         await asyncio.sleep(span)
         async with table.lock:
             if table.clock_task is not asyncio.current_task() or table.status != "playing":
@@ -665,9 +657,10 @@ class RoomService:
             late = [p for p in sorted(state.to_move()) if p != CHANCE and not table.seats[p].bot]
             if not late:
                 return
-            if isinstance(state, NextStationState):
+            pass_action = state.game.pass_action
+            if pass_action is not None:
                 for p in late:
-                    await self._play(table, p, PASS)
+                    await self._play(table, p, pass_action)
             else:
                 actor = late[0]
                 while table.status == "playing" and actor in table.progress.state.to_move():
@@ -734,31 +727,28 @@ class RoomService:
         frame = Frame(
             table.id, table.game, table.status, table.progress.step, seats, table.deadline
         )
-        p = table.progress
-        return build_view(frame, p.state, you, turn_start=p.turn_start, last_routes=p.last_routes)
+        return build_view(frame, table.progress.state, you)
 
     def record(self, table: Table) -> dict[str, Any]:
         """``GET /api/rooms/{room}/record``. Finished: the whole record with seed and decks
         (without them while :attr:`hide_seed` says so: a daily room of a day still open).
-        Playing: no seed, no unflipped card or undrawn tile, and (Next Station) no action of
-        the turn in progress.
+        Playing: the record of the spectator's view — no seed, no unflipped card or undrawn
+        tile, no action of a simultaneous turn in progress.
 
         Raises:
-            RoomError: 409 ``hidden-information`` for a Metro hand-mode game in progress (its
-                drawn tiles include the players' held tiles).
+            RoomError: 409 ``hidden-information`` when the public view has no record (a Metro
+                hand-mode game in progress: its drawn tiles include the players' held tiles).
         """
-        p = table.progress
-        kind = table.kind
-        if table.status == "finished" and self.hide_seed(table):
-            return ns_to_record(p.state, table.names())
+        state = table.progress.state
+        names = table.names()
         if table.status == "finished":
-            return kind.to_record(p.state, table.names(), table.seed)
-        if isinstance(p.state, NextStationState):
-            return kind.to_record(p.turn_start, table.names(), None)
-        if p.state.game.options.hand:
+            if self.hide_seed(table):
+                return dict(state.game.to_record(state, names))
+            return dict(state.game.to_record(state, names, seed=table.seed, reveal=True))
+        public = state.view(None)
+        try:
+            return dict(public.game.to_record(public, names))
+        except RecordError:
             raise RoomError(
-                409,
-                "hidden-information",
-                "a Metro game with held tiles has no public record until it ends",
-            )
-        return kind.to_record(p.state, table.names(), None)
+                409, "hidden-information", "this game in progress has no public record yet"
+            ) from None

@@ -15,16 +15,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from metrogames.bots.base import Bot
-from metrogames.core.protocol import CHANCE
-from metrogames.games.metro import (
-    MetroAction,
-    MetroState,
-    metro_action_from_json,
-    metro_action_to_json,
-)
-from metrogames.games.nextstation.actions import action_from_json, action_to_json
-from metrogames.games.nextstation.state import NextStationState
-from metrogames.sim.games import GameKind, game_kind
+from metrogames.core.protocol import CHANCE, Action, State
 
 
 def stored_seed(seed: int) -> int:
@@ -39,68 +30,36 @@ def loaded_seed(value: int) -> int:
 
 
 # -- the game in memory ---------------------------------------------------------------------
-def action_to_wire(state: Any, player: int, action: Any) -> Any:
-    """The notation JSON of ``action`` (a card id or tile code for :data:`CHANCE`)."""
-    if player == CHANCE:
-        return action
-    if isinstance(state, NextStationState):
-        return action_to_json(state.city, action)
-    return metro_action_to_json(action)
-
-
-def action_from_wire(state: Any, player: int, value: Any) -> Any:
-    """Read notation JSON into an engine action for ``state``'s game.
-
-    Raises:
-        NotationError: not an action of this game's notation.
-    """
-    if player == CHANCE:
-        return value
-    if isinstance(state, NextStationState):
-        return action_from_json(state.city, value)
-    return metro_action_from_json(value)
-
-
 class Progress:
-    """A game in memory: the full ``state``, the ``step`` count, and what the views need:
-    ``turn_start`` and ``turn_step`` (Next Station: the state and step right after the current
-    turn's card) and ``last_routes`` (Metro: routes complete before the last placement)."""
+    """A game in memory: the full ``state``, the ``step`` count (actions so far, chance
+    included) and ``turn_step``, the step right after the last chance action (in a
+    simultaneous turn, the position every seat still to act decides on)."""
 
-    def __init__(self, state: Any) -> None:
+    def __init__(self, state: State[Action]) -> None:
         self.state = state
-        self.turn_start = state
-        self.turn_step = 0
         self.step = 0
-        self.last_routes = 0
+        self.turn_step = 0
 
     def copy(self) -> Progress:
-        """An independent copy (the state cloned; ``turn_start`` is never mutated)."""
+        """An independent copy (the state cloned)."""
         other = Progress(self.state.clone())
-        other.turn_start = self.turn_start
-        other.turn_step = self.turn_step
         other.step = self.step
-        other.last_routes = self.last_routes
+        other.turn_step = self.turn_step
         return other
 
-    def apply(self, player: int, action: Any) -> None:
+    def apply(self, player: int, action: Action) -> None:
         """Apply one checked action in place.
 
         Raises:
             IllegalActionError, NotYourTurnError, GameOverError: the engine's refusal; the
                 progress is unchanged.
         """
-        state = self.state
-        placing = isinstance(state, MetroState) and isinstance(action, MetroAction)
-        before = len(state.routes()) if placing and not action.is_draw else None
-        state.apply_in_place(player, action, check=True)
+        self.state.apply_in_place(player, action, check=True)
         self.step += 1
-        if before is not None:
-            self.last_routes = before
-        if isinstance(state, NextStationState) and player == CHANCE and not state.awaiting_card:
-            self.turn_start = state.clone()
+        if player == CHANCE:
             self.turn_step = self.step
 
-    def chance_actions(self) -> list[tuple[int, Any]]:
+    def chance_actions(self) -> list[tuple[int, Action]]:
         """Make every chance action now due (cards, tiles from the secret deal), in place."""
         done = []
         while CHANCE in self.state.to_move():
@@ -156,10 +115,6 @@ class Table:
     clock_task: asyncio.Task[None] | None = None
     bot_task: asyncio.Task[None] | None = None
     bots: dict[int, Bot] = field(default_factory=dict)
-
-    @property
-    def kind(self) -> GameKind:
-        return game_kind(self.game)
 
     def names(self) -> list[str]:
         return [s.name for s in self.seats]

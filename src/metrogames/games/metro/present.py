@@ -1,0 +1,138 @@
+"""Metro's public JSON for clients: the board's drawing data and the game's part of a view.
+
+Contract: ``docs/web-api.md``, "Boards" and "Views". The drawing data come from the Metro data
+file (squares, tile tracks, edge stations, allocations); the view from a state as
+:meth:`MetroState.view` shows it to a seat (others' held tiles and the pile order are hidden by
+the engine). The registry hands these out as the game's ``board_json`` and ``view_json`` hooks.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from metrogames.core.protocol import CHANCE, JsonObject
+from metrogames.games.metro.actions import MetroAction
+from metrogames.games.metro.board import Route
+from metrogames.games.metro.options import ONE_TILE_ROUTES, TURN_MODES
+from metrogames.games.metro.state import MetroState
+from metrogames.games.metro.tiles import SIDES, load_metro, square_name
+
+TITLE = "Metro"
+SIDE_NAMES = {"N": "north", "E": "east", "S": "south", "W": "west"}
+VIEW_SIDES = ("north", "east", "south", "west")
+"""Side names by endpoint pair (endpoints 0-1 north, 2-3 east, 4-5 south, 6-7 west)."""
+ENDPOINTS = (
+    "endpoints 0-7 sit two per side, clockwise from the north side's west point: "
+    "0 north-west, 1 north-east, 2 east-north, 3 east-south, 4 south-east, 5 south-west, "
+    "6 west-south, 7 west-north; a track joins an even endpoint to an odd one; an edge "
+    "station's train departs from the even endpoint of its side and arrives at the odd one"
+)
+OPTIONS: dict[str, tuple[str, ...]] = {
+    "turn_mode": TURN_MODES,
+    "one_tile_routes": ONE_TILE_ROUTES,
+}
+"""Option name -> its values, the default first (``docs/notation.md``, "Options")."""
+
+
+def board_json() -> JsonObject:
+    """The drawing data of Metro (``docs/web-api.md``, "Boards"): squares, tiles with their
+    tracks, edge and central stations, allocations per player count, seat colours."""
+    data = load_metro()
+    central = set(data.central_squares)
+    return {
+        "game": "metro",
+        "title": TITLE,
+        "grid": {"columns": 8, "rows": 8},
+        "squares": [
+            {"name": square_name(sq), "col": sq % 8, "row": sq // 8, "central": sq in central}
+            for sq in range(64)
+        ],
+        "tiles": [
+            {"code": code, "tracks": [[e, conn[e]] for e in range(0, 8, 2)], "count": count}
+            for code, count, conn in zip(data.tile_codes, data.tile_counts, data.conn, strict=True)
+        ],
+        "endpoints": ENDPOINTS,
+        "stations": [
+            {
+                "number": s.number,
+                "square": square_name(s.square),
+                "side": SIDE_NAMES[SIDES[s.side]],
+                "departure": s.departure,
+                "arrival": s.arrival,
+            }
+            for s in data.stations
+        ],
+        "central_stations": [
+            {"square": square_name(sq), "side": SIDE_NAMES[SIDES[side]]}
+            for sq, side in data.central_faces
+        ],
+        "allocations": {
+            str(n): [list(seat) for seat in seats] for n, seats in sorted(data.allocations.items())
+        },
+        "unused": {str(n): list(v) for n, v in sorted(data.unused.items())},
+        "colours": list(data.seat_colours),
+    }
+
+
+def _placements(state: MetroState) -> tuple[dict[int, int], int]:
+    """Square -> the seat that placed its tile, and the last square placed (-1: none)."""
+    placed_by: dict[int, int] = {}
+    last = -1
+    for who, action in state.history():
+        if who != CHANCE and isinstance(action, MetroAction) and not action.is_draw:
+            placed_by[action.square] = who
+            last = action.square
+    return placed_by, last
+
+
+def _trains(state: MetroState) -> list[dict[str, Any]]:
+    """Where each open route's train waits, in station order."""
+    board = state.board
+    out = []
+    for pos, k in sorted(board.waiting.items(), key=lambda item: item[1]):
+        owner = board.owners[k]
+        out.append(
+            {
+                "station": k + 1,
+                "seat": owner if owner >= 0 else None,
+                "square": square_name(pos >> 3),
+                "side": VIEW_SIDES[(pos & 7) // 2],
+                "tiles": board.route_len[k],
+            }
+        )
+    return out
+
+
+def _routes(routes: list[Route]) -> list[JsonObject]:
+    return [cast(JsonObject, r.to_json()) for r in routes]
+
+
+def view_json(state: MetroState, you: int | None) -> JsonObject:
+    """The Metro part of a view (``docs/web-api.md``, "Views") of ``state`` — a view of seat
+    ``you`` (``None``: a spectator) or a full state of a finished game. Reads only what
+    ``state`` shows: ``hand`` is ``you``'s own held tiles."""
+    board = state.board
+    placed_by, last_square = _placements(state)
+    last = None
+    if last_square >= 0:
+        last = {
+            "square": square_name(last_square),
+            "tile": board.tile_at(last_square),
+            "by": placed_by[last_square],
+            "routes": _routes(state.last_completed()),
+        }
+    return {
+        "scores": state.scores(),
+        "board": [
+            {"square": square_name(sq), "tile": tile, "by": placed_by.get(sq)}
+            for sq in range(64)
+            if (tile := board.tile_at(sq)) is not None
+        ],
+        "pile": state.pile_size,
+        "hand": list(state.hand(you)) if you is not None else [],
+        "drawn": state.drawn_tile,  # placed at once, face up: never a held tile
+        "trains": _trains(state),
+        "routes": _routes(state.routes()),
+        "longest": state.longest_routes(),
+        "last": last,
+    }

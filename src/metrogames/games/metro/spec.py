@@ -1,0 +1,81 @@
+"""Metro's entry in the game registry.
+
+Imported by :mod:`metrogames.games.registry` the first time ``metro`` is asked for. Everything
+adapters need of Metro goes through these hooks: making a game from options, records, deal
+manifests, score sheets, the drawing data and the JSON of a view.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import cast
+
+from metrogames.core.errors import NotationError, OptionError, RecordError
+from metrogames.core.protocol import Action, Game, GameType, JsonObject, OptionSpec, State
+from metrogames.games.metro import present
+from metrogames.games.metro.options import MetroOptions
+from metrogames.games.metro.record import read_metro_record, replay_metro_record
+from metrogames.games.metro.sheet import score_metro_sheet
+from metrogames.games.metro.state import MAX_PLAYERS, MIN_PLAYERS, MetroGame, MetroState
+from metrogames.games.registry import register_game
+
+
+@cache
+def _game(players: int, options: MetroOptions) -> MetroGame:
+    return MetroGame(players, options)
+
+
+def _make(players: int, options: JsonObject) -> Game[Action]:
+    try:
+        parsed = MetroOptions.from_json(options)
+    except NotationError as exc:
+        raise OptionError(f"metro options: {exc}") from None
+    return cast(Game[Action], _game(players, parsed))
+
+
+def _replay(data: object) -> State[Action]:
+    return cast(State[Action], replay_metro_record(data))
+
+
+def _record_start(data: object) -> State[Action]:
+    record = read_metro_record(data)
+    state = record.game.from_pile(record.tiles)
+    state.seed = record.seed
+    return cast(State[Action], state)
+
+
+def _from_deal(data: object, players: int) -> State[Action]:
+    other = data.get("game") if isinstance(data, dict) else None
+    if other != "metro":
+        raise RecordError(f"a {other} deal, not a metro one")
+    record = read_metro_record(data)
+    if record.turns:
+        raise RecordError("a deal record has no turns")
+    if len(record.players) != players:
+        raise RecordError(f"a deal for {len(record.players)} players, not {players}")
+    return cast(State[Action], record.game.from_pile(record.tiles))
+
+
+def _view_json(state: State[Action], you: int | None) -> JsonObject:
+    return present.view_json(cast(MetroState, state), you)
+
+
+register_game(
+    GameType(
+        name="metro",
+        title=present.TITLE,
+        players=range(MIN_PLAYERS, MAX_PLAYERS + 1),
+        dynamics="sequential",
+        options={
+            name: OptionSpec(values[0], tuple(values)) for name, values in present.OPTIONS.items()
+        },
+        make=_make,
+        replay=_replay,
+        record_start=_record_start,
+        from_deal=_from_deal,
+        score_sheet=score_metro_sheet,
+        board_json=cache(present.board_json),
+        view_json=_view_json,
+        family="metro",
+    )
+)

@@ -1,0 +1,151 @@
+"""Next Station's entries in the game registry: one :class:`GameType` per city.
+
+Imported by :mod:`metrogames.games.registry` the first time ``london`` or ``paris`` is asked
+for. Everything adapters need of a city goes through these hooks: making a game from options,
+records, deal manifests, score sheets, the drawing data and the JSON of a view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from typing import cast
+
+from metrogames.core.errors import NotationError, OptionError, RecordError
+from metrogames.core.protocol import (
+    Action,
+    Game,
+    GameType,
+    JsonObject,
+    JsonValue,
+    OptionSpec,
+    State,
+)
+from metrogames.games.nextstation import present
+from metrogames.games.nextstation import record as ns_record
+from metrogames.games.nextstation.citymap import CITY_FILES, CityMap, load_city
+from metrogames.games.nextstation.deal import Options
+from metrogames.games.nextstation.scoring import percentile, solo_rating
+from metrogames.games.nextstation.sheet import score_sheet
+from metrogames.games.nextstation.state import MAX_PLAYERS, NextStationGame, NextStationState
+from metrogames.games.registry import register_game
+
+
+def option_specs(city: CityMap) -> dict[str, OptionSpec]:
+    """The options of ``city`` for menus (``docs/notation.md``, "Options")."""
+    specs = {
+        "objectives": OptionSpec([], ([], "random"), {"count": 2, "from": list(city.objectives)}),
+        "colour_cycle": OptionSpec(None, (None,), {"permutation_of": list(city.colours)}),
+    }
+    if city.powers:
+        specs["powers"] = OptionSpec(
+            None,
+            (None, "random"),
+            {"per_colour": list(city.colours), "from": list(city.powers)},
+        )
+    return specs
+
+
+@cache
+def _game(city: str, players: int, options: Options) -> NextStationGame:
+    return NextStationGame(city, players, options)
+
+
+def _maker(city: str) -> Callable[[int, JsonObject], Game[Action]]:
+    def make(players: int, options: JsonObject) -> Game[Action]:
+        try:
+            parsed = Options.from_json(load_city(city), options)
+        except NotationError as exc:
+            raise OptionError(f"{city} options: {exc}") from None
+        return cast(Game[Action], _game(city, players, parsed))
+
+    return make
+
+
+def _replay(data: object) -> State[Action]:
+    return cast(State[Action], ns_record.replay(ns_record.parse_record(data)))
+
+
+def _record_start(data: object) -> State[Action]:
+    return cast(State[Action], ns_record.parse_record(data).new_state())
+
+
+def _from_deal(city: str) -> Callable[[object, int], State[Action]]:
+    def from_deal(data: object, players: int) -> State[Action]:
+        other = data.get("game") if isinstance(data, dict) else None
+        if other != city:  # else a Paris manifest would be played and counted as London
+            raise RecordError(f"a {other} deal, not a {city} one")
+        record = ns_record.parse_record(data)
+        if not record.is_deal:
+            raise RecordError("a deal record needs all 4 rounds' decks and no cards or turns")
+        record.players = [f"p{i}" for i in range(players)]
+        return cast(State[Action], record.new_state())
+
+    return from_deal
+
+
+def _score_sheet(data: object) -> JsonObject:
+    city, sheet = score_sheet(data)
+    return sheet.to_json(city)
+
+
+def _view_json(state: State[Action], you: int | None) -> JsonObject:
+    return present.view_json(cast(NextStationState, state), you)
+
+
+def solo_result(state: State[Action]) -> JsonObject | None:
+    """For a finished solo game: ``{"score", "modules", "rating": {"adjusted", "band",
+    "range", "phrase", "penalty"} | None, "percentile": 0-100 | None, "reference":
+    {"games", "bot"}}`` (rules/next-station-london.md, "Solo rating"; the percentile among
+    the city's reference games, without modules only); ``None`` otherwise."""
+    ns = cast(NextStationState, state)
+    if ns.num_players != 1 or not ns.is_over():
+        return None
+    city = ns.city
+    score = ns.scores()[0]
+    modules = (1 if ns.deal.objectives else 0) + (1 if ns.deal.powers else 0)
+    rated = solo_rating(city, score, modules)
+    rating: JsonValue = None
+    if rated is not None:
+        adjusted, band, span, phrase = rated
+        penalty = int((city.solo_rating or {}).get("module_penalty", 0))
+        rating = {
+            "adjusted": adjusted,
+            "band": band,
+            "range": span,
+            "phrase": phrase,
+            "penalty": penalty * modules,
+        }
+    return {
+        "score": score,
+        "modules": modules,
+        "rating": rating,
+        "percentile": percentile(city, score) if not modules else None,
+        "reference": {"games": sum(city.reference_scores.values()), "bot": city.reference_bot},
+    }
+
+
+def _register(city_name: str) -> None:
+    city = load_city(city_name)
+    register_game(
+        GameType(
+            name=city_name,
+            title=city.title,
+            players=range(1, MAX_PLAYERS + 1),
+            dynamics="simultaneous",
+            options=option_specs(city),
+            make=_maker(city_name),
+            replay=_replay,
+            record_start=_record_start,
+            from_deal=_from_deal(city_name),
+            score_sheet=_score_sheet,
+            board_json=cache(lambda: present.board_json(city_name)),
+            view_json=_view_json,
+            solo_result=solo_result,
+            family="nextstation",
+        )
+    )
+
+
+for _name in CITY_FILES:
+    _register(_name)
