@@ -70,7 +70,7 @@ def snapshot(state: MetroState) -> tuple[object, ...]:
 
 
 def check_view(state: MetroState, viewer: int, rng: Rng) -> None:
-    """A view hides the others' tiles and the pile order; determinize restores a full state."""
+    """A view hides the others' tiles and the pile order; resample restores a full state."""
     view = state.view(viewer)
     n = state.num_players
     for p in range(n):
@@ -94,7 +94,7 @@ def check_view(state: MetroState, viewer: int, rng: Rng) -> None:
     assert info.value.reason in ("hidden-information", "game-over")
     if state.is_over():
         return
-    full = view.determinize(rng)
+    full = view.resample(viewer, rng)
     assert full.viewer is None and full.hand(viewer) == state.hand(viewer)
     assert [len(full.hand(p)) for p in range(n)] == [len(state.hand(p)) for p in range(n)]
     everything = Counter(full.known_pile()) + Counter(

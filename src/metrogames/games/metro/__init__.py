@@ -11,6 +11,10 @@ Modules, in the order data flows:
 * :mod:`.options`, :mod:`.state` — :class:`MetroOptions`, :class:`MetroGame`,
   :class:`MetroState` (the game protocol: chance draws, turns, views of hidden tiles).
 * :mod:`.record`, :mod:`.sheet` — records (write, read, replay) and score sheets.
+* :mod:`.snapshot` — position snapshots (``metro/1 ...``, one line that round-trips a state).
+
+The engine's action type is :data:`MetroPlay` (``MetroAction | str``: player actions and chance
+outcomes, tile type codes).
 
 Quick use::
 
@@ -25,6 +29,7 @@ from metrogames.games.metro.actions import (
     DRAW,
     NUM_ACTIONS,
     MetroAction,
+    MetroPlay,
     format_metro_action,
     metro_action_from_index,
     metro_action_from_json,
@@ -42,6 +47,7 @@ from metrogames.games.metro.record import (
     replay_metro_record,
 )
 from metrogames.games.metro.sheet import metro_sheet_board, score_metro_sheet
+from metrogames.games.metro.snapshot import read_snapshot, write_snapshot
 from metrogames.games.metro.state import HIDDEN, MetroGame, MetroState
 from metrogames.games.metro.tiles import MetroData, load_metro, parse_square, square_name
 
@@ -56,6 +62,7 @@ __all__ = [
     "MetroData",
     "MetroGame",
     "MetroOptions",
+    "MetroPlay",
     "MetroRecord",
     "MetroState",
     "Route",
@@ -71,8 +78,10 @@ __all__ = [
     "parse_metro_action",
     "parse_square",
     "read_metro_record",
+    "read_snapshot",
     "recount",
     "replay_metro_record",
     "score_metro_sheet",
     "square_name",
+    "write_snapshot",
 ]

@@ -15,12 +15,15 @@ JSON ``"draw"``). Records never show it: the tile played tells which choice was 
 
 :func:`metro_action_index` gives the dense integer index for action masks: ``tile * 64 +
 square`` (0–1535), and 1536 for :data:`DRAW` (:data:`NUM_ACTIONS` = 1537).
+
+:data:`MetroPlay` (``MetroAction | str``) is the engine's action type: player actions and chance
+outcomes (tile type codes) together.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 from metrogames.core.errors import NotationError
 from metrogames.games.metro.tiles import SQUARES, load_metro, parse_square, square_name
@@ -55,12 +58,18 @@ class MetroAction:
 DRAW = MetroAction(-1, None)
 """Official-hand mode: draw a tile from the pile and place it, keeping the held tile."""
 
+MetroPlay: TypeAlias = MetroAction | str
+"""The action type of the Metro engine (``A`` of :class:`~metrogames.core.protocol.State`):
+a player's :class:`MetroAction` (:data:`DRAW` included) or a chance outcome, a tile type code
+such as ``"cbaa"``."""
 
-def format_metro_action(action: MetroAction) -> str:
+
+def format_metro_action(action: MetroPlay) -> str:
     """The text form: ``cbaa C5``, ``C5`` (tile omitted) or ``draw``.
 
     Raises:
-        NotationError: the action names no square of the board or an unknown tile.
+        NotationError: not a :class:`MetroAction` (a tile code is a chance outcome), or an
+            action naming no square of the board or an unknown tile.
     """
     if not isinstance(action, MetroAction):
         raise NotationError(f"not a Metro action: {type(action).__name__}")
@@ -97,12 +106,13 @@ def parse_metro_action(text: object) -> MetroAction:
     raise NotationError(f"cannot read {text!r}: a Metro action is written like cbaa C5")
 
 
-def metro_action_to_json(action: MetroAction) -> Any:
+def metro_action_to_json(action: MetroPlay) -> Any:
     """The JSON form ``{"square": "C5", "tile": "cbaa"}`` (``tile`` left out when ``None``), or
     ``"draw"``.
 
     Raises:
-        NotationError: the action names no square of the board or an unknown tile.
+        NotationError: not a :class:`MetroAction` (a tile code is a chance outcome), or an
+            action naming no square of the board or an unknown tile.
     """
     if not isinstance(action, MetroAction):
         raise NotationError(f"not a Metro action: {type(action).__name__}")

@@ -100,6 +100,55 @@ class MetroBoard:
         self.scores = [0] * players
         self.longest = [0] * players
 
+    @classmethod
+    def from_tiles(
+        cls,
+        data: MetroData,
+        owners: Sequence[int],
+        players: int,
+        tiles: bytes | bytearray,
+        completed: Sequence[int] | None = None,
+    ) -> MetroBoard:
+        """The board holding ``tiles`` (64 bytes: 0 empty, else tile type index + 1) with
+        every train followed from its departure, as :meth:`place` would have left it.
+
+        The tiles fix everything but the order in which routes completed: ``completed`` gives
+        it (edge station indices), ``None`` means station order. The caller checks the tiles
+        (no central square, each type within its count).
+
+        Raises:
+            ValueError: ``completed`` is not exactly the stations whose routes are complete.
+        """
+        board = cls(data, owners, players)
+        board.tiles = bytearray(tiles)
+        occupied = 0
+        frontier = data.edge_mask
+        for sq, t in enumerate(tiles):
+            if t:
+                occupied |= 1 << sq
+                frontier |= data.neighbours[sq]
+                board.placed += 1
+        board.occupied = occupied
+        board.frontier = frontier & ~occupied
+        board.waiting = {}
+        ended = []
+        for k, start in enumerate(data.departure_pos):
+            pos, board.route_len[k] = _follow(data, tiles, start)
+            if pos < 0:
+                board.route_end[k] = pos
+                ended.append(k)
+            else:
+                board.waiting[pos] = k
+        order = ended if completed is None else list(completed)
+        if sorted(order) != ended:
+            raise ValueError(
+                f"completed stations {[k + 1 for k in order]} are not the stations whose routes "
+                f"are complete on these tiles: {[k + 1 for k in ended]}"
+            )
+        for k in order:
+            board._complete(k)
+        return board
+
     def copy(self) -> MetroBoard:
         """An independent copy (tables shared, mutable parts copied)."""
         other = MetroBoard.__new__(MetroBoard)
@@ -217,10 +266,16 @@ class MetroBoard:
             tile = nxt - 1
         self.route_len[k] = length
         self.route_end[k] = pos
+        self._complete(k)
+
+    def _complete(self, k: int) -> None:
+        """Record the route of station index ``k`` (length and end set) as complete and score
+        it for its owner."""
         self.completed.append(k)
         owner = self.owners[k]
         if owner >= 0:
-            self.scores[owner] += length * 2 if pos <= CENTRAL_BASE else length
+            length = self.route_len[k]
+            self.scores[owner] += length * 2 if self.route_end[k] <= CENTRAL_BASE else length
             self.longest[owner] = max(self.longest[owner], length)
 
     # -- reading ---------------------------------------------------------------------------
@@ -239,6 +294,16 @@ class MetroBoard:
         """The tile code on square ``sq``, or ``None`` when empty."""
         t = self.tiles[sq]
         return self.data.tile_codes[t - 1] if t else None
+
+
+def _follow(data: MetroData, tiles: bytes | bytearray, pos: int) -> tuple[int, int]:
+    """Follow a train from entry position ``pos`` over the placed tiles: (the entry position
+    of the empty square where it waits, or its arrival code; the tiles crossed)."""
+    length = 0
+    while pos >= 0 and (t := tiles[pos >> 3]):
+        pos = data.advance[t - 1][pos]
+        length += 1
+    return pos, length
 
 
 def _route(k: int, owner: int, length: int, end: int) -> Route:

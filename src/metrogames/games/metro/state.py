@@ -16,25 +16,44 @@ A turn, by ``turn_mode``:
   a tile, which the player then places, keeping the held tile).
 
 In both hand modes a player with no tile left is skipped. The game ends after 60 placements.
+
+:class:`MetroGame` and :class:`MetroState` implement the game protocol
+(:class:`~metrogames.core.protocol.Game` and :class:`~metrogames.core.protocol.State`) for the
+action type :data:`~.actions.MetroPlay` (``MetroAction | str``: player actions and tile codes).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, TypeAlias
 
 from metrogames.core.errors import (
     GameOverError,
     IllegalActionError,
+    NotationError,
     NotYourTurnError,
+    OptionError,
 )
-from metrogames.core.protocol import CHANCE
+from metrogames.core.protocol import CHANCE, SPECTATOR, JsonObject, JsonValue
 from metrogames.core.rng import Rng, check_seed
-from metrogames.games.metro.actions import DRAW, MetroAction
+from metrogames.games.metro.actions import (
+    DRAW,
+    NUM_ACTIONS,
+    MetroAction,
+    MetroPlay,
+    format_metro_action,
+    metro_action_from_index,
+    metro_action_from_json,
+    metro_action_to_json,
+    parse_metro_action,
+)
 from metrogames.games.metro.board import MetroBoard, Route, recount
 from metrogames.games.metro.options import MetroOptions
 from metrogames.games.metro.tiles import SQUARES, MetroData, load_metro, square_name
+
+if TYPE_CHECKING:
+    from metrogames.core.protocol import Game, State
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 TILES = SQUARES - 4
@@ -44,9 +63,15 @@ HIDDEN = "?"
 _DEAL, _DRAW, _PLACE, _REPLACE, _OVER = range(5)
 """Phases: CHANCE deals a starting tile / draws for the player / the player places / CHANCE
 draws the official-hand replacement / game over."""
+PHASES = ("deal", "draw", "place", "replace", "over")
+"""The phase names (:attr:`MetroState.phase`), by phase number."""
 _MODES = {"draw": 0, "hand": 1, "official-hand": 2}
 _NOBODY = -2
 _TO_MOVE = {a: frozenset((a,)) for a in range(CHANCE, MAX_PLAYERS)} | {_NOBODY: frozenset()}
+
+_Node: TypeAlias = "tuple[_Node | None, int, MetroPlay, int]"
+"""One history entry, linked to the one before: (previous, player, action, private), where
+``private`` is the seat who alone saw a draw (-1: public)."""
 
 
 def _row_tables() -> tuple[tuple[tuple[int, ...], ...], ...]:
@@ -75,10 +100,12 @@ def squares_of(mask: int) -> list[int]:
 
 @dataclass(frozen=True)
 class MetroGame:
-    """Rules and options of one Metro game: 2–6 players and :class:`MetroOptions`.
+    """Rules and options of one Metro game: 2–6 players and :class:`MetroOptions` (the
+    protocol's :class:`~metrogames.core.protocol.Game` for :data:`~.actions.MetroPlay`).
 
     Raises:
-        ValueError: a player count outside 2–6.
+        OptionError: a player count outside 2–6, or options that are not a
+            :class:`MetroOptions`.
     """
 
     players: int = 2
@@ -90,9 +117,11 @@ class MetroGame:
             or not isinstance(self.players, int)
             or not (MIN_PLAYERS <= self.players <= MAX_PLAYERS)
         ):
-            raise ValueError(
-                f"Metro takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players!r}"
+            raise OptionError(
+                f"Metro takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {_short(self.players)}"
             )
+        if not isinstance(self.options, MetroOptions):
+            raise OptionError(f"Metro options must be MetroOptions, not {_short(self.options)}")
 
     @property
     def name(self) -> str:
@@ -150,6 +179,138 @@ class MetroGame:
         _check_multiset(data, idx)
         return MetroState(self, bytes(idx))
 
+    def options_json(self) -> JsonObject:
+        """The options as given: their JSON form (``docs/notation.md``, "Options") with only
+        the keys whose value is not the default (``{}`` for the defaults);
+        ``MetroOptions.from_json`` reads it back."""
+        default = MetroOptions().to_json()
+        return {k: v for k, v in self.options.to_json().items() if v != default[k]}
+
+    # -- dense indices -------------------------------------------------------------------
+    @property
+    def num_distinct_actions(self) -> int:
+        """1537: the placements ``tile_index * 64 + square`` (0–1535), then :data:`DRAW`."""
+        return NUM_ACTIONS
+
+    def action_index(self, action: MetroPlay) -> int:
+        """The dense index of a player action: ``tile_index * 64 + square`` (tile index in
+        data order, square ``row * 8 + col``), ``1536`` for :data:`DRAW`
+        (:func:`~.actions.metro_action_index`).
+
+        Raises:
+            NotationError: not a :class:`MetroAction`, an unknown tile code, a square off the
+                board, or a placement with ``tile=None`` (the draw-mode shorthand has no index
+                of its own: the tile must be named; :meth:`MetroState.string_to_action` fills
+                in the drawn tile).
+        """
+        if not isinstance(action, MetroAction):
+            raise NotationError(f"not a Metro player action: {_short(action)}")
+        if action.is_draw:
+            return NUM_ACTIONS - 1
+        where = square_name(action.square)
+        if action.tile is None:
+            raise NotationError(
+                f"{where} without a tile has no action index: the tile must be named, "
+                "like cbaa " + where
+            )
+        t = self.data.tile_index.get(action.tile, -1) if isinstance(action.tile, str) else -1
+        if t < 0:
+            raise NotationError(f"unknown Metro tile {_short(action.tile)} on {where}")
+        return t * SQUARES + action.square
+
+    def action_from_index(self, index: int) -> MetroAction:
+        """The player action of a dense index (inverse of :meth:`action_index`).
+
+        Raises:
+            NotationError: not an int in ``0..1536``.
+        """
+        return metro_action_from_index(index)
+
+    @property
+    def max_chance_outcomes(self) -> int:
+        """24: one chance outcome per tile type."""
+        return len(self.data.tile_codes)
+
+    def chance_outcome_index(self, outcome: MetroPlay) -> int:
+        """The index of a chance outcome (a tile type code): its position in the data file's
+        tile list (``aaaa`` = 0, ``aacb`` = 1, ...).
+
+        Raises:
+            NotationError: not one of the 24 tile type codes (exact, lower case).
+        """
+        t = self.data.tile_index.get(outcome, -1) if isinstance(outcome, str) else -1
+        if t < 0:
+            raise NotationError(
+                f"not a Metro chance outcome: {_short(outcome)} (a tile type code such as cbaa)"
+            )
+        return t
+
+    def chance_outcome_from_index(self, index: int) -> str:
+        """The tile type code of a chance-outcome index.
+
+        Raises:
+            NotationError: not an int in ``0..23``.
+        """
+        codes = self.data.tile_codes
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(codes):
+            raise NotationError(
+                f"no Metro chance outcome has index {_short(index)} (0-{len(codes) - 1})"
+            )
+        return codes[index]
+
+    @property
+    def pass_action(self) -> None:
+        """``None``: Metro has no action that changes nothing (every turn places a tile)."""
+        return None
+
+    # -- snapshots and records -----------------------------------------------------------
+    def from_snapshot(self, text: str) -> MetroState:
+        """The state a :meth:`MetroState.snapshot` string describes (``docs/notation.md``,
+        "Position snapshot: Metro"); its history starts there (no record can be written).
+
+        Raises:
+            NotationError: not a Metro snapshot, another version, player count or options
+                than this game's, bad syntax, an unknown tile, more copies of a tile than
+                exist, or content no game reaches (naming the field and the problem).
+        """
+        from metrogames.games.metro.snapshot import read_snapshot
+
+        return read_snapshot(self, text)
+
+    def to_record(
+        self,
+        state: State[MetroPlay],
+        names: Sequence[str],
+        *,
+        seed: int | None = None,
+        reveal: bool = False,
+    ) -> JsonObject:
+        """The game record of ``state`` (``docs/notation.md``, "Game record") with one name
+        per seat: ``seed`` is written when given; ``reveal`` lists the whole known pile, not
+        only the tiles drawn (finished games, published deals). A record of a view whose
+        history shows every draw (draw mode) is the public record.
+
+        Raises:
+            RecordError: not a state of this game; a view whose history hides draws (hand
+                modes), ``reveal`` on a view, a state read from a snapshot (no history), or a
+                ``seed`` whose pile is not the one drawn.
+            ValueError: a wrong number of names, a seed outside ``0..2**64-1``.
+        """
+        from metrogames.games.metro.record import game_record
+
+        return game_record(self, state, names, seed=seed, reveal=reveal)
+
+    def deal_record(self, seed: int) -> JsonObject:
+        """The deal record of ``seed``: the whole pile and no turns (names ``player 1`` ...),
+        one line of a deal manifest (:func:`~.record.metro_deal_record`).
+
+        Raises:
+            ValueError: a seed outside ``0..2**64-1``.
+        """
+        from metrogames.games.metro.record import metro_deal_record
+
+        return metro_deal_record(self, seed)
+
 
 def _check_multiset(data: MetroData, idx: Sequence[int]) -> None:
     if len(idx) > TILES:
@@ -167,12 +328,14 @@ def _check_multiset(data: MetroData, idx: Sequence[int]) -> None:
 
 
 class MetroState:
-    """One position of a Metro game. :meth:`apply` returns a new state.
+    """One position of a Metro game. :meth:`apply` returns a new state. The protocol's
+    :class:`~metrogames.core.protocol.State` for :data:`~.actions.MetroPlay`.
 
     Public read-only attributes: ``game``, ``data``, ``board`` (:class:`MetroBoard`: tiles,
-    trains, scores), ``seed`` (when dealt from one, else ``None``), ``viewer`` (the player of a
-    :meth:`view`, else ``None``), ``current`` (the seat whose turn it is), ``dealt`` (starting
-    tiles dealt so far, hand modes) and ``drawn_count`` (tiles taken from the pile, 0–60).
+    trains, scores), ``seed`` (when dealt from one, else ``None``), ``viewer`` (the seat of a
+    :meth:`view`, :data:`~metrogames.core.protocol.SPECTATOR` for the public view, ``None`` for
+    a full state), ``current`` (the seat whose turn it is), ``dealt`` (starting tiles dealt so
+    far, hand modes) and ``drawn_count`` (tiles taken from the pile, 0–60).
     Use the methods for everything else; never mutate the attributes.
 
     Cost: :meth:`clone` copies a 64-byte board, a 32-entry dict and a few short lists;
@@ -184,8 +347,10 @@ class MetroState:
         "_actor",
         "_drawn",
         "_forbidden",
+        "_from_snapshot",
         "_hands",
         "_history",
+        "_last_done",
         "_mode",
         "_phase",
         "_pile",
@@ -217,7 +382,9 @@ class MetroState:
         self._drawn = -1
         self.current = 0
         self.dealt = 0
-        self._history: tuple[Any, ...] | None = None
+        self._history: _Node | None = None
+        self._from_snapshot = False
+        self._last_done = 0
         self._phase = _DEAL if self._mode else _DRAW
         self._actor = CHANCE
 
@@ -256,14 +423,17 @@ class MetroState:
         other.current = self.current
         other.dealt = self.dealt
         other._history = self._history
+        other._from_snapshot = self._from_snapshot
+        other._last_done = self._last_done
         other._phase = self._phase
         other._actor = self._actor
         return other
 
-    def history(self) -> list[tuple[int, str | MetroAction]]:
+    def history(self) -> list[tuple[int, MetroPlay]]:
         """Every action so far, in order: ``(CHANCE, tile_code)`` or ``(player, MetroAction)``.
-        In a :meth:`view`, draws the viewer did not see read ``(CHANCE, "?")``."""
-        out: list[tuple[int, str | MetroAction]] = []
+        In a :meth:`view`, draws the viewer did not see read ``(CHANCE, "?")``. A state read
+        from a snapshot starts with an empty history."""
+        out: list[tuple[int, MetroPlay]] = []
         node = self._history
         while node is not None:
             node, player, action, _ = node
@@ -272,6 +442,19 @@ class MetroState:
         return out
 
     # -- what is on the table ------------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        """What happens next: ``deal`` (CHANCE deals a starting tile, hand modes), ``draw``
+        (CHANCE draws for the current seat), ``place`` (the current seat plays), ``replace``
+        (CHANCE draws the official-hand replacement) or ``over``."""
+        return PHASES[self._phase]
+
+    @property
+    def starts_at_snapshot(self) -> bool:
+        """True when this state (or the one it came from) was read by
+        :meth:`MetroGame.from_snapshot`: its history does not start at the deal."""
+        return self._from_snapshot
+
     @property
     def turn(self) -> int:
         """The number (1-based) of the current placement; 61 once the game is over."""
@@ -313,6 +496,23 @@ class MetroState:
         """Completed routes in completion order (unallocated stations included, 0 points)."""
         return self.board.routes()
 
+    def last_completed(self) -> list[Route]:
+        """The routes the last placement completed, in completion order (empty when it
+        completed none, before the first placement, and before the first placement after a
+        snapshot)."""
+        board = self.board
+        return [r for k in board.completed[self._last_done :] if (r := board.route(k))]
+
+    def score_components(self, player: int) -> dict[str, int]:
+        """``player``'s score by component: ``{"longest_route": tiles, "total": points}`` (the
+        longest completed route is the tie-break, rules "End").
+
+        Raises:
+            ValueError: ``player`` is not a seat of this game.
+        """
+        self._seat(player)
+        return {"longest_route": self.board.longest[player], "total": self.board.scores[player]}
+
     def winners(self) -> list[int]:
         """Highest score, then (among the tied) the longest completed route (rules, "End");
         several players when still tied; empty until the game is over."""
@@ -344,7 +544,7 @@ class MetroState:
         return {data.tile_codes[t]: c for t, c in enumerate(counts) if c > 0}
 
     # -- legal actions -------------------------------------------------------------------
-    def legal_actions(self, player: int) -> list[Any]:
+    def legal_actions(self, player: int) -> list[MetroPlay]:
         """Every legal action of ``player`` now.
 
         For :data:`CHANCE`: tile codes (the pile's next tile when known, else every type left).
@@ -358,14 +558,14 @@ class MetroState:
             nxt = self._next_known()
             if nxt >= 0:
                 return [self.data.tile_codes[nxt]]
-            return list(self.unseen_tiles())
+            return [*self.unseen_tiles()]
         board = self.board
         forbidden = self._forbidden
         if self._drawn >= 0:
             if not forbidden:
                 return _placements(self._drawn, board.frontier)
             return _placements(self._drawn, board.legal_squares(self._drawn, True))
-        out: list[Any] = []
+        out: list[MetroPlay] = []
         seen = -1
         for t in self._hands[player]:
             if t < 0:
@@ -376,6 +576,31 @@ class MetroState:
         if self._mode == 2 and self.drawn_count < TILES:
             out.append(DRAW)
         return out
+
+    def is_legal(self, player: int, action: object) -> bool:
+        """Whether ``player`` may play ``action`` now: what :meth:`apply` accepts (the
+        draw-mode shorthand ``MetroAction(square)`` included). In a view, judged on what the
+        viewer knows (a hidden hand allows nothing). Never raises."""
+        if isinstance(player, bool) or not isinstance(player, int):
+            return False
+        try:
+            self._check(player, action, in_view=True)
+        except IllegalActionError:
+            return False
+        return True
+
+    def chance_outcomes(self) -> list[tuple[MetroPlay, float]]:
+        """The draw now due and its probabilities: empty unless CHANCE is to move; the pile's
+        next tile with probability 1 when known; else every tile type not seen (see
+        :meth:`unseen_tiles`), with probability copies / total, in tile data order."""
+        if self._actor != CHANCE:
+            return []
+        nxt = self._next_known()
+        if nxt >= 0:
+            return [(self.data.tile_codes[nxt], 1.0)]
+        unseen = self.unseen_tiles()
+        total = sum(unseen.values())
+        return [(code, n / total) for code, n in unseen.items()]
 
     def legal_squares(self, tile: str) -> list[int]:
         """Squares where ``tile`` (a code) could go now, under this game's options."""
@@ -389,7 +614,7 @@ class MetroState:
         return -1
 
     # -- applying ------------------------------------------------------------------------
-    def apply(self, player: int, action: Any) -> MetroState:
+    def apply(self, player: int, action: MetroPlay) -> MetroState:
         """Check ``action`` by ``player`` and return the following state (``self`` unchanged).
 
         Args:
@@ -408,7 +633,7 @@ class MetroState:
         nxt.apply_in_place(player, action, check=True)
         return nxt
 
-    def apply_in_place(self, player: int, action: Any, check: bool = True) -> None:
+    def apply_in_place(self, player: int, action: MetroPlay, check: bool = True) -> None:
         """Apply ``action`` to this state itself (the fast path for bots and simulations).
 
         With ``check=False`` the action must come from :meth:`legal_actions`. With
@@ -422,23 +647,27 @@ class MetroState:
                 where_player = None if player == CHANCE else player
                 raise exc.at(turn=min(self.turn, TILES), player=where_player) from None
         if player == CHANCE:
-            self._chance(self.data.tile_index[action])
-        elif action.square < 0:
-            self._history = (self._history, player, action, -1)
+            self._chance(self.data.tile_index[action])  # type: ignore[index]
+            return
+        # a player's action is a MetroAction (checked above, or it came from legal_actions)
+        act: MetroAction = action  # type: ignore[assignment]
+        if act.square < 0:
+            self._history = (self._history, player, act, -1)
             self._phase = _DRAW
             self._actor = CHANCE
         else:
-            self._place(player, action)
+            self._place(player, act)
 
-    def _check(self, player: int, action: Any) -> None:
-        """Raise the error :meth:`apply` would raise for this action, without changing state."""
+    def _check(self, player: int, action: object, in_view: bool = False) -> None:
+        """Raise the error :meth:`apply` would raise for this action, without changing state
+        (``in_view``: judge a view's action on what it shows instead of refusing it)."""
         data = self.data
         if self._phase == _OVER:
             raise GameOverError("game-over", "the game is over: all 60 tiles are placed")
-        if self.viewer is not None:
+        if self.viewer is not None and not in_view:
             raise IllegalActionError(
                 "hidden-information",
-                f"this is player {self.viewer}'s view: determinize() it before playing on",
+                f"this is {_viewer_name(self.viewer)}'s view: resample() it before playing on",
             )
         if player != self._actor:
             if self._actor == CHANCE:
@@ -556,6 +785,7 @@ class MetroState:
             self._hands[player].remove(t)
             from_hand = True
         board = self.board
+        self._last_done = len(board.completed)
         board.place(action.square, t)
         self._history = (self._history, player, action, -1)
         n = self.game.players
@@ -597,51 +827,67 @@ class MetroState:
         self._actor = p
 
     # -- hidden information --------------------------------------------------------------
-    def view(self, player: int) -> MetroState:
-        """What ``player`` sees: the others' held tiles read ``"?"`` (:meth:`hand`), the pile
-        order is unknown (chance outcomes are the unseen tile types) and draws the player did
-        not see read ``"?"`` in :meth:`history`. A view is read-only: :meth:`apply` raises
-        ``hidden-information``; :meth:`determinize` samples a playable state from it.
+    def view(self, seat: int | None) -> MetroState:
+        """What ``seat`` sees (``None``: a spectator, ``viewer`` :data:`SPECTATOR`): the
+        others' held tiles read ``"?"`` (:meth:`hand`; a spectator sees no hand), the pile order
+        is unknown (chance outcomes are the unseen tile types) and draws the viewer did not see
+        read ``"?"`` in :meth:`history`. Nothing else is hidden. A view is read-only:
+        :meth:`apply` raises ``hidden-information``; :meth:`resample` makes a playable state
+        from it. A view's view may only hide more (the same seat, or the spectator).
 
         Raises:
-            ValueError: ``player`` is not a seat of this game.
+            ValueError: ``seat`` is not a seat of this game, or this is already another
+                seat's view.
         """
-        if (
-            isinstance(player, bool)
-            or not isinstance(player, int)
-            or not (0 <= player < self.game.players)
-        ):
-            raise ValueError(f"no player {player!r} in a {self.game.players}-player game")
+        viewer = SPECTATOR if seat is None else self._seat(seat)
+        if self.viewer is not None and viewer not in (self.viewer, SPECTATOR):
+            raise ValueError(
+                f"{_viewer_name(self.viewer)}'s view cannot show what player {seat} sees"
+            )
         other = self.clone()
-        other.viewer = player
+        other.viewer = viewer
         other.seed = None
         other._pile = None
         other._pile_pos = 0
-        other._hands = [h[:] if p == player else [-1] * len(h) for p, h in enumerate(self._hands)]
+        other._hands = [h[:] if p == viewer else [-1] * len(h) for p, h in enumerate(self._hands)]
         entries = []
         node = self._history
         while node is not None:
             prev, who, action, private = node
-            if private >= 0 and private != player:
+            if private >= 0 and private != viewer:
                 action = HIDDEN
             entries.append((who, action, private))
             node = prev
-        rebuilt: tuple[Any, ...] | None = None
+        rebuilt: _Node | None = None
         for who, action, private in reversed(entries):
             rebuilt = (rebuilt, who, action, private)
         other._history = rebuilt
         return other
 
-    def determinize(self, rng: Rng) -> MetroState:
-        """A playable state consistent with this view: hidden hand tiles and the pile order
-        drawn at random (``rng``) from the unseen tiles. On a full state, a plain copy.
-        Its history keeps the view's ``"?"`` entries, so it cannot be written as a record."""
-        other = self.clone()
+    def resample(self, seat: int, rng: Rng) -> MetroState:
+        """A full, playable state consistent with ``view(seat)``: the board, the turn and
+        ``seat``'s own tiles as they are; the others' hidden tiles and the pile order drawn at
+        random (``rng``) from the tiles ``seat`` has not seen (:meth:`unseen_tiles` of the
+        view). Callable on the full state or on ``seat``'s own view. Its history keeps the
+        view's ``"?"`` entries, so it cannot be written as a record; it has no seed.
+
+        Raises:
+            ValueError: ``seat`` is not a seat of this game, or this is another seat's view
+                (the spectator's included).
+        """
+        self._seat(seat)
         if self.viewer is None:
-            return other
+            base = self.view(seat)
+        elif self.viewer == seat:
+            base = self
+        else:
+            raise ValueError(
+                f"{_viewer_name(self.viewer)}'s view cannot be resampled for player {seat}"
+            )
         data = self.data
-        unseen = [data.tile_index[c] for c, n in self.unseen_tiles().items() for _ in range(n)]
+        unseen = [data.tile_index[c] for c, n in base.unseen_tiles().items() for _ in range(n)]
         rng.shuffle(unseen)
+        other = base.clone()
         for h in other._hands:
             for i, t in enumerate(h):
                 if t < 0:
@@ -651,12 +897,149 @@ class MetroState:
         other.viewer = None
         return other
 
+    def _seat(self, seat: object) -> int:
+        """``seat`` when it is a seat of this game.
+
+        Raises:
+            ValueError: anything else.
+        """
+        n = self.game.players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"no player {_short(seat)} in a {n}-player game")
+        return seat
+
+    # -- notation ------------------------------------------------------------------------
+    def action_to_string(self, player: int, action: MetroPlay) -> str:
+        """The text notation: ``cbaa C5``, ``C5`` (draw-mode shorthand) or ``draw`` for a
+        player; the tile code for :data:`CHANCE` (``docs/notation.md``, "Metro turn action").
+
+        Raises:
+            NotationError: not a Metro action of ``player`` (a tile code for chance).
+        """
+        if player == CHANCE:
+            return self._tile_code(action, exact=True)
+        if not isinstance(action, MetroAction):
+            raise NotationError(f"not a Metro player action: {_short(action)}")
+        return format_metro_action(action)
+
+    def string_to_action(self, player: int, text: str) -> MetroPlay:
+        """Read ``cbaa C5``, ``C5`` or ``draw`` (a tile code for :data:`CHANCE`),
+        case-insensitive. When ``player`` must place a drawn tile, ``C5`` reads as that tile
+        on C5, the action :meth:`legal_actions` lists. Not checked for legality.
+
+        Raises:
+            NotationError: bad syntax, an unknown tile or square.
+        """
+        if player == CHANCE:
+            return self._tile_code(text)
+        return self._fill_drawn(player, parse_metro_action(text))
+
+    def action_to_json(self, player: int, action: MetroPlay) -> JsonValue:
+        """The JSON notation: ``{"square": "C5", "tile": "cbaa"}`` (``tile`` left out for the
+        draw-mode shorthand) or ``"draw"``; the tile code for :data:`CHANCE`.
+
+        Raises:
+            NotationError: not a Metro action of ``player``.
+        """
+        if player == CHANCE:
+            return self._tile_code(action, exact=True)
+        if not isinstance(action, MetroAction):
+            raise NotationError(f"not a Metro player action: {_short(action)}")
+        out: JsonValue = metro_action_to_json(action)
+        return out
+
+    def action_from_json(self, player: int, value: object) -> MetroPlay:
+        """Read the JSON notation (see :meth:`action_to_json`), filling in the drawn tile as
+        :meth:`string_to_action` does. Not checked for legality.
+
+        Raises:
+            NotationError: wrong types, unknown keys, an unknown tile or square.
+        """
+        if player == CHANCE:
+            return self._tile_code(value)
+        return self._fill_drawn(player, metro_action_from_json(value))
+
+    def _tile_code(self, value: object, exact: bool = False) -> str:
+        """The tile type code ``value`` names (``exact``: as written, lower case).
+
+        Raises:
+            NotationError: not a tile type code.
+        """
+        if exact and not (isinstance(value, str) and value in self.data.tile_index):
+            raise NotationError(
+                f"a Metro draw is a tile type code such as cbaa, not {_short(value)}"
+            )
+        code: str = self.data.tile_codes[self.data.tile(value)]
+        return code
+
+    def _fill_drawn(self, player: int, action: MetroAction) -> MetroAction:
+        """``action`` with the drawn tile filled in, when it is a placement without a tile by
+        the player who must place the drawn tile."""
+        drawn = self._drawn
+        if drawn >= 0 and action.tile is None and action.square >= 0 and player == self._actor:
+            return MetroAction(action.square, self.data.tile_codes[drawn])
+        return action
+
+    # -- snapshots -----------------------------------------------------------------------
+    def snapshot(self) -> str:
+        """The position as one line of ASCII, ``metro/1 ...`` (``docs/notation.md``, "Position
+        snapshot: Metro"); :meth:`MetroGame.from_snapshot` reads it back exactly. It holds no
+        history."""
+        from metrogames.games.metro.snapshot import write_snapshot
+
+        return write_snapshot(self)
+
+    @classmethod
+    def _restore(
+        cls,
+        game: MetroGame,
+        board: MetroBoard,
+        *,
+        pile: bytes | None,
+        hands: list[list[int]],
+        drawn: int,
+        current: int,
+        phase: int,
+        dealt: int,
+        seed: int | None,
+        viewer: int | None,
+    ) -> MetroState:
+        """The state of checked snapshot parts (:mod:`.snapshot`), its history empty."""
+        state = cls(game, pile or b"")
+        state.board = board
+        state._pile = pile
+        state._hands = hands
+        state._drawn = drawn
+        state.current = current
+        state._phase = phase
+        state.dealt = dealt
+        state.drawn_count = board.placed + sum(map(len, hands)) + (drawn >= 0)
+        state.seed = seed
+        state.viewer = viewer
+        state._from_snapshot = True
+        state._last_done = len(board.completed)
+        state._actor = current if phase == _PLACE else _NOBODY if phase == _OVER else CHANCE
+        return state
+
     def __repr__(self) -> str:
         status = "over" if self._phase == _OVER else f"to move {self._actor}"
         return (
             f"<MetroState {self.game.players}p {self.game.options.turn_mode} "
             f"placed={self.board.placed} scores={self.board.scores} {status}>"
         )
+
+
+if TYPE_CHECKING:
+
+    def _implements_protocol(game: MetroGame, state: MetroState) -> None:
+        """Checked by mypy only: the engine is the protocol's game for :data:`MetroPlay`."""
+        as_game: Game[MetroPlay] = game
+        as_state: State[MetroPlay] = state
+        del as_game, as_state
+
+
+def _viewer_name(viewer: int) -> str:
+    return "the spectator" if viewer == SPECTATOR else f"player {viewer}"
 
 
 def _square(sq: object) -> str:
@@ -696,12 +1079,12 @@ def _placement_rows(t: int) -> tuple[tuple[tuple[MetroAction, ...], ...], ...]:
     return rows
 
 
-def _placements(t: int, mask: int) -> list[MetroAction]:
+def _placements(t: int, mask: int) -> list[MetroPlay]:
     """The actions placing tile type ``t`` on each square of ``mask``, in square order."""
     rows = _PLACEMENT_ROWS[t] if _PLACEMENT_ROWS else None
     if rows is None:
         rows = _placement_rows(t)
-    out: list[MetroAction] = []
+    out: list[MetroPlay] = []
     # one board row per byte, unrolled (the hot path of random playouts)
     if b := mask & 255:
         out += rows[0][b]
