@@ -24,7 +24,7 @@ seats of a simultaneous turn racing for the same step) is counted as ``refused``
 plays again on the newer view, as a browser does.
 
 Checked at the end, per room: its record is downloaded (``GET /api/rooms/{room}/record``) and
-replayed with the engine (``game_kind(game).replay``). A finished game must end with the same
+replayed with the engine (``metrogames.games.replay_record``). A finished game must end with the same
 scores as the server's final view. Every action the clients sent and that was not refused must
 be in the replayed history (Metro: at exactly the step it was sent for; Next Station, whose
 records keep a turn's actions in seat order rather than arrival order: as that seat's n-th
@@ -63,9 +63,9 @@ import httpx
 from websockets.asyncio.client import connect
 
 from metrogames.core.protocol import CHANCE
+from metrogames.games import replay_record
 from metrogames.games.metro import metro_action_from_json, metro_action_to_json
 from metrogames.games.nextstation.actions import action_from_json, action_to_json
-from metrogames.sim.games import game_kind
 
 LOOPBACK = "127.0.0.1"
 
@@ -500,7 +500,7 @@ async def verify(http: httpx.AsyncClient, rooms: list[RoomRun]) -> Check:
         if r.status_code != 200:
             check.errors[f"record:{r.status_code}"] += 1
             continue
-        state = game_kind(run.game).replay(r.json())
+        state = replay_record(r.json())
         history = state.history()
         finished = state.is_over()
         if run.final is not None:

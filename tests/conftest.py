@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 
 from metrogames.bots import make_bot
+from metrogames.bots.play import play_bots
 from metrogames.games.nextstation.actions import action_to_json, parse_action
 from metrogames.games.nextstation.citymap import load_city
 from metrogames.games.nextstation.deal import Options
 from metrogames.games.nextstation.record import FORMAT, to_record
 from metrogames.games.nextstation.state import NextStationGame, NextStationState
-from metrogames.sim.runner import play_bots
 
 LONDON = load_city("london")
 

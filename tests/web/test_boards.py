@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import json
 
+from metrogames.games import game_names
 from metrogames.games.metro import load_metro
 from metrogames.games.nextstation.citymap import load_city
-from metrogames.web.boards import GAME_NAMES, board, games_list
+from metrogames.web.boards import board, games_list
 
 
 def test_games_list_names_each_game_with_players_and_options() -> None:
     games = {g["game"]: g for g in games_list()}
-    assert list(games) == list(GAME_NAMES) == ["london", "paris", "metro"]
+    assert list(games) == game_names() == ["london", "paris", "metro"]
     assert games["london"]["players"] == [1, 4]
     assert games["metro"]["players"] == [2, 6]
     assert "powers" in games["london"]["options"] and "powers" not in games["paris"]["options"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dailyutil import DAY, Clock, daily_client, get, new_player, play, play_day, refused, started
 from webutil import act, record, view
 
-from metrogames.sim.games import game_kind
+from metrogames.games import game_type, replay_record
 from metrogames.web.daily_deal import competition_ranks
 
 NEXT = "2026-03-01"
@@ -103,13 +103,12 @@ def test_rollover_at_utc_midnight_and_the_published_deal(db_url: str) -> None:
         assert deal["seed"] == 10844004946334041556 == tables[room].seed
         assert deal["deal"]["game"] == "london" and len(deal["deal"]["rounds"]) == 4
         assert deal["deal"]["options"]["colour_cycle"] == ["blue", "green", "pink", "purple"]
-        kind = game_kind("london")
-        first = kind.state_from_deal(deal["deal"], 1)
+        first = game_type("london").from_deal(deal["deal"], 1)
         assert first.deal.decks == tables[room].progress.state.deal.decks
         assert len(deal["games"]) == len(board["entries"]) == 1
         for rec, entry in zip(deal["games"], board["entries"], strict=True):
             assert rec["players"] == [entry["name"]] and rec["seed"] == deal["seed"]
-            assert kind.replay(rec).scores()[0] == entry["score"] == rec["meta"]["score"]
+            assert replay_record(rec).scores()[0] == entry["score"] == rec["meta"]["score"]
         # and the finished rooms of the closed day now show their seed
         assert record(client, room)["seed"] == deal["seed"]
         refused(client.get("/api/daily/london/2026-03-02/deal"), 409, "day-not-open")

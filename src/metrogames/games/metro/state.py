@@ -35,6 +35,7 @@ from metrogames.core.errors import (
     NotYourTurnError,
     OptionError,
 )
+from metrogames.core.playout import random_playout
 from metrogames.core.protocol import CHANCE, SPECTATOR, JsonObject, JsonValue
 from metrogames.core.rng import Rng, check_seed
 from metrogames.games.metro.actions import (
@@ -404,6 +405,16 @@ class MetroState:
 
     def is_over(self) -> bool:
         return self._phase == _OVER
+
+    def random_playout(self, rngs: Sequence[Rng]) -> None:
+        """Play to the end in place with uniformly random players, player ``p`` choosing with
+        ``rngs[p]`` (:func:`metrogames.core.playout.uniform_choice`); draws come from the
+        pile. The protocol's playout, one step at a time (Metro's steps are cheap).
+
+        Raises:
+            ValueError: not one generator per player, or a view (resample it first).
+        """
+        random_playout(self, rngs)
 
     def clone(self) -> MetroState:
         """An independent copy (board and hands copied; history shared, it is immutable)."""
