@@ -162,7 +162,7 @@ def _next_station(
     targets: dict[str, list[str]] = {}
     if you is not None and you in to_move:
         names = [s.name for s in city.stations]
-        for action in state.legal_actions(you):
+        for action in state.turn_actions(you):
             legal.append(action_to_json(city, action))
             if len(action.sections) == 1 and action.power is None and action.circle is None:
                 a, b = action.sections[0]
