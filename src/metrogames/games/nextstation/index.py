@@ -142,7 +142,9 @@ class ActionIndex:
         self._require_powers("the circle-station power")
         circle = action.circle
         if type(circle) is not int or not 0 <= circle < len(self.city.stations):
-            raise NotationError(f"the circled station must be a station index, not {circle!r}")
+            raise NotationError(
+                f"the circled station must be a station index, not {_short(circle)}"
+            )
         if action.power is not None:
             raise NotationError(f"one power per turn: {action.power} and a circle")
         if len(directed) > 1:

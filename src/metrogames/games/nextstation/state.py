@@ -1142,6 +1142,8 @@ class NextStationState:
             self._draw_action(player, action, False)
         flat = self._history
         for i in range(len(flat) - 2, -1, -2):
+            if flat[i] == CHANCE:  # not in the history (it began after: a snapshot)
+                return
             if flat[i] == player:
                 flat[i + 1] = action
                 return
