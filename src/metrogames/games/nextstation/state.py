@@ -472,14 +472,14 @@ class NextStationState:
             return cards
         if self.over or self.awaiting_card or player < 0 or not (self._pending >> player) & 1:
             return []
-        return cast(list[NextStationAction], self._enumerate(player))
+        return self._enumerate(player)
 
     def turn_actions(self, player: int) -> list[TurnAction]:
         """:meth:`legal_actions` of a player (never :data:`CHANCE`), typed as turn actions:
         ``PASS`` first; empty for a player not to move."""
         if self.over or self.awaiting_card or player < 0 or not (self._pending >> player) & 1:
             return []
-        return self._enumerate(player)
+        return cast(list[TurnAction], self._enumerate(player))  # no card ids for a player
 
     def is_legal(self, player: int, action: object) -> bool:
         """Whether ``player`` may play ``action`` now (the checks of :meth:`apply`, which a
@@ -513,16 +513,16 @@ class NextStationState:
             return self.city.symbol_mask[face]
         return self.city.all_stations_mask
 
-    def _enumerate(self, player: int) -> list[TurnAction]:
+    def _enumerate(self, player: int) -> list[NextStationAction]:
         city = self.city
         card = city.card_by_id[self.flipped[-1]]
-        colour = self.colour(player)
+        colour = self._colours[player]
         board = self.maps[player]
         starts = board.starts(city, colour, self.branch)
         singles = board.moves(city, colour, starts, self._targets(card.face))
         table = single_sections(city)
         n = len(city.stations)
-        actions: list[TurnAction] = [PASS]
+        actions: list[NextStationAction] = [PASS]
         actions.extend([table[s * n + t] for s, t, _, _ in singles])  # type: ignore[misc]
         if card.face == "free-entry":
             for s, t, link, _ in singles:
@@ -570,10 +570,12 @@ class NextStationState:
             )
         return out
 
-    def _circles(self, board: PlayerMap, colour: int, base: list[TurnAction]) -> list[TurnAction]:
+    def _circles(
+        self, board: PlayerMap, colour: int, base: list[NextStationAction]
+    ) -> list[TurnAction]:
         out: list[TurnAction] = []
         for action in base:
-            if action.power is not None:
+            if not isinstance(action, TurnAction) or action.power is not None:
                 continue
             on_line = board.stations[colour]
             for a, b in action.sections:
@@ -716,32 +718,36 @@ class NextStationState:
         return card
 
     def _play(self, player: int, action: TurnAction, check: bool) -> None:
+        starts = self._turn_start
         if not action.is_pass:
-            self._draw_action(player, action, check)
-        elif self._turn_start is not None:
-            self._turn_start[player] = None  # unchanged since the card was flipped
+            if check or starts is not None:
+                self._draw_kept(player, action, check)
+            else:  # solo and unchecked: the fast path draws in place
+                self._draw(player, self._colours[player], self.maps[player], action, False)
+            if action.powers_used:
+                self.power_used[player] = True
+        elif starts is not None:
+            starts[player] = None  # unchanged since the card was flipped
         self._pending &= ~(1 << player)
         if not self._pending:
             self._end_turn()
 
-    def _draw_action(self, player: int, action: TurnAction, check: bool) -> None:
-        """Draw ``action`` on ``player``'s map and mark its power used. With several players,
-        what it changes is kept first as the player's :data:`TurnStart` (what :meth:`view`
-        shows the others until the turn ends); solo games keep nothing."""
+    def _draw_kept(self, player: int, action: TurnAction, check: bool) -> None:
+        """Draw ``action`` on ``player``'s map, on a copy when ``check`` (an error leaves the
+        state unchanged). With several players, what it changes is kept first as the player's
+        :data:`TurnStart` (what :meth:`view` shows the others until the turn ends)."""
         colour = self._colours[player]
         board = self.maps[player]
         starts = self._turn_start
         start = None if starts is None else _turn_start(board, colour, self.power_used[player])
         if check:
-            board = board.copy()  # an error leaves the state unchanged
+            board = board.copy()
             self._draw(player, colour, board, action, True)
             self.maps[player] = board
         else:
             self._draw(player, colour, board, action, False)
         if starts is not None:
             starts[player] = start
-        if action.powers_used:
-            self.power_used[player] = True
 
     def _draw(
         self, player: int, colour: int, board: PlayerMap, action: TurnAction, check: bool
@@ -1138,8 +1144,11 @@ class NextStationState:
         """Play a uniformly random legal action for ``player`` (who has acted, hidden) from
         their map and put it in the history in place of ``HIDDEN``."""
         action = rng.choice(self._enumerate(player))  # acted: not pending any more
+        assert isinstance(action, TurnAction)
         if not action.is_pass:
-            self._draw_action(player, action, False)
+            self._draw_kept(player, action, False)
+            if action.powers_used:
+                self.power_used[player] = True
         flat = self._history
         for i in range(len(flat) - 2, -1, -2):
             if flat[i] == CHANCE:  # not in the history (it began after: a snapshot)
