@@ -121,7 +121,7 @@ class _Table:
     def _human_turn(self, p: int) -> None:
         state = self.state
         city = self.city
-        legal = state.legal_actions(p)
+        legal = state.turn_actions(p)
         colour = state.colour(p)
         name = self.names[p]
         card = city.card_by_id[state.card or ""]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 from metrogames.core.errors import NotationError
 from metrogames.games.nextstation.citymap import CityMap
@@ -55,6 +55,10 @@ class TurnAction:
 
 
 PASS = TurnAction()
+
+NextStationAction: TypeAlias = TurnAction | str
+"""A Next Station action: a player's :class:`TurnAction`, or a chance outcome (a card id)."""
+
 _DASHES = re.compile(r"\s*[-\u2013\u2014]\s*")
 """A hyphen or en/em dash with any spaces around it: ``D3 – G3`` reads as ``D3-G3``."""
 

@@ -38,6 +38,35 @@ class PlayerMap:
         self.ends = [0] * colours
         self.circled = [-1] * colours
 
+    @classmethod
+    def from_lines(cls, city: CityMap, sections: list[int], circled: list[int]) -> PlayerMap:
+        """The map whose line of colour ``c`` has the links of ``sections[c]`` and the circled
+        station ``circled[c]`` (-1: none); stations, ends (stations with exactly one section of
+        the line), drawn and blocked links are derived. The lines are not checked."""
+        board = cls(len(sections))
+        for c, mask in enumerate(sections):
+            if not mask:
+                continue
+            stations = ends = 0
+            for link in bits(mask):
+                for station in city.links[link]:
+                    stations |= 1 << station
+            for station in bits(stations):
+                if (mask & city.link_mask_of_station[station]).bit_count() == 1:
+                    ends |= 1 << station
+            board.stations[c] = stations
+            board.sections[c] = mask
+            board.ends[c] = ends
+            board.drawn |= mask
+            for link in bits(mask):
+                board.blocked |= (1 << link) | city.conflicts[link]
+        board.circled = list(circled)
+        return board
+
+    def same_as(self, other: PlayerMap) -> bool:
+        """True when both maps hold the same lines, circles and derived masks."""
+        return all(getattr(self, name) == getattr(other, name) for name in PlayerMap.__slots__)
+
     def copy(self) -> PlayerMap:
         """An independent copy."""
         other = PlayerMap.__new__(PlayerMap)

@@ -241,7 +241,15 @@ def to_record(
         seed: the game's seed, when the record may name it (never for a game in progress).
         reveal_decks: add each played round's whole ``deck`` (a finished game, a public deal).
         meta: free-form data to carry along.
+
+    In a :meth:`~NextStationState.view`, the actions the viewer cannot see (``HIDDEN`` in its
+    history) are written as not yet played: ``null`` in the last turn.
+
+    Raises:
+        RecordError: a state read from a snapshot (its history does not start at the deal).
     """
+    if not state.history_from_deal:
+        raise RecordError("a state read from a snapshot has no history to record")
     city = state.city
     n = state.game.players
     rounds: list[dict[str, Any]] = []
@@ -259,7 +267,8 @@ def to_record(
                 acted = 0
                 ends += card.ends_round
             continue
-        assert isinstance(action, TurnAction)
+        if not isinstance(action, TurnAction):  # HIDDEN in a view: not played yet
+            continue
         turns[-1][player] = action_to_json(city, action)
         acted += 1
         if acted == n and ends >= city.round_end_count:

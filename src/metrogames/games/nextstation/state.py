@@ -4,20 +4,45 @@ Source: ``rules/next-station-london.md`` ("Structure of a game", "A round", "Dra
 "Advanced module 2") and ``rules/next-station-paris.md`` ("Cards"). Turns are simultaneous: in
 each turn every player still to act is in :meth:`NextStationState.to_move`; card flips are chance
 actions (card ids) of the player :data:`~metrogames.core.protocol.CHANCE`.
+
+The game implements the whole protocol of :mod:`metrogames.core.protocol` for actions of type
+:data:`NextStationAction` (``TurnAction | str``): the dense action index
+(:mod:`.index`), position snapshots (:mod:`.snapshot`), and hidden information in the engine —
+a :meth:`NextStationState.view` hides the order of the unflipped cards and the other players'
+choices in the turn in progress; :meth:`NextStationState.resample` draws them at random.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, cast
 
-from metrogames.core.errors import GameOverError, IllegalActionError, NotYourTurnError
-from metrogames.core.protocol import CHANCE
+from metrogames.core.errors import (
+    GameOverError,
+    IllegalActionError,
+    NotationError,
+    NotYourTurnError,
+    OptionError,
+    RecordError,
+)
+from metrogames.core.protocol import CHANCE, SPECTATOR, JsonObject, JsonValue
 from metrogames.core.rng import Rng, check_seed
-from metrogames.games.nextstation.actions import PASS, TurnAction, single_sections
+from metrogames.games.nextstation.actions import (
+    PASS,
+    POWERS_IN_ACTION,
+    NextStationAction,
+    TurnAction,
+    action_from_json,
+    action_to_json,
+    format_action,
+    parse_action,
+    single_sections,
+)
 from metrogames.games.nextstation.board import PlayerMap
-from metrogames.games.nextstation.citymap import SYMBOLS, Card, CityMap, load_city
+from metrogames.games.nextstation.citymap import CITY_FILES, SYMBOLS, Card, CityMap, load_city
 from metrogames.games.nextstation.deal import ROUNDS, Deal, Options, colour_for, resolve
+from metrogames.games.nextstation.index import ActionIndex, action_index_for, card_positions
 from metrogames.games.nextstation.scoring import (
     EMPTY_LINE,
     Breakdown,
@@ -26,12 +51,39 @@ from metrogames.games.nextstation.scoring import (
     line_tourist_boxes,
     score_line,
 )
+from metrogames.games.nextstation.snapshot import (
+    Line,
+    PlayerPart,
+    Position,
+    format_position,
+    parse_position,
+)
+
+if TYPE_CHECKING:
+    from metrogames.core.protocol import Game, State
+
+__all__ = [
+    "HIDDEN",
+    "MAX_PLAYERS",
+    "PASS",
+    "NextStationAction",
+    "NextStationGame",
+    "NextStationState",
+    "TurnAction",
+]
 
 MAX_PLAYERS = 4
+HIDDEN = "?"
+"""In a view's :meth:`~NextStationState.history`: an action the viewer cannot see."""
 _CHANCE_ONLY = frozenset((CHANCE,))
 _MOVERS: dict[int, frozenset[int]] = {}
 FIRST_EFFECTIVE_SWITCH = 3
 """A switch flipped 1st or 2nd in a round has no effect (rules, "A round", 3)."""
+
+TurnStart = tuple[int, int, int, int, int, int, bool]
+"""What a player's action of the turn in progress changed, as it was before: the current
+colour's stations, sections, ends and circled station, the map's drawn and blocked links, and
+the power-used flag."""
 
 
 @dataclass(frozen=True)
@@ -39,7 +91,8 @@ class NextStationGame:
     """Rules and options of one Next Station game: city, player count (1–4) and options.
 
     Raises:
-        ValueError: a player count outside 1–4.
+        OptionError: an unknown city or a player count outside 1–4 (``OptionError`` is a
+            ``ValueError``).
     """
 
     city_name: str = "london"
@@ -47,8 +100,18 @@ class NextStationGame:
     options: Options = field(default_factory=Options)
 
     def __post_init__(self) -> None:
-        if not 1 <= self.players <= MAX_PLAYERS:
-            raise ValueError(f"Next Station takes 1 to {MAX_PLAYERS} players, not {self.players}")
+        if not isinstance(self.city_name, str) or self.city_name not in CITY_FILES:
+            raise OptionError(
+                f"unknown Next Station city {self.city_name!r} "
+                f"(expected one of {', '.join(CITY_FILES)})"
+            )
+        players = self.players
+        if (
+            isinstance(players, bool)
+            or not isinstance(players, int)
+            or not (1 <= players <= MAX_PLAYERS)
+        ):
+            raise OptionError(f"Next Station takes 1 to {MAX_PLAYERS} players, not {players!r}")
 
     @property
     def city(self) -> CityMap:
@@ -63,13 +126,148 @@ class NextStationGame:
     def num_players(self) -> int:
         return self.players
 
+    def options_json(self) -> JsonObject:
+        """The options as given, in their JSON form (``docs/notation.md``, "Options"): only
+        the keys whose value is not the default; ``Options.from_json`` reads it back."""
+        options = self.options
+        out: JsonObject = {}
+        if options.objectives:
+            chosen: list[JsonValue] = [*options.objectives]
+            out["objectives"] = "random" if options.objectives == "random" else chosen
+        if options.powers == "random":
+            out["powers"] = "random"
+        elif options.powers is not None:
+            pairs = zip(self.city.colours, options.powers, strict=True)
+            out["powers"] = {colour: power for colour, power in pairs}
+        if options.colour_cycle is not None:
+            out["colour_cycle"] = [*options.colour_cycle]
+        return out
+
     def new_game(self, seed: int) -> NextStationState:
-        """A new game dealt from ``seed`` (0 ≤ seed < 2**64)."""
+        """A new game dealt from ``seed``.
+
+        Raises:
+            ValueError: a seed outside ``0..2**64-1``.
+        """
         return NextStationState(self, resolve(self.city, self.options, check_seed(seed)))
 
     def from_deal(self, deal: Deal) -> NextStationState:
         """A new game on a given deal (decks may be unknown: flips then come from outside)."""
         return NextStationState(self, deal)
+
+    # -- the dense action index (docs/notation.md, "Dense action index") ------------------
+    @property
+    def _index(self) -> ActionIndex:
+        return action_index_for(self.city_name, self.options.powers is not None)
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """The size of the player-action index: 311 for London without powers, 113,514 with
+        them; 453 for Paris (its 148 free-entry pairs included)."""
+        return self._index.size
+
+    def action_index(self, action: NextStationAction) -> int:
+        """The dense index of a player action (stable for a city and its options).
+
+        Raises:
+            NotationError: a card id (chance outcomes are indexed apart), or an action this
+                game can never produce (powers not in play, a second section that is not a
+                free entry's, a station or link that does not exist).
+        """
+        return self._index.index(action)
+
+    def action_from_index(self, index: int) -> TurnAction:
+        """The player action of a dense index.
+
+        Raises:
+            NotationError: not an int from 0 to ``num_distinct_actions - 1``.
+        """
+        return self._index.action(index)
+
+    @property
+    def max_chance_outcomes(self) -> int:
+        """The number of cards in the city's deck (11)."""
+        return len(self.city.deck)
+
+    def chance_outcome_index(self, outcome: NextStationAction) -> int:
+        """The position of card id ``outcome`` in the city's deck data order.
+
+        Raises:
+            NotationError: not a card id of this city's deck.
+        """
+        position = card_positions(self.city_name).get(outcome) if isinstance(outcome, str) else None
+        if position is None:
+            raise NotationError(f"unknown card {_short(outcome)} in the {self.city.title} deck")
+        return position
+
+    def chance_outcome_from_index(self, index: int) -> str:
+        """The card id at position ``index`` of the deck data order.
+
+        Raises:
+            NotationError: not an int from 0 to ``max_chance_outcomes - 1``.
+        """
+        deck = self.city.deck
+        if type(index) is not int or not 0 <= index < len(deck):
+            raise NotationError(
+                f"chance outcome index must be an int from 0 to {len(deck) - 1}, not "
+                f"{_short(index)}"
+            )
+        return deck[index].id
+
+    @property
+    def pass_action(self) -> TurnAction:
+        """``PASS``: always legal for a player to move."""
+        return PASS
+
+    # -- snapshots and records -----------------------------------------------------------
+    def from_snapshot(self, text: str) -> NextStationState:
+        """The state a :meth:`NextStationState.snapshot` string describes; its history starts
+        there (:meth:`to_record` refuses it).
+
+        Raises:
+            NotationError: another game or city, player count or options; bad syntax; unknown
+                cards or stations; inconsistent content (``docs/notation.md``, "Position
+                snapshot: Next Station").
+        """
+        return NextStationState.from_position(
+            self, parse_position(self.city, self.players, self.options, text)
+        )
+
+    def to_record(
+        self,
+        state: State[NextStationAction],
+        names: Sequence[str],
+        *,
+        seed: int | None = None,
+        reveal: bool = False,
+    ) -> JsonObject:
+        """The game record of ``state`` (``record.to_record``): ``seed`` written when given,
+        ``reveal`` writes each played round's whole deck. In a view, the actions the viewer
+        cannot see are written as not yet played (``null``).
+
+        Raises:
+            RecordError: a state of another game, not one name per player, or a state read
+                from a snapshot (its history does not start at the deal).
+        """
+        from metrogames.games.nextstation.record import to_record
+
+        if not isinstance(state, NextStationState) or state.game != self:
+            raise RecordError(f"not a state of this game ({self.city_name}, {self.players}p)")
+        if len(names) != self.players:
+            raise RecordError(f"{self.players} player names expected, not {len(names)}")
+        return to_record(state, list(names), seed=seed, reveal_decks=reveal)
+
+    def deal_record(self, seed: int) -> JsonObject:
+        """The deal record of ``seed`` (every round's deck, no cards or turns), players named
+        ``p0`` … and ``{"seed": seed}`` in ``meta``.
+
+        Raises:
+            ValueError: a seed outside ``0..2**64-1``.
+        """
+        from metrogames.games.nextstation.record import deal_record
+
+        names = [f"p{k}" for k in range(self.players)]
+        return deal_record(self.new_game(seed), names, {"seed": seed})
 
 
 class NextStationState:
@@ -78,13 +276,21 @@ class NextStationState:
     Public read-only attributes: ``game``, ``city``, ``deal``, ``round`` (0-based),
     ``flipped`` (card ids flipped this round), ``turn`` (1-based number of the current turn,
     0 before the first), ``branch`` (the current turn has a switch effect), ``maps`` (one
-    :class:`PlayerMap` per player), ``line_scores`` and ``tourist_boxes`` (scored so far).
+    :class:`PlayerMap` per player), ``line_scores`` and ``tourist_boxes`` (scored so far),
+    ``viewer`` (``None`` for a full state, the seat of a :meth:`view`, :data:`SPECTATOR` for
+    the public view).
+
+    Cost: with more than one player, a player's action first keeps the few ints it changes
+    (:data:`TurnStart`, what :meth:`view` shows the others until the turn ends); solo games
+    keep nothing.
     """
 
     __slots__ = (
         "_colours",
         "_history",
+        "_partial",
         "_pending",
+        "_turn_start",
         "awaiting_card",
         "branch",
         "city",
@@ -99,12 +305,14 @@ class NextStationState:
         "round",
         "tourist_boxes",
         "turn",
+        "viewer",
     )
 
     def __init__(self, game: NextStationGame, deal: Deal) -> None:
         self.game = game
         self.city = game.city
         self.deal = deal
+        self.viewer: int | None = None
         self.round = 0
         self.flipped: tuple[str, ...] = ()
         self.ends_flipped = 0
@@ -119,17 +327,66 @@ class NextStationState:
         self.line_scores = [[EMPTY_LINE] * colours for _ in range(n)]
         self.tourist_boxes = [0] * n
         self.power_used = [False] * n
-        self._history: list[Any] = []  # player, action, player, action, ...
+        self._turn_start: list[TurnStart | None] | None = [None] * n if n > 1 else None
+        self._history: list[int | NextStationAction] = []  # player, action, player, ...
+        self._partial = False
         self._colours = self._round_colours()
 
     def _round_colours(self) -> list[int]:
         r = min(self.round, ROUNDS - 1)
         return [colour_for(self.deal, self.game.players, p, r) for p in range(self.game.players)]
 
+    @classmethod
+    def from_position(cls, game: NextStationGame, pos: Position) -> NextStationState:
+        """The state of a checked snapshot :class:`Position` (its history starts empty)."""
+        state = cls(game, pos.deal)
+        state.viewer = pos.viewer
+        state.round = pos.round
+        state.flipped = pos.flipped
+        state.turn = pos.turn
+        state.ends_flipped = pos.ends_flipped
+        state.branch = pos.branch
+        state.awaiting_card = pos.awaiting_card
+        state.over = pos.over
+        state._pending = pos.pending
+        state._partial = True
+        state._colours = state._round_colours()
+        for p, part in enumerate(pos.players):
+            state.maps[p] = _map_of(state.city, part.lines)
+            state.power_used[p] = part.power_used
+            state._rescore(p)
+            if part.turn_start is not None and state._turn_start is not None:
+                used, line = part.turn_start
+                lines = list(part.lines)
+                lines[state._colours[p]] = line
+                state._turn_start[p] = _turn_start(
+                    _map_of(state.city, lines), state._colours[p], used
+                )
+        return state
+
+    def _rescore(self, player: int) -> None:
+        """Score ``player``'s lines of the finished rounds (a state read from a snapshot)."""
+        city = self.city
+        board = self.maps[player]
+        for r in range(min(self.round, ROUNDS)):
+            c = self.colour(player, r)
+            self.line_scores[player][c] = score_line(
+                city, board.stations[c], board.sections[c], board.circled[c]
+            )
+            self.tourist_boxes[player] += line_tourist_boxes(
+                city, board.stations[c], board.sections[c]
+            )
+
     # -- protocol ------------------------------------------------------------------------
     @property
     def num_players(self) -> int:
         return self.game.players
+
+    @property
+    def history_from_deal(self) -> bool:
+        """True when :meth:`history` starts at the deal (false for a state read from a
+        snapshot): only then can the game be written as a record."""
+        return not self._partial
 
     def to_move(self) -> frozenset[int]:
         """``{CHANCE}`` when a card is to be flipped, else the players yet to act this turn;
@@ -159,12 +416,17 @@ class NextStationState:
         other.line_scores = [ls[:] for ls in self.line_scores]
         other.tourist_boxes = self.tourist_boxes[:]
         other.power_used = self.power_used[:]
+        if self._turn_start is not None:
+            other._turn_start = self._turn_start[:]
         return other
 
-    def history(self) -> list[tuple[int, str | TurnAction]]:
-        """Every action so far, in order: ``(CHANCE, card_id)`` or ``(player, TurnAction)``."""
+    def history(self) -> list[tuple[int, NextStationAction]]:
+        """Every action so far, in order: ``(CHANCE, card_id)`` or ``(player, TurnAction)``;
+        in a :meth:`view`, ``(player, HIDDEN)`` for an action the viewer cannot see. Empty at
+        the start of a state read from a snapshot."""
         flat = self._history
-        return list(zip(flat[::2], flat[1::2], strict=True))
+        pairs = zip(flat[::2], flat[1::2], strict=True)
+        return cast(list[tuple[int, NextStationAction]], list(pairs))
 
     # -- what is on the table ------------------------------------------------------------
     @property
@@ -195,34 +457,72 @@ class NextStationState:
         return [c.id for c in self.city.deck if c.id not in seen]
 
     # -- legal actions -------------------------------------------------------------------
-    def legal_actions(self, player: int) -> list[Any]:
+    def legal_actions(self, player: int) -> list[NextStationAction]:
         """Every legal action of ``player`` now: card ids for :data:`CHANCE` (just the dealt
-        card when the deck is known), :class:`TurnAction` values for a player (``PASS``
-        first); an empty list for someone not to move."""
+        card when the deck is known, else the cards not yet flipped this round),
+        :class:`TurnAction` values for a player (``PASS`` first); an empty list for someone
+        not to move. In a view, the viewer's own actions are those of the full state."""
         if player == CHANCE:
             if not self.awaiting_card or self.over:
                 return []
             deck = self.deal.decks[self.round]
-            return [deck[len(self.flipped)]] if deck is not None else self.remaining_cards()
-        if self.over or self.awaiting_card or not (self._pending >> player) & 1:
+            cards: list[NextStationAction] = (
+                [deck[len(self.flipped)]] if deck is not None else [*self.remaining_cards()]
+            )
+            return cards
+        if self.over or self.awaiting_card or player < 0 or not (self._pending >> player) & 1:
             return []
         return self._enumerate(player)
+
+    def turn_actions(self, player: int) -> list[TurnAction]:
+        """:meth:`legal_actions` of a player (never :data:`CHANCE`), typed as turn actions:
+        ``PASS`` first; empty for a player not to move."""
+        if self.over or self.awaiting_card or player < 0 or not (self._pending >> player) & 1:
+            return []
+        return cast(list[TurnAction], self._enumerate(player))  # no card ids for a player
+
+    def is_legal(self, player: int, action: object) -> bool:
+        """Whether ``player`` may play ``action`` now (the checks of :meth:`apply`, which a
+        view passes too). Never raises, whatever ``player`` and ``action`` are."""
+        if self.over or isinstance(player, bool) or not isinstance(player, int):
+            return False
+        try:
+            if player == CHANCE:
+                self._check_card(action)
+            else:
+                self._check_mover(player)
+                turn_action = self._check_shape(action)
+                board = self.maps[player].copy()
+                self._draw(player, self._colours[player], board, turn_action, True)
+        except IllegalActionError:
+            return False
+        return True
+
+    def chance_outcomes(self) -> list[tuple[NextStationAction, float]]:
+        """The card flipped next with its probability: ``[(card, 1.0)]`` when the deck is
+        known; each card not yet flipped this round with probability ``1/k`` (deck data
+        order) when it is not (a view, a record without seed); empty when no card is due."""
+        cards = self.legal_actions(CHANCE)
+        if not cards:
+            return []
+        p = 1.0 / len(cards)
+        return [(card, p) for card in cards]
 
     def _targets(self, face: str) -> int:
         if face in SYMBOLS:
             return self.city.symbol_mask[face]
         return self.city.all_stations_mask
 
-    def _enumerate(self, player: int) -> list[TurnAction]:
+    def _enumerate(self, player: int) -> list[NextStationAction]:
         city = self.city
         card = city.card_by_id[self.flipped[-1]]
-        colour = self.colour(player)
+        colour = self._colours[player]
         board = self.maps[player]
         starts = board.starts(city, colour, self.branch)
         singles = board.moves(city, colour, starts, self._targets(card.face))
         table = single_sections(city)
         n = len(city.stations)
-        actions: list[TurnAction] = [PASS]
+        actions: list[NextStationAction] = [PASS]
         actions.extend([table[s * n + t] for s, t, _, _ in singles])  # type: ignore[misc]
         if card.face == "free-entry":
             for s, t, link, _ in singles:
@@ -270,10 +570,12 @@ class NextStationState:
             )
         return out
 
-    def _circles(self, board: PlayerMap, colour: int, base: list[TurnAction]) -> list[TurnAction]:
+    def _circles(
+        self, board: PlayerMap, colour: int, base: list[NextStationAction]
+    ) -> list[TurnAction]:
         out: list[TurnAction] = []
         for action in base:
-            if action.power is not None:
+            if not isinstance(action, TurnAction) or action.power is not None:
                 continue
             on_line = board.stations[colour]
             for a, b in action.sections:
@@ -286,7 +588,7 @@ class NextStationState:
         return out
 
     # -- applying ------------------------------------------------------------------------
-    def apply(self, player: int, action: Any) -> NextStationState:
+    def apply(self, player: int, action: NextStationAction) -> NextStationState:
         """Check ``action`` by ``player`` and return the following state (``self`` unchanged).
 
         Args:
@@ -297,57 +599,93 @@ class NextStationState:
             GameOverError: the game is over.
             NotYourTurnError: ``player`` is not to move (already acted, or a card is due).
             IllegalActionError: the action breaks a rule; ``reason`` names the rule and the
-                error carries the round, turn and player.
+                error carries the round, turn and player. ``hidden-information`` on a view.
         """
         nxt = self.clone()
         nxt.apply_in_place(player, action, check=True)
         return nxt
 
-    def apply_in_place(self, player: int, action: Any, check: bool = True) -> None:
+    def apply_in_place(self, player: int, action: NextStationAction, check: bool = True) -> None:
         """Apply ``action`` to this state itself (the fast path for bots and simulations).
 
         With ``check=False`` the action must come from :meth:`legal_actions`. The state is
-        unchanged when an error is raised.
+        unchanged when an error is raised (the errors of :meth:`apply`).
         """
-        if not check and not self.over:
+        if not check and not self.over and self.viewer is None:
+            fast: Any = action  # a card id for CHANCE, else a TurnAction (legal_actions' own)
             if player == CHANCE:
-                self._flip(action, False)
+                self._flip(self.city.card_by_id[fast])
             else:
-                self._play(player, action, False)
+                self._play(player, fast, False)
             self._history.append(player)
             self._history.append(action)
             return
+        self._apply_checked(player, action)
+
+    def _apply_checked(self, player: int, action: object) -> None:
         where = {"round": self.round + 1, "turn": self.turn or None, "player": player}
+        if self.viewer is not None:
+            raise IllegalActionError(
+                "hidden-information",
+                f"this is {self._viewer_name()} view: resample() it before playing on",
+            ).at(**where)
         if self.over:
             raise GameOverError("game-over", "the game is over").at(**where)
         if player == CHANCE:
-            self._flip(action, check)
-        else:
-            if (
-                self.awaiting_card
-                or not (0 <= player < self.game.players)
-                or not ((self._pending >> player) & 1)
-            ):
-                raise NotYourTurnError(
-                    "not-your-turn",
-                    "a card must be flipped first"
-                    if self.awaiting_card and 0 <= player < self.game.players
-                    else f"player {player} is not to move now",
-                ).at(**where)
-            if not isinstance(action, TurnAction):
-                raise IllegalActionError(
-                    "not-an-action", f"{type(action).__name__} is not a turn action"
-                ).at(**where)
-            try:
-                self._play(player, action, check)
-            except IllegalActionError as exc:
-                raise exc.at(**where) from None
-        self._history.append(player)
-        self._history.append(action)
+            card = self._check_card(action)
+            self._flip(card)
+            self._history += (CHANCE, card.id)
+            return
+        try:
+            self._check_mover(player)
+            turn_action = self._check_shape(action)
+            self._play(player, turn_action, True)
+        except IllegalActionError as exc:
+            raise exc.at(**where) from None
+        self._history += (player, turn_action)
 
-    def _flip(self, card_id: Any, check: bool) -> None:
-        card = self.city.card_by_id[card_id] if not check else self._check_card(card_id)
-        self.flipped = (*self.flipped, card_id)
+    def _check_mover(self, player: int) -> None:
+        """Raise ``not-your-turn`` unless ``player`` is a seat still to act this turn."""
+        seat = 0 <= player < self.game.players
+        if self.awaiting_card or not seat or not (self._pending >> player) & 1:
+            raise NotYourTurnError(
+                "not-your-turn",
+                "a card must be flipped first"
+                if self.awaiting_card and seat
+                else f"player {player} is not to move now",
+            )
+
+    def _check_shape(self, action: object) -> TurnAction:
+        """``action`` if it is a well-formed :class:`TurnAction` (sections are pairs of
+        station indices, a known power, a station index to circle); else ``not-an-action``."""
+        if not isinstance(action, TurnAction):
+            raise IllegalActionError(
+                "not-an-action", f"{type(action).__name__} is not a turn action"
+            )
+        n = len(self.city.stations)
+        sections = action.sections
+        if not isinstance(sections, tuple) or not all(
+            isinstance(pair, tuple)
+            and len(pair) == 2
+            and all(type(x) is int and 0 <= x < n for x in pair)
+            for pair in sections
+        ):
+            raise IllegalActionError(
+                "not-an-action",
+                f"sections must be pairs of station indices, not {_short(sections)}",
+            )
+        if action.power is not None and action.power not in POWERS_IN_ACTION:
+            raise IllegalActionError("not-an-action", f"unknown power {_short(action.power)}")
+        circle = action.circle
+        if circle is not None and (type(circle) is not int or not 0 <= circle < n):
+            raise IllegalActionError(
+                "not-an-action",
+                f"the circled station must be a station index, not {_short(circle)}",
+            )
+        return action
+
+    def _flip(self, card: Card) -> None:
+        self.flipped = (*self.flipped, card.id)
         if card.face == "switch":
             if len(self.flipped) >= FIRST_EFFECTIVE_SWITCH:
                 self.branch = True
@@ -358,7 +696,7 @@ class NextStationState:
         self.awaiting_card = False
         self._pending = (1 << self.game.players) - 1
 
-    def _check_card(self, card_id: Any) -> Card:
+    def _check_card(self, card_id: object) -> Card:
         where = {"round": self.round + 1, "turn": self.turn + 1}
         if not self.awaiting_card:
             raise NotYourTurnError("not-your-turn", "players must act before the next card").at(
@@ -366,34 +704,50 @@ class NextStationState:
             )
         card = self.city.card_by_id.get(card_id) if isinstance(card_id, str) else None
         if card is None:
-            raise IllegalActionError("unknown-card", f"unknown card {card_id!r}").at(**where)
-        if card_id in self.flipped:
+            raise IllegalActionError("unknown-card", f"unknown card {_short(card_id)}").at(**where)
+        if card.id in self.flipped:
             raise IllegalActionError(
-                "card-already-flipped", f"card {card_id} was already flipped this round"
+                "card-already-flipped", f"card {card.id} was already flipped this round"
             ).at(**where)
         deck = self.deal.decks[self.round]
-        if deck is not None and deck[len(self.flipped)] != card_id:
+        if deck is not None and deck[len(self.flipped)] != card.id:
             raise IllegalActionError(
                 "not-the-dealt-card",
-                f"card {card_id} is not the deal's next card {deck[len(self.flipped)]}",
+                f"card {card.id} is not the deal's next card {deck[len(self.flipped)]}",
             ).at(**where)
         return card
 
     def _play(self, player: int, action: TurnAction, check: bool) -> None:
-        colour = self.colour(player)
-        board = self.maps[player]
+        starts = self._turn_start
         if not action.is_pass:
-            if check:  # draw on a copy so that an error leaves the state unchanged
-                board = board.copy()
-                self._draw(player, colour, board, action, check)
-                self.maps[player] = board
-            else:
-                self._draw(player, colour, board, action, check)
+            if check or starts is not None:
+                self._draw_kept(player, action, check)
+            else:  # solo and unchecked: the fast path draws in place
+                self._draw(player, self._colours[player], self.maps[player], action, False)
             if action.powers_used:
                 self.power_used[player] = True
+        elif starts is not None:
+            starts[player] = None  # unchanged since the card was flipped
         self._pending &= ~(1 << player)
         if not self._pending:
             self._end_turn()
+
+    def _draw_kept(self, player: int, action: TurnAction, check: bool) -> None:
+        """Draw ``action`` on ``player``'s map, on a copy when ``check`` (an error leaves the
+        state unchanged). With several players, what it changes is kept first as the player's
+        :data:`TurnStart` (what :meth:`view` shows the others until the turn ends)."""
+        colour = self._colours[player]
+        board = self.maps[player]
+        starts = self._turn_start
+        start = None if starts is None else _turn_start(board, colour, self.power_used[player])
+        if check:
+            board = board.copy()
+            self._draw(player, colour, board, action, True)
+            self.maps[player] = board
+        else:
+            self._draw(player, colour, board, action, False)
+        if starts is not None:
+            starts[player] = start
 
     def _draw(
         self, player: int, colour: int, board: PlayerMap, action: TurnAction, check: bool
@@ -534,8 +888,16 @@ class NextStationState:
         turn by turn, as the checked path would record them.
 
         Raises:
-            ValueError: a round whose deck is unknown (nothing to flip from).
+            IllegalActionError: a view (``hidden-information``: :meth:`resample` it first).
+            ValueError: a round to play whose deck is unknown (nothing to flip from); the
+                state is then unchanged.
         """
+        if self.viewer is not None:
+            raise IllegalActionError(
+                "hidden-information", f"this is {self._viewer_name()} view: resample() it first"
+            )
+        if None in self.deal.decks[self.round :]:
+            raise ValueError("rollout needs the deal's decks")
         city = self.city
         if not self.over and not self.awaiting_card:
             self._rollout_turn(rng, self._targets(city.card_by_id[self.flipped[-1]].face))
@@ -593,7 +955,9 @@ class NextStationState:
             if moves:
                 s, t, link, _ = moves[rng.below(len(moves))]
                 board.add_section(city, colour, s, t, link)
-                history += (p, singles[s * n + t])
+                action = singles[s * n + t]
+                assert action is not None  # a link joins s and t
+                history += (p, action)
             else:
                 history += (p, PASS)
         self._pending = 0
@@ -648,3 +1012,270 @@ class NextStationState:
     def line_score(self, player: int, colour: int) -> LineScore:
         """The scored line of ``colour`` for ``player`` (empty until its round is scored)."""
         return self.line_scores[player][colour]
+
+    def score_components(self, player: int) -> dict[str, int]:
+        """``player``'s score by component, in points (as :meth:`breakdown`): ``lines``,
+        ``tourist`` (cities that score tourist sites), ``interchanges``, ``bridges`` (cities
+        with bridges), ``objectives`` (when objectives are in play), ``total`` last."""
+        sheet = self.breakdown(player)
+        out = {"lines": sum(ls.score for ls in sheet.lines.values())}
+        if self.city.tourist_points:
+            out["tourist"] = sheet.tourist_points
+        out["interchanges"] = sheet.interchange_points
+        if self.city.bridges:
+            out["bridges"] = sheet.bridge_points
+        if self.deal.objectives:
+            out["objectives"] = sheet.objective_points
+        out["total"] = sheet.total
+        return out
+
+    # -- hidden information --------------------------------------------------------------
+    def view(self, seat: int | None) -> NextStationState:
+        """What ``seat`` may know (``None``: a spectator), as a read-only state.
+
+        Hidden: the order of the unflipped cards (every round's deck is unknown, so the
+        chance outcomes are the round's remaining cards) and, for every other player who has
+        acted in the turn in progress, that action: their map and power-used flag (and so
+        their scores) are those of the moment the turn's card was flipped, and their action
+        reads ``(player, HIDDEN)`` in :meth:`history`. Who has acted stays public
+        (:meth:`to_move` is unchanged). The spectator sees no action of the turn in progress.
+        :meth:`apply` on a view raises ``hidden-information``; :meth:`legal_actions`,
+        :meth:`is_legal`, the scores and :meth:`chance_outcomes` work. A seat's view can be
+        narrowed to the spectator's, not to another seat's.
+
+        Raises:
+            ValueError: ``seat`` is not a seat of this game (or, on a view, another seat).
+        """
+        viewer = self._viewer_for(seat)
+        out = self.clone()
+        out.viewer = viewer
+        out.deal = replace(self.deal, decks=(None,) * ROUNDS)
+        hidden = out._hidden_from(viewer)
+        for p in hidden:
+            out._restore_turn_start(p)
+        out._hide_history(hidden)
+        return out
+
+    def resample(self, seat: int, rng: Rng) -> NextStationState:
+        """A full, playable state consistent with ``view(seat)``: the current round's
+        unflipped cards and every later round's deck shuffled with ``rng``, and each hidden
+        action of the turn in progress replaced by a uniformly random legal action of its
+        player from their turn-start map (in seat order, after the decks). Its ``viewer`` is
+        ``None``; earlier rounds' decks stay unknown.
+
+        Raises:
+            ValueError: ``seat`` is not a seat of this game, or this is another seat's view
+                (or the spectator's).
+        """
+        self._seat(seat)
+        if self.viewer is not None and self.viewer != seat:
+            raise ValueError(f"this is {self._viewer_name()} view, not player {seat}'s")
+        out = self.view(seat) if self.viewer is None else self.clone()
+        out.viewer = None
+        out.deal = replace(out.deal, decks=out._sampled_decks(rng))
+        for p in out._hidden_from(seat):
+            out._sample_hidden(p, rng)
+        return out
+
+    def _seat(self, seat: object) -> int:
+        n = self.game.players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"no seat {_short(seat)} in a {n}-player game")
+        return seat
+
+    def _viewer_for(self, seat: int | None) -> int:
+        viewer = SPECTATOR if seat is None else self._seat(seat)
+        if self.viewer is not None and viewer not in (self.viewer, SPECTATOR):
+            raise ValueError(f"this is {self._viewer_name()} view: it cannot show player {seat}'s")
+        return viewer
+
+    def _viewer_name(self) -> str:
+        return "the spectator's" if self.viewer == SPECTATOR else f"player {self.viewer}'s"
+
+    def _acted(self, player: int) -> bool:
+        """``player`` has acted in the turn in progress."""
+        return not self.over and not self.awaiting_card and not (self._pending >> player) & 1
+
+    def _hidden_from(self, viewer: int) -> list[int]:
+        """The players whose action of the turn in progress ``viewer`` cannot see."""
+        return [p for p in range(self.game.players) if p != viewer and self._acted(p)]
+
+    def _restore_turn_start(self, player: int) -> None:
+        """Put back what ``player``'s action of the turn in progress changed."""
+        starts = self._turn_start
+        entry = starts[player] if starts is not None else None
+        if entry is None or starts is None:
+            return
+        board = self.maps[player] = self.maps[player].copy()
+        c = self._colours[player]
+        (
+            board.stations[c],
+            board.sections[c],
+            board.ends[c],
+            board.circled[c],
+            board.drawn,
+            board.blocked,
+            self.power_used[player],
+        ) = entry
+        starts[player] = None
+
+    def _hide_history(self, hidden: list[int]) -> None:
+        """Replace the turn in progress's actions of ``hidden`` players with ``HIDDEN``."""
+        flat = self._history
+        for i in range(len(flat) - 2, -1, -2):
+            if flat[i] == CHANCE:
+                return
+            if flat[i] in hidden:
+                flat[i + 1] = HIDDEN
+
+    def _sampled_decks(self, rng: Rng) -> tuple[tuple[str, ...] | None, ...]:
+        decks: list[tuple[str, ...] | None] = [None] * ROUNDS
+        if self.over:
+            return tuple(decks)
+        rest = self.remaining_cards()
+        rng.shuffle(rest)
+        decks[self.round] = (*self.flipped, *rest)
+        ids = [card.id for card in self.city.deck]
+        for r in range(self.round + 1, ROUNDS):
+            decks[r] = tuple(rng.shuffled(ids))
+        return tuple(decks)
+
+    def _sample_hidden(self, player: int, rng: Rng) -> None:
+        """Play a uniformly random legal action for ``player`` (who has acted, hidden) from
+        their map and put it in the history in place of ``HIDDEN``."""
+        action = rng.choice(self._enumerate(player))  # acted: not pending any more
+        assert isinstance(action, TurnAction)
+        if not action.is_pass:
+            self._draw_kept(player, action, False)
+            if action.powers_used:
+                self.power_used[player] = True
+        flat = self._history
+        for i in range(len(flat) - 2, -1, -2):
+            if flat[i] == CHANCE:  # not in the history (it began after: a snapshot)
+                return
+            if flat[i] == player:
+                flat[i + 1] = action
+                return
+
+    # -- snapshots -----------------------------------------------------------------------
+    def snapshot(self) -> str:
+        """The position as a one-line string (``docs/notation.md``, "Position snapshot: Next
+        Station"); ``game.from_snapshot`` reads it back. It holds no history."""
+        return format_position(self.city, self._position())
+
+    def _position(self) -> Position:
+        return Position(
+            viewer=self.viewer,
+            deal=self.deal,
+            round=self.round,
+            flipped=self.flipped,
+            turn=self.turn,
+            ends_flipped=self.ends_flipped,
+            pending=self._pending,
+            awaiting_card=self.awaiting_card,
+            branch=self.branch,
+            over=self.over,
+            players=tuple(self._player_part(p) for p in range(self.game.players)),
+        )
+
+    def _player_part(self, player: int) -> PlayerPart:
+        board = self.maps[player]
+        lines = tuple(Line(s, c) for s, c in zip(board.sections, board.circled, strict=True))
+        starts = self._turn_start
+        entry = starts[player] if starts is not None and self._acted(player) else None
+        start = None
+        if entry is not None:
+            start = (entry[6], Line(entry[1], entry[3]))
+        return PlayerPart(self.power_used[player], lines, start)
+
+    # -- notation ------------------------------------------------------------------------
+    def action_to_string(self, player: int, action: NextStationAction) -> str:
+        """The text notation: ``D3-G3``, ``pass``, ``@E4``…; a chance outcome's card id.
+
+        Raises:
+            NotationError: not an action of this game (an unknown card, a malformed action,
+                no such player).
+        """
+        if player == CHANCE:
+            return self._card_id(action)
+        return format_action(self.city, self._turn_action(player, action))
+
+    def string_to_action(self, player: int, text: str) -> NextStationAction:
+        """Read the text notation (not checked for legality); for :data:`CHANCE` a card id.
+
+        Raises:
+            NotationError: bad syntax, unknown stations, powers or cards.
+        """
+        if player == CHANCE:
+            return self._card_id(text.strip() if isinstance(text, str) else text)
+        self._notation_player(player)
+        return parse_action(self.city, text)
+
+    def action_to_json(self, player: int, action: NextStationAction) -> JsonValue:
+        """The JSON notation (``docs/notation.md``); for :data:`CHANCE` the card id.
+
+        Raises:
+            NotationError: as :meth:`action_to_string`.
+        """
+        if player == CHANCE:
+            return self._card_id(action)
+        value: JsonValue = action_to_json(self.city, self._turn_action(player, action))
+        return value
+
+    def action_from_json(self, player: int, value: object) -> NextStationAction:
+        """Read the JSON notation (not checked for legality); for :data:`CHANCE` a card id.
+
+        Raises:
+            NotationError: wrong types, unknown keys, stations, powers or cards.
+        """
+        if player == CHANCE:
+            return self._card_id(value)
+        self._notation_player(player)
+        return action_from_json(self.city, value)
+
+    def _card_id(self, value: object) -> str:
+        if isinstance(value, str) and value in self.city.card_by_id:
+            return value
+        raise NotationError(f"unknown card {_short(value)} in the {self.city.title} deck")
+
+    def _notation_player(self, player: object) -> None:
+        n = self.game.players
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
+            raise NotationError(f"no player {_short(player)} in a {n}-player game")
+
+    def _turn_action(self, player: int, action: object) -> TurnAction:
+        self._notation_player(player)
+        try:
+            return self._check_shape(action)
+        except IllegalActionError as exc:
+            raise NotationError(exc.detail) from None
+
+
+def _map_of(city: CityMap, lines: Sequence[Line]) -> PlayerMap:
+    return PlayerMap.from_lines(city, [ln.sections for ln in lines], [ln.circled for ln in lines])
+
+
+def _turn_start(board: PlayerMap, colour: int, power_used: bool) -> TurnStart:
+    return (
+        board.stations[colour],
+        board.sections[colour],
+        board.ends[colour],
+        board.circled[colour],
+        board.drawn,
+        board.blocked,
+        power_used,
+    )
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+if TYPE_CHECKING:
+
+    def _protocol_check(
+        game: NextStationGame, state: NextStationState
+    ) -> tuple[Game[NextStationAction], State[NextStationAction]]:
+        """mypy checks here that the engine implements the protocol exactly."""
+        return game, state
