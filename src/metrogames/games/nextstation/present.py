@@ -144,7 +144,7 @@ def _targets(state: NextStationState, you: int | None) -> dict[str, list[str]]:
     if you is None or you not in state.to_move():
         return targets
     names = [s.name for s in state.city.stations]
-    for action in state.legal_actions(you):
+    for action in state.turn_actions(you):
         if len(action.sections) == 1 and action.power is None and action.circle is None:
             a, b = action.sections[0]
             targets.setdefault(names[a], []).append(names[b])

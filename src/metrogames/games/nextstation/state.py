@@ -26,6 +26,7 @@ from metrogames.core.errors import (
     OptionError,
     RecordError,
 )
+from metrogames.core.playout import random_playout
 from metrogames.core.protocol import CHANCE, SPECTATOR, JsonObject, JsonValue
 from metrogames.core.rng import Rng, check_seed
 from metrogames.games.nextstation.actions import (
@@ -877,6 +878,15 @@ class NextStationState:
                 city, board.stations[c], board.sections[c], board.circled[c]
             )
             self.tourist_boxes[p] += line_tourist_boxes(city, board.stations[c], board.sections[c])
+
+    def random_playout(self, rngs: Sequence[Rng]) -> None:
+        """Play to the end in place with uniformly random players, player ``p`` choosing with
+        ``rngs[p]`` (:func:`metrogames.core.playout.uniform_choice`); cards come from the deal.
+
+        Raises:
+            ValueError: not one generator per player, or a card the deal does not fix.
+        """
+        random_playout(self, rngs)
 
     def rollout(self, rng: Rng) -> None:
         """Play the rest of the game in place with uniformly random single sections for every
