@@ -1,0 +1,84 @@
+"""The game registry (``metrogames.games``): names, games from options, clear refusals."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from metrogames.core.errors import OptionError, RecordError
+from metrogames.games import (
+    game_from_options,
+    game_names,
+    game_type,
+    load_game,
+    record_start,
+    replay_record,
+)
+
+
+def test_built_in_games_in_order() -> None:
+    assert game_names() == ["london", "paris", "metro"]
+    assert [game_type(n).players for n in game_names()] == [range(1, 5), range(1, 5), range(2, 7)]
+    assert game_type("london").dynamics == "simultaneous"
+    assert game_type("metro").dynamics == "sequential"
+
+
+def test_games_from_options() -> None:
+    metro = load_game("metro", players=3, turn_mode="hand")
+    assert (metro.name, metro.num_players) == ("metro", 3)
+    assert metro.options_json() == {"turn_mode": "hand"}
+    london = load_game("london", players=2, objectives="random", powers="random")
+    assert london.num_players == 2 and london.options_json()["powers"] == "random"
+    assert load_game("paris").num_players == 1  # the fewest the game takes
+    assert load_game("metro").num_players == 2
+    assert game_from_options("metro", 4, None).options_json() == {}
+    # the same options give the same (frozen) game
+    assert load_game("london", players=2) == load_game("london", players=2)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: load_game("chess"), "unknown game 'chess' (expected one of london, paris, metro)"),
+        (lambda: load_game("london", players=5), "london takes 1 to 4 players, not 5"),
+        (lambda: load_game("metro", players=1), "metro takes 2 to 6 players, not 1"),
+        (lambda: load_game("metro", players=True), "metro takes 2 to 6 players, not True"),
+        (lambda: load_game("london", players="2"), "london takes 1 to 4 players, not '2'"),
+        (lambda: load_game("paris", powers="random"), "unknown option(s) for paris: powers"),
+        (lambda: load_game("metro", turn_mode="sideways"), "turn_mode"),
+        (lambda: load_game("london", objectives=["thames-6"]), "objectives"),
+        (lambda: load_game("london", objectives=["no-such", "thames-6"]), "no-such"),
+        (lambda: game_from_options("metro", 2, ["hand"]), "options must be a JSON object"),
+        (lambda: game_from_options(None, 2, {}), "unknown game None"),
+    ],
+)
+def test_refusals_name_the_problem(call: object, message: str) -> None:
+    with pytest.raises(OptionError) as info:
+        call()  # type: ignore[operator]
+    assert message in str(info.value)
+    assert isinstance(info.value, ValueError)  # callers that catch ValueError keep working
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ([], "a record must be a JSON object"),
+        ({"players": []}, 'a record needs "game"'),
+        ({"game": "chess"}, "unknown game 'chess'"),
+    ],
+)
+def test_records_of_no_known_game_are_refused(data: object, message: str) -> None:
+    for read in (replay_record, record_start):
+        with pytest.raises(RecordError, match=message.replace("(", r"\(")):
+            read(data)
+
+
+def test_importing_the_registry_loads_no_engine() -> None:
+    code = (
+        "import sys, metrogames.games as g; g.game_names();"
+        "print(sorted(m for m in sys.modules if m.startswith('metrogames.games.')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['metrogames.games.registry']"
