@@ -1,6 +1,8 @@
 """Shared fixtures for the notation, record, sheet and command-line tests (London).
 
-Nothing here is autouse: other test modules are unaffected.
+Nothing here is autouse: other test modules are unaffected. Plugins: ``ci_strict`` (under a
+non-empty ``CI`` a run that skipped, xfailed or deselected anything fails) and pytest's
+``pytester`` (to test that plugin).
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from metrogames.games.nextstation.citymap import load_city
 from metrogames.games.nextstation.deal import Options
 from metrogames.games.nextstation.record import FORMAT, to_record
 from metrogames.games.nextstation.state import NextStationGame, NextStationState
+
+pytest_plugins = ["pytester", "ci_strict"]
 
 LONDON = load_city("london")
 

@@ -1,7 +1,7 @@
 """``metrogames daily``: the terminal client of the daily challenge (``cli/daily.py``), driven by
 scripted input against the web table served on a free loopback port (a fresh SQLite database).
 
-Skipped without the ``web`` extra.
+Needs the ``web`` extra (``./dev`` installs it): without it this module fails to import.
 """
 
 from __future__ import annotations
@@ -17,20 +17,16 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
+import uvicorn
+from rich.console import Console
+from typer.testing import CliRunner
 
-pytest.importorskip("fastapi")
-pytest.importorskip("uvicorn")
-httpx = pytest.importorskip("httpx")
-
-import uvicorn  # noqa: E402
-from rich.console import Console  # noqa: E402
-from typer.testing import CliRunner  # noqa: E402
-
-from metrogames.cli.daily import drawing_order, play_daily  # noqa: E402
-from metrogames.cli.main import app  # noqa: E402
-from metrogames.web.app import create_app  # noqa: E402
-from metrogames.web.config import Settings  # noqa: E402
+from metrogames.cli.daily import drawing_order, play_daily
+from metrogames.cli.main import app
+from metrogames.web.app import create_app
+from metrogames.web.config import Settings
 
 
 def _free_port() -> int:

@@ -8,10 +8,6 @@ import json
 import re
 from typing import Any
 
-import pytest
-
-pytest.importorskip("playwright.sync_api")
-
 from playwright.sync_api import Browser, Page, expect
 
 from browser.conftest import PageErrors, new_page

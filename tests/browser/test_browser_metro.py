@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
-pytest.importorskip("playwright.sync_api")
-
 from playwright.sync_api import Page, expect
 
 from browser.helpers import GAME_OVER, create_game, metro_move, shot

@@ -3,10 +3,6 @@ bot by the host, the seat taken back with the stored token; replays of finished 
 
 from __future__ import annotations
 
-import pytest
-
-pytest.importorskip("playwright.sync_api")
-
 import json
 import urllib.request
 from pathlib import Path
@@ -88,7 +84,8 @@ def _call(base: str, method: str, path: str, body: Any = None, token: str | None
 
 
 def _finished_london(base: str) -> str:
-    """A solo London game played through the API (first legal action each turn)."""
+    """A solo London game played through the API (the last legal action each turn: a section
+    whenever one can be drawn)."""
     res = _call(base, "POST", "/api/rooms", {"game": "london", "mode": "solo", "seats": [{}]})
     room, token = res["room"]["room"], res["tokens"]["0"]
     view = _call(base, "GET", f"/api/rooms/{room}/view", token=token)

@@ -1,5 +1,6 @@
 """Helpers of the daily-challenge tests: a movable clock, an app on a clean database, players,
-starts and playing a daily room out by a simple policy."""
+starts and playing a daily room out by a seeded random legal policy (checked at the end against
+an engine replay of the room's record)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 from sqlalchemy import delete
-from webutil import act, auth, make_settings, view
+from webutil import Player, auth, make_settings, view
 
 from metrogames.web.app import create_app
 from metrogames.web.models import DailyAttemptRow, DailyBotScoreRow, PlayerRow
@@ -89,25 +90,26 @@ def started(
     return out
 
 
-def choose(v: dict[str, Any], policy: str) -> Any:
-    """An action of ``v["legal"]`` by ``policy``: ``first``, ``middle``, ``last`` or ``pass``."""
+Policy = int | str
+"""How a test plays a daily room: a seed of :class:`webutil.Player`'s random legal policy, or
+``"pass"`` (every turn)."""
+
+
+def player(room: str, token: str, policy: Policy = 0) -> Player:
+    """The :class:`webutil.Player` of a daily room's one seat (played with the player token)."""
     if policy == "pass":
-        return "pass"
-    legal = v["legal"]
-    return {"first": legal[0], "middle": legal[len(legal) // 2], "last": legal[-1]}[policy]
+        return Player(room, {"0": token}, passing=True)
+    assert isinstance(policy, int), policy
+    return Player(room, {"0": token}, policy)
 
 
-def play(
-    client: TestClient, room: str, token: str, policy: str = "first", limit: int = 400
-) -> dict[str, Any]:
-    """Play a daily room to its end by ``policy``; returns the final view."""
-    for _ in range(limit):
-        v = view(client, room, token)
-        if v["status"] == "finished":
-            return v
-        r = act(client, room, token, choose(v, policy), v["step"])
-        assert r.status_code == 200, r.text
-    raise AssertionError("the game did not end")
+def play(client: TestClient, room: str, token: str, policy: Policy | Player = 0) -> dict[str, Any]:
+    """Play a daily room to its end by ``policy`` (a seed, ``"pass"``, or a :class:`Player`
+    that already acted in it), check the end against the record; returns the final view."""
+    p = policy if isinstance(policy, Player) else player(room, token, policy)
+    p.play_out(client)
+    p.check(client)
+    return view(client, room, token)
 
 
 def play_day(
@@ -115,7 +117,7 @@ def play_day(
     token: str,
     game: str = "london",
     day: str = DAY,
-    policy: str = "first",
+    policy: Policy = 0,
     share: bool = True,
 ) -> dict[str, Any]:
     """Start and finish ``game`` of ``day``; returns the final view."""

@@ -11,9 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import ModuleType
 
-import pytest
-
-pytest.importorskip("websockets")  # load_web.py, whose helpers load_daily.py uses, needs it
+import websockets  # noqa: F401  (load_web.py, whose helpers load_daily.py uses, needs it)
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 

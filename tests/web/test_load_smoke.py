@@ -10,9 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import ModuleType
 
-import pytest
-
-pytest.importorskip("websockets")
+import websockets  # noqa: F401  (load_web.py needs it: a missing package fails here)
 
 LOAD_WEB = Path(__file__).resolve().parents[2] / "benchmarks" / "load_web.py"
 

@@ -1,18 +1,24 @@
-"""Whole games through the API, each checked against ``metrogames replay`` of its record
-(docs/web-api.md, "Rooms" and "Playing"), on SQLite and PostgreSQL."""
+"""Whole games through the API, played with a seeded random legal policy (real sections, powers
+and placements, not the first legal action, which is ``pass`` in Next Station), each checked
+against an engine replay of its record, ``metrogames replay`` and, for Next Station, ``metrogames
+score`` of the drawn lines (docs/web-api.md, "Rooms" and "Playing"), on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from fastapi.testclient import TestClient
-from webutil import cli_replay, create, play_out, record, view
+from webutil import Player, cli_replay, create, play_out, record, view
 
 
-def finish_and_check(client: TestClient, room: str, tokens: dict[str, str], tmp: Path) -> None:
-    play_out(client, room, tokens)
-    final = view(client, room)
-    assert final["status"] == "finished" and final["to_move"] == []
+def finish_and_check(
+    client: TestClient, room: str, tokens: dict[str, str], tmp: Path, seed: int = 0
+) -> dict[str, Any]:
+    player = Player(room, tokens, seed)
+    player.play_out(client)
+    final = player.check(client)
+    assert all(player.sent.values())
     rec = record(client, room)
     assert "seed" in rec
     result = cli_replay(rec, tmp)
@@ -26,12 +32,16 @@ def finish_and_check(client: TestClient, room: str, tokens: dict[str, str], tmp:
     assert uploaded.status_code == 200 and uploaded.json()["frames"] == replay["frames"]
     refused = client.post("/api/replays", json={**rec, "players": []})
     assert refused.status_code == 400 and refused.json()["reason"] == "bad-request"
+    return {"final": final, "sent": player.sent}
 
 
 def test_london_solo(client: TestClient, tmp_path: Path) -> None:
     made = create(client, game="london", mode="solo", seats=[{"name": "Ada"}])
     assert made["room"]["status"] == "playing"
-    finish_and_check(client, made["room"]["room"], made["tokens"], tmp_path)
+    played = finish_and_check(client, made["room"]["room"], made["tokens"], tmp_path)
+    drawn = [a for a in played["sent"][0] if a != "pass"]
+    assert len(drawn) >= 10  # a real game: most turns draw a section
+    assert played["final"]["scores"][0] > 0
 
 
 def test_london_hotseat_with_powers_and_objectives(client: TestClient, tmp_path: Path) -> None:
@@ -46,7 +56,14 @@ def test_london_hotseat_with_powers_and_objectives(client: TestClient, tmp_path:
     room = made["room"]["room"]
     first = view(client, room, made["tokens"]["0"])
     assert len(first["objectives"]) == 2 and first["players"][0]["power"] is not None
-    finish_and_check(client, room, made["tokens"], tmp_path)
+    played = finish_and_check(client, room, made["tokens"], tmp_path, seed=2)
+    used = {
+        a.get("power") or ("circle-station" if "circle" in a else None)
+        for actions in played["sent"].values()
+        for a in actions
+        if a != "pass"
+    }
+    assert used - {None}, "no pencil power was used"
 
 
 def test_paris_against_a_bot(client: TestClient, tmp_path: Path) -> None:
@@ -71,7 +88,7 @@ def test_metro_hand_mode_against_a_bot(client: TestClient, tmp_path: Path) -> No
 def test_an_uploaded_record_with_an_illegal_action_is_refused(client: TestClient) -> None:
     made = create(client, game="london", mode="solo", seats=[{"name": "Ada"}])
     room = made["room"]["room"]
-    play_out(client, room, made["tokens"])
+    play_out(client, room, made["tokens"], seed=1)
     rec = record(client, room)
     first_turns = rec["rounds"][0]["turns"]
     first_turns[0] = [{"sections": [["A1", "J10"]]}]

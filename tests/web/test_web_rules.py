@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi.testclient import TestClient
-from webutil import act, auth, create, make_settings, record, view
+from webutil import act, auth, create, make_settings, play_out, record, view
 
 from metrogames.web.app import create_app
 
@@ -78,8 +78,7 @@ def test_bad_rooms_are_refused(client: TestClient) -> None:
 def test_actions_after_the_end(client: TestClient) -> None:
     made = create(client, game="metro", mode="bots", seats=[{"name": "A"}, {"bot": "random"}])
     room, token = made["room"]["room"], made["tokens"]["0"]
-    while (v := view(client, room, token))["status"] != "finished":
-        assert act(client, room, token, v["legal"][0], v["step"]).status_code == 200
+    v = play_out(client, room, made["tokens"], seed=5)
     before = record(client, room)
     refused(act(client, room, token, {"square": "A1"}, v["step"]), 409, "game-over")
     assert record(client, room) == before
