@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 from metrogames.cli.main import app as cli
 from metrogames.core.protocol import CHANCE
 from metrogames.core.rng import Rng
+from metrogames.games import replay_record
 from metrogames.games.nextstation.sheet import score_sheet
-from metrogames.sim.games import game_kind
 from metrogames.web.config import Settings
 
 
@@ -118,11 +118,8 @@ def record(client: TestClient, room: str) -> dict[str, Any]:
 
 
 def engine_replay(rec: dict[str, Any]) -> Any:
-    """The final state of a record replayed by the engine, in this process (not by the server).
-
-    ``metrogames.games.replay_record`` will take this over; in this tree its built-in game
-    modules do not exist yet, so the adapters' registry does it."""
-    return game_kind(rec["game"]).replay(rec)
+    """The final state of a record replayed by the engine, in this process (not by the server)."""
+    return replay_record(rec)
 
 
 def recorded_actions(rec: dict[str, Any], state: Any) -> dict[int, list[Any]]:
