@@ -838,6 +838,10 @@ class NextStationState:
                     "wrong-section-count",
                     f"the double-section power draws exactly 2 sections, not {n}",
                 )
+        elif action.power is not None and n != 1:  # joker, switch: a hand-built action
+            raise IllegalActionError(
+                "wrong-section-count", f"the {action.power} power draws 1 section, not {n}"
+            )
         elif n == 2:
             t = action.sections[0][1]
             if face != "free-entry" or action.power is not None:
