@@ -1,4 +1,4 @@
-"""The command-line contract for London (spec/notation.md, "Command line"): JSON on stdout,
+"""The command-line contract for London (docs/notation.md, "Command line"): JSON on stdout,
 errors on stderr naming the item and reason, exit statuses."""
 
 from __future__ import annotations

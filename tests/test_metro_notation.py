@@ -1,4 +1,4 @@
-"""Metro action notation (spec/notation.md, "Metro turn action"): text and JSON round-trip,
+"""Metro action notation (docs/notation.md, "Metro turn action"): text and JSON round-trip,
 dense indices, and bad input raising NotationError only."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Metro records and score sheets (spec/notation.md, "Game record", "Score sheet",
+"""Metro records and score sheets (docs/notation.md, "Game record", "Score sheet",
 ``score --json``): writing, strict reading, replay errors with their place, and hostile input
 that must raise NotationError, RecordError or IllegalActionError and nothing else."""
 

@@ -1,4 +1,4 @@
-"""Next Station turn-action notation (spec/notation.md, "Next Station turn action"): the text
+"""Next Station turn-action notation (docs/notation.md, "Next Station turn action"): the text
 and JSON forms round-trip, and malformed or hostile input is refused with a NotationError that
 names the bad part."""
 

@@ -1,4 +1,4 @@
-"""London game records (spec/notation.md, "Game record"): played records round-trip and replay
+"""London game records (docs/notation.md, "Game record"): played records round-trip and replay
 to the same game; tampered, malformed and hostile records are refused with the right error,
 reason and place."""
 

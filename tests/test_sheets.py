@@ -1,4 +1,4 @@
-"""London score sheets (spec/notation.md, "Score sheet", "What score checks"): the spec's
+"""London score sheets (docs/notation.md, "Score sheet", "What score checks"): the spec's
 example scores exactly as printed, and each check refuses a bad drawing with its reason."""
 
 from __future__ import annotations

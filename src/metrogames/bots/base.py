@@ -1,6 +1,6 @@
 """The bot interface and the registry of bot codes.
 
-Source: ``DESIGN.md``, "Style anchors" (catanatron's one-method bots). A bot sees a game only
+Source: ``docs/design.md``, "Style anchors" (catanatron's one-method bots). A bot sees a game only
 through the protocol (:mod:`metrogames.core.protocol`): it is handed what its seat may know
 (``state.view(player)``) and, to look ahead, plays on ``state.resample(player, rng)`` — never on
 the true hidden state.

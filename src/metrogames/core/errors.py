@@ -2,7 +2,7 @@
 
 Every error raised on bad input derives from :class:`MetrogamesError`, so adapters (command
 line, web) can turn any of them into a clean message. Illegal actions carry a machine-readable
-``reason`` code (kebab-case, as in ``spec/notation.md``) and, once known, where they happened.
+``reason`` code (kebab-case, as in ``docs/notation.md``) and, once known, where they happened.
 """
 
 from __future__ import annotations

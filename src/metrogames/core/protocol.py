@@ -1,6 +1,6 @@
 """The game protocol every game implements (OpenSpiel's shape, Python's manners).
 
-Source: ``DESIGN.md``, "Core protocol"; the registry that hands out games is
+Source: ``docs/design.md``, "Core protocol"; the registry that hands out games is
 :mod:`metrogames.games`. Layers above the games (bots, sim, web, cli, envs) use only these
 types and the registry, never an engine class.
 

@@ -1,6 +1,6 @@
 """The game registry: the one place that maps a game name to its rules.
 
-Source: ``DESIGN.md``, "Core protocol". Adapters (bots, sim, web, cli, envs) find games only
+Source: ``docs/design.md``, "Core protocol". Adapters (bots, sim, web, cli, envs) find games only
 here: :func:`load_game` makes a :class:`~metrogames.core.protocol.Game` from a name and options,
 :func:`game_type` gives the name's facts and hooks, :func:`game_names` lists the names. The
 built-in games register themselves when first asked for (their modules are imported lazily, so

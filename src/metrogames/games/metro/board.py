@@ -1,6 +1,6 @@
 """The Metro board: placed tiles, the routes' trains, and scores kept incrementally.
 
-Source: ``rules/metro.md``, "Placing a tile" and "Routes and scoring".
+Source: ``docs/metro.md``, "Placing a tile" and "Routes and scoring".
 
 * The tiles are a ``bytearray`` of 64 squares (0 = empty, else tile type index + 1) beside two
   bitsets: ``occupied`` (squares with a tile) and ``frontier`` (empty, non-central squares that
@@ -40,7 +40,7 @@ class Route:
 
     def to_json(self) -> dict[str, object]:
         """``{"station": 6, "player": 1, "tiles": 3, "central": false, "points": 3}`` (the
-        ``score --json`` route shape of ``spec/notation.md``)."""
+        ``score --json`` route shape of ``docs/notation.md``)."""
         return {
             "station": self.station,
             "player": self.player,

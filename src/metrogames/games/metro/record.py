@@ -1,6 +1,6 @@
 """Metro game records: write one from a state, read and replay one strictly.
 
-Source: ``spec/notation.md``, "Game record" (the Metro paragraph and "Chance"). A Metro record::
+Source: ``docs/notation.md``, "Game record" (the Metro paragraph and "Chance"). A Metro record::
 
     {"format": "metrogames/1", "game": "metro", "players": ["Ada", "bot:greedy"],
      "seed": 7, "options": {"turn_mode": "draw", "one_tile_routes": "allowed"},

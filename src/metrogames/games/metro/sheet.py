@@ -1,13 +1,13 @@
 """Score a Metro score sheet: the placements copied off a physical board.
 
-Source: ``spec/notation.md``, "Score sheet" and ``score --json``. A Metro sheet::
+Source: ``docs/notation.md``, "Score sheet" and ``score --json``. A Metro sheet::
 
     {"game": "metro", "player_count": 2,
      "placements": [{"square": "A1", "tile": "baac"}, ...],
      "options": {"one_tile_routes": "forbidden"}}
 
 Placements are in order (the board may be partial) and are checked one by one under the options
-(``rules/metro.md``, "Placing a tile"): a known tile and square, no more copies of a tile than
+(``docs/metro.md``, "Placing a tile"): a known tile and square, no more copies of a tile than
 exist, an empty non-central square touching the edge or a tile, and the one-tile-route rule when
 forbidden. Whether the tiles could have come from a real pile is ``replay``'s job.
 """

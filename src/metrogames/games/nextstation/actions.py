@@ -1,4 +1,4 @@
-"""Next Station turn actions and their notation (``spec/notation.md``, "Next Station turn action").
+"""Next Station turn actions and their notation (``docs/notation.md``, "Next Station turn action").
 
 An action is one player's whole turn: ``pass``, or one or two sections, possibly with a pencil
 power and a circled station. It has three faces that round-trip:

@@ -6,8 +6,8 @@ whose drawn segments cross it at a point that is not a station (bridges excepted
 section cross anything on the map?" is one AND. Crossings are recomputed from geometry on load,
 never listed by hand.
 
-Source: ``rules/next-station-london.md`` (Components, Drawing a section) and
-``rules/next-station-paris.md`` (Map).
+Source: ``docs/next-station-london.md`` (Components, Drawing a section) and
+``docs/next-station-paris.md`` (Map).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Game options and the deal: what the seed decides before play.
 
-Source: ``rules/next-station-london.md`` ("Colour rotation", "Advanced module 1/2") and
-``spec/notation.md`` ("Options"). The deal for a seed never changes between versions: each part
+Source: ``docs/next-station-london.md`` ("Colour rotation", "Advanced module 1/2") and
+``docs/notation.md`` ("Options"). The deal for a seed never changes between versions: each part
 is drawn from its own stream of :class:`~metrogames.core.rng.Rng`, and golden tests pin it.
 """
 

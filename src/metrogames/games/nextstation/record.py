@@ -1,6 +1,6 @@
 """Next Station game records: write, read (strictly) and replay.
 
-Format: ``spec/notation.md``, "Game record". A record lists every chance outcome (the cards
+Format: ``docs/notation.md``, "Game record". A record lists every chance outcome (the cards
 flipped) and every action, so replaying it rebuilds the game exactly; with a ``seed`` the cards
 must be the seed's. Reading is strict: unknown keys (outside ``"meta"``), wrong types and
 oversized lists are refused with :class:`~metrogames.core.errors.RecordError`; an illegal action
@@ -294,7 +294,7 @@ def deal_record(
     state: NextStationState, players: list[str], meta: dict[str, Any] | None = None
 ) -> dict[str, Any]:
     """A *deal record* of ``state``'s deal: every round's ``deck`` and the resolved options,
-    no cards and no turns (``spec/notation.md``, ``simulate --deals``).
+    no cards and no turns (``docs/notation.md``, ``simulate --deals``).
 
     Raises:
         RecordError: a deal whose decks are not all known.

@@ -1,7 +1,7 @@
 """Scoring a Next Station map: lines at the end of each round, the rest at the end of the game.
 
-Source: ``rules/next-station-london.md`` ("Scoring a line", "End of game") and
-``rules/next-station-paris.md`` ("Scoring"). What differs between cities is data: river points
+Source: ``docs/next-station-london.md`` ("Scoring a line", "End of game") and
+``docs/next-station-paris.md`` ("Scoring"). What differs between cities is data: river points
 per crossing, monument points, the tourist table, bridge points. All values are points.
 """
 
@@ -93,7 +93,7 @@ class Breakdown:
         return max((ls.score for ls in self.lines.values()), default=0)
 
     def to_json(self, city: CityMap) -> dict[str, Any]:
-        """The ``score --json`` shape of ``spec/notation.md``; keys a city lacks are absent."""
+        """The ``score --json`` shape of ``docs/notation.md``; keys a city lacks are absent."""
         lines: dict[str, Any] = {}
         for colour, ls in self.lines.items():
             entry: dict[str, Any] = {
@@ -167,7 +167,7 @@ def breakdown(
 
 
 def solo_rating(city: CityMap, total: int, modules: int) -> tuple[int, int, str, str] | None:
-    """The printed solo rating (rules/next-station-london.md, "Solo rating") of a ``total``
+    """The printed solo rating (docs/next-station-london.md, "Solo rating") of a ``total``
     (points) with ``modules`` advanced modules in play (0-2; 10 points off each).
 
     Returns:
@@ -197,7 +197,7 @@ def percentile(city: CityMap, total: int) -> float | None:
     bot's solo scores stored with the map): the percentage of games scoring less, counting
     equal scores half (0-100). ``None`` when the city has no reference.
 
-    Source: rules/next-station-paris.md ("show the player's percentile instead").
+    Source: docs/next-station-paris.md ("show the player's percentile instead").
     """
     games = sum(city.reference_scores.values())
     if not games:

@@ -1,6 +1,6 @@
 """Score sheets: a player's map copied off paper, checked and scored.
 
-Format and checks: ``spec/notation.md``, "Score sheet" and "What ``score`` checks". A sheet has
+Format and checks: ``docs/notation.md``, "Score sheet" and "What ``score`` checks". A sheet has
 no cards, so only the drawing is checked (links, starts, no revisits, no doubled sections, no
 forbidden crossings, one circle per line on that line), not whether a deal could produce it.
 """

@@ -96,7 +96,7 @@ def _view_json(state: State[Action], you: int | None) -> JsonObject:
 def solo_result(state: State[Action]) -> JsonObject | None:
     """For a finished solo game: ``{"score", "modules", "rating": {"adjusted", "band",
     "range", "phrase", "penalty"} | None, "percentile": 0-100 | None, "reference":
-    {"games", "bot"}}`` (rules/next-station-london.md, "Solo rating"; the percentile among
+    {"games", "bot"}}`` (docs/next-station-london.md, "Solo rating"; the percentile among
     the city's reference games, without modules only); ``None`` otherwise."""
     ns = cast(NextStationState, state)
     if ns.num_players != 1 or not ns.is_over():
