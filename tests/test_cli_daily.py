@@ -27,7 +27,7 @@ import uvicorn  # noqa: E402
 from rich.console import Console  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
-from metrogames.cli.daily import drawing_order, play_daily  # noqa: E402
+from metrogames.cli.daily import play_daily  # noqa: E402
 from metrogames.cli.main import app  # noqa: E402
 from metrogames.web.app import create_app  # noqa: E402
 from metrogames.web.config import Settings  # noqa: E402
@@ -211,8 +211,3 @@ def test_daily_errors_have_clear_messages_and_exit_codes(server: str, tmp_path: 
         app, ["daily", "london", "--server", server, "--token-file", str(token_file)]
     )
     assert broken.exit_code == 1 and "cannot read the token file" in broken.output
-
-
-def test_drawing_order_follows_the_line_from_its_departure() -> None:
-    # sections listed by link index, some reversed: redrawn from the departure 0
-    assert drawing_order(0, [(2, 3), (1, 0), (1, 2), (5, 1)]) == [(0, 1), (1, 2), (2, 3), (1, 5)]
