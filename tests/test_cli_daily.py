@@ -23,7 +23,7 @@ import uvicorn
 from rich.console import Console
 from typer.testing import CliRunner
 
-from metrogames.cli.daily import drawing_order, play_daily
+from metrogames.cli.daily import play_daily
 from metrogames.cli.main import app
 from metrogames.web.app import create_app
 from metrogames.web.config import Settings
@@ -207,8 +207,3 @@ def test_daily_errors_have_clear_messages_and_exit_codes(server: str, tmp_path: 
         app, ["daily", "london", "--server", server, "--token-file", str(token_file)]
     )
     assert broken.exit_code == 1 and "cannot read the token file" in broken.output
-
-
-def test_drawing_order_follows_the_line_from_its_departure() -> None:
-    # sections listed by link index, some reversed: redrawn from the departure 0
-    assert drawing_order(0, [(2, 3), (1, 0), (1, 2), (5, 1)]) == [(0, 1), (1, 2), (2, 3), (1, 5)]

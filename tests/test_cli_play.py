@@ -1,4 +1,5 @@
-"""``metrogames play``: the terminal game driven by scripted input (``cli/play.py``)."""
+"""``metrogames play london|paris``: the terminal game loop (``cli/play.py``) with the Next
+Station renderer (``cli/render/nextstation.py``), driven by scripted input."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from metrogames.cli.play import play_next_station
-from metrogames.cli.render import MapView, colour_letters, render_map
-from metrogames.core.errors import RecordError
+from metrogames.cli.play import play_game, resume_game
+from metrogames.cli.render.nextstation_map import MapView, colour_letters, render_map
+from metrogames.core.errors import OptionError, RecordError
 from metrogames.core.protocol import CHANCE
 from metrogames.games.nextstation.citymap import SYMBOLS, load_city
 from metrogames.games.nextstation.deal import Options
@@ -77,9 +78,8 @@ def test_solo_game_rejects_bad_moves_and_record_replays_to_printed_scores(
     console, buf = _console()
     out = tmp_path / "solo.json"
     bad = ["Z9-A1", _wrong_symbol_move(SEED), "D3 G3 G4", "help"]
-    record = play_next_station(
-        "london", 1, [], "random", "random", SEED, out, console, _first_move_player(buf, bad)
-    )
+    options = {"objectives": "random", "powers": "random"}
+    record = play_game("london", 1, [], options, SEED, out, console, _first_move_player(buf, bad))
     text = buf.getvalue()
     assert "unknown station 'Z9'" in text
     assert "(wrong-symbol)" in text
@@ -111,9 +111,7 @@ def test_bots_only_game_finishes_and_replays(tmp_path: Path) -> None:
     def no_input(prompt: str) -> str:
         raise AssertionError(f"a bots-only game asked for input: {prompt}")
 
-    record = play_next_station(
-        "london", 2, ["greedy", "random"], None, None, 5, out, console, no_input
-    )
+    record = play_game("london", 2, ["greedy", "random"], None, 5, out, console, no_input)
     text = buf.getvalue()
     state = replay(parse_record(json.loads(out.read_text(encoding="utf-8"))))
     assert state.is_over()
@@ -127,8 +125,8 @@ def test_bots_only_game_finishes_and_replays(tmp_path: Path) -> None:
 def test_paris_bots_only_game(tmp_path: Path) -> None:
     console, buf = _console()
     out = tmp_path / "paris.json"
-    record = play_next_station(
-        "paris", 1, ["greedy"], "random", None, 3, out, console, lambda p: "pass"
+    record = play_game(
+        "paris", 1, ["greedy"], {"objectives": "random"}, 3, out, console, lambda p: "pass"
     )
     state = replay(parse_record(record))
     assert state.is_over()
@@ -147,7 +145,7 @@ def test_eof_saves_a_partial_record_that_replays(tmp_path: Path) -> None:
         except StopIteration:
             raise EOFError from None
 
-    record = play_next_station("london", 2, ["greedy"], None, None, 9, out, console, typed)
+    record = play_game("london", 2, ["greedy"], None, 9, out, console, typed)
     assert "Record so far saved" in buf.getvalue()
     saved = json.loads(out.read_text(encoding="utf-8"))
     assert saved == record
@@ -164,9 +162,7 @@ def test_quit_in_hot_seat_keeps_the_other_players_turn(tmp_path: Path) -> None:
     console, buf = _console()
     out = tmp_path / "hot.json"
     answers = iter(["pass", "quit"])
-    record = play_next_station(
-        "london", 2, [], None, None, 4, out, console, lambda p: next(answers)
-    )
+    record = play_game("london", 2, [], None, 4, out, console, lambda p: next(answers))
     text = buf.getvalue()
     assert "Player 1: your turn" in text
     assert "Player 2: your turn" in text
@@ -178,9 +174,9 @@ def test_quit_in_hot_seat_keeps_the_other_players_turn(tmp_path: Path) -> None:
 def test_bad_options_are_refused() -> None:
     console, _ = _console()
     with pytest.raises(ValueError, match="bots"):
-        play_next_station("london", 1, ["greedy", "greedy"], None, None, 1, None, console, input)
-    with pytest.raises(ValueError, match="unknown objective"):
-        play_next_station("london", 1, [], "nope,thames-6", None, 1, None, console, input)
+        play_game("london", 1, ["greedy", "greedy"], None, 1, None, console, input)
+    with pytest.raises(OptionError, match="unknown objective"):
+        play_game("london", 1, [], {"objectives": ["nope", "thames-6"]}, 1, None, console, input)
 
 
 def test_solo_rating_bands() -> None:
@@ -222,8 +218,6 @@ def test_map_shows_symbols_lines_and_targets_without_colour() -> None:
 def test_a_stopped_game_resumes_where_it_stopped(tmp_path: Path) -> None:
     """``play --resume``: a game saved on quit continues from the same position and deal, and
     the finished record keeps every action of the first sitting."""
-    from metrogames.cli.play import resume_next_station
-
     out = tmp_path / "game.json"
     answers = iter(["pass"] * 7)
 
@@ -237,12 +231,12 @@ def test_a_stopped_game_resumes_where_it_stopped(tmp_path: Path) -> None:
             raise EOFError from None
 
     console, buf = _console()
-    partial = play_next_station("london", 1, [], None, None, 11, out, console, stop_after_seven)
+    partial = play_game("london", 1, [], None, 11, out, console, stop_after_seven)
     assert "--resume" in buf.getvalue()
     before = replay(parse_record(partial))
     assert not before.is_over()
     console2, buf2 = _console()
-    final = resume_next_station(out, console2, lambda prompt: "pass")
+    final = resume_game(out, console2, lambda prompt: "pass")
     assert "Resumed at round" in buf2.getvalue()
     done = replay(parse_record(final))
     assert done.is_over() and done.scores() == [0]
@@ -252,4 +246,23 @@ def test_a_stopped_game_resumes_where_it_stopped(tmp_path: Path) -> None:
             assert all(a is None or a == b for a, b in zip(turn_old, turn_new, strict=True))
     assert json.loads(out.read_text(encoding="utf-8")) == final
     with pytest.raises(RecordError, match="finished game"):
-        resume_next_station(out, console2, lambda prompt: "pass")
+        resume_game(out, console2, lambda prompt: "pass")
+
+
+def test_solo_london_ends_with_its_rating_band_and_percentile(tmp_path: Path) -> None:
+    """A solo game (here the greedy bot alone, no modules) ends with the rating band of the
+    rules' table and the percentile, and nobody "wins"."""
+    console, buf = _console()
+
+    def no_input(prompt: str) -> str:
+        raise AssertionError(f"a bots-only game asked for input: {prompt}")
+
+    record = play_game("london", 1, ["greedy"], None, 2, tmp_path / "s.json", console, no_input)
+    text = buf.getvalue()
+    state = replay(parse_record(record))
+    score = state.scores()[0]
+    rating = solo_rating(state.city, score, 0)
+    assert rating is not None
+    assert f"Solo rating: {score} → band {rating[1]} ({rating[2]})" in text
+    assert re.search(r"Percentile: [\d.]+ — better than [\d.]+% of \d+ solo games", text)
+    assert " wins " not in text and "victory" not in text

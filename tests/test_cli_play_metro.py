@@ -1,5 +1,6 @@
-"""``metrogames play metro``: the terminal game driven by scripted input (``cli/play_metro.py``)
-and its pictures (``cli/render_metro.py``)."""
+"""``metrogames play metro``: the terminal game loop (``cli/play.py``) with the Metro renderer
+(``cli/render/metro.py``) driven by scripted input, and its pictures
+(``cli/render/metro_board.py``)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,13 @@ import json
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.console import Console
 
-from metrogames.cli.play_metro import play_metro
-from metrogames.cli.render_metro import (
+from metrogames.cli.play import play_game, resume_game
+from metrogames.cli.render.metro_board import (
     CELL_H,
     CELL_W,
     ENDPOINT_CELL,
@@ -23,7 +25,7 @@ from metrogames.cli.render_metro import (
     route_text,
     tile_strokes,
 )
-from metrogames.core.errors import NotationError
+from metrogames.core.errors import OptionError
 from metrogames.core.protocol import CHANCE
 from metrogames.games.metro import (
     MetroAction,
@@ -43,6 +45,21 @@ _MOVE_LINE = re.compile(r"^\s+([a-d]{4}): ([A-H][1-8])", re.MULTILINE)
 def _console() -> tuple[Console, io.StringIO]:
     buf = io.StringIO()
     return Console(file=buf, width=120, color_system=None), buf
+
+
+def play_metro(
+    players: int,
+    bots: list[str],
+    turn_mode: str,
+    one_tile_routes: str,
+    seed: int,
+    out: Path,
+    console: Console,
+    input_fn: Callable[[str], str],
+) -> dict[str, Any]:
+    """``metrogames play metro`` with these options."""
+    options = {"turn_mode": turn_mode, "one_tile_routes": one_tile_routes}
+    return play_game("metro", players, bots, options, seed, out, console, input_fn)
 
 
 def _final_scores(text: str) -> list[int]:
@@ -217,11 +234,20 @@ def test_draw_refused_in_draw_mode_and_eof_saves_a_partial_record(tmp_path: Path
     assert "Record so far saved" in text
     saved = json.loads(out.read_text(encoding="utf-8"))
     assert saved == record
-    assert "seed" not in saved  # a game in progress does not give its pile away
+    assert saved["seed"] == 9  # named, so that the game can be resumed
     assert len(saved["turns"]) == 6  # 3 placements each; the 4th human turn was open
     state = replay_metro_record(saved)
     assert not state.is_over()
     assert state.board.placed == 6
+    # resumed: the same pile goes on, and the finished record keeps the first sitting's turns
+    console2, buf2 = _console()
+    final = resume_game(out, console2, _first_move_player(buf2, []))
+    assert "Resumed at placement 7 of 60" in buf2.getvalue()
+    assert final["turns"][:6] == saved["turns"]
+    assert final["tiles"] == MetroGame(2).pile_for(9)
+    done = replay_metro_record(final)
+    assert done.is_over()
+    assert _final_scores(buf2.getvalue()) == done.scores()
 
 
 def test_quit_at_the_hand_over(tmp_path: Path) -> None:
@@ -247,7 +273,7 @@ def test_bad_options_are_refused(tmp_path: Path) -> None:
         play_metro(2, ["random"] * 3, "draw", "allowed", 1, tmp_path / "x", console, input)
     with pytest.raises(ValueError, match="players"):
         play_metro(7, [], "draw", "allowed", 1, tmp_path / "x", console, input)
-    with pytest.raises(NotationError, match="turn_mode"):
+    with pytest.raises(OptionError, match="turn_mode"):
         play_metro(2, [], "sometimes", "allowed", 1, tmp_path / "x", console, input)
     with pytest.raises(ValueError, match="unknown bot"):
         play_metro(2, ["clever"], "draw", "allowed", 1, tmp_path / "x", console, input)

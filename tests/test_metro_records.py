@@ -100,6 +100,25 @@ def test_seed_must_match_tiles() -> None:
     assert replay_metro_record(prefix).board.placed == 9
 
 
+def test_a_seeded_record_in_progress_replays_with_the_rest_of_its_pile() -> None:
+    """A record naming its seed replays to a state that knows every tile still to come (so a
+    saved game goes on with the seed's pile); without the seed only the listed tiles are
+    known."""
+    for mode in ("draw", "hand", "official-hand"):
+        rec = record_of(seed=12, players=3, mode=mode, moves=7)
+        game = MetroGame(3, MetroOptions(turn_mode=mode))
+        cut = copy.deepcopy(rec)
+        cut["tiles"] = cut["tiles"][: len(rec["tiles"]) - 50]
+        cut["turns"] = cut["turns"][:5]
+        state = replay_metro_record(cut)
+        assert state.board.placed == 5
+        assert state.known_pile() == game.pile_for(12)[state.drawn_count :], mode
+        assert len(state.known_pile()) == 60 - state.drawn_count
+        del cut["seed"]
+        unseeded = replay_metro_record(cut)
+        assert unseeded.known_pile() == cut["tiles"][unseeded.drawn_count :], mode
+
+
 def test_illegal_turn_names_turn_and_player() -> None:
     rec = copy.deepcopy(CHECK_RECORD)
     rec["turns"][1] = {"square": "C3", "tile": "aaaa"}

@@ -1,6 +1,7 @@
 """A game registered from the tests alone (``tests/line3.py``) is played through the registry:
 ``simulate``, ``replay``, ``deals``, the random and greedy bots — with no file outside the tests
-knowing it. Scores are recomputed here from the moves, independently of the game's code."""
+knowing it, and ``play`` in the terminal with the plain renderer. Scores are recomputed here
+from the moves, independently of the game's code."""
 
 from __future__ import annotations
 
@@ -15,9 +16,10 @@ import line3
 from metrogames.bots import make_bot
 from metrogames.bots.play import play_bots
 from metrogames.cli.main import app
+from metrogames.cli.render import metro, nextstation, plain, renderer_for
 from metrogames.core.errors import OptionError
 from metrogames.core.protocol import CHANCE, Game, State
-from metrogames.games import game_names, load_game
+from metrogames.games import game_names, game_type, load_game
 
 
 @pytest.fixture(autouse=True)
@@ -99,3 +101,49 @@ def test_random_and_greedy_bots_play_to_the_end() -> None:
         assert state.is_over()
         record = state.game.to_record(state, ["a", "b"], seed=seed)
         assert state.scores() == recount(record)
+
+
+def test_played_in_the_terminal_with_the_plain_renderer(tmp_path: Path) -> None:
+    """``metrogames play line3 --bots random``: no renderer knows Line 3, so the plain one
+    shows it; the human types every cell in turn (the taken ones and those off the rolled row
+    are refused), stops after one sitting, and ``--resume`` finishes the game."""
+    runner = CliRunner()
+    out = tmp_path / "line3.json"
+    cells = "".join(f"{c}{r}\n" for r in "123" for c in "ABC")
+    first = runner.invoke(
+        app, ["play", "line3", "--bots", "random", "--seed", "4", "--out", str(out)], input=cells
+    )
+    assert first.exit_code == 0, first.output
+    text = first.output
+    assert "Line 3 · seed 4 · Player 1, bot:random" in text
+    assert "Player 1: your turn" in text and "Position: line3/1 " in text
+    assert "Legal moves: " in text and "Player 1 plays " in text
+    assert "Game stopped" in text
+    partial = json.loads(out.read_text())
+    assert partial["seed"] == 4 and partial["players"] == ["Player 1", "bot:random"]
+    moved = [m for m in partial["moves"] if m[0] == 0]
+    assert moved  # the first sitting played at least one move
+    assert all(roll in line3.ROWS for p, roll in partial["moves"] if p == CHANCE)
+
+    again = runner.invoke(app, ["play", "--resume", str(out)], input=cells * 9)
+    assert again.exit_code == 0, again.output
+    assert "Resumed at action " in again.output
+    assert "(not-legal)" in again.output  # a taken cell or one off the rolled row
+    final = json.loads(out.read_text())
+    assert final["moves"][: len(partial["moves"])] == partial["moves"]
+    scores = recount(final)
+    assert f"Final scores: Player 1: {scores[0]} · bot:random: {scores[1]}" in again.output
+    assert ("wins with" in again.output) != ("share the victory" in again.output)
+    assert len([m for m in final["moves"] if m[0] != CHANCE]) == 9
+
+    sheet = tmp_path / "sheet.json"
+    sheet.write_text(json.dumps({"game": "line3"}))
+    shown = runner.invoke(app, ["score", str(sheet)])
+    assert shown.exit_code == 0, shown.output
+    assert "Line 3: score sheet" in shown.output and "total" in shown.output
+
+
+def test_renderers_are_picked_by_family() -> None:
+    assert renderer_for(game_type("paris")) is nextstation.RENDERER
+    assert renderer_for(game_type("metro")) is metro.RENDERER
+    assert renderer_for(game_type("line3")) is plain.RENDERER

@@ -1,11 +1,12 @@
 """``metrogames daily london|paris``: today's daily challenge, played against a web table server.
 
-Contract: ``docs/web-api.md``, "The daily challenge". The server is authoritative: this client
-never decides what is legal or what anything scores. It shows the map of the view's line
-sections (drawn with :func:`~metrogames.games.nextstation.sheet.draw_sheet` and the terminal
-renderer), lists the view's ``legal`` moves, sends what the player types (the notation of
-``docs/notation.md``, sent in its JSON form) and prints the server's reason when a move is
-refused.
+Contract: ``docs/web-api.md``, "The daily challenge". The server is authoritative: it decides
+what is legal and what anything scores, and a refused move prints its reason. To draw the game
+the client keeps a local mirror through the protocol only: after each step it fetches the
+room's public record (``GET /api/rooms/{room}/record``), replays it with
+:func:`~metrogames.games.replay_record` and shows the player's view of that state with the
+game's terminal renderer (the one ``metrogames play`` uses). A typed move is read with
+``string_to_action`` and sent in its JSON form (``action_to_json``).
 
 The player is anonymous: the first run asks for a display name, creates the player
 (``POST /api/players``) and keeps its token in a JSON file (``var/player.json`` by default,
@@ -28,45 +29,24 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, Group
 from rich.rule import Rule
-from rich.table import Table
 from rich.text import Text
 
 from metrogames.cli.prompt import QuitGame, read_move
-from metrogames.cli.render import (
-    MOVES_HELP,
-    MapView,
-    card_text,
-    colour_text,
-    map_legend,
-    map_width,
-    moves_text,
-    panel_head,
-    render_map,
-    sheets_table,
-)
+from metrogames.cli.render import Seats, TerminalRenderer, renderer_for
 from metrogames.core.errors import MetrogamesError, NotationError
-from metrogames.games.nextstation.actions import (
-    TurnAction,
-    action_from_json,
-    action_to_json,
-    format_action,
-    parse_action,
-)
-from metrogames.games.nextstation.board import PlayerMap
-from metrogames.games.nextstation.citymap import CityMap, load_city
-from metrogames.games.nextstation.sheet import draw_sheet
+from metrogames.core.protocol import CHANCE, Action, State
+from metrogames.games import game_type, replay_record
 
 DAILY_GAMES = ("london", "paris")
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 DEFAULT_TOKEN_FILE = Path("var/player.json")
 _DIM = "#6b7280"
 
-HELP = (
-    MOVES_HELP
-    + "\nCommands: moves (every legal move) · map (show the map again) · help · quit (stop; the"
-    + "\ngame stays open on the server until the day closes: run the command again to continue)"
+COMMANDS = (
+    "Commands: moves (every legal move) · map (show the map again) · help · quit (stop; the\n"
+    "game stays open on the server until the day closes: run the command again to continue)"
 )
 
 
@@ -198,136 +178,7 @@ class Server:
         return data
 
 
-# -- what the view shows --------------------------------------------------------------------
-def drawing_order(departure: int, sections: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The sections of a line (the view lists them by link) in an order they can be drawn
-    from ``departure``, each oriented from the station already on the line."""
-    on_line = {departure}
-    left = list(sections)
-    out: list[tuple[int, int]] = []
-    while left:
-        for k, (a, b) in enumerate(left):
-            if a in on_line or b in on_line:
-                s, t = (a, b) if a in on_line else (b, a)
-                out.append((s, t))
-                on_line.add(t)
-                del left[k]
-                break
-        else:  # not connected to the departure: the server's drawing, kept as sent
-            out.extend(left)
-            break
-    return out
-
-
-def player_map(city: CityMap, lines: dict[str, Any]) -> PlayerMap:
-    """The player's map from a view's ``lines`` (``{colour: {"sections", "circled"}}``)."""
-    drawn: dict[int, list[tuple[int, int]]] = {}
-    circled: dict[int, int] = {}
-    for c, colour in enumerate(city.colours):
-        line = lines.get(colour) or {}
-        pairs = [(city.station(a), city.station(b)) for a, b in line.get("sections", [])]
-        drawn[c] = drawing_order(city.departures[c], pairs)
-        if line.get("circled"):
-            circled[c] = city.station(line["circled"])
-    return draw_sheet(city, drawn, circled)
-
-
-def legal_actions(city: CityMap, view: dict[str, Any]) -> list[TurnAction]:
-    """The view's ``legal`` moves read as actions (for listing and highlighting)."""
-    out = []
-    for value in view.get("legal") or []:
-        try:
-            out.append(action_from_json(city, value))
-        except NotationError:
-            continue
-    return out
-
-
-def _panel(
-    city: CityMap, view: dict[str, Any], name: str, legal: list[TurnAction]
-) -> RenderableType:
-    me = view["players"][0]
-    colour = city.colours.index(me["colour"])
-    grid = panel_head(city, name, view["round"], view.get("turn", 0), colour)
-    chips = Text()
-    for cid in view.get("flipped") or []:
-        if cid in city.card_by_id:
-            chips.append_text(card_text(city.card_by_id[cid]))
-            chips.append(" ")
-    kind = next((c.kind for c in city.deck if c.ends_round), "round-end")
-    end = view.get("round_end") or {}
-    chips.append(f"\n{kind}: {end.get('flipped', 0)}/{end.get('count', 5)}", style="#ff5fb4")
-    grid.add_row("Cards", chips)
-    card = view.get("card")
-    if card in city.card_by_id:
-        now = card_text(city.card_by_id[card], long=True)
-        if view.get("branch"):
-            now.append("  after a switch: start from any station of the line", style="#ffd23f")
-        grid.add_row("Card now", now)
-    power = me.get("power")
-    if power:
-        available = power.get("available")
-        p = Text(power["id"], style="bold #ffd23f" if available else "bold strike")
-        p.append(f" — {city.power_text.get(power['id'], '')}" if available else " used", style=_DIM)
-        grid.add_row("Power", p)
-    if view.get("objectives"):
-        obj = Text()
-        for k, o in enumerate(view["objectives"]):
-            obj.append(("\n" if k else "") + o, style="bold")
-            obj.append(f": {city.objective_text.get(o, '')}", style=_DIM)
-        grid.add_row("Objectives", obj)
-    scored = Text()
-    for c, points in (me.get("line_scores") or {}).items():
-        scored.append_text(colour_text(city, c, glyph=False))
-        scored.append(f" {points}\n")
-    if scored:
-        scored.rstrip()
-        grid.add_row("Scored", scored)
-    sheet = me.get("sheet") or {}
-    total = Text(str(sheet.get("total", (view.get("scores") or [0])[0])), style="bold")
-    this_line = ((sheet.get("lines") or {}).get(me["colour"]) or {}).get("score")
-    if this_line is not None:
-        total.append(f"  (this line {this_line}, if the game ended now)", style=_DIM)
-    grid.add_row("Total", total)
-    if legal:
-        grid.add_row("Moves", moves_text(city, legal))
-    return grid
-
-
-def turn_screen(city: CityMap, view: dict[str, Any], name: str, *, width: int) -> RenderableType:
-    """The map (legal targets highlighted) beside, or above, the table panel."""
-    me = view["players"][0]
-    colour = city.colours.index(me["colour"])
-    legal = legal_actions(city, view)
-    targets = 0
-    for a in legal:
-        if not a.powers_used and a.sections:
-            targets |= 1 << a.sections[-1][1]
-    lines = me.get("lines") or {}
-    fresh = not (lines.get(me["colour"]) or {}).get("sections")
-    try:
-        board: RenderableType = render_map(
-            city,
-            player_map(city, lines),
-            MapView(
-                current=colour,
-                targets=targets,
-                departure=city.departures[colour] if fresh else None,
-            ),
-        )
-    except MetrogamesError as exc:  # a drawing this client cannot redraw: say so, go on
-        board = Text(f"(cannot draw the map: {exc})", style=_DIM)
-    left = Group(board, map_legend(city))
-    panel = _panel(city, view, name, legal)
-    if width >= map_width(city) + 36:
-        outer = Table.grid(padding=(0, 2))
-        outer.add_column(no_wrap=True, width=map_width(city))
-        outer.add_column()
-        outer.add_row(left, panel)
-        return outer
-    return Group(left, Text(""), panel)
-
-
+# -- the end ----------------------------------------------------------------------------------
 def result_lines(result: dict[str, Any], game: str) -> list[Text]:
     """The result of ``GET .../result`` as printed lines."""
     out = [Text(f"Score: {result['score']}", style="bold green")]
@@ -389,9 +240,12 @@ class DailySession:
         self.share = share
         self.name = name
         self.poll = poll
-        self.city = load_city(game)
+        self.kind = game_type(game)
+        self.renderer: TerminalRenderer = renderer_for(self.kind)
         self.player: dict[str, Any] = {}
-        self.seen_round = 0
+        self.mirror: State[Action] | None = None
+        self.mirror_step = -1
+        self.seats = Seats((), ())
 
     def ask(self, prompt: str) -> str:
         try:
@@ -450,7 +304,7 @@ class DailySession:
         self.sign_in()
         left = max(0, int(float(daily["closes_at"]) - time.time()))
         self.console.print(
-            Rule(f"Daily challenge · {self.city.title} · {date} (UTC)", style="bold")
+            Rule(f"Daily challenge · {self.kind.title} · {date} (UTC)", style="bold")
         )
         self.console.print(
             Text(f"The day closes in {left // 3600} h {left % 3600 // 60:02d} min.", style=_DIM)
@@ -464,7 +318,7 @@ class DailySession:
                 raise
             self.console.print(
                 Text(
-                    f"You have played today's {self.city.title} challenge: one ranked attempt "
+                    f"You have played today's {self.kind.title} challenge: one ranked attempt "
                     "per day. Your result:",
                     style="bold #ffd23f",
                 )
@@ -481,7 +335,7 @@ class DailySession:
         )
         self.console.print(Text("Type help for the notation, quit to stop.", style=_DIM))
         try:
-            final = self.play(room)
+            state = self.play(room)
         except QuitGame:
             self.console.print(
                 Text(
@@ -491,61 +345,81 @@ class DailySession:
                 )
             )
             return None
-        self.final_sheet(final)
+        self.console.print(self.renderer.game_over(state, self.seats))
         return self.show_result(date)
 
     def view(self, room: str) -> dict[str, Any]:
         data: dict[str, Any] = self.server.call("GET", f"/api/rooms/{room}/view")
         return data
 
-    def play(self, room: str) -> dict[str, Any]:
-        """Play the room's game to its end; the last view."""
+    def play(self, room: str) -> State[Action]:
+        """Play the room's game to its end; the final state (the local mirror)."""
         view = self.view(room)
-        self.seen_round = (view.get("last_round") or {}).get("round", 0)
         shown_step = -1
         while view["status"] != "finished":
-            self.round_scores(view)
             if view["status"] != "playing" or not view.get("legal"):
                 time.sleep(self.poll)
                 view = self.view(room)
                 continue
+            state = self.sync(room, view)
             if view["step"] != shown_step:
+                seen = state.view(view["you"])
+                width = self.console.width
                 self.console.print(
-                    turn_screen(self.city, view, self.player["name"], width=self.console.width)
+                    self.renderer.turn_screen(seen, view["you"], self.seats, width=width)
                 )
                 shown_step = view["step"]
             view = self.turn(room, view)
-        self.round_scores(view)
-        return view
+        return self.sync(room, view)
+
+    def sync(self, room: str, view: dict[str, Any]) -> State[Action]:
+        """The local mirror of the room at ``view``'s step: its public record replayed. The
+        moves, round scores and routes since the last mirror are announced.
+
+        Raises:
+            DailyError: the record does not replay here.
+        """
+        old = self.mirror
+        if old is not None and self.mirror_step == view["step"]:
+            return old
+        record = self.server.call("GET", f"/api/rooms/{room}/record")
+        try:
+            state = replay_record(record)
+        except MetrogamesError as exc:
+            raise DailyError(f"the record of room {room} does not replay here: {exc}") from None
+        self.seats = Seats(tuple(record["players"]), (view["you"],))
+        if old is not None:
+            moves = [(p, a) for p, a in state.history()[len(old.history()) :] if p != CHANCE]
+            for item in self.renderer.announce(old.view(None), state.view(None), moves, self.seats):
+                self.console.print(item)
+        self.mirror, self.mirror_step = state, view["step"]
+        return state
 
     def turn(self, room: str, view: dict[str, Any]) -> dict[str, Any]:
         """One move: the player's typed action sent until the server takes it."""
-        city = self.city
-        legal = view["legal"]
-        if legal == ["pass"]:
-            self.console.print(
-                Text("No section can be drawn with this card: you pass.", style="#ffd23f")
-            )
-            return self.send(room, view, "pass") or self.view(room)
-        me = view["players"][0]
-        card = city.card_by_id.get(view.get("card") or "")
-        prompt = f"{self.player['name']} · {me['colour']} line"
-        if card is not None:
-            prompt += f" · {card.kind} {card.face}"
+        assert self.mirror is not None
+        r = self.renderer
+        seat = view["you"]
+        seen = self.mirror.view(seat)
+        forced = seen.game.pass_action
+        if forced is not None and list(seen.legal_actions(seat)) == [forced]:  # shown on screen
+            return self.send(room, view, seen.action_to_json(seat, forced)) or self.view(room)
+        width = self.console.width
         commands = {
-            "moves": lambda: moves_text(city, legal_actions(city, view), full=True),
-            "map": lambda: turn_screen(city, view, self.player["name"], width=self.console.width),
+            "moves": lambda: r.moves(seen, seat),
+            "map": lambda: r.turn_screen(seen, seat, self.seats, width=width),
         }
+        help_text = f"{r.notation_help}\n{COMMANDS}"
         while True:
-            text = read_move(self.input_fn, prompt + " > ", self.console, HELP, commands)
+            prompt = r.prompt(seen, seat, self.seats)
+            text = read_move(self.input_fn, prompt, self.console, help_text, commands)
             try:
-                action = parse_action(city, text)
+                action = r.complete(seen, seat, seen.string_to_action(seat, text))
             except NotationError as exc:
                 self.console.print(Text(f"✘ {exc}", style="bold red"))
                 continue
-            sent = self.send(room, view, action_to_json(city, action))
+            sent = self.send(room, view, seen.action_to_json(seat, action))
             if sent is not None:
-                self.console.print(Text(f"You play {format_action(city, action)}", style="green"))
                 return sent
             fresh = self.view(room)
             if fresh["step"] != view["step"]:
@@ -565,30 +439,10 @@ class DailySession:
             return None
         return data
 
-    def round_scores(self, view: dict[str, Any]) -> None:
-        """Print the line score of each round the first time the view shows it scored."""
-        last = view.get("last_round")
-        if not last or last.get("round", 0) <= self.seen_round:
-            return
-        self.seen_round = last["round"]
-        line = (last.get("lines") or {}).get("0") or {}
-        me = view["players"][0]
-        colour = list((me.get("line_scores") or {}).keys())[-1:] or [me["colour"]]
-        t = Text(f"End of round {last['round']}: ")
-        t.append_text(colour_text(self.city, colour[0], glyph=False))
-        t.append(f" {line.get('districts', 0)} districts × {line.get('max_in_district', 0)}")
-        for key, label in (("thames", "Thames"), ("river", "river"), ("monuments", "monuments")):
-            if line.get(key):
-                t.append(f" + {line[key]} {label} × 2")
-        t.append(" = ")
-        t.append(str(line.get("score", "?")), style="bold")
-        self.console.print(Rule(style=_DIM))
-        self.console.print(t)
-
     # -- the end -----------------------------------------------------------------------------
     def show_result(self, date: str) -> dict[str, Any]:
         result: dict[str, Any] = self.server.call("GET", f"/api/daily/{self.game}/{date}/result")
-        self.console.print(Rule(f"{self.city.title} · daily {date}: game over", style="bold"))
+        self.console.print(Rule(f"{self.kind.title} · daily {date}: result", style="bold"))
         self.console.print(Group(*result_lines(result, self.game)))
         self.console.print(
             Text(
@@ -597,17 +451,6 @@ class DailySession:
             )
         )
         return result
-
-    def final_sheet(self, view: dict[str, Any]) -> None:
-        """The finished map and score sheet, as the server scored them."""
-        me = view["players"][0]
-        try:
-            self.console.print(render_map(self.city, player_map(self.city, me["lines"])))
-        except MetrogamesError as exc:
-            self.console.print(Text(f"(cannot draw the map: {exc})", style=_DIM))
-        self.console.print(
-            sheets_table(self.city, [self.player["name"]], [me["sheet"]], "Your score sheet")
-        )
 
 
 def play_daily(

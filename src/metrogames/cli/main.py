@@ -383,23 +383,23 @@ def play(
     ] = None,
     resume: Annotated[
         Path | None,
-        typer.Option(help="Continue a London or Paris game saved by this command (its record)."),
+        typer.Option(help="Continue a game saved by this command (its record names its seed)."),
     ] = None,
 ) -> None:
     """Play in the terminal: solo, hot-seat or against bots; the game is saved as a record."""
     if resume is not None:
-        from metrogames.cli.play import resume_next_station
+        from metrogames.cli.play import resume_game
 
         try:
-            resume_next_station(resume, out, input)
-        except MetrogamesError as exc:
+            resume_game(resume, out, input)
+        except (MetrogamesError, ValueError) as exc:
             raise fail(str(exc)) from None
         return
     try:
         kind = game_type(game)
     except MetrogamesError as exc:
         raise fail(str(exc), 2) from None
-    _options(game, objectives, powers, turn_mode, one_tile_routes)  # refuses misplaced flags
+    options = _options(game, objectives, powers, turn_mode, one_tile_routes)
     codes = _parse_bots(bots) if bots else []
     least = kind.players.start
     n = players if players is not None else max(least, len(codes) + 1 if codes else least)
@@ -415,23 +415,9 @@ def play(
         _check_out(out_file)
     try:
         check_seed(seed)
-        if game == "metro":
-            from metrogames.cli.play_metro import play_metro
+        from metrogames.cli.play import play_game
 
-            play_metro(
-                n,
-                codes,
-                turn_mode or "draw",
-                one_tile_routes or "allowed",
-                seed,
-                out_file,
-                out,
-                input,
-            )
-        else:
-            from metrogames.cli.play import play_next_station
-
-            play_next_station(kind.name, n, codes, objectives, powers, seed, out_file, out, input)
+        play_game(kind.name, n, codes, options, seed, out_file, out, input)
     except (MetrogamesError, ValueError) as exc:
         raise fail(str(exc), 2 if isinstance(exc, ValueError) else 1) from None
 

@@ -7,28 +7,13 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from metrogames.cli.render import sheets_table
-from metrogames.games.nextstation.citymap import load_city
+from metrogames.cli.render import renderer_for
+from metrogames.games import game_type
 
 
 def print_sheet(console: Console, game: str, result: dict[str, Any]) -> None:
-    """Print a ``score --json`` result: a Next Station breakdown, or Metro scores and routes."""
-    if game != "metro":
-        city = load_city(game)
-        console.print(sheets_table(city, ["points"], [result], f"{city.title}: score sheet"))
-        return
-    table = Table(title="Metro: completed routes", title_style="bold")
-    for name in ("station", "player", "tiles", "centre", "points"):
-        table.add_column(name, justify="right")
-    for route in result["routes"]:
-        player = "—" if route["player"] is None else str(route["player"])
-        centre = "×2" if route["central"] else ""
-        table.add_row(
-            str(route["station"]), player, str(route["tiles"]), centre, str(route["points"])
-        )
-    console.print(table)
-    scores = ", ".join(f"player {p}: {s}" for p, s in enumerate(result["scores"]))
-    console.print(f"scores: {scores}", highlight=False)
+    """Print a ``score --json`` result of ``game`` as its renderer's score sheet table."""
+    console.print(renderer_for(game_type(game)).sheet(game, result))
 
 
 def print_summary(

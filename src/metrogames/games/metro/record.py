@@ -78,6 +78,15 @@ class MetroRecord:
         """The :class:`MetroGame` this record is played under."""
         return MetroGame(len(self.players), self.options)
 
+    def new_state(self) -> MetroState:
+        """The record's first state (before any draw): on the whole pile of ``seed`` when the
+        record names one (so a replay knows the tiles still to come and the game can go on),
+        else on the listed ``tiles``."""
+        game = self.game
+        state = game.from_pile(game.pile_for(self.seed) if self.seed is not None else self.tiles)
+        state.seed = self.seed
+        return state
+
 
 def default_players(n: int) -> list[str]:
     """``["player 1", ..., "player n"]``: names for a record written without names."""
@@ -308,7 +317,8 @@ def replay_metro_record(value: Any) -> MetroState:
     Chance draws are taken from ``tiles`` as the game needs them; each turn is checked.
 
     Returns:
-        The state after the last turn (and after any draw the listed tiles still make).
+        The state after the last turn (and after any draw the listed tiles still make); with
+        ``seed``, the draws still to come are the seed's (a saved game can be continued).
 
     Raises:
         RecordError, NotationError: see :func:`read_metro_record`; also a RecordError when the
@@ -316,9 +326,7 @@ def replay_metro_record(value: Any) -> MetroState:
         IllegalActionError: the first illegal turn, with its turn number and player.
     """
     record = value if isinstance(value, MetroRecord) else read_metro_record(value)
-    game = record.game
-    state = game.from_pile(record.tiles)
-    state.seed = record.seed
+    state = record.new_state()
     official = record.options.turn_mode == "official-hand"
     listed = len(record.tiles)
     for i, action in enumerate(record.turns):

@@ -38,10 +38,7 @@ def _replay(data: object) -> State[Action]:
 
 
 def _record_start(data: object) -> State[Action]:
-    record = read_metro_record(data)
-    state = record.game.from_pile(record.tiles)
-    state.seed = record.seed
-    return cast(State[Action], state)
+    return cast(State[Action], read_metro_record(data).new_state())
 
 
 def _from_deal(data: object, players: int) -> State[Action]:

@@ -1,6 +1,9 @@
-"""Rich rendering of Next Station: a player's map, the table (cards, line, power, objectives)
-and the score sheets, for any city :func:`~metrogames.games.nextstation.citymap.load_city`
-loads.
+"""Rich pictures of Next Station: a player's map, the table beside it (cards, line, power,
+objectives) and the score sheets, for any city
+:func:`~metrogames.games.nextstation.citymap.load_city` loads.
+
+Part of :mod:`metrogames.cli.render`, the one place in ``cli/`` that may know a game's
+internals: it reads the engine's :class:`NextStationState` and city data directly.
 
 The map is drawn on a character canvas from the city's data alone: each grid cell is
 :data:`CELL_W` characters wide and :data:`ROW_H` rows high; a station is a 5-character label
@@ -13,7 +16,7 @@ fact the colours carry, so the map also reads without colour (``color_system=Non
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +25,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from metrogames.cli.canvas import Canvas
+from metrogames.cli.render.canvas import Canvas, colour_hex
 from metrogames.games.nextstation.actions import TurnAction, format_action
 from metrogames.games.nextstation.board import PlayerMap
 from metrogames.games.nextstation.citymap import ANY, Card, CityMap, bits
@@ -35,18 +38,6 @@ ROW_H = 2
 """Canvas rows per grid row (one station row, one row of connectors)."""
 MARGIN = 3
 """Columns left of the grid for the row numbers."""
-
-COLOUR_HEX: dict[str, str] = {
-    "blue": "#4a90ff",
-    "pink": "#ff5fb4",
-    "purple": "#b07cff",
-    "green": "#35c46a",
-    "orange": "#ff9a1f",
-    "red": "#ff4d4d",
-    "yellow": "#ffd23f",
-    "violet": "#b07cff",
-}
-"""Screen colours of the pencils (unknown colour names fall back to white)."""
 
 GLYPHS: dict[str, tuple[str, str]] = {
     "square": ("■", "□"),
@@ -91,11 +82,6 @@ Type your move in the notation, then Enter:
   G4-F4 +switch               start from any station of the line (switch power)
   F5-E4 @E4                   a section, then circle E4 (circle-station power); @E4 alone circles"""
 """How a Next Station move is typed (the notation of ``docs/notation.md``)."""
-
-
-def colour_hex(colour: str) -> str:
-    """The screen colour of a pencil colour name."""
-    return COLOUR_HEX.get(colour, "white")
 
 
 def colour_letters(city: CityMap) -> dict[str, str]:
@@ -554,7 +540,7 @@ def final_table(state: NextStationState, names: Sequence[str]) -> Table:
 
 
 def sheets_table(
-    city: CityMap, names: Sequence[str], sheets: Sequence[dict[str, Any]], title: str
+    city: CityMap, names: Sequence[str], sheets: Sequence[Mapping[str, Any]], title: str
 ) -> Table:
     """Score sheets in the ``score --json`` shape (``Breakdown.to_json``), one column each."""
     table = Table(title=title, title_style="bold")

@@ -1,5 +1,8 @@
-"""Rich rendering of Metro: the 8×8 board with its tiles' tracks, the stations around it, the
+"""Rich pictures of Metro: the 8×8 board with its tiles' tracks, the stations around it, the
 trains still running, a player's held tiles, the scores and the routes as they complete.
+
+Part of :mod:`metrogames.cli.render`, the one place in ``cli/`` that may know a game's
+internals: it reads the engine's :class:`MetroState` and tile data directly.
 
 The board is drawn on a character canvas. Every square is :data:`CELL_W` × :data:`CELL_H`
 characters; a tile shows its 4 tracks as box-drawing strokes, and the track ends line up with the
@@ -33,8 +36,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from metrogames.cli.canvas import Canvas
-from metrogames.cli.render import colour_hex
+from metrogames.cli.render.canvas import Canvas, colour_hex
 from metrogames.games.metro import MetroState, Route, load_metro, square_name
 from metrogames.games.metro.tiles import CENTRAL_BASE, SIZE, MetroData
 

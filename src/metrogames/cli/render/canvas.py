@@ -1,9 +1,27 @@
-"""A grid of characters for terminal pictures (maps and boards), turned into rich Text."""
+"""What every terminal picture shares: a grid of characters turned into rich Text, and the
+screen colours of the games' colour names (pencils, seats)."""
 
 from __future__ import annotations
 
 from rich.style import Style
 from rich.text import Text
+
+COLOUR_HEX: dict[str, str] = {
+    "blue": "#4a90ff",
+    "pink": "#ff5fb4",
+    "purple": "#b07cff",
+    "green": "#35c46a",
+    "orange": "#ff9a1f",
+    "red": "#ff4d4d",
+    "yellow": "#ffd23f",
+    "violet": "#b07cff",
+}
+"""Screen colours of the games' colour names (unknown names fall back to white)."""
+
+
+def colour_hex(colour: str) -> str:
+    """The screen colour of a colour name (``blue`` -> ``#4a90ff``; ``white`` when unknown)."""
+    return COLOUR_HEX.get(colour, "white")
 
 
 class Canvas:

@@ -1,0 +1,200 @@
+"""The terminal renderer of Next Station (London, Paris and any city of the family).
+
+Part of :mod:`metrogames.cli.render`, the one place in ``cli/`` that may know a game's
+internals: it casts the protocol states it is handed to :class:`NextStationState` and draws
+them with :mod:`.nextstation_map`. Rules source: ``docs/next-station-london.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import cast
+
+from rich.console import Group, RenderableType
+from rich.rule import Rule
+from rich.text import Text
+
+from metrogames.cli.render import Command, Seats, plain_verdict
+from metrogames.cli.render.nextstation_map import (
+    MOVES_HELP,
+    MapView,
+    colour_text,
+    final_table,
+    line_score_text,
+    map_legend,
+    moves_text,
+    render_map,
+    sheets_table,
+    turn_view,
+)
+from metrogames.core.protocol import Action, JsonObject, State
+from metrogames.games.nextstation.actions import PASS, TurnAction, format_action
+from metrogames.games.nextstation.citymap import load_city
+from metrogames.games.nextstation.deal import ROUNDS
+from metrogames.games.nextstation.state import NextStationState
+
+
+def _ns(state: State[Action]) -> NextStationState:
+    return cast(NextStationState, state)
+
+
+class NextStationRenderer:
+    """:class:`~metrogames.cli.render.TerminalRenderer` of the Next Station family."""
+
+    notation_help = MOVES_HELP
+
+    def intro(self, state: State[Action], seats: Seats, seed: int | None) -> RenderableType:
+        """The city and seed, the players, the colour order, objectives and pencil powers."""
+        ns = _ns(state)
+        city = ns.city
+        deal = ns.deal
+        head = Text(city.title + (f" · seed {seed}" if seed is not None else "") + " · ")
+        head.stylize("bold")
+        head.append(", ".join(seats.names))
+        lines: list[RenderableType] = [head]
+        cycle = " → ".join(city.colours[c] for c in deal.colour_cycle)
+        lines.append(Text(f"Colour order: {cycle}", style="dim"))
+        for o in deal.objectives:
+            lines.append(Text(f"Objective {o}: {city.objective_text.get(o, '')}"))
+        if deal.powers is not None:
+            pairs = zip(city.colours, deal.powers, strict=True)
+            lines.append(Text("Pencil powers: " + ", ".join(f"{c} {p}" for c, p in pairs)))
+        return Group(*lines)
+
+    def position(self, state: State[Action]) -> str:
+        ns = _ns(state)
+        return f"round {ns.round + 1}, turn {ns.turn}"
+
+    def private(self, state: State[Action]) -> bool:
+        return False  # the maps are public; a turn's moves show once every player has moved
+
+    def turn_screen(
+        self, view: State[Action], seat: int, seats: Seats, *, width: int
+    ) -> RenderableType:
+        """The map with the card's targets highlighted (the departure too before the line's
+        first section) beside the table panel; a notice when the card allows no section."""
+        ns = _ns(view)
+        name = seats.names[seat]
+        legal = ns.turn_actions(seat)
+        colour = ns.colour(seat)
+        parts: list[RenderableType] = []
+        if len(seats.humans) > 1:
+            parts.append(Rule(f"{name}: your turn", style="bold"))
+        fresh = not ns.maps[seat].sections[colour]
+        parts.append(turn_view(ns, seat, name, legal, width=width, show_departure=fresh))
+        if legal == [PASS]:
+            card = ns.city.card_by_id[ns.card or ""]
+            parts.append(
+                Text(
+                    f"No legal section for the {card.kind} {card.face} card: "
+                    f"{name} passes automatically.",
+                    style="#ffd23f",
+                )
+            )
+        return Group(*parts)
+
+    def prompt(self, view: State[Action], seat: int, seats: Seats) -> str:
+        ns = _ns(view)
+        city = ns.city
+        card = city.card_by_id[ns.card or ""]
+        line = city.colours[ns.colour(seat)]
+        return f"{seats.names[seat]} · {line} line · {card.kind} {card.face} > "
+
+    def moves(self, view: State[Action], seat: int) -> RenderableType:
+        ns = _ns(view)
+        return moves_text(ns.city, ns.turn_actions(seat), full=True)
+
+    def commands(self, view: State[Action], seat: int) -> dict[str, Command]:
+        return {}
+
+    def complete(self, view: State[Action], seat: int, action: Action) -> Action:
+        return action
+
+    def announce(
+        self,
+        before: State[Action],
+        after: State[Action],
+        moves: Sequence[tuple[int, Action]],
+        seats: Seats,
+    ) -> list[RenderableType]:
+        """People's moves one per line, the bots' on one line (when people play); the line
+        scores and the players' maps at a round's end; the new round's lines at its first
+        card."""
+        old, new = _ns(before), _ns(after)
+        city = new.city
+        out: list[RenderableType] = []
+        bots = Text("Bots: ", style="bold")
+        for k, (p, action) in enumerate(m for m in moves if m[0] not in seats.humans):
+            bots.append(("  ·  " if k else "") + f"{seats.names[p]} ")
+            bots.append(format_action(city, cast(TurnAction, action)), style="bold")
+        for p, action in moves:
+            if p in seats.humans:
+                shown = format_action(city, cast(TurnAction, action))
+                out.append(Text(f"{seats.names[p]} plays {shown}", style="green"))
+        if seats.humans and len(bots) > len("Bots: "):
+            out.append(bots)
+        if new.round != old.round or (new.is_over() and not old.is_over()):
+            out.extend(self._round_scores(old, new, seats))
+        if new.flipped and (not old.flipped or new.round != old.round) and not new.is_over():
+            out.extend(self._round_intro(new, seats))
+        return out
+
+    def _round_intro(self, state: NextStationState, seats: Seats) -> list[RenderableType]:
+        city = state.city
+        out: list[RenderableType] = [
+            Text(""),
+            Rule(f"{city.title} · round {state.round + 1} of {ROUNDS}", style="bold"),
+        ]
+        for p, name in enumerate(seats.names):
+            colour = state.colour(p)
+            line = Text(f"{name} draws the ")
+            line.append_text(colour_text(city, colour))
+            line.append(f" line from {city.stations[city.departures[colour]].name}")
+            power = state.power_of(p)
+            if power is not None:
+                line.append(f" · pencil power: {power}", style="#ffd23f")
+            out.append(line)
+        return out
+
+    def _round_scores(
+        self, before: NextStationState, after: NextStationState, seats: Seats
+    ) -> list[RenderableType]:
+        city = after.city
+        scored = before.round
+        out: list[RenderableType] = [Rule(f"End of round {scored + 1}: line scores", style="bold")]
+        for p, name in enumerate(seats.names):
+            colour = after.colour(p, scored)
+            line = Text(f"{name} · ")
+            line.append_text(line_score_text(city, colour, after.line_score(p, colour)))
+            if city.tourist_points:
+                sites = after.tourist_boxes[p] - before.tourist_boxes[p]
+                line.append(f"  · tourist sites on the line: {sites}", style="dim")
+            out.append(line)
+        for p in seats.humans:
+            view = MapView(current=after.colour(p, scored), title=seats.names[p])
+            out.append(render_map(city, after.maps[p], view))
+        return out
+
+    def game_over(self, state: State[Action], seats: Seats) -> RenderableType:
+        """Every player's map, the legend and the score sheets side by side."""
+        ns = _ns(state)
+        city = ns.city
+        parts: list[RenderableType] = [Text(""), Rule(f"{city.title}: game over", style="bold")]
+        for p, name in enumerate(seats.names):
+            parts.append(Text(name, style="bold"))
+            parts.append(render_map(city, ns.maps[p]))
+        parts.append(map_legend(city))
+        parts.append(final_table(ns, seats.names))
+        return Group(*parts)
+
+    def verdict(self, state: State[Action], seats: Seats) -> RenderableType:
+        return Group(*plain_verdict(state, seats))
+
+    def sheet(self, game: str, result: JsonObject) -> RenderableType:
+        """A ``score --json`` breakdown as the score sheet table (rows: lines, tourist sites,
+        interchanges, bridges, objectives, total)."""
+        city = load_city(game)
+        return sheets_table(city, ["points"], [result], f"{city.title}: score sheet")
+
+
+RENDERER = NextStationRenderer()
