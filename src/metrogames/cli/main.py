@@ -1,6 +1,6 @@
 """The ``metrogames`` command (Typer): score, replay, play, daily, simulate, deals, bench, serve.
 
-Contract: ``spec/notation.md``, "Command line". Every command takes ``--json`` for
+Contract: ``docs/notation.md``, "Command line". Every command takes ``--json`` for
 machine-readable output on stdout; errors go to stderr with a non-zero exit status and a message
 naming the offending item and its reason.
 """
