@@ -40,7 +40,7 @@ from metrogames.games.nextstation.actions import (
     parse_action,
     single_sections,
 )
-from metrogames.games.nextstation.board import PlayerMap, find_sections
+from metrogames.games.nextstation.board import PlayerMap
 from metrogames.games.nextstation.citymap import CITY_FILES, SYMBOLS, Card, CityMap, load_city
 from metrogames.games.nextstation.deal import ROUNDS, Deal, Options, colour_for, resolve
 from metrogames.games.nextstation.index import ActionIndex, action_index_for, card_positions
@@ -292,6 +292,7 @@ class NextStationState:
 
     __slots__ = (
         "_colours",
+        "_final",
         "_history",
         "_partial",
         "_pending",
@@ -336,6 +337,7 @@ class NextStationState:
         self._history: list[int | NextStationAction] = []  # player, action, player, ...
         self._partial = False
         self._colours = self._round_colours()
+        self._final: list[Breakdown] | None = None
 
     def _round_colours(self) -> list[int]:
         r = min(self.round, ROUNDS - 1)
@@ -976,9 +978,7 @@ class NextStationState:
         colour = self._colours[player]
         board = self.maps[player]
         power = self.power_available(player)
-        singles = single_sections(city)
-        n = len(city.stations)
-        conflicts = city.conflicts
+        steps = _random_steps(city)
         below = rng.below
         departure = 1 << city.departures[colour]
         stations, sections, ends, blocked = board.line(colour)
@@ -997,23 +997,33 @@ class NextStationState:
                 stations, sections, ends, blocked = board.line(colour)
                 continue
             starts = (stations if branch else ends) if sections else departure
-            moves = find_sections(city, starts, targets & ~stations, blocked)
+            open_targets = targets & ~stations
+            moves = []  # find_sections, inlined: the hot loop of random games
+            while starts:
+                sbit = starts & -starts
+                starts ^= sbit
+                reach, by_target = steps[sbit]
+                cand = reach & open_targets
+                while cand:
+                    tbit = cand & -cand
+                    cand ^= tbit
+                    move = by_target[tbit]
+                    if not blocked & move[2]:
+                        moves.append(move)
             if not moves:
                 actions.append(PASS)
                 continue
-            s, t, link, lbit = moves[below(len(moves))]
-            tbit = 1 << t
+            sbit, tbit, lbit, block, action = moves[below(len(moves))]
             if sections:
-                sbit = 1 << s
                 if ends & sbit:
                     ends ^= sbit  # it had one section of the line: now two
                 ends |= tbit
                 stations |= tbit
             else:
-                ends = stations = (1 << s) | tbit
+                ends = stations = sbit | tbit
             sections |= lbit
-            blocked |= lbit | conflicts[link]
-            actions.append(singles[s * n + t])  # type: ignore[arg-type]
+            blocked |= block
+            actions.append(action)
         board.set_line(colour, stations, sections, ends, blocked)
         return actions
 
@@ -1021,16 +1031,31 @@ class NextStationState:
     def breakdown(self, player: int) -> Breakdown:
         """``player``'s score sheet as if the game ended now: lines of finished rounds as
         scored, the current line scored as it stands, and the end-of-game items."""
+        if self.over:
+            return self._final_sheets()[player]
         city = self.city
         board = self.maps[player]
-        lines = self.line_scores[player]
+        c = self.colour(player)
+        lines = self.line_scores[player][:]
+        lines[c] = score_line(city, board.stations[c], board.sections[c], board.circled[c])
         boxes = self.tourist_boxes[player]
-        if not self.over:
-            c = self.colour(player)
-            lines = lines[:]
-            lines[c] = score_line(city, board.stations[c], board.sections[c], board.circled[c])
-            boxes += line_tourist_boxes(city, board.stations[c], board.sections[c])
+        boxes += line_tourist_boxes(city, board.stations[c], board.sections[c])
         return breakdown(city, board, lines, boxes, self.deal.objectives)
+
+    def _final_sheets(self) -> list[Breakdown]:
+        """Every player's sheet of a finished game, made once (nothing changes after the
+        end; scores, components and winners all read them)."""
+        sheets = self._final
+        if sheets is None:
+            city = self.city
+            objectives = self.deal.objectives
+            sheets = self._final = [
+                breakdown(city, board, lines, boxes, objectives)
+                for board, lines, boxes in zip(
+                    self.maps, self.line_scores, self.tourist_boxes, strict=True
+                )
+            ]
+        return sheets
 
     def total_after(self, player: int, action: TurnAction) -> int:
         """``player``'s total (as :meth:`breakdown`) if ``action``, a legal action, were
@@ -1299,6 +1324,31 @@ class NextStationState:
             return self._check_shape(action)
         except IllegalActionError as exc:
             raise NotationError(exc.detail) from None
+
+
+_Move = tuple[int, int, int, int, TurnAction]
+"""A one-section move of the random playout: start and target station bits, link bit, the
+links it blocks (itself and those it crosses), and the action."""
+_STEPS: dict[str, dict[int, tuple[int, dict[int, _Move]]]] = {}
+
+
+def _random_steps(city: CityMap) -> dict[int, tuple[int, dict[int, _Move]]]:
+    """Per station bit ``s``: the mask of its neighbours and, per neighbour bit, the
+    :data:`_Move` from ``s`` to it — :func:`~.board.find_sections`'s tables, shaped for the
+    random playout (one lookup per candidate, nothing to recompute once one is drawn)."""
+    steps = _STEPS.get(city.city)
+    if steps is None:
+        singles = single_sections(city)
+        n = len(city.stations)
+        steps = _STEPS[city.city] = {}
+        for s, table in enumerate(city.links_by_target):
+            moves: dict[int, _Move] = {}
+            for tbit, (_, t, link, lbit) in table.items():
+                action = singles[s * n + t]
+                assert action is not None  # a link joins s and t
+                moves[tbit] = (1 << s, tbit, lbit, lbit | city.conflicts[link], action)
+            steps[1 << s] = (city.neighbours[s], moves)
+    return steps
 
 
 def _draw_unchecked(city: CityMap, board: PlayerMap, colour: int, action: TurnAction) -> None:
