@@ -43,7 +43,6 @@ from metrogames.games.nextstation.actions import (
 from metrogames.games.nextstation.board import PlayerMap
 from metrogames.games.nextstation.citymap import CITY_FILES, SYMBOLS, Card, CityMap, load_city
 from metrogames.games.nextstation.deal import ROUNDS, Deal, Options, colour_for, resolve
-from metrogames.games.nextstation.index import ActionIndex, action_index_for, card_positions
 from metrogames.games.nextstation.scoring import (
     EMPTY_LINE,
     Breakdown,
@@ -52,16 +51,11 @@ from metrogames.games.nextstation.scoring import (
     line_tourist_boxes,
     score_line,
 )
-from metrogames.games.nextstation.snapshot import (
-    Line,
-    PlayerPart,
-    Position,
-    format_position,
-    parse_position,
-)
 
 if TYPE_CHECKING:
     from metrogames.core.protocol import Game, State
+    from metrogames.games.nextstation.index import ActionIndex
+    from metrogames.games.nextstation.snapshot import Line, PlayerPart, Position
 
 __all__ = [
     "HIDDEN",
@@ -163,6 +157,8 @@ class NextStationGame:
     # -- the dense action index (docs/notation.md, "Dense action index") ------------------
     @property
     def _index(self) -> ActionIndex:
+        from metrogames.games.nextstation.index import action_index_for
+
         return action_index_for(self.city_name, self.options.powers is not None)
 
     @property
@@ -200,6 +196,8 @@ class NextStationGame:
         Raises:
             NotationError: not a card id of this city's deck.
         """
+        from metrogames.games.nextstation.index import card_positions
+
         position = card_positions(self.city_name).get(outcome) if isinstance(outcome, str) else None
         if position is None:
             raise NotationError(f"unknown card {_short(outcome)} in the {self.city.title} deck")
@@ -234,6 +232,8 @@ class NextStationGame:
                 cards or stations; inconsistent content (``docs/notation.md``, "Position
                 snapshot: Next Station").
         """
+        from metrogames.games.nextstation.snapshot import parse_position
+
         return NextStationState.from_position(
             self, parse_position(self.city, self.players, self.options, text)
         )
@@ -1236,9 +1236,13 @@ class NextStationState:
     def snapshot(self) -> str:
         """The position as a one-line string (``docs/notation.md``, "Position snapshot: Next
         Station"); ``game.from_snapshot`` reads it back. It holds no history."""
+        from metrogames.games.nextstation.snapshot import format_position
+
         return format_position(self.city, self._position())
 
     def _position(self) -> Position:
+        from metrogames.games.nextstation.snapshot import Position
+
         return Position(
             viewer=self.viewer,
             deal=self.deal,
@@ -1254,6 +1258,8 @@ class NextStationState:
         )
 
     def _player_part(self, player: int) -> PlayerPart:
+        from metrogames.games.nextstation.snapshot import Line, PlayerPart
+
         board = self.maps[player]
         lines = tuple(Line(s, c) for s, c in zip(board.sections, board.circled, strict=True))
         starts = self._turn_start
