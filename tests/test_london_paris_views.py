@@ -54,6 +54,20 @@ def _mid_turn(players: int = 3, options: dict[str, object] | None = None) -> Nex
     return state.apply(CHANCE, state.legal_actions(CHANCE)[0])
 
 
+def test_a_clone_has_every_slot_and_plays_on_apart() -> None:
+    state = _mid_turn(2, {"powers": POWERS})
+    state.apply_in_place(0, state.legal_actions(0)[1])
+    before = state.snapshot()
+    copy = state.clone()
+    for name in NextStationState.__slots__:
+        if name != "maps":  # PlayerMap has no ==: _same compares them
+            assert getattr(copy, name) == getattr(state, name), name
+    _same(copy, state)
+    copy.random_playout([Rng(1, "a"), Rng(2, "b")])
+    assert copy.is_over() and not state.is_over()
+    assert state.snapshot() == before
+
+
 # -- views ---------------------------------------------------------------------------------
 def test_a_view_hides_another_player_s_action_until_the_turn_ends() -> None:
     before = _mid_turn()

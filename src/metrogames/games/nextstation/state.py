@@ -416,15 +416,29 @@ class NextStationState:
     def clone(self) -> NextStationState:
         """An independent copy (history, maps and scores copied; rules data shared)."""
         other = NextStationState.__new__(NextStationState)
-        for name in NextStationState.__slots__:
-            setattr(other, name, getattr(self, name))
+        # every slot, by name (bots clone once per action they weigh)
+        other.game = self.game
+        other.city = self.city
+        other.deal = self.deal
+        other.viewer = self.viewer
+        other.round = self.round
+        other.flipped = self.flipped
+        other.ends_flipped = self.ends_flipped
+        other.turn = self.turn
+        other.branch = self.branch
+        other.awaiting_card = self.awaiting_card
+        other.over = self.over
+        other._pending = self._pending
+        other._partial = self._partial
+        other._colours = self._colours  # replaced, never changed, at a round's end
+        other._final = self._final
         other._history = self._history[:]
         other.maps = [m.copy() for m in self.maps]
         other.line_scores = [ls[:] for ls in self.line_scores]
         other.tourist_boxes = self.tourist_boxes[:]
         other.power_used = self.power_used[:]
-        if self._turn_start is not None:
-            other._turn_start = self._turn_start[:]
+        starts = self._turn_start
+        other._turn_start = None if starts is None else starts[:]
         return other
 
     def history(self) -> list[tuple[int, NextStationAction]]:
