@@ -54,6 +54,20 @@ def _mid_turn(players: int = 3, options: dict[str, object] | None = None) -> Nex
     return state.apply(CHANCE, state.legal_actions(CHANCE)[0])
 
 
+def test_a_clone_has_every_slot_and_plays_on_apart() -> None:
+    state = _mid_turn(2, {"powers": POWERS})
+    state.apply_in_place(0, state.legal_actions(0)[1])
+    before = state.snapshot()
+    copy = state.clone()
+    for name in NextStationState.__slots__:
+        if name != "maps":  # PlayerMap has no ==: _same compares them
+            assert getattr(copy, name) == getattr(state, name), name
+    _same(copy, state)
+    copy.random_playout([Rng(1, "a"), Rng(2, "b")])
+    assert copy.is_over() and not state.is_over()
+    assert state.snapshot() == before
+
+
 # -- views ---------------------------------------------------------------------------------
 def test_a_view_hides_another_player_s_action_until_the_turn_ends() -> None:
     before = _mid_turn()
@@ -131,8 +145,8 @@ def test_a_view_is_read_only() -> None:
         assert info.value.reason == "hidden-information"
     with pytest.raises(IllegalActionError, match="player 0's view"):
         view.apply(0, PASS)
-    with pytest.raises(IllegalActionError, match="hidden-information"):
-        view.rollout(Rng(1))
+    with pytest.raises(ValueError, match="resample a view first"):
+        view.random_playout([Rng(1), Rng(2)])
     assert view.snapshot() == state.view(0).snapshot()  # unchanged
     assert view.legal_actions(0) == state.legal_actions(0)
     assert view.total_after(0, PASS) == state.total_after(0, PASS)
@@ -198,7 +212,6 @@ def test_resample_is_consistent_with_the_view_and_plays_to_the_end(
     city: str, players: int, options: dict[str, object]
 ) -> None:
     game = make_game(city, players, options)
-    rng = Rng(5, "resample")
     resampled = 0
     for k, state in enumerate(random_states(game, 41)):
         if k % 4:
@@ -223,7 +236,7 @@ def test_resample_is_consistent_with_the_view_and_plays_to_the_end(
         replayed = _replayed(sample)
         for p in range(players):
             assert replayed.maps[p].same_as(sample.maps[p])
-        sample.rollout(rng)
+        sample.random_playout([Rng(k, f"play:{p}") for p in range(players)])
         assert sample.is_over()
         resampled += 1
     assert resampled > 10
@@ -288,8 +301,8 @@ def test_snapshots_round_trip_at_every_step(
         if k % 15 == 0:  # the read state plays on identically
             read = game.from_snapshot(state.snapshot())
             ahead = state.clone()
-            ahead.rollout(Rng(k, "on"))
-            read.rollout(Rng(k, "on"))
+            ahead.random_playout([Rng(k, f"on:{p}") for p in range(players)])
+            read.random_playout([Rng(k, f"on:{p}") for p in range(players)])
             _same(read, ahead)
             assert read.winners() == ahead.winners()
         if k % 15 == 7 and players > 1:  # a view's resamples too
@@ -310,7 +323,7 @@ def test_a_read_snapshot_keeps_what_the_others_must_not_see() -> None:
     sample = read.resample(1, Rng(2))  # the hidden action happened before the history began
     assert sample.view(1).snapshot() == read.view(1).snapshot()
     assert sample.history() == []
-    sample.rollout(Rng(3))
+    sample.random_playout([Rng(3, f"play:{p}") for p in range(sample.num_players)])
     assert sample.is_over()
 
 

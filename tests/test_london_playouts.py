@@ -99,13 +99,13 @@ def check_finished(state: NextStationState, names: list[str], seed: int) -> None
     assert to_record(again, names, seed=seed, reveal_decks=True) == record
 
 
-def test_thousands_of_solo_rollouts_recount_and_replay():
+def test_thousands_of_solo_random_playouts_recount_and_replay():
     """2,000 seeded solo games: final score = recount from the sheet and by names; the record
     round-trips through JSON and replays to the same record."""
     game = NextStationGame("london", 1)
     for seed in range(2000):
         state = game.new_game(seed)
-        state.rollout(Rng(seed, "test"))
+        state.random_playout([Rng(seed, "test")])
         check_finished(state, ["solo"], seed)
 
 

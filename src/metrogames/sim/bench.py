@@ -27,6 +27,7 @@ BENCHMARKS: dict[str, tuple[str, tuple[str, ...]]] = {
     "london-greedy-solo": ("london", ("greedy",)),
     "london-random-4p": ("london", ("random",) * 4),
     "paris-random-solo": ("paris", ("random",)),
+    "paris-stepwise-solo": ("paris", ("stepwise",)),
     "paris-greedy-solo": ("paris", ("greedy",)),
     "metro-random-2p": ("metro", ("random",) * 2),
     "metro-random-6p": ("metro", ("random",) * 6),

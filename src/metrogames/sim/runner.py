@@ -7,9 +7,7 @@ run with base seed ``S`` is dealt from seed ``S + i`` and its bots are seeded ``
 from __future__ import annotations
 
 import math
-import multiprocessing
 import os
-import signal
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -77,12 +75,16 @@ def run_many(tasks: Sequence[Task], workers: int = 1) -> Iterator[Result]:
     if workers == 1:
         yield from map(run_task, tasks)
         return
+    import multiprocessing  # only here: one process needs none of it
+
     chunk = max(1, min(50, len(tasks) // (workers * 8) or 1))
     with multiprocessing.get_context("spawn").Pool(workers, initializer=_ignore_sigint) as pool:
         yield from pool.imap(run_task, tasks, chunksize=chunk)
 
 
 def _ignore_sigint() -> None:
+    import signal
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 

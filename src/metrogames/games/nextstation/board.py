@@ -10,10 +10,7 @@ stations: its departure station joins it with the first section.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from metrogames.core.errors import IllegalActionError
-from metrogames.games.nextstation.actions import PASS, TurnAction, single_sections
 from metrogames.games.nextstation.citymap import CityMap, bits
 
 
@@ -110,56 +107,21 @@ class PlayerMap:
         station of the ``starts`` mask to a station of the ``targets`` mask, in a fixed order."""
         return find_sections(city, starts, targets & ~self.stations[colour], self.blocked)
 
-    def random_round(
-        self,
-        city: CityMap,
-        colour: int,
-        turns: list[tuple[int, bool]],
-        below: Callable[[int], int],
-    ) -> list[TurnAction]:
-        """Play line ``colour`` through ``turns`` — ``(targets mask, switch effect)`` per
-        card — drawing a uniformly random legal section each turn (``below(n)`` picks one of
-        ``n``, in :meth:`moves` order) or passing when none is legal. Returns the actions.
+    def line(self, colour: int) -> tuple[int, int, int, int]:
+        """Line ``colour``'s stations, sections and ends masks, and the map's blocked links:
+        what drawing a section reads (fast paths keep them in local ints)."""
+        return self.stations[colour], self.sections[colour], self.ends[colour], self.blocked
 
-        The fast path of random playouts: the same rules as :meth:`moves` and
-        :meth:`add_section`, on local ints.
-        """
-        singles = single_sections(city)
-        n = len(city.stations)
-        conflicts = city.conflicts
-        stations = self.stations[colour]
-        sections = self.sections[colour]
-        ends = self.ends[colour]
-        drawn = self.drawn
-        blocked = self.blocked
-        departure = 1 << city.departures[colour]
-        actions: list[TurnAction] = []
-        for targets, branch in turns:
-            starts = (stations if branch else ends) if sections else departure
-            moves = find_sections(city, starts, targets & ~stations, blocked)
-            if not moves:
-                actions.append(PASS)
-                continue
-            s, t, link, lbit = moves[below(len(moves))]
-            tbit = 1 << t
-            if sections:
-                sbit = 1 << s
-                if ends & sbit:
-                    ends ^= sbit
-                ends |= tbit
-                stations |= tbit
-            else:
-                ends = stations = (1 << s) | tbit
-            sections |= lbit
-            drawn |= lbit
-            blocked |= lbit | conflicts[link]
-            actions.append(singles[s * n + t])  # type: ignore[arg-type]
+    def set_line(
+        self, colour: int, stations: int, sections: int, ends: int, blocked: int
+    ) -> None:
+        """Store what :meth:`line` gives after sections were added to line ``colour`` (the
+        drawn links follow)."""
         self.stations[colour] = stations
         self.sections[colour] = sections
         self.ends[colour] = ends
-        self.drawn = drawn
+        self.drawn |= sections
         self.blocked = blocked
-        return actions
 
     def check_section(
         self, city: CityMap, colour: int, start: int, target: int, starts: int, targets: int

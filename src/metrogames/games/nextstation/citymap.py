@@ -256,10 +256,18 @@ class CityMap:
 
     def _conflicts(self) -> tuple[int, ...]:
         bridge_pairs = {frozenset(p) for p in self.bridges}
+        boxes = [_box(a, b) for a, b in self.segments]
         masks = [0] * len(self.links)
-        for i in range(len(self.links)):
+        by_left = sorted(range(len(self.links)), key=lambda j: boxes[j][0])
+        for k, i in enumerate(by_left):
+            _, right, low, high = boxes[i]
             a1, b1 = self.segments[i]
-            for j in range(i + 1, len(self.links)):
+            for j in by_left[k + 1 :]:
+                left_j, _, low_j, high_j = boxes[j]
+                if left_j > right:
+                    break  # this box and every later one start right of link i's
+                if low_j > high or high_j < low:
+                    continue  # apart vertically: segments apart too
                 if set(self.links[i]) & set(self.links[j]):
                     continue  # links sharing a station meet there, never conflict
                 if frozenset((i, j)) in bridge_pairs:
@@ -271,12 +279,19 @@ class CityMap:
         return tuple(masks)
 
     def _validate(self, check: Mapping[str, int]) -> None:
+        boxes = [_box(a, b) for a, b in self.segments]
         for s in self.stations:
             for j, (a, b) in enumerate(self.links):
                 if s.index in (a, b):
                     continue
-                if any(on_segment(p, *self.segments[j]) for p in self.station_cells[s.index]):
-                    raise DataError(f"link {self.link_name(j)} passes through station {s.name}")
+                left, right, low, high = boxes[j]
+                for p in self.station_cells[s.index]:
+                    if left <= p[0] <= right and low <= p[1] <= high and on_segment(
+                        p, *self.segments[j]
+                    ):
+                        raise DataError(
+                            f"link {self.link_name(j)} passes through station {s.name}"
+                        )
         pairs = sum(m.bit_count() for m in self.conflicts) // 2
         counts = {
             "stations": len(self.stations),
@@ -344,6 +359,11 @@ class CityMap:
     def names(self, mask: int) -> list[str]:
         """Station names of a stations mask, in index order."""
         return [self.stations[i].name for i in bits(mask)]
+
+
+def _box(a: Point, b: Point) -> tuple[float, float, float, float]:
+    """The bounding box of segment ``a``–``b``: left, right, low, high."""
+    return min(a[0], b[0]), max(a[0], b[0]), min(a[1], b[1]), max(a[1], b[1])
 
 
 CITY_FILES: dict[str, str] = {"london": "london.json", "paris": "paris.json"}

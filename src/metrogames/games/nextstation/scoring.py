@@ -8,17 +8,17 @@ per crossing, monument points, the tourist table, bridge points. All values are 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from metrogames.games.nextstation.board import PlayerMap
 from metrogames.games.nextstation.citymap import CityMap
 from metrogames.games.nextstation.objectives import lines_through, objective_met
 
 
-@dataclass(frozen=True, slots=True)
-class LineScore:
+class LineScore(NamedTuple):
     """One line's score: ``districts`` visited × ``max_in_district`` (a circled station counts
-    twice) + river crossings × the city's points + monuments × the city's points."""
+    twice) + river crossings × the city's points + monuments × the city's points. (A named
+    tuple: every round scores each player's line, and it is the cheapest immutable record.)"""
 
     districts: int
     max_in_district: int

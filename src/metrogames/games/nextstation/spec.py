@@ -1,7 +1,8 @@
 """Next Station's entries in the game registry: one :class:`GameType` per city.
 
 Imported by :mod:`metrogames.games.registry` the first time ``london`` or ``paris`` is asked
-for. Everything adapters need of a city goes through these hooks: making a game from options,
+for; the modules behind the hooks (records, sheets, views) are imported when first used, so
+playing games (``simulate``) loads only the engine. Everything adapters need of a city goes through these hooks: making a game from options,
 records, deal manifests, score sheets, the drawing data and the JSON of a view.
 """
 
@@ -21,12 +22,9 @@ from metrogames.core.protocol import (
     OptionSpec,
     State,
 )
-from metrogames.games.nextstation import present
-from metrogames.games.nextstation import record as ns_record
 from metrogames.games.nextstation.citymap import CITY_FILES, CityMap, load_city
 from metrogames.games.nextstation.deal import Options
 from metrogames.games.nextstation.scoring import percentile, solo_rating
-from metrogames.games.nextstation.sheet import score_sheet
 from metrogames.games.nextstation.state import MAX_PLAYERS, NextStationGame, NextStationState
 from metrogames.games.registry import register_game
 
@@ -63,15 +61,21 @@ def _maker(city: str) -> Callable[[int, JsonObject], Game[Action]]:
 
 
 def _replay(data: object) -> State[Action]:
+    from metrogames.games.nextstation import record as ns_record
+
     return cast(State[Action], ns_record.replay(ns_record.parse_record(data)))
 
 
 def _record_start(data: object) -> State[Action]:
+    from metrogames.games.nextstation import record as ns_record
+
     return cast(State[Action], ns_record.parse_record(data).new_state())
 
 
 def _from_deal(city: str) -> Callable[[object, int], State[Action]]:
     def from_deal(data: object, players: int) -> State[Action]:
+        from metrogames.games.nextstation import record as ns_record
+
         other = data.get("game") if isinstance(data, dict) else None
         if other != city:  # else a Paris manifest would be played and counted as London
             raise RecordError(f"a {other} deal, not a {city} one")
@@ -84,12 +88,22 @@ def _from_deal(city: str) -> Callable[[object, int], State[Action]]:
     return from_deal
 
 
+def _board_json(city: str) -> JsonObject:
+    from metrogames.games.nextstation import present
+
+    return present.board_json(city)
+
+
 def _score_sheet(data: object) -> JsonObject:
+    from metrogames.games.nextstation.sheet import score_sheet
+
     city, sheet = score_sheet(data)
     return sheet.to_json(city)
 
 
 def _view_json(state: State[Action], you: int | None) -> JsonObject:
+    from metrogames.games.nextstation import present
+
     return present.view_json(cast(NextStationState, state), you)
 
 
@@ -139,7 +153,7 @@ def _register(city_name: str) -> None:
             record_start=_record_start,
             from_deal=_from_deal(city_name),
             score_sheet=_score_sheet,
-            board_json=cache(lambda: present.board_json(city_name)),
+            board_json=cache(lambda: _board_json(city_name)),
             view_json=_view_json,
             solo_result=solo_result,
             family="nextstation",

@@ -26,7 +26,7 @@ from metrogames.core.errors import (
     OptionError,
     RecordError,
 )
-from metrogames.core.playout import random_playout
+from metrogames.core.playout import random_playout, uniform_choice
 from metrogames.core.protocol import CHANCE, SPECTATOR, JsonObject, JsonValue
 from metrogames.core.rng import Rng, check_seed
 from metrogames.games.nextstation.actions import (
@@ -43,7 +43,6 @@ from metrogames.games.nextstation.actions import (
 from metrogames.games.nextstation.board import PlayerMap
 from metrogames.games.nextstation.citymap import CITY_FILES, SYMBOLS, Card, CityMap, load_city
 from metrogames.games.nextstation.deal import ROUNDS, Deal, Options, colour_for, resolve
-from metrogames.games.nextstation.index import ActionIndex, action_index_for, card_positions
 from metrogames.games.nextstation.scoring import (
     EMPTY_LINE,
     Breakdown,
@@ -52,16 +51,11 @@ from metrogames.games.nextstation.scoring import (
     line_tourist_boxes,
     score_line,
 )
-from metrogames.games.nextstation.snapshot import (
-    Line,
-    PlayerPart,
-    Position,
-    format_position,
-    parse_position,
-)
 
 if TYPE_CHECKING:
     from metrogames.core.protocol import Game, State
+    from metrogames.games.nextstation.index import ActionIndex
+    from metrogames.games.nextstation.snapshot import Line, PlayerPart, Position
 
 __all__ = [
     "HIDDEN",
@@ -80,6 +74,10 @@ _CHANCE_ONLY = frozenset((CHANCE,))
 _MOVERS: dict[int, frozenset[int]] = {}
 FIRST_EFFECTIVE_SWITCH = 3
 """A switch flipped 1st or 2nd in a round has no effect (rules, "A round", 3)."""
+
+_Turn = tuple[str, int, bool, int]
+"""A turn of a round to play at random: the card's face, its targets mask, whether a switch
+takes effect, and the turn's number in the round (1-based)."""
 
 TurnStart = tuple[int, int, int, int, int, int, bool]
 """What a player's action of the turn in progress changed, as it was before: the current
@@ -159,6 +157,8 @@ class NextStationGame:
     # -- the dense action index (docs/notation.md, "Dense action index") ------------------
     @property
     def _index(self) -> ActionIndex:
+        from metrogames.games.nextstation.index import action_index_for
+
         return action_index_for(self.city_name, self.options.powers is not None)
 
     @property
@@ -196,6 +196,8 @@ class NextStationGame:
         Raises:
             NotationError: not a card id of this city's deck.
         """
+        from metrogames.games.nextstation.index import card_positions
+
         position = card_positions(self.city_name).get(outcome) if isinstance(outcome, str) else None
         if position is None:
             raise NotationError(f"unknown card {_short(outcome)} in the {self.city.title} deck")
@@ -230,6 +232,8 @@ class NextStationGame:
                 cards or stations; inconsistent content (``docs/notation.md``, "Position
                 snapshot: Next Station").
         """
+        from metrogames.games.nextstation.snapshot import parse_position
+
         return NextStationState.from_position(
             self, parse_position(self.city, self.players, self.options, text)
         )
@@ -288,6 +292,7 @@ class NextStationState:
 
     __slots__ = (
         "_colours",
+        "_final",
         "_history",
         "_partial",
         "_pending",
@@ -332,6 +337,7 @@ class NextStationState:
         self._history: list[int | NextStationAction] = []  # player, action, player, ...
         self._partial = False
         self._colours = self._round_colours()
+        self._final: list[Breakdown] | None = None
 
     def _round_colours(self) -> list[int]:
         r = min(self.round, ROUNDS - 1)
@@ -410,15 +416,29 @@ class NextStationState:
     def clone(self) -> NextStationState:
         """An independent copy (history, maps and scores copied; rules data shared)."""
         other = NextStationState.__new__(NextStationState)
-        for name in NextStationState.__slots__:
-            setattr(other, name, getattr(self, name))
+        # every slot, by name (bots clone once per action they weigh)
+        other.game = self.game
+        other.city = self.city
+        other.deal = self.deal
+        other.viewer = self.viewer
+        other.round = self.round
+        other.flipped = self.flipped
+        other.ends_flipped = self.ends_flipped
+        other.turn = self.turn
+        other.branch = self.branch
+        other.awaiting_card = self.awaiting_card
+        other.over = self.over
+        other._pending = self._pending
+        other._partial = self._partial
+        other._colours = self._colours  # replaced, never changed, at a round's end
+        other._final = self._final
         other._history = self._history[:]
         other.maps = [m.copy() for m in self.maps]
         other.line_scores = [ls[:] for ls in self.line_scores]
         other.tourist_boxes = self.tourist_boxes[:]
         other.power_used = self.power_used[:]
-        if self._turn_start is not None:
-            other._turn_start = self._turn_start[:]
+        starts = self._turn_start
+        other._turn_start = None if starts is None else starts[:]
         return other
 
     def history(self) -> list[tuple[int, NextStationAction]]:
@@ -515,17 +535,29 @@ class NextStationState:
         return self.city.all_stations_mask
 
     def _enumerate(self, player: int) -> list[NextStationAction]:
+        return self._actions_on(
+            self.maps[player],
+            self._colours[player],
+            self.city.card_by_id[self.flipped[-1]].face,
+            self.branch,
+            self.turn,
+            self.power_available(player),
+        )
+
+    def _actions_on(
+        self, board: PlayerMap, colour: int, face: str, branch: bool, turn: int, power: str | None
+    ) -> list[NextStationAction]:
+        """The legal actions (``PASS`` first) of a player whose line ``colour`` is drawn on
+        ``board``, for a card ``face`` in turn ``turn`` (1-based) of the round, with a switch
+        effect when ``branch`` and pencil power ``power`` still usable (or ``None``)."""
         city = self.city
-        card = city.card_by_id[self.flipped[-1]]
-        colour = self._colours[player]
-        board = self.maps[player]
-        starts = board.starts(city, colour, self.branch)
-        singles = board.moves(city, colour, starts, self._targets(card.face))
+        starts = board.starts(city, colour, branch)
+        singles = board.moves(city, colour, starts, self._targets(face))
         table = single_sections(city)
         n = len(city.stations)
         actions: list[NextStationAction] = [PASS]
         actions.extend([table[s * n + t] for s, t, _, _ in singles])  # type: ignore[misc]
-        if card.face == "free-entry":
+        if face == "free-entry":
             for s, t, link, _ in singles:
                 if (city.monument_mask >> t) & 1:
                     after = board.copy()
@@ -534,29 +566,28 @@ class NextStationState:
                         TurnAction(((s, t), (t, t2)))
                         for _, t2, _, _ in after.moves(city, colour, 1 << t, city.all_stations_mask)
                     )
-        power = self.power_available(player)
-        if power == "joker" and card.face != "joker":
+        if power == "joker" and face != "joker":
             actions.extend(
                 TurnAction(((s, t),), "joker")
                 for s, t, _, _ in board.moves(city, colour, starts, city.all_stations_mask)
             )
-        elif power == "switch" and self.turn >= FIRST_EFFECTIVE_SWITCH and not self.branch:
+        elif power == "switch" and turn >= FIRST_EFFECTIVE_SWITCH and not branch:
             actions.extend(
                 TurnAction(((s, t),), "switch")
                 for s, t, _, _ in board.moves(
-                    city, colour, board.starts(city, colour, True), self._targets(card.face)
+                    city, colour, board.starts(city, colour, True), self._targets(face)
                 )
             )
         elif power == "double-section":
-            actions.extend(self._doubles(board, colour, card.face))
+            actions.extend(self._doubles(board, colour, face, branch))
         elif power == "circle-station":
             actions.extend(self._circles(board, colour, actions))
         return actions
 
-    def _doubles(self, board: PlayerMap, colour: int, face: str) -> list[TurnAction]:
+    def _doubles(self, board: PlayerMap, colour: int, face: str, branch: bool) -> list[TurnAction]:
         city = self.city
         out: list[TurnAction] = []
-        starts = board.starts(city, colour, self.branch)
+        starts = board.starts(city, colour, branch)
         for s, t, link, _ in board.moves(city, colour, starts, self._targets(face)):
             after = board.copy()
             after.add_section(city, colour, s, t, link)
@@ -564,7 +595,7 @@ class NextStationState:
                 second = self._targets(face)
             else:
                 second = city.symbol_mask[city.stations[t].symbol]
-            starts2 = after.starts(city, colour, self.branch)
+            starts2 = after.starts(city, colour, branch)
             out.extend(
                 TurnAction(((s, t), (s2, t2)), "double-section")
                 for s2, t2, _, _ in after.moves(city, colour, starts2, second)
@@ -755,38 +786,31 @@ class NextStationState:
     ) -> None:
         """Draw ``action``'s sections on ``board`` (a copy), checking each when ``check``."""
         city = self.city
+        if not check:
+            _draw_unchecked(city, board, colour, action)
+            return
         face = city.card_by_id[self.flipped[-1]].face
         power = action.power
-        if check:
-            self._check_power(player, action, face)
+        self._check_power(player, action, face)
         branch = self.branch or power == "switch"
         targets = city.all_stations_mask if power == "joker" else self._targets(face)
         sections = action.sections
         for i, (s, t) in enumerate(sections):
-            if i == 0:
-                starts = board.starts(city, colour, branch)
-            elif face == "free-entry" and power is None:
+            if i == 1 and face == "free-entry" and power is None:
                 starts = 1 << sections[0][1]  # the extra section leaves the monument
             else:
                 starts = board.starts(city, colour, branch)
-            if check:
-                if i == 1:
-                    targets = self._second_targets(face, power, sections[0][1], targets)
-                link = board.check_section(city, colour, s, t, starts, targets)
-            else:
-                link = city.link_of[(s, t)]
+            if i == 1:
+                targets = self._second_targets(face, power, sections[0][1], targets)
+            link = board.check_section(city, colour, s, t, starts, targets)
             board.add_section(city, colour, s, t, link)
-        if (
-            check
-            and action.circle is not None
-            and not (board.stations[colour] >> action.circle) & 1
-        ):
-            name = city.stations[action.circle].name
-            raise IllegalActionError(
-                "circle-not-on-line",
-                f"cannot circle {name}: it is not on the {city.colours[colour]} line",
-            )
         if action.circle is not None:
+            if not (board.stations[colour] >> action.circle) & 1:
+                name = city.stations[action.circle].name
+                raise IllegalActionError(
+                    "circle-not-on-line",
+                    f"cannot circle {name}: it is not on the {city.colours[colour]} line",
+                )
             board.circled[colour] = action.circle
 
     def _second_targets(self, face: str, power: str | None, first: int, targets: int) -> int:
@@ -884,114 +908,172 @@ class NextStationState:
             self.tourist_boxes[p] += line_tourist_boxes(city, board.stations[c], board.sections[c])
 
     def random_playout(self, rngs: Sequence[Rng]) -> None:
-        """Play to the end in place with uniformly random players, player ``p`` choosing with
-        ``rngs[p]`` (:func:`metrogames.core.playout.uniform_choice`); cards come from the deal.
+        """Play to the end in place with uniformly random players; cards come from the deal.
+
+        Player ``p`` draws with ``rngs[p]`` exactly as
+        :func:`metrogames.core.playout.uniform_choice` over :meth:`legal_actions` does — one
+        ``below(k)`` among the ``k`` legal actions that are not the pass, in their order, and
+        no draw when only the pass is legal — so the games are those of the stepwise loop
+        (:func:`metrogames.core.playout.random_playout`), history included.
+
+        The fast path: maps never interact, so each player's round is played on its own
+        (:meth:`_random_line`, on local ints) and the actions are interleaved into the
+        history as the stepwise loop records them — each card, then the players in seat
+        order. A turn in progress is finished one step at a time first.
 
         Raises:
-            ValueError: not one generator per player, or a card the deal does not fix.
+            ValueError: not one generator per player, a view, or a round to play whose deck
+                is unknown (a record without seed); the state is then unchanged.
         """
-        random_playout(self, rngs)
-
-    def rollout(self, rng: Rng) -> None:
-        """Play the rest of the game in place with uniformly random single sections for every
-        player (a pass only when no section is legal; no powers): the engine's fast path for
-        random playouts and benchmarks. Cards come from the deal.
-
-        Maps never interact, so each player's round is played on its own
-        (:meth:`PlayerMap.random_round`) and the actions are interleaved into the history
-        turn by turn, as the checked path would record them.
-
-        Raises:
-            IllegalActionError: a view (``hidden-information``: :meth:`resample` it first).
-            ValueError: a round to play whose deck is unknown (nothing to flip from); the
-                state is then unchanged.
-        """
-        if self.viewer is not None:
-            raise IllegalActionError(
-                "hidden-information", f"this is {self._viewer_name()} view: resample() it first"
-            )
-        if None in self.deal.decks[self.round :]:
-            raise ValueError("rollout needs the deal's decks")
-        city = self.city
-        if not self.over and not self.awaiting_card:
-            self._rollout_turn(rng, self._targets(city.card_by_id[self.flipped[-1]].face))
-        card_by_id = city.card_by_id
-        below = rng.below
-        players = range(self.game.players)
+        players = self.game.players
+        if len(rngs) != players:
+            raise ValueError(f"random_playout needs {players} generators, not {len(rngs)}")
+        if self.over:
+            return
+        if self.viewer is not None or None in self.deal.decks[self.round :]:
+            raise ValueError("random_playout needs a known deal (resample a view first)")
+        if len({id(rng) for rng in rngs}) < players:
+            # a generator shared by seats must draw in the stepwise loop's order
+            random_playout(self, rngs)
+            return
+        if not self.awaiting_card:
+            for p in range(players):
+                if (self._pending >> p) & 1:
+                    action = uniform_choice(rngs[p], self._enumerate(p), PASS)
+                    self.apply_in_place(p, action, check=False)
         while not self.over:
-            deck = self.deal.decks[self.round]
-            if deck is None:
-                raise ValueError("rollout needs the deal's decks")
-            flipped = list(self.flipped)
-            ends = self.ends_flipped
-            branch = self.branch
-            turns: list[tuple[int, bool]] = []  # (targets, branch) per playable card
-            for card_id in deck[len(flipped) :]:
-                flipped.append(card_id)
-                card = card_by_id[card_id]
-                if card.face == "switch":
-                    branch = len(flipped) >= FIRST_EFFECTIVE_SWITCH
-                    continue
-                turns.append((self._targets(card.face), branch))
-                branch = False
-                ends += card.ends_round
-                if ends >= city.round_end_count:
-                    break
-            played = [
-                self.maps[p].random_round(city, self._colours[p], turns, below) for p in players
-            ]
-            history = self._history
-            k = 0
-            for card_id in flipped[len(self.flipped) :]:
-                history += (CHANCE, card_id)
-                if card_by_id[card_id].face != "switch":
-                    for p in players:
-                        history += (p, played[p][k])
-                    k += 1
-            self.flipped = tuple(flipped)
-            self.ends_flipped = ends
-            self.turn += len(turns)
-            self._pending = 0
-            self._end_turn()
+            self._random_round(rngs)
 
-    def _rollout_turn(self, rng: Rng, targets: int) -> None:
-        """Every pending player draws a random legal section (or passes); the turn ends."""
+    def _random_round(self, rngs: Sequence[Rng]) -> None:
+        """Play the round in progress from its next card to its end (the round is scored):
+        every card is flipped, and each player plays every turn with ``rngs[player]``."""
         city = self.city
-        singles = single_sections(city)
-        n = len(city.stations)
-        history = self._history
-        for p in range(self.game.players):
-            if not (self._pending >> p) & 1:
+        deck = self.deal.decks[self.round]
+        assert deck is not None  # random_playout checked the decks
+        card_by_id = city.card_by_id
+        flipped = list(self.flipped)
+        ends = self.ends_flipped
+        branch = self.branch
+        turn = self.turn
+        turns: list[_Turn] = []
+        for card_id in deck[len(flipped) :]:
+            flipped.append(card_id)
+            card = card_by_id[card_id]
+            if card.face == "switch":
+                branch = branch or len(flipped) >= FIRST_EFFECTIVE_SWITCH
                 continue
-            colour = self._colours[p]
-            board = self.maps[p]
-            moves = board.moves(city, colour, board.starts(city, colour, self.branch), targets)
-            if moves:
-                s, t, link, _ = moves[rng.below(len(moves))]
-                board.add_section(city, colour, s, t, link)
-                action = singles[s * n + t]
-                assert action is not None  # a link joins s and t
-                history += (p, action)
-            else:
-                history += (p, PASS)
+            turn += 1
+            turns.append((card.face, self._targets(card.face), branch, turn))
+            branch = False
+            ends += card.ends_round
+            if ends >= city.round_end_count:
+                break
+        lines = [self._random_line(p, turns, rng) for p, rng in enumerate(rngs)]
+        history = self._history
+        k = 0
+        for card_id in flipped[len(self.flipped) :]:
+            history += (CHANCE, card_id)
+            if card_by_id[card_id].face != "switch":
+                for p, line in enumerate(lines):
+                    history += (p, line[k])
+                k += 1
+        self.flipped = tuple(flipped)
+        self.ends_flipped = ends
+        self.turn = turn
         self._pending = 0
-        self.awaiting_card = True
-        self._end_turn()
+        self._end_turn()  # ends the round: a deck holds every card, so enough end cards
+
+    def _random_line(self, player: int, turns: list[_Turn], rng: Rng) -> list[TurnAction]:
+        """``player``'s random actions for ``turns`` (drawn on their map), by
+        :func:`~metrogames.core.playout.uniform_choice`'s draws.
+
+        A turn with one kind of action — single sections — is played on local ints (the
+        rules of :meth:`PlayerMap.moves` and :meth:`PlayerMap.add_section`, candidates in
+        the same order); a turn where a pencil power is still available, or a free entry
+        (Paris), takes the engine's own enumeration (:meth:`_actions_on`).
+        """
+        city = self.city
+        colour = self._colours[player]
+        board = self.maps[player]
+        power = self.power_available(player)
+        steps = _random_steps(city)
+        below = rng.below
+        departure = 1 << city.departures[colour]
+        stations, sections, ends, blocked = board.line(colour)
+        actions: list[TurnAction] = []
+        for face, targets, branch, turn in turns:
+            if power is not None or face == "free-entry":
+                board.set_line(colour, stations, sections, ends, blocked)
+                legal = self._actions_on(board, colour, face, branch, turn, power)
+                action = legal[1 + below(len(legal) - 1)] if len(legal) > 1 else PASS
+                assert isinstance(action, TurnAction)  # never a card id for a player
+                _draw_unchecked(city, board, colour, action)
+                if action.powers_used:
+                    power = None
+                    self.power_used[player] = True
+                actions.append(action)
+                stations, sections, ends, blocked = board.line(colour)
+                continue
+            starts = (stations if branch else ends) if sections else departure
+            open_targets = targets & ~stations
+            moves = []  # find_sections, inlined: the hot loop of random games
+            while starts:
+                sbit = starts & -starts
+                starts ^= sbit
+                reach, by_target = steps[sbit]
+                cand = reach & open_targets
+                while cand:
+                    tbit = cand & -cand
+                    cand ^= tbit
+                    move = by_target[tbit]
+                    if not blocked & move[2]:
+                        moves.append(move)
+            if not moves:
+                actions.append(PASS)
+                continue
+            sbit, tbit, lbit, block, action = moves[below(len(moves))]
+            if sections:
+                if ends & sbit:
+                    ends ^= sbit  # it had one section of the line: now two
+                ends |= tbit
+                stations |= tbit
+            else:
+                ends = stations = sbit | tbit
+            sections |= lbit
+            blocked |= block
+            actions.append(action)
+        board.set_line(colour, stations, sections, ends, blocked)
+        return actions
 
     # -- scores --------------------------------------------------------------------------
     def breakdown(self, player: int) -> Breakdown:
         """``player``'s score sheet as if the game ended now: lines of finished rounds as
         scored, the current line scored as it stands, and the end-of-game items."""
+        if self.over:
+            return self._final_sheets()[player]
         city = self.city
         board = self.maps[player]
-        lines = self.line_scores[player]
+        c = self.colour(player)
+        lines = self.line_scores[player][:]
+        lines[c] = score_line(city, board.stations[c], board.sections[c], board.circled[c])
         boxes = self.tourist_boxes[player]
-        if not self.over:
-            c = self.colour(player)
-            lines = lines[:]
-            lines[c] = score_line(city, board.stations[c], board.sections[c], board.circled[c])
-            boxes += line_tourist_boxes(city, board.stations[c], board.sections[c])
+        boxes += line_tourist_boxes(city, board.stations[c], board.sections[c])
         return breakdown(city, board, lines, boxes, self.deal.objectives)
+
+    def _final_sheets(self) -> list[Breakdown]:
+        """Every player's sheet of a finished game, made once (nothing changes after the
+        end; scores, components and winners all read them)."""
+        sheets = self._final
+        if sheets is None:
+            city = self.city
+            objectives = self.deal.objectives
+            sheets = self._final = [
+                breakdown(city, board, lines, boxes, objectives)
+                for board, lines, boxes in zip(
+                    self.maps, self.line_scores, self.tourist_boxes, strict=True
+                )
+            ]
+        return sheets
 
     def total_after(self, player: int, action: TurnAction) -> int:
         """``player``'s total (as :meth:`breakdown`) if ``action``, a legal action, were
@@ -999,10 +1081,7 @@ class NextStationState:
         city = self.city
         c = self.colour(player)
         board = self.maps[player].copy()
-        for s, t in action.sections:
-            board.add_section(city, c, s, t, city.link_of[(s, t)])
-        if action.circle is not None:
-            board.circled[c] = action.circle
+        _draw_unchecked(city, board, c, action)
         lines = self.line_scores[player][:]
         lines[c] = score_line(city, board.stations[c], board.sections[c], board.circled[c])
         boxes = self.tourist_boxes[player] + line_tourist_boxes(
@@ -1175,9 +1254,13 @@ class NextStationState:
     def snapshot(self) -> str:
         """The position as a one-line string (``docs/notation.md``, "Position snapshot: Next
         Station"); ``game.from_snapshot`` reads it back. It holds no history."""
+        from metrogames.games.nextstation.snapshot import format_position
+
         return format_position(self.city, self._position())
 
     def _position(self) -> Position:
+        from metrogames.games.nextstation.snapshot import Position
+
         return Position(
             viewer=self.viewer,
             deal=self.deal,
@@ -1193,6 +1276,8 @@ class NextStationState:
         )
 
     def _player_part(self, player: int) -> PlayerPart:
+        from metrogames.games.nextstation.snapshot import Line, PlayerPart
+
         board = self.maps[player]
         lines = tuple(Line(s, c) for s, c in zip(board.sections, board.circled, strict=True))
         starts = self._turn_start
@@ -1263,6 +1348,39 @@ class NextStationState:
             return self._check_shape(action)
         except IllegalActionError as exc:
             raise NotationError(exc.detail) from None
+
+
+_Move = tuple[int, int, int, int, TurnAction]
+"""A one-section move of the random playout: start and target station bits, link bit, the
+links it blocks (itself and those it crosses), and the action."""
+_STEPS: dict[str, dict[int, tuple[int, dict[int, _Move]]]] = {}
+
+
+def _random_steps(city: CityMap) -> dict[int, tuple[int, dict[int, _Move]]]:
+    """Per station bit ``s``: the mask of its neighbours and, per neighbour bit, the
+    :data:`_Move` from ``s`` to it — :func:`~.board.find_sections`'s tables, shaped for the
+    random playout (one lookup per candidate, nothing to recompute once one is drawn)."""
+    steps = _STEPS.get(city.city)
+    if steps is None:
+        singles = single_sections(city)
+        n = len(city.stations)
+        steps = _STEPS[city.city] = {}
+        for s, table in enumerate(city.links_by_target):
+            moves: dict[int, _Move] = {}
+            for tbit, (_, t, link, lbit) in table.items():
+                action = singles[s * n + t]
+                assert action is not None  # a link joins s and t
+                moves[tbit] = (1 << s, tbit, lbit, lbit | city.conflicts[link], action)
+            steps[1 << s] = (city.neighbours[s], moves)
+    return steps
+
+
+def _draw_unchecked(city: CityMap, board: PlayerMap, colour: int, action: TurnAction) -> None:
+    """Draw a legal ``action`` on line ``colour`` of ``board``: its sections, its circle."""
+    for s, t in action.sections:
+        board.add_section(city, colour, s, t, city.link_of[(s, t)])
+    if action.circle is not None:
+        board.circled[colour] = action.circle
 
 
 def _map_of(city: CityMap, lines: Sequence[Line]) -> PlayerMap:
