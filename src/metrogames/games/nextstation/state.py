@@ -1,7 +1,7 @@
 """The Next Station game and its states (London and Paris share them).
 
-Source: ``rules/next-station-london.md`` ("Structure of a game", "A round", "Drawing a section",
-"Advanced module 2") and ``rules/next-station-paris.md`` ("Cards"). Turns are simultaneous: in
+Source: ``docs/next-station-london.md`` ("Structure of a game", "A round", "Drawing a section",
+"Advanced module 2") and ``docs/next-station-paris.md`` ("Cards"). Turns are simultaneous: in
 each turn every player still to act is in :meth:`NextStationState.to_move`; card flips are chance
 actions (card ids) of the player :data:`~metrogames.core.protocol.CHANCE`.
 
