@@ -1,5 +1,6 @@
 """Browser tests: the real server (``metrogames serve`` on a free port, temporary SQLite) and
-Debian's Chromium driven by Playwright (never ``playwright install``).
+Debian's Chromium driven by Playwright (never ``playwright install``). Every page the tests
+open fails its test on an uncaught error or on anything the Content-Security-Policy refused.
 
 A missing ``web`` extra or ``playwright`` package fails these tests (``./dev`` installs both). A
 missing Chromium (``/usr/bin/chromium``; ``./dev test`` installs it) fails them under a non-empty
@@ -25,7 +26,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser, ConsoleMessage, Page
 
 CHROMIUM = os.environ.get("METROGAMES_CHROMIUM", "/usr/bin/chromium")
 
@@ -54,6 +55,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     env = dict(os.environ)
     env["METROGAMES_BOT_DELAY"] = "0.02"
     env["METROGAMES_CLOCK_UNIT"] = "1"
+    env["METROGAMES_HANDOVER_GRACE"] = "0"  # a closed page has left at once
     log = tmp_path_factory.mktemp("log") / "server.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(
@@ -109,7 +111,19 @@ def browser() -> Iterator[Browser]:
 
 
 class PageErrors(list[str]):
-    """Uncaught page errors collected during a test."""
+    """Uncaught page errors and Content-Security-Policy refusals collected during a test."""
+
+
+def watch(page: Page, errors: PageErrors) -> None:
+    """Collect ``page``'s uncaught errors and what its Content-Security-Policy refused (Chromium
+    reports each refusal on the console)."""
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+    def console(message: ConsoleMessage) -> None:
+        if "Content Security Policy" in message.text:
+            errors.append(f"CSP: {message.text}")
+
+    page.on("console", console)
 
 
 def new_page(browser: Browser, errors: PageErrors, **kwargs: object) -> Page:
@@ -118,7 +132,7 @@ def new_page(browser: Browser, errors: PageErrors, **kwargs: object) -> Page:
     context.add_init_script("try { localStorage.setItem('metrogames.pace', '0'); } catch (e) {}")
     page = context.new_page()
     page.set_default_timeout(15_000)
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    watch(page, errors)
     return page
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import urllib.request
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
@@ -15,6 +18,36 @@ def shot(page: Page, name: str, *, full_page: bool = True) -> None:
     """Save a screenshot to ``test-artifacts/{name}.png``."""
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
+
+
+def call(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+    """An API request to the server at ``base``; the decoded answer."""
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(f"{base}{path}", data=data, method=method)
+    req.add_header("Content-Type", "application/json")
+    if token:
+        req.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(req, timeout=10) as res:
+        return json.load(res)
+
+
+def play_through_api(base: str, room: str, token: str) -> None:
+    """Play a solo Next Station room to its end through the API (the last legal action each
+    turn: a section whenever one can be drawn)."""
+    view = call(base, "GET", f"/api/rooms/{room}/view", token=token)
+    while view["status"] != "finished":
+        action = view["legal"][-1] if view["legal"] else "pass"
+        body = {"action": action, "step": view["step"]}
+        view = call(base, "POST", f"/api/rooms/{room}/actions", body, token)
+
+
+def finished_london(base: str, name: str = "Ada") -> str:
+    """A solo London game of ``name`` played through the API; its room."""
+    seats = [{"name": name}]
+    res = call(base, "POST", "/api/rooms", {"game": "london", "mode": "solo", "seats": seats})
+    room: str = res["room"]["room"]
+    play_through_api(base, room, res["tokens"]["0"])
+    return room
 
 
 def step_of(page: Page) -> int:

@@ -4,14 +4,12 @@ bot by the host, the seat taken back with the stored token; replays of finished 
 from __future__ import annotations
 
 import json
-import urllib.request
 from pathlib import Path
-from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
-from browser.conftest import PageErrors, new_page
-from browser.helpers import GAME_OVER, create_game, next_station_move, shot
+from browser.conftest import PageErrors, new_page, watch
+from browser.helpers import GAME_OVER, create_game, finished_london, next_station_move, shot
 
 
 def test_online_room_two_players(browser: Browser, server: str, errors: PageErrors) -> None:
@@ -54,7 +52,7 @@ def test_online_room_two_players(browser: Browser, server: str, errors: PageErro
 
     # the guest comes back with the stored token and takes the seat back
     guest = guest_context.new_page()
-    guest.on("pageerror", lambda exc: errors.append(str(exc)))
+    watch(guest, errors)
     guest.goto(link)
     guest.wait_for_selector("svg.board-ns")
     expect(host.locator(".player[data-seat='1'] .tag")).to_have_count(0)
@@ -73,31 +71,8 @@ def test_online_room_two_players(browser: Browser, server: str, errors: PageErro
     host.context.close()
 
 
-def _call(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(f"{base}{path}", data=data, method=method)
-    req.add_header("Content-Type", "application/json")
-    if token:
-        req.add_header("Authorization", f"Bearer {token}")
-    with urllib.request.urlopen(req, timeout=10) as res:
-        return json.load(res)
-
-
-def _finished_london(base: str) -> str:
-    """A solo London game played through the API (the last legal action each turn: a section
-    whenever one can be drawn)."""
-    res = _call(base, "POST", "/api/rooms", {"game": "london", "mode": "solo", "seats": [{}]})
-    room, token = res["room"]["room"], res["tokens"]["0"]
-    view = _call(base, "GET", f"/api/rooms/{room}/view", token=token)
-    while view["status"] != "finished":
-        action = view["legal"][-1] if view["legal"] else "pass"
-        body = {"action": action, "step": view["step"]}
-        view = _call(base, "POST", f"/api/rooms/{room}/actions", body, token)
-    return room
-
-
 def test_replay_and_record_upload(page: Page, server: str, tmp_path: Path) -> None:
-    room = _finished_london(server)
+    room = finished_london(server)
     page.goto(f"{server}/r/{room}")
     expect(page.locator(GAME_OVER)).to_be_visible()
     page.click("#replay-btn")

@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 from fastapi.testclient import TestClient
-from webutil import act, auth, create, record, view
+from webutil import act, auth, create, later, record, view
 
 
 def refused(r: Any, status: int, reason: str) -> None:
@@ -138,6 +138,7 @@ def test_host_hands_a_seat_to_a_bot_and_the_player_reclaims_it(client: TestClien
     seat_bot = f"/api/rooms/{room}/seats/1/bot"
     refused(client.post(seat_bot, headers=auth(t1), json={"bot": "greedy"}), 403, "bad-token")
     refused(client.post(seat_bot, headers=auth(host), json={"bot": "nope"}), 400, "bad-request")
+    later(client, 31)  # Bob has not been seen for the grace period (30 s)
     r = client.post(seat_bot, headers=auth(host), json={"bot": "greedy"})
     assert r.status_code == 200 and r.json()["seats"][1]["kind"] == "bot"
     v = view(client, room, t0)

@@ -4,10 +4,14 @@ check the final position against an independent replay of the room's record."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
+from sqlalchemy import event
+from sqlalchemy.orm import Session
 from typer.testing import CliRunner
 
 from metrogames.cli.main import app as cli
@@ -21,6 +25,34 @@ from metrogames.web.config import Settings
 def make_settings(db_url: str, **kw: Any) -> Settings:
     """Test settings: bots play at once, a turn-clock second lasts 10 ms."""
     return Settings(db=db_url, bot_delay=kw.pop("bot_delay", 0), clock_unit=0.01, **kw)
+
+
+def later(client: TestClient, seconds: float) -> None:
+    """Move the room service's presence clock ``seconds`` on (seat handover's grace period)."""
+    rooms = client.app.state.rooms  # type: ignore[attr-defined]
+    clock = rooms.clock
+    rooms.clock = lambda: clock() + seconds
+
+
+@contextmanager
+def failing_writes(
+    client: TestClient, when: Callable[[Session], bool] = lambda _session: True
+) -> Iterator[list[str]]:
+    """Every flush of the app's sessions for which ``when(session)`` holds raises (after the
+    SQL ran, so the transaction must be rolled back); yields the list of failures injected."""
+    sessions = client.app.state.rooms.sessions  # type: ignore[attr-defined]
+    failed: list[str] = []
+
+    def fail(session: Session, _context: Any) -> None:
+        if when(session):
+            failed.append("write")
+            raise RuntimeError("injected: the database failed")
+
+    event.listen(sessions, "after_flush", fail)
+    try:
+        yield failed
+    finally:
+        event.remove(sessions, "after_flush", fail)
 
 
 def auth(token: str) -> dict[str, str]:

@@ -1,20 +1,30 @@
 """The HTTP routes of ``docs/web-api.md``: games and boards, rooms, playing, records, replays.
 
-Bodies are read here, bounded (64 KiB; records 1 MiB) and decoded by hand so that every refusal
-is a 4xx ``{"error", "reason"}`` (400 ``bad-request``, never 422). The work is done by
+Bodies are read here, bounded (64 KiB; records 1 MiB), and parsed into their declared models
+(:mod:`.bodies`) so that every refusal is a 4xx ``{"error", "reason"}`` naming the field
+(400 ``bad-request``, never 422). The work is done by
 :class:`~metrogames.web.rooms.RoomService`; replays are built by :mod:`metrogames.web.replays`.
 """
 
 from __future__ import annotations
 
-import json
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel
 
 from metrogames.web.boards import board, games_list
-from metrogames.web.checks import RoomError, bad_request
+from metrogames.web.bodies import (
+    ActionBody,
+    HandoverBody,
+    JoinBody,
+    NoBody,
+    Record,
+    RoomBody,
+    parse,
+)
+from metrogames.web.checks import RoomError
 from metrogames.web.replays import frames_of_record
 from metrogames.web.rooms import RoomService
 
@@ -22,13 +32,15 @@ BODY_LIMIT = 64 * 1024
 RECORD_LIMIT = 1024 * 1024
 
 router = APIRouter(prefix="/api")
+M = TypeVar("M", bound=BaseModel)
 
 
-async def read_json(request: Request, limit: int = BODY_LIMIT) -> Any:
-    """The request's JSON body, read at most ``limit`` bytes far.
+async def read_body(request: Request, model: type[M], what: str, limit: int = BODY_LIMIT) -> M:
+    """The request's body, read at most ``limit`` bytes far, parsed as ``model`` (no body:
+    ``{}``).
 
     Raises:
-        RoomError: 413 ``too-large``; 400 ``bad-request`` for a body that is not JSON.
+        RoomError: 413 ``too-large``; 400 ``bad-request`` naming the field (:func:`parse`).
     """
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
@@ -38,12 +50,7 @@ async def read_json(request: Request, limit: int = BODY_LIMIT) -> Any:
         chunks += chunk
         if len(chunks) > limit:
             raise RoomError(413, "too-large", f"the body is larger than {limit} bytes")
-    if not chunks:
-        return {}
-    try:
-        return json.loads(chunks.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        raise bad_request("the body is not JSON (UTF-8)") from None
+    return parse(model, bytes(chunks), what)
 
 
 def bearer(request: Request) -> str | None:
@@ -89,7 +96,7 @@ async def get_board(game: str) -> dict[str, Any]:
 async def create_room(request: Request) -> dict[str, Any]:
     """Create a room: ``{"room": <summary>, "tokens": {seat: token}, "host_token"}``."""
     rooms = service(request)
-    table, tokens, host = await rooms.create(await read_json(request))
+    table, tokens, host = await rooms.create(await read_body(request, RoomBody, "a room"))
     return {"room": rooms.summary(table), "tokens": tokens, "host_token": host}
 
 
@@ -103,14 +110,15 @@ async def get_room(room: str, request: Request) -> dict[str, Any]:
 @router.post("/rooms/{room}/join")
 async def join_room(room: str, request: Request) -> dict[str, Any]:
     """Claim an open seat: ``{"token"}``."""
-    return {"token": await service(request).join(room, await read_json(request))}
+    body = await read_body(request, JoinBody, "a join")
+    return {"token": await service(request).join(room, body)}
 
 
 @router.post("/rooms/{room}/start")
 async def start_room(room: str, request: Request) -> dict[str, Any]:
     """Start an online room (host token)."""
     rooms = service(request)
-    await read_json(request)
+    await read_body(request, NoBody, "a start")
     return rooms.summary(await rooms.start(room, bearer(request)))
 
 
@@ -118,8 +126,8 @@ async def start_room(room: str, request: Request) -> dict[str, Any]:
 async def seat_to_bot(room: str, seat: str, request: Request) -> dict[str, Any]:
     """Hand a seat to a bot (host token)."""
     rooms = service(request)
-    body = await read_json(request)
-    table = await rooms.hand_to_bot(room, seat_number(seat), bearer(request), body)
+    body = await read_body(request, HandoverBody, "a seat handover")
+    table = await rooms.hand_to_bot(room, seat_number(seat), bearer(request), body.bot)
     return rooms.summary(table)
 
 
@@ -127,7 +135,7 @@ async def seat_to_bot(room: str, seat: str, request: Request) -> dict[str, Any]:
 async def reclaim_seat(room: str, seat: str, request: Request) -> dict[str, Any]:
     """Take a seat back from its bot (that seat's token)."""
     rooms = service(request)
-    await read_json(request)
+    await read_body(request, NoBody, "a reclaim")
     return rooms.summary(await rooms.reclaim(room, seat_number(seat), bearer(request)))
 
 
@@ -143,7 +151,8 @@ async def get_view(room: str, request: Request) -> dict[str, Any]:
 async def post_action(room: str, request: Request) -> dict[str, Any]:
     """Play ``{"action", "step"}``; answers the seat's view after the action."""
     rooms = service(request)
-    table, seat = await rooms.act(room, bearer(request), await read_json(request))
+    body = await read_body(request, ActionBody, "an action")
+    table, seat = await rooms.act(room, bearer(request), body)
     return rooms.view(table, seat)
 
 
@@ -171,4 +180,4 @@ async def get_replay(room: str, request: Request) -> dict[str, Any]:
 @router.post("/replays")
 async def post_replay(request: Request) -> dict[str, Any]:
     """Spectator frames of an uploaded record (checked by the engine)."""
-    return frames_of_record(await read_json(request, RECORD_LIMIT))
+    return frames_of_record((await read_body(request, Record, "a record", RECORD_LIMIT)).root)

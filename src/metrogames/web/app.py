@@ -1,9 +1,12 @@
-"""The FastAPI application: routes, error bodies, static client, database at start.
+"""The FastAPI application: routes, error bodies, security headers, static client, database
+at start.
 
 :func:`create_app` builds the app for :class:`~metrogames.web.config.Settings`: it opens the
 database and applies the migrations, serves ``/api`` (:mod:`.api`; the daily challenge:
 :mod:`.daily_api`), ``/ws`` (:mod:`.ws`) and the browser client in ``static/`` at ``/``
-(``/r/{room}`` is the same page).
+(``/r/{room}`` is the same page). Every response carries :data:`SECURITY_HEADERS`: the page
+runs only the site's own scripts and styles and cannot be framed. A request the server fails
+to carry out (e.g. the database fails) is a 500 ``{"error", "reason": "server-error"}``.
 """
 
 from __future__ import annotations
@@ -17,7 +20,9 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from metrogames.web import api, daily_api, ws
 from metrogames.web.checks import RoomError
@@ -35,6 +40,39 @@ REASONS = {
     404: "not-found",
     413: "too-large",
 }
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+"""Sent with every response: only the site's own scripts, styles and connections (images:
+also ``data:``, the page's icon), never in a frame, no sniffed content types, no referrer."""
+
+
+class SecurityHeaders:
+    """ASGI middleware adding :data:`SECURITY_HEADERS` to every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in SECURITY_HEADERS.items():
+                    headers[name] = value
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 def static_dir() -> Path:
@@ -51,7 +89,11 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     settings = settings or Settings()
     engine = open_database(settings.db)
     migrate(engine)
-    app = FastAPI(title="metrogames", docs_url="/api/docs", openapi_url="/api/openapi.json")
+    # no interactive docs page: it would run scripts from elsewhere (the schema stays served)
+    app = FastAPI(
+        title="metrogames", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json"
+    )
+    app.add_middleware(SecurityHeaders)
     app.state.settings = settings
     app.state.rooms = rooms = RoomService(settings, engine)
     app.state.now = now or time.time
@@ -70,6 +112,15 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
         return JSONResponse({"error": str(exc)[:300], "reason": "bad-request"}, status_code=400)
+
+    @app.exception_handler(Exception)
+    async def server_error(_: Request, exc: Exception) -> JSONResponse:
+        # answered by the outermost middleware, outside SecurityHeaders: the headers go here
+        return JSONResponse(
+            {"error": "the server failed on this request", "reason": "server-error"},
+            status_code=500,
+            headers=SECURITY_HEADERS,
+        )
 
     @app.exception_handler(HTTPException)
     async def http_error(_: Request, exc: HTTPException) -> JSONResponse:

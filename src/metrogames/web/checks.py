@@ -1,24 +1,41 @@
-"""Checking requests: the refusal type, bodies, names, bot codes and seat tokens.
+"""Checking requests: the refusal type, names, bot codes, seat tokens and safe messages.
 
 Refusals are :class:`RoomError` (HTTP status, reason code from ``docs/web-api.md``, "Errors",
 and a message naming the problem); the API turns them into ``{"error", "reason"}`` bodies.
+Request bodies themselves are declared in :mod:`.bodies`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import secrets
-from typing import Any
+import unicodedata
 
 from metrogames.bots.base import bot_codes
 
 MAX_NAME = 64
+BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+"""The Unicode ``Bidi_Control`` characters: marks, embeddings, overrides and isolates, which
+would reorder the text shown after a name."""
+REFUSED_CATEGORIES = frozenset({"Cc", "Cs", "Zl", "Zp"})
+"""Control characters, lone surrogates and line/paragraph separators."""
+BLANK_CATEGORIES = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf", "Cs", "Cn", "Mn", "Me"})
+"""Characters that show nothing on their own (spaces, format characters, combining marks)."""
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+"""Letters and symbols drawn as blank space (Hangul fillers, the blank Braille pattern)."""
 
 
 class RoomError(Exception):
-    """A refusal: ``status`` (4xx), ``reason`` (``docs/web-api.md``, "Errors") and message."""
+    """A refusal: ``status`` (4xx), ``reason`` (``docs/web-api.md``, "Errors") and message.
+
+    The message is kept as valid text (a lone surrogate quoted from the input would make the
+    response unencodable): anything that is not is shown as a backslash escape.
+    """
 
     def __init__(self, status: int, reason: str, message: str) -> None:
+        message = message.encode("utf-8", "backslashreplace").decode("utf-8")
         super().__init__(message)
         self.status = status
         self.reason = reason
@@ -33,6 +50,13 @@ def bad_request(message: str) -> RoomError:
     return RoomError(400, "bad-request", message)
 
 
+def shown(value: object, limit: int = 40) -> str:
+    """``value`` quoted for a message: at most ``limit`` characters, anything unprintable
+    escaped (``repr``)."""
+    text = str(value)
+    return repr(text[:limit] + ("…" if len(text) > limit else ""))
+
+
 def hash_token(token: str) -> str:
     """The SHA-256 hex digest a token is stored as."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -43,50 +67,33 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
-def check_keys(body: Any, required: set[str], optional: set[str], what: str) -> dict[str, Any]:
-    """``body`` as an object with exactly the ``required`` keys and some ``optional`` ones.
+def normal_name(value: str) -> str:
+    """A display name: NFC-normalised, surrounding spaces removed, 1–64 characters, with
+    something visible and without control characters, line separators or bidi controls.
 
     Raises:
-        RoomError: ``bad-request``.
+        ValueError: the rule the name breaks (used as a pydantic validator).
     """
-    if not isinstance(body, dict):
-        raise bad_request(f"{what} must be a JSON object")
-    unknown = set(body) - required - optional
-    if unknown:
-        shown = ", ".join(sorted(str(k)[:40] for k in unknown))
-        raise bad_request(f"unknown key(s) in {what}: {shown}")
-    missing = required - set(body)
-    if missing:
-        raise bad_request(f"{what} needs {', '.join(sorted(missing))}")
-    return body
+    name = unicodedata.normalize("NFC", value).strip()
+    if not name or len(name) > MAX_NAME:
+        raise ValueError(f"a name is 1 to {MAX_NAME} characters")
+    for c in name:
+        if unicodedata.category(c) in REFUSED_CATEGORIES:
+            raise ValueError(f"a name cannot hold the control character U+{ord(c):04X}")
+        if c in BIDI_CONTROLS:
+            raise ValueError(f"a name cannot hold the bidi control U+{ord(c):04X}")
+    if all(unicodedata.category(c) in BLANK_CATEGORIES or c in BLANK_LETTERS for c in name):
+        raise ValueError("a name needs a visible character")
+    return name
 
 
-def check_int(value: Any, what: str, low: int, high: int) -> int:
-    """``value`` as an int in ``low..high`` (bools refused).
+def known_bot(value: str) -> str:
+    """A known bot code.
 
     Raises:
-        RoomError: ``bad-request``.
+        ValueError: an unknown code (used as a pydantic validator).
     """
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise bad_request(f"{what} must be a whole number from {low} to {high}")
-    return int(value)
-
-
-def check_name(value: Any, default: str) -> str:
-    """A seat name: 1–64 characters of text (``default`` when absent)."""
-    if value is None:
-        return default
-    if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME:
-        raise bad_request(f"a name is 1 to {MAX_NAME} characters of text")
-    return value.strip()
-
-
-def check_bot(value: Any) -> str:
-    """A known bot code."""
     codes = bot_codes()
     if value not in codes:
-        raise bad_request(f"unknown bot {str(value)[:40]!r} (known: {', '.join(codes)})")
-    return str(value)
-
-
-# -- the service ----------------------------------------------------------------------------
+        raise ValueError(f"unknown bot {shown(value)} (known: {', '.join(codes)})")
+    return value

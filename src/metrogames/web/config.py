@@ -3,7 +3,9 @@
 ``METROGAMES_DB`` (SQLAlchemy URL: ``sqlite:///var/metrogames.db`` by default, or
 ``postgresql+psycopg://user@host:port/db``), ``METROGAMES_HOST``, ``METROGAMES_PORT``,
 ``METROGAMES_BOT_DELAY`` (seconds between two bot actions, so clients can show them one by one)
-``METROGAMES_CLOCK_UNIT`` (real seconds per turn-clock second: 1, or tiny in tests) and
+``METROGAMES_CLOCK_UNIT`` (real seconds per turn-clock second: 1, or tiny in tests),
+``METROGAMES_HANDOVER_GRACE`` (seconds a seat's player must have been gone, without a
+connection or an action, before the host may hand the seat to a bot) and
 ``METROGAMES_DAILY_SECRET`` (the daily challenge's secret; when unset, a random one is made once
 and kept in the database).
 """
@@ -25,4 +27,5 @@ class Settings(BaseSettings):
     port: int = 8000
     bot_delay: float = 0.6
     clock_unit: float = 1.0
+    handover_grace: float = 30.0
     daily_secret: str | None = None

@@ -40,7 +40,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from metrogames.web import daily_deal as dd
-from metrogames.web.checks import RoomError, check_keys
+from metrogames.web.checks import RoomError
 from metrogames.web.models import DailyAttemptRow, DailyBotScoreRow, PlayerRow, ServerSecretRow
 from metrogames.web.players import Player, Players
 from metrogames.web.rooms import RoomService
@@ -174,7 +174,7 @@ class DailyService:
             )
         ).first()
 
-    async def start(self, player: Player, game: str, day: str, body: Any) -> dict[str, Any]:
+    async def start(self, player: Player, game: str, day: str, share: bool) -> dict[str, Any]:
         """``POST /api/daily/{game}/{day}/start`` ``{"share": bool}`` → ``{"room", "ranked"}``.
 
         Raises:
@@ -183,10 +183,6 @@ class DailyService:
                 ended).
         """
         game, day = dd.check_game(game), dd.check_day(day)
-        body = check_keys(body, set(), {"share"}, "a daily start")
-        share = body.get("share", False)
-        if not isinstance(share, bool):
-            raise RoomError(400, "bad-request", "share must be true or false")
         today = self.today()
         if day > today:
             raise RoomError(409, "day-not-open", f"the {game} challenge of {day} has not begun")

@@ -1,8 +1,8 @@
 """The HTTP routes of the daily challenge and its players (``docs/web-api.md``, "The daily
 challenge (v1)"): ``/api/players...`` and ``/api/daily...``.
 
-Bodies are read by :func:`~metrogames.web.api.read_json` (bounded; 400 ``bad-request``, never
-422); the player token comes from ``Authorization: Bearer``. The work is done by
+Bodies are read by :func:`~metrogames.web.api.read_body` (bounded, parsed into the models of
+:mod:`.bodies`; 400 ``bad-request``, never 422); the player token comes from ``Authorization: Bearer``. The work is done by
 :class:`~metrogames.web.daily.DailyService` and :class:`~metrogames.web.players.Players`;
 refusals are :class:`~metrogames.web.rooms.RoomError` (``{"error", "reason"}``).
 """
@@ -13,7 +13,8 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from metrogames.web.api import bearer, read_json
+from metrogames.web.api import bearer, read_body
+from metrogames.web.bodies import DailyStartBody, PlayerBody
 from metrogames.web.daily import DailyService
 from metrogames.web.players import Player, Players
 
@@ -40,7 +41,8 @@ def me(request: Request) -> Player:
 @router.post("/players", status_code=201)
 async def create_player(request: Request) -> dict[str, Any]:
     """``{"name"}`` → ``{"player", "name", "token"}`` (the token is shown only here)."""
-    player, token = players(request).create(await read_json(request))
+    body = await read_body(request, PlayerBody, "a player")
+    player, token = players(request).create(body.name)
     return {"player": player.id, "name": player.name, "token": token}
 
 
@@ -54,7 +56,8 @@ async def get_me(request: Request) -> dict[str, Any]:
 async def rename_me(request: Request) -> dict[str, Any]:
     """Rename: ``{"name"}`` → as ``GET /api/players/me``."""
     player = me(request)
-    renamed = players(request).rename(player, await read_json(request))
+    body = await read_body(request, PlayerBody, "a player")
+    renamed = players(request).rename(player, body.name)
     return daily(request).me(renamed)
 
 
@@ -78,8 +81,8 @@ async def get_daily(request: Request) -> dict[str, Any]:
 async def start_daily(game: str, day: str, request: Request) -> dict[str, Any]:
     """Start (or continue) the day's game: ``{"share"}`` → ``{"room", "ranked"}``."""
     player = me(request)
-    body = await read_json(request)
-    return await daily(request).start(player, game, day, body)
+    body = await read_body(request, DailyStartBody, "a daily start")
+    return await daily(request).start(player, game, day, body.share)
 
 
 @router.get("/daily/{game}/{day}/result")

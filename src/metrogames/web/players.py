@@ -6,7 +6,7 @@ recovered and a stolen database does not reveal one. The token goes in
 ``Authorization: Bearer <token>``; copying it to another device moves the player there.
 
 Errors are :class:`~metrogames.web.checks.RoomError`: 401 ``bad-token`` without a token,
-403 ``bad-token`` for a token of no player, 400 ``bad-request`` for a bad name.
+403 ``bad-token`` for a token of no player. Names arrive checked (:class:`.bodies.PlayerBody`).
 """
 
 from __future__ import annotations
@@ -15,12 +15,11 @@ import secrets
 import string
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from metrogames.web.checks import RoomError, check_keys, check_name, hash_token, new_token
+from metrogames.web.checks import RoomError, hash_token, new_token
 from metrogames.web.models import PlayerRow
 
 PLAYER_ALPHABET = string.ascii_lowercase + string.digits
@@ -36,18 +35,6 @@ class Player:
     token_hash: str
 
 
-def read_name(body: Any) -> str:
-    """The ``{"name"}`` of a create or rename body: 1–64 characters of text.
-
-    Raises:
-        RoomError: 400 ``bad-request`` (unknown keys, missing or bad name).
-    """
-    body = check_keys(body, {"name"}, set(), "a player")
-    if body["name"] is None:
-        raise RoomError(400, "bad-request", "a name is 1 to 64 characters of text")
-    return check_name(body["name"], "")
-
-
 def valid_player_id(text: str) -> bool:
     """True when ``text`` has the shape of a player id (10 lowercase letters/digits)."""
     return len(text) == PLAYER_ID_LENGTH and set(text) <= set(PLAYER_ALPHABET)
@@ -59,13 +46,9 @@ class Players:
     def __init__(self, sessions: sessionmaker[Session]) -> None:
         self.sessions = sessions
 
-    def create(self, body: Any) -> tuple[Player, str]:
-        """``POST /api/players`` ``{"name"}``: a new player and its token (shown once).
-
-        Raises:
-            RoomError: 400 ``bad-request``.
-        """
-        name = read_name(body)
+    def create(self, name: str) -> tuple[Player, str]:
+        """``POST /api/players`` ``{"name"}``: a new player named ``name`` (checked) and its
+        token (shown once)."""
         token = new_token()
         player = Player(
             "".join(secrets.choice(PLAYER_ALPHABET) for _ in range(PLAYER_ID_LENGTH)),
@@ -109,13 +92,13 @@ class Players:
             raise RoomError(404, "not-found", f"no player {player_id[:20]!r}")
         return Player(row.id, row.name, row.token_hash)
 
-    def rename(self, player: Player, body: Any) -> Player:
-        """``PATCH /api/players/me`` ``{"name"}``: the leaderboards show the new name.
+    def rename(self, player: Player, name: str) -> Player:
+        """``PATCH /api/players/me`` ``{"name"}``: the leaderboards show the new ``name``
+        (checked).
 
         Raises:
-            RoomError: 400 ``bad-request``.
+            RoomError: 403 ``bad-token`` when the player is gone.
         """
-        name = read_name(body)
         with self.sessions.begin() as session:
             row = session.get(PlayerRow, player.id)
             if row is None:

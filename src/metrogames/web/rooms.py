@@ -5,21 +5,26 @@ is checked by the engine (``state.apply``); nothing is stored when it is refused
 stored as its seed (secret until the end), its options and every action (chance included);
 its state lives in memory per room and is rebuilt from the database after a restart
 (:meth:`RoomService.table`). Each room has one :class:`asyncio.Lock`; every change happens
-under it, is written to the database in one transaction, then pushed to the room's listeners.
+under it in the same order: check the request, write the change to the database in one
+transaction, and only once that committed change the room in memory (a new game position or
+seat replaces the old one) and push it to the room's listeners. A write that fails, for any
+reason, leaves the room in memory as it was.
 
-Errors are :class:`~metrogames.web.checks.RoomError`; rooms in memory are
-:class:`~metrogames.web.tables.Table` values.
+Bodies arrive parsed (:mod:`.bodies`); errors are :class:`~metrogames.web.checks.RoomError`;
+rooms in memory are :class:`~metrogames.web.tables.Table` values.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
+import logging
 import secrets
 import string
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -37,16 +42,8 @@ from metrogames.core.errors import (
 )
 from metrogames.core.protocol import CHANCE
 from metrogames.games import game_from_options, game_names, game_type
-from metrogames.web.checks import (
-    RoomError,
-    bad_request,
-    check_bot,
-    check_int,
-    check_keys,
-    check_name,
-    hash_token,
-    new_token,
-)
+from metrogames.web.bodies import ActionBody, JoinBody, RoomBody
+from metrogames.web.checks import RoomError, bad_request, hash_token, new_token, shown
 from metrogames.web.config import Settings
 from metrogames.web.db import session_factory
 from metrogames.web.models import ActionRow, RoomRow, SeatRow
@@ -61,11 +58,13 @@ from metrogames.web.tables import (
 )
 from metrogames.web.views import Frame, build_view
 
-MODES = ("solo", "bots", "hotseat", "online")
+log = logging.getLogger(__name__)
+
 ROOM_ALPHABET = string.ascii_lowercase + string.digits
-CLOCK_RANGE = (10, 600)
 CLOCK_BOT = "greedy"
 """The bot that plays a Metro turn whose clock ran out."""
+RETRY_SECONDS = 1.0
+"""How long a bot or a turn clock whose action could not be stored waits before trying again."""
 
 
 class RoomService:
@@ -80,6 +79,8 @@ class RoomService:
         self.settings = settings
         self.sessions = session_factory(engine)
         self.tables: dict[str, Table] = {}
+        self.clock: Callable[[], float] = time.monotonic
+        """The clock of seat presence (seconds; tests replace it)."""
         self._loading = asyncio.Lock()
         self.on_finish: list[FinishHook] = []
         self.hide_seed: Callable[[Table], bool] = lambda _table: False
@@ -107,7 +108,7 @@ class RoomService:
             table = self.tables.get(room)
             if table is None:
                 table = self._load(room)
-                self.tables[room] = table
+                self._register(table)
                 if table.status == "playing":
                     table.turn_changed = True
                     self._after_change(table)
@@ -121,6 +122,13 @@ class RoomService:
             RoomError: 404 ``not-found``.
         """
         return self.tables.get(room) or self._load(room)
+
+    def _register(self, table: Table) -> None:
+        """Keep ``table`` in memory; its players count as present from now (the grace period
+        of a seat handover starts when the room is created or loaded)."""
+        now = self.clock()
+        table.present = {s.seat: now for s in table.seats}
+        self.tables[table.id] = table
 
     def _load(self, room: str) -> Table:
         if not (isinstance(room, str) and len(room) == 8 and set(room) <= set(ROOM_ALPHABET)):
@@ -156,7 +164,7 @@ class RoomService:
         )
 
     # -- rooms ----------------------------------------------------------------------------
-    async def create(self, body: Any) -> tuple[Table, dict[str, str], str]:
+    async def create(self, body: RoomBody) -> tuple[Table, dict[str, str], str]:
         """``POST /api/rooms``: a new room; non-online rooms start at once.
 
         Returns:
@@ -164,80 +172,50 @@ class RoomService:
             and the host token.
 
         Raises:
-            RoomError: ``bad-request`` for unknown keys, games, modes, bots, seat counts,
-                names, clocks or options (with the engine's message).
+            RoomError: ``bad-request`` for unknown games, seat counts that do not fit the game
+                or the mode, or options the game refuses (with the engine's message).
         """
-        body = check_keys(body, {"game", "mode", "seats"}, {"options", "turn_clock"}, "a room")
-        game, mode = body["game"], body["mode"]
+        game, mode = body.game, body.mode
         names = game_names()
         if game not in names:
-            raise bad_request(f"unknown game {str(game)[:40]!r} (one of {', '.join(names)})")
-        if mode not in MODES:
-            raise bad_request(f"unknown mode {str(mode)[:40]!r} (one of {', '.join(MODES)})")
+            raise bad_request(
+                f"a room: game: unknown game {shown(game)} (one of {', '.join(names)})"
+            )
         kind = game_type(game)
-        raw_seats = body["seats"]
-        if not isinstance(raw_seats, list) or len(raw_seats) not in kind.players:
+        if len(body.seats) not in kind.players:
             low, high = kind.players[0], kind.players[-1]
-            raise bad_request(f"{game} takes {low} to {high} seats")
+            raise bad_request(f"a room: seats: {game} takes {low} to {high} seats")
         seats: list[Seat] = []
-        for i, raw in enumerate(raw_seats):
-            entry = check_keys(raw, set(), {"name", "bot"}, f"seat {i}")
-            if entry.get("bot") is not None:
-                code = check_bot(entry["bot"])
-                seats.append(
-                    Seat(i, check_name(entry.get("name"), f"bot:{code}"), False, code, None)
-                )
+        tokens: dict[str, str] = {}
+        for i, spec in enumerate(body.seats):
+            if spec.bot is not None:
+                seats.append(Seat(i, spec.name or f"bot:{spec.bot}", False, spec.bot, None))
+            elif mode == "online" and i > 0:  # waits for a player (its name: a placeholder)
+                seats.append(Seat(i, spec.name or "", True, None, None))
             else:
-                name = entry.get("name")
-                open_seat = mode == "online" and i > 0 and name is None
-                seats.append(Seat(i, check_name(name, f"Player {i + 1}"), True, None, None))
-                if open_seat:
-                    seats[-1].name = ""
+                token = tokens[str(i)] = new_token()
+                seats.append(Seat(i, spec.name or f"Player {i + 1}", True, None, hash_token(token)))
         humans = [s for s in seats if s.human]
         if mode == "solo" and (len(seats) != 1 or len(humans) != 1):
-            raise bad_request("a solo room has exactly one human seat")
+            raise bad_request("a room: seats: a solo room has exactly one human seat")
         if mode == "bots" and (len(humans) != 1 or len(seats) < 2):
-            raise bad_request("a bots room has one human seat and at least one bot")
+            raise bad_request("a room: seats: a bots room has one human seat and at least one bot")
         if not humans:
-            raise bad_request("a room needs at least one human seat")
+            raise bad_request("a room: seats: a room needs at least one human seat")
         if mode == "online" and not seats[0].human:
-            raise bad_request("an online room's creator holds seat 0, a human seat")
-        clock = body.get("turn_clock")
-        if clock is not None:
-            clock = check_int(clock, "turn_clock", *CLOCK_RANGE)
-        options = body.get("options") or {}
+            raise bad_request("a room: seats: an online room's creator holds seat 0, a human seat")
+        options = body.options or {}
         seed = secrets.randbits(63)
         try:
             state = game_from_options(game, len(seats), options).new_game(seed)
         except (MetrogamesError, ValueError) as exc:
-            raise bad_request(f"options: {exc}") from None
-        tokens: dict[str, str] = {}
-        for s in seats:
-            if s.human and (mode != "online" or s.seat == 0):
-                token = new_token()
-                tokens[str(s.seat)] = token
-                s.token_hash = hash_token(token)
+            raise bad_request(f"a room: options: {exc}") from None
         host = new_token()
-        room_id = "".join(secrets.choice(ROOM_ALPHABET) for _ in range(8))
-        table = Table(
-            id=room_id,
-            game=game,
-            mode=mode,
-            options=options,
-            seed=seed,
-            status="waiting",
-            turn_clock=clock,
-            host_hash=hash_token(host),
-            created=time.time(),
-            seats=seats,
-            progress=Progress(state),
-        )
-        with self.sessions.begin() as session:
-            self._add_rows(session, table, "waiting")
-        self.tables[room_id] = table
-        if mode != "online":
-            async with table.lock:
-                await self._start(table)
+        table = self._new_table(game, mode, options, seed, seats, state, body.turn_clock, host)
+        if mode == "online":
+            await self._open(table, "waiting", [])
+        else:
+            await self._open(table, "playing", table.progress.chance_actions())
             await self._settle(table)
         return table, tokens, host
 
@@ -258,68 +236,103 @@ class RoomService:
             IntegrityError: from ``extra`` (e.g. a unique constraint); nothing is stored.
         """
         state = game_from_options(game, len(seats), {}).new_game(seed)
-        room_id = "".join(secrets.choice(ROOM_ALPHABET) for _ in range(8))
-        table = Table(
-            id=room_id,
-            game=game,
-            mode=mode,
-            options={},
-            seed=seed,
-            status="waiting",
-            turn_clock=None,
-            host_hash=hash_token(new_token()),
-            created=time.time(),
-            seats=seats,
-            progress=Progress(state),
-        )
-        trial = table.progress.copy()
-        moves = trial.chance_actions()
-        with self.sessions.begin() as session:
-            self._add_rows(session, table, "playing")
-            for i, (player, action) in enumerate(moves):
-                session.add(
-                    ActionRow(
-                        room_id=room_id,
-                        step=i,
-                        player=player,
-                        action=json.dumps(state.action_to_json(player, action)),
-                    )
-                )
-            if extra is not None:
-                session.flush()
-                extra(session, table)
-        table.progress = trial
-        table.status = "playing"
-        self.tables[room_id] = table
+        table = self._new_table(game, mode, {}, seed, seats, state, None, new_token())
+        await self._open(table, "playing", table.progress.chance_actions(), extra)
         await self._settle(table)
         return table
 
     @staticmethod
-    def _add_rows(session: Session, table: Table, status: str) -> None:
-        """Add a new room's row (with ``status``) and its seats' rows to ``session``."""
-        session.add(
-            RoomRow(
-                id=table.id,
-                game=table.game,
-                mode=table.mode,
-                options=json.dumps(table.options),
-                seed=stored_seed(table.seed),
-                status=status,
-                turn_clock=table.turn_clock,
-                host_hash=table.host_hash,
-                created=table.created,
-            )
+    def _new_table(
+        game: str,
+        mode: str,
+        options: Any,
+        seed: int,
+        seats: list[Seat],
+        state: Any,
+        turn_clock: int | None,
+        host: str,
+    ) -> Table:
+        """A new room with a random id and the ``host`` token, not yet stored nor shared."""
+        return Table(
+            id="".join(secrets.choice(ROOM_ALPHABET) for _ in range(8)),
+            game=game,
+            mode=mode,
+            options=options,
+            seed=seed,
+            status="waiting",
+            turn_clock=turn_clock,
+            host_hash=hash_token(host),
+            created=time.time(),
+            seats=seats,
+            progress=Progress(state),
         )
-        session.flush()
-        for s in table.seats:
+
+    async def _open(
+        self,
+        table: Table,
+        status: str,
+        moves: list[tuple[int, Any]],
+        extra: Callable[[Session, Table], None] | None = None,
+    ) -> None:
+        """Store a new room with ``status`` (``playing``: ``moves``, its first chance actions,
+        were made on its progress), then keep it in memory: a failed write leaves nothing
+        anywhere."""
+        await self.write(self._write_room, table, status, moves, extra)
+        table.status = status
+        table.turn_changed = status == "playing"
+        self._register(table)
+
+    def _write_room(
+        self,
+        table: Table,
+        status: str,
+        moves: list[tuple[int, Any]],
+        extra: Callable[[Session, Table], None] | None,
+    ) -> None:
+        """Add a new room's row (with ``status``), its seats' rows and its first actions."""
+        with self.sessions.begin() as session:
             session.add(
-                SeatRow(
-                    room_id=table.id,
-                    seat=s.seat,
-                    name=s.name,
-                    human=s.human,
-                    bot=s.bot,
-                    token_hash=s.token_hash,
+                RoomRow(
+                    id=table.id,
+                    game=table.game,
+                    mode=table.mode,
+                    options=json.dumps(table.options),
+                    seed=stored_seed(table.seed),
+                    status=status,
+                    turn_clock=table.turn_clock,
+                    host_hash=table.host_hash,
+                    created=table.created,
+                )
+            )
+            session.flush()
+            for s in table.seats:
+                session.add(
+                    SeatRow(
+                        room_id=table.id,
+                        seat=s.seat,
+                        name=s.name,
+                        human=s.human,
+                        bot=s.bot,
+                        token_hash=s.token_hash,
+                    )
+                )
+            self._add_actions(session, table.id, 0, moves, table.progress.state)
+            if extra is not None:
+                session.flush()
+                extra(session, table)
+
+    @staticmethod
+    def _add_actions(
+        session: Session, room: str, first: int, moves: Sequence[tuple[int, Any]], state: Any
+    ) -> None:
+        """Add ``moves`` as the actions of steps ``first``, ``first + 1``… of ``room``."""
+        for i, (player, action) in enumerate(moves):
+            session.add(
+                ActionRow(
+                    room_id=room,
+                    step=first + i,
+                    player=player,
+                    action=json.dumps(state.action_to_json(player, action)),
                 )
             )
 
@@ -351,23 +364,23 @@ class RoomService:
         if not secrets.compare_digest(hash_token(token), table.host_hash):
             raise RoomError(403, "bad-token", "only the room's host may do this")
 
-    async def join(self, room: str, body: Any) -> str:
+    async def join(self, room: str, body: JoinBody) -> str:
         """``POST /api/rooms/{room}/join``: claim an open human seat; returns its token.
 
         Raises:
             RoomError: ``bad-request``, 409 ``seat-taken`` (claimed, a bot's, or not waiting).
         """
         table = await self.table(room)
-        body = check_keys(body, {"seat"}, {"name"}, "a join")
-        seat = check_int(body["seat"], "seat", 0, len(table.seats) - 1)
-        name = check_name(body.get("name"), f"Player {seat + 1}")
+        seat = body.seat
+        if seat >= len(table.seats):
+            raise bad_request(f"a join: seat: this room's seats are 0 to {len(table.seats) - 1}")
         async with table.lock:
             s = table.seats[seat]
             if table.status != "waiting" or not s.human or s.token_hash is not None:
                 raise RoomError(409, "seat-taken", f"seat {seat} is not open")
             token = new_token()
-            s.name, s.token_hash = name, hash_token(token)
-            await self.write(self._save_seat, table, s)
+            name = body.name or f"Player {seat + 1}"
+            await self._change_seat(table, seat, name=name, token_hash=hash_token(token))
         await self._notify(table)
         return token
 
@@ -395,27 +408,44 @@ class RoomService:
         moves = trial.chance_actions()
         await self._store(table, trial, moves, status="playing")
 
-    async def hand_to_bot(self, room: str, seat: int, host: str | None, body: Any) -> Table:
-        """``POST /api/rooms/{room}/seats/{seat}/bot`` (host): a bot plays a human seat.
+    async def hand_to_bot(self, room: str, seat: int, host: str | None, bot: str) -> Table:
+        """``POST /api/rooms/{room}/seats/{seat}/bot`` (host): the bot ``bot`` plays a human
+        seat whose player has left: no connection and no action for the grace period
+        (``handover_grace``). A seat already played by a bot may change bots at any time.
 
         Raises:
-            RoomError: ``bad-token``, ``bad-request`` (unknown bot, not a human seat),
-                409 ``not-started`` / ``game-over``.
+            RoomError: ``bad-token``, ``bad-request`` (not a human seat), 404 (no such seat),
+                409 ``not-started`` / ``game-over``, 409 ``player-present``.
         """
         table = await self.table(room)
         self._check_host(table, host)
-        body = check_keys(body, {"bot"}, set(), "a seat handover")
-        code = check_bot(body["bot"])
         async with table.lock:
             s = self._seat(table, seat)
             self._check_playing(table)
             if not s.human:
                 raise bad_request(f"seat {seat} is a bot's seat")
-            s.bot = code
+            if s.bot is None:
+                self._check_departed(table, seat)
+            await self._change_seat(table, seat, bot=bot)
             table.bots.pop(seat, None)
-            await self.write(self._save_seat, table, s)
         await self._settle(table)
         return table
+
+    def _check_departed(self, table: Table, seat: int) -> None:
+        """Refuse to hand ``seat`` over while its player is connected or was present (connected
+        or acting) less than ``handover_grace`` seconds ago.
+
+        Raises:
+            RoomError: 409 ``player-present``.
+        """
+        grace = self.settings.handover_grace
+        rule = f"a seat goes to a bot once its player has been gone for {grace:g} s"
+        if table.connected[seat] > 0:
+            raise RoomError(409, "player-present", f"seat {seat}'s player is connected: {rule}")
+        away = self.clock() - table.present[seat]
+        if away < grace:
+            message = f"seat {seat}'s player was here {away:.0f} s ago: {rule}"
+            raise RoomError(409, "player-present", message)
 
     async def reclaim(self, room: str, seat: int, token: str | None) -> Table:
         """``POST /api/rooms/{room}/seats/{seat}/reclaim`` (that seat's token): play again.
@@ -429,8 +459,8 @@ class RoomService:
             if self.seat_of(table, token) != seat:
                 raise RoomError(403, "bad-token", f"this token does not hold seat {seat}")
             if s.bot is not None:
-                s.bot = None
-                await self.write(self._save_seat, table, s)
+                await self._change_seat(table, seat, bot=None)
+            table.present[seat] = self.clock()
         await self._settle(table)
         return table
 
@@ -439,9 +469,16 @@ class RoomService:
             raise RoomError(404, "not-found", f"no seat {seat} in this room")
         return table.seats[seat]
 
-    def _save_seat(self, table: Table, s: Seat) -> None:
+    async def _change_seat(self, table: Table, seat: int, **changes: Any) -> None:
+        """Store ``seat`` with ``changes`` (``name``, ``bot``, ``token_hash``), then put the
+        changed seat in place of the old one (under the room's lock)."""
+        changed = dataclasses.replace(table.seats[seat], **changes)
+        await self.write(self._save_seat, table.id, changed)
+        table.seats[seat] = changed
+
+    def _save_seat(self, room: str, s: Seat) -> None:
         with self.sessions.begin() as session:
-            row = session.get(SeatRow, (table.id, s.seat))
+            row = session.get(SeatRow, (room, s.seat))
             if row is None:
                 raise RoomError(404, "not-found", f"no seat {s.seat}")
             row.name, row.bot, row.token_hash = s.name, s.bot, s.token_hash
@@ -453,7 +490,7 @@ class RoomService:
         if table.status == "finished":
             raise RoomError(409, "game-over", "the game is over")
 
-    async def act(self, room: str, token: str | None, body: Any) -> tuple[Table, int]:
+    async def act(self, room: str, token: str | None, body: ActionBody) -> tuple[Table, int]:
         """``POST /api/rooms/{room}/actions``: play ``{"action", "step"}`` for the token's seat.
 
         Returns:
@@ -470,11 +507,10 @@ class RoomService:
         await self.act_as(table, seat, body)
         return table, seat
 
-    async def act_as(self, table: Table, seat: int, body: Any) -> None:
-        """Play ``{"action", "step"}`` (``"type"`` allowed, for WebSocket messages) for
-        ``seat``, whose token was checked; errors as :meth:`act`."""
-        body = check_keys(body, {"action", "step"}, {"type"}, "an action message")
-        step = check_int(body["step"], "step", 0, 10**6)
+    async def act_as(self, table: Table, seat: int, body: ActionBody) -> None:
+        """Play ``{"action", "step"}`` for ``seat``, whose token was checked; errors as
+        :meth:`act`."""
+        step = body.step
         async with table.lock:
             self._check_playing(table)
             if not self._step_current(table, seat, step):
@@ -489,10 +525,11 @@ class RoomService:
                 )
             state = table.progress.state
             try:
-                action = state.action_from_json(seat, body["action"])
+                action = state.action_from_json(seat, body.action)
             except MetrogamesError as exc:
                 raise RoomError(400, "bad-notation", str(exc)) from None
             await self._play(table, seat, action)
+            table.present[seat] = self.clock()
         await self._settle(table)
 
     @staticmethod
@@ -549,17 +586,8 @@ class RoomService:
         status: str | None,
         state: Any,
     ) -> None:
-        first = trial.step - len(moves)
         with self.sessions.begin() as session:
-            for i, (player, action) in enumerate(moves):
-                session.add(
-                    ActionRow(
-                        room_id=table.id,
-                        step=first + i,
-                        player=player,
-                        action=json.dumps(state.action_to_json(player, action)),
-                    )
-                )
+            self._add_actions(session, table.id, trial.step - len(moves), moves, state)
             if status is not None:
                 row = session.get(RoomRow, table.id)
                 if row is not None:
@@ -598,13 +626,19 @@ class RoomService:
             return []
         return bots[:1]
 
-    async def _run_bots(self, table: Table) -> None:
-        """Play bot actions one step at a time until a human is to move or the game ends."""
+    async def _run_bots(self, table: Table, pause: float | None = None) -> None:
+        """Play bot actions one step at a time until a human is to move or the game ends,
+        ``pause`` seconds before the first (default ``bot_delay``) and ``bot_delay`` between
+        the others. A bot action that cannot be stored is tried again later by a background
+        task (``RETRY_SECONDS``): the game waits for it, unchanged."""
         delay = self.settings.bot_delay
+        pause = delay if pause is None else pause
+        failed = False
         try:
             while True:
-                if delay > 0:
-                    await asyncio.sleep(delay)
+                if pause > 0:
+                    await asyncio.sleep(pause)
+                pause = delay
                 async with table.lock:
                     if table.status != "playing":
                         return
@@ -613,12 +647,21 @@ class RoomService:
                         return
                     seat = movers[0]
                     code = table.seats[seat].bot or CLOCK_BOT
-                    await self._bot_play(table, seat, code)
+                    try:
+                        await self._bot_play(table, seat, code)
+                    except Exception:
+                        log.exception("room %s: seat %d's bot action failed", table.id, seat)
+                        failed = True
+                        return
                 await self._notify(table)
                 self._after_change(table)
         finally:
             if table.bot_task is asyncio.current_task():
                 table.bot_task = None
+            if failed:
+                table.bot_task = asyncio.get_running_loop().create_task(
+                    self._run_bots(table, RETRY_SECONDS)
+                )
 
     async def _bot_play(self, table: Table, seat: int, code: str) -> None:
         """One bot action for ``seat`` (it sees the turn's start, or its Metro view)."""
@@ -630,10 +673,12 @@ class RoomService:
         await self._play(table, seat, bot.decide(seen, seat, legal))
 
     # -- the turn clock -------------------------------------------------------------------
-    def _start_clock(self, table: Table) -> None:
+    def _start_clock(self, table: Table, span: float | None = None) -> None:
+        """Start the turn clock: ``span`` seconds (default: the room's turn clock)."""
         self._stop_clock(table)
-        assert table.turn_clock is not None
-        span = table.turn_clock * self.settings.clock_unit
+        if span is None:
+            assert table.turn_clock is not None
+            span = table.turn_clock * self.settings.clock_unit
         table.deadline = time.time() + span
         table.clock_task = asyncio.get_running_loop().create_task(
             self._clock(table, table.progress.step, span)
@@ -647,7 +692,8 @@ class RoomService:
 
     async def _clock(self, table: Table, step: int, span: float) -> None:
         """When the turn's time runs out: the humans yet to act pass, in a game with a pass
-        (Next Station); else a bot plays the turn (``CLOCK_BOT``, Metro)."""
+        (Next Station); else a bot plays the turn (``CLOCK_BOT``, Metro). An action that cannot
+        be stored is tried again ``RETRY_SECONDS`` later."""
         await asyncio.sleep(span)
         async with table.lock:
             if table.clock_task is not asyncio.current_task() or table.status != "playing":
@@ -658,13 +704,17 @@ class RoomService:
             if not late:
                 return
             pass_action = state.game.pass_action
-            if pass_action is not None:
-                for p in late:
-                    await self._play(table, p, pass_action)
-            else:
-                actor = late[0]
-                while table.status == "playing" and actor in table.progress.state.to_move():
-                    await self._bot_play(table, actor, CLOCK_BOT)
+            try:
+                if pass_action is not None:
+                    for p in late:
+                        await self._play(table, p, pass_action)
+                else:
+                    actor = late[0]
+                    while table.status == "playing" and actor in table.progress.state.to_move():
+                        await self._bot_play(table, actor, CLOCK_BOT)
+            except Exception:
+                log.exception("room %s: the turn clock's action failed", table.id)
+                self._start_clock(table, RETRY_SECONDS)
         await self._settle(table)
 
     # -- listeners ------------------------------------------------------------------------
@@ -677,10 +727,14 @@ class RoomService:
         return key
 
     def unlisten(self, table: Table, key: int) -> None:
-        """Forget a listener (its seat counts one connection less)."""
+        """Forget a listener (its seat counts one connection less; with none left, its player
+        left now)."""
         entry = table.listeners.pop(key, None)
         if entry is not None and entry[0] is not None:
-            table.connected[entry[0]] -= 1
+            seat = entry[0]
+            table.connected[seat] -= 1
+            if table.connected[seat] == 0:
+                table.present[seat] = self.clock()
 
     async def _notify(self, table: Table) -> None:
         for _, send in list(table.listeners.values()):

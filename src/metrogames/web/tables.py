@@ -69,9 +69,10 @@ class Progress:
         return done
 
 
-@dataclass
+@dataclass(frozen=True)
 class Seat:
-    """A seat in memory (see :class:`~metrogames.web.models.SeatRow`)."""
+    """A seat in memory (see :class:`~metrogames.web.models.SeatRow`); a changed seat is a
+    new value, put in place once stored."""
 
     seat: int
     name: str
@@ -94,7 +95,9 @@ progress). The daily challenge records the attempt's score with it."""
 @dataclass
 class Table:
     """A room in memory: the stored facts, the game's :class:`Progress`, its lock, its
-    WebSocket listeners and its bot and clock tasks."""
+    WebSocket listeners (``connected``: their count per seat; ``present``: when each seat's
+    player was last connected or acted, by the room service's clock) and its bot and clock
+    tasks."""
 
     id: str
     game: str
@@ -110,6 +113,7 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: dict[int, tuple[int | None, Listener]] = field(default_factory=dict)
     connected: Counter[int] = field(default_factory=Counter)
+    present: dict[int, float] = field(default_factory=dict)
     deadline: float | None = None
     turn_changed: bool = False
     clock_task: asyncio.Task[None] | None = None

@@ -4,23 +4,28 @@ The client's first message is ``{"type": "hello", "token": <seat token> | null}`
 answers ``{"type": "view", "view": ...}`` at once and after every change of the room. The client
 plays with ``{"type": "action", "action": ..., "step": n}``; a refusal comes back as
 ``{"type": "error", "error", "reason"}`` and changes nothing. A client that says hello again
-(or reconnects) gets the current view. Messages are limited to 16 KiB.
+(or reconnects) gets the current view. Messages are limited to 16 KiB and parsed into their
+declared models (:mod:`.bodies`); a message that is not one, or a request the server fails
+to carry out, is answered with an error message and the socket stays open.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
+import logging
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from metrogames.web.checks import RoomError, bad_request, check_keys
+from metrogames.web.bodies import ActionMessage, Hello, Message, parse
+from metrogames.web.checks import RoomError, bad_request
 from metrogames.web.rooms import RoomService
 from metrogames.web.tables import Table
 
 MESSAGE_LIMIT = 16 * 1024
+SERVER_ERROR = RoomError(500, "server-error", "the server failed on this request")
 
+log = logging.getLogger(__name__)
 router = APIRouter()
 
 
@@ -28,23 +33,17 @@ def _error(exc: RoomError) -> dict[str, Any]:
     return {"type": "error", "error": exc.message, "reason": exc.reason}
 
 
-def _decode(text: str | None) -> dict[str, Any]:
-    """A client message as an object with a ``type``.
+def _decode(text: str | None) -> Hello | ActionMessage:
+    """A client message: a hello or an action.
 
     Raises:
-        RoomError: 413 ``too-large``, 400 ``bad-request``.
+        RoomError: 413 ``too-large``, 400 ``bad-request`` naming the field.
     """
     if text is None:
         raise bad_request("messages are JSON text")
     if len(text.encode()) > MESSAGE_LIMIT:
         raise RoomError(413, "too-large", f"a message is at most {MESSAGE_LIMIT} bytes")
-    try:
-        message = json.loads(text)
-    except ValueError:
-        raise bad_request("a message must be JSON") from None
-    if not isinstance(message, dict) or message.get("type") not in ("hello", "action"):
-        raise bad_request('a message is an object with "type": "hello" or "action"')
-    return message
+    return parse(Message, text, "a message").root
 
 
 class Connection:
@@ -66,12 +65,8 @@ class Connection:
         """Send the current view for this connection's seat."""
         await self.send({"type": "view", "view": self.rooms.view(self.table, self.seat)})
 
-    async def hello(self, message: dict[str, Any]) -> None:
-        check_keys(message, {"type", "token"}, set(), "a hello")
-        token = message["token"]
-        if token is not None and not isinstance(token, str):
-            raise bad_request("token must be text or null")
-        seat = self.rooms.viewer(self.table, token)
+    async def hello(self, message: Hello) -> None:
+        seat = self.rooms.viewer(self.table, message.token)
         if self.key is not None:
             self.rooms.unlisten(self.table, self.key)
         self.seat = seat
@@ -81,7 +76,7 @@ class Connection:
         else:
             await self.push_view()
 
-    async def action(self, message: dict[str, Any]) -> None:
+    async def action(self, message: ActionMessage) -> None:
         if self.key is None:
             raise bad_request('say {"type": "hello"} first')
         if self.seat is None:
@@ -113,12 +108,17 @@ async def room_socket(socket: WebSocket, room: str) -> None:
                 break
             try:
                 message = _decode(data.get("text"))
-                if message["type"] == "hello":
+                if isinstance(message, Hello):
                     await conn.hello(message)
                 else:
                     await conn.action(message)
             except RoomError as exc:
                 await conn.send(_error(exc))
+            except WebSocketDisconnect:
+                raise
+            except Exception:  # e.g. the database failed: the room is unchanged, the socket lives
+                log.exception("room %s: a WebSocket message failed", table.id)
+                await conn.send(_error(SERVER_ERROR))
     except WebSocketDisconnect:
         pass
     finally:

@@ -38,7 +38,7 @@ export function drawTile(tile, size, { x = 0, y = 0, colours = {}, dashes = {}, 
     const d = trackPath(a, b, size, x, y);
     g.append(s("path", { d, class: "track-casing", "stroke-width": w * 2.3 }));
     const c = colours[a];
-    g.append(s("path", { d, class: c ? "track travelled" : "track", style: c ? `stroke:${colourHex(c)}` : null, "stroke-width": c ? w * 1.7 : w }));
+    g.append(s("path", { d, class: c ? "track travelled" : "track", style: c ? { stroke: colourHex(c) } : null, "stroke-width": c ? w * 1.7 : w }));
     if (c && dashes[a]) {
       // a white pattern per seat, so routes differ without colour too
       g.append(s("path", { d, class: "track-pattern", "stroke-dasharray": dashes[a], "stroke-width": w * 0.55 }));

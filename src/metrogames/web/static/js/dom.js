@@ -9,6 +9,8 @@ function applyAttrs(node, attrs) {
     else if (k === "text") node.textContent = v;
     else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
     else if (k === "dataset") Object.assign(node.dataset, v);
+    // styles go through the CSSOM: the Content-Security-Policy refuses style attributes
+    else if (k === "style") for (const [p, x] of Object.entries(v)) node.style.setProperty(p, x);
     else node.setAttribute(k, v === true ? "" : v);
   }
 }
@@ -76,7 +78,7 @@ export const DASHES = [null, "1.5 4", "7 4", "9 3 2 3", "2 2", "12 3"];
 export function colourChip(colour, letter, { label = true } = {}) {
   return h(
     "span",
-    { class: "chip", style: `--c:${colourHex(colour)}` },
+    { class: "chip", style: { "--c": colourHex(colour) } },
     h("span", { class: "chip-swatch", "aria-hidden": "true" }, letter.toUpperCase()),
     label ? h("span", { class: "chip-name" }, colour) : null,
   );

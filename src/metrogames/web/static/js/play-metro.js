@@ -6,7 +6,7 @@ import { MetroBoard, SEAT_LETTERS, tileSvg } from "./board-metro.js";
 
 export function seatChip(board, seat, { label = true } = {}) {
   const colour = board.colours[seat];
-  return h("span", { class: "chip", style: `--c:${colourHex(colour)}` },
+  return h("span", { class: "chip", style: { "--c": colourHex(colour) } },
     h("span", { class: "chip-swatch", "aria-hidden": "true" }, SEAT_LETTERS[seat]),
     label ? h("span", { class: "chip-name" }, colour) : null);
 }

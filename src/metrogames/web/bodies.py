@@ -1,0 +1,206 @@
+"""The request bodies and WebSocket messages of ``docs/web-api.md``, declared as pydantic models.
+
+Every body is decoded from its raw bytes by :func:`parse` (pydantic's JSON parser): valid UTF-8
+text without lone surrogates, objects without unknown keys, values of the declared types (no
+string for a number, no ``true`` for ``1``), finite numbers, bounded lengths and nesting. Free
+JSON (actions, options, records) is a :data:`Json` value: at most :data:`MAX_DEPTH` levels
+deep. Anything else is a 400 ``bad-request`` naming the field (or, for text that is not JSON,
+the place), and nothing of it reaches the service.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Annotated, Literal, TypeVar
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    RootModel,
+    StringConstraints,
+    ValidationError,
+)
+
+from metrogames.web.checks import bad_request, known_bot, normal_name, shown
+
+MAX_DEPTH = 32
+"""The deepest nesting of arrays and objects in free JSON (a record needs about 8)."""
+MAX_SEATS = 16
+MAX_KEYS = 64
+
+
+def _bounded_json(value: JsonValue) -> JsonValue:
+    """``value`` when it nests at most :data:`MAX_DEPTH` deep and holds finite numbers only.
+
+    Raises:
+        ValueError: the rule it breaks (pydantic reports it at the field).
+    """
+    stack: list[tuple[JsonValue, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, float) and not math.isfinite(item):
+            raise ValueError("numbers must be finite")
+        if isinstance(item, dict | list):
+            if depth >= MAX_DEPTH:
+                raise ValueError(f"JSON nests at most {MAX_DEPTH} levels deep")
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return value
+
+
+Json = Annotated[JsonValue, AfterValidator(_bounded_json)]
+"""Free JSON: an action, options or a record."""
+Name = Annotated[str, StringConstraints(max_length=256), AfterValidator(normal_name)]
+"""A display name (:func:`~metrogames.web.checks.normal_name`)."""
+BotCode = Annotated[str, StringConstraints(max_length=64), AfterValidator(known_bot)]
+Token = Annotated[str, StringConstraints(max_length=256)]
+
+
+class Body(BaseModel):
+    """A request body: an object with exactly the declared keys, strictly typed."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True)
+
+
+class SeatSpec(Body):
+    """A seat of a new room: a human (with a name, or open in an online room) or a bot."""
+
+    name: Name | None = None
+    bot: BotCode | None = None
+
+
+class RoomBody(Body):
+    """``POST /api/rooms``."""
+
+    game: Annotated[str, StringConstraints(max_length=64)]
+    mode: Literal["solo", "bots", "hotseat", "online"]
+    seats: Annotated[list[SeatSpec], Field(min_length=1, max_length=MAX_SEATS)]
+    options: Annotated[dict[str, Json], Field(max_length=MAX_KEYS)] | None = None
+    turn_clock: Annotated[int, Field(ge=10, le=600)] | None = None
+
+
+class JoinBody(Body):
+    """``POST /api/rooms/{room}/join``."""
+
+    seat: Annotated[int, Field(ge=0, lt=MAX_SEATS)]
+    name: Name | None = None
+
+
+class HandoverBody(Body):
+    """``POST /api/rooms/{room}/seats/{seat}/bot``."""
+
+    bot: BotCode
+
+
+class NoBody(Body):
+    """An empty object (or no body): ``start``, ``reclaim``."""
+
+
+class ActionBody(Body):
+    """``POST /api/rooms/{room}/actions``."""
+
+    action: Json
+    step: Annotated[int, Field(ge=0, le=10**6)]
+
+
+class DailyStartBody(Body):
+    """``POST /api/daily/{game}/{date}/start``."""
+
+    share: bool = False
+
+
+class PlayerBody(Body):
+    """``POST /api/players``, ``PATCH /api/players/me``."""
+
+    name: Name
+
+
+class Hello(Body):
+    """WebSocket ``{"type": "hello", "token": <seat token> | null}``."""
+
+    type: Literal["hello"]
+    token: Token | None
+
+
+class ActionMessage(ActionBody):
+    """WebSocket ``{"type": "action", "action", "step"}``."""
+
+    type: Literal["action"]
+
+
+class Message(RootModel[Annotated[Hello | ActionMessage, Field(discriminator="type")]]):
+    """A WebSocket message: a :class:`Hello` or an :class:`ActionMessage` (by ``type``)."""
+
+    model_config = ConfigDict(strict=True, allow_inf_nan=False, frozen=True)
+
+
+class Record(RootModel[Annotated[dict[str, Json], Field(max_length=MAX_KEYS)]]):
+    """``POST /api/replays``: a record (checked by the engine, ``docs/notation.md``)."""
+
+    model_config = ConfigDict(strict=True, allow_inf_nan=False, frozen=True)
+
+
+M = TypeVar("M", bound=BaseModel)
+_POSITION = re.compile(r"line (\d+) column (\d+)")
+
+
+def parse(model: type[M], raw: bytes | str, what: str) -> M:
+    """``raw`` (no body at all reads as ``{}``) decoded as ``model``.
+
+    Raises:
+        RoomError: 400 ``bad-request`` naming the field and the rule, e.g.
+            ``a join: name: a name needs a visible character``.
+    """
+    try:
+        return model.model_validate_json(raw or b"{}")
+    except ValidationError as exc:
+        raise bad_request(describe(exc, raw, what)) from None
+
+
+def describe(exc: ValidationError, raw: bytes | str, what: str) -> str:
+    """The message of a refused body: the first problem, where it is and what is wrong."""
+    errors = exc.errors(include_url=False, include_input=False)
+    first = errors[0]
+    more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
+    kind, ctx = first["type"], first.get("ctx") or {}
+    if kind == "json_invalid":
+        error = str(ctx.get("error", first["msg"]))
+        return (
+            f"{what} is not JSON of valid text (UTF-8, no lone surrogate \\ud800–\\udfff): "
+            f"{error}{_near(raw, error)}"
+        )
+    place = ".".join(_key(p) for p in first["loc"])
+    if kind == "extra_forbidden":
+        message = "unknown key"
+    elif kind == "missing":
+        message = "missing"
+    elif kind == "value_error":
+        message = str(ctx.get("error", first["msg"]))
+    else:
+        message = first["msg"]
+    return f"{what}: {place}: {message}{more}" if place else f"{what}: {message}{more}"
+
+
+def _key(part: int | str) -> str:
+    """A step of a field's place: an index or a key (quoted unless a plain word)."""
+    return str(part) if isinstance(part, int) or part.isidentifier() else shown(part)
+
+
+def _near(raw: bytes | str, error: str) -> str:
+    """`` (at '...')``: where a JSON parse error is — the text from just before the value (or
+    key) it is in, so the message shows the key the bad value belongs to."""
+    found = _POSITION.search(error)
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+    lines = text.split("\n")
+    if not found or not 0 < int(found.group(1)) <= len(lines):
+        return ""
+    line = lines[int(found.group(1)) - 1]
+    end = min(int(found.group(2)), len(line))
+    start = max(line.rfind(",", 0, end - 1), line.rfind(":", 0, end - 1)) + 1  # the value's start
+    value = line[start:end]
+    value = value if len(value) <= 20 else value[:20] + "…"
+    return f" (at {shown(line[max(0, start - 30) : start] + value, 80)})"

@@ -1,0 +1,288 @@
+"""Fuzz (hypothesis): generated bodies — wrong types, lone surrogates, control and bidi
+characters, nesting thousands deep, numbers too large or not finite, bytes that are not text —
+against every route that reads a body, path or query, and every WebSocket message type. No
+answer is a 5xx, every refusal is ``{"error", "reason"}``, the socket never closes, and after
+the barrage the rooms still answer and play. On SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import quote
+
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from webutil import act, auth, create, play_out, record, view
+
+EXAMPLES = 120
+"""Examples per test and database (the whole file takes a few seconds)."""
+
+SPECIALS = "\ud800\udfff\x00\n\x7f\u202e\u2066\u200f\u3164\u200b\u0301\u2028\ufeff\U0001f469"
+characters = st.characters() | st.characters(categories=["Cs"]) | st.sampled_from(SPECIALS)
+texts = st.text(characters, max_size=70) | st.sampled_from(
+    ["", "pass", "greedy", "london", "metro", "hello", "action", "x" * 65, "A1", "D3"]
+)
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 300)
+    | st.integers(-(10**40), 10**40)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | texts
+)
+values = st.recursive(
+    scalars,
+    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(texts, kids, max_size=4),
+    max_leaves=12,
+)
+
+
+ACTIONS = [
+    "pass",
+    {"sections": [["D3", "G3"]]},
+    {"sections": [["D3", "E4"], ["E4", "E1"]], "power": "double-section"},
+    {"sections": [["F5", "E4"]], "circle": "E4"},
+    {"square": "C5", "tile": "cbaa"},
+    {"square": "A1"},
+]
+"""Action JSON of every shape (``docs/notation.md``), to be mutated."""
+
+
+def paths(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every place in a JSON value: the root, then each key's or index's value, recursively."""
+    found = [at]
+    if isinstance(value, dict):
+        for k, v in value.items():
+            found += paths(v, (*at, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            found += paths(v, (*at, i))
+    return found
+
+
+def replaced(value: Any, at: tuple[Any, ...], new: Any) -> Any:
+    """``value`` with the place ``at`` holding ``new`` (a copy)."""
+    if not at:
+        return new
+    head, rest = at[0], at[1:]
+    if isinstance(value, dict):
+        return {**value, head: replaced(value[head], rest, new)}
+    return [replaced(v, rest, new) if i == head else v for i, v in enumerate(value)]
+
+
+def mutated(value: Any) -> st.SearchStrategy[Any]:
+    """``value`` with one place (anywhere inside it) given a generated value."""
+    return st.tuples(st.sampled_from(paths(value)), values).map(lambda pv: replaced(value, *pv))
+
+
+def dump(value: Any) -> bytes:
+    """JSON of ``value``: surrogates escaped (``\\ud800``), ``NaN``/``Infinity`` as Python
+    writes them."""
+    return json.dumps(value).encode()
+
+
+def raw_body(good: dict[str, Any]) -> st.SearchStrategy[bytes]:
+    """Bodies around a good one (its values, or strategies drawing them): the good body, the
+    good body with one place anywhere inside it changed; its keys kept, dropped or given any value, extra
+    keys; any JSON value; nesting 30 to 3000 deep at a field or at the top; bytes; text
+    written as UTF-8 with its surrogates kept (not UTF-8 then)."""
+
+    def kept(v: Any) -> st.SearchStrategy[Any]:
+        return v if isinstance(v, st.SearchStrategy) else st.just(v)
+
+    whole = st.fixed_dictionaries({k: kept(v) for k, v in good.items()})
+    near = whole.flatmap(mutated)
+    fields = {k: kept(v) | values for k, v in good.items()}
+    objects = st.fixed_dictionaries({}, optional={**fields, "extra": values})
+    deep = st.integers(30, 3000).map(lambda n: "[" * n + "]" * n)
+    deep_field = st.tuples(st.sampled_from(sorted(good) or ["x"]), deep).map(
+        lambda kv: b'{"%s": %s}' % (kv[0].encode(), kv[1].encode())
+    )
+    utf8 = objects.map(lambda v: json.dumps(v, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+    return st.one_of(
+        whole.map(dump),
+        near.map(dump),
+        objects.map(dump),
+        values.map(dump),
+        deep.map(str.encode),
+        deep_field,
+        utf8,
+        st.binary(max_size=40),
+    )
+
+
+class Scene:
+    """Rooms in every state a route can meet: an online London room waiting (seat 1 open), a
+    started online Metro room (its players departed long ago), a London hotseat game, a
+    finished solo London game; and a player."""
+
+    def __init__(self, client: TestClient) -> None:
+        made = create(client, game="london", mode="online", seats=[{"name": "Ada"}, {}])
+        self.waiting, self.waiting_host = made["room"]["room"], made["host_token"]
+        made = create(client, game="metro", mode="online", seats=[{"name": "Ada"}, {}])
+        self.room, self.host, self.ada = (
+            made["room"]["room"],
+            made["host_token"],
+            made["tokens"]["0"],
+        )
+        r = client.post(f"/api/rooms/{self.room}/join", json={"seat": 1, "name": "Bob"})
+        self.bob = r.json()["token"]
+        assert (
+            client.post(f"/api/rooms/{self.room}/start", headers=auth(self.host)).status_code == 200
+        )
+        made = create(
+            client, game="london", mode="hotseat", seats=[{"name": "Eva"}, {"name": "Fe"}]
+        )
+        self.london, self.london_tokens = made["room"]["room"], list(made["tokens"].values())
+        made = create(client, game="london", mode="solo", seats=[{"name": "Cy"}])
+        self.finished = made["room"]["room"]
+        play_out(client, self.finished, made["tokens"])
+        self.record = record(client, self.finished)
+        self.player = client.post("/api/players", json={"name": "Di"}).json()["token"]
+        client.app.state.rooms.clock = lambda: float("inf")  # type: ignore[attr-defined]
+        self.step = st.builds(lambda: view(client, self.room)["step"])
+        """The Metro room's step when drawn: actions at it reach the engine."""
+        self.london_step = st.builds(lambda: view(client, self.london)["step"])
+
+    def routes(self) -> st.SearchStrategy[tuple[str, str, str | None, bytes]]:
+        """``(method, url, token, body)`` for every route that reads a body; half the time
+        with the token the route needs."""
+        rooms = st.sampled_from([self.waiting, self.room, self.london, self.finished])
+        seats = st.sampled_from(["0", "1", "7", "-1", "x"])
+        tokens = [None, self.ada, self.bob, self.host, self.waiting_host, self.player]
+        action = {"action": st.sampled_from(ACTIONS), "step": self.step}
+
+        def route(method: str, url: Any, good: dict[str, Any], *right: str) -> Any:
+            url = url if isinstance(url, st.SearchStrategy) else st.just(url)
+            token = st.sampled_from(right or tokens) | st.sampled_from(tokens)
+            return st.tuples(st.just(method), url, token, raw_body(good))
+
+        return st.one_of(
+            route("POST", "/api/rooms", {"game": "london", "mode": "solo", "seats": [{"name": "A"}],
+                                         "options": {}, "turn_clock": None}),
+            route("POST", rooms.map(lambda r: f"/api/rooms/{r}/join"), {"seat": 1, "name": "Bob"}),
+            route("POST", rooms.map(lambda r: f"/api/rooms/{r}/start"), {}, self.host, self.waiting_host),
+            route("POST", st.tuples(rooms, seats).map(lambda rs: f"/api/rooms/{rs[0]}/seats/{rs[1]}/bot"), {"bot": "greedy"}, self.host),
+            route("POST", st.tuples(rooms, seats).map(lambda rs: f"/api/rooms/{rs[0]}/seats/{rs[1]}/reclaim"), {}, self.ada, self.bob),
+            route("POST", rooms.map(lambda r: f"/api/rooms/{r}/actions"), action, self.ada, self.bob),
+            self.engine_actions(),
+            route("POST", "/api/replays", self.record),
+            route("POST", "/api/players", {"name": "Ed"}),
+            route("PATCH", "/api/players/me", {"name": "Ed"}, self.player),
+            route("POST", st.sampled_from(["london", "paris", "metro"]).map(lambda g: f"/api/daily/{g}/2026-01-01/start"), {"share": True}, self.player),
+        )  # fmt: skip
+
+    def engine_actions(self) -> st.SearchStrategy[tuple[str, str, str | None, bytes]]:
+        """Actions that reach the engine: a seat's token, the current step, and an action of
+        any shape with one place changed, or any JSON value."""
+        actions = st.sampled_from(ACTIONS).flatmap(mutated) | values
+        metro = st.tuples(
+            st.just(f"/api/rooms/{self.room}/actions"),
+            st.sampled_from([self.ada, self.bob]),
+            st.fixed_dictionaries({"action": actions, "step": self.step}).map(dump),
+        )
+        london = st.tuples(
+            st.just(f"/api/rooms/{self.london}/actions"),
+            st.sampled_from(self.london_tokens),
+            st.fixed_dictionaries({"action": actions, "step": self.london_step}).map(dump),
+        )
+        return (metro | london).map(lambda ub: ("POST", *ub))
+
+    def reads(self) -> st.SearchStrategy[str]:
+        """GET URLs with generated path and query parts."""
+        part = texts.map(lambda t: quote(t.encode("utf-8", "surrogatepass"), safe=""))
+        rooms = st.sampled_from([self.waiting, self.room, self.london, self.finished]) | part
+        return st.one_of(
+            rooms.map(lambda r: f"/api/rooms/{r}"),
+            st.tuples(rooms, st.sampled_from(["view", "record", "replay"])).map("/api/rooms/{0[0]}/{0[1]}".format),
+            part.map(lambda g: f"/api/games/{g}/board"),
+            st.tuples(part, part, part, part).map("/api/daily/{0[0]}/{0[1]}/leaderboard?limit={0[2]}&offset={0[3]}".format),
+            st.tuples(part, part).map("/api/daily/{0[0]}/{0[1]}/deal".format),
+            st.tuples(part, part).map("/api/daily/{0[0]}/best?limit={0[1]}".format),
+            st.tuples(part, part, part).map("/api/players/{0[0]}/history?game={0[1]}&limit={0[2]}".format),
+            part.map(lambda p: f"/r/{p}"),
+        )  # fmt: skip
+
+
+def answered(r: Any) -> None:
+    """Not a server error; a refusal is ``{"error", "reason"}``."""
+    assert r.status_code < 500, (r.status_code, r.text[:300])
+    if r.status_code >= 400 and r.headers.get("content-type", "").startswith("application/json"):
+        body = r.json()
+        assert set(body) == {"error", "reason"} and body["reason"], body
+
+
+def plays_on(client: TestClient, scene: Scene) -> None:
+    """After the barrage: every room answers; the Metro room plays a turn (its seats taken back
+    from any bot); a new game is created and played to its end."""
+    for room in (scene.waiting, scene.room, scene.london, scene.finished):
+        assert client.get(f"/api/rooms/{room}").status_code == 200
+        assert client.get(f"/api/rooms/{room}/view").status_code == 200
+    for seat, token in enumerate((scene.ada, scene.bob)):
+        client.post(f"/api/rooms/{scene.room}/seats/{seat}/reclaim", headers=auth(token))
+    for token in (scene.ada, scene.bob):
+        v = view(client, scene.room, token)
+        if v["you"] in v["to_move"]:
+            assert act(client, scene.room, token, v["legal"][0], v["step"]).status_code == 200
+    made = create(client, game="london", mode="bots", seats=[{"name": "Ed"}, {"bot": "random"}])
+    assert play_out(client, made["room"]["room"], made["tokens"])["status"] == "finished"
+
+
+def test_generated_requests_never_break_the_server(client: TestClient) -> None:
+    scene = Scene(client)
+
+    @settings(
+        max_examples=EXAMPLES,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+    @given(request=scene.routes(), read=scene.reads())
+    def barrage(request: tuple[str, str, str | None, bytes], read: str) -> None:
+        method, url, token, body = request
+        headers = {"Content-Type": "application/json", **(auth(token) if token else {})}
+        answered(client.request(method, url, content=body, headers=headers))
+        answered(client.get(read, headers=headers))
+
+    barrage()
+    plays_on(client, scene)
+
+
+def test_generated_websocket_messages_never_close_the_socket(client: TestClient) -> None:
+    scene = Scene(client)
+    tokens = st.sampled_from([scene.ada, scene.bob, scene.host]) | values
+    messages = st.one_of(
+        raw_body({"type": "hello", "token": scene.ada}),
+        raw_body({"type": "action", "action": st.sampled_from(ACTIONS), "step": scene.step}),
+        st.fixed_dictionaries({"type": st.just("hello"), "token": tokens}).map(dump),
+        st.fixed_dictionaries(
+            {"type": st.just("action"), "action": values, "step": scene.step | values}
+        ).map(dump),
+    )
+    with client.websocket_connect(f"/ws/rooms/{scene.room}") as ws:
+        ws.send_json({"type": "hello", "token": scene.ada})
+        assert ws.receive_json()["type"] == "view"
+
+        @settings(
+            max_examples=EXAMPLES,
+            deadline=None,
+            database=None,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+        )
+        @given(message=messages)
+        def barrage(message: bytes) -> None:
+            try:
+                ws.send_text(message.decode())
+            except UnicodeDecodeError:
+                ws.send_bytes(message)
+            answer = ws.receive_json()
+            assert answer["type"] in ("view", "error"), answer
+            if answer["type"] == "error":
+                assert answer["reason"] != "server-error", answer
+
+        barrage()
+        ws.send_json({"type": "hello", "token": scene.ada})  # still open, still answering
+        while (answer := ws.receive_json())["type"] != "view" or answer["view"]["you"] != 0:
+            pass
+    plays_on(client, scene)
