@@ -133,7 +133,7 @@ def test_metro_observation_fields_add_up() -> None:
         # every station has a complete route or a train waiting; owners are one-hot
         assert o["route_done"].sum() + o["trains"].sum() == 32
         assert (o["station_owner"].sum(axis=1) == 1).all()
-        assert o["station_owner"][:, 3].sum() == 2  # stations 17 and 18 unused with 3 players
+        assert o["station_owner"][:, 3].sum() == 2  # stations 16 and 17 unused with 3 players
         assert o["to_move"].tolist() == [1, 0, 0]
         assert o["board"].sum() + o["hand"].sum() + o["unseen"].sum() + o["drawn"].sum() == 60
         assert o["pile"][0] == o["unseen"].sum() - o["hand_sizes"][1:].sum()
