@@ -178,3 +178,17 @@ def test_render_ansi() -> None:
     text = env.render()
     assert isinstance(text, str) and text.startswith("london: round 1")
     assert " ?,?,?,? " in text  # the view's snapshot: the decks are hidden
+
+
+def test_actions_as_numpy_values() -> None:
+    env = gymnasium.make("metrogames/London-v0", illegal_action="raise").unwrapped
+    _, info = env.reset(seed=1)
+    legal = np.flatnonzero(info["action_mask"])
+    env.step(np.int32(legal[-1]))
+    _, info = env.reset(seed=1)
+    env.step(np.array(legal[-1]))  # 0-d
+    _, info = env.reset(seed=1)
+    env.step(np.array([legal[-1]]))  # one element, as a vectorised learner may send
+    for bad in (1.5, True, np.array([1, 2]), np.array(0.0)):
+        with pytest.raises(TypeError, match="dense index"):
+            env.step(bad)  # type: ignore[arg-type]

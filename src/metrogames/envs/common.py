@@ -82,12 +82,15 @@ def resolve_action(
     illegal (then replaced by ``game.pass_action`` in the ``pass`` mode).
 
     Raises:
-        TypeError: ``action`` is not an integer.
+        TypeError: ``action`` is not an integer (an ``int``, a NumPy integer, or a NumPy
+            array holding one).
         IllegalActionError: (``raise`` mode) an index outside the action space (reason
             ``illegal-index``) or an action the rules refuse now (the engine's reason, e.g.
             ``crosses-section``, with the index and its notation in the message).
     """
-    if not isinstance(action, int | np.integer):
+    if isinstance(action, np.ndarray) and action.shape in {(), (1,)}:
+        action = action.reshape(()).item()  # a 0-d or one-element array, as some learners send
+    if isinstance(action, bool) or not isinstance(action, int | np.integer):
         raise TypeError(f"an action is a dense index (an int), not {action!r}")
     index = operator.index(action)
     found = legal.get(index)
