@@ -21,8 +21,10 @@ from metrogames.games import game_type
 
 SQUARES = 64
 SIDES = ("north", "east", "south", "west")
-SCORE_HIGH = 999
-POINTS_HIGH = 255
+SCORE_HIGH = 9999
+POINTS_HIGH = 999
+"""Bounds of the score, route-length and points fields: far above any game (a route may run
+through a tile more than once, so its length is not bounded by the 60 tiles)."""
 
 
 class MetroEncoder:
@@ -59,7 +61,7 @@ class MetroEncoder:
                 "pile": spaces.Box(0, total, (1,), np.int8),
                 "to_move": spaces.MultiBinary(p),
                 "trains": spaces.Box(0, 8, (p + 1, SQUARES, len(SIDES)), np.int8),
-                "train_tiles": spaces.Box(0, 127, (p + 1, SQUARES, len(SIDES)), np.int8),
+                "train_tiles": spaces.Box(0, POINTS_HIGH, (p + 1, SQUARES, len(SIDES)), np.int16),
                 "station_owner": spaces.MultiBinary((self.stations, p + 1)),
                 "route_done": spaces.MultiBinary(self.stations),
                 "route_points": spaces.Box(0, POINTS_HIGH, (self.stations,), np.int16),
@@ -105,7 +107,7 @@ class MetroEncoder:
             if mover >= 0:
                 to_move[self._relative(seat, mover)] = 1
         trains = np.zeros((p + 1, SQUARES, len(SIDES)), np.int8)
-        train_tiles = np.zeros((p + 1, SQUARES, len(SIDES)), np.int8)
+        train_tiles = np.zeros((p + 1, SQUARES, len(SIDES)), np.int16)
         for train in shown["trains"]:
             square = train["square"]
             at = (int(square[1:]) - 1) * 8 + ord(square[0]) - ord("A")
