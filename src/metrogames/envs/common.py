@@ -1,0 +1,117 @@
+"""What the environments share: chance steps, action masks, illegal actions, deal seeds.
+
+Game-agnostic: only the registry's games and the protocol (``docs/research.md``).
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Literal
+
+import numpy as np
+
+from metrogames.core.errors import IllegalActionError, Where
+from metrogames.core.protocol import CHANCE, Action, Game, State
+
+IllegalMode = Literal["pass", "raise"]
+ILLEGAL_MODES: tuple[str, ...] = ("pass", "raise")
+MAX_DEAL_SEED = 2**63
+"""Deal seeds drawn by ``reset()`` without a seed are below this (``new_game`` takes any
+64-bit seed; ``reset(seed=s)`` deals ``new_game(s)`` itself)."""
+
+
+def check_illegal_mode(mode: object, game: Game[Action]) -> IllegalMode:
+    """``mode`` if this game can use it (``pass`` needs a game with a pass action).
+
+    Raises:
+        ValueError: an unknown mode, or ``pass`` for a game without a pass action.
+    """
+    if mode not in ILLEGAL_MODES:
+        raise ValueError(f"illegal_action must be 'pass' or 'raise', not {mode!r}")
+    if mode == "pass" and game.pass_action is None:
+        raise ValueError(f"{game.name} has no pass action: illegal_action must be 'raise'")
+    return "pass" if mode == "pass" else "raise"
+
+
+def deal_seed(seed: int | None, rng: np.random.Generator) -> int:
+    """The deal of a reset: ``seed`` itself, else a seed drawn from the environment's
+    generator (so that ``reset(seed=s)`` then ``reset()`` replays the same deals)."""
+    if seed is not None:
+        return int(seed)
+    return int(rng.integers(0, MAX_DEAL_SEED, dtype=np.int64))
+
+
+def advance_chance(state: State[Action], rng: np.random.Generator) -> None:
+    """Play chance (card flips, tile draws) until a player is to move or the game is over. A
+    dealt state has one outcome per chance event; otherwise (a state read from a snapshot)
+    the outcome is drawn from ``rng`` with the engine's probabilities."""
+    while CHANCE in state.to_move():
+        outcomes = state.chance_outcomes()
+        if len(outcomes) == 1:
+            outcome = outcomes[0][0]
+        else:
+            weights = np.array([w for _, w in outcomes], np.float64)
+            outcome = outcomes[int(rng.choice(len(outcomes), p=weights / weights.sum()))][0]
+        state.apply_in_place(CHANCE, outcome, check=False)
+
+
+def legal_by_index(game: Game[Action], state: State[Action], seat: int) -> dict[int, Action]:
+    """``seat``'s legal actions by dense index (empty when ``seat`` is not to move)."""
+    if seat not in state.to_move():
+        return {}
+    return {game.action_index(a): a for a in state.legal_actions(seat)}
+
+
+def action_mask(size: int, legal: dict[int, Action]) -> np.ndarray:
+    """The action mask: ``int8`` of length ``size``, 1 at every legal index."""
+    mask = np.zeros(size, np.int8)
+    if legal:
+        mask[list(legal)] = 1
+    return mask
+
+
+def resolve_action(
+    game: Game[Action],
+    state: State[Action],
+    seat: int,
+    action: object,
+    legal: dict[int, Action],
+    mode: IllegalMode,
+) -> tuple[Action, bool]:
+    """The engine action of the dense index ``action`` for ``seat``, and whether it was
+    illegal (then replaced by ``game.pass_action`` in the ``pass`` mode).
+
+    Raises:
+        TypeError: ``action`` is not an integer (an ``int``, a NumPy integer, or a NumPy
+            array holding one).
+        IllegalActionError: (``raise`` mode) an index outside the action space (reason
+            ``illegal-index``) or an action the rules refuse now (the engine's reason, e.g.
+            ``crosses-section``, with the index and its notation in the message).
+    """
+    if isinstance(action, np.ndarray) and action.shape in {(), (1,)}:
+        action = action.reshape(()).item()  # a 0-d or one-element array, as some learners send
+    if isinstance(action, bool) or not isinstance(action, int | np.integer):
+        raise TypeError(f"an action is a dense index (an int), not {action!r}")
+    index = operator.index(action)
+    found = legal.get(index)
+    if found is not None:
+        return found, False
+    if mode == "pass":
+        return game.pass_action, True
+    where = Where(player=seat)
+    size = game.num_distinct_actions
+    if not 0 <= index < size:
+        raise IllegalActionError(
+            "illegal-index", f"action index {index} is outside 0..{size - 1}", where
+        )
+    candidate = game.action_from_index(index)
+    text = state.action_to_string(seat, candidate)
+    try:
+        state.apply(seat, candidate)
+    except IllegalActionError as exc:
+        raise IllegalActionError(
+            exc.reason, f"action index {index} ({text}): {exc.detail}", exc.where
+        ) from exc
+    raise IllegalActionError(
+        "illegal-index", f"action index {index} ({text}) is not in the action mask", where
+    )

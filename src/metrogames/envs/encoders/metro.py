@@ -1,0 +1,142 @@
+"""Metro observations, built from one seat's view.
+
+The encoder reads the view's position snapshot (``docs/notation.md``, "Position snapshot:
+Metro": board, hands — ``?`` for tiles the seat may not see —, drawn tile, current seat), the
+game's part of the view (``view_json``: open routes' trains, completed routes, scores, pile size)
+and the drawing data (``board_json``: tile types and counts, station allocations). Seats are
+*relative*: index 0 is the observing seat, index ``k`` the seat ``(seat + k) % players``; index
+``players`` in the station and train fields stands for "no owner" (stations left unallocated
+with 3 or 5 players). Every field is listed in ``docs/research.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import numpy as np
+from gymnasium import spaces
+
+from metrogames.core.protocol import Action, Game, State
+from metrogames.games import game_type
+
+SQUARES = 64
+SIDES = ("north", "east", "south", "west")
+SCORE_HIGH = 9999
+POINTS_HIGH = 999
+"""Bounds of the score, route-length and points fields: far above any game (a route may run
+through a tile more than once, so its length is not bounded by the 60 tiles)."""
+
+
+class MetroEncoder:
+    """Observation encoder of one Metro game (its options and player count).
+
+    Attributes:
+        space: the observation space (a :class:`gymnasium.spaces.Dict` of named fields).
+        tiles: the tile codes in index order (the snapshot's letters A–X, the dense index).
+        counts: how many copies of each tile the game has.
+        stations: the number of edge stations (32).
+    """
+
+    def __init__(self, game: Game[Action]) -> None:
+        self.name = game.name
+        board = cast(dict[str, Any], game_type(game.name).board_json())
+        self.players = p = game.num_players
+        self.tiles: list[str] = [t["code"] for t in board["tiles"]]
+        self.counts = np.array([t["count"] for t in board["tiles"]], np.int8)
+        self._tile = {code: i for i, code in enumerate(self.tiles)}
+        self.stations = len(board["stations"])
+        self._owner_of: list[int | None] = [None] * self.stations
+        for s, numbers in enumerate(board["allocations"][str(p)]):
+            for number in numbers:
+                self._owner_of[number - 1] = s
+        n_tiles, most = len(self.tiles), int(self.counts.max())
+        total = int(self.counts.sum())
+        self.space = spaces.Dict(
+            {
+                "board": spaces.MultiBinary((8, 8, n_tiles)),
+                "hand": spaces.Box(0, most, (n_tiles,), np.int8),
+                "drawn": spaces.MultiBinary(n_tiles),
+                "unseen": spaces.Box(0, most, (n_tiles,), np.int8),
+                "hand_sizes": spaces.Box(0, total, (p,), np.int8),
+                "pile": spaces.Box(0, total, (1,), np.int8),
+                "to_move": spaces.MultiBinary(p),
+                "trains": spaces.Box(0, 8, (p + 1, SQUARES, len(SIDES)), np.int8),
+                "train_tiles": spaces.Box(0, POINTS_HIGH, (p + 1, SQUARES, len(SIDES)), np.int16),
+                "station_owner": spaces.MultiBinary((self.stations, p + 1)),
+                "route_done": spaces.MultiBinary(self.stations),
+                "route_points": spaces.Box(0, POINTS_HIGH, (self.stations,), np.int16),
+                "scores": spaces.Box(0, SCORE_HIGH, (p,), np.int16),
+            }
+        )
+
+    def _relative(self, seat: int, other: int | None) -> int:
+        """The relative index of ``other`` seen from ``seat`` (``players``: no owner)."""
+        return self.players if other is None else (other - seat) % self.players
+
+    def encode(self, view: State[Action], seat: int) -> dict[str, np.ndarray]:
+        """The observation of ``seat`` from ``view`` — ``state.view(seat)``; a full state
+        would show the seat what its view hides, so it is refused.
+
+        Raises:
+            ValueError: ``view`` is not ``seat``'s view.
+        """
+        if view.viewer != seat:
+            raise ValueError(f"encode needs seat {seat}'s view (state.view({seat}))")
+        p, n_tiles = self.players, len(self.tiles)
+        fields = view.snapshot().split(" ")
+        shown = cast(dict[str, Any], game_type(self.name).view_json(view, seat))
+        board = np.zeros((8, 8, n_tiles), np.int8)
+        for row, text in enumerate(fields[3].split("/")):
+            for col, ch in enumerate(text):
+                if ch != ".":
+                    board[row, col, ord(ch) - ord("A")] = 1
+        hand = np.zeros(n_tiles, np.int8)
+        for code in shown["hand"]:
+            hand[self._tile[code]] += 1
+        drawn = np.zeros(n_tiles, np.int8)
+        if fields[6] != "-":
+            drawn[ord(fields[6]) - ord("A")] = 1
+        groups = fields[5].split("/")
+        hand_sizes = np.zeros(p, np.int8)
+        for rel in range(p):
+            group = groups[(seat + rel) % p]
+            hand_sizes[rel] = 0 if group == "-" else len(group)
+        unseen = self.counts - board.sum(axis=(0, 1), dtype=np.int8) - hand - drawn
+        to_move = np.zeros(p, np.int8)
+        for mover in view.to_move():
+            if mover >= 0:
+                to_move[self._relative(seat, mover)] = 1
+        trains = np.zeros((p + 1, SQUARES, len(SIDES)), np.int8)
+        train_tiles = np.zeros((p + 1, SQUARES, len(SIDES)), np.int16)
+        for train in shown["trains"]:
+            square = train["square"]
+            at = (int(square[1:]) - 1) * 8 + ord(square[0]) - ord("A")
+            side = SIDES.index(train["side"])
+            owner = self._relative(seat, train["seat"])
+            trains[owner, at, side] += 1
+            train_tiles[owner, at, side] += train["tiles"]
+        station_owner = np.zeros((self.stations, p + 1), np.int8)
+        for k, holder in enumerate(self._owner_of):
+            station_owner[k, self._relative(seat, holder)] = 1
+        route_done = np.zeros(self.stations, np.int8)
+        route_points = np.zeros(self.stations, np.int16)
+        for route in shown["routes"]:
+            route_done[route["station"] - 1] = 1
+            route_points[route["station"] - 1] = route["points"]
+        all_scores = shown["scores"]
+        scores = np.array([all_scores[(seat + rel) % p] for rel in range(p)], np.int16)
+        return {
+            "board": board,
+            "hand": hand,
+            "drawn": drawn,
+            "unseen": unseen.astype(np.int8),
+            "hand_sizes": hand_sizes,
+            "pile": np.array([shown["pile"]], np.int8),
+            "to_move": to_move,
+            "trains": trains,
+            "train_tiles": train_tiles,
+            "station_owner": station_owner,
+            "route_done": route_done,
+            "route_points": route_points,
+            "scores": scores,
+        }

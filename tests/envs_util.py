@@ -1,0 +1,67 @@
+"""Helpers of the environment tests: an independent reading of the observations from the
+games' public view JSON (``docs/web-api.md``, "Views"), to compare with the encoders' arrays."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from metrogames.core.protocol import CHANCE, Action, State
+from metrogames.envs.encoders import NextStationEncoder
+from metrogames.games import game_type
+
+
+def deal_chance(state: State[Action]) -> None:
+    """Play the dealt chance outcomes (one each: a state dealt from a seed) in place."""
+    while CHANCE in state.to_move():
+        (outcome,) = state.legal_actions(CHANCE)
+        state.apply_in_place(CHANCE, outcome)
+
+
+def legal_indices(state: State[Action], seat: int) -> set[int]:
+    game = state.game
+    return {game.action_index(a) for a in state.legal_actions(seat)}
+
+
+def check_nextstation_obs(
+    encoder: NextStationEncoder, state: State[Action], seat: int, obs: dict[str, np.ndarray]
+) -> None:
+    """``obs`` (seat's observation of the full ``state``) against ``view_json`` of the view."""
+    view = state.view(seat)
+    shown: dict[str, Any] = dict(game_type(state.game.name).view_json(view, seat))  # type: ignore[arg-type]
+    names = encoder.station_names
+    n = encoder.players
+    for rel in range(n):
+        player = shown["players"][(seat + rel) % n]
+        assert obs["scores"][rel] == shown["scores"][(seat + rel) % n]
+        current = encoder.colours.index(player["colour"]) if not state.is_over() else -1
+        assert list(np.flatnonzero(obs["colour"][rel])) == ([current] if current >= 0 else [])
+        for c, colour in enumerate(encoder.colours):
+            line = player["lines"][colour]
+            drawn = {
+                frozenset((names[encoder.link_ends[j][0]], names[encoder.link_ends[j][1]]))
+                for j in np.flatnonzero(obs["lines"][rel, c])
+            }
+            assert drawn == {frozenset(s) for s in line["sections"]}
+            visited = {s for section in line["sections"] for s in section}
+            assert {names[i] for i in np.flatnonzero(obs["stations"][rel, c])} == visited
+            ends = {names[i] for i in np.flatnonzero(obs["ends"][rel, c])}
+            if line["sections"] or c != current:
+                assert ends == set(line["ends"])
+            else:  # an empty line of this round: it starts at its departure
+                assert ends == {names[encoder.departures[c]]}
+            circled = [names[i] for i in np.flatnonzero(obs["circled"][rel, c])]
+            assert circled == ([line["circled"]] if line["circled"] else [])
+        power = player["power"]
+        assert obs["power_used"][rel] == (power is not None and not power["available"])
+    card = [encoder.cards[i] for i in np.flatnonzero(obs["card"])]
+    assert card == ([shown["card"]] if shown["card"] and shown["flipped"] else [])
+    assert {encoder.cards[i] for i in np.flatnonzero(obs["flipped"])} == set(shown["flipped"])
+    assert set(np.flatnonzero(obs["cards_left"])) == set(np.flatnonzero(1 - obs["flipped"]))
+    assert obs["branch"][0] == shown["branch"]
+    rounds = list(np.flatnonzero(obs["round"]))
+    assert rounds == ([] if state.is_over() else [shown["round"] - 1])
+    assert {encoder.objectives[i] for i in np.flatnonzero(obs["objectives"])} == set(
+        shown["objectives"]
+    )

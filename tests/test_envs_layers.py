@@ -1,0 +1,68 @@
+"""The environments' place in the layers: an adapter over the registry and the protocol, and
+an engine that stays free of the heavy libraries."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ENVS = Path(__file__).resolve().parents[1] / "src" / "metrogames" / "envs"
+ALLOWED = ("metrogames.core", "metrogames.envs")
+
+
+def _imports(path: Path) -> list[str]:
+    found: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.append(node.module)
+    return found
+
+
+def test_envs_use_only_the_registry_and_the_protocol() -> None:
+    files = sorted(ENVS.rglob("*.py"))
+    assert len(files) >= 7
+    for path in files:
+        for name in _imports(path):
+            if not name.startswith("metrogames"):
+                continue
+            ok = name == "metrogames.games" or name.startswith(ALLOWED)
+            assert ok, f"{path.relative_to(ENVS)} imports {name}"
+
+
+def _modules_after(code: str) -> set[str]:
+    out = subprocess.run(
+        [sys.executable, "-c", f"{code}\nimport sys\nprint(' '.join(sys.modules))"],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    return set(out.split())
+
+
+def test_the_engine_imports_nothing_heavy() -> None:
+    loaded = _modules_after(
+        "import metrogames.games\n"
+        "from metrogames.games import load_game\n"
+        "from metrogames.core.rng import Rng\n"
+        "for name in ('london', 'paris', 'metro'):\n"
+        "    load_game(name).new_game(1).random_playout([Rng(1), Rng(2)][:load_game(name).num_players])"
+    )
+    assert "metrogames.games.metro" in loaded
+    assert not {"numpy", "gymnasium", "pettingzoo"} & loaded
+
+
+def test_pettingzoo_is_imported_only_when_asked_for() -> None:
+    loaded = _modules_after("import metrogames.envs")
+    assert {"gymnasium", "numpy"} <= loaded and "pettingzoo" not in loaded
+    assert "pettingzoo" in _modules_after("import metrogames.envs\nmetrogames.envs.metro_env()")
+
+
+def test_the_research_examples_run() -> None:
+    """Every Python example of ``docs/research.md`` runs as printed."""
+    text = (ENVS.parents[2] / "docs" / "research.md").read_text()
+    blocks = [b.split("```", 1)[0] for b in text.split("```python\n")[1:]]
+    assert len(blocks) == 3
+    for block in blocks:
+        exec(compile(block, "docs/research.md", "exec"), {})
