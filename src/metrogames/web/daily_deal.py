@@ -2,7 +2,7 @@
 
 Rule (``docs/web-api.md``, "The daily challenge (v1)"): a day is a UTC date ``YYYY-MM-DD``,
 open from 00:00 UTC to 24:00 UTC. The deal of ``game`` on ``day`` is the solo game
-``NextStationGame(game, 1)`` without modules dealt with ``new_game(seed)``, where
+``load_game(game, players=1)`` without modules dealt with ``new_game(seed)``, where
 
     seed = int.from_bytes(HMAC-SHA256(secret, "metrogames/daily/v1/{game}/{day}")[:8], "big")
 
