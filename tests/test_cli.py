@@ -367,3 +367,19 @@ def test_deals_bad_arguments() -> None:
     result = invoke("deals", "tokyo")
     assert result.exit_code == 2
     assert "unknown game 'tokyo'" in result.stderr
+
+
+def test_default_record_path_never_overwrites_an_earlier_save(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from metrogames.cli.options import default_record_path
+
+    monkeypatch.chdir(tmp_path)
+    first = default_record_path("london", 42)
+    assert first == Path("var/records/metrogames-london-42.json")
+    first.write_text("{}")
+    second = default_record_path("london", 42)
+    assert second == Path("var/records/metrogames-london-42-2.json")
+    second.write_text("{}")
+    assert default_record_path("london", 42).name == "metrogames-london-42-3.json"
+    assert default_record_path("paris", 42).name == "metrogames-paris-42.json"

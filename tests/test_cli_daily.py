@@ -127,7 +127,9 @@ def test_daily_london_played_to_the_end_prints_the_servers_result(
     assert result is not None
     assert time.monotonic() - started < 120
     assert "unknown station 'Q99'" in text
-    assert "✘ refused:" in text  # the server's reason, printed
+    refusal = next(line for line in text.splitlines() if "✘ refused:" in line)
+    reason = refusal.rsplit("(", 1)[-1]  # the server's reason, printed once
+    assert reason.endswith(")") and refusal.count(f"({reason}") == 1, refusal
     me = _player(token_file, server)
     assert me["name"] == "Ada" and me["token"]
     daily = _get(server, "/api/daily", me["token"])

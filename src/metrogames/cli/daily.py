@@ -434,7 +434,8 @@ class DailySession:
         except RefusalError as exc:
             if exc.reason == "bad-token":
                 raise
-            self.console.print(Text(f"✘ refused: {exc.error} ({exc.reason})", style="bold red"))
+            shown = exc.error if exc.error.endswith(f"({exc.reason})") else str(exc)
+            self.console.print(Text(f"✘ refused: {shown}", style="bold red"))
             self.console.print(Text("Type a legal move, moves, help or quit.", style=_DIM))
             return None
         return data

@@ -97,9 +97,15 @@ folder; the same ``var/`` folder holds the web table's database)."""
 
 
 def default_record_path(game: str, seed: int) -> Path:
-    """``var/records/metrogames-<game>-<seed>.json``, its folder created."""
+    """``var/records/metrogames-<game>-<seed>.json``, its folder created; when a game of that
+    seed was saved there already, ``…-<seed>-2.json``, ``-3`` … (never another game's file)."""
     RECORDS.mkdir(parents=True, exist_ok=True)
-    return RECORDS / f"metrogames-{game}-{seed}.json"
+    path = RECORDS / f"metrogames-{game}-{seed}.json"
+    copy = 2
+    while path.exists():
+        path = RECORDS / f"metrogames-{game}-{seed}-{copy}.json"
+        copy += 1
+    return path
 
 
 def save_record(path: Path, record: dict[str, Any]) -> None:

@@ -80,6 +80,6 @@ def run_benchmarks(
     results = []
     for name in names:
         game, bots = BENCHMARKS[name]
-        log(f"{name}: {seconds:.0f} s ...")
+        log(f"{name}: {seconds:g} s ...")
         results.append({"name": name, **measure(game, bots, seconds)})
     return results
