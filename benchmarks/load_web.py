@@ -624,8 +624,11 @@ def rss_mb(pid: int) -> float | None:
 
 
 @contextlib.contextmanager
-def server_process(db: str, workdir: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """``metrogames serve`` on a free loopback port with ``db``; killed on exit."""
+def server_process(
+    db: str, workdir: Path, env: dict[str, str] | None = None
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``metrogames serve`` on a free loopback port with ``db`` (and settings ``env``); killed
+    on exit."""
     port = free_port()
     script = Path(sys.executable).with_name("metrogames")
     cmd = (
@@ -634,7 +637,7 @@ def server_process(db: str, workdir: Path) -> Iterator[tuple[str, subprocess.Pop
         else [sys.executable, "-c", "from metrogames.cli.main import app; app()"]
     )
     cmd += ["serve", "--host", LOOPBACK, "--port", str(port), "--db", db]
-    env = dict(os.environ, METROGAMES_BOT_DELAY="0")
+    env = dict(os.environ, METROGAMES_BOT_DELAY="0", **(env or {}))
     log = (workdir / "server.log").open("wb")
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
     url = f"http://{LOOPBACK}:{port}"

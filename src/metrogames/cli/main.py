@@ -499,6 +499,7 @@ def serve(
 
         from metrogames.web.app import create_app
         from metrogames.web.config import Settings
+        from metrogames.web.server import server_config
     except ImportError as exc:
         raise fail(
             f"the web table needs the web extra (pip install 'metrogames[web]'): {exc}"
@@ -516,9 +517,7 @@ def serve(
         shown_db = make_url(settings.db).render_as_string(hide_password=True)
     except Exception as exc:  # a bad URL, an unreachable database, a failed migration
         raise fail(f"cannot open the database: {exc}") from None
-    server = uvicorn.Server(
-        uvicorn.Config(application, host=settings.host, port=settings.port, log_level="warning")
-    )
+    server = uvicorn.Server(server_config(application, settings))
 
     async def run() -> None:
         task = asyncio.create_task(server.serve())

@@ -25,6 +25,7 @@ from metrogames.web.bodies import (
     parse,
 )
 from metrogames.web.checks import RoomError
+from metrogames.web.ratelimit import RateLimits
 from metrogames.web.replays import frames_of_record
 from metrogames.web.rooms import RoomService
 
@@ -66,6 +67,13 @@ def service(request: Request) -> RoomService:
     return rooms
 
 
+def charge(request: Request, kind: str) -> None:
+    """Count one creation of ``kind`` (``rooms``, ``players``, ``joins``) by the request's
+    client address (429 ``rate-limited`` over the limit)."""
+    limits: RateLimits = request.app.state.limits
+    limits.charge(kind, request)
+
+
 def seat_number(text: str) -> int:
     """A seat number from the path.
 
@@ -96,7 +104,9 @@ async def get_board(game: str) -> dict[str, Any]:
 async def create_room(request: Request) -> dict[str, Any]:
     """Create a room: ``{"room": <summary>, "tokens": {seat: token}, "host_token"}``."""
     rooms = service(request)
-    table, tokens, host = await rooms.create(await read_body(request, RoomBody, "a room"))
+    body = await read_body(request, RoomBody, "a room")
+    charge(request, "rooms")
+    table, tokens, host = await rooms.create(body)
     return {"room": rooms.summary(table), "tokens": tokens, "host_token": host}
 
 
@@ -111,6 +121,7 @@ async def get_room(room: str, request: Request) -> dict[str, Any]:
 async def join_room(room: str, request: Request) -> dict[str, Any]:
     """Claim an open seat: ``{"token"}``."""
     body = await read_body(request, JoinBody, "a join")
+    charge(request, "joins")
     return {"token": await service(request).join(room, body)}
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from metrogames.web.api import bearer, read_body
+from metrogames.web.api import bearer, charge, read_body
 from metrogames.web.bodies import DailyStartBody, PlayerBody
 from metrogames.web.daily import DailyService
 from metrogames.web.players import Player, Players
@@ -42,6 +42,7 @@ def me(request: Request) -> Player:
 async def create_player(request: Request) -> dict[str, Any]:
     """``{"name"}`` → ``{"player", "name", "token"}`` (the token is shown only here)."""
     body = await read_body(request, PlayerBody, "a player")
+    charge(request, "players")
     player, token = players(request).create(body.name)
     return {"player": player.id, "name": player.name, "token": token}
 
@@ -82,6 +83,7 @@ async def start_daily(game: str, day: str, request: Request) -> dict[str, Any]:
     """Start (or continue) the day's game: ``{"share"}`` → ``{"room", "ranked"}``."""
     player = me(request)
     body = await read_body(request, DailyStartBody, "a daily start")
+    charge(request, "rooms")
     return await daily(request).start(player, game, day, body.share)
 
 
