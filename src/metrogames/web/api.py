@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 
 from metrogames.web.boards import board, games_list
@@ -26,7 +26,7 @@ from metrogames.web.bodies import (
 )
 from metrogames.web.checks import RoomError
 from metrogames.web.ratelimit import RateLimits
-from metrogames.web.replays import frames_of_record
+from metrogames.web.replays import replay_text
 from metrogames.web.rooms import RoomService
 
 BODY_LIMIT = 64 * 1024
@@ -179,16 +179,23 @@ async def get_record(room: str, request: Request) -> JSONResponse:
 
 
 @router.get("/rooms/{room}/replay")
-async def get_replay(room: str, request: Request) -> dict[str, Any]:
-    """Spectator frames of a finished game, one per step."""
+async def get_replay(room: str, request: Request) -> Response:
+    """Spectator frames of a finished game, one per step (built once, on a worker thread)."""
     rooms = service(request)
     table = await rooms.table(room)
     if table.status != "finished":
         raise RoomError(409, "not-finished", "only a finished game can be replayed")
-    return frames_of_record(rooms.record(table))
+    record = rooms.record(table)
+    key = (table.id, "seed" in record)  # a daily record shows its seed once its day closed
+    text = rooms.replays.get(key)
+    if text is None:
+        text = rooms.replays[key] = await rooms.offload(replay_text, record)
+    return Response(text, media_type="application/json")
 
 
 @router.post("/replays")
-async def post_replay(request: Request) -> dict[str, Any]:
-    """Spectator frames of an uploaded record (checked by the engine)."""
-    return frames_of_record((await read_body(request, Record, "a record", RECORD_LIMIT)).root)
+async def post_replay(request: Request) -> Response:
+    """Spectator frames of an uploaded record (checked by the engine, on a worker thread)."""
+    record = (await read_body(request, Record, "a record", RECORD_LIMIT)).root
+    text = await service(request).offload(replay_text, record)
+    return Response(text, media_type="application/json")

@@ -32,8 +32,9 @@ import string
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
+from cachetools import LRUCache
 from sqlalchemy import Engine, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -65,11 +66,14 @@ from metrogames.web.tables import (
 from metrogames.web.views import Frame, build_view
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 ROOM_ALPHABET = string.ascii_lowercase + string.digits
 CLOCK_BOT = "greedy"
 """The bot that plays a Metro turn whose clock ran out."""
 RETRY_SECONDS = 1.0
+REPLAY_CACHE_BYTES = 64 * 1024 * 1024
+"""Finished rooms' replays kept as JSON text (a London solo game: about 110 KB)."""
 """How long a bot or a turn clock whose action could not be stored waits before trying again."""
 
 
@@ -107,10 +111,19 @@ class RoomService:
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="metrogames-db")
         """One thread for the rooms' writes: they never wait on each other's database locks,
         and the event loop never waits on the database."""
+        self.replays: LRUCache[tuple[str, bool], str] = LRUCache(REPLAY_CACHE_BYTES, getsizeof=len)
+        """Finished rooms' replays as JSON text, by (room, seed shown)."""
+        self._heavy = ThreadPoolExecutor(max_workers=2, thread_name_prefix="metrogames-heavy")
+        """Two threads for reads whose cost grows with a record or with the stored games
+        (replays, published records): off the event loop, and at most two at a time."""
 
     async def write(self, fn: Callable[..., None], *args: Any) -> None:
         """Run the database write ``fn(*args)`` on the writer thread and wait for it."""
         await asyncio.get_running_loop().run_in_executor(self._writer, fn, *args)
+
+    async def offload(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run the heavy read ``fn(*args)`` on a worker thread and wait for its result."""
+        return await asyncio.get_running_loop().run_in_executor(self._heavy, fn, *args)
 
     # -- loading --------------------------------------------------------------------------
     async def table(self, room: str) -> Table:
