@@ -637,7 +637,9 @@ def server_process(
         else [sys.executable, "-c", "from metrogames.cli.main import app; app()"]
     )
     cmd += ["serve", "--host", LOOPBACK, "--port", str(port), "--db", db]
-    env = dict(os.environ, METROGAMES_BOT_DELAY="0", **(env or {}))
+    # every load client comes from 127.0.0.1: creation rate limits lifted
+    lifted = {f"METROGAMES_RATE_{k}": "1000000/minute" for k in ("ROOMS", "PLAYERS", "JOINS")}
+    env = dict(os.environ, METROGAMES_BOT_DELAY="0", **lifted, **(env or {}))
     log = (workdir / "server.log").open("wb")
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
     url = f"http://{LOOPBACK}:{port}"
@@ -676,7 +678,10 @@ async def server_in_process(db: str) -> AsyncIterator[str]:
     from metrogames.web.app import create_app
     from metrogames.web.config import Settings
 
-    app = create_app(Settings(db=db, bot_delay=0))
+    lifted = "1000000/minute"  # every load client comes from 127.0.0.1
+    app = create_app(
+        Settings(db=db, bot_delay=0, rate_rooms=lifted, rate_players=lifted, rate_joins=lifted)
+    )
     sock = socket.socket()
     sock.bind((LOOPBACK, 0))
     port = sock.getsockname()[1]
