@@ -638,7 +638,7 @@ def server_process(
     )
     cmd += ["serve", "--host", LOOPBACK, "--port", str(port), "--db", db]
     # every load client comes from 127.0.0.1: creation rate limits lifted
-    lifted = {f"METROGAMES_RATE_{k}": "1000000/minute" for k in ("ROOMS", "PLAYERS", "JOINS")}
+    lifted = {f"METROGAMES_RATE_{k}": "1000000/minute" for k in ("ROOMS", "PLAYERS", "JOINS", "REPLAYS")}
     env = dict(os.environ, METROGAMES_BOT_DELAY="0", **lifted, **(env or {}))
     log = (workdir / "server.log").open("wb")
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
@@ -680,7 +680,14 @@ async def server_in_process(db: str) -> AsyncIterator[str]:
 
     lifted = "1000000/minute"  # every load client comes from 127.0.0.1
     app = create_app(
-        Settings(db=db, bot_delay=0, rate_rooms=lifted, rate_players=lifted, rate_joins=lifted)
+        Settings(
+            db=db,
+            bot_delay=0,
+            rate_rooms=lifted,
+            rate_players=lifted,
+            rate_joins=lifted,
+            rate_replays=lifted,
+        )
     )
     sock = socket.socket()
     sock.bind((LOOPBACK, 0))

@@ -25,7 +25,6 @@ from metrogames.web.config import Settings
 from metrogames.web.server import server_config
 from metrogames.web.ws import FRAME_LIMIT
 
-
 ROOM = {"game": "london", "mode": "solo", "seats": [{"name": "Ada"}]}
 
 

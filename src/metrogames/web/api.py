@@ -68,8 +68,8 @@ def service(request: Request) -> RoomService:
 
 
 def charge(request: Request, kind: str) -> None:
-    """Count one creation of ``kind`` (``rooms``, ``players``, ``joins``) by the request's
-    client address (429 ``rate-limited`` over the limit)."""
+    """Count one request of ``kind`` (``rooms``, ``players``, ``joins``, ``replays``) by the
+    request's client address (429 ``rate-limited`` over the limit)."""
     limits: RateLimits = request.app.state.limits
     limits.charge(kind, request)
 
@@ -197,5 +197,6 @@ async def get_replay(room: str, request: Request) -> Response:
 async def post_replay(request: Request) -> Response:
     """Spectator frames of an uploaded record (checked by the engine, on a worker thread)."""
     record = (await read_body(request, Record, "a record", RECORD_LIMIT)).root
+    charge(request, "replays")
     text = await service(request).offload(replay_text, record)
     return Response(text, media_type="application/json")

@@ -1,5 +1,5 @@
-"""How fast one client may create things: rooms, players and seat claims, per client address
-(``docs/web-api.md``, "Errors": 429 ``rate-limited``).
+"""How fast one client may create things — rooms, players, seat claims — or have records
+replayed, per client address (``docs/web-api.md``, "Errors": 429 ``rate-limited``).
 
 The counting is the ``limits`` library's moving window, in this process's memory. The address
 is the request's client as the ASGI server gives it, after
@@ -23,8 +23,8 @@ from starlette.requests import HTTPConnection
 from metrogames.web.checks import RoomError
 from metrogames.web.config import Settings
 
-WHAT = {"rooms": "rooms", "players": "players", "joins": "seat claims"}
-"""The limited kinds of creation and how a refusal names them."""
+WHAT = {"rooms": "rooms", "players": "players", "joins": "seat claims", "replays": "replays"}
+"""The limited kinds of request and how a refusal names them."""
 
 
 def client_key(connection: HTTPConnection) -> str:
@@ -41,8 +41,8 @@ def client_key(connection: HTTPConnection) -> str:
 
 
 class RateLimits:
-    """The creation limits of :class:`~metrogames.web.config.Settings` (``rate_rooms``,
-    ``rate_players``, ``rate_joins``)."""
+    """The limits of :class:`~metrogames.web.config.Settings` (``rate_rooms``,
+    ``rate_players``, ``rate_joins``, ``rate_replays``)."""
 
     def __init__(self, settings: Settings) -> None:
         self.limiter = MovingWindowRateLimiter(MemoryStorage())
@@ -50,10 +50,11 @@ class RateLimits:
             "rooms": parse_many(settings.rate_rooms),
             "players": parse_many(settings.rate_players),
             "joins": parse_many(settings.rate_joins),
+            "replays": parse_many(settings.rate_replays),
         }
 
     def charge(self, kind: str, connection: HTTPConnection) -> None:
-        """Count one creation of ``kind`` by the request's client address, or refuse it
+        """Count one request of ``kind`` by the request's client address, or refuse it
         (nothing counted) when one of the kind's limits is reached.
 
         Raises:
