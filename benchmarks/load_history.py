@@ -45,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load_web import cpu_seconds, percentile, rss_mb, server_process
 
 from metrogames.core.rng import Rng
-from metrogames.games import load_game
+from metrogames.games import load_game, replay_record
 from metrogames.web.checks import hash_token
 from metrogames.web.daily_deal import daily_seed
 from metrogames.web.db import migrate, open_database
@@ -133,6 +133,7 @@ def seed_database(url: str, games: int, veteran_days: int) -> dict[str, Any]:
         "veteran_token": "veteran",
         "room": rooms[-1]["id"],
         "games": games,
+        "veteran_days": veteran_days,
         "actions": len(actions),
         "seed_seconds": round(time.perf_counter() - t0, 1),
         "play_seconds": round(played, 1),
@@ -185,6 +186,7 @@ async def measure(
     stop.set()
     await task
     statuses = sorted({r.status_code for r in answers})
+    seen.latency.sort()
     return {
         "request": name,
         "status": statuses,
@@ -211,7 +213,7 @@ async def run(url: str, facts: dict[str, Any]) -> list[dict[str, Any]]:
         plan: list[tuple[str, list[tuple[str, str, Any]]]] = [
             ("deal page 1 (cold)", [("GET", deal, None)]),
             ("deal page 1 (warm)", [("GET", deal, None)]),
-            ("deal last page (cold)", [("GET", f"{deal}?offset=8900&limit=1000", None)]),
+            ("deal last page (cold)", [("GET", f"{deal}?offset=8000&limit=1000", None)]),
             ("deal, 4 cold pages at once",
              [("GET", f"{deal}?offset={o}&limit=1000", None) for o in (1000, 3000, 5000, 7000)]),
             ("leaderboard last page",
@@ -228,7 +230,22 @@ async def run(url: str, facts: dict[str, Any]) -> list[dict[str, Any]]:
         r = await http.get(f"/api/daily/london/{day}/result", headers=token)
         results.append({"request": "result", "status": [r.status_code],
                         "heavy_ms": round((time.perf_counter() - t0) * 1000)})
+        facts["checked"] = await check(http, deal, facts)
     return results
+
+
+async def check(http: httpx.AsyncClient, deal: str, facts: dict[str, Any]) -> dict[str, Any]:
+    """The published deal counts every shared game of the crowd, and its first records (at
+    most 100) replay to their scores."""
+    page = (await http.get(f"{deal}?limit=100")).json()
+    crowd = range(facts["veteran_days"], facts["games"])
+    replayed = [replay_record(rec).scores()[0] == rec["meta"]["score"] for rec in page["games"]]
+    return {
+        "deal_total": page["total"],
+        "deal_total_ok": page["total"] == sum(1 for i in crowd if i % 10 != 0),
+        "replayed": len(replayed),
+        "replayed_ok": all(replayed),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -255,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"{facts['games']} stored games ({facts['actions']} actions), seeded in "
         f"{facts['seed_seconds']} s; server CPU {facts['server_cpu_s']} s, "
-        f"RSS {facts['server_rss_mb']} MiB"
+        f"RSS {facts['server_rss_mb']} MiB; checked: {facts['checked']}"
     )
     print(f"{'request':34} {'status':>8} {'bytes':>10} {'heavy ms':>9} "
           f"{'probe p50':>9} {'p99':>7} {'max':>7}")

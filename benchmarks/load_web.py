@@ -671,8 +671,9 @@ def server_process(
 
 
 @contextlib.asynccontextmanager
-async def server_in_process(db: str) -> AsyncIterator[str]:
-    """The app served by uvicorn on this event loop (a free loopback port); for tests."""
+async def server_in_process(db: str, **settings: Any) -> AsyncIterator[str]:
+    """The app served by uvicorn on this event loop (a free loopback port; more ``settings``
+    given); for tests."""
     import uvicorn
 
     from metrogames.web.app import create_app
@@ -687,6 +688,7 @@ async def server_in_process(db: str) -> AsyncIterator[str]:
             rate_players=lifted,
             rate_joins=lifted,
             rate_replays=lifted,
+            **settings,
         )
     )
     sock = socket.socket()

@@ -261,15 +261,16 @@ class RoomService:
             seats = session.scalars(
                 select(SeatRow).where(SeatRow.room_id == room).order_by(SeatRow.seat)
             ).all()
-            actions = session.scalars(
-                select(ActionRow).where(ActionRow.room_id == room).order_by(ActionRow.step)
+            actions = session.execute(
+                select(ActionRow.player, ActionRow.action)
+                .where(ActionRow.room_id == room)
+                .order_by(ActionRow.step)
             ).all()
         options = json.loads(row.options)
         seed = loaded_seed(row.seed)
         progress = Progress(game_from_options(row.game, len(seats), options).new_game(seed))
-        for a in actions:
-            state = progress.state
-            progress.apply(a.player, state.action_from_json(a.player, json.loads(a.action)))
+        for player, action in actions:
+            progress.apply(player, progress.state.action_from_json(player, json.loads(action)))
         return Table(
             id=row.id,
             game=row.game,
