@@ -60,10 +60,16 @@ def test_a_restart_resumes_clocks_and_bots_without_anyone_opening_the_room(db_ur
         assert act(first, bots, token, v["legal"][0], v["step"]).status_code == 200
         moved, _, due = stored(first, bots)
         assert due and view(first, bots)["to_move"] == [1]
+        waiting = create(
+            first, game="london", mode="bots", seats=[{"name": "F"}, {"bot": "greedy"}]
+        )["room"]["room"]
+        assert stored(first, waiting)[2] is False  # the human is to move
     assert stored(first, clocked)[1] == deadline
     with first.app.state.rooms.sessions.begin() as session:  # type: ignore[attr-defined]
         # the server was down while this room's time ran out
         session.execute(update(RoomRow).where(RoomRow.id == expired).values(deadline=1.0))
+        # as the migration marks every playing room with a bot seat stored before it
+        session.execute(update(RoomRow).where(RoomRow.id == waiting).values(bots_due=True))
     before_expiry = stored(first, expired)[0]
     with TestClient(create_app(make_settings(db_url))) as second:
         tables = second.app.state.rooms.tables  # type: ignore[attr-defined]
@@ -79,7 +85,9 @@ def test_a_restart_resumes_clocks_and_bots_without_anyone_opening_the_room(db_ur
         new_deadline = stored(second, expired)[1]
         assert new_deadline is not None and new_deadline > time.time()
         assert view(second, expired)["clock"]["deadline"] == new_deadline
-        assert not stored(second, bots)[2] or view(second, bots)["to_move"] == [1]
+        wait_for(lambda: not stored(second, bots)[2])  # the human is to move again
+        wait_for(lambda: not stored(second, waiting)[2])  # checked at the start, and cleared
+        assert len(stored(second, waiting)[0]) == len(stored(first, waiting)[0])
 
 
 @pytest.mark.parametrize("game", ["london", "metro"])

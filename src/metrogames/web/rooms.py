@@ -185,13 +185,7 @@ class RoomService:
         move, so its clock and bots go on without anyone opening it; returns their number.
         The rooms are found by an index (``ix_rooms_resume``) and loaded one by one off the
         event loop."""
-        with self.sessions() as session:
-            rooms = session.scalars(
-                select(RoomRow.id).where(
-                    RoomRow.status == "playing",
-                    or_(RoomRow.bots_due, RoomRow.deadline.is_not(None)),
-                )
-            ).all()
+        rooms = await asyncio.to_thread(self._to_resume)
         for room in rooms:
             try:
                 await self.table(room)
@@ -199,18 +193,32 @@ class RoomService:
                 log.exception("room %s: could not be resumed", room)
         return len(rooms)
 
+    def _to_resume(self) -> list[str]:
+        with self.sessions() as session:
+            return list(
+                session.scalars(
+                    select(RoomRow.id).where(
+                        RoomRow.status == "playing",
+                        or_(RoomRow.bots_due, RoomRow.deadline.is_not(None)),
+                    )
+                )
+            )
+
     async def _resume(self, table: Table) -> None:
         """A loaded room goes on: its clock runs to its stored deadline (a deadline that passed
         while the server was down runs out at once) and its bots move (in the background).
-        A stored ``bots_due`` that no longer holds is cleared."""
+        A stored ``bots_due`` that no longer holds is cleared (or left for the next start,
+        should that write fail)."""
         if table.status != "playing":
             return
-        due = bool(self._bot_move(table))
-        if table.bots_due and not due:
-            async with table.lock:
-                await self.write(self._save_room, table.id, {"bots_due": False})
-                table.bots_due = False
         self._after_change(table, background=True)
+        if table.bots_due and not self._bot_move(table):
+            async with table.lock:
+                try:
+                    await self.write(self._save_room, table.id, {"bots_due": False})
+                    table.bots_due = False
+                except Exception:
+                    log.exception("room %s: could not clear its bots_due", table.id)
 
     def _save_room(self, room: str, values: dict[str, Any]) -> None:
         with self.sessions.begin() as session:
