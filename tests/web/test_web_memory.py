@@ -18,8 +18,10 @@ import uvicorn
 import websockets
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
+from typer.testing import CliRunner
 from webutil import Player, act, auth, create, later, make_settings, view
 
+from metrogames.cli.main import app as cli
 from metrogames.web.app import create_app
 from metrogames.web.config import Settings
 from metrogames.web.server import server_config
@@ -225,3 +227,10 @@ def test_an_oversized_websocket_frame_is_refused_by_the_protocol(db_url: str) ->
         "code": 1009,
         "again": "view",
     }
+
+
+def test_serve_refuses_a_bad_setting_by_name() -> None:
+    result = CliRunner().invoke(cli, ["serve"], env={"METROGAMES_TRUSTED_PROXIES": "proxy.example"})
+    assert result.exit_code != 0
+    assert "bad setting" in result.output and "trusted_proxies" in result.output
+    assert "'proxy.example' is no IP address or network" in result.output

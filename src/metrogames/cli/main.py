@@ -506,6 +506,9 @@ def serve(
         ) from None
     try:
         settings = Settings()
+    except ValueError as exc:  # pydantic's ValidationError names the setting and its rule
+        raise fail(f"bad setting: {exc}") from None
+    try:
         settings = settings.model_copy(
             update={
                 "host": host or settings.host,
