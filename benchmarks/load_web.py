@@ -624,8 +624,11 @@ def rss_mb(pid: int) -> float | None:
 
 
 @contextlib.contextmanager
-def server_process(db: str, workdir: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """``metrogames serve`` on a free loopback port with ``db``; killed on exit."""
+def server_process(
+    db: str, workdir: Path, env: dict[str, str] | None = None
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``metrogames serve`` on a free loopback port with ``db`` (and settings ``env``); killed
+    on exit."""
     port = free_port()
     script = Path(sys.executable).with_name("metrogames")
     cmd = (
@@ -634,7 +637,9 @@ def server_process(db: str, workdir: Path) -> Iterator[tuple[str, subprocess.Pop
         else [sys.executable, "-c", "from metrogames.cli.main import app; app()"]
     )
     cmd += ["serve", "--host", LOOPBACK, "--port", str(port), "--db", db]
-    env = dict(os.environ, METROGAMES_BOT_DELAY="0")
+    # every load client comes from 127.0.0.1: creation rate limits lifted
+    lifted = {f"METROGAMES_RATE_{k}": "1000000/minute" for k in ("ROOMS", "PLAYERS", "JOINS", "REPLAYS")}
+    env = dict(os.environ, METROGAMES_BOT_DELAY="0", **lifted, **(env or {}))
     log = (workdir / "server.log").open("wb")
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
     url = f"http://{LOOPBACK}:{port}"
@@ -666,14 +671,26 @@ def server_process(db: str, workdir: Path) -> Iterator[tuple[str, subprocess.Pop
 
 
 @contextlib.asynccontextmanager
-async def server_in_process(db: str) -> AsyncIterator[str]:
-    """The app served by uvicorn on this event loop (a free loopback port); for tests."""
+async def server_in_process(db: str, **settings: Any) -> AsyncIterator[str]:
+    """The app served by uvicorn on this event loop (a free loopback port; more ``settings``
+    given); for tests."""
     import uvicorn
 
     from metrogames.web.app import create_app
     from metrogames.web.config import Settings
 
-    app = create_app(Settings(db=db, bot_delay=0))
+    lifted = "1000000/minute"  # every load client comes from 127.0.0.1
+    app = create_app(
+        Settings(
+            db=db,
+            bot_delay=0,
+            rate_rooms=lifted,
+            rate_players=lifted,
+            rate_joins=lifted,
+            rate_replays=lifted,
+            **settings,
+        )
+    )
     sock = socket.socket()
     sock.bind((LOOPBACK, 0))
     port = sock.getsockname()[1]

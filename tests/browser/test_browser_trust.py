@@ -6,6 +6,8 @@ instead of pushing the page wider than a phone's screen."""
 
 from __future__ import annotations
 
+import json
+
 from playwright.sync_api import Browser, Page
 
 from browser.conftest import PageErrors, new_page
@@ -65,3 +67,28 @@ def test_every_page_runs_under_the_policy_and_long_names_wrap(
             visit(page, f"{server}{path}", ready)
             fits(page, f"long-names-{name}-{screen}")
         page.context.close()
+
+
+def test_a_player_whose_time_ran_out_is_told_and_the_next_turn_has_its_clock(
+    browser: Browser, server: str, errors: PageErrors
+) -> None:
+    seats = [{"name": "Ada"}, {"name": "Bob"}]
+    made = call(
+        server,
+        "POST",
+        "/api/rooms",
+        {"game": "london", "mode": "hotseat", "seats": seats, "turn_clock": 10},
+    )
+    room = made["room"]["room"]
+    page = new_page(browser, errors)
+    page.goto(f"{server}/")
+    key, stored = f"metrogames.room.{room}", json.dumps({"tokens": made["tokens"]})
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [key, stored])
+    page.goto(f"{server}/r/{room}")
+    page.wait_for_selector("svg.board-ns")
+    notice = page.wait_for_selector("[data-testid=timeout-notice]", timeout=20_000)
+    assert notice is not None and "Your time ran out: you passed" in notice.inner_text()
+    left = page.inner_text("#clock")
+    assert left.endswith(" s") and 0 < int(left[:-2]) <= 10, left
+    shot(page, "timeout-notice")
+    assert errors == []

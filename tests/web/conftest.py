@@ -14,9 +14,12 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import delete
 from webutil import make_settings
 
 from metrogames.web.app import create_app
+from metrogames.web.db import migrate, open_database
+from metrogames.web.models import RoomRow
 
 PG_URL = os.environ.get("METROGAMES_TEST_PG")
 CI = bool(os.environ.get("CI"))
@@ -45,11 +48,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.fixture(params=DATABASES)
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A database URL: a fresh SQLite file, or the test PostgreSQL database."""
+    """A database URL: a fresh SQLite file, or the test PostgreSQL database without the rooms
+    of earlier tests (an app resumes every stored room whose clock runs or whose bots are due:
+    it would play earlier tests' rooms)."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'web.db'}"
     if not PG_URL:
         pytest.fail("METROGAMES_TEST_PG is not set (./dev test starts PostgreSQL and sets it)")
+    engine = open_database(PG_URL)
+    try:
+        migrate(engine)
+        with engine.begin() as connection:
+            connection.execute(delete(RoomRow))  # seats, actions, attempts: ON DELETE CASCADE
+    finally:
+        engine.dispose()
     return PG_URL
 
 

@@ -52,3 +52,26 @@ def test_board_check() -> None:
     assert ld.check_board({"entries": [entry(1, 9), entry(2, 8), entry(2, 8), entry(4, 7)]})
     assert not ld.check_board({"entries": [entry(1, 9), entry(2, 8), entry(3, 8)]})
     assert not ld.check_board({"entries": [entry(1, 8), entry(2, 9)]})
+
+
+def test_the_history_benchmark_on_a_small_history(tmp_path: Path) -> None:
+    lw, lh = load("load_web"), load("load_history")
+    db = f"sqlite:///{tmp_path / 'history.db'}"
+    facts = lh.seed_database(db, 40, 10)
+    assert facts["games"] == 40 and facts["actions"] > 40 * 30
+
+    async def run() -> list[dict[str, object]]:
+        async with lw.server_in_process(db, daily_secret=lh.SECRET) as url:
+            results: list[dict[str, object]] = await asyncio.wait_for(lh.run(url, facts), 120)
+            return results
+
+    with ThreadPoolExecutor(1) as pool:
+        results = pool.submit(asyncio.run, run()).result()
+    assert all(r["status"] in ([], [200]) for r in results), results
+    assert facts["checked"] == {
+        "deal_total": 27,  # the crowd's 30 games, each tenth not shared
+        "deal_total_ok": True,
+        "replayed": 27,
+        "replayed_ok": True,
+    }
+    assert all(r["probe_failures"] == 0 for r in results if "probes" in r), results

@@ -499,12 +499,16 @@ def serve(
 
         from metrogames.web.app import create_app
         from metrogames.web.config import Settings
+        from metrogames.web.server import server_config
     except ImportError as exc:
         raise fail(
             f"the web table needs the web extra (pip install 'metrogames[web]'): {exc}"
         ) from None
     try:
         settings = Settings()
+    except ValueError as exc:  # pydantic's ValidationError names the setting and its rule
+        raise fail(f"bad setting: {exc}") from None
+    try:
         settings = settings.model_copy(
             update={
                 "host": host or settings.host,
@@ -516,9 +520,7 @@ def serve(
         shown_db = make_url(settings.db).render_as_string(hide_password=True)
     except Exception as exc:  # a bad URL, an unreachable database, a failed migration
         raise fail(f"cannot open the database: {exc}") from None
-    server = uvicorn.Server(
-        uvicorn.Config(application, host=settings.host, port=settings.port, log_level="warning")
-    )
+    server = uvicorn.Server(server_config(application, settings))
 
     async def run() -> None:
         task = asyncio.create_task(server.serve())

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 
 from metrogames.web.boards import board, games_list
@@ -25,7 +25,8 @@ from metrogames.web.bodies import (
     parse,
 )
 from metrogames.web.checks import RoomError
-from metrogames.web.replays import frames_of_record
+from metrogames.web.ratelimit import RateLimits
+from metrogames.web.replays import replay_text
 from metrogames.web.rooms import RoomService
 
 BODY_LIMIT = 64 * 1024
@@ -66,6 +67,13 @@ def service(request: Request) -> RoomService:
     return rooms
 
 
+def charge(request: Request, kind: str) -> None:
+    """Count one request of ``kind`` (``rooms``, ``players``, ``joins``, ``replays``) by the
+    request's client address (429 ``rate-limited`` over the limit)."""
+    limits: RateLimits = request.app.state.limits
+    limits.charge(kind, request)
+
+
 def seat_number(text: str) -> int:
     """A seat number from the path.
 
@@ -96,7 +104,9 @@ async def get_board(game: str) -> dict[str, Any]:
 async def create_room(request: Request) -> dict[str, Any]:
     """Create a room: ``{"room": <summary>, "tokens": {seat: token}, "host_token"}``."""
     rooms = service(request)
-    table, tokens, host = await rooms.create(await read_body(request, RoomBody, "a room"))
+    body = await read_body(request, RoomBody, "a room")
+    charge(request, "rooms")
+    table, tokens, host = await rooms.create(body)
     return {"room": rooms.summary(table), "tokens": tokens, "host_token": host}
 
 
@@ -111,6 +121,7 @@ async def get_room(room: str, request: Request) -> dict[str, Any]:
 async def join_room(room: str, request: Request) -> dict[str, Any]:
     """Claim an open seat: ``{"token"}``."""
     body = await read_body(request, JoinBody, "a join")
+    charge(request, "joins")
     return {"token": await service(request).join(room, body)}
 
 
@@ -168,16 +179,24 @@ async def get_record(room: str, request: Request) -> JSONResponse:
 
 
 @router.get("/rooms/{room}/replay")
-async def get_replay(room: str, request: Request) -> dict[str, Any]:
-    """Spectator frames of a finished game, one per step."""
+async def get_replay(room: str, request: Request) -> Response:
+    """Spectator frames of a finished game, one per step (built once, on a worker thread)."""
     rooms = service(request)
     table = await rooms.table(room)
     if table.status != "finished":
         raise RoomError(409, "not-finished", "only a finished game can be replayed")
-    return frames_of_record(rooms.record(table))
+    record = rooms.record(table)
+    key = (table.id, "seed" in record)  # a daily record shows its seed once its day closed
+    text = rooms.replays.get(key)
+    if text is None:
+        text = rooms.replays[key] = await rooms.offload(replay_text, record)
+    return Response(text, media_type="application/json")
 
 
 @router.post("/replays")
-async def post_replay(request: Request) -> dict[str, Any]:
-    """Spectator frames of an uploaded record (checked by the engine)."""
-    return frames_of_record((await read_body(request, Record, "a record", RECORD_LIMIT)).root)
+async def post_replay(request: Request) -> Response:
+    """Spectator frames of an uploaded record (checked by the engine, on a worker thread)."""
+    record = (await read_body(request, Record, "a record", RECORD_LIMIT)).root
+    charge(request, "replays")
+    text = await service(request).offload(replay_text, record)
+    return Response(text, media_type="application/json")

@@ -1,5 +1,5 @@
 """The FastAPI application: routes, error bodies, security headers, static client, database
-at start.
+at start, rooms resumed and idle rooms evicted while it runs.
 
 :func:`create_app` builds the app for :class:`~metrogames.web.config.Settings`: it opens the
 database and applies the migrations, serves ``/api`` (:mod:`.api`; the daily challenge:
@@ -7,12 +7,19 @@ database and applies the migrations, serves ``/api`` (:mod:`.api`; the daily cha
 (``/r/{room}`` is the same page). Every response carries :data:`SECURITY_HEADERS`: the page
 runs only the site's own scripts and styles and cannot be framed. A request the server fails
 to carry out (e.g. the database fails) is a 500 ``{"error", "reason": "server-error"}``.
+While the app runs (its lifespan), the rooms whose clock runs or whose bots are due are resumed
+(:meth:`~metrogames.web.rooms.RoomService.resume`) and idle rooms leave memory
+(:meth:`~metrogames.web.rooms.RoomService.evict_idle`). Client addresses come from
+``X-Forwarded-For`` only for the configured trusted proxies (uvicorn's proxy-headers
+middleware); they are what the creation rate limits count (:mod:`.ratelimit`).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from pathlib import Path
 
@@ -23,6 +30,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from metrogames.web import api, daily_api, ws
 from metrogames.web.checks import RoomError
@@ -30,6 +38,7 @@ from metrogames.web.config import Settings
 from metrogames.web.daily import DailyService, load_secret
 from metrogames.web.db import migrate, open_database
 from metrogames.web.players import Players
+from metrogames.web.ratelimit import RateLimits
 from metrogames.web.rooms import RoomService
 
 PLACEHOLDER = "<!doctype html><title>metrogames</title><p>The browser client is not installed."
@@ -80,6 +89,29 @@ def static_dir() -> Path:
     return Path(str(resources.files("metrogames.web").joinpath("static")))
 
 
+async def sweep(rooms: RoomService) -> None:
+    """Evict idle rooms, twice per idle period (at most every 30 s)."""
+    settings = rooms.settings
+    interval = min(30.0, max(0.01, min(settings.room_idle, settings.finished_idle) / 2))
+    while True:
+        await asyncio.sleep(interval)
+        rooms.evict_idle()
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """While the app runs: resume the rooms that need it, evict idle ones; at the end, stop
+    the rooms' clocks and bots."""
+    rooms: RoomService = app.state.rooms
+    tasks = [asyncio.create_task(rooms.resume()), asyncio.create_task(sweep(rooms))]
+    try:
+        yield
+    finally:
+        for task in tasks:
+            task.cancel()
+        await rooms.stop()
+
+
 def create_app(settings: Settings | None = None, now: Callable[[], float] | None = None) -> FastAPI:
     """The web table for ``settings`` (default: from the environment), database migrated.
 
@@ -91,10 +123,17 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     migrate(engine)
     # no interactive docs page: it would run scripts from elsewhere (the schema stays served)
     app = FastAPI(
-        title="metrogames", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json"
+        title="metrogames",
+        docs_url=None,
+        redoc_url=None,
+        openapi_url="/api/openapi.json",
+        lifespan=lifespan,
     )
     app.add_middleware(SecurityHeaders)
+    if settings.trusted_proxies:
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxies)
     app.state.settings = settings
+    app.state.limits = RateLimits(settings)
     app.state.rooms = rooms = RoomService(settings, engine)
     app.state.now = now or time.time
     app.state.players = Players(rooms.sessions)
@@ -107,7 +146,11 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
 
     @app.exception_handler(RoomError)
     async def room_error(_: Request, exc: RoomError) -> JSONResponse:
-        return JSONResponse({"error": exc.message, "reason": exc.reason}, status_code=exc.status)
+        return JSONResponse(
+            {"error": exc.message, "reason": exc.reason},
+            status_code=exc.status,
+            headers=exc.headers,
+        )
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:

@@ -31,18 +31,24 @@ class RoomError(Exception):
     """A refusal: ``status`` (4xx), ``reason`` (``docs/web-api.md``, "Errors") and message.
 
     The message is kept as valid text (a lone surrogate quoted from the input would make the
-    response unencodable): anything that is not is shown as a backslash escape.
+    response unencodable): anything that is not is shown as a backslash escape. ``headers`` go
+    with the answer (e.g. ``Retry-After``).
     """
 
-    def __init__(self, status: int, reason: str, message: str) -> None:
+    def __init__(
+        self, status: int, reason: str, message: str, headers: dict[str, str] | None = None
+    ) -> None:
         message = message.encode("utf-8", "backslashreplace").decode("utf-8")
         super().__init__(message)
         self.status = status
         self.reason = reason
         self.message = message
+        self.headers = headers
 
-    def __reduce__(self) -> tuple[type[RoomError], tuple[int, str, str]]:
-        return type(self), (self.status, self.reason, self.message)
+    def __reduce__(
+        self,
+    ) -> tuple[type[RoomError], tuple[int, str, str, dict[str, str] | None]]:
+        return type(self), (self.status, self.reason, self.message, self.headers)
 
 
 def bad_request(message: str) -> RoomError:

@@ -5,13 +5,23 @@
 ``METROGAMES_BOT_DELAY`` (seconds between two bot actions, so clients can show them one by one)
 ``METROGAMES_CLOCK_UNIT`` (real seconds per turn-clock second: 1, or tiny in tests),
 ``METROGAMES_HANDOVER_GRACE`` (seconds a seat's player must have been gone, without a
-connection or an action, before the host may hand the seat to a bot) and
+connection or an action, before the host may hand the seat to a bot),
 ``METROGAMES_DAILY_SECRET`` (the daily challenge's secret; when unset, a random one is made once
-and kept in the database).
+and kept in the database), ``METROGAMES_ROOM_IDLE`` and ``METROGAMES_FINISHED_IDLE`` (seconds
+a room, or a finished room, stays in memory once nothing uses it; reloaded on demand),
+``METROGAMES_RATE_ROOMS``, ``METROGAMES_RATE_PLAYERS``, ``METROGAMES_RATE_JOINS`` and
+``METROGAMES_RATE_REPLAYS`` (how many rooms, players, seat claims and uploaded replays one client
+address may ask for, in the ``limits`` library's notation, e.g. ``20/minute;200/hour``) and ``METROGAMES_TRUSTED_PROXIES`` (comma-separated
+addresses or networks of reverse proxies whose ``X-Forwarded-For`` names the client; empty:
+the direct peer is the client).
 """
 
 from __future__ import annotations
 
+import ipaddress
+
+from limits import parse_many
+from pydantic import field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_DB = "sqlite:///var/metrogames.db"
@@ -29,3 +39,26 @@ class Settings(BaseSettings):
     clock_unit: float = 1.0
     handover_grace: float = 30.0
     daily_secret: str | None = None
+    room_idle: float = 600.0
+    finished_idle: float = 60.0
+    rate_rooms: str = "20/minute;200/hour"
+    rate_players: str = "10/minute;100/hour"
+    rate_joins: str = "30/minute;300/hour"
+    rate_replays: str = "30/minute;300/hour"
+    trusted_proxies: str = ""
+
+    @field_validator("rate_rooms", "rate_players", "rate_joins", "rate_replays")
+    @classmethod
+    def _rate(cls, value: str) -> str:
+        parse_many(value)  # ValueError naming the text it cannot read
+        return value
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxies(cls, value: str) -> str:
+        for entry in filter(None, (e.strip() for e in value.split(","))):
+            try:
+                ipaddress.ip_network(entry, strict=False)
+            except ValueError:
+                raise ValueError(f"{entry!r} is no IP address or network") from None
+        return value

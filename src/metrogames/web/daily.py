@@ -20,24 +20,31 @@ Rules implemented here:
 * **Leaderboards** list ranked, shared, finished attempts by score, then finishing time; equal
   scores share a rank (1, 2, 2, 4). Sharing is chosen at the first start (default: not shared).
 * **Publishing**: once a day has closed its seed, deal record and the records of its
-  leaderboard's games are public (``/deal``); before, a finished daily room's record hides
-  its seed and decks.
+  leaderboard's games are public (``/deal``, by pages of at most 1,000 games); before, a
+  finished daily room's record hides its seed and decks. A finished game's record never
+  changes, so each is replayed once (on the room service's worker threads) and kept, as JSON
+  text, in a cache bounded by size (:data:`RECORD_CACHE_BYTES`); only the player's current name
+  is put in at each request.
 
-The clock is ``now()`` (epoch seconds), injected so tests can move time.
+Reads that grow with the stored games (leaderboards, histories, results, the best scores) are
+sync methods here, run on worker threads by :mod:`.daily_api`, so they never hold up the event
+loop. The clock is ``now()`` (epoch seconds), injected so tests can move time.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
+from cachetools import LRUCache
 from sqlalchemy import Select, func, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, aliased, sessionmaker
 
 from metrogames.web import daily_deal as dd
 from metrogames.web.checks import RoomError
@@ -48,6 +55,8 @@ from metrogames.web.tables import Progress, Seat, Table
 
 SECRET_NAME = "daily"
 MAX_LIMIT = 1000
+RECORD_CACHE_BYTES = 64 * 1024 * 1024
+"""The published games' records kept as JSON text (a London game: about 2.3 KB)."""
 
 
 def load_secret(sessions: sessionmaker[Session], configured: str | None) -> bytes:
@@ -112,6 +121,11 @@ class DailyService:
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         """One lock per player starting a game (dropped when no start holds it)."""
         self._seed = lru_cache(maxsize=256)(lambda game, day: dd.daily_seed(secret, game, day))
+        self.records: LRUCache[str, str] = LRUCache(RECORD_CACHE_BYTES, getsizeof=len)
+        """Published games' records by room, as JSON text without ``players`` (touched on the
+        event loop only)."""
+        self._building: dict[str, asyncio.Future[dict[str, str]]] = {}
+        """Records being built, by room (a request waits for the build another started)."""
         rooms.on_finish.append(self.finished)
         rooms.hide_seed = self.hide_seed
 
@@ -164,15 +178,17 @@ class DailyService:
             "games": [{"game": g, "played": g in rooms, "room": rooms.get(g)} for g in dd.GAMES],
         }
 
-    def _ranked(self, session: Session, player: str, game: str, day: str) -> DailyAttemptRow | None:
-        return session.scalars(
-            select(DailyAttemptRow).where(
-                DailyAttemptRow.player_id == player,
-                DailyAttemptRow.game == game,
-                DailyAttemptRow.day == day,
-                DailyAttemptRow.ranked,
-            )
-        ).first()
+    def _ranked_of(self, player: str, game: str, day: str) -> DailyAttemptRow | None:
+        """The player's ranked attempt of ``game`` on ``day`` (on a worker thread)."""
+        with self.sessions() as session:
+            return session.scalars(
+                select(DailyAttemptRow).where(
+                    DailyAttemptRow.player_id == player,
+                    DailyAttemptRow.game == game,
+                    DailyAttemptRow.day == day,
+                    DailyAttemptRow.ranked,
+                )
+            ).first()
 
     async def start(self, player: Player, game: str, day: str, share: bool) -> dict[str, Any]:
         """``POST /api/daily/{game}/{day}/start`` ``{"share": bool}`` → ``{"room", "ranked"}``.
@@ -191,8 +207,7 @@ class DailyService:
         if lock is None:
             lock = self._locks[player.id] = asyncio.Lock()
         async with lock:
-            with self.sessions() as session:
-                existing = self._ranked(session, player.id, game, day)
+            existing = await asyncio.to_thread(self._ranked_of, player.id, game, day)
             if existing is not None and (ranked or existing.score is None):
                 return await self._resume(existing)  # a closed day: its ranked game goes on
             started = self.now()
@@ -216,8 +231,7 @@ class DailyService:
                     game, "daily", self.seed(game, day), [seat], attempt
                 )
             except IntegrityError:  # another server started this ranked attempt first
-                with self.sessions() as session:
-                    existing = self._ranked(session, player.id, game, day)
+                existing = await asyncio.to_thread(self._ranked_of, player.id, game, day)
                 if existing is None:
                     raise
                 return await self._resume(existing)
@@ -247,6 +261,13 @@ class DailyService:
             RoomError: 404 ``not-found`` (no game that day), 409 ``not-finished``.
         """
         game, day = dd.check_game(game), dd.check_day(day)
+        facts = await asyncio.to_thread(self._result, player, game, day)
+        facts["bot"] = {"name": dd.BOT, "score": await self.bot_score(game, day)}
+        return facts
+
+    def _result(self, player: Player, game: str, day: str) -> dict[str, Any]:
+        """:meth:`result` without the bot (on a worker thread: it counts the day's games and
+        replays the player's)."""
         a = DailyAttemptRow
         with self.sessions() as session:
             rows = session.scalars(
@@ -293,23 +314,29 @@ class DailyService:
             "of": of,
             "percentile": round(100.0 * (below + equal / 2) / total, 1),
             "rating": dd.rating(self.rooms.snapshot(mine.room_id).progress.state),
-            "bot": {"name": dd.BOT, "score": await self.bot_score(game, day)},
         }
 
     async def bot_score(self, game: str, day: str) -> int:
         """The reference bot's score on the day's deal, computed once (in a worker thread)
         and kept in ``daily_bot_scores``."""
+        known = await asyncio.to_thread(self._bot_score_of, game, day)
+        if known is not None:
+            return known
+        score = await asyncio.to_thread(dd.bot_score, game, self.seed(game, day))
+        await asyncio.to_thread(self._keep_bot_score, game, day, score)
+        return score
+
+    def _bot_score_of(self, game: str, day: str) -> int | None:
         with self.sessions() as session:
             row = session.get(DailyBotScoreRow, (game, day))
-            if row is not None:
-                return row.score
-        score = await asyncio.to_thread(dd.bot_score, game, self.seed(game, day))
+            return None if row is None else row.score
+
+    def _keep_bot_score(self, game: str, day: str, score: int) -> None:
         try:
             with self.sessions.begin() as session:
                 session.add(DailyBotScoreRow(game=game, day=day, bot=dd.BOT, score=score))
         except IntegrityError:
             pass  # computed at the same time elsewhere: the same number
-        return score
 
     # -- leaderboards -------------------------------------------------------------------------
     def _check_begun(self, game: str, day: str) -> tuple[str, str]:
@@ -359,33 +386,90 @@ class DailyService:
             "total": total,
         }
 
-    def deal(self, game: str, day: str) -> dict[str, Any]:
-        """``GET /api/daily/{game}/{day}/deal`` once the day has closed: ``{"seed", "deal":
-        <deal record>, "games": [<record of each leaderboard game, in its order>]}``; each
-        game record has its seed and decks and ``meta`` ``{"daily", "player", "score"}``.
+    async def deal(self, game: str, day: str, limit: int, offset: int) -> str:
+        """``GET /api/daily/{game}/{day}/deal?limit=&offset=`` once the day has closed, as JSON
+        text: ``{"seed", "deal": <deal record>, "games": [<record of each leaderboard game of
+        the page, in its order>], "total"}``; each game record has its seed and decks and
+        ``meta`` ``{"daily", "player", "score"}``.
 
         Raises:
-            RoomError: 404 ``not-found``; 409 ``day-not-open`` (future), ``day-open`` (today).
+            RoomError: 404 ``not-found``; 400 ``bad-request`` (limit, offset); 409
+                ``day-not-open`` (future), ``day-open`` (today).
         """
         game, day = self._check_begun(game, day)
         if day == self.today():
             raise RoomError(
                 409, "day-open", f"the {game} deal of {day} is public once the day ends"
             )
+        limit, offset = check_limit(limit, "limit"), check_limit(offset, "offset", 10**9)
         seed = self.seed(game, day)
-        a = DailyAttemptRow
-        with self.sessions() as session:
-            rows = session.execute(
-                _board(game, day).order_by(a.score.desc(), a.finished_at, a.id)
-            ).all()
+        rows, total = await asyncio.to_thread(self._deal_page, game, day, limit, offset)
+        records = await self._records([room for room, *_ in rows], seed)
         games = []
-        for row, name in rows:
-            state = self.rooms.snapshot(row.room_id).progress.state
-            meta = {"daily": day, "player": row.player_id, "score": row.score}
-            record = dict(state.game.to_record(state, [name], seed=seed, reveal=True))
-            record["meta"] = meta
-            games.append(record)
-        return {"seed": seed, "deal": dd.deal_record(game, seed, day), "games": games}
+        for room, player, name, score in rows:
+            meta = {"daily": day, "player": player, "score": score}
+            head = json.dumps({"players": [name], "meta": meta})
+            games.append(f"{head[:-1]}, {records[room][1:]}")
+        deal = json.dumps(dd.deal_record(game, seed, day))
+        return f'{{"seed": {seed}, "deal": {deal}, "games": [{", ".join(games)}], "total": {total}}}'
+
+    def _deal_page(
+        self, game: str, day: str, limit: int, offset: int
+    ) -> tuple[list[tuple[str, str, str, int]], int]:
+        """A page of the day's leaderboard games: (room, player, name, score) each, and the
+        leaderboard's size."""
+        a = DailyAttemptRow
+        board = _board(game, day)
+        with self.sessions() as session:
+            total = session.scalar(select(func.count()).select_from(board.subquery())) or 0
+            rows = session.execute(
+                board.order_by(a.score.desc(), a.finished_at, a.id).offset(offset).limit(limit)
+            ).all()
+        return [(r.room_id, r.player_id, name, int(r.score or 0)) for r, name in rows], total
+
+    async def _records(self, rooms: list[str], seed: int) -> dict[str, str]:
+        """The records of finished rooms (with ``seed``, decks revealed, without
+        ``players``) as JSON text: from the cache, else built on the room service's worker
+        threads (once, however many requests ask for a room at the same time)."""
+        found: dict[str, str] = {}
+        waiting: list[asyncio.Future[dict[str, str]]] = []
+        todo: list[str] = []
+        for room in rooms:
+            text = self.records.get(room)
+            if text is not None:
+                found[room] = text
+            elif room in self._building:
+                waiting.append(self._building[room])
+            else:
+                todo.append(room)
+        if todo:
+            build = asyncio.ensure_future(self.rooms.offload(self._build_records, todo, seed))
+            for room in todo:
+                self._building[room] = build
+            try:
+                built = await build
+            finally:
+                for room in todo:
+                    self._building.pop(room, None)
+            for room, text in built.items():
+                self.records[room] = text
+            found.update(built)
+        for other in waiting:
+            found.update(await other)
+        return {room: found[room] for room in rooms}
+
+    def _build_records(self, rooms: list[str], seed: int) -> dict[str, str]:
+        """On a worker thread: each finished room's record as JSON text, ``players`` and
+        ``meta`` left out (the daily player's current name and the deal's meta go in at each
+        request)."""
+        out = {}
+        for room in rooms:
+            state = self.rooms.snapshot(room).progress.state
+            record = dict(state.game.to_record(state, [""], seed=seed, reveal=True))
+            del record["players"]
+            record.pop("meta", None)  # the deal's own meta goes in at each request
+            out[room] = json.dumps(record)
+        return out
 
     def best(self, game: str, limit: int) -> list[dict[str, Any]]:
         """``GET /api/daily/{game}/best``: the best shared ranked scores of all days,
@@ -442,7 +526,9 @@ class DailyService:
         """``GET /api/players/{player}/history?game=``: ``{"player", "name", "streak",
         "days": [{"date", "game", "score", "rank", "ranked"}]}``, newest first; practice
         games included (``ranked`` false, no rank); ``score`` is null while in progress;
-        ``rank`` only for shared ranked games. The streak counts the given game (any without).
+        ``rank`` only for shared ranked games (one query: each rank is 1 + the number of
+        better scores on that day's leaderboard). The streak counts the given game (any
+        without).
 
         Raises:
             RoomError: 404 ``not-found``, 400 ``bad-request``.
@@ -451,25 +537,28 @@ class DailyService:
         if game is not None:
             game = dd.check_game(game)
         limit = check_limit(limit, "limit", MAX_LIMIT)
-        a = DailyAttemptRow
-        query = select(a).where(a.player_id == player.id)
+        a, b = DailyAttemptRow, aliased(DailyAttemptRow)
+        better = (
+            select(func.count())
+            .where(b.game == a.game, b.day == a.day, b.ranked, b.shared, b.score > a.score)
+            .correlate(a)
+            .scalar_subquery()
+        )
+        query = select(a, better).where(a.player_id == player.id)
         if game is not None:
             query = query.where(a.game == game)
         days = []
         with self.sessions() as session:
             finished = self._finished_days(session, player.id, game)
-            for row in session.scalars(query.order_by(a.day.desc(), a.id.desc()).limit(limit)):
-                rank = None
-                if row.ranked and row.shared and row.score is not None:
-                    sub = _board(row.game, row.day).subquery()
-                    better = select(func.count()).select_from(sub).where(sub.c.score > row.score)
-                    rank = 1 + (session.scalar(better) or 0)
+            rows = session.execute(query.order_by(a.day.desc(), a.id.desc()).limit(limit))
+            for row, above in cast(Iterable[tuple[DailyAttemptRow, int]], rows):
+                ranked = row.ranked and row.shared and row.score is not None
                 days.append(
                     {
                         "date": row.day,
                         "game": row.game,
                         "score": row.score,
-                        "rank": rank,
+                        "rank": 1 + above if ranked else None,
                         "ranked": row.ranked,
                     }
                 )

@@ -4,16 +4,20 @@ challenge (v1)"): ``/api/players...`` and ``/api/daily...``.
 Bodies are read by :func:`~metrogames.web.api.read_body` (bounded, parsed into the models of
 :mod:`.bodies`; 400 ``bad-request``, never 422); the player token comes from ``Authorization: Bearer``. The work is done by
 :class:`~metrogames.web.daily.DailyService` and :class:`~metrogames.web.players.Players`;
-refusals are :class:`~metrogames.web.rooms.RoomError` (``{"error", "reason"}``).
+refusals are :class:`~metrogames.web.rooms.RoomError` (``{"error", "reason"}``). Their database
+work runs on worker threads (``asyncio.to_thread``): a leaderboard, a history or a write waiting
+on the database never holds up the event loop.
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from fastapi import APIRouter, Request
+from fastapi.responses import Response
 
-from metrogames.web.api import bearer, read_body
+from metrogames.web.api import bearer, charge, read_body
 from metrogames.web.bodies import DailyStartBody, PlayerBody
 from metrogames.web.daily import DailyService
 from metrogames.web.players import Player, Players
@@ -33,32 +37,33 @@ def players(request: Request) -> Players:
     return found
 
 
-def me(request: Request) -> Player:
+async def me(request: Request) -> Player:
     """The player of the request's token (401/403 ``bad-token``)."""
-    return players(request).authenticate(bearer(request))
+    return await asyncio.to_thread(players(request).authenticate, bearer(request))
 
 
 @router.post("/players", status_code=201)
 async def create_player(request: Request) -> dict[str, Any]:
     """``{"name"}`` → ``{"player", "name", "token"}`` (the token is shown only here)."""
     body = await read_body(request, PlayerBody, "a player")
-    player, token = players(request).create(body.name)
+    charge(request, "players")
+    player, token = await asyncio.to_thread(players(request).create, body.name)
     return {"player": player.id, "name": player.name, "token": token}
 
 
 @router.get("/players/me")
 async def get_me(request: Request) -> dict[str, Any]:
     """``{"player", "name", "streak", "best"}`` of the token's player."""
-    return daily(request).me(me(request))
+    return await asyncio.to_thread(daily(request).me, await me(request))
 
 
 @router.patch("/players/me")
 async def rename_me(request: Request) -> dict[str, Any]:
     """Rename: ``{"name"}`` → as ``GET /api/players/me``."""
-    player = me(request)
+    player = await me(request)
     body = await read_body(request, PlayerBody, "a player")
-    renamed = players(request).rename(player, body.name)
-    return daily(request).me(renamed)
+    renamed = await asyncio.to_thread(players(request).rename, player, body.name)
+    return await asyncio.to_thread(daily(request).me, renamed)
 
 
 @router.get("/players/{player}/history")
@@ -66,35 +71,35 @@ async def get_history(
     player: str, request: Request, game: str | None = None, limit: int = 100
 ) -> dict[str, Any]:
     """A player's daily games, newest first, and streak."""
-    return daily(request).history(player, game, limit)
+    return await asyncio.to_thread(daily(request).history, player, game, limit)
 
 
 @router.get("/daily")
 async def get_daily(request: Request) -> dict[str, Any]:
     """Today's date, closing time and, with a token, the player's ranked rooms."""
-    token = bearer(request)
-    player = players(request).authenticate(token) if token else None
-    return daily(request).overview(player)
+    player = await me(request) if bearer(request) else None
+    return await asyncio.to_thread(daily(request).overview, player)
 
 
 @router.post("/daily/{game}/{day}/start")
 async def start_daily(game: str, day: str, request: Request) -> dict[str, Any]:
     """Start (or continue) the day's game: ``{"share"}`` → ``{"room", "ranked"}``."""
-    player = me(request)
+    player = await me(request)
     body = await read_body(request, DailyStartBody, "a daily start")
+    charge(request, "rooms")
     return await daily(request).start(player, game, day, body.share)
 
 
 @router.get("/daily/{game}/{day}/result")
 async def get_result(game: str, day: str, request: Request) -> dict[str, Any]:
     """The player's finished game of the day: score, rank, percentile, rating, bot."""
-    return await daily(request).result(me(request), game, day)
+    return await daily(request).result(await me(request), game, day)
 
 
 @router.get("/daily/{game}/best")
 async def get_best(game: str, request: Request, limit: int = 20) -> list[dict[str, Any]]:
     """All-time best shared ranked scores."""
-    return daily(request).best(game, limit)
+    return await asyncio.to_thread(daily(request).best, game, limit)
 
 
 @router.get("/daily/{game}/{day}/leaderboard")
@@ -102,10 +107,13 @@ async def get_leaderboard(
     game: str, day: str, request: Request, limit: int = 100, offset: int = 0
 ) -> dict[str, Any]:
     """The day's ranking (equal scores share a rank)."""
-    return daily(request).leaderboard(game, day, limit, offset)
+    return await asyncio.to_thread(daily(request).leaderboard, game, day, limit, offset)
 
 
 @router.get("/daily/{game}/{day}/deal")
-async def get_deal(game: str, day: str, request: Request) -> dict[str, Any]:
-    """A closed day's seed, deal record and leaderboard game records."""
-    return daily(request).deal(game, day)
+async def get_deal(
+    game: str, day: str, request: Request, limit: int = 1000, offset: int = 0
+) -> Response:
+    """A closed day's seed, deal record and a page of its leaderboard games' records."""
+    text = await daily(request).deal(game, day, limit, offset)
+    return Response(text, media_type="application/json")

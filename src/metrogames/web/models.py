@@ -9,7 +9,18 @@ by the Alembic migrations in :mod:`metrogames.web.migrations` — keep both in s
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Boolean, Float, ForeignKey, Index, Integer, String, Text, text
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    false,
+    text,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -21,9 +32,12 @@ class RoomRow(Base):
     """A room: ``id`` (8 lowercase letters/digits), ``game``, ``mode``, ``options`` (JSON
     text), ``seed`` (secret until the game ends), ``status`` (waiting/playing/finished),
     ``turn_clock`` (seconds or null), ``host_hash`` (SHA-256 of the host token), ``created``
-    (epoch seconds)."""
+    (epoch seconds), ``deadline`` (the running turn clock's end, epoch seconds, or null) and
+    ``bots_due`` (a bot is to move): a restarted server resumes the rooms whose clock runs or
+    whose bots are due (index ``ix_rooms_resume``)."""
 
     __tablename__ = "rooms"
+    __table_args__ = (Index("ix_rooms_resume", "status", "bots_due", "deadline"),)
 
     id: Mapped[str] = mapped_column(String(8), primary_key=True)
     game: Mapped[str] = mapped_column(String(16))
@@ -34,6 +48,8 @@ class RoomRow(Base):
     turn_clock: Mapped[int | None] = mapped_column(Integer, nullable=True)
     host_hash: Mapped[str] = mapped_column(String(64))
     created: Mapped[float] = mapped_column(Float)
+    deadline: Mapped[float | None] = mapped_column(Float, nullable=True)
+    bots_due: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class SeatRow(Base):
@@ -98,6 +114,8 @@ class DailyAttemptRow(Base):
             postgresql_where=text("ranked"),
         ),
         Index("ix_daily_board", "game", "day", "ranked", "score"),
+        Index("ix_daily_shared", "game", "day", "ranked", "shared", "score"),
+        Index("ix_daily_best", "game", "ranked", "shared", "score"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)

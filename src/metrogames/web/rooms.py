@@ -3,12 +3,18 @@
 Contract: ``docs/web-api.md``, "Rooms" and "Playing". The server is authoritative: each action
 is checked by the engine (``state.apply``); nothing is stored when it is refused. A game is
 stored as its seed (secret until the end), its options and every action (chance included);
-its state lives in memory per room and is rebuilt from the database after a restart
-(:meth:`RoomService.table`). Each room has one :class:`asyncio.Lock`; every change happens
-under it in the same order: check the request, write the change to the database in one
-transaction, and only once that committed change the room in memory (a new game position or
-seat replaces the old one) and push it to the room's listeners. A write that fails, for any
+its state lives in memory per room and is rebuilt from the database (off the event loop) when
+a request needs it (:meth:`RoomService.table`). Each room has one :class:`asyncio.Lock`; every
+change happens under it in the same order: check the request, write the change to the database
+in one transaction, and only once that committed change the room in memory (a new game position
+or seat replaces the old one) and push it to the room's listeners. A write that fails, for any
 reason, leaves the room in memory as it was.
+
+A turn clock's deadline and whether a bot is to move are stored with the change that sets them,
+so a restarted server resumes every such room's clock and bots (:meth:`RoomService.resume`). A
+room leaves memory once nothing uses it — no request, socket, bot or clock — for
+``room_idle`` seconds (finished rooms: ``finished_idle``), and is reloaded on demand
+(:meth:`RoomService.evict_idle`).
 
 Bodies arrive parsed (:mod:`.bodies`); errors are :class:`~metrogames.web.checks.RoomError`;
 rooms in memory are :class:`~metrogames.web.tables.Table` values.
@@ -24,11 +30,12 @@ import logging
 import secrets
 import string
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
-from sqlalchemy import Engine, select
+from cachetools import LRUCache
+from sqlalchemy import Engine, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -59,19 +66,33 @@ from metrogames.web.tables import (
 from metrogames.web.views import Frame, build_view
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 ROOM_ALPHABET = string.ascii_lowercase + string.digits
 CLOCK_BOT = "greedy"
 """The bot that plays a Metro turn whose clock ran out."""
 RETRY_SECONDS = 1.0
+REPLAY_CACHE_BYTES = 64 * 1024 * 1024
+"""Finished rooms' replays kept as JSON text (a London solo game: about 110 KB)."""
 """How long a bot or a turn clock whose action could not be stored waits before trying again."""
+
+
+def check_room_id(room: str) -> None:
+    """Refuse what cannot be a room id (8 lowercase letters/digits).
+
+    Raises:
+        RoomError: 404 ``not-found``.
+    """
+    if not (isinstance(room, str) and len(room) == 8 and set(room) <= set(ROOM_ALPHABET)):
+        raise RoomError(404, "not-found", f"no room {room[:20]!r}")
 
 
 class RoomService:
     """Rooms over a database: the in-memory tables, their locks, bots and clocks.
 
     Args:
-        settings: ``bot_delay`` and ``clock_unit`` are read here.
+        settings: ``bot_delay``, ``clock_unit``, ``handover_grace``, ``room_idle`` and
+            ``finished_idle`` are read here.
         engine: a migrated database (:func:`~metrogames.web.db.migrate`).
     """
 
@@ -80,8 +101,9 @@ class RoomService:
         self.sessions = session_factory(engine)
         self.tables: dict[str, Table] = {}
         self.clock: Callable[[], float] = time.monotonic
-        """The clock of seat presence (seconds; tests replace it)."""
-        self._loading = asyncio.Lock()
+        """The clock of seat presence and idleness (seconds; tests replace it)."""
+        self._loading: dict[str, asyncio.Task[Table]] = {}
+        """Rooms being loaded (one load per room, shared by the requests waiting for it)."""
         self.on_finish: list[FinishHook] = []
         self.hide_seed: Callable[[Table], bool] = lambda _table: False
         """Whether a finished room's record keeps its seed and decks hidden (the daily
@@ -89,34 +111,61 @@ class RoomService:
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="metrogames-db")
         """One thread for the rooms' writes: they never wait on each other's database locks,
         and the event loop never waits on the database."""
+        self.replays: LRUCache[tuple[str, bool], str] = LRUCache(REPLAY_CACHE_BYTES, getsizeof=len)
+        """Finished rooms' replays as JSON text, by (room, seed shown)."""
+        self._heavy = ThreadPoolExecutor(max_workers=2, thread_name_prefix="metrogames-heavy")
+        """Two threads for reads whose cost grows with a record or with the stored games
+        (replays, published records): off the event loop, and at most two at a time."""
 
     async def write(self, fn: Callable[..., None], *args: Any) -> None:
         """Run the database write ``fn(*args)`` on the writer thread and wait for it."""
         await asyncio.get_running_loop().run_in_executor(self._writer, fn, *args)
 
+    async def offload(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run the heavy read ``fn(*args)`` on a worker thread and wait for its result."""
+        return await asyncio.get_running_loop().run_in_executor(self._heavy, fn, *args)
+
     # -- loading --------------------------------------------------------------------------
     async def table(self, room: str) -> Table:
-        """The room ``room`` in memory, rebuilt from the database when not cached.
+        """The room ``room`` in memory, rebuilt from the database when not cached (the replay
+        runs on a worker thread; requests for a room being loaded wait for the same load). A
+        playing room loaded here resumes its clock and bots (:meth:`_resume`).
 
         Raises:
             RoomError: 404 ``not-found``.
         """
         table = self.tables.get(room)
-        if table is not None:
-            return table
-        async with self._loading:
-            table = self.tables.get(room)
-            if table is None:
-                table = self._load(room)
-                self._register(table)
-                if table.status == "playing":
-                    table.turn_changed = True
-                    self._after_change(table)
+        if table is None:
+            check_room_id(room)
+            loading = self._loading.get(room)
+            if loading is None:
+                loading = asyncio.get_running_loop().create_task(self._load_and_keep(room))
+                self._loading[room] = loading
+                loading.add_done_callback(lambda _task: self._loading.pop(room, None))
+            table = await asyncio.shield(loading)
+        table.touched = self.clock()
         return table
+
+    async def _load_and_keep(self, room: str) -> Table:
+        table = await asyncio.to_thread(self._load, room)
+        self._register(table)
+        await self._resume(table)
+        return table
+
+    @contextlib.asynccontextmanager
+    async def held(self, room: str) -> AsyncIterator[Table]:
+        """The room ``room`` (as :meth:`table`), kept in memory while the block runs."""
+        table = await self.table(room)
+        table.holds += 1
+        try:
+            yield table
+        finally:
+            table.holds -= 1
+            table.touched = self.clock()
 
     def snapshot(self, room: str) -> Table:
         """The room in memory when cached, else rebuilt from the database without caching it
-        (for reading many finished games, e.g. a daily deal's records).
+        (for reading finished games on a worker thread, e.g. a daily deal's records).
 
         Raises:
             RoomError: 404 ``not-found``.
@@ -128,11 +177,91 @@ class RoomService:
         of a seat handover starts when the room is created or loaded)."""
         now = self.clock()
         table.present = {s.seat: now for s in table.seats}
+        table.touched = now
         self.tables[table.id] = table
 
+    async def resume(self) -> int:
+        """At start-up: load every playing room whose turn clock runs or whose bots are to
+        move, so its clock and bots go on without anyone opening it; returns their number.
+        The rooms are found by an index (``ix_rooms_resume``) and loaded one by one off the
+        event loop."""
+        rooms = await asyncio.to_thread(self._to_resume)
+        for room in rooms:
+            try:
+                await self.table(room)
+            except Exception:  # one room that cannot be loaded does not stop the others
+                log.exception("room %s: could not be resumed", room)
+        return len(rooms)
+
+    def _to_resume(self) -> list[str]:
+        with self.sessions() as session:
+            return list(
+                session.scalars(
+                    select(RoomRow.id).where(
+                        RoomRow.status == "playing",
+                        or_(RoomRow.bots_due, RoomRow.deadline.is_not(None)),
+                    )
+                )
+            )
+
+    async def _resume(self, table: Table) -> None:
+        """A loaded room goes on: its clock runs to its stored deadline (a deadline that passed
+        while the server was down runs out at once) and its bots move (in the background).
+        A stored ``bots_due`` that no longer holds is cleared (or left for the next start,
+        should that write fail)."""
+        if table.status != "playing":
+            return
+        self._after_change(table, background=True)
+        if table.bots_due and not self._bot_move(table):
+            async with table.lock:
+                try:
+                    await self.write(self._save_room, table.id, {"bots_due": False})
+                    table.bots_due = False
+                except Exception:
+                    log.exception("room %s: could not clear its bots_due", table.id)
+
+    def _save_room(self, room: str, values: dict[str, Any]) -> None:
+        with self.sessions.begin() as session:
+            session.execute(update(RoomRow).where(RoomRow.id == room).values(**values))
+
+    def evict_idle(self) -> list[str]:
+        """Drop from memory every room nothing uses — no request or socket holds it, no bot or
+        clock task runs, its lock is free — and that was last touched ``room_idle`` seconds
+        ago (finished rooms: ``finished_idle``); returns their ids. The next request reloads
+        such a room from the database, which holds everything it is."""
+        now = self.clock()
+        gone = []
+        for room, table in list(self.tables.items()):
+            idle = (
+                self.settings.finished_idle
+                if table.status == "finished"
+                else self.settings.room_idle
+            )
+            busy = (
+                table.holds
+                or table.listeners
+                or table.lock.locked()
+                or table.bot_task is not None
+                or table.clock_task is not None
+            )
+            if not busy and now - table.touched >= idle:
+                del self.tables[room]
+                gone.append(room)
+        return gone
+
+    async def stop(self) -> None:
+        """At shutdown: stop every room's clock and bot tasks (what they would do next is
+        stored: a restarted server resumes it)."""
+        tasks = []
+        for table in self.tables.values():
+            for task in (table.clock_task, table.bot_task):
+                if task is not None:
+                    task.cancel()
+                    tasks.append(task)
+        await asyncio.gather(*tasks, return_exceptions=True)
+
     def _load(self, room: str) -> Table:
-        if not (isinstance(room, str) and len(room) == 8 and set(room) <= set(ROOM_ALPHABET)):
-            raise RoomError(404, "not-found", f"no room {room[:20]!r}")
+        check_room_id(room)
         with self.sessions() as session:
             row = session.get(RoomRow, room)
             if row is None:
@@ -140,15 +269,16 @@ class RoomService:
             seats = session.scalars(
                 select(SeatRow).where(SeatRow.room_id == room).order_by(SeatRow.seat)
             ).all()
-            actions = session.scalars(
-                select(ActionRow).where(ActionRow.room_id == room).order_by(ActionRow.step)
+            actions = session.execute(
+                select(ActionRow.player, ActionRow.action)
+                .where(ActionRow.room_id == room)
+                .order_by(ActionRow.step)
             ).all()
         options = json.loads(row.options)
         seed = loaded_seed(row.seed)
         progress = Progress(game_from_options(row.game, len(seats), options).new_game(seed))
-        for a in actions:
-            state = progress.state
-            progress.apply(a.player, state.action_from_json(a.player, json.loads(a.action)))
+        for player, action in actions:
+            progress.apply(player, progress.state.action_from_json(player, json.loads(action)))
         return Table(
             id=row.id,
             game=row.game,
@@ -161,6 +291,8 @@ class RoomService:
             created=row.created,
             seats=[Seat(s.seat, s.name, s.human, s.bot, s.token_hash) for s in seats],
             progress=progress,
+            deadline=row.deadline,
+            bots_due=row.bots_due,
         )
 
     # -- rooms ----------------------------------------------------------------------------
@@ -275,11 +407,13 @@ class RoomService:
         extra: Callable[[Session, Table], None] | None = None,
     ) -> None:
         """Store a new room with ``status`` (``playing``: ``moves``, its first chance actions,
-        were made on its progress), then keep it in memory: a failed write leaves nothing
-        anywhere."""
-        await self.write(self._write_room, table, status, moves, extra)
-        table.status = status
-        table.turn_changed = status == "playing"
+        were made on its progress; its turn clock starts), then keep it in memory: a failed
+        write leaves nothing anywhere."""
+        playing = status == "playing"
+        deadline = self._new_deadline(table) if playing else None
+        due = playing and bool(self._bot_move(table))
+        await self.write(self._write_room, table, status, moves, extra, deadline, due)
+        table.status, table.deadline, table.bots_due = status, deadline, due
         self._register(table)
 
     def _write_room(
@@ -288,8 +422,11 @@ class RoomService:
         status: str,
         moves: list[tuple[int, Any]],
         extra: Callable[[Session, Table], None] | None,
+        deadline: float | None,
+        due: bool,
     ) -> None:
-        """Add a new room's row (with ``status``), its seats' rows and its first actions."""
+        """Add a new room's row (with ``status``, ``deadline`` and ``bots_due``), its seats'
+        rows and its first actions."""
         with self.sessions.begin() as session:
             session.add(
                 RoomRow(
@@ -302,6 +439,8 @@ class RoomService:
                     turn_clock=table.turn_clock,
                     host_hash=table.host_hash,
                     created=table.created,
+                    deadline=deadline,
+                    bots_due=due,
                 )
             )
             session.flush()
@@ -370,18 +509,19 @@ class RoomService:
         Raises:
             RoomError: ``bad-request``, 409 ``seat-taken`` (claimed, a bot's, or not waiting).
         """
-        table = await self.table(room)
-        seat = body.seat
-        if seat >= len(table.seats):
-            raise bad_request(f"a join: seat: this room's seats are 0 to {len(table.seats) - 1}")
-        async with table.lock:
-            s = table.seats[seat]
-            if table.status != "waiting" or not s.human or s.token_hash is not None:
-                raise RoomError(409, "seat-taken", f"seat {seat} is not open")
-            token = new_token()
-            name = body.name or f"Player {seat + 1}"
-            await self._change_seat(table, seat, name=name, token_hash=hash_token(token))
-        await self._notify(table)
+        async with self.held(room) as table:
+            seat = body.seat
+            if seat >= len(table.seats):
+                last = len(table.seats) - 1
+                raise bad_request(f"a join: seat: this room's seats are 0 to {last}")
+            async with table.lock:
+                s = table.seats[seat]
+                if table.status != "waiting" or not s.human or s.token_hash is not None:
+                    raise RoomError(409, "seat-taken", f"seat {seat} is not open")
+                token = new_token()
+                name = body.name or f"Player {seat + 1}"
+                await self._change_seat(table, seat, name=name, token_hash=hash_token(token))
+            await self._notify(table)
         return token
 
     async def start(self, room: str, host: str | None) -> Table:
@@ -391,16 +531,16 @@ class RoomService:
             RoomError: ``bad-token``; 409 ``already-started``; 409 ``seats-open`` while a human
                 seat is unclaimed.
         """
-        table = await self.table(room)
-        self._check_host(table, host)
-        async with table.lock:
-            if table.status != "waiting":
-                raise RoomError(409, "already-started", "the game has already started")
-            open_seats = [s.seat for s in table.seats if s.human and s.token_hash is None]
-            if open_seats:
-                raise RoomError(409, "seats-open", f"seat(s) {open_seats} wait for players")
-            await self._start(table)
-        await self._settle(table)
+        async with self.held(room) as table:
+            self._check_host(table, host)
+            async with table.lock:
+                if table.status != "waiting":
+                    raise RoomError(409, "already-started", "the game has already started")
+                open_seats = [s.seat for s in table.seats if s.human and s.token_hash is None]
+                if open_seats:
+                    raise RoomError(409, "seats-open", f"seat(s) {open_seats} wait for players")
+                await self._start(table)
+            await self._settle(table)
         return table
 
     async def _start(self, table: Table) -> None:
@@ -417,18 +557,18 @@ class RoomService:
             RoomError: ``bad-token``, ``bad-request`` (not a human seat), 404 (no such seat),
                 409 ``not-started`` / ``game-over``, 409 ``player-present``.
         """
-        table = await self.table(room)
-        self._check_host(table, host)
-        async with table.lock:
-            s = self._seat(table, seat)
-            self._check_playing(table)
-            if not s.human:
-                raise bad_request(f"seat {seat} is a bot's seat")
-            if s.bot is None:
-                self._check_departed(table, seat)
-            await self._change_seat(table, seat, bot=bot)
-            table.bots.pop(seat, None)
-        await self._settle(table)
+        async with self.held(room) as table:
+            self._check_host(table, host)
+            async with table.lock:
+                s = self._seat(table, seat)
+                self._check_playing(table)
+                if not s.human:
+                    raise bad_request(f"seat {seat} is a bot's seat")
+                if s.bot is None:
+                    self._check_departed(table, seat)
+                await self._change_seat(table, seat, bot=bot)
+                table.bots.pop(seat, None)
+            await self._settle(table)
         return table
 
     def _check_departed(self, table: Table, seat: int) -> None:
@@ -453,15 +593,15 @@ class RoomService:
         Raises:
             RoomError: ``bad-token`` (no token, or another seat's), 404 for no such seat.
         """
-        table = await self.table(room)
-        async with table.lock:
-            s = self._seat(table, seat)
-            if self.seat_of(table, token) != seat:
-                raise RoomError(403, "bad-token", f"this token does not hold seat {seat}")
-            if s.bot is not None:
-                await self._change_seat(table, seat, bot=None)
-            table.present[seat] = self.clock()
-        await self._settle(table)
+        async with self.held(room) as table:
+            async with table.lock:
+                s = self._seat(table, seat)
+                if self.seat_of(table, token) != seat:
+                    raise RoomError(403, "bad-token", f"this token does not hold seat {seat}")
+                if s.bot is not None:
+                    await self._change_seat(table, seat, bot=None)
+                table.present[seat] = self.clock()
+            await self._settle(table)
         return table
 
     def _seat(self, table: Table, seat: int) -> Seat:
@@ -470,18 +610,24 @@ class RoomService:
         return table.seats[seat]
 
     async def _change_seat(self, table: Table, seat: int, **changes: Any) -> None:
-        """Store ``seat`` with ``changes`` (``name``, ``bot``, ``token_hash``), then put the
-        changed seat in place of the old one (under the room's lock)."""
+        """Store ``seat`` with ``changes`` (``name``, ``bot``, ``token_hash``) and whether a bot
+        is now to move, then put the changed seat in place of the old one (under the room's
+        lock)."""
         changed = dataclasses.replace(table.seats[seat], **changes)
-        await self.write(self._save_seat, table.id, changed)
+        seats = [changed if s.seat == seat else s for s in table.seats]
+        due = table.status == "playing" and bool(self._bot_move(table, seats))
+        await self.write(self._save_seat, table.id, changed, None if due == table.bots_due else due)
         table.seats[seat] = changed
+        table.bots_due = due
 
-    def _save_seat(self, room: str, s: Seat) -> None:
+    def _save_seat(self, room: str, s: Seat, due: bool | None) -> None:
         with self.sessions.begin() as session:
             row = session.get(SeatRow, (room, s.seat))
             if row is None:
                 raise RoomError(404, "not-found", f"no seat {s.seat}")
             row.name, row.bot, row.token_hash = s.name, s.bot, s.token_hash
+            if due is not None:
+                session.execute(update(RoomRow).where(RoomRow.id == room).values(bots_due=due))
 
     # -- playing ----------------------------------------------------------------------------
     def _check_playing(self, table: Table) -> None:
@@ -502,9 +648,9 @@ class RoomService:
                 ``stale-step``, ``not-your-turn``; 400 with the engine's reason
                 (``bad-notation`` for an action that does not parse).
         """
-        table = await self.table(room)
-        seat = self.seat_of(table, token)
-        await self.act_as(table, seat, body)
+        async with self.held(room) as table:
+            seat = self.seat_of(table, token)
+            await self.act_as(table, seat, body)
         return table, seat
 
     async def act_as(self, table: Table, seat: int, body: ActionBody) -> None:
@@ -530,6 +676,7 @@ class RoomService:
                 raise RoomError(400, "bad-notation", str(exc)) from None
             await self._play(table, seat, action)
             table.present[seat] = self.clock()
+            table.timed_out.pop(seat, None)
         await self._settle(table)
 
     @staticmethod
@@ -548,7 +695,8 @@ class RoomService:
         )
 
     async def _play(self, table: Table, seat: int, action: Any) -> None:
-        """Check and store one player action and the chance actions it makes due."""
+        """Check and store one player action and the chance actions it makes due (with the new
+        turn's deadline when a turn begins)."""
         trial = table.progress.copy()
         try:
             trial.apply(seat, action)
@@ -564,64 +712,89 @@ class RoomService:
     async def _store(
         self, table: Table, trial: Progress, moves: list[tuple[int, Any]], status: str | None
     ) -> None:
-        """Write ``moves`` (and a new status) in one transaction, then adopt ``trial``. The
-        write runs on the writer thread (the room's lock is held), so other rooms go on."""
+        """Write ``moves`` (and what they change of the room: its status, the turn clock's
+        deadline when a turn begins — in Metro every action, in Next Station a card flip —,
+        whether a bot is to move) in one transaction, then adopt ``trial``. The write runs on
+        the writer thread (the room's lock is held), so other rooms go on."""
         state = table.progress.state
+        playing = (status or table.status) == "playing"
+        deadline = table.deadline if playing else None
+        sequential = game_type(table.game).dynamics == "sequential"
+        if playing and (sequential or any(p == CHANCE for p, _ in moves)):
+            deadline = self._new_deadline(table)
+        due = playing and bool(self._bot_move(table, progress=trial))
+        room: dict[str, Any] = {}
+        if status is not None:
+            room["status"] = status
+        if deadline != table.deadline:
+            room["deadline"] = deadline
+        if due != table.bots_due:
+            room["bots_due"] = due
         try:
-            await self.write(self._write, table, trial, moves, status, state)
+            await self.write(self._write, table, trial, moves, room, state)
         except IntegrityError:
             raise RoomError(409, "stale-step", "another action took this step") from None
         table.progress = trial
         if status is not None:
             table.status = status
-        sequential = game_type(table.game).dynamics == "sequential"
-        if sequential or any(p == CHANCE for p, _ in moves):
-            table.turn_changed = True  # the clock starts again (see _after_change)
+        table.deadline, table.bots_due = deadline, due
+
+    def _new_deadline(self, table: Table) -> float | None:
+        """The deadline of a turn beginning now (``None`` without a turn clock)."""
+        if table.turn_clock is None:
+            return None
+        return time.time() + table.turn_clock * self.settings.clock_unit
 
     def _write(
         self,
         table: Table,
         trial: Progress,
         moves: list[tuple[int, Any]],
-        status: str | None,
+        room: dict[str, Any],
         state: Any,
     ) -> None:
         with self.sessions.begin() as session:
             self._add_actions(session, table.id, trial.step - len(moves), moves, state)
-            if status is not None:
-                row = session.get(RoomRow, table.id)
-                if row is not None:
-                    row.status = status
-            if status == "finished":
+            if room:
+                session.execute(update(RoomRow).where(RoomRow.id == table.id).values(**room))
+            if room.get("status") == "finished":
                 for hook in self.on_finish:
                     hook(session, table, trial)
 
     async def _settle(self, table: Table) -> None:
-        """After a change: tell the listeners, then run the bots (inline when ``bot_delay``
-        is 0, else in a background task that spaces their actions out) and the clock."""
-        await self._notify(table)
+        """After a change: start the clock of a new turn (its deadline is in the views), tell
+        the listeners, then run the bots (inline when ``bot_delay`` is 0, else in a background
+        task that spaces their actions out)."""
         self._after_change(table)
+        await self._notify(table)
         if self.settings.bot_delay <= 0 and table.bot_task is None:
             await self._run_bots(table)
 
-    def _after_change(self, table: Table) -> None:
-        """Start the bot task when bots are to move (``bot_delay`` > 0), and the turn clock
-        when a new turn began; stop the clock once the game is over."""
+    def _after_change(self, table: Table, background: bool = False) -> None:
+        """Run the turn clock to the room's deadline (started again when the deadline
+        changed; stopped once the game is over) and start the bot task when bots are to move
+        and ``bot_delay`` > 0 (or ``background``: a resumed room)."""
+        table.touched = self.clock()
         if table.status != "playing":
             self._stop_clock(table)
-            table.deadline = None
             return
-        if self.settings.bot_delay > 0 and table.bot_task is None and self._bot_move(table):
+        spaced = self.settings.bot_delay > 0 or background
+        if spaced and table.bot_task is None and self._bot_move(table):
             table.bot_task = asyncio.get_running_loop().create_task(self._run_bots(table))
-        if table.turn_clock is not None and table.turn_changed:
+        if table.deadline is None:
+            self._stop_clock(table)
+        elif table.deadline != table.clock_for:
             self._start_clock(table)
-        table.turn_changed = False
 
-    def _bot_move(self, table: Table) -> list[int]:
-        """Bot seats to act now: in Next Station once every human of the turn has acted; in
-        Metro the seat in turn when it is a bot's."""
-        movers = table.progress.state.to_move()
-        bots = [p for p in sorted(movers) if p != CHANCE and table.seats[p].bot]
+    def _bot_move(
+        self, table: Table, seats: list[Seat] | None = None, progress: Progress | None = None
+    ) -> list[int]:
+        """Bot seats to act now (in ``progress`` with ``seats``; default: the room's): in Next
+        Station once every human of the turn has acted; in Metro the seat in turn when it is
+        a bot's."""
+        seats = table.seats if seats is None else seats
+        movers = (table.progress if progress is None else progress).state.to_move()
+        bots = [p for p in sorted(movers) if p != CHANCE and seats[p].bot]
         if len(bots) != len(movers):
             return []
         return bots[:1]
@@ -653,8 +826,8 @@ class RoomService:
                         log.exception("room %s: seat %d's bot action failed", table.id, seat)
                         failed = True
                         return
-                await self._notify(table)
                 self._after_change(table)
+                await self._notify(table)
         finally:
             if table.bot_task is asyncio.current_task():
                 table.bot_task = None
@@ -663,58 +836,67 @@ class RoomService:
                     self._run_bots(table, RETRY_SECONDS)
                 )
 
-    async def _bot_play(self, table: Table, seat: int, code: str) -> None:
-        """One bot action for ``seat`` (it sees the turn's start, or its Metro view)."""
-        seen = table.progress.state.view(seat)
+    async def _bot_play(self, table: Table, seat: int, code: str) -> Any:
+        """One bot action for ``seat`` (it sees the turn's start, or its Metro view); returns
+        the action's JSON."""
+        state = table.progress.state
+        seen = state.view(seat)
         legal = seen.legal_actions(seat)
         bot = table.bots.get(seat)
         if bot is None or bot.name != code:
             bot = table.bots[seat] = make_bot(code, seed=(table.seed + seat) % 2**63)
-        await self._play(table, seat, bot.decide(seen, seat, legal))
+        action = bot.decide(seen, seat, legal)
+        await self._play(table, seat, action)
+        return state.action_to_json(seat, action)
 
     # -- the turn clock -------------------------------------------------------------------
-    def _start_clock(self, table: Table, span: float | None = None) -> None:
-        """Start the turn clock: ``span`` seconds (default: the room's turn clock)."""
+    def _start_clock(self, table: Table) -> None:
+        """Start the turn clock's task: it wakes at the room's deadline."""
         self._stop_clock(table)
-        if span is None:
-            assert table.turn_clock is not None
-            span = table.turn_clock * self.settings.clock_unit
-        table.deadline = time.time() + span
-        table.clock_task = asyncio.get_running_loop().create_task(
-            self._clock(table, table.progress.step, span)
-        )
+        deadline = table.deadline
+        assert deadline is not None
+        table.clock_for = deadline
+        table.clock_task = asyncio.get_running_loop().create_task(self._clock(table, deadline))
 
     def _stop_clock(self, table: Table) -> None:
         task = table.clock_task
         table.clock_task = None
+        table.clock_for = None
         if task is not None and task is not asyncio.current_task():
             task.cancel()
 
-    async def _clock(self, table: Table, step: int, span: float) -> None:
+    async def _clock(self, table: Table, deadline: float) -> None:
         """When the turn's time runs out: the humans yet to act pass, in a game with a pass
-        (Next Station); else a bot plays the turn (``CLOCK_BOT``, Metro). An action that cannot
-        be stored is tried again ``RETRY_SECONDS`` later."""
-        await asyncio.sleep(span)
+        (Next Station); else a bot plays the turn (``CLOCK_BOT``, Metro). Each such seat is
+        told what was played for it (``timed_out`` in its views). An action that cannot be
+        stored is tried again ``RETRY_SECONDS`` later."""
+        await asyncio.sleep(max(0.0, deadline - time.time()))
         async with table.lock:
             if table.clock_task is not asyncio.current_task() or table.status != "playing":
                 return
-            table.clock_task = None
+            table.clock_task = None  # clock_for stays: this deadline is spent
             state = table.progress.state
             late = [p for p in sorted(state.to_move()) if p != CHANCE and not table.seats[p].bot]
             if not late:
                 return
             pass_action = state.game.pass_action
+            step = table.progress.step
+            played: dict[int, list[Any]] = {p: [] for p in late}
             try:
                 if pass_action is not None:
                     for p in late:
                         await self._play(table, p, pass_action)
+                        played[p].append(state.action_to_json(p, pass_action))
                 else:
                     actor = late[0]
                     while table.status == "playing" and actor in table.progress.state.to_move():
-                        await self._bot_play(table, actor, CLOCK_BOT)
+                        played[actor].append(await self._bot_play(table, actor, CLOCK_BOT))
             except Exception:
                 log.exception("room %s: the turn clock's action failed", table.id)
-                self._start_clock(table, RETRY_SECONDS)
+                table.deadline = time.time() + RETRY_SECONDS  # in memory: the stored one passed
+            for p, actions in played.items():
+                if actions:
+                    table.timed_out[p] = {"step": step, "actions": actions}
         await self._settle(table)
 
     # -- listeners ------------------------------------------------------------------------
@@ -722,6 +904,7 @@ class RoomService:
         """Register a WebSocket's ``send`` (called after each change); returns its key."""
         key = id(send)
         table.listeners[key] = (seat, send)
+        table.touched = self.clock()
         if seat is not None:
             table.connected[seat] += 1
         return key
@@ -730,6 +913,7 @@ class RoomService:
         """Forget a listener (its seat counts one connection less; with none left, its player
         left now)."""
         entry = table.listeners.pop(key, None)
+        table.touched = self.clock()
         if entry is not None and entry[0] is not None:
             seat = entry[0]
             table.connected[seat] -= 1
@@ -779,7 +963,13 @@ class RoomService:
             {k: s[k] for k in ("seat", "name", "kind", "connected")} for s in self.seats_json(table)
         ]
         frame = Frame(
-            table.id, table.game, table.status, table.progress.step, seats, table.deadline
+            table.id,
+            table.game,
+            table.status,
+            table.progress.step,
+            seats,
+            table.deadline,
+            None if you is None else table.timed_out.get(you),
         )
         return build_view(frame, table.progress.state, you)
 

@@ -94,10 +94,14 @@ progress). The daily challenge records the attempt's score with it."""
 
 @dataclass
 class Table:
-    """A room in memory: the stored facts, the game's :class:`Progress`, its lock, its
+    """A room in memory: the stored facts (``deadline``: the turn clock's, epoch seconds,
+    stored with the action that started the turn; ``bots_due``: a bot is to move), the game's :class:`Progress`, its lock, its
     WebSocket listeners (``connected``: their count per seat; ``present``: when each seat's
-    player was last connected or acted, by the room service's clock) and its bot and clock
-    tasks."""
+    player was last connected or acted, by the room service's clock), its bot and clock tasks
+    (``clock_for``: the deadline the clock task was started for), ``touched`` (the last request,
+    change or connection, by the room service's clock), ``holds`` (requests and sockets using
+    the table now: a held room stays in memory) and ``timed_out`` (per seat, what the turn
+    clock played for it last, until it acts again)."""
 
     id: str
     game: str
@@ -110,15 +114,19 @@ class Table:
     created: float
     seats: list[Seat]
     progress: Progress
+    deadline: float | None = None
+    bots_due: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: dict[int, tuple[int | None, Listener]] = field(default_factory=dict)
     connected: Counter[int] = field(default_factory=Counter)
     present: dict[int, float] = field(default_factory=dict)
-    deadline: float | None = None
-    turn_changed: bool = False
+    touched: float = 0.0
+    holds: int = 0
+    clock_for: float | None = None
     clock_task: asyncio.Task[None] | None = None
     bot_task: asyncio.Task[None] | None = None
     bots: dict[int, Bot] = field(default_factory=dict)
+    timed_out: dict[int, dict[str, Any]] = field(default_factory=dict)
 
     def names(self) -> list[str]:
         return [s.name for s in self.seats]

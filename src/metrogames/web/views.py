@@ -28,6 +28,8 @@ class Frame:
         step: actions so far, chance included.
         seats: ``[{"seat", "name", "kind", "connected"}, ...]``.
         deadline: the turn clock's deadline (epoch seconds) or ``None``.
+        timed_out: what the turn clock played for the viewing seat when its time last ran
+            out (``{"step", "actions"}``, until the seat acts again) or ``None``.
     """
 
     room: str
@@ -36,6 +38,7 @@ class Frame:
     step: int
     seats: list[dict[str, Any]]
     deadline: float | None = None
+    timed_out: dict[str, Any] | None = None
 
 
 def build_view(
@@ -67,6 +70,7 @@ def build_view(
         "seats": frame.seats,
         "to_move": to_move,
         "clock": {"deadline": frame.deadline} if frame.deadline is not None and playing else None,
+        "timed_out": frame.timed_out,
         "winners": seen.winners() if seen.is_over() else [],
     }
     view.update(game_type(frame.game).view_json(seen, you))

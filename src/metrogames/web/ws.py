@@ -6,7 +6,9 @@ plays with ``{"type": "action", "action": ..., "step": n}``; a refusal comes bac
 ``{"type": "error", "error", "reason"}`` and changes nothing. A client that says hello again
 (or reconnects) gets the current view. Messages are limited to 16 KiB and parsed into their
 declared models (:mod:`.bodies`); a message that is not one, or a request the server fails
-to carry out, is answered with an error message and the socket stays open.
+to carry out, is answered with an error message and the socket stays open. The server caps
+frames at the protocol level (:data:`FRAME_LIMIT`, :mod:`.server`): a larger message closes the
+socket (1009) before it is buffered.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from metrogames.web.rooms import RoomService
 from metrogames.web.tables import Table
 
 MESSAGE_LIMIT = 16 * 1024
+FRAME_LIMIT = 64 * 1024
+"""The largest message the WebSocket protocol reads at all (uvicorn's ``ws_max_size``)."""
 SERVER_ERROR = RoomError(500, "server-error", "the server failed on this request")
 
 log = logging.getLogger(__name__)
@@ -95,12 +99,16 @@ async def room_socket(socket: WebSocket, room: str) -> None:
     rooms: RoomService = socket.app.state.rooms
     await socket.accept()
     try:
-        table = await rooms.table(room)
+        async with rooms.held(room) as table:
+            await serve_connection(Connection(socket, rooms, table))
     except RoomError as exc:
         await socket.send_json(_error(exc))
         await socket.close(code=4404)
-        return
-    conn = Connection(socket, rooms, table)
+
+
+async def serve_connection(conn: Connection) -> None:
+    """Read the client's messages until it disconnects (its room is held meanwhile)."""
+    socket, rooms, table = conn.socket, conn.rooms, conn.table
     try:
         while True:
             data = await socket.receive()

@@ -274,6 +274,18 @@ export class RoomScreen {
     this.screen.update(v);
     this.renderExtra(v);
     this.renderHeader();
+    this.renderTimeout(v);
+  }
+
+  // The turn clock ran out for this seat: say what the server played for it, until it acts.
+  renderTimeout(v) {
+    const old = this.el.notice.querySelector("[data-testid=timeout-notice]");
+    const told = v.status === "playing" ? v.timed_out : null;
+    if (old && (!told || old.dataset.step !== String(told.step))) old.remove();
+    if (!told || (old && old.isConnected)) return;
+    const what = v.game === "metro" ? "the server played your turn" : "you passed this turn";
+    this.el.notice.append(h("div", { class: "notice timeout", role: "alert", "data-testid": "timeout-notice", "data-step": String(told.step) },
+      `Your time ran out: ${what}.`));
   }
 
   showNotice(node) {

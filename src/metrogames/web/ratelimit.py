@@ -1,0 +1,77 @@
+"""How fast one client may create things — rooms, players, seat claims — or have records
+replayed, per client address (``docs/web-api.md``, "Errors": 429 ``rate-limited``).
+
+The counting is the ``limits`` library's moving window, in this process's memory. The address
+is the request's client as the ASGI server gives it, after
+:class:`uvicorn.middleware.proxy_headers.ProxyHeadersMiddleware` has replaced it by the one
+``X-Forwarded-For`` names — which the app asks of it only for the configured trusted proxies
+(``METROGAMES_TRUSTED_PROXIES``), so a client cannot pick its own address. IPv6 clients are
+counted by their /64 network (one host usually holds a whole /64).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import time
+
+from limits import RateLimitItem, parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+from starlette.requests import HTTPConnection
+
+from metrogames.web.checks import RoomError
+from metrogames.web.config import Settings
+
+WHAT = {"rooms": "rooms", "players": "players", "joins": "seat claims", "replays": "replays"}
+"""The limited kinds of request and how a refusal names them."""
+
+
+def client_key(connection: HTTPConnection) -> str:
+    """The address a request is counted under: its client's IP address (an IPv6 address:
+    its /64 network), or whatever the server named the client when it is no IP address."""
+    host = connection.client.host if connection.client else ""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if address.version == 6:
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
+
+
+class RateLimits:
+    """The limits of :class:`~metrogames.web.config.Settings` (``rate_rooms``,
+    ``rate_players``, ``rate_joins``, ``rate_replays``)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+        self.rules: dict[str, list[RateLimitItem]] = {
+            "rooms": parse_many(settings.rate_rooms),
+            "players": parse_many(settings.rate_players),
+            "joins": parse_many(settings.rate_joins),
+            "replays": parse_many(settings.rate_replays),
+        }
+
+    def charge(self, kind: str, connection: HTTPConnection) -> None:
+        """Count one request of ``kind`` by the request's client address, or refuse it
+        (nothing counted) when one of the kind's limits is reached.
+
+        Raises:
+            RoomError: 429 ``rate-limited`` with the limit and how long to wait (also as
+                ``Retry-After``).
+        """
+        key = client_key(connection)
+        for item in self.rules[kind]:
+            if not self.limiter.test(item, kind, key):
+                reset = self.limiter.get_window_stats(item, kind, key).reset_time
+                wait = max(1, math.ceil(reset - time.time()))
+                raise RoomError(
+                    429,
+                    "rate-limited",
+                    f"too many {WHAT[kind]} from this address: at most {item} "
+                    f"(try again in {wait} s)",
+                    headers={"Retry-After": str(wait)},
+                )
+        for item in self.rules[kind]:
+            self.limiter.hit(item, kind, key)
