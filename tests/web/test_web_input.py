@@ -255,3 +255,24 @@ def test_odd_tokens_are_wrong_tokens(client: TestClient) -> None:
         ws.send_json({"type": "hello", "token": made["tokens"]["0"]})
         assert ws.receive_json()["view"]["you"] == 0
     assert record(client, room) == before
+
+
+@pytest.mark.parametrize(
+    ("url", "name"),
+    [
+        ("/api/daily/london/2026-11-30/leaderboard?limit=abc", "limit"),
+        ("/api/daily/london/2026-11-30/leaderboard?offset=1.5", "offset"),
+        ("/api/daily/london/2026-11-30/deal?limit=%F0", "limit"),
+        ("/api/daily/london/best?limit=1e3", "limit"),
+        ("/api/players/p1/history?limit=-x", "limit"),
+    ],
+)
+def test_bad_query_parameters_are_named_without_server_internals(
+    client: TestClient, url: str, name: str
+) -> None:
+    r = client.get(url)
+    assert r.status_code == 400, r.text
+    body = r.json()
+    assert body["reason"] == "bad-request"
+    assert body["error"].startswith(f"query parameter {name}: ")
+    assert ".py" not in body["error"] and "File " not in body["error"], body

@@ -19,9 +19,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -154,7 +155,9 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"error": str(exc)[:300], "reason": "bad-request"}, status_code=400)
+        return JSONResponse(
+            {"error": validation_message(exc.errors()), "reason": "bad-request"}, status_code=400
+        )
 
     @app.exception_handler(Exception)
     async def server_error(_: Request, exc: Exception) -> JSONResponse:
@@ -184,3 +187,19 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
 
     app.mount("/", StaticFiles(directory=static_dir(), html=True, check_dir=False), name="static")
     return app
+
+
+_PLACES = {"query": "query parameter", "path": "path parameter", "body": "body", "header": "header"}
+
+
+def validation_message(errors: Sequence[Any]) -> str:
+    """A refusal naming each bad parameter and what is wrong with it (at most three), e.g.
+    ``query parameter limit: Input should be a valid integer``; never the input itself nor
+    where in the server's code it was checked."""
+    parts = []
+    for error in list(errors)[:3]:
+        loc = [str(x)[:40] for x in error.get("loc", ())]
+        place = _PLACES.get(loc[0], loc[0]) if loc else "request"
+        name = ".".join(loc[1:])
+        parts.append(f"{place} {name}: {error.get('msg', 'invalid')}".replace(" :", ":"))
+    return "; ".join(parts) or "the request is not valid"
