@@ -79,6 +79,16 @@ def test_daily_london_by_clicking_then_on_the_leaderboard(page: Page, server: st
     expect(result).to_contain_text(f"{truth['bot']['score']} on the same deal")
     shot(page, "daily-result")
 
+    # nobody else sees today's game (its flipped cards are the deal); its player replays it
+    spectator = page.evaluate(
+        "async (room) => (await fetch(`/api/rooms/${room}/replay`)).status", room
+    )
+    assert spectator == 409
+    page.click("#replay-btn")
+    expect(page.locator("[data-testid=replay-counter]")).to_contain_text("step 1 of")
+    page.go_back()
+    expect(result).to_be_visible()
+
     # the attempt is used: a new start is refused
     used = _fetch(page, "POST", f"/api/daily/london/{date}/start", {"share": True})
     assert used["status"] == 409 and used["body"]["reason"] == "attempt-used"

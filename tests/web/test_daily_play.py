@@ -76,15 +76,22 @@ def test_the_ranked_attempt_is_played_on_the_server(db_url: str) -> None:
         deck = client.app.state.rooms.tables[room].progress.state.deal.decks[0]  # type: ignore[attr-defined]
         unflipped = [c for c in deck if c not in v["flipped"]]
         assert unflipped and not any(c in str(v) for c in unflipped)
-        rec = record(client, room)
+        rec = record(client, room, token)
         assert "seed" not in rec and "deck" not in str(rec)
+        # nobody else sees the game while the day is open: its flipped cards are the deal
+        for path in ("view", "record", "replay"):
+            refused(client.get(f"/api/rooms/{room}/{path}"), 409, "day-open")
         games = {g["game"]: g for g in get(client, "/api/daily", token)["games"]}
         assert games["london"] == {"game": "london", "played": True, "room": room}
         assert games["paris"]["played"] is False
         final = play(client, room, token)
-        # finished, yet today's seed and decks stay hidden until the day closes
-        rec = record(client, room)
+        # finished, yet today's seed and decks stay hidden until the day closes, and the
+        # game (whose flipped cards are most of the deal) is its player's alone
+        rec = record(client, room, token)
         assert "seed" not in rec and "deck" not in str(rec)
+        for path in ("view", "record", "replay"):
+            refused(client.get(f"/api/rooms/{room}/{path}"), 409, "day-open")
+        assert client.get(f"/api/rooms/{room}/replay", headers=auth(token)).status_code == 200
         result = get(client, f"/api/daily/london/{DAY}/result", token)
         assert result["score"] == final["scores"][0]
         assert result["rank"] == 1 and result["of"] == 1 and result["percentile"] == 50.0
@@ -131,12 +138,12 @@ def test_refusals_store_nothing(db_url: str) -> None:
         assert act(client, room, token, "pass", v["step"]).status_code == 200
         me.sent[0].append("pass")  # sent by hand: the record holds it too
         refused(act(client, room, token, "pass", v["step"]), 409, "stale-step")
-        after = record(client, room)
+        after = record(client, room, token)
         now = view(client, room, token)["step"]
         bad = act(client, room, token, {"sections": [["A1", "J10"]]}, now)
         assert bad.status_code == 400 and bad.json()["reason"] not in ("bad-request", "")
         refused(act(client, room, token, {"sections": [["Q9", "A1"]]}, now), 400, "bad-notation")
-        assert record(client, room) == after and counts(client) == stored
+        assert record(client, room, token) == after and counts(client) == stored
         play(client, room, token, me)
         # a second attempt, ranked or not, once today's game has ended
         refused(start(client, token, share=False), 409, "attempt-used")

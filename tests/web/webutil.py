@@ -122,14 +122,14 @@ class Player:
         for _ in range(limit):
             moved = [self.act(client, seat) is not None for seat in self.tokens]
             if not any(moved):
-                final = view(client, self.room)
+                final = view(client, self.room, next(iter(self.tokens.values())))
                 assert final["status"] == "finished", "no human could move"
                 return final
         raise AssertionError("the game did not end")
 
     def check(self, client: TestClient) -> dict[str, Any]:
         """:func:`check_finished` with the actions this player sent."""
-        return check_finished(client, self.room, self.sent)
+        return check_finished(client, self.room, self.sent, next(iter(self.tokens.values())))
 
 
 def play_out(
@@ -143,8 +143,8 @@ def play_out(
     return player.check(client)
 
 
-def record(client: TestClient, room: str) -> dict[str, Any]:
-    r = client.get(f"/api/rooms/{room}/record")
+def record(client: TestClient, room: str, token: str | None = None) -> dict[str, Any]:
+    r = client.get(f"/api/rooms/{room}/record", headers=auth(token) if token else {})
     assert r.status_code == 200, r.text
     return r.json()
 
@@ -207,18 +207,20 @@ def sheet_from_view(board: dict[str, Any], final: dict[str, Any], seat: int) -> 
     return sheet
 
 
-def check_finished(client: TestClient, room: str, sent: dict[int, list[Any]]) -> dict[str, Any]:
+def check_finished(
+    client: TestClient, room: str, sent: dict[int, list[Any]], token: str | None = None
+) -> dict[str, Any]:
     """Check a finished room against numbers recomputed without the server; returns the final
-    spectator view.
+    view (a spectator's, or ``token``'s seat's: a daily game of an open day has no spectators).
 
     The room's record (``GET /api/rooms/{room}/record``) replayed by the engine gives the
     final scores and winners, and holds exactly the actions each human seat sent, in order.
     Next Station also: each seat's sheet in the view equals ``metrogames score`` of a score
     sheet built from its drawn lines (another path to the same numbers).
     """
-    final = view(client, room)
+    final = view(client, room, token)
     assert final["status"] == "finished" and final["to_move"] == []
-    rec = record(client, room)
+    rec = record(client, room, token)
     state = engine_replay(rec)
     assert state.is_over()
     assert state.scores() == final["scores"]

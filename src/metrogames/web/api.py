@@ -172,6 +172,7 @@ async def get_record(room: str, request: Request) -> JSONResponse:
     """The game record (public parts only while playing)."""
     rooms = service(request)
     table = await rooms.table(room)
+    rooms.viewer(table, bearer(request))  # a daily game of an open day: its player only
     return JSONResponse(
         rooms.record(table),
         headers={"Content-Disposition": f'attachment; filename="{table.game}-{table.id}.json"'},
@@ -183,6 +184,7 @@ async def get_replay(room: str, request: Request) -> Response:
     """Spectator frames of a finished game, one per step (built once, on a worker thread)."""
     rooms = service(request)
     table = await rooms.table(room)
+    rooms.viewer(table, bearer(request))  # a daily game of an open day: its player only
     if table.status != "finished":
         raise RoomError(409, "not-finished", "only a finished game can be replayed")
     record = rooms.record(table)

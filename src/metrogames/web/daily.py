@@ -140,7 +140,8 @@ class DailyService:
         return seed
 
     def hide_seed(self, table: Table) -> bool:
-        """True for a finished daily room of today's deal (its seed is not yet public)."""
+        """True for a daily room of today's deal: its seed is not yet public, and only its
+        player may see the game (views, record, replay) until the day closes."""
         return table.mode == "daily" and table.seed == self.seed(table.game, self.today())
 
     def finished(self, session: Session, table: Table, progress: Progress) -> None:

@@ -106,8 +106,9 @@ class RoomService:
         """Rooms being loaded (one load per room, shared by the requests waiting for it)."""
         self.on_finish: list[FinishHook] = []
         self.hide_seed: Callable[[Table], bool] = lambda _table: False
-        """Whether a finished room's record keeps its seed and decks hidden (the daily
-        challenge's rooms until their day closes)."""
+        """Whether a room is private to its players: its record keeps its seed and decks
+        hidden and spectators are refused (the daily challenge's rooms until their day
+        closes)."""
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="metrogames-db")
         """One thread for the rooms' writes: they never wait on each other's database locks,
         and the event loop never waits on the database."""
@@ -493,9 +494,17 @@ class RoomService:
         """The seat of ``token``, or ``None`` (a spectator) without one.
 
         Raises:
-            RoomError: 403 ``bad-token`` for a token of no seat.
+            RoomError: 403 ``bad-token`` for a token of no seat; 409 ``day-open`` for a
+                spectator of a daily room whose day is still open (its flipped cards are the
+                day's deal: only its player sees the game until the day closes).
         """
-        return None if not token else self.seat_of(table, token)
+        if token:
+            return self.seat_of(table, token)
+        if self.hide_seed(table):
+            raise RoomError(
+                409, "day-open", "a daily game is seen only by its player until its day closes"
+            )
+        return None
 
     def _check_host(self, table: Table, token: str | None) -> None:
         if not token:

@@ -74,8 +74,24 @@ export const sendAction = (room, action, step, token) =>
   api("POST", `/api/rooms/${room}/actions`, { action, step }, token);
 // The record as the server wrote it (text): never parsed and re-serialised, so the seed
 // (a 64-bit integer) stays exact.
-export const getRecordText = (room) => api("GET", `/api/rooms/${room}/record`, undefined, null, { raw: true });
-export const getReplay = (room) => api("GET", `/api/rooms/${room}/replay`);
+export const getRecordText = (room) => asViewer(room, (token) =>
+  api("GET", `/api/rooms/${room}/record`, undefined, token, { raw: true }));
+export const getReplay = (room) => asViewer(room, (token) => api("GET", `/api/rooms/${room}/replay`, undefined, token));
+
+// A room's record or replay as this browser may see it: with a seat token kept for the room,
+// else as a spectator — and a daily game of a day still open (refused to spectators:
+// `day-open`) with the player token it was played with.
+async function asViewer(room, call) {
+  const seats = Object.values(loadTokens(room).tokens);
+  if (seats.length) return call(seats[0]);
+  try {
+    return await call(null);
+  } catch (err) {
+    const token = playerToken();
+    if (err.reason === "day-open" && token) return call(token);
+    throw err;
+  }
+}
 export const postReplayText = (text) => api("POST", "/api/replays", new RawJson(text));
 
 // -- seat tokens, kept per room in localStorage -------------------------------------------
