@@ -122,7 +122,7 @@ def test_daily_london_played_to_the_end_prints_the_servers_result(
         return script(prompt)
 
     started = time.monotonic()
-    result = play_daily("london", server, token_file, console, answer)
+    result = play_daily("london", server, token_file, console, answer, share=True)
     text = buf.getvalue()
     assert result is not None
     assert time.monotonic() - started < 120

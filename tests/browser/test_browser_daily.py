@@ -34,7 +34,8 @@ def test_daily_london_by_clicking_then_on_the_leaderboard(page: Page, server: st
     page.goto(f"{server}/")
     card = page.locator(CARD.format("london"))
     expect(card).to_have_attribute("data-status", "new")
-    expect(card.locator(".daily-share")).to_be_checked()
+    expect(card.locator(".daily-share")).not_to_be_checked()  # sharing is opt-in
+    card.locator(".daily-share").check()
     expect(page.locator(CARD.format("paris"))).to_contain_text("Not played yet")
     date = page.locator("[data-testid=daily-date]").get_attribute("datetime") or ""
     assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", date)

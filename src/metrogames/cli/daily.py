@@ -461,7 +461,7 @@ def play_daily(
     console: Console,
     input_fn: Callable[[str], str],
     *,
-    share: bool = True,
+    share: bool = False,
     name: str | None = None,
     http: httpx.Client | None = None,
 ) -> dict[str, Any] | None:

@@ -430,8 +430,9 @@ def daily(
         Path, typer.Option("--token-file", help="Where the player token is kept.")
     ] = Path("var/player.json"),
     share: Annotated[
-        bool, typer.Option("--share/--no-share", help="Show the score on the leaderboard.")
-    ] = True,
+        bool,
+        typer.Option("--share/--no-share", help="Show the score on the leaderboard (opt-in)."),
+    ] = False,
     name: Annotated[
         str | None, typer.Option(help="Display name for a new player (asked otherwise).")
     ] = None,

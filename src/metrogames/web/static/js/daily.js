@@ -246,7 +246,7 @@ async function dailyCard(navigate, daily, entry, badToken) {
   if (status === "played") {
     try { result = await API.getDailyResult(game, daily.date); } catch { /* shown without */ }
   }
-  const share = h("input", { type: "checkbox", class: "daily-share", id: `share-${game}`, checked: true });
+  const share = h("input", { type: "checkbox", class: "daily-share", id: `share-${game}` });
   const play = h("button", { class: "btn primary daily-play", type: "button", "data-game": game }, "");
   let state;
   if (status === "new") {
@@ -423,7 +423,7 @@ export class DailyBoardScreen {
       const countdown = h("strong", { class: "countdown" }, timeLeft(this.daily.closes_at));
       this.timer = setInterval(() => { countdown.textContent = timeLeft(this.daily.closes_at); }, 1000);
       panel.append(h("p", {}, h("span", { class: "tag open-tag" }, "open"), ` ${titleOf(this.game)}: open until 24:00 UTC — closes in `, countdown, "."));
-      const share = h("input", { type: "checkbox", class: "daily-share", id: "board-share", checked: true });
+      const share = h("input", { type: "checkbox", class: "daily-share", id: "board-share" });
       if (entry.room && !this.badToken) {
         panel.append(h("div", { class: "buttons" }, link(this.navigate, roomHref(this.game, date, entry.room), "My game of today", { class: "btn primary", id: "my-game-link" })));
       } else {
