@@ -276,3 +276,25 @@ def test_bad_query_parameters_are_named_without_server_internals(
     assert body["reason"] == "bad-request"
     assert body["error"].startswith(f"query parameter {name}: ")
     assert ".py" not in body["error"] and "File " not in body["error"], body
+
+
+def test_people_cannot_pose_as_bots_and_bots_keep_their_mark(client: TestClient) -> None:
+    for name in ("bot:greedy", "BOT:random", " bot:x"):
+        r = client.post(
+            "/api/rooms", json={"game": "london", "mode": "hotseat", "seats": [{"name": name}]}
+        )
+        assert r.status_code == 400 and "bots'" in r.json()["error"], r.text
+        r = client.post("/api/players", json={"name": name})
+        assert r.status_code == 400 and "bots'" in r.json()["error"], r.text
+    made = client.post(
+        "/api/rooms",
+        json={"game": "metro", "mode": "online",
+              "seats": [{"name": "Ada"}, {}, {"bot": "greedy", "name": "Rita"}]},
+    )  # fmt: skip
+    assert made.status_code == 201, made.text
+    room = made.json()["room"]["room"]
+    seats = made.json()["room"]["seats"]
+    assert [s["name"] for s in seats] == ["Ada", "", "bot:Rita"]
+    r = client.post(f"/api/rooms/{room}/join", json={"seat": 1, "name": "bot:random"})
+    assert r.status_code == 400 and "bots'" in r.json()["error"], r.text
+    assert client.get(f"/api/rooms/{room}").json()["seats"][1]["claimed"] is False

@@ -172,7 +172,7 @@ async def get_record(room: str, request: Request) -> JSONResponse:
     """The game record (public parts only while playing)."""
     rooms = service(request)
     table = await rooms.table(room)
-    rooms.viewer(table, bearer(request))  # a daily game of an open day: its player only
+    rooms.check_public(table, bearer(request))
     return JSONResponse(
         rooms.record(table),
         headers={"Content-Disposition": f'attachment; filename="{table.game}-{table.id}.json"'},
@@ -184,7 +184,7 @@ async def get_replay(room: str, request: Request) -> Response:
     """Spectator frames of a finished game, one per step (built once, on a worker thread)."""
     rooms = service(request)
     table = await rooms.table(room)
-    rooms.viewer(table, bearer(request))  # a daily game of an open day: its player only
+    rooms.check_public(table, bearer(request))
     if table.status != "finished":
         raise RoomError(409, "not-finished", "only a finished game can be replayed")
     record = rooms.record(table)

@@ -23,9 +23,10 @@ from pydantic import (
     RootModel,
     StringConstraints,
     ValidationError,
+    model_validator,
 )
 
-from metrogames.web.checks import bad_request, known_bot, normal_name, shown
+from metrogames.web.checks import bad_request, human_name, known_bot, normal_name, shown
 
 MAX_DEPTH = 32
 """The deepest nesting of arrays and objects in free JSON (a record needs about 8)."""
@@ -55,6 +56,8 @@ def _bounded_json(value: JsonValue) -> JsonValue:
 Json = Annotated[JsonValue, AfterValidator(_bounded_json)]
 """Free JSON: an action, options or a record."""
 Name = Annotated[str, StringConstraints(max_length=256), AfterValidator(normal_name)]
+HumanName = Annotated[str, StringConstraints(max_length=256), AfterValidator(human_name)]
+"""A person's name: not one starting ``bot:`` (the bots')."""
 """A display name (:func:`~metrogames.web.checks.normal_name`)."""
 BotCode = Annotated[str, StringConstraints(max_length=64), AfterValidator(known_bot)]
 Token = Annotated[str, StringConstraints(max_length=256)]
@@ -67,10 +70,17 @@ class Body(BaseModel):
 
 
 class SeatSpec(Body):
-    """A seat of a new room: a human (with a name, or open in an online room) or a bot."""
+    """A seat of a new room: a human (with a name, or open in an online room) or a bot (its
+    name, given or not, is written ``bot:NAME``)."""
 
     name: Name | None = None
     bot: BotCode | None = None
+
+    @model_validator(mode="after")
+    def _people_are_not_bots(self) -> SeatSpec:
+        if self.bot is None and self.name is not None:
+            human_name(self.name)
+        return self
 
 
 class RoomBody(Body):
@@ -87,7 +97,7 @@ class JoinBody(Body):
     """``POST /api/rooms/{room}/join``."""
 
     seat: Annotated[int, Field(ge=0, lt=MAX_SEATS)]
-    name: Name | None = None
+    name: HumanName | None = None
 
 
 class HandoverBody(Body):
@@ -116,7 +126,7 @@ class DailyStartBody(Body):
 class PlayerBody(Body):
     """``POST /api/players``, ``PATCH /api/players/me``."""
 
-    name: Name
+    name: HumanName
 
 
 class Hello(Body):

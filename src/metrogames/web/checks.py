@@ -93,6 +93,29 @@ def normal_name(value: str) -> str:
     return name
 
 
+BOT_PREFIX = "bot:"
+"""How a bot's name starts (``docs/notation.md``, "Names": a bot is written ``bot:NAME``)."""
+
+
+def human_name(value: str) -> str:
+    """:func:`normal_name` that does not pose as a bot (names starting ``bot:`` are theirs).
+
+    Raises:
+        ValueError: the rule the name breaks.
+    """
+    name = normal_name(value)
+    if name.casefold().startswith(BOT_PREFIX):
+        raise ValueError(f"names starting with {BOT_PREFIX!r} are the bots'")
+    return name
+
+
+def bot_name(name: str | None, code: str) -> str:
+    """A bot seat's name: ``bot:`` and the name given (default: the bot's code)."""
+    if name is None:
+        return BOT_PREFIX + code
+    return name if name.casefold().startswith(BOT_PREFIX) else BOT_PREFIX + name
+
+
 def known_bot(value: str) -> str:
     """A known bot code.
 

@@ -50,7 +50,14 @@ from metrogames.core.errors import (
 from metrogames.core.protocol import CHANCE
 from metrogames.games import game_from_options, game_names, game_type
 from metrogames.web.bodies import ActionBody, JoinBody, RoomBody
-from metrogames.web.checks import RoomError, bad_request, hash_token, new_token, shown
+from metrogames.web.checks import (
+    RoomError,
+    bad_request,
+    bot_name,
+    hash_token,
+    new_token,
+    shown,
+)
 from metrogames.web.config import Settings
 from metrogames.web.db import session_factory
 from metrogames.web.models import ActionRow, RoomRow, SeatRow
@@ -322,7 +329,7 @@ class RoomService:
         tokens: dict[str, str] = {}
         for i, spec in enumerate(body.seats):
             if spec.bot is not None:
-                seats.append(Seat(i, spec.name or f"bot:{spec.bot}", False, spec.bot, None))
+                seats.append(Seat(i, bot_name(spec.name, spec.bot), False, spec.bot, None))
             elif mode == "online" and i > 0:  # waits for a player (its name: a placeholder)
                 seats.append(Seat(i, spec.name or "", True, None, None))
             else:
@@ -500,11 +507,25 @@ class RoomService:
         """
         if token:
             return self.seat_of(table, token)
-        if self.hide_seed(table):
+        self.check_public(table, token)
+        return None
+
+    def check_public(self, table: Table, token: str | None) -> None:
+        """Refuse to show a private room (a daily game of a day still open, see
+        :attr:`hide_seed`) to anyone but its players; any other room is public, whatever
+        ``token`` is.
+
+        Raises:
+            RoomError: 409 ``day-open`` without a token, 401/403 ``bad-token`` for a token
+                of no seat of the private room.
+        """
+        if not self.hide_seed(table):
+            return
+        if not token:
             raise RoomError(
                 409, "day-open", "a daily game is seen only by its player until its day closes"
             )
-        return None
+        self.seat_of(table, token)
 
     def _check_host(self, table: Table, token: str | None) -> None:
         if not token:
