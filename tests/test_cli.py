@@ -383,3 +383,21 @@ def test_default_record_path_never_overwrites_an_earlier_save(
     second.write_text("{}")
     assert default_record_path("london", 42).name == "metrogames-london-42-3.json"
     assert default_record_path("paris", 42).name == "metrogames-paris-42.json"
+
+
+def test_serve_refuses_a_port_it_cannot_listen_on(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        db = f"sqlite:///{tmp_path / 'never.db'}"
+        result = CliRunner().invoke(app, ["serve", "--port", str(port), "--db", db])
+    assert result.exit_code == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in result.output
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "never.db").exists()  # refused before touching the database
+    for bad in ("0", "99999"):
+        result = CliRunner().invoke(app, ["serve", "--port", bad])
+        assert result.exit_code == 2 and "--port" in result.output

@@ -7,6 +7,7 @@ naming the offending item and its reason.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -482,7 +483,9 @@ def bench(
 @app.command()
 def serve(
     host: Annotated[str | None, typer.Option(help="Address to listen on.")] = None,
-    port: Annotated[int | None, typer.Option(help="Port to listen on.")] = None,
+    port: Annotated[
+        int | None, typer.Option(help="Port to listen on (1-65535).", min=1, max=65535)
+    ] = None,
     db: Annotated[
         str | None,
         typer.Option(
@@ -509,14 +512,11 @@ def serve(
         settings = Settings()
     except ValueError as exc:  # pydantic's ValidationError names the setting and its rule
         raise fail(f"bad setting: {exc}") from None
+    settings = settings.model_copy(
+        update={"host": host or settings.host, "port": port or settings.port, "db": db or settings.db}
+    )
+    _check_listen(settings.host, settings.port)
     try:
-        settings = settings.model_copy(
-            update={
-                "host": host or settings.host,
-                "port": port or settings.port,
-                "db": db or settings.db,
-            }
-        )
         application = create_app(settings)
         shown_db = make_url(settings.db).render_as_string(hide_password=True)
     except Exception as exc:  # a bad URL, an unreachable database, a failed migration
@@ -536,6 +536,24 @@ def serve(
             )
         await task
 
-    asyncio.run(run())
+    with contextlib.suppress(SystemExit):  # uvicorn exits when it cannot bind (it logs why)
+        asyncio.run(run())
     if not server.started:
         raise fail(f"could not listen on {settings.host}:{settings.port}")
+
+
+def _check_listen(host: str, port: int) -> None:
+    """Exit with a message (before touching the database) when ``host``:``port`` cannot be
+    listened on: a port out of range, an unknown address, a port in use."""
+    import socket
+
+    if not 1 <= port <= 65535:
+        raise fail(f"port {port} is not a port number (1-65535)", 2)
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        family, kind, proto, _, address = infos[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+            probe.bind(address)
+    except OSError as exc:
+        raise fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
