@@ -185,7 +185,7 @@ export class NextStationBoard {
       g.append(s("text", { x: this.x(c), y: this.y(-0.5) - 10, class: "grid-label", "text-anchor": "middle", text: letters[c] }));
     }
     for (let r = 0; r < this.rows; r++) {
-      g.append(s("text", { x: this.x(-0.5) - 10, y: this.y(r) + 5, class: "grid-label", "text-anchor": "end", text: String(r + 1) }));
+      g.append(s("text", { x: this.x(-0.5) - 5, y: this.y(r) + 5, class: "grid-label", "text-anchor": "end", text: String(r + 1) }));
     }
   }
 
