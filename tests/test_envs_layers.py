@@ -85,6 +85,6 @@ def test_the_research_examples_run() -> None:
     """Every Python example of ``docs/research.md`` runs as printed."""
     text = (ENVS.parents[2] / "docs" / "research.md").read_text()
     blocks = [b.split("```", 1)[0] for b in text.split("```python\n")[1:]]
-    assert len(blocks) == 3
+    assert len(blocks) == 4  # Gymnasium, PettingZoo AEC, PettingZoo Parallel, OpenSpiel
     for block in blocks:
         exec(compile(block, "docs/research.md", "exec"), {})
