@@ -100,3 +100,15 @@ def test_ray_address_connects_to_a_running_cluster(tmp_path: Path, local_ray: An
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert results.read_bytes() == one.read_bytes()
+
+
+def test_an_unusable_address_is_a_clear_error() -> None:
+    exe = Path(sys.executable).with_name("metrogames")
+    done = subprocess.run(
+        [str(exe), "simulate", "london", "--bots", "random", "--games", "2",
+         "--ray-address", "nowhere://x"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert "error: cannot start or reach the Ray cluster at nowhere://x" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -462,7 +462,7 @@ def simulate(
 @app.command()
 def stats(
     files: Annotated[
-        list[Path], typer.Argument(help="Results files (simulate --results), or record files.")
+        list[Path], typer.Argument(help="Result-line files written by simulate --results.")
     ],
     plot: Annotated[
         Path | None, typer.Option(help="Draw the distributions to this .png or .svg file.")

@@ -25,11 +25,16 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from metrogames.core.errors import MetrogamesError
 from metrogames.sim.runner import Result, Task, run_task
 
 LOOPBACK_ENV = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
 """Set to ``0`` before Ray is imported, a local Ray instance listens on 127.0.0.1 only (Ray
 then takes the machine for one that cannot join a cluster)."""
+
+
+class ClusterError(MetrogamesError):
+    """Ray could not be started or reached, or a game failed on it (the message says which)."""
 
 
 def play_chunk(tasks: Sequence[Task]) -> list[Result]:
@@ -65,16 +70,20 @@ def run_ray(
 
     started = not ray.is_initialized()
     if started:
-        if address is None:
-            local_init(max(1, min(workers, os.cpu_count() or 1)))
-        else:
-            package = str(Path(__file__).resolve().parents[1])
-            ray.init(
-                address=address,
-                runtime_env={"py_modules": [package]},
-                log_to_driver=False,
-                logging_level=logging.ERROR,
-            )
+        try:
+            if address is None:
+                local_init(max(1, min(workers, os.cpu_count() or 1)))
+            else:
+                package = str(Path(__file__).resolve().parents[1])
+                ray.init(
+                    address=address,
+                    runtime_env={"py_modules": [package]},
+                    log_to_driver=False,
+                    logging_level=logging.ERROR,
+                )
+        except Exception as exc:  # Ray raises ConnectionError, RuntimeError, ValueError, ...
+            where = f"the Ray cluster at {address}" if address else "a local Ray instance"
+            raise ClusterError(f"cannot start or reach {where}: {exc}") from exc
     pending: deque[Any] = deque()
     try:
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
@@ -84,12 +93,20 @@ def run_ray(
         for chunk in chunks:
             pending.append(remote.remote(list(chunk)))
             if len(pending) >= 2 * cpus:
-                yield from ray.get(pending.popleft())
+                yield from _get(ray, pending.popleft())
         while pending:
-            yield from ray.get(pending.popleft())
+            yield from _get(ray, pending.popleft())
     finally:
         for ref in pending:
             with contextlib.suppress(Exception):  # already finished, or gone with its worker
                 ray.cancel(ref, force=True)
         if started:
             ray.shutdown()
+
+
+def _get(ray: Any, ref: Any) -> list[Result]:
+    try:
+        results: list[Result] = ray.get(ref)
+    except ray.exceptions.RayError as exc:
+        raise ClusterError(f"a chunk of games failed on Ray: {exc}") from exc
+    return results
