@@ -94,9 +94,10 @@ def test_ray_address_connects_to_a_running_cluster(tmp_path: Path, local_ray: An
     run = ("simulate", "london", "--bots", "random,random", "--games", "6", "--seed", "3")
     ok(*run, "--results", one)
     exe = Path(sys.executable).with_name("metrogames")
+    env = {**os.environ, "RAY_AUTH_MODE": "token"}  # the cluster's token: ~/.ray/auth_token
     done = subprocess.run(
         [str(exe), *run, "--ray-address", address, "--results", str(results)],
-        capture_output=True, text=True, timeout=120, check=False,
+        capture_output=True, text=True, timeout=120, check=False, env=env,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert results.read_bytes() == one.read_bytes()

@@ -211,8 +211,9 @@ def test_stats_plots_png_and_svg(tmp_path: Path, full_run: tuple[Path, Path, str
     ok("stats", results, "--plot", svg)
     root = ET.parse(svg).getroot()
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
-    text = svg.read_text()
-    assert "Score distribution" in text or "Score" in text  # text kept as paths or glyphs
+    text = svg.read_text()  # glyphs are paths; each text is kept in a comment
+    for title in ("Score distribution", "Mean score components", "Per-deal difference"):
+        assert f"<!-- {title}" in text
 
 
 def test_stats_refusals(tmp_path: Path, full_run: tuple[Path, Path, str]) -> None:
