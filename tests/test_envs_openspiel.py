@@ -196,3 +196,31 @@ def test_the_readme_example_runs() -> None:
     blocks = [b.split("```", 1)[0] for b in readme.split("```python\n")[1:]]
     (block,) = [b for b in blocks if "metrogames.envs.openspiel" in b]
     exec(compile(block, "README.md", "exec"), {})
+
+
+def test_observation_tensors_are_the_encoders_fields() -> None:
+    from gymnasium.spaces import flatten
+
+    from metrogames.envs.encoders import MetroEncoder, NextStationEncoder
+
+    rng = np.random.RandomState(5)
+    for name, params, encoder in (
+        ("metrogames_london", {"players": 2}, NextStationEncoder),
+        ("metrogames_metro", {"players": 3, "options": '{"turn_mode": "hand"}'}, MetroEncoder),
+    ):
+        game = pyspiel.load_game(name, params)
+        assert game.get_type().provides_observation_tensor
+        assert not game.get_type().provides_information_state_tensor
+        state = game.new_initial_state()
+        for _ in range(12):
+            if state.is_chance_node():
+                _chance(state, rng)
+            elif state.current_player() == pyspiel.PlayerId.SIMULTANEOUS:
+                state.apply_actions([int(rng.choice(state.legal_actions(p))) for p in range(2)])
+            else:
+                state.apply_action(int(rng.choice(state.legal_actions())))
+        enc = encoder(game.engine)
+        for seat in range(game.num_players()):
+            want = flatten(enc.space, enc.encode(state.engine_state.view(seat), seat))
+            assert np.array_equal(np.array(state.observation_tensor(seat)), want)
+        assert game.observation_tensor_shape() == [len(want)]

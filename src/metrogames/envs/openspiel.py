@@ -14,8 +14,9 @@ protocol (``docs/research.md``, "OpenSpiel"):
 * **Dynamics**: Next Station is *simultaneous* (every player acts on each card;
   ``pyspiel.convert_to_turn_based`` gives a sequential version for MCTS), Metro *sequential*
   with *imperfect information* (the hand modes hide the other seats' tiles).
-* **Strings**: the information state of a seat is the history it could see (the other seats'
-  hidden tiles as ``?``); its observation is its view's position snapshot.
+* **Observations**: the information state string of a seat is the history it could see (the
+  other seats' hidden tiles as ``?``); its observation string is its view's position snapshot,
+  its observation tensor the fields of the game's observation encoder, flattened.
 * **Returns** (``utility``): ``score`` — the final scores in points; ``win`` — ``1/k`` to each of
   the ``k`` winners after the tie-break, 0 to the others (constant-sum 1); ``auto`` (default)
   is ``score`` for one player and ``win`` for more. Rewards come only at the end.
@@ -64,6 +65,20 @@ def _builtin_bounds(name: str) -> tuple[int, int]:
     return nextstation.SCORE_LOW, nextstation.SCORE_HIGH
 
 
+def _encoder(game: Game[Action]) -> Any:
+    """The observation encoder of a built-in game's family (``None`` for other games)."""
+    family = game_type(game.name).family
+    if family == "nextstation":
+        from metrogames.envs.encoders import NextStationEncoder
+
+        return NextStationEncoder(game)
+    if family == "metro":
+        from metrogames.envs.encoders import MetroEncoder
+
+        return MetroEncoder(game)
+    return None
+
+
 _SPECS: dict[str, _Spec] = {}
 
 
@@ -82,6 +97,7 @@ class _Box:
 
 def _game_type(spec: _Spec, utility: str) -> Any:
     kind = game_type(spec.name)
+    tensor = kind.family in ("nextstation", "metro")
     simultaneous = kind.dynamics == "simultaneous"
     info = pyspiel.GameType.Information
     return pyspiel.GameType(
@@ -107,7 +123,7 @@ def _game_type(spec: _Spec, utility: str) -> Any:
         provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
-        provides_observation_tensor=False,
+        provides_observation_tensor=tensor,
         provides_factored_observation_string=False,
         parameter_specification=dict(DEFAULT_PARAMS),
     )
@@ -140,6 +156,7 @@ class MetrogamesGame(pyspiel.Game):  # type: ignore[misc]
         dealt = self.engine.new_game(int(merged["seed"]))
         record = self.engine.to_record(dealt, [f"p{i}" for i in range(players)])
         self._start = game_type(spec.name).record_start(record)
+        self._encoder = _encoder(self.engine)
         low, high = (0, 1) if utility == "win" else spec.score_bounds
         super().__init__(
             _game_type(spec, utility),
@@ -162,7 +179,9 @@ class MetrogamesGame(pyspiel.Game):  # type: ignore[misc]
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> MetrogamesObserver:
         return MetrogamesObserver(
-            iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params
+            iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
+            params,
+            self._encoder,
         )
 
 
@@ -251,19 +270,39 @@ class MetrogamesState(pyspiel.State):  # type: ignore[misc]
 
 
 class MetrogamesObserver:
-    """OpenSpiel's Python observer: strings only (no tensors). With perfect recall, a seat's
-    information state (the history it saw, hidden outcomes as ``?``); without, its view's
-    position snapshot. Public information only (``private_info`` none): the spectator's."""
+    """OpenSpiel's Python observer. Strings: with perfect recall, a seat's information state
+    (the history it saw, hidden outcomes as ``?``); without, its view's position snapshot;
+    public information only (``private_info`` none): the spectator's. Tensor (a seat's
+    observation, without perfect recall): the fields of the game's observation encoder
+    (``docs/research.md``, "Observations"), flattened in the space's key order; ``dict`` holds
+    each field, shaped, as a view into ``tensor``."""
 
-    def __init__(self, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
+    def __init__(self, iig_obs_type: Any, params: dict[str, Any] | None, encoder: Any) -> None:
         if params:
             raise ValueError(f"observation parameters not supported: {params}")
         self.iig_obs_type = iig_obs_type
-        self.tensor = None
+        self.tensor: Any = None
         self.dict: dict[str, Any] = {}
+        per_seat = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self._encoder = encoder if (per_seat and not iig_obs_type.perfect_recall) else None
+        if self._encoder is not None:
+            import numpy as np
+
+            shapes = {k: tuple(v.shape) for k, v in self._encoder.space.spaces.items()}
+            self.tensor = np.zeros(sum(int(np.prod(s)) for s in shapes.values()), np.float32)
+            offset = 0
+            for name, shape in shapes.items():
+                size = int(np.prod(shape))
+                self.dict[name] = self.tensor[offset : offset + size].reshape(shape)
+                offset += size
 
     def set_from(self, state: MetrogamesState, player: int) -> None:
-        """No tensor to fill."""
+        """Fill ``tensor`` with ``player``'s observation (nothing without an encoder)."""
+        if self._encoder is None:
+            return
+        fields = self._encoder.encode(state.engine_state.view(player), player)
+        for name, array in self.dict.items():
+            array[...] = fields[name]
 
     def _seat(self, player: int) -> int | None:
         if self.iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE:
