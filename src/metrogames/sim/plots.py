@@ -113,7 +113,7 @@ def _components(ax: Axes, lines: list[tuple[str, int, Run]]) -> None:
     ax.set_yticks(ys, labels, fontsize=8)
     ax.invert_yaxis()
     ax.axvline(0, color="black", linewidth=0.8)
-    ax.set_xlabel("mean")
+    ax.set_xlabel("mean points" if additive else "mean (each component in its own unit)")
     ax.legend(
         fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=min(4, len(names) or 1)
     )
