@@ -224,3 +224,29 @@ def test_observation_tensors_are_the_encoders_fields() -> None:
             want = flatten(enc.space, enc.encode(state.engine_state.view(seat), seat))
             assert np.array_equal(np.array(state.observation_tensor(seat)), want)
         assert game.observation_tensor_shape() == [len(want)]
+
+
+def test_any_registered_game_plugs_in() -> None:
+    """``register`` puts any game of the registry on OpenSpiel: the tests' own Line 3."""
+    import line3
+
+    line3.register()
+    try:
+        mos.register("line3", (0, 8), 9)
+        game = pyspiel.load_game("metrogames_line3")
+        kind = game.get_type()
+        assert kind.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+        assert not kind.provides_observation_tensor  # no encoder for it
+        pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+        state = game.new_initial_state()
+        assert [p for _, p in state.chance_outcomes()] == pytest.approx([1 / 3] * 3)
+        rng = np.random.RandomState(2)
+        bot = mcts.MCTSBot(game, 2.0, 20, mcts.RandomRolloutEvaluator(2, rng), random_state=rng)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                _chance(state, rng)
+            else:
+                state.apply_action(bot.step(state))
+        assert sum(state.returns()) == pytest.approx(1.0)
+    finally:
+        line3.unregister()
