@@ -50,7 +50,29 @@ def test_the_engine_imports_nothing_heavy() -> None:
         "    load_game(name).new_game(1).random_playout([Rng(1), Rng(2)][:load_game(name).num_players])"
     )
     assert "metrogames.games.metro" in loaded
-    assert not {"numpy", "gymnasium", "pettingzoo"} & loaded
+    assert not set(HEAVY) & loaded
+
+
+HEAVY = ("numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel", "ray", "matplotlib")
+"""The laboratory's libraries: the engine, the simulator and the command line load none of them
+until a command asks for one."""
+
+
+def test_the_simulator_and_the_command_line_import_nothing_heavy() -> None:
+    loaded = _modules_after(
+        "import metrogames.sim.runner, metrogames.cli.main, metrogames.cli.report\n"
+        "from metrogames.sim.runner import Task, run_many\n"
+        "list(run_many([Task('london', ('random',), 1)]))"
+    )
+    assert "metrogames.sim.runner" in loaded
+    assert not set(HEAVY) & loaded
+
+
+def test_openspiel_is_imported_only_when_asked_for() -> None:
+    loaded = _modules_after("import metrogames.envs\nmetrogames.envs.metro_env()")
+    assert "pyspiel" not in loaded
+    loaded = _modules_after("import metrogames.envs.openspiel")
+    assert {"pyspiel", "metrogames.envs.openspiel"} <= loaded
 
 
 def test_pettingzoo_is_imported_only_when_asked_for() -> None:
@@ -63,6 +85,6 @@ def test_the_research_examples_run() -> None:
     """Every Python example of ``docs/research.md`` runs as printed."""
     text = (ENVS.parents[2] / "docs" / "research.md").read_text()
     blocks = [b.split("```", 1)[0] for b in text.split("```python\n")[1:]]
-    assert len(blocks) == 3
+    assert len(blocks) == 4  # Gymnasium, PettingZoo AEC, PettingZoo Parallel, OpenSpiel
     for block in blocks:
         exec(compile(block, "docs/research.md", "exec"), {})

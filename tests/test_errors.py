@@ -29,6 +29,7 @@ from metrogames.core.errors import (
     RecordError,
     Where,
 )
+from metrogames.sim.cluster import ClusterError
 from metrogames.web.checks import RoomError
 
 INSTANCES: list[BaseException] = [
@@ -44,6 +45,7 @@ INSTANCES: list[BaseException] = [
     DailyError("no daily challenge on this server", 2),
     RefusalError(409, "already played today", "attempt-used"),
     QuitGame(),
+    ClusterError("cannot start or reach the Ray cluster at ray://head:10001: timeout"),
 ]
 
 

@@ -75,12 +75,83 @@ def _check_out(path: Path) -> None:
         raise fail(f"cannot write {path}: no folder {parent}", 2)
 
 
-def _open_out(path: Path) -> Any:
+def _open_out(path: Path, append: bool = False) -> Any:
     _check_out(path)
     try:
-        return path.open("w", encoding="utf-8")
+        return path.open("a" if append else "w", encoding="utf-8")
     except OSError as exc:
         raise fail(f"cannot write {path}: {exc.strerror}", 2) from None
+
+
+def _runner(use_ray: bool, address: str | None, workers: int) -> Any:
+    """``tasks -> results in order``: worker processes, or Ray (exit 1 without the extra)."""
+    from metrogames.sim.runner import run_many
+
+    if not use_ray:
+        return lambda tasks: run_many(tasks, workers)
+    try:
+        import ray  # noqa: F401  (checked here: a missing extra is a clear error, not a trace)
+    except ImportError as exc:
+        raise fail(
+            f"--ray needs the cluster extra (pip install 'metrogames[cluster]'): {exc}"
+        ) from None
+    from metrogames.sim.cluster import run_ray
+
+    return lambda tasks: run_ray(tasks, address, workers)
+
+
+def _resumed(
+    tasks: list[Any], out_file: Path | None, results_file: Path | None
+) -> tuple[list[Any], int]:
+    """The finished games of an interrupted run and how many there are: the complete lines
+    every output file has (checked to be this run's games); the files are cut after them,
+    which repairs a partial last line."""
+    from metrogames.sim.results import check_result, complete_lines, keep_lines, parse_result
+    from metrogames.sim.runner import Result
+
+    counts = []
+    lines: dict[Path, list[str]] = {}
+    for path in (out_file, results_file):
+        if path is not None:
+            lines[path] = complete_lines(path)
+            counts.append(len(lines[path]))
+    done = min(*counts, len(tasks))
+    results: list[Result] = []
+    for i in range(done):
+        if results_file is not None:
+            where = f"{results_file}:{i + 1}"
+            try:
+                line = parse_result(json.loads(lines[results_file][i]), where)
+            except ValueError:
+                raise fail(f"{where}: not valid JSON") from None
+            check_result(line, tasks[i], i, where)
+            results.append(line.result())
+        else:
+            assert out_file is not None
+            results.append(_record_result(lines[out_file][i], f"{out_file}:{i + 1}", tasks[i]))
+    for path in lines:
+        keep_lines(path, done)
+    return results, done
+
+
+def _record_result(text: str, where: str, task: Any) -> Any:
+    """The result of a finished game's record line (``--out`` alone), checked to be the
+    task's game: its players are the task's bots and its seed the task's."""
+    from metrogames.sim.runner import Result
+
+    try:
+        record = json.loads(text)
+    except ValueError:
+        raise fail(f"{where}: not valid JSON") from None
+    names = [f"bot:{b}" for b in task.bots]
+    seed = None if task.deal is not None else task.seed
+    if not isinstance(record, dict) or record.get("players") != names or record.get("seed") != seed:
+        raise fail(f"{where}: not this run's game (other bots or seed)")
+    state = replay_record(record)
+    if not state.is_over():
+        raise fail(f"{where}: the game is not finished")
+    components = [state.score_components(p) for p in range(len(task.bots))]
+    return Result([c["total"] for c in components], state.winners(), components, record)
 
 
 def _check_seeds(seed: int, count: int) -> None:
@@ -235,9 +306,30 @@ def simulate(
     deals: Annotated[
         Path | None, typer.Option(help="A JSON-lines manifest of deal records.")
     ] = None,
-    workers: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    workers: Annotated[
+        int, typer.Option(help="Worker processes (with --ray: the local Ray's CPUs).")
+    ] = 1,
     out_file: Annotated[
         Path | None, typer.Option("--out", help="Write finished records (JSON lines).")
+    ] = None,
+    results_file: Annotated[
+        Path | None,
+        typer.Option("--results", help="Write one result line per game as it ends (JSON lines)."),
+    ] = None,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume", help="Continue the run in --results/--out after its last complete game."
+        ),
+    ] = False,
+    use_ray: Annotated[
+        bool, typer.Option("--ray", help="Play on Ray: a new local instance (cluster extra).")
+    ] = False,
+    ray_address: Annotated[
+        str | None,
+        typer.Option(
+            "--ray-address", help="Play on the Ray cluster at this address (implies --ray)."
+        ),
     ] = None,
     objectives: ObjectivesOpt = None,
     powers: PowersOpt = None,
@@ -248,7 +340,8 @@ def simulate(
     """Play bot games with a progress bar, then print a summary of the scores."""
     from metrogames.cli.files import read_documents
     from metrogames.cli.report import print_summary
-    from metrogames.sim.runner import Task, run_many, summarise
+    from metrogames.sim.results import append_line, game_result
+    from metrogames.sim.runner import Task, summarise
 
     try:
         kind = game_type(game)
@@ -290,10 +383,32 @@ def simulate(
         tasks = [Task(game, tuple(codes), seed + i, options, None, keep) for i in range(games)]
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    results = []
-    if out_file is not None and deals is not None and out_file.resolve() == deals.resolve():
-        raise fail("--out would overwrite the --deals manifest", 2)
-    handle = _open_out(out_file) if out_file else None
+    outputs = [p for p in (out_file, results_file) if p is not None]
+    if (
+        out_file is not None
+        and results_file is not None
+        and out_file.resolve() == results_file.resolve()
+    ):
+        raise fail("--out and --results must be different files", 2)
+    for path in outputs:
+        if deals is not None and path.resolve() == deals.resolve():
+            raise fail(
+                f"{'--out' if path is out_file else '--results'} would overwrite the --deals manifest",
+                2,
+            )
+        _check_out(path)
+    if resume and not outputs:
+        raise fail("--resume needs --results FILE or --out FILE (the run to continue)", 2)
+    runner = _runner(use_ray or ray_address is not None, ray_address, workers)
+    try:
+        results, done = _resumed(tasks, out_file, results_file) if resume else ([], 0)
+    except MetrogamesError as exc:
+        raise fail(str(exc)) from None
+    handles = [_open_out(p, append=resume) for p in outputs]
+    record_handle = handles[0] if out_file is not None else None
+    result_handle = handles[-1] if results_file is not None else None
+    if done:
+        err.print(f"resuming after game {done} of {len(tasks)}", highlight=False)
     try:
         with Progress(
             "[progress.description]{task.description}",
@@ -303,17 +418,33 @@ def simulate(
             console=err,
             transient=True,
         ) as progress:
-            bar = progress.add_task(f"{game}: {','.join(codes)}", total=len(tasks))
-            for result in run_many(tasks, workers):
-                results.append(result)
-                if handle and result.record is not None:
-                    handle.write(json.dumps(result.record, separators=(",", ":")) + "\n")
-                progress.advance(bar)
+            bar = progress.add_task(f"{game}: {','.join(codes)}", total=len(tasks), completed=done)
+            stream = runner(tasks[done:])
+            try:
+                for index, result in enumerate(stream, done):
+                    results.append(result)
+                    if record_handle and result.record is not None:
+                        append_line(
+                            record_handle, json.dumps(result.record, separators=(",", ":")) + "\n"
+                        )
+                    if result_handle:
+                        append_line(result_handle, game_result(tasks[index], index, result).line())
+                    progress.advance(bar)
+            finally:
+                close = getattr(stream, "close", None)
+                if close is not None:
+                    close()
     except KeyboardInterrupt:
-        err.print(f"interrupted after {len(results)} of {len(tasks)} games", highlight=False)
+        err.print(
+            f"interrupted after {len(results)} of {len(tasks)} games"
+            + ("; --resume continues the run" if outputs else ""),
+            highlight=False,
+        )
         raise typer.Exit(130) from None
+    except MetrogamesError as exc:  # a cluster that cannot be reached, a worker that failed
+        raise fail(str(exc)) from None
     finally:
-        if handle:
+        for handle in handles:
             handle.close()
     summary = summarise(results, len(codes))
     if as_json:
@@ -322,22 +453,105 @@ def simulate(
                 "game": game,
                 "bots": codes,
                 "games": len(results),
-                "seats": [
-                    {
-                        "bot": codes[i],
-                        "mean": s["score"].mean,
-                        "std": s["score"].std,
-                        "min": s["score"].min,
-                        "max": s["score"].max,
-                        "wins": s["wins"],
-                        "components": s["components"],
-                    }
-                    for i, s in enumerate(summary)
-                ],
+                "seats": [_seat_json(codes[i], s) for i, s in enumerate(summary)],
             }
         )
     else:
         print_summary(out, game, codes, len(results), summary)
+
+
+@app.command()
+def stats(
+    files: Annotated[
+        list[Path], typer.Argument(help="Result-line files written by simulate --results.")
+    ],
+    plot: Annotated[
+        Path | None, typer.Option(help="Draw the distributions to this .png or .svg file.")
+    ] = None,
+    seat: Annotated[int, typer.Option(help="The seat compared between two runs.")] = 0,
+    as_json: JsonFlag = False,
+) -> None:
+    """Summarise results files; with two runs of the same deals (or two seats at one table),
+    the per-deal difference with a 95% confidence interval; --plot draws them."""
+    from metrogames.cli.report import print_paired, print_summary
+    from metrogames.sim.results import read_results
+    from metrogames.sim.stats import Run, paired
+
+    if plot is not None:
+        if plot.suffix.lower() not in (".png", ".svg"):
+            raise fail(f"--plot {plot}: the file must end in .png or .svg", 2)
+        _check_out(plot)
+    runs = []
+    try:
+        for path in files:
+            games = list(read_results(path))
+            if not games:
+                raise fail(f"{path}: no games")
+            first = games[0]
+            for g in games:
+                if (g.game, g.bots) != (first.game, first.bots):
+                    raise fail(
+                        f"{path}: games of different runs ({g.game} {','.join(g.bots)} "
+                        f"at game {g.index}, {first.game} {','.join(first.bots)} before)"
+                    )
+            runs.append(Run(_run_label(path, files), games))
+        pair = paired(runs, seat)
+    except MetrogamesError as exc:
+        raise fail(str(exc)) from None
+    except ValueError as exc:
+        raise fail(str(exc), 2) from None
+    if as_json:
+        emit_json(
+            {
+                "runs": [
+                    {
+                        "file": str(path),
+                        "game": run.game,
+                        "bots": list(run.bots),
+                        "games": len(run.games),
+                        "seats": [_seat_json(run.bots[i], s) for i, s in enumerate(run.summary())],
+                    }
+                    for path, run in zip(files, runs, strict=True)
+                ],
+                "paired": pair.to_json() if pair is not None else None,
+            }
+        )
+    else:
+        for run in runs:
+            title = f"{run.label}: {run.game}" if len(runs) > 1 else run.game
+            print_summary(out, title, list(run.bots), len(run.games), run.summary())
+        if pair is not None:
+            print_paired(out, pair)
+    if plot is not None:
+        try:
+            from metrogames.sim.plots import draw
+        except ImportError as exc:
+            raise fail(
+                f"--plot needs the plots extra (pip install 'metrogames[plots]'): {exc}"
+            ) from None
+        try:
+            draw(runs, pair, plot)
+        except OSError as exc:
+            raise fail(f"cannot write {plot}: {exc.strerror}", 2) from None
+        err.print(f"plot written to {plot}", highlight=False, markup=False)
+
+
+def _run_label(path: Path, files: list[Path]) -> str:
+    """A run's short name: its file name, or its path when two files share a name."""
+    names = [p.name for p in files]
+    return path.name if names.count(path.name) == 1 else str(path)
+
+
+def _seat_json(bot: str, s: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "bot": bot,
+        "mean": s["score"].mean,
+        "std": s["score"].std,
+        "min": s["score"].min,
+        "max": s["score"].max,
+        "wins": s["wins"],
+        "components": s["components"],
+    }
 
 
 @app.command("deals")

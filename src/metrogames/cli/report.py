@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.table import Table
 
 from metrogames.cli.render import renderer_for
 from metrogames.games import game_type
+
+if TYPE_CHECKING:
+    from metrogames.sim.stats import Paired
 
 
 def print_sheet(console: Console, game: str, result: dict[str, Any]) -> None:
@@ -34,4 +37,22 @@ def print_summary(
         table.add_row("wins", *(f"{s['wins']:.1f}" for s in summary))
     for name in summary[0]["components"] if summary else []:
         table.add_row(f"mean {name}", *(f"{s['components'][name]:.2f}" for s in summary))
+    console.print(table)
+
+
+def print_paired(console: Console, pair: Paired) -> None:
+    """Print a paired comparison: deals, mean difference, its confidence interval, and how
+    often each side scored more."""
+    data = pair.to_json()
+    table = Table(title=f"paired: {pair.a} − {pair.b}", title_style="bold")
+    table.add_column("")
+    table.add_column("per deal", justify="right")
+    table.add_row("deals", str(pair.n))
+    table.add_row("mean difference", f"{pair.mean:.2f}")
+    table.add_row("std (n-1)", f"{pair.sd:.2f}")
+    table.add_row("std error", f"{pair.se:.2f}")
+    table.add_row(f"{pair.level:.0%} CI", f"[{data['low']:.2f}, {data['high']:.2f}]")
+    table.add_row("first scores more", str(data["a_better"]))
+    table.add_row("second scores more", str(data["b_better"]))
+    table.add_row("ties", str(data["ties"]))
     console.print(table)
