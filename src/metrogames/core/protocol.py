@@ -39,6 +39,10 @@ CHANCE = -1
 SPECTATOR = -3
 """The ``viewer`` of a public view (``state.view(None)``): what someone with no seat may know."""
 
+HIDDEN = "?"
+"""In a view's ``history()`` (and a Metro view's hands): what the viewer cannot see — another
+seat's private tile draw, another player's action in a simultaneous turn in progress."""
+
 JsonValue = None | bool | int | float | str | Sequence["JsonValue"] | Mapping[str, "JsonValue"]
 """A JSON document (read-only container types, so that ``list[int]`` is one)."""
 JsonObject = dict[str, JsonValue]
@@ -126,8 +130,11 @@ class State(Protocol[A]):
         ...
 
     def score_components(self, player: int) -> dict[str, int]:
-        """``player``'s score by component (points), ``total`` last; the keys depend on the
-        game and its options (e.g. ``lines``, ``tourist``, ``interchanges``, ``total``)."""
+        """``player``'s score by component, ``total`` (points) last; the keys depend on the
+        game and its options. Components are points that add up to the total (Next Station:
+        ``lines``, ``tourist``, ``interchanges``, ``bridges``, ``objectives``), except
+        tie-break measures listed beside them in their own unit (Metro: ``longest_route``,
+        in tiles)."""
         ...
 
     def winners(self) -> list[int]:

@@ -25,6 +25,7 @@ Quick use::
         state = state.apply(player, state.legal_actions(player)[0])
 """
 
+from metrogames.core.protocol import HIDDEN
 from metrogames.games.metro.actions import (
     DRAW,
     NUM_ACTIONS,
@@ -48,7 +49,7 @@ from metrogames.games.metro.record import (
 )
 from metrogames.games.metro.sheet import metro_sheet_board, score_metro_sheet
 from metrogames.games.metro.snapshot import read_snapshot, write_snapshot
-from metrogames.games.metro.state import HIDDEN, MetroGame, MetroState
+from metrogames.games.metro.state import MetroGame, MetroState
 from metrogames.games.metro.tiles import MetroData, load_metro, parse_square, square_name
 
 __all__ = [

@@ -27,7 +27,7 @@ from metrogames.core.errors import (
     NotationError,
     RecordError,
 )
-from metrogames.core.protocol import CHANCE
+from metrogames.core.protocol import CHANCE, HIDDEN
 from metrogames.core.rng import check_seed
 from metrogames.games.metro.actions import (
     DRAW,
@@ -37,7 +37,6 @@ from metrogames.games.metro.actions import (
 )
 from metrogames.games.metro.options import MetroOptions
 from metrogames.games.metro.state import (
-    HIDDEN,
     MAX_PLAYERS,
     MIN_PLAYERS,
     TILES,

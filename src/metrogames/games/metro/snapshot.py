@@ -27,11 +27,11 @@ from collections import Counter
 from collections.abc import Sequence
 
 from metrogames.core.errors import NotationError
-from metrogames.core.protocol import SPECTATOR
+from metrogames.core.protocol import HIDDEN, SPECTATOR
 from metrogames.core.rng import check_seed
 from metrogames.games.metro.board import MetroBoard
 from metrogames.games.metro.options import ONE_TILE_ROUTES, TURN_MODES, MetroOptions
-from metrogames.games.metro.state import HIDDEN, PHASES, TILES, MetroGame, MetroState
+from metrogames.games.metro.state import PHASES, TILES, MetroGame, MetroState
 from metrogames.games.metro.tiles import SIZE, SQUARES, MetroData, square_name
 
 VERSION = "metro/1"

@@ -36,7 +36,7 @@ from metrogames.core.errors import (
     OptionError,
 )
 from metrogames.core.playout import random_playout
-from metrogames.core.protocol import CHANCE, SPECTATOR, JsonObject, JsonValue
+from metrogames.core.protocol import CHANCE, HIDDEN, SPECTATOR, JsonObject, JsonValue
 from metrogames.core.rng import Rng, check_seed
 from metrogames.games.metro.actions import (
     DRAW,
@@ -58,8 +58,6 @@ if TYPE_CHECKING:
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 TILES = SQUARES - 4
-HIDDEN = "?"
-"""A tile the viewer of a :meth:`MetroState.view` cannot see (others' hands, private draws)."""
 
 _DEAL, _DRAW, _PLACE, _REPLACE, _OVER = range(5)
 """Phases: CHANCE deals a starting tile / draws for the player / the player places / CHANCE

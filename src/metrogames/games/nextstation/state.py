@@ -27,7 +27,7 @@ from metrogames.core.errors import (
     RecordError,
 )
 from metrogames.core.playout import random_playout, uniform_choice
-from metrogames.core.protocol import CHANCE, SPECTATOR, JsonObject, JsonValue
+from metrogames.core.protocol import CHANCE, HIDDEN, SPECTATOR, JsonObject, JsonValue
 from metrogames.core.rng import Rng, check_seed
 from metrogames.games.nextstation.actions import (
     PASS,
@@ -68,8 +68,6 @@ __all__ = [
 ]
 
 MAX_PLAYERS = 4
-HIDDEN = "?"
-"""In a view's :meth:`~NextStationState.history`: an action the viewer cannot see."""
 _CHANCE_ONLY = frozenset((CHANCE,))
 _MOVERS: dict[int, frozenset[int]] = {}
 FIRST_EFFECTIVE_SWITCH = 3
