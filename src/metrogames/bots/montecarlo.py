@@ -1,0 +1,142 @@
+"""Flat Monte Carlo over determinizations: every legal action is weighed by whole games played
+out from it, on playable copies of what the bot may know.
+
+Honest hidden information: the bot decides on its seat's view and plays only on
+``state.resample(player, rng)`` — the view with its hidden parts (held tiles, the pile or deck
+order, the other players' actions of a simultaneous turn) drawn at random — never on the true
+state. Everything goes through the game protocol, so it plays any registered game.
+
+The search (one decision):
+
+* **Successive halving** over the legal actions: the budget of playouts is split into
+  ``ceil(log2(n))`` rounds; in each round every action still in the running is played out the
+  same number of times, then the better half (by mean value over all its playouts so far) goes
+  on. The last action standing is played. Strong actions thus get most of the playouts.
+* **Common random numbers**: within a round, every action is tried on the same determinization
+  and its playout is driven by the same per-player generators, so the actions are compared on
+  the same luck (in Next Station the other players' playouts are then identical for every
+  action: their maps never interact with the bot's).
+* **Value of a finished playout**: the bot's score minus the best other player's (its own score
+  alone in a solo game) — what a win needs, smoother than the win itself.
+* **Rollout policy** after the action weighed: ``random`` is the engine's fast random playout
+  (:meth:`~metrogames.core.protocol.State.random_playout`); ``greedy`` plays every seat by the
+  greedy bot's rule (:func:`~metrogames.bots.greedy.greedy_choice`), about ten times slower
+  and a much better model of a sensible player in Next Station.
+
+The budget is a number of playouts, not a time: the same seed always gives the same decision
+(time per decision is measured by ``benchmarks/bots.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from metrogames.bots.base import bot_rng, check_decision, register
+from metrogames.bots.greedy import greedy_choice
+from metrogames.core.protocol import CHANCE, Action, State
+from metrogames.core.rng import Rng
+
+Rollout = Literal["random", "greedy"]
+
+DEFAULT_BUDGET = 1000
+"""Playouts per decision of the ``montecarlo`` code."""
+
+
+def outcome_value(scores: Sequence[int], player: int) -> float:
+    """The value of a finished playout for ``player``: its score minus the best other
+    player's, or its score in a solo game."""
+    best_other = max((s for p, s in enumerate(scores) if p != player), default=0)
+    return float(scores[player] - best_other)
+
+
+def greedy_playout(state: State[Action], rng: Rng) -> None:
+    """Play ``state`` (a full state with a known deal) to the end in place, every seat choosing
+    by :func:`~metrogames.bots.greedy.greedy_choice` with ``rng`` for ties; simultaneous movers
+    act in seat order and see the others' moves of the turn (a rollout, not a fair game)."""
+    pass_action = state.game.pass_action
+    while not state.is_over():
+        movers = state.to_move()
+        if CHANCE in movers:
+            state.apply_in_place(CHANCE, state.legal_actions(CHANCE)[0], check=False)
+            continue
+        for p in sorted(movers):
+            legal = state.legal_actions(p)
+            action = legal[0] if len(legal) == 1 else greedy_choice(
+                state, p, legal, rng, pass_action
+            )
+            state.apply_in_place(p, action, check=False)
+
+
+class MonteCarloBot:
+    """Flat Monte Carlo with successive halving; see the module docstring.
+
+    Args:
+        seed: the bot's seed.
+        budget: playouts per decision (at least one per legal action).
+        rollout: ``random`` (the engine's fast playout) or ``greedy``.
+        name: the bot's code.
+    """
+
+    sees_state = True
+
+    def __init__(
+        self,
+        seed: int = 0,
+        budget: int = DEFAULT_BUDGET,
+        rollout: Rollout = "random",
+        name: str = "montecarlo",
+    ) -> None:
+        if budget < 1:
+            raise ValueError(f"a Monte Carlo budget is at least 1 playout, not {budget}")
+        if rollout not in ("random", "greedy"):
+            raise ValueError(f"unknown rollout policy {rollout!r} (random or greedy)")
+        self.name = name
+        self.budget = budget
+        self.rollout = rollout
+        self.rng = bot_rng(seed, name)
+
+    def decide(self, state: State[Action], player: int, legal_actions: Sequence[Action]) -> Action:
+        check_decision(self.name, state, player, legal_actions)
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        pass_action = state.game.pass_action
+        n = len(legal_actions)
+        totals = [0.0] * n
+        counts = [0] * n
+        alive = list(range(n))
+        rounds = max(1, (n - 1).bit_length())  # ceil(log2(n))
+        per_round = self.budget / rounds
+        while len(alive) > 1:
+            repeats = max(1, int(per_round / len(alive)))
+            for _ in range(repeats):
+                self._sample(state, player, legal_actions, alive, totals, counts)
+            alive.sort(key=lambda i: (-totals[i] / counts[i], legal_actions[i] == pass_action, i))
+            alive = alive[: (len(alive) + 1) // 2]
+        return legal_actions[alive[0]]
+
+    def _sample(
+        self,
+        state: State[Action],
+        player: int,
+        legal_actions: Sequence[Action],
+        alive: Sequence[int],
+        totals: list[float],
+        counts: list[int],
+    ) -> None:
+        """One determinization; every action in ``alive`` played out once on it."""
+        rng = self.rng
+        table = state.resample(player, rng)
+        seeds = [rng.next64() for _ in range(table.num_players)]
+        for i in alive:
+            after = table.clone()
+            after.apply_in_place(player, legal_actions[i], check=False)
+            if self.rollout == "random":
+                after.random_playout([Rng(s) for s in seeds])
+            else:
+                greedy_playout(after, Rng(seeds[0]))
+            totals[i] += outcome_value(after.scores(), player)
+            counts[i] += 1
+
+
+register("montecarlo")(MonteCarloBot)
