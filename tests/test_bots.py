@@ -14,7 +14,7 @@ import pytest
 from metrogames.bots import make_bot
 from metrogames.bots.base import Bot, bot_codes
 from metrogames.bots.levels import ANY_GAME, LEVELS, LevelBot, level_algorithm
-from metrogames.bots.montecarlo import MonteCarloBot, greedy_playout, outcome_value
+from metrogames.bots.montecarlo import MonteCarloBot, greedy_turns, outcome_value
 from metrogames.bots.play import play_bots
 from metrogames.core.errors import GameOverError, IllegalActionError, NotYourTurnError
 from metrogames.core.protocol import CHANCE, Action, State
@@ -61,8 +61,8 @@ def test_an_unknown_code_names_the_known_ones() -> None:
         LevelBot("grandmaster")
     with pytest.raises(ValueError, match="at least 1 playout"):
         MonteCarloBot(budget=0)
-    with pytest.raises(ValueError, match="unknown rollout"):
-        MonteCarloBot(rollout="clever")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="cannot be negative"):
+        MonteCarloBot(greedy_turns=-1)
 
 
 def test_every_level_has_an_entry_for_any_game() -> None:
@@ -109,7 +109,7 @@ def test_monte_carlo_plays_legally_to_the_end(game: str, players: int, options: 
     state = load_game(game, players=players, **options).new_game(5)
     bots: list[Bot] = [MonteCarloBot(p, budget=8) for p in range(players)]
     if game == "paris":  # greedy playouts are for Next Station (Metro's are far slower)
-        bots[-1] = MonteCarloBot(9, budget=8, rollout="greedy")
+        bots[-1] = MonteCarloBot(9, budget=8, greedy_turns=4)
     end = play_checked(state, bots)
     assert end.is_over()
 
@@ -140,9 +140,9 @@ def test_bots_decide_on_what_they_may_know(code: str) -> None:
         first, second = seen.resample(seat, Rng(1)), seen.resample(seat, Rng(2))
         assert first.snapshot() != second.snapshot() or game == "london"
         legal = seen.legal_actions(seat)
-        if code == "expert":  # the same algorithm, a test-sized budget
-            rollout = level_algorithm("expert", game).rollout
-            bots = [MonteCarloBot(4, budget=30, rollout=rollout) for _ in range(3)]
+        if code in ("expert", "montecarlo"):  # the same algorithm, a test-sized budget
+            turns = level_algorithm(code, game).greedy_turns if code == "expert" else 0
+            bots = [MonteCarloBot(4, budget=40, greedy_turns=turns) for _ in range(3)]
         else:
             bots = [make_bot(code, 4) for _ in range(3)]
         chosen = {
@@ -159,9 +159,13 @@ def test_outcome_value_is_the_margin_over_the_best_other() -> None:
     assert outcome_value([120], 0) == 120
 
 
-def test_greedy_playout_finishes_a_game() -> None:
+def test_greedy_turns_play_as_many_turns_as_asked() -> None:
+    """Two players of London: a turn is both players' sections (chance steps are free)."""
     state = first_decision("london", 2).view(0).resample(0, Rng(3))
-    greedy_playout(state, Rng(4))
+    before = sum(1 for p, _ in state.history() if p != CHANCE)
+    greedy_turns(state, 3, Rng(4))
+    assert sum(1 for p, _ in state.history() if p != CHANCE) - before == 6
+    greedy_turns(state, 1000, Rng(4))
     assert state.is_over()
 
 

@@ -25,30 +25,31 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from metrogames.bots.base import Bot, check_decision, make_bot, register
-from metrogames.bots.montecarlo import MonteCarloBot, Rollout
+from metrogames.bots.montecarlo import MonteCarloBot
 from metrogames.core.protocol import Action, State
 
 
 @dataclass(frozen=True)
 class Algorithm:
     """One entry of the level table: an algorithm code (``random``, ``greedy`` or
-    ``montecarlo``) and, for ``montecarlo``, its budget of playouts per decision and its
-    rollout policy."""
+    ``montecarlo``) and, for ``montecarlo``, its budget of playouts per decision and the
+    greedy turns that start each playout (:class:`~metrogames.bots.montecarlo.MonteCarloBot`)."""
 
     code: str
     budget: int = 0
-    rollout: Rollout = "random"
+    greedy_turns: int = 0
 
     def make(self, seed: int) -> Bot:
         """The bot of this entry, seeded with ``seed``."""
         if self.code == "montecarlo":
-            return MonteCarloBot(seed, budget=self.budget, rollout=self.rollout)
+            return MonteCarloBot(seed, budget=self.budget, greedy_turns=self.greedy_turns)
         return make_bot(self.code, seed)
 
     def __str__(self) -> str:
         if self.code != "montecarlo":
             return self.code
-        return f"montecarlo ({self.budget} {self.rollout} playouts)"
+        start = f", {self.greedy_turns} greedy turns first" if self.greedy_turns else ""
+        return f"montecarlo ({self.budget} playouts{start})"
 
 
 ANY_GAME = "*"

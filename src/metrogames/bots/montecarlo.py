@@ -18,10 +18,13 @@ The search (one decision):
   action: their maps never interact with the bot's).
 * **Value of a finished playout**: the bot's score minus the best other player's (its own score
   alone in a solo game) — what a win needs, smoother than the win itself.
-* **Rollout policy** after the action weighed: ``random`` is the engine's fast random playout
-  (:meth:`~metrogames.core.protocol.State.random_playout`); ``greedy`` plays every seat by the
-  greedy bot's rule (:func:`~metrogames.bots.greedy.greedy_choice`), about ten times slower
-  and a much better model of a sensible player in Next Station.
+* **Playout policy** after the action weighed: the first ``greedy_turns`` turns follow the
+  greedy bot's rule for every seat (:func:`~metrogames.bots.greedy.greedy_choice`: about ten
+  times slower than random play, and a much better model of a sensible player in Next
+  Station), the rest is the engine's fast random playout
+  (:meth:`~metrogames.core.protocol.State.random_playout`). ``greedy_turns=0`` (the default)
+  is a plain random playout — Metro's choice, where the greedy rule closes its own routes far
+  too early to model anyone.
 
 The budget is a number of playouts, not a time: the same seed always gives the same decision
 (time per decision is measured by ``benchmarks/bots.py``).
@@ -30,14 +33,11 @@ The budget is a number of playouts, not a time: the same seed always gives the s
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
 
 from metrogames.bots.base import bot_rng, check_decision, register
 from metrogames.bots.greedy import greedy_choice
 from metrogames.core.protocol import CHANCE, Action, State
 from metrogames.core.rng import Rng
-
-Rollout = Literal["random", "greedy"]
 
 DEFAULT_BUDGET = 1000
 """Playouts per decision of the ``montecarlo`` code."""
@@ -50,22 +50,26 @@ def outcome_value(scores: Sequence[int], player: int) -> float:
     return float(scores[player] - best_other)
 
 
-def greedy_playout(state: State[Action], rng: Rng) -> None:
-    """Play ``state`` (a full state with a known deal) to the end in place, every seat choosing
-    by :func:`~metrogames.bots.greedy.greedy_choice` with ``rng`` for ties; simultaneous movers
-    act in seat order and see the others' moves of the turn (a rollout, not a fair game)."""
+def greedy_turns(state: State[Action], turns: int, rng: Rng) -> None:
+    """Play up to ``turns`` turns of ``state`` (a full state with a known deal) in place, every
+    seat to move choosing by :func:`~metrogames.bots.greedy.greedy_choice` with ``rng`` for
+    ties (a turn: every player to move acts once; chance steps are free). Simultaneous movers
+    act in seat order and see the others' moves of the turn (a playout, not a fair game)."""
     pass_action = state.game.pass_action
-    while not state.is_over():
+    played = 0
+    while played < turns and not state.is_over():
         movers = state.to_move()
         if CHANCE in movers:
             state.apply_in_place(CHANCE, state.legal_actions(CHANCE)[0], check=False)
             continue
         for p in sorted(movers):
             legal = state.legal_actions(p)
-            action = legal[0] if len(legal) == 1 else greedy_choice(
-                state, p, legal, rng, pass_action
-            )
+            if len(legal) > 1:
+                action = greedy_choice(state, p, legal, rng, pass_action)
+            else:
+                action = legal[0]
             state.apply_in_place(p, action, check=False)
+        played += 1
 
 
 class MonteCarloBot:
@@ -74,7 +78,8 @@ class MonteCarloBot:
     Args:
         seed: the bot's seed.
         budget: playouts per decision (at least one per legal action).
-        rollout: ``random`` (the engine's fast playout) or ``greedy``.
+        greedy_turns: turns of each playout played by the greedy rule before the engine's
+            random playout finishes the game.
         name: the bot's code.
     """
 
@@ -84,16 +89,16 @@ class MonteCarloBot:
         self,
         seed: int = 0,
         budget: int = DEFAULT_BUDGET,
-        rollout: Rollout = "random",
+        greedy_turns: int = 0,
         name: str = "montecarlo",
     ) -> None:
         if budget < 1:
             raise ValueError(f"a Monte Carlo budget is at least 1 playout, not {budget}")
-        if rollout not in ("random", "greedy"):
-            raise ValueError(f"unknown rollout policy {rollout!r} (random or greedy)")
+        if greedy_turns < 0:
+            raise ValueError(f"greedy_turns cannot be negative ({greedy_turns})")
         self.name = name
         self.budget = budget
-        self.rollout = rollout
+        self.greedy_turns = greedy_turns
         self.rng = bot_rng(seed, name)
 
     def decide(self, state: State[Action], player: int, legal_actions: Sequence[Action]) -> Action:
@@ -131,10 +136,10 @@ class MonteCarloBot:
         for i in alive:
             after = table.clone()
             after.apply_in_place(player, legal_actions[i], check=False)
-            if self.rollout == "random":
+            if self.greedy_turns:
+                greedy_turns(after, self.greedy_turns, Rng(seeds[0], "greedy"))
+            if not after.is_over():
                 after.random_playout([Rng(s) for s in seeds])
-            else:
-                greedy_playout(after, Rng(seeds[0]))
             totals[i] += outcome_value(after.scores(), player)
             counts[i] += 1
 
