@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from metrogames.core.errors import GameOverError, IllegalActionError, NotYourTurnError, Where
 from metrogames.core.protocol import Action, State
 from metrogames.core.rng import Rng
 
@@ -48,13 +49,18 @@ def register(code: str) -> Callable[[BotFactory], BotFactory]:
 
 
 def bot_codes() -> list[str]:
-    """Every registered bot code, sorted (``["greedy", "random"]``)."""
+    """Every registered bot code: the levels from weakest to strongest (``easy``, ``medium``,
+    ``hard``, ``expert``), then the algorithms, sorted (``greedy``, ``montecarlo``,
+    ``random``)."""
     _load()
-    return sorted(BOTS)
+    from metrogames.bots.levels import LEVELS
+
+    return [*LEVELS, *sorted(code for code in BOTS if code not in LEVELS)]
 
 
 def make_bot(code: str, seed: int = 0) -> Bot:
-    """The bot for ``code`` (``"random"``, ``"greedy"``), seeded with ``seed``.
+    """The bot for ``code`` (a level such as ``"medium"``, or an algorithm such as
+    ``"random"``, ``"greedy"``, ``"montecarlo"``; see :func:`bot_codes`), seeded with ``seed``.
 
     Raises:
         ValueError: an unknown code (the message lists the known ones).
@@ -62,13 +68,39 @@ def make_bot(code: str, seed: int = 0) -> Bot:
     _load()
     factory = BOTS.get(code)
     if factory is None:
-        raise ValueError(f"unknown bot {code!r} (known: {', '.join(sorted(BOTS))})")
+        raise ValueError(f"unknown bot {code!r} (known: {', '.join(bot_codes())})")
     return factory(seed)
 
 
 def _load() -> None:
     # imported for their registrations
-    from metrogames.bots import greedy, random_bot  # noqa: F401
+    from metrogames.bots import greedy, levels, montecarlo, random_bot  # noqa: F401
+
+
+def check_decision(
+    name: str, state: State[Action], player: int, legal_actions: Sequence[Action]
+) -> None:
+    """Refuse to decide when there is nothing to decide: the game is over, ``player`` is not
+    to move in ``state``, or ``legal_actions`` is empty.
+
+    Raises:
+        GameOverError: the game is over (``game-over``).
+        NotYourTurnError: ``player`` is not to move (``not-your-turn``).
+        IllegalActionError: no legal action was given (``no-legal-action``).
+    """
+    where = Where(player=player)
+    if state.is_over():
+        raise GameOverError("game-over", f"the game is over: the {name} bot has no move", where)
+    movers = state.to_move()
+    if player not in movers:
+        now = ", ".join("chance" if p < 0 else f"player {p}" for p in sorted(movers))
+        raise NotYourTurnError(
+            "not-your-turn", f"the {name} bot was asked to move out of turn ({now} to move)", where
+        )
+    if not legal_actions:
+        raise IllegalActionError(
+            "no-legal-action", f"the {name} bot was given no legal action to choose from", where
+        )
 
 
 def bot_rng(seed: int, name: str) -> Rng:

@@ -12,8 +12,35 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from metrogames.bots.base import bot_rng, register
+from metrogames.bots.base import bot_rng, check_decision, register
 from metrogames.core.protocol import Action, State
+from metrogames.core.rng import Rng
+
+
+def greedy_choice(
+    table: State[Action],
+    player: int,
+    legal_actions: Sequence[Action],
+    rng: Rng,
+    pass_action: object,
+) -> Action:
+    """The greedy rule on a full state ``table``: the action of ``legal_actions`` with the
+    best immediate gain minus the best opponent's gain, a non-pass action on ties, then one
+    drawn with ``rng`` (one draw)."""
+    before = table.scores()
+    best: list[Action] = []
+    best_key: tuple[int, bool] | None = None
+    for action in legal_actions:
+        after = table.clone()
+        after.apply_in_place(player, action, check=False)
+        scores = after.scores()
+        others = [scores[p] - before[p] for p in range(len(scores)) if p != player]
+        key = (scores[player] - before[player] - max(others, default=0), action != pass_action)
+        if best_key is None or key > best_key:
+            best_key, best = key, [action]
+        elif key == best_key:
+            best.append(action)
+    return rng.choice(best)
 
 
 class GreedyBot:
@@ -28,22 +55,9 @@ class GreedyBot:
         """Fills in hidden parts (kept apart, so they never shift the tie-breaks)."""
 
     def decide(self, state: State[Action], player: int, legal_actions: Sequence[Action]) -> Action:
+        check_decision(self.name, state, player, legal_actions)
         table = state.resample(player, self.fill) if state.viewer is not None else state
-        before = table.scores()
-        pass_action = state.game.pass_action
-        best: list[Action] = []
-        best_key: tuple[int, bool] | None = None
-        for action in legal_actions:
-            after = table.clone()
-            after.apply_in_place(player, action, check=False)
-            scores = after.scores()
-            others = [scores[p] - before[p] for p in range(len(scores)) if p != player]
-            key = (scores[player] - before[player] - max(others, default=0), action != pass_action)
-            if best_key is None or key > best_key:
-                best_key, best = key, [action]
-            elif key == best_key:
-                best.append(action)
-        return self.rng.choice(best)
+        return greedy_choice(table, player, legal_actions, self.rng, state.game.pass_action)
 
 
 register("greedy")(GreedyBot)

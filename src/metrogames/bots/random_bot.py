@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from metrogames.bots.base import bot_rng, register
+from metrogames.bots.base import bot_rng, check_decision, register
 from metrogames.core.playout import uniform_choice
 from metrogames.core.protocol import Action, State
 
@@ -25,6 +25,7 @@ class RandomBot:
         self.rng = bot_rng(seed, self.name)
 
     def decide(self, state: State[Action], player: int, legal_actions: Sequence[Action]) -> Action:
+        check_decision(self.name, state, player, legal_actions)
         return uniform_choice(self.rng, legal_actions, state.game.pass_action)
 
 

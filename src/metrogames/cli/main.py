@@ -254,8 +254,7 @@ def replay(
 
 
 def _parse_bots(bots: str) -> list[str]:
-    from metrogames.bots import greedy, random_bot  # noqa: F401  (their registrations)
-    from metrogames.bots.base import BOTS, make_bot
+    from metrogames.bots.base import bot_codes, make_bot
 
     codes = [b.strip() for b in bots.split(",") if b.strip()]
     for code in codes:
@@ -264,7 +263,7 @@ def _parse_bots(bots: str) -> list[str]:
         except ValueError as exc:
             raise fail(str(exc), 2) from None
     if not codes:
-        raise fail(f"--bots needs at least one bot code (known: {', '.join(sorted(BOTS))})", 2)
+        raise fail(f"--bots needs at least one bot code (known: {', '.join(bot_codes())})", 2)
     return codes
 
 

@@ -38,7 +38,7 @@ export async function renderHome(root, navigate) {
     game: recall("game", "london"),
     mode: recall("mode", "solo"),
     count: 2,
-    bots: ["greedy", "greedy", "greedy", "greedy", "greedy"],
+    bots: ["medium", "medium", "medium", "medium", "medium"],
     online: ["human", "human", "human", "human", "human"],
     names: ["", "", "", "", "", ""],
     options: {},
