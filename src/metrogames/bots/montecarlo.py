@@ -33,6 +33,7 @@ The budget is a number of playouts, not a time: the same seed always gives the s
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from metrogames.bots.base import bot_rng, check_decision, register
 from metrogames.bots.greedy import greedy_choice
@@ -41,6 +42,26 @@ from metrogames.core.rng import Rng
 
 DEFAULT_BUDGET = 1000
 """Playouts per decision of the ``montecarlo`` code."""
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """What a search found for one legal action (the coach shows these).
+
+    Attributes:
+        action: the action.
+        playouts: the finished playouts behind the figures.
+        score: the player's mean final score after the action, in points.
+        win: the share of those playouts the player won (a shared win counts as a fraction;
+            in a solo game, the share it finished at all: 1.0).
+        value: the search's criterion, the mean margin (:func:`outcome_value`), in points.
+    """
+
+    action: Action
+    playouts: int
+    score: float
+    win: float
+    value: float
 
 
 def outcome_value(scores: Sequence[int], player: int) -> float:
@@ -105,20 +126,49 @@ class MonteCarloBot:
         check_decision(self.name, state, player, legal_actions)
         if len(legal_actions) == 1:
             return legal_actions[0]
-        pass_action = state.game.pass_action
+        return self.rank(state, player, legal_actions)[0].action
+
+    def rank(
+        self, state: State[Action], player: int, legal_actions: Sequence[Action], keep: int = 1
+    ) -> list[Estimate]:
+        """Every action of ``legal_actions`` with its :class:`Estimate`, best first: the
+        successive halving stops when ``keep`` actions are left, those come first (by value),
+        then the others in the order they were dropped (later first).
+
+        Raises:
+            GameOverError, NotYourTurnError, IllegalActionError: as :func:`check_decision`.
+        """
+        check_decision(self.name, state, player, legal_actions)
+        keep = max(1, keep)
         n = len(legal_actions)
-        totals = [0.0] * n
-        counts = [0] * n
+        stats = [[0.0, 0.0, 0.0, 0] for _ in range(n)]  # value, score, win sums; playouts
         alive = list(range(n))
+        dropped: list[int] = []
         rounds = max(1, (n - 1).bit_length())  # ceil(log2(n))
         per_round = self.budget / rounds
-        while len(alive) > 1:
+        pass_action = state.game.pass_action
+
+        def order(i: int) -> tuple[float, bool, int]:
+            value, _, _, count = stats[i]
+            return (-value / count if count else 0.0, legal_actions[i] == pass_action, i)
+
+        while True:
             repeats = max(1, int(per_round / len(alive)))
             for _ in range(repeats):
-                self._sample(state, player, legal_actions, alive, totals, counts)
-            alive.sort(key=lambda i: (-totals[i] / counts[i], legal_actions[i] == pass_action, i))
-            alive = alive[: (len(alive) + 1) // 2]
-        return legal_actions[alive[0]]
+                self._sample(state, player, legal_actions, alive, stats)
+            alive.sort(key=order)
+            if len(alive) <= keep:
+                break
+            half = max(keep, (len(alive) + 1) // 2)
+            dropped = alive[half:] + dropped
+            alive = alive[:half]
+            if len(alive) <= keep:
+                break
+        return [
+            Estimate(legal_actions[i], int(c), score / c, win / c, value / c)
+            for i in alive + dropped
+            for value, score, win, c in [stats[i]]
+        ]
 
     def _sample(
         self,
@@ -126,8 +176,7 @@ class MonteCarloBot:
         player: int,
         legal_actions: Sequence[Action],
         alive: Sequence[int],
-        totals: list[float],
-        counts: list[int],
+        stats: list[list[float]],
     ) -> None:
         """One determinization; every action in ``alive`` played out once on it."""
         rng = self.rng
@@ -140,8 +189,13 @@ class MonteCarloBot:
                 greedy_turns(after, self.greedy_turns, Rng(seeds[0], "greedy"))
             if not after.is_over():
                 after.random_playout([Rng(s) for s in seeds])
-            totals[i] += outcome_value(after.scores(), player)
-            counts[i] += 1
+            scores = after.scores()
+            winners = after.winners()
+            row = stats[i]
+            row[0] += outcome_value(scores, player)
+            row[1] += scores[player]
+            row[2] += 1 / len(winners) if player in winners else 0.0
+            row[3] += 1
 
 
 register("montecarlo")(MonteCarloBot)

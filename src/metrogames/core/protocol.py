@@ -345,6 +345,10 @@ class GameType:
         solo_result: for a finished solo game, its rating and percentile (JSON), else
             ``None``; ``None`` for a game without solo ratings.
         family: the renderer family (``nextstation``, ``metro``; the game name by default).
+        heuristic: ``(full state, player) -> float``: the game's own estimate of ``player``'s
+            final score from a position, in points, for search bots (leaf values and playout
+            policies); it may read the whole state it is given, so bots hand it only
+            determinizations (``state.resample``). ``None``: bots rely on playouts alone.
     """
 
     name: str
@@ -361,3 +365,4 @@ class GameType:
     view_json: Callable[[State[Action], int | None], JsonObject]
     solo_result: Callable[[State[Action]], JsonObject | None] | None = None
     family: str = ""
+    heuristic: Callable[[State[Action], int], float] | None = None
