@@ -1,4 +1,4 @@
-"""The ``metrogames`` command (Typer): score, replay, play, daily, simulate, deals, bench, serve.
+"""The ``metrogames`` command (Typer): score, replay, analyse, play, daily, simulate, deals, bench, serve.
 
 Contract: ``docs/notation.md``, "Command line". Every command takes ``--json`` for
 machine-readable output on stdout; errors go to stderr with a non-zero exit status and a message
@@ -251,6 +251,39 @@ def replay(
         raise fail(str(exc)) from None
     if any_bad:
         raise typer.Exit(1)
+
+
+@app.command()
+def analyse(
+    record: Annotated[Path, typer.Argument(help="A finished solo London or Paris record.")],
+    budget: Annotated[
+        str, typer.Option(help="Search budget: quick, normal or deep (deterministic).")
+    ] = "normal",
+    seed: Annotated[int, typer.Option(help="Seed of the search.")] = 0,
+    as_json: JsonFlag = False,
+) -> None:
+    """Hindsight on a finished solo game: the best score found on the same deal with the
+    whole deck known, both maps, and the turn that lost most against the expert's estimate."""
+    from metrogames.bots.analysis import BUDGETS, AnalysisRefusedError, analyse
+    from metrogames.cli.files import read_json
+
+    if budget not in BUDGETS:
+        raise fail(f"--budget must be one of {', '.join(BUDGETS)}, not {budget!r}", 2)
+    try:
+        check_seed(seed)
+        data = read_json(record)
+        with contextlib.nullcontext() if as_json else err.status("Analysing…"):
+            result = analyse(data, budget, seed)
+    except AnalysisRefusedError as exc:
+        raise fail(f"{record}: cannot analyse: {exc}") from None
+    except (MetrogamesError, ValueError) as exc:
+        raise fail(f"{record}: {exc}") from None
+    if as_json:
+        emit_json(result.to_json())
+    else:
+        from metrogames.cli.analyse import print_analysis
+
+        print_analysis(out, result)
 
 
 def _parse_bots(bots: str) -> list[str]:
@@ -726,7 +759,11 @@ def serve(
     except ValueError as exc:  # pydantic's ValidationError names the setting and its rule
         raise fail(f"bad setting: {exc}") from None
     settings = settings.model_copy(
-        update={"host": host or settings.host, "port": port or settings.port, "db": db or settings.db}
+        update={
+            "host": host or settings.host,
+            "port": port or settings.port,
+            "db": db or settings.db,
+        }
     )
     _check_listen(settings.host, settings.port)
     try:

@@ -108,6 +108,11 @@ class TerminalRenderer(Protocol):
         """The final scores and who won; for a solo game, its rating (never "wins")."""
         ...
 
+    def final_map(self, state: State[Action], seat: int, title: str) -> RenderableType:
+        """``seat``'s part of the finished (full) ``state`` under ``title`` (``analyse`` shows
+        two of them side by side)."""
+        ...
+
     def sheet(self, game: str, result: JsonObject) -> RenderableType:
         """A ``score --json`` result of ``game`` as a table."""
         ...

@@ -182,6 +182,10 @@ class MetroRenderer:
             final_table(metro, seats.names),
         )
 
+    def final_map(self, state: State[Action], seat: int, title: str) -> RenderableType:
+        """The board (shared by every seat) under ``title``."""
+        return Group(Text(title, style="bold"), render_board(_metro(state)))
+
     def verdict(self, state: State[Action], seats: Seats) -> RenderableType:
         """The final scores, the longest routes and the winners with the tie-break used."""
         metro = _metro(state)

@@ -190,6 +190,11 @@ class NextStationRenderer:
     def verdict(self, state: State[Action], seats: Seats) -> RenderableType:
         return Group(*plain_verdict(state, seats))
 
+    def final_map(self, state: State[Action], seat: int, title: str) -> RenderableType:
+        """``seat``'s map with ``title`` above it."""
+        ns = _ns(state)
+        return render_map(ns.city, ns.maps[seat], MapView(title=title))
+
     def sheet(self, game: str, result: JsonObject) -> RenderableType:
         """A ``score --json`` breakdown as the score sheet table (rows: lines, tourist sites,
         interchanges, bridges, objectives, total)."""

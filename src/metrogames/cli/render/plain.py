@@ -98,6 +98,14 @@ class PlainRenderer:
     def verdict(self, state: State[Action], seats: Seats) -> RenderableType:
         return Group(*plain_verdict(state, seats))
 
+    def final_map(self, state: State[Action], seat: int, title: str) -> RenderableType:
+        """``title``, the position snapshot and ``seat``'s score."""
+        return Group(
+            Text(title, style="bold"),
+            Text(state.snapshot()),
+            Text(f"score {state.scores()[seat]}"),
+        )
+
     def sheet(self, game: str, result: JsonObject) -> RenderableType:
         """The result's items, one row each (JSON values as written)."""
         table = Table(title=f"{game_type(game).title}: score sheet", title_style="bold")

@@ -1,0 +1,71 @@
+"""The text output of ``metrogames analyse``: both maps side by side, the best found score with
+its caveat, and the costliest turns (``docs/notation.md``, "Analysis")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.columns import Columns
+from rich.console import Console
+from rich.text import Text
+
+from metrogames.bots.analysis import Analysis
+from metrogames.cli.render import renderer_for
+from metrogames.games import game_type
+
+
+def turn_text(turn: dict[str, Any]) -> str:
+    """``round 2, turn 5 (street-circle): played F4-H6, better C6-E6 — 9.6 points lost
+    (estimates 106.4 and 116.0)``; the where-part holds what the game gives."""
+    where = ", ".join(f"{k} {turn[k]}" for k in ("round", "turn") if k in turn)
+    where = where or f"step {turn['step']}"
+    if "card" in turn:
+        where += f" ({turn['card']})"
+    return (
+        f"{where}: played {turn['played']}, better {turn['better']} — "
+        f"{turn['loss']} points lost (estimates {turn['played_estimate']} and "
+        f"{turn['better_estimate']})"
+    )
+
+
+def print_analysis(console: Console, analysis: Analysis) -> None:
+    """Print ``analysis`` for people (the JSON document's content, maps drawn)."""
+    doc = analysis.to_json()
+    best = doc["best_found"]
+    kind = game_type(doc["game"])
+    renderer = renderer_for(kind)
+    name = str(doc["player"])
+    console.print(Text(f"{kind.title}: hindsight on {name}'s game", style="bold"))
+    console.print(
+        Columns(
+            [
+                renderer.final_map(analysis.final, 0, f"{name}: {doc['score']} points"),
+                renderer.final_map(analysis.best.state, 0, f"Best found: {best['score']} points"),
+            ],
+            padding=(0, 4),
+        )
+    )
+    gain = best["gain"]
+    line = Text(f"Your score {doc['score']} · best found {best['score']}", style="bold")
+    line.append(f" ({'+' if gain >= 0 else ''}{gain})")
+    console.print(line)
+    console.print(Text(f"That is {best['note']}.", style="dim"))
+    search = doc["search"]
+    turns = doc["costly_turns"]
+    if turns:
+        console.print(Text("Costliest turn: " + turn_text(turns[0]), style="bold"))
+        for turn in turns[1:]:
+            console.print(Text("Also: " + turn_text(turn)))
+    else:
+        console.print(Text("No turn lost points against the expert's estimate."))
+    console.print(
+        Text(
+            f"Estimates: mean final scores of Monte Carlo playouts on your view "
+            f"({search['coach_playouts']} a decision, {doc['decisions']} decisions; the deck "
+            f"unknown, as you played). Estimated loss over the game: {doc['estimated_loss']} "
+            f"points. Search: budget {search['budget']}, beam width {search['width']}, "
+            f"{search['states']} states, {search['completions']} completions, seed "
+            f"{search['seed']}.",
+            style="dim",
+        )
+    )
