@@ -30,7 +30,7 @@ def turn_text(turn: dict[str, Any]) -> str:
 
 def print_analysis(console: Console, analysis: Analysis) -> None:
     """Print ``analysis`` for people (the JSON document's content, maps drawn)."""
-    doc = analysis.to_json()
+    doc: dict[str, Any] = analysis.to_json()
     best = doc["best_found"]
     kind = game_type(doc["game"])
     renderer = renderer_for(kind)
