@@ -14,6 +14,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 
+from metrogames.web.analyses import Analyses, record_key
 from metrogames.web.boards import board, games_list
 from metrogames.web.bodies import (
     ActionBody,
@@ -201,4 +202,42 @@ async def post_replay(request: Request) -> Response:
     record = (await read_body(request, Record, "a record", RECORD_LIMIT)).root
     charge(request, "replays")
     text = await service(request).offload(replay_text, record)
+    return Response(text, media_type="application/json")
+
+
+def analyses(request: Request) -> Analyses:
+    """The app's analyses (made on first use, with the configured budget)."""
+    state = request.app.state
+    if not hasattr(state, "analyses"):
+        state.analyses = Analyses(state.settings.analysis_budget)
+    found: Analyses = state.analyses
+    return found
+
+
+@router.get("/rooms/{room}/analysis")
+async def get_analysis(room: str, request: Request) -> Response:
+    """Hindsight on a finished solo game: the best score found on its deal and the costliest
+    turn (``docs/web-api.md``); a daily game only once its day has closed (409 ``day-open``)."""
+    rooms = service(request)
+    table = await rooms.table(room)
+    rooms.check_public(table, bearer(request))
+    if table.status != "finished":
+        raise RoomError(409, "not-finished", "only a finished game can be analysed")
+    if rooms.hide_seed(table):
+        raise RoomError(
+            409, "day-open", "the analysis of a daily game shows once its day has closed"
+        )
+    text = await analyses(request).get(
+        f"room:{table.id}", lambda: rooms.record(table), lambda: charge(request, "analyses")
+    )
+    return Response(text, media_type="application/json")
+
+
+@router.post("/analyses")
+async def post_analysis(request: Request) -> Response:
+    """Hindsight on an uploaded record of a finished solo game (``docs/web-api.md``)."""
+    record = (await read_body(request, Record, "a record", RECORD_LIMIT)).root
+    text = await analyses(request).get(
+        record_key(record), lambda: record, lambda: charge(request, "analyses")
+    )
     return Response(text, media_type="application/json")

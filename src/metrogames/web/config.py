@@ -11,8 +11,10 @@ and kept in the database), ``METROGAMES_ROOM_IDLE`` and ``METROGAMES_FINISHED_ID
 a room, or a finished room, stays in memory once nothing uses it; reloaded on demand),
 ``METROGAMES_RATE_ROOMS``, ``METROGAMES_RATE_PLAYERS``, ``METROGAMES_RATE_JOINS`` and
 ``METROGAMES_RATE_REPLAYS`` (how many rooms, players, seat claims and uploaded replays one client
-address may ask for, in the ``limits`` library's notation, e.g. ``20/minute;200/hour``) and ``METROGAMES_TRUSTED_PROXIES`` (comma-separated
-addresses or networks of reverse proxies whose ``X-Forwarded-For`` names the client; empty:
+address may ask for, in the ``limits`` library's notation, e.g. ``20/minute;200/hour``),
+``METROGAMES_RATE_ANALYSES`` (hindsight analyses one client address may start),
+``METROGAMES_ANALYSIS_BUDGET`` (``quick``, ``normal`` or ``deep``: the analyses' search) and
+``METROGAMES_TRUSTED_PROXIES`` (comma-separated addresses or networks of reverse proxies whose ``X-Forwarded-For`` names the client; empty:
 the direct peer is the client).
 """
 
@@ -45,9 +47,20 @@ class Settings(BaseSettings):
     rate_players: str = "10/minute;100/hour"
     rate_joins: str = "30/minute;300/hour"
     rate_replays: str = "30/minute;300/hour"
+    rate_analyses: str = "6/minute;30/hour"
+    analysis_budget: str = "normal"
     trusted_proxies: str = ""
 
-    @field_validator("rate_rooms", "rate_players", "rate_joins", "rate_replays")
+    @field_validator("analysis_budget")
+    @classmethod
+    def _budget(cls, value: str) -> str:
+        from metrogames.bots.analysis import BUDGETS
+
+        if value not in BUDGETS:
+            raise ValueError(f"{value!r} is no analysis budget (known: {', '.join(BUDGETS)})")
+        return value
+
+    @field_validator("rate_rooms", "rate_players", "rate_joins", "rate_replays", "rate_analyses")
     @classmethod
     def _rate(cls, value: str) -> str:
         parse_many(value)  # ValueError naming the text it cannot read

@@ -1,0 +1,93 @@
+"""Hindsight analyses over the API (docs/web-api.md, "Analysis"): a finished solo room's, an
+uploaded record's, the refusals, the cache, the rate limit and the daily challenge's wait."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dailyutil import DAY as DAILY_DAY
+from dailyutil import Clock, daily_client, new_player, play, started
+from dailyutil import get as daily_get
+from fastapi.testclient import TestClient
+from webutil import auth, create, make_settings, play_out, record
+
+from metrogames.games import replay_record
+from metrogames.web.app import create_app
+
+
+def refused(r: Any, status: int, reason: str) -> None:
+    assert r.status_code == status, r.text
+    assert r.json()["reason"] == reason, r.text
+
+
+def solo_room(client: TestClient, game: str = "london", seed: int = 0) -> tuple[str, str]:
+    made = create(client, game=game, mode="solo", seats=[{"name": "Ada"}])
+    room = made["room"]["room"]
+    play_out(client, room, made["tokens"], seed)
+    return room, made["tokens"]["0"]
+
+
+def test_a_finished_solo_room_is_analysed_once_and_rate_limited(db_url: str) -> None:
+    settings = make_settings(db_url, analysis_budget="quick", rate_analyses="2/minute")
+    with TestClient(create_app(settings)) as client:
+        room, _ = solo_room(client)
+        r = client.get(f"/api/rooms/{room}/analysis")
+        assert r.status_code == 200, r.text
+        doc = r.json()
+        rec = record(client, room)
+        score = replay_record(rec).scores()[0]
+        best = doc["best_found"]
+        assert doc["score"] == score and doc["player"] == "Ada"
+        assert best["score"] >= score and best["proven_optimal"] is False
+        assert "not a proven optimum" in best["note"]
+        assert replay_record(best["record"]).scores() == [best["score"]]
+        assert doc["views"]["player"]["scores"] == [score]
+        assert doc["views"]["best"]["scores"] == [best["score"]]
+        assert set(doc["views"]["best"]["players"][0]["lines"]) == {
+            "blue",
+            "pink",
+            "purple",
+            "green",
+        }
+        assert doc["costliest_turn"]["loss"] > 0 and doc["search"]["budget"] == "quick"
+        # kept: asking again starts nothing, so the limit is not charged
+        for _ in range(3):
+            assert client.get(f"/api/rooms/{room}/analysis").text == r.text
+        # the same game uploaded is a new analysis (1 of 2), a third one is over the limit
+        up = client.post("/api/analyses", json=rec)
+        assert up.status_code == 200 and up.json()["best_found"]["score"] == best["score"]
+        other, _ = solo_room(client, "paris", 1)
+        r = client.get(f"/api/rooms/{other}/analysis")
+        refused(r, 429, "rate-limited")
+        assert "analyses" in r.json()["error"] and r.headers["retry-after"]
+
+
+def test_refusals(client: TestClient) -> None:
+    made = create(client, game="london", mode="solo", seats=[{"name": "Ada"}])
+    room = made["room"]["room"]
+    refused(client.get(f"/api/rooms/{room}/analysis"), 409, "not-finished")
+    made = create(client, game="london", mode="bots", seats=[{"name": "Ada"}, {"bot": "greedy"}])
+    room = made["room"]["room"]
+    play_out(client, room, {"0": made["tokens"]["0"]})
+    refused(client.get(f"/api/rooms/{room}/analysis"), 409, "not-solo")
+    refused(client.post("/api/analyses", json=record(client, room)), 409, "not-solo")
+    refused(client.get("/api/rooms/nosuchroom/analysis"), 404, "not-found")
+    refused(client.post("/api/analyses", json={"game": "london"}), 400, "bad-request")
+    refused(client.post("/api/analyses", content=b"[1, 2"), 400, "bad-request")
+
+
+def test_a_daily_game_is_analysed_once_its_day_has_closed(db_url: str) -> None:
+    clock = Clock()
+    with daily_client(db_url, clock) as client:
+        client.app.state.settings.analysis_budget = "quick"  # type: ignore[attr-defined]
+        _, token = new_player(client, "Ada")
+        room = started(client, token, share=True)["room"]
+        play(client, room, token)
+        for who in ({}, auth(token)):
+            r = client.get(f"/api/rooms/{room}/analysis", headers=who)
+            refused(r, 409, "day-open")
+        assert daily_get(client, "/api/daily", token)["date"] == DAILY_DAY
+        clock.set("2026-03-01T00:00:01")
+        r = client.get(f"/api/rooms/{room}/analysis")
+        assert r.status_code == 200, r.text
+        assert r.json()["best_found"]["score"] >= r.json()["score"]
