@@ -93,6 +93,8 @@ async function asViewer(room, call) {
   }
 }
 export const postReplayText = (text) => api("POST", "/api/replays", new RawJson(text));
+export const getAnalysis = (room) => asViewer(room, (token) => api("GET", `/api/rooms/${room}/analysis`, undefined, token));
+export const postAnalysisText = (text) => api("POST", "/api/analyses", new RawJson(text));
 
 // -- seat tokens, kept per room in localStorage -------------------------------------------
 const KEY = (room) => `metrogames.room.${room}`;

@@ -6,6 +6,7 @@ import * as API from "./api.js";
 import { NextStationScreen } from "./play-nextstation.js";
 import { MetroScreen } from "./play-metro.js";
 import { downloadRecord } from "./room.js";
+import { analysable, analysisPanel } from "./analysis.js";
 
 export class ReplayScreen {
   constructor(root, { room = null, file = null } = {}) {
@@ -69,6 +70,10 @@ export class ReplayScreen {
       controls,
       h("p", { class: "muted small" }, "Keys: ← → step, Home/End, Space play/pause."),
       this.table);
+    const last = this.data.frames[n - 1];
+    if (last && analysable(last)) {
+      this.root.append(analysisPanel(this.board, () => (this.room ? API.getAnalysis(this.room) : API.postAnalysisText(this.record))));
+    }
     const ctx = { act: async () => {}, interactive: false };
     this.screen = this.data.game === "metro" ? new MetroScreen(this.table, this.board, ctx) : new NextStationScreen(this.table, this.board, ctx);
   }

@@ -4,6 +4,7 @@ import { h, clear, toast, fmtName, colourChip, colourLetters } from "./dom.js";
 import * as API from "./api.js";
 import { NextStationScreen, sheetTable } from "./play-nextstation.js";
 import { MetroScreen, seatChip } from "./play-metro.js";
+import { analysable, analysisPanel } from "./analysis.js";
 
 const PACE_MS = () => {
   try { const v = localStorage.getItem("metrogames.pace"); return v === null ? 350 : Number(v); } catch { return 350; }
@@ -314,6 +315,10 @@ export class RoomScreen {
     const el = clear(this.el.extra);
     if (v.status === "finished") {
       el.append(this.endPanel(v));
+      if (analysable(v)) {
+        this.analysisEl = this.analysisEl || analysisPanel(this.board, () => API.getAnalysis(this.room));
+        el.append(this.analysisEl);
+      }
     } else if (v.game !== "metro" && v.last_round && v.last_round.round > 0 && !this.dismissedRound(v.last_round.round)) {
       el.append(this.roundPanel(v));
     }
