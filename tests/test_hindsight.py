@@ -13,6 +13,7 @@ from metrogames.bots.analysis import AnalysisRefusedError, analyse, check_record
 from metrogames.bots.hindsight import Budget, player_losses, search_best
 from metrogames.bots.play import play_bots
 from metrogames.core.protocol import CHANCE, Action, JsonObject, State
+from metrogames.core.rng import Rng
 from metrogames.games import game_type, load_game, record_start, register_game, replay_record
 
 
@@ -110,6 +111,7 @@ def test_analysis_json_and_the_best_record() -> None:
     assert turn["loss"] == max(t["loss"] for t in doc["costly_turns"]) > 0
     assert 1 <= turn["round"] <= 4
     assert doc["search"]["budget"] == "quick" and doc["search"]["width"] == 4
+    assert doc["upper_bound"]["total"] >= best["score"]
     views = analysis.views()
     assert views["player"]["scores"] == [doc["score"]]
     assert views["best"]["scores"] == [best["score"]]
@@ -139,3 +141,36 @@ def test_refusals_name_the_reason() -> None:
             check_record(dict(solo.to_record(done, ["a"], seed=4)))
     finally:
         register_game(london)
+
+
+@pytest.mark.parametrize(
+    ("city", "options"),
+    [("london", {}), ("london", {"powers": "random", "objectives": "random"}), ("paris", {})],
+)
+def test_the_upper_bound_holds_component_by_component(city: str, options: Any) -> None:
+    bound_of = game_type(city).score_bound
+    assert bound_of is not None
+    game = load_game(city, players=1, **options)
+    for seed in range(4):
+        bound = bound_of(game.new_game(seed), 0)
+        assert bound is not None and bound["total"] == sum(
+            v for k, v in bound.items() if k != "total"
+        )
+        finals = [play_bots(game.new_game(seed), [make_bot("greedy", seed)])]
+        for k in range(30):
+            done = game.new_game(seed)
+            done.random_playout([Rng(k)])
+            finals.append(done)
+        if seed == 0:
+            line, _ = search_best(game.new_game(seed), Budget(width=2, playouts=2))
+            finals.append(line.state)
+        for final in finals:
+            parts = final.score_components(0)
+            for key, value in parts.items():
+                assert value <= bound[key], (seed, key, value, bound)
+    # an unknown deal has no bound
+    record = solo_record(3)
+    del record["seed"]
+    for rnd in record["rounds"]:
+        rnd.pop("deck", None)
+    assert bound_of(record_start(record), 0) is None

@@ -5,7 +5,8 @@ Contract: ``docs/notation.md``, "Analysis". The record is replayed by the engine
 known and weighs the player's decisions on the player's view. Only finished solo games of a
 game with a solo rating (the registry's ``solo_result`` hook: London and Paris) whose record
 fixes the deal (a seed, or revealed decks) are analysed; anything else is refused with an
-:class:`AnalysisRefusedError` naming the reason.
+:class:`AnalysisRefusedError` naming the reason. When the game gives one (``GameType.score_bound``)
+the report carries an upper bound of the score on the deal, by component.
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ class Analysis:
     seed: int
     states: int
     completions: int
+    bound: dict[str, int] | None
 
     @property
     def costliest(self) -> list[Decision]:
@@ -96,6 +98,7 @@ class Analysis:
                 "moves": self._moves(self.best.state),
                 "record": self.best_record(),
             },
+            "upper_bound": dict(self.bound) if self.bound is not None else None,
             "costliest_turn": turns[0] if turns else None,
             "costly_turns": turns,
             "decisions": len(self.decisions),
@@ -186,8 +189,19 @@ def analyse(data: object, budget: str = "normal", seed: int = 0) -> Analysis:
     assert isinstance(data, dict)
     best, stats = search_best(start, chosen, seed, candidates=[final])
     decisions = player_losses(start, final, chosen.coach, seed)
+    hook = game_type(start.game.name).score_bound
+    bound = hook(start, PLAYER) if hook is not None else None
     return Analysis(
-        dict(data), final, best, decisions, budget, chosen, seed, stats.states, stats.completions
+        dict(data),
+        final,
+        best,
+        decisions,
+        budget,
+        chosen,
+        seed,
+        stats.states,
+        stats.completions,
+        bound,
     )
 
 

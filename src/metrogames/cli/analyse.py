@@ -50,6 +50,16 @@ def print_analysis(console: Console, analysis: Analysis) -> None:
     line.append(f" ({'+' if gain >= 0 else ''}{gain})")
     console.print(line)
     console.print(Text(f"That is {best['note']}.", style="dim"))
+    bound = doc["upper_bound"]
+    if bound is not None:
+        parts = ", ".join(f"{k} {v}" for k, v in bound.items() if k != "total" and v)
+        console.print(
+            Text(
+                f"Upper bound on this deal: {bound['total']} ({parts}): every game of the deal "
+                "scores at most this, a loose bound (each component bounded on its own).",
+                style="dim",
+            )
+        )
     search = doc["search"]
     turns = doc["costly_turns"]
     if turns:

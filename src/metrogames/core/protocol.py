@@ -349,6 +349,10 @@ class GameType:
             final score from a position, in points, for search bots (leaf values and playout
             policies); it may read the whole state it is given, so bots hand it only
             determinizations (``state.resample``). ``None``: bots rely on playouts alone.
+        score_bound: ``(full state, player) -> {component: points, ..., "total": points} |
+            None``: an upper bound of ``player``'s final score in every game of the state's
+            deal (hindsight analyses compare their best line found with it); ``None`` (the
+            hook, or its result) when the game gives none.
     """
 
     name: str
@@ -366,3 +370,4 @@ class GameType:
     solo_result: Callable[[State[Action]], JsonObject | None] | None = None
     family: str = ""
     heuristic: Callable[[State[Action], int], float] | None = None
+    score_bound: Callable[[State[Action], int], dict[str, int] | None] | None = None

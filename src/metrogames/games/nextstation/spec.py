@@ -107,6 +107,12 @@ def _view_json(state: State[Action], you: int | None) -> JsonObject:
     return present.view_json(cast(NextStationState, state), you)
 
 
+def _score_bound(state: State[Action], player: int) -> dict[str, int] | None:
+    from metrogames.games.nextstation.bound import score_bound
+
+    return score_bound(cast(NextStationState, state), player)
+
+
 def solo_result(state: State[Action]) -> JsonObject | None:
     """For a finished solo game: ``{"score", "modules", "rating": {"adjusted", "band",
     "range", "phrase", "penalty"} | None, "percentile": 0-100 | None, "reference":
@@ -157,6 +163,7 @@ def _register(city_name: str) -> None:
             view_json=_view_json,
             solo_result=solo_result,
             family="nextstation",
+            score_bound=_score_bound,
         )
     )
 

@@ -56,6 +56,10 @@ function show(body, board, doc) {
       ` — you scored ${doc.score} (${gain}).`),
     h("p", { class: "muted small", "data-testid": "analysis-note" },
       "Best found by a search with the whole deck known, not a proven optimum: a better line may exist."),
+    doc.upper_bound
+      ? h("p", { class: "muted small", "data-testid": "analysis-bound" },
+        `No game of this deal can score more than ${doc.upper_bound.total} (a loose bound: each scoring component bounded on its own), so the optimum lies between ${best.score} and ${doc.upper_bound.total}.`)
+      : null,
     h("div", { class: "analysis-maps" },
       mapOf(board, doc.views.player, `Your map — ${doc.score}`),
       mapOf(board, doc.views.best, `Best found — ${best.score}`)),
