@@ -5,12 +5,26 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner, Result
 
 from metrogames.bots import make_bot
 from metrogames.bots.play import play_bots
+from metrogames.cli.main import app
 from metrogames.games import load_game, replay_record
-from test_cli import invoke, write_json
 from test_hindsight import solo_record
+
+
+def invoke(*args: str | Path) -> Result:
+    result = CliRunner().invoke(app, [str(a) for a in args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+def write_json(path: Path, value: Any) -> Path:
+    path.write_text(json.dumps(value), encoding="utf-8")
+    return path
 
 
 def test_analyse_json(tmp_path: Path) -> None:
