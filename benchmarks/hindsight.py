@@ -25,7 +25,7 @@ from metrogames.bots import make_bot
 from metrogames.bots.analysis import BUDGETS, check_record
 from metrogames.bots.hindsight import player_losses, search_best
 from metrogames.bots.play import play_bots
-from metrogames.games import load_game
+from metrogames.games import game_type, load_game
 
 
 def one(game: str, seed: int, bot_seed: int, budget: str) -> dict[str, Any]:
@@ -39,6 +39,8 @@ def one(game: str, seed: int, bot_seed: int, budget: str) -> dict[str, Any]:
     t1 = time.process_time()
     decisions = player_losses(start, final, chosen.coach, 0)
     t2 = time.process_time()
+    hook = game_type(game).score_bound
+    bound = hook(start, 0) if hook is not None else None
     return {
         "seed": seed,
         "greedy": final.scores()[0],
@@ -48,6 +50,7 @@ def one(game: str, seed: int, bot_seed: int, budget: str) -> dict[str, Any]:
         "ranking_s": round(t2 - t1, 2),
         "decisions": len(decisions),
         "top_loss": round(max((d.loss for d in decisions), default=0.0), 1),
+        "upper_bound": bound["total"] if bound is not None else None,
     }
 
 
@@ -75,6 +78,7 @@ def main(argv: list[str] | None = None) -> None:
         "gain_mean": round(statistics.mean(gains), 1),
         "gain_min": min(gains),
         "gain_max": max(gains),
+        "upper_bound_mean": round(statistics.mean(r["upper_bound"] or 0 for r in rows), 1),
         "search_s_mean": round(statistics.mean(r["search_s"] for r in rows), 2),
         "ranking_s_mean": round(statistics.mean(r["ranking_s"] for r in rows), 2),
     }
