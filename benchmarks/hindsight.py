@@ -1,5 +1,6 @@
 """Hindsight on solo deals: the greedy bot's score against the best line found with the whole
-deck known (``metrogames analyse``), and the analysis time.
+deck known (``metrogames analyse``), the game's upper bound of the score on the deal, and the
+analysis time.
 
 Measurements, not tests. Run from the repository root::
 
