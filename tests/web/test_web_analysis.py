@@ -5,14 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from dailyutil import DAY as DAILY_DAY
 from dailyutil import Clock, daily_client, new_player, play, started
 from dailyutil import get as daily_get
 from fastapi.testclient import TestClient
+from pydantic import ValidationError
 from webutil import auth, create, make_settings, play_out, record
 
 from metrogames.games import replay_record
 from metrogames.web.app import create_app
+from metrogames.web.config import Settings
 
 
 def refused(r: Any, status: int, reason: str) -> None:
@@ -91,3 +94,11 @@ def test_a_daily_game_is_analysed_once_its_day_has_closed(db_url: str) -> None:
         r = client.get(f"/api/rooms/{room}/analysis")
         assert r.status_code == 200, r.text
         assert r.json()["best_found"]["score"] >= r.json()["score"]
+
+
+@pytest.mark.parametrize(
+    ("setting", "value"), [("rate_analyses", "often"), ("analysis_budget", "huge")]
+)
+def test_bad_analysis_settings_are_refused_by_name(setting: str, value: str) -> None:
+    with pytest.raises(ValidationError, match=setting):
+        Settings(**{setting: value})
