@@ -52,6 +52,12 @@ def test_london_solo_whole_game_by_clicking(page: Page, server: str) -> None:
     expect(page.locator(".final-sheet")).to_have_count(1)
     total = page.locator(".final-sheet [data-testid=sheet-total]").first.inner_text()
     assert int(total) > 0
+    # one player: the score and the solo rating, never "wins"
+    expect(page.locator(GAME_OVER)).to_have_text(f"Game over — {total} points")
+    expect(page.locator("[data-testid=solo-result]")).to_contain_text("Solo rating: band ")
+    for who in (".pname", ".final-sheet h3"):  # no winner's star with one player
+        expect(page.locator(who).first).not_to_contain_text("★")
+    expect(page.locator(".power-line")).not_to_contain_text("available")  # nothing "current"
     shot(page, "london-end")
 
 

@@ -73,6 +73,9 @@ def build_view(
         "timed_out": frame.timed_out,
         "winners": seen.winners() if seen.is_over() else [],
     }
-    view.update(game_type(frame.game).view_json(seen, you))
+    kind = game_type(frame.game)
+    view.update(kind.view_json(seen, you))
+    if seen.is_over() and seen.num_players == 1 and kind.solo_result is not None:
+        view["solo"] = kind.solo_result(seen)
     view["legal"] = legal
     return view

@@ -341,7 +341,7 @@ export class NextStationScreen {
         if (p.acted) state = "✓ played";
         else if ((v.to_move || []).includes(p.seat)) state = "… thinking";
       }
-      const winner = (v.winners || []).includes(p.seat);
+      const winner = v.seats.length > 1 && (v.winners || []).includes(p.seat);
       list.append(h("li", { class: `player${p.seat === v.you ? " you" : ""}`, "data-seat": p.seat },
         colourChip(p.colour, this.letters[p.colour], { label: false }),
         h("span", { class: "pname" }, `${fmtName(seat.name)}${p.seat === v.you ? " (you)" : ""}${winner ? " ★" : ""}`),
@@ -363,7 +363,7 @@ export class NextStationScreen {
     if (p.power) {
       el.append(h("p", { class: "power-line" }, "Pencil power: ",
         h("strong", {}, POWER_LABEL[p.power.id] || p.power.id),
-        p.power.available ? " (available this round)" : " (not available now)"));
+        v.status === "finished" ? "" : p.power.available ? " (available this round)" : " (not available now)"));
     }
   }
 

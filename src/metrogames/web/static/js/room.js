@@ -346,8 +346,9 @@ export class RoomScreen {
 
   endPanel(v) {
     const winners = (v.winners || []).map((s) => fmtName((v.seats[s] || {}).name));
-    const head = h("div", { class: "panel-head" },
-      h("h2", { "data-testid": "game-over" }, winners.length ? `Game over — ${winners.join(" and ")} win${winners.length > 1 ? "" : "s"}!` : "Game over"));
+    const title = v.seats.length === 1 ? `Game over — ${(v.scores || [])[0]} points`
+      : winners.length ? `Game over — ${winners.join(" and ")} win${winners.length > 1 ? "" : "s"}!` : "Game over";
+    const head = h("div", { class: "panel-head" }, h("h2", { "data-testid": "game-over" }, title));
     const buttons = h("div", { class: "buttons" },
       h("button", { class: "btn primary", id: "replay-btn", onclick: () => this.navigate(`#/replay/${this.room}`) }, "▶ Replay this game"),
       h("button", { class: "btn", id: "download-btn", onclick: () => downloadRecord(this.room) }, "⬇ Download the record"),
@@ -361,11 +362,11 @@ export class RoomScreen {
           h("td", { class: "num" }, h("strong", {}, String(v.scores[i]))), h("td", { class: "num" }, String((v.longest || [])[i] ?? ""))))));
     } else {
       details = h("div", { class: "final-sheets" }, v.players.map((p) => h("div", { class: "final-sheet" },
-        h("h3", {}, `${fmtName((v.seats[p.seat] || {}).name)}${(v.winners || []).includes(p.seat) ? " ★" : ""} — ${p.sheet.total}`),
+        h("h3", {}, `${fmtName((v.seats[p.seat] || {}).name)}${v.seats.length > 1 && (v.winners || []).includes(p.seat) ? " ★" : ""} — ${p.sheet.total}`),
         sheetTable(this.board, p.sheet, p.line_scores))));
     }
     if (this.opts.endPanel) return this.opts.endPanel(v, details);
-    return h("section", { class: "panel end" }, head, details, buttons);
+    return h("section", { class: "panel end" }, head, soloResult(v.solo), details, buttons);
   }
 
   hostControls(v) {
@@ -422,3 +423,14 @@ function copy(text) {
 }
 
 function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
+
+/** A finished solo game's rating band and percentile (`solo` of the view), or nothing. */
+function soloResult(solo) {
+  if (!solo) return null;
+  const r = solo.rating;
+  const parts = [];
+  const adjusted = r && r.penalty ? ` for ${solo.score} − ${r.penalty} (modules) = ${r.adjusted}` : "";
+  if (r) parts.push(h("span", {}, "Solo rating: ", h("strong", {}, `band ${r.band}`), ` (${r.range})${adjusted}`, r.phrase ? h("em", {}, ` “${r.phrase}”`) : ""));
+  if (solo.percentile != null) parts.push(h("span", {}, ` · better than ${Math.round(solo.percentile)} % of the ${solo.reference.bot} bot's games`));
+  return parts.length ? h("p", { class: "solo-result", "data-testid": "solo-result" }, ...parts) : null;
+}
