@@ -29,3 +29,31 @@ def test_metro_against_a_bot_whole_game(page: Page, server: str) -> None:
     expect(page.locator("svg.board-metro g.tile[data-square]")).to_have_count(60)
     expect(page.locator(".final tbody tr")).to_have_count(2)
     shot(page, "metro-end")
+
+
+def test_metro_rules_presets_on_the_form_and_the_room(page: Page, server: str) -> None:
+    """The form offers the seed's and the publisher's rules by name; choosing one sets the
+    options, which stay adjustable ("custom" once changed); the room says which was used."""
+    page.goto(f"{server}/")
+    page.wait_for_selector("#create-form")
+    page.check("input[name=game][value=metro]")
+    page.check("input[name=mode][value=bots]")
+    expect(page.locator("#opt-preset")).to_have_value("seed")  # the default options
+    page.select_option("#opt-preset", "box")
+    expect(page.locator("#opt-turn_mode")).to_have_value('"official-hand"')
+    expect(page.locator("#opt-one_tile_routes")).to_have_value('"forbidden"')
+    expect(page.locator("[data-testid=preset-note]")).to_contain_text("hold one tile")
+    page.select_option("#opt-turn_mode", '"hand"')
+    expect(page.locator("#opt-preset")).to_have_value("")  # custom
+    page.select_option("#opt-turn_mode", '"official-hand"')
+    expect(page.locator("#opt-preset")).to_have_value("box")
+    shot(page, "metro-presets-form")
+    page.click("#create-btn")
+    page.wait_for_url("**/r/*")
+    expect(page.locator("[data-testid=preset]")).to_have_text("Publisher's box rules")
+    room = page.url.rstrip("/").rsplit("/", 1)[-1]
+    summary = page.request.get(f"{server}/api/rooms/{room}").json()
+    assert summary["options"] == {"turn_mode": "official-hand", "one_tile_routes": "forbidden"}
+    assert summary["preset"] == {"name": "box", "title": "Publisher's box rules"}
+    page.wait_for_selector("svg.board-metro .hit-square")
+    shot(page, "metro-presets-room")

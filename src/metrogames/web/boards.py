@@ -12,12 +12,13 @@ from typing import Any
 
 from metrogames.bots.base import bot_codes
 from metrogames.core.errors import OptionError
-from metrogames.games import game_names, game_options_json, game_type
+from metrogames.games import game_names, game_options_json, game_presets_json, game_type
 
 
 def games_list() -> list[dict[str, Any]]:
     """``GET /api/games``: per game ``{"game", "title", "players": [min, max], "options":
-    {name: {"default", "values": [...], "choose"?: {...}}}, "bots": [codes]}``."""
+    {name: {"default", "values": [...], "choose"?: {...}}}, "presets": {name: {"title",
+    "options", "note"}}, "bots": [codes]}``."""
     out: list[dict[str, Any]] = []
     for name in game_names():
         kind = game_type(name)
@@ -27,6 +28,7 @@ def games_list() -> list[dict[str, Any]]:
                 "title": kind.title,
                 "players": [kind.players.start, kind.players.stop - 1],
                 "options": game_options_json(kind),
+                "presets": game_presets_json(kind),
                 "bots": bot_codes(),
             }
         )

@@ -48,7 +48,7 @@ from metrogames.core.errors import (
     RecordError,
 )
 from metrogames.core.protocol import CHANCE
-from metrogames.games import game_from_options, game_names, game_type
+from metrogames.games import game_from_options, game_names, game_type, preset_of
 from metrogames.web.bodies import ActionBody, JoinBody, RoomBody
 from metrogames.web.checks import (
     RoomError,
@@ -974,6 +974,13 @@ class RoomService:
             for s in table.seats
         ]
 
+    @staticmethod
+    def preset_json(table: Table) -> dict[str, Any] | None:
+        """``{"name", "title"}`` of the rule set the room's options match, or ``None``."""
+        kind = game_type(table.game)
+        name = preset_of(kind, table.progress.state.game.options_json())
+        return None if name is None else {"name": name, "title": kind.presets[name].title}
+
     def summary(self, table: Table) -> dict[str, Any]:
         """``GET /api/rooms/{room}``: the room summary of ``docs/web-api.md``."""
         return {
@@ -981,6 +988,7 @@ class RoomService:
             "game": table.game,
             "mode": table.mode,
             "options": table.options,
+            "preset": self.preset_json(table),
             "status": table.status,
             "seats": self.seats_json(table),
             "turn_clock": table.turn_clock,

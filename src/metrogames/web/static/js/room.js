@@ -113,6 +113,7 @@ export class RoomScreen {
     el.append(h("h2", {}, title),
       h("span", { class: "room-code", title: "room code" }, "Room ", h("code", { "data-testid": "room-code" }, this.room)),
       h("span", { class: "mode tag" }, sum.mode),
+      sum.preset ? h("span", { class: "tag", "data-testid": "preset", title: "rules" }, sum.preset.title) : "",
       h("span", { class: "clock-wrap" }, clockIcon(), h("span", { class: "clock", id: "clock", "aria-live": "off" })),
       this.connState === "reconnecting" ? h("span", { class: "tag warn" }, "reconnecting…") : "",
       this.opts.header ? this.opts.header() : "");
