@@ -329,7 +329,11 @@ class RoomService:
         tokens: dict[str, str] = {}
         for i, spec in enumerate(body.seats):
             if spec.bot is not None:
-                seats.append(Seat(i, bot_name(spec.name, spec.bot), False, spec.bot, None))
+                name = bot_name(spec.name, spec.bot)
+                taken = {s.name for s in seats}
+                if name in taken:  # two bots at one table have distinct names
+                    name = next(f"{name} {k}" for k in range(2, 99) if f"{name} {k}" not in taken)
+                seats.append(Seat(i, name, False, spec.bot, None))
             elif mode == "online" and i > 0:  # waits for a player (its name: a placeholder)
                 seats.append(Seat(i, spec.name or "", True, None, None))
             else:
