@@ -161,8 +161,10 @@ export class RoomScreen {
       h("p", {}, "Share this link or the code ", h("code", {}, this.room), ":"),
       h("div", { class: "share" }, h("input", { readonly: true, value: link, id: "share-link", onfocus: (ev) => ev.target.select() }),
         h("button", { class: "btn small", onclick: () => copy(link) }, "Copy")),
-      !mine.size ? h("label", { class: "row" }, "Your name ", nameInput) : null,
+      lobbyFacts(sum),
+      !mine.size && open ? h("label", { class: "row" }, "Your name ", nameInput) : null,
       h("ul", { class: "lobby-seats" }, rows),
+      !mine.size && !open ? h("p", { class: "notice", "data-testid": "room-full" }, "This room is full: you are watching. The game appears here when the host starts it.") : null,
       host ? h("div", { class: "buttons" }, h("button", {
         class: "btn primary big", id: "start-btn", disabled: open > 0, onclick: () => this.startGame(),
       }, open ? `Waiting for ${open} player${open > 1 ? "s" : ""}` : "Start the game")) : h("p", { class: "muted" }, "The host starts the game when everyone is here."));
@@ -434,4 +436,15 @@ function soloResult(solo) {
   if (r) parts.push(h("span", {}, "Solo rating: ", h("strong", {}, `band ${r.band}`), ` (${r.range})${adjusted}`, r.phrase ? h("em", {}, ` “${r.phrase}”`) : ""));
   if (solo.percentile != null) parts.push(h("span", {}, ` · better than ${Math.round(solo.percentile)} % of the ${solo.reference.bot} bot's games`));
   return parts.length ? h("p", { class: "solo-result", "data-testid": "solo-result" }, ...parts) : null;
+}
+
+/** The lobby's facts: the rule set, the options and the turn clock. */
+function lobbyFacts(sum) {
+  const shown = (v) => v === null || (Array.isArray(v) && !v.length) ? "none" : Array.isArray(v) ? v.join(", ") : typeof v === "object" ? Object.entries(v).map(([k, x]) => `${k}: ${x}`).join(", ") : String(v);
+  const opts = Object.entries(sum.options || {}).map(([k, v]) => `${k.replace(/_/g, " ")}: ${shown(v)}`);
+  const clock = sum.turn_clock ? `${sum.turn_clock >= 120 ? `${sum.turn_clock / 60} min` : `${sum.turn_clock} s`} per turn` : "no turn clock";
+  return h("dl", { class: "lobby-facts", "data-testid": "lobby-facts" },
+    sum.preset ? [h("dt", {}, "Rules"), h("dd", {}, sum.preset.title)] : [],
+    h("dt", {}, "Options"), h("dd", {}, opts.length ? opts.join(" · ") : "the game's defaults"),
+    h("dt", {}, "Clock"), h("dd", {}, clock));
 }
