@@ -8,6 +8,7 @@ from browser.helpers import (
     GAME_OVER,
     create_game,
     next_station_move,
+    overlaps,
     play_next_station,
     shot,
     step_of,
@@ -58,6 +59,7 @@ def test_london_solo_whole_game_by_clicking(page: Page, server: str) -> None:
     for who in (".pname", ".final-sheet h3"):  # no winner's star with one player
         expect(page.locator(who).first).not_to_contain_text("★")
     expect(page.locator(".power-line")).not_to_contain_text("available")  # nothing "current"
+    assert overlaps(page) == 0  # no marker covers another, a departure letter or "Thames"
     shot(page, "london-end")
 
 
@@ -72,4 +74,6 @@ def test_paris_hotseat_whole_game(page: Page, server: str) -> None:
     turns = play_next_station(page, max_turns=120)
     assert turns >= 20
     expect(page.locator(".final-sheet")).to_have_count(2)
+    expect(page.locator(".notice.handover")).to_have_count(0)  # nothing "current" once over
+    assert overlaps(page) == 0
     shot(page, "paris-end")

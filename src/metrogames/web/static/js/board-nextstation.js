@@ -64,7 +64,7 @@ export class NextStationBoard {
       "aria-label": `${this.board.title} map`,
     });
     this.layers = {};
-    for (const name of ["base", "links", "lines", "under", "stations", "marks", "preview", "hits"]) {
+    for (const name of ["base", "links", "lines", "under", "stations", "labels", "marks", "preview", "hits"]) {
       this.layers[name] = s("g", { class: `layer-${name}` });
       this.svg.append(this.layers[name]);
     }
@@ -172,7 +172,7 @@ export class NextStationBoard {
       s("path", { d, class: "river-wave" }),
     );
     const [a, b] = [pts[0], pts[1]];
-    this.layers.base.append(s("text", {
+    this.layers.labels.append(s("text", {
       x: (a[0] + b[0]) / 2, y: (a[1] + b[1]) / 2 + 4, class: "river-name", "text-anchor": "middle",
       text: river.name,
     }));
@@ -221,10 +221,6 @@ export class NextStationBoard {
       if (deps[st.name]) {
         const colour = deps[st.name];
         g.append(s("circle", { r: st.cells ? U * 0.9 : r * 1.55, class: "departure-ring", stroke: colourHex(colour) }));
-        g.append(s("text", {
-          x: -r * 1.6, y: r * 2.05, class: "departure-letter", fill: colourHex(colour),
-          "text-anchor": "middle", text: this.letters[colour].toUpperCase(),
-        }));
       }
       if (st.cells) {
         // Paris central platform: one big station over 4 cells
@@ -273,8 +269,11 @@ export class NextStationBoard {
       }
       for (const [a, b] of line.sections || []) {
         const [[x1, y1], [x2, y2]] = this.segment(a, b);
-        const mx = (x1 + x2) / 2;
-        const my = (y1 + y2) / 2;
+        // a diagonal's marker sits a third of the way along: two diagonals crossing in one
+        // cell share their midpoint, and their markers must not cover each other
+        const t = x1 !== x2 && y1 !== y2 ? 0.3 : 0.5;
+        const mx = x1 + (x2 - x1) * t;
+        const my = y1 + (y2 - y1) * t;
         lg.append(s("g", { transform: `translate(${mx} ${my})`, class: "line-letter" },
           s("circle", { r: 6.5, stroke: hex }),
           s("text", { "text-anchor": "middle", dy: "0.35em", text: this.letters[colour] })));
@@ -285,6 +284,7 @@ export class NextStationBoard {
       }
       g.append(lg);
     }
+    this.drawDepartureLetters(lines);
     const pg = clear(this.layers.preview);
     if (current) {
       const hex = colourHex(current);
@@ -292,6 +292,43 @@ export class NextStationBoard {
         const [[x1, y1], [x2, y2]] = this.segment(a, b);
         pg.append(s("line", { x1, y1, x2, y2, stroke: hex, "stroke-width": width, class: "pending" }));
       }
+    }
+  }
+
+  // Each departure's colour letter, beside its ring in the gap between the directions its
+  // sections leave in (8 directions; the letter goes between two unused ones when it can).
+  drawDepartureLetters(lines) {
+    const g = this.departureLabels || s("g", { class: "departure-labels" });
+    if (!this.departureLabels) { this.departureLabels = g; this.layers.labels.append(g); }
+    clear(g);
+    const used = new Map(); // station -> set of directions 0..7 (45° steps, 0 = east)
+    const mark = (from, to) => {
+      const [[x1, y1], [x2, y2]] = this.segment(from, to);
+      const dir = Math.round(Math.atan2(y2 - y1, x2 - x1) / (Math.PI / 4));
+      const name = this.aliases[from] || from;
+      if (!used.has(name)) used.set(name, new Set());
+      used.get(name).add((dir + 8) % 8);
+    };
+    for (const line of Object.values(lines)) {
+      for (const [a, b] of line.sections || []) { mark(a, b); mark(b, a); }
+    }
+    for (const [colour, dep] of Object.entries(this.board.departures)) {
+      const name = this.aliases[dep] || dep;
+      const st = this.station(name);
+      const dirs = used.get(name) || new Set();
+      // candidate k lies between directions k and k+1; prefer both free, then one free;
+      // ties go to the lower left (candidate 2: between south and south-west)
+      const order = [2, 3, 1, 4, 0, 5, 7, 6];
+      const free = (k) => (dirs.has(k) ? 0 : 1) + (dirs.has((k + 1) % 8) ? 0 : 1);
+      const best = order.reduce((b, k) => (free(k) > free(b) ? k : b), order[0]);
+      const angle = (best + 0.5) * (Math.PI / 4);
+      const radius = st.cells ? U * 1.05 : U * 0.5;
+      const [x, y] = this.pos(name);
+      g.append(s("text", {
+        x: x + Math.cos(angle) * radius, y: y + Math.sin(angle) * radius, dy: "0.35em",
+        class: "departure-letter", fill: colourHex(colour), "text-anchor": "middle",
+        "data-departure": colour, text: this.letters[colour].toUpperCase(),
+      }));
     }
   }
 

@@ -262,7 +262,8 @@ export class RoomScreen {
       const ctx = { act: (a, step) => this.act(a, step), interactive: true, online: this.summary.mode === "online" };
       this.screen = v.game === "metro" ? new MetroScreen(this.el.table, this.board, ctx) : new NextStationScreen(this.el.table, this.board, ctx);
     }
-    if (prev && prev.you !== v.you && prev.you !== null && this.mySeats().length > 1) {
+    if (v.status === "finished") clear(this.el.notice); // no hand-over once the game is over
+    else if (prev && prev.you !== v.you && prev.you !== null && this.mySeats().length > 1) {
       const name = fmtName((v.seats[v.you] || {}).name);
       if (v.game === "metro" && (v.hand || []).length && v.status === "playing") {
         // hot-seat with held tiles: hide them until the next player is at the screen
