@@ -152,7 +152,8 @@ def metro_move(page: Page) -> bool:
 OVERLAPS_JS = """() => {
   const boxes = (sel) => [...document.querySelectorAll(sel)].map((e) => {
     const r = e.getBoundingClientRect();
-    return { sel, x0: r.left, y0: r.top, x1: r.right, y1: r.bottom };
+    const what = (e.closest("[data-section]") || e.closest(".line-letter") || e).outerHTML.slice(0, 120);
+    return { sel, what, x0: r.left, y0: r.top, x1: r.right, y1: r.bottom };
   });
   const marks = boxes("svg.board-ns .line-letter circle");
   const labels = [...boxes("svg.board-ns .departure-letter"), ...boxes("svg.board-ns .river-name")];
@@ -160,12 +161,13 @@ OVERLAPS_JS = """() => {
   const out = [];
   marks.forEach((a, i) => marks.slice(i + 1).forEach((b) => { if (hit(a, b)) out.push([a, b]); }));
   labels.forEach((a) => marks.forEach((b) => { if (hit(a, b)) out.push([a, b]); }));
-  return out.length;
+  return out.map(([a, b]) => `${a.what} @${Math.round(a.x0)},${Math.round(a.y0)} / ${b.what} @${Math.round(b.x0)},${Math.round(b.y0)}`);
 }"""
-"""Counts pairs of line markers that overlap, and of labels (departure letters, the river's
+"""Lists pairs of line markers that overlap, and of labels (departure letters, the river's
 name) that a line marker covers, on the Next Station board of the page."""
 
 
-def overlaps(page: Page) -> int:
-    """How many marker/marker or label/marker pairs overlap on the page's Next Station map."""
-    return int(page.evaluate(OVERLAPS_JS))
+def overlaps(page: Page) -> list[str]:
+    """The marker/marker and label/marker pairs that overlap on the page's Next Station map
+    (each described by its elements and positions)."""
+    return list(page.evaluate(OVERLAPS_JS))

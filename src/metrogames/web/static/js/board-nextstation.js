@@ -255,6 +255,7 @@ export class NextStationBoard {
   drawLines(lines, pending, current) {
     const g = clear(this.layers.lines);
     const width = U * 0.17;
+    const markers = [];
     for (const [ci, colour] of this.colours.entries()) {
       const line = lines[colour];
       if (!line) continue;
@@ -274,6 +275,7 @@ export class NextStationBoard {
         const t = x1 !== x2 && y1 !== y2 ? 0.3 : 0.5;
         const mx = x1 + (x2 - x1) * t;
         const my = y1 + (y2 - y1) * t;
+        markers.push([mx, my]);
         lg.append(s("g", { transform: `translate(${mx} ${my})`, class: "line-letter" },
           s("circle", { r: 6.5, stroke: hex }),
           s("text", { "text-anchor": "middle", dy: "0.35em", text: this.letters[colour] })));
@@ -284,7 +286,8 @@ export class NextStationBoard {
       }
       g.append(lg);
     }
-    this.drawDepartureLetters(lines);
+    this.drawInterchanges(lines);
+    this.drawDepartureLetters(lines, markers);
     const pg = clear(this.layers.preview);
     if (current) {
       const hex = colourHex(current);
@@ -295,37 +298,67 @@ export class NextStationBoard {
     }
   }
 
-  // Each departure's colour letter, beside its ring in the gap between the directions its
-  // sections leave in (8 directions; the letter goes between two unused ones when it can).
-  drawDepartureLetters(lines) {
+  // Interchanges: a station on two or more of the sheet's lines gets a dark ring on a white one
+  // (its title says how many lines), as the sheet's interchange boxes count them.
+  drawInterchanges(lines) {
+    const g = this.interchangeLabels || s("g", { class: "interchanges" });
+    if (!this.interchangeLabels) { this.interchangeLabels = g; this.layers.labels.prepend(g); }
+    clear(g);
+    const count = new Map();
+    for (const line of Object.values(lines)) {
+      const on = new Set();
+      for (const [a, b] of line.sections || []) { on.add(this.aliases[a] || a); on.add(this.aliases[b] || b); }
+      for (const name of on) count.set(name, (count.get(name) || 0) + 1);
+    }
+    for (const [name, n] of count) {
+      if (n < 2) continue;
+      const st = this.station(name);
+      const [x, y] = this.pos(name);
+      const r = st.cells ? U * 0.86 : U * 0.3;
+      g.append(s("g", { transform: `translate(${x} ${y})`, class: "interchange", "data-interchange": name, "data-lines": n },
+        s("title", { text: `${name}: interchange of ${n} lines` }),
+        s("circle", { r: r + 1, class: "interchange-ring outer" }),
+        s("circle", { r, class: "interchange-ring" })));
+    }
+  }
+
+  // Each departure's colour letter, beside its ring where it is clearest of every drawn
+  // section and line marker (16 candidate spots in the gaps between the 8 directions).
+  drawDepartureLetters(lines, markers) {
     const g = this.departureLabels || s("g", { class: "departure-labels" });
     if (!this.departureLabels) { this.departureLabels = g; this.layers.labels.append(g); }
     clear(g);
-    const used = new Map(); // station -> set of directions 0..7 (45° steps, 0 = east)
-    const mark = (from, to) => {
-      const [[x1, y1], [x2, y2]] = this.segment(from, to);
-      const dir = Math.round(Math.atan2(y2 - y1, x2 - x1) / (Math.PI / 4));
-      const name = this.aliases[from] || from;
-      if (!used.has(name)) used.set(name, new Set());
-      used.get(name).add((dir + 8) % 8);
-    };
+    const segments = [];
     for (const line of Object.values(lines)) {
-      for (const [a, b] of line.sections || []) { mark(a, b); mark(b, a); }
+      for (const [a, b] of line.sections || []) segments.push(this.segment(a, b));
     }
+    const clearance = (x, y) => {
+      let best = Infinity;
+      for (const [mx, my] of markers) best = Math.min(best, Math.hypot(x - mx, y - my) - 13);
+      for (const [[x1, y1], [x2, y2]] of segments) best = Math.min(best, pointToSegment(x, y, x1, y1, x2, y2) - 10);
+      for (const st of this.board.stations) {
+        if (!st.cells) best = Math.min(best, Math.hypot(x - this.x(st.col), y - this.y(st.row)) - U * 0.32);
+      }
+      return best;
+    };
+    // ties go to the lower left (between south and south-west), as the sheet prints it
+    const order = [2, 3, 1, 4, 0, 5, 7, 6];
     for (const [colour, dep] of Object.entries(this.board.departures)) {
       const name = this.aliases[dep] || dep;
       const st = this.station(name);
-      const dirs = used.get(name) || new Set();
-      // candidate k lies between directions k and k+1; prefer both free, then one free;
-      // ties go to the lower left (candidate 2: between south and south-west)
-      const order = [2, 3, 1, 4, 0, 5, 7, 6];
-      const free = (k) => (dirs.has(k) ? 0 : 1) + (dirs.has((k + 1) % 8) ? 0 : 1);
-      const best = order.reduce((b, k) => (free(k) > free(b) ? k : b), order[0]);
-      const angle = (best + 0.5) * (Math.PI / 4);
-      const radius = st.cells ? U * 1.05 : U * 0.5;
       const [x, y] = this.pos(name);
+      let pick = null;
+      for (const radius of st.cells ? [U * 1.05] : [U * 0.5, U * 0.62]) {
+        for (const k of order) {
+          const angle = (k + 0.5) * (Math.PI / 4);
+          const px = x + Math.cos(angle) * radius;
+          const py = y + Math.sin(angle) * radius;
+          const room = Math.min(clearance(px, py), 999);
+          if (!pick || room > pick.room + 0.5) pick = { px, py, room };
+        }
+      }
       g.append(s("text", {
-        x: x + Math.cos(angle) * radius, y: y + Math.sin(angle) * radius, dy: "0.35em",
+        x: pick.px, y: pick.py, dy: "0.35em",
         class: "departure-letter", fill: colourHex(colour), "text-anchor": "middle",
         "data-departure": colour, text: this.letters[colour].toUpperCase(),
       }));
@@ -419,4 +452,13 @@ function ticks(r) {
 function smoothPath(pts) {
   // a polyline with round joins: faithful to the course, so crossings read as in the data
   return `M${pts.map((p) => `${p[0].toFixed(1)} ${p[1].toFixed(1)}`).join(" L")}`;
+}
+
+/** The distance from (x, y) to the segment (x1, y1)-(x2, y2), in the same units. */
+function pointToSegment(x, y, x1, y1, x2, y2) {
+  const dx = x2 - x1;
+  const dy = y2 - y1;
+  const len = dx * dx + dy * dy;
+  const t = len ? Math.max(0, Math.min(1, ((x - x1) * dx + (y - y1) * dy) / len)) : 0;
+  return Math.hypot(x - (x1 + t * dx), y - (y1 + t * dy));
 }

@@ -64,6 +64,7 @@ export class NextStationScreen {
     if (this.board.stations.some((st) => st.tourist_site)) extra.push(h("span", { class: "legend-item" }, "★ tourist site"));
     if (this.board.stations.some((st) => st.monument)) extra.push(h("span", { class: "legend-item" }, "◆ monument (any symbol)"));
     if ((this.board.bridges || []).length) extra.push(h("span", { class: "legend-item" }, "◇ overhead crossing"));
+    extra.push(h("span", { class: "legend-item" }, h("span", { class: "legend-interchange" }), "interchange (2+ of your lines)"));
     return h("div", { class: "legend" }, ...items, ...extra,
       h("span", { class: "legend-item" }, h("span", { class: "legend-start" }), "line end you may draw from"),
       h("span", { class: "legend-item" }, h("span", { class: "legend-target" }), "station you may draw to"));
