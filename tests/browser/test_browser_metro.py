@@ -24,6 +24,9 @@ def test_metro_against_a_bot_whole_game(page: Page, server: str) -> None:
             moves += 1
             if moves == 12:  # 24 tiles down: trains are on their way, said in words
                 expect(page.locator(".train-line").first).to_contain_text("so far, waiting at")
+                page.locator("[data-testid=moves] summary").click()  # the move log
+                expect(page.locator(".move-log li").nth(3)).to_be_visible()
+                expect(page.locator(".move-log")).to_contain_text("Ada: ")
                 shot(page, "metro-mid")
         else:
             page.wait_for_selector(f".hit-square, {GAME_OVER}")

@@ -70,6 +70,7 @@ export const seatToBot = (room, seat, bot, hostToken) =>
 export const reclaimSeat = (room, seat, token) =>
   api("POST", `/api/rooms/${room}/seats/${seat}/reclaim`, {}, token);
 export const getView = (room, token) => api("GET", `/api/rooms/${room}/view`, undefined, token);
+export const getMoves = (room, token) => api("GET", `/api/rooms/${room}/moves`, undefined, token);
 export const sendAction = (room, action, step, token) =>
   api("POST", `/api/rooms/${room}/actions`, { action, step }, token);
 // The record as the server wrote it (text): never parsed and re-serialised, so the seed

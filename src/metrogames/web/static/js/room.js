@@ -258,7 +258,9 @@ export class RoomScreen {
       clear(this.el.body);
       this.el.table = h("div", { class: "table" });
       this.el.extra = h("div", { class: "extra" });
-      this.el.body.append(this.el.extra, this.el.table);
+      this.el.moves = h("details", { class: "panel moves", "data-testid": "moves", ontoggle: () => this.renderMoves() },
+        h("summary", {}, "Move log"), h("ol", { class: "move-log" }));
+      this.el.body.append(this.el.extra, this.el.table, this.el.moves);
       const ctx = { act: (a, step) => this.act(a, step), interactive: true, online: this.summary.mode === "online" };
       this.screen = v.game === "metro" ? new MetroScreen(this.el.table, this.board, ctx) : new NextStationScreen(this.el.table, this.board, ctx);
     }
@@ -276,6 +278,7 @@ export class RoomScreen {
       }
     }
     this.screen.update(v);
+    this.renderMoves();
     this.renderExtra(v);
     this.renderHeader();
     this.renderTimeout(v);
@@ -290,6 +293,23 @@ export class RoomScreen {
     const what = v.game === "metro" ? "the server played your turn" : "you passed this turn";
     this.el.notice.append(h("div", { class: "notice timeout", role: "alert", "data-testid": "timeout-notice", "data-step": String(told.step) },
       `Your time ran out: ${what}.`));
+  }
+
+  // The move log, while its panel is open: every step as this seat may know it.
+  async renderMoves() {
+    const panel = this.el.moves;
+    if (!panel || !panel.open) return;
+    const ticket = (this.movesTicket = (this.movesTicket || 0) + 1);
+    let moves;
+    try { ({ moves } = await API.getMoves(this.room, this.tokenFor(this.seat))); } catch { return; }
+    if (ticket !== this.movesTicket) return; // a newer request is on its way
+    const seats = (this.view && this.view.seats) || [];
+    const list = clear(panel.querySelector(".move-log"));
+    for (const m of moves) {
+      const who = m.player === null ? h("span", { class: "muted" }, "chance") : fmtName((seats[m.player] || {}).name || `seat ${m.player + 1}`);
+      list.append(h("li", { value: m.step }, who, ": ", m.move === "?" ? h("span", { class: "muted", title: "you cannot see this" }, "hidden") : h("code", {}, m.move)));
+    }
+    list.scrollTop = list.scrollHeight;
   }
 
   showNotice(node) {
