@@ -130,8 +130,8 @@ export class RoomScreen {
     const v = this.view;
     if (!v || !v.clock || !v.clock.deadline || v.status !== "playing") { el.textContent = ""; return; }
     const left = Math.max(0, Math.ceil(v.clock.deadline - Date.now() / 1000));
-    el.textContent = `${left} s`;
-    el.setAttribute("aria-label", `turn clock: ${left} seconds left`);
+    el.textContent = clockText(left);
+    el.setAttribute("aria-label", `turn clock: ${clockText(left)} left`);
     el.classList.toggle("urgent", left <= 10);
   }
 
@@ -277,6 +277,7 @@ export class RoomScreen {
         this.showNotice(h("div", { class: "notice handover" }, `Now playing: ${name}`));
       }
     }
+    this.announceTurn(prev, v);
     this.screen.update(v);
     this.renderMoves();
     this.renderExtra(v);
@@ -293,6 +294,19 @@ export class RoomScreen {
     const what = v.game === "metro" ? "the server played your turn" : "you passed this turn";
     this.el.notice.append(h("div", { class: "notice timeout", role: "alert", "data-testid": "timeout-notice", "data-step": String(told.step) },
       `Your time ran out: ${what}.`));
+  }
+
+  // "Your turn": in the tab's title while it is, and a notice when it becomes so (for a
+  // turn-based game left open in a background tab).
+  announceTurn(prev, v) {
+    const mine = new Set(this.mySeats());
+    const yours = v.status === "playing" && (v.to_move || []).some((s) => mine.has(s));
+    const base = this.baseTitle || (this.baseTitle = document.title);
+    document.title = yours ? `● Your turn — ${base}` : base;
+    const was = prev && prev.status === "playing" && (prev.to_move || []).some((s) => mine.has(s));
+    if (yours && !was && prev && this.summary.mode === "online") {
+      this.showNotice(h("div", { class: "notice your-turn", "data-testid": "your-turn" }, "Your turn!"));
+    }
   }
 
   // The move log, while its panel is open: every step as this seat may know it.
@@ -463,9 +477,17 @@ function soloResult(solo) {
 function lobbyFacts(sum) {
   const shown = (v) => v === null || (Array.isArray(v) && !v.length) ? "none" : Array.isArray(v) ? v.join(", ") : typeof v === "object" ? Object.entries(v).map(([k, x]) => `${k}: ${x}`).join(", ") : String(v);
   const opts = Object.entries(sum.options || {}).map(([k, v]) => `${k.replace(/_/g, " ")}: ${shown(v)}`);
-  const clock = sum.turn_clock ? `${sum.turn_clock >= 120 ? `${sum.turn_clock / 60} min` : `${sum.turn_clock} s`} per turn` : "no turn clock";
+  const clock = sum.turn_clock ? `${clockText(sum.turn_clock).replace(/ 0 (min|h)$/, "")} per turn${sum.turn_clock >= 3600 ? " (turn-based)" : ""}` : "no turn clock";
   return h("dl", { class: "lobby-facts", "data-testid": "lobby-facts" },
     sum.preset ? [h("dt", {}, "Rules"), h("dd", {}, sum.preset.title)] : [],
     h("dt", {}, "Options"), h("dd", {}, opts.length ? opts.join(" · ") : "the game's defaults"),
     h("dt", {}, "Clock"), h("dd", {}, clock));
+}
+
+/** ``42 s``, ``12 min``, ``5 h 3 min``, ``2 d 4 h``: a clock's time left. */
+function clockText(left) {
+  if (left < 120) return `${left} s`;
+  if (left < 3600) return `${Math.floor(left / 60)} min`;
+  if (left < 86400) return `${Math.floor(left / 3600)} h ${Math.floor((left % 3600) / 60)} min`;
+  return `${Math.floor(left / 86400)} d ${Math.floor((left % 86400) / 3600)} h`;
 }
