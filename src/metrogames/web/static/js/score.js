@@ -313,7 +313,7 @@ class LinesEditor {
         const bad = this.bad && this.bad[0] === c && this.bad[1] === i;
         if (bad) g.append(s("line", { x1, y1, x2, y2, class: "bad-section", "data-bad": `${a}-${b}` }));
         const hit = s("g", { class: "hit hit-section", tabindex: "0", role: "button", "data-section": `${c}:${a}-${b}`,
-          "aria-label": `remove the ${c} section ${a}-${b}` }, s("line", { x1, y1, x2, y2 }));
+          "aria-label": `remove the ${c} section ${a}-${b}` }, s("polygon", { points: band(x1, y1, x2, y2, 8) }));
         activate(hit, () => this.remove(c, i));
         g.append(hit);
       });
@@ -381,6 +381,15 @@ class LinesEditor {
     const scored = Object.fromEntries(this.board.colours.map((c) => [c, (result.lines[c] || {}).score || 0]));
     return sheetTable(this.board, result, scored, this.letters);
   }
+}
+
+// The points of a band `half` wide on each side of the segment (x1, y1)-(x2, y2): a section's
+// click area (a line's box would be flat for a level section).
+function band(x1, y1, x2, y2, half) {
+  const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+  const [nx, ny] = [((y1 - y2) / len) * half, ((x2 - x1) / len) * half];
+  return [[x1 + nx, y1 + ny], [x2 + nx, y2 + ny], [x2 - nx, y2 - ny], [x1 - nx, y1 - ny]]
+    .map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
 }
 
 // -- Metro: tiles placed on squares, in order ------------------------------------------------
