@@ -115,6 +115,7 @@ export class ScoreScreen {
   }
 
   render() {
+    const focused = focusKey(document.activeElement);
     this.editor.draw(this.result, this.error);
     this.editor.toolbar(clear(this.el.toolbar));
     this.editor.controls(clear(this.el.controls), this.result);
@@ -134,6 +135,9 @@ export class ScoreScreen {
       status.append(this.editor.summary(this.result));
       res.append(this.editor.breakdown(this.result));
     }
+    // the controls were drawn anew: keyboard focus goes back to the same control
+    const again = focused && this.root.querySelector(focused);
+    if (again) again.focus();
   }
 
   download() {
@@ -381,6 +385,17 @@ class LinesEditor {
     const scored = Object.fromEntries(this.board.colours.map((c) => [c, (result.lines[c] || {}).score || 0]));
     return sheetTable(this.board, result, scored, this.letters);
   }
+}
+
+// A selector for the control `el` that finds it again once redrawn, or null.
+function focusKey(el) {
+  if (!el || el === document.body) return null;
+  if (el.id) return `#${CSS.escape(el.id)}`;
+  for (const attr of ["data-station", "data-section", "data-square", "data-tile"]) {
+    if (el.hasAttribute(attr)) return `:is(button, [tabindex])[${attr}="${CSS.escape(el.getAttribute(attr))}"]`;
+  }
+  if (el.name) return `input[name="${CSS.escape(el.name)}"][value="${CSS.escape(el.value)}"]`;
+  return null;
 }
 
 // The points of a band `half` wide on each side of the segment (x1, y1)-(x2, y2): a section's
