@@ -147,6 +147,7 @@ def test_a_metro_board_laid_tile_by_tile(server: str, page: Page, tmp_path: Path
     error = page.locator("[data-testid=score-error]")
     assert error.get_attribute("data-reason") == "not-adjacent"
     assert "turn 4: cccc on C3" in error.inner_text()
+    assert page.locator(".bad-square[data-bad=C3]").count() == 1
     shot(page, "score-metro-refused")
     page.click(".hit-square[data-square=C3]")  # takes it off again
     settle(page)

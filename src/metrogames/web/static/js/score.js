@@ -465,13 +465,17 @@ class MetroEditor {
     for (const q of this.board.squares) {
       if (q.central) continue;
       const [x, y] = [this.view.sx(q.col), this.view.sy(q.row)];
-      if (bad && bad.square === q.name) g.append(s("rect", { x: x + 2, y: y + 2, width: U - 4, height: U - 4, rx: 4, class: "bad-square" }));
       const laid = this.placements.find((p) => p.square === q.name);
       const hit = s("g", { class: "hit hit-square", tabindex: "0", role: "button", "data-square": q.name,
         "aria-label": laid ? `take the tile ${laid.tile} off ${q.name}` : `lay the tile ${this.tile} on ${q.name}` },
       s("rect", { x: x + 1, y: y + 1, width: U - 2, height: U - 2, rx: 4 }));
       activate(hit, () => this.place(q.name));
       g.append(hit);
+    }
+    const q = bad && this.view.squares.get(bad.square);
+    if (q) {
+      const [x, y] = [this.view.sx(q.col), this.view.sy(q.row)];
+      g.append(s("rect", { x: x + 6, y: y + 6, width: U - 12, height: U - 12, rx: 4, class: "bad-square", "data-bad": q.name }));
     }
   }
 
