@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from webutil import make_settings
 
+import line3
 from metrogames.web.app import create_app
 
 LONDON = {
@@ -107,6 +108,17 @@ def test_the_documented_numbers(client: TestClient) -> None:
         "scores": [0, 3],
         "routes": [{"station": 6, "player": 1, "tiles": 3, "central": False, "points": 3}],
     }
+
+
+def test_any_registered_game_is_scored_by_its_own_hook(client: TestClient) -> None:
+    line3.register()  # the test-only game: nothing outside the tests knows it
+    try:
+        r = client.post("/api/score", json={"game": "line3"})
+    finally:
+        line3.unregister()
+    assert r.status_code == 200 and r.json() == {"total": 0}, r.text
+    gone = client.post("/api/score", json={"game": "line3"})
+    assert "unknown game 'line3'" in refused(gone, 400, "bad-request")
 
 
 def test_an_illegal_drawing_names_the_section_and_its_reason(

@@ -8,7 +8,8 @@ registered game is scored the same way. Refusals are 4xx ``{"error", "reason"}``
 drawing is a 400 with the engine's reason (``crosses-section``, ``not-adjacent``, …) and
 message, anything else wrong with the sheet a 400 ``bad-request``; bodies are bounded (64 KiB)
 and each client address may have :attr:`~metrogames.web.config.Settings.rate_scores` sheets
-scored (429 ``rate-limited``).
+scored (429 ``rate-limited``). Scoring a sheet takes about a millisecond (a full Metro board
+or a long London sheet alike), so it runs on the event loop.
 """
 
 from __future__ import annotations
