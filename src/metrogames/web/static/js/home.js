@@ -1,5 +1,5 @@
 // The home page: choose a game, a mode and options; create a room; join one by code;
-// watch a record file.
+// watch a record file; score a paper game.
 
 import { h, clear, toast } from "./dom.js";
 import { getGames, createRoom, saveTokens, knownRooms, getRoom, loadTokens, getView } from "./api.js";
@@ -200,11 +200,16 @@ export async function renderHome(root, navigate) {
     h("p", { class: "muted" }, "Upload a game record (.json) to replay it step by step."),
     h("label", { class: "row file" }, "Record file ", file));
 
+  const paper = h("section", { class: "panel", id: "score-panel" }, h("h2", {}, "Score a paper game"),
+    h("p", { class: "muted" }, "Played with the box? Redraw your sheet by clicking and get it checked and scored."),
+    h("div", { class: "buttons" }, games.map((g) => h("a", { class: "btn", href: `/#/score/${g.game}`, "data-game": g.game,
+      onclick: (ev) => { ev.preventDefault(); navigate(`#/score/${g.game}`); } }, g.title))));
+
   const recentPanel = yourGames(navigate, Object.fromEntries(games.map((g) => [g.game, g.title])));
 
   clear(root).append(h("div", { class: "home" },
     h("div", { class: "home-main" }, dailyPanel(navigate), form),
-    h("div", { class: "home-side" }, join, replay, recentPanel)));
+    h("div", { class: "home-side" }, recentPanel, join, replay, paper)));
 }
 
 /** "Your games": the rooms this browser holds a seat in, those where it is your turn first
