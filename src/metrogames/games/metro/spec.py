@@ -74,5 +74,6 @@ register_game(
         board_json=cache(present.board_json),
         view_json=_view_json,
         family="metro",
+        coach_figure="win",
     )
 )
