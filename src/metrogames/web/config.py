@@ -9,9 +9,9 @@ connection or an action, before the host may hand the seat to a bot),
 ``METROGAMES_DAILY_SECRET`` (the daily challenge's secret; when unset, a random one is made once
 and kept in the database), ``METROGAMES_ROOM_IDLE`` and ``METROGAMES_FINISHED_IDLE`` (seconds
 a room, or a finished room, stays in memory once nothing uses it; reloaded on demand),
-``METROGAMES_RATE_ROOMS``, ``METROGAMES_RATE_PLAYERS``, ``METROGAMES_RATE_JOINS`` and
-``METROGAMES_RATE_REPLAYS`` (how many rooms, players, seat claims and uploaded replays one client
-address may ask for, in the ``limits`` library's notation, e.g. ``20/minute;200/hour``) and ``METROGAMES_TRUSTED_PROXIES`` (comma-separated
+``METROGAMES_RATE_ROOMS``, ``METROGAMES_RATE_PLAYERS``, ``METROGAMES_RATE_JOINS``,
+``METROGAMES_RATE_REPLAYS`` and ``METROGAMES_RATE_HINTS`` (how many rooms, players, seat claims,
+uploaded replays and hints one client address may ask for, in the ``limits`` library's notation, e.g. ``20/minute;200/hour``) and ``METROGAMES_TRUSTED_PROXIES`` (comma-separated
 addresses or networks of reverse proxies whose ``X-Forwarded-For`` names the client; empty:
 the direct peer is the client).
 """
@@ -45,9 +45,10 @@ class Settings(BaseSettings):
     rate_players: str = "10/minute;100/hour"
     rate_joins: str = "30/minute;300/hour"
     rate_replays: str = "30/minute;300/hour"
+    rate_hints: str = "20/minute;200/hour"
     trusted_proxies: str = ""
 
-    @field_validator("rate_rooms", "rate_players", "rate_joins", "rate_replays")
+    @field_validator("rate_rooms", "rate_players", "rate_joins", "rate_replays", "rate_hints")
     @classmethod
     def _rate(cls, value: str) -> str:
         parse_many(value)  # ValueError naming the text it cannot read

@@ -128,6 +128,7 @@ class DailyService:
         """Records being built, by room (a request waits for the build another started)."""
         rooms.on_finish.append(self.finished)
         rooms.hide_seed = self.hide_seed
+        rooms.no_hints = self.ranked_in_play
 
     # -- days ---------------------------------------------------------------------------------
     def today(self) -> str:
@@ -143,6 +144,12 @@ class DailyService:
         """True for a daily room of today's deal: its seed is not yet public, and only its
         player may see the game (views, record, replay) until the day closes."""
         return table.mode == "daily" and table.seed == self.seed(table.game, self.today())
+
+    def ranked_in_play(self, table: Table) -> bool:
+        """True for a daily room of today's deal: today's game is always the player's ranked
+        attempt, and hints are refused in it. (A ranked game still going on after midnight
+        ends as practice, so its hints are allowed.)"""
+        return self.hide_seed(table)
 
     def finished(self, session: Session, table: Table, progress: Progress) -> None:
         """The room service's finish hook: a daily attempt's score and finishing time."""
