@@ -201,6 +201,12 @@ export class NextStationScreen {
     return { starts, targets, circles: [], complete, longer };
   }
 
+  // The move being built, once its sections make a whole legal move (the coach rates it).
+  pendingAction() {
+    if (!this.turn.prefix.length || this.turn.mode === "circle") return null;
+    return this.analyse().complete[0] || null;
+  }
+
   async submit(action) {
     if (this.turn.busy) return;
     this.turn.busy = true;
