@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 from webutil import act, auth, create, make_settings, view
 
 from metrogames.bots.coach import hints
+from metrogames.bots.levels import level_algorithm
 from metrogames.core.protocol import Action, State
 from metrogames.core.rng import Rng
 from metrogames.web.app import create_app
@@ -173,3 +174,15 @@ def test_bots_think_off_the_event_loop(client: TestClient) -> None:
     assert after["step"] > v["step"] + 1  # the bot played after the human
     assert probe.threads and all(t.startswith("metrogames-think") for t in probe.threads)
     assert CLOCK_BOT == "medium"
+
+
+def test_the_seat_menu_lists_the_levels_first_with_what_they_play(client: TestClient) -> None:
+    games = {g["game"]: g for g in client.get("/api/games").json()}
+    for name, g in games.items():
+        assert g["bots"][:4] == ["easy", "medium", "hard", "expert"]
+        assert list(g["bot_labels"]) == g["bots"]
+        assert g["bot_labels"]["easy"] == "Easy — random"
+        assert g["bot_labels"]["random"] == "Algorithm: random", name
+    assert games["london"]["bot_labels"]["medium"] == "Medium — greedy"
+    budget = level_algorithm("medium", "metro").budget
+    assert games["metro"]["bot_labels"]["medium"] == f"Medium — Monte Carlo, {budget} playouts"

@@ -11,13 +11,33 @@ from __future__ import annotations
 from typing import Any
 
 from metrogames.bots.base import bot_codes
+from metrogames.bots.levels import LEVELS, level_algorithm
 from metrogames.core.errors import OptionError
 from metrogames.games import game_names, game_options_json, game_type
+
+ALGORITHM_TITLES = {"greedy": "greedy", "montecarlo": "Monte Carlo", "random": "random"}
+"""How the seat menu names the algorithms."""
+
+
+def bot_label(code: str, game: str) -> str:
+    """A bot code as the seat menu shows it in ``game``: a level with the algorithm it plays
+    there (``Medium — greedy``, ``Hard — Monte Carlo, 1000 playouts``), an algorithm as
+    such (``Algorithm: random``)."""
+    if code in LEVELS:
+        algorithm = level_algorithm(code, game)
+        what = ALGORITHM_TITLES.get(algorithm.code, algorithm.code)
+        if algorithm.code == "montecarlo":
+            what += f", {algorithm.budget} playouts"
+        if algorithm.greedy_turns:
+            what += f", {algorithm.greedy_turns} greedy turns first"
+        return f"{code.capitalize()} — {what}"
+    return f"Algorithm: {ALGORITHM_TITLES.get(code, code)}"
 
 
 def games_list() -> list[dict[str, Any]]:
     """``GET /api/games``: per game ``{"game", "title", "players": [min, max], "options":
-    {name: {"default", "values": [...], "choose"?: {...}}}, "bots": [codes]}``."""
+    {name: {"default", "values": [...], "choose"?: {...}}}, "bots": [codes], "bot_labels":
+    {code: label}}`` (levels first, weakest to strongest, then the algorithms)."""
     out: list[dict[str, Any]] = []
     for name in game_names():
         kind = game_type(name)
@@ -28,6 +48,7 @@ def games_list() -> list[dict[str, Any]]:
                 "players": [kind.players.start, kind.players.stop - 1],
                 "options": game_options_json(kind),
                 "bots": bot_codes(),
+                "bot_labels": {code: bot_label(code, name) for code in bot_codes()},
             }
         )
     return out
