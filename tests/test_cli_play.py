@@ -290,4 +290,11 @@ def test_hint_shows_the_coachs_best_three_moves_and_rates_the_move_typed(tmp_pat
     assert "✘ no hint for that move: unknown station 'Z9'" in text
     assert "✘ no hint for that move: cannot read 'D3'" in text
     assert "hint [MOVE]" not in text  # help was not asked
+    # the server's JSON of the same answer reads back to the same lines
+    from metrogames.cli.hints import hints_from_json, hints_text
+
+    data = expected.to_json(view, 0)
+    console2, buf2 = _console()
+    console2.print(hints_text(hints_from_json(data), 1))  # type: ignore[arg-type]
+    assert buf2.getvalue().strip() in text
     assert "Game stopped." in text

@@ -9,6 +9,7 @@ probability in Metro); with several players the other one follows in brackets.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -47,6 +48,25 @@ def hints_text(found: Hints, players: int) -> RenderableType:
         line.append(f"  · {found.about.playouts} playouts", style="dim")
         lines.append(line)
     return Group(*lines)
+
+
+def hints_from_json(data: dict[str, Any]) -> Hints:
+    """The coach's answer from the server's JSON (``docs/web-api.md``, the hint endpoint;
+    the actions stay JSON).
+
+    Raises:
+        KeyError, TypeError, ValueError: not such an answer.
+    """
+
+    def hint(item: dict[str, Any]) -> Hint:
+        score, win = float(item["score"]), float(item["win"])
+        return Hint(item["action"], str(item["text"]), score, win, int(item["playouts"]))
+
+    figure = data["figure"]
+    if figure not in ("score", "win"):
+        raise ValueError(f"unknown figure {figure!r}")
+    about = data.get("about")
+    return Hints(figure, [hint(m) for m in data["moves"]], None if about is None else hint(about))
 
 
 def hint_command(
