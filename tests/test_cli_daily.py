@@ -40,7 +40,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a web table running in a thread of this process."""
     port = _free_port()
     db = tmp_path_factory.mktemp("daily") / "daily.db"
-    settings = Settings(db=f"sqlite:///{db}", port=port, bot_delay=0.0, daily_secret="test")
+    settings = Settings(
+        db=f"sqlite:///{db}", port=port, bot_delay=0.0, daily_secret="test", daily_expert="easy"
+    )
     srv = uvicorn.Server(
         uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
     )

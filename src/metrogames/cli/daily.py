@@ -14,7 +14,7 @@ one entry per server: ``{"http://127.0.0.1:8000": {"player", "name", "token"}}``
 copied from the browser there to play as the same player). Today's game is started with
 ``POST /api/daily/{game}/{date}/start`` (a second run continues the game in progress) and
 played in its room with the player token as the seat token; at the end the result (score, rank,
-percentile, rating band, the greedy bot's score on the same deal) is printed.
+percentile, rating band, the reference and expert bots' scores on the same deal) is printed.
 """
 
 from __future__ import annotations
@@ -203,18 +203,19 @@ def result_lines(result: dict[str, Any], game: str) -> list[Text]:
         out.append(Text(text, style="bold"))
     elif game == "london":
         out.append(Text("Solo rating: —", style=_DIM))
-    bot = result.get("bot")
-    if bot:
+    for key in ("bot", "expert"):
+        bot = result.get(key)
+        if not bot:
+            continue
+        name = bot.get("name", key)
+        if bot.get("score") is None:
+            out.append(Text(f"The {name} bot is still playing the deal: ask again later.", style=_DIM))
+            continue
         diff = int(result["score"]) - int(bot["score"])
         verdict = (
             f"you beat it by {diff}" if diff > 0 else f"it beat you by {-diff}" if diff else "a tie"
         )
-        out.append(
-            Text(
-                f"The {bot.get('name', 'greedy')} bot scored {bot['score']} on the same deal: "
-                f"{verdict}"
-            )
-        )
+        out.append(Text(f"The {name} bot scored {bot['score']} on the same deal: {verdict}"))
     return out
 
 
