@@ -349,7 +349,10 @@ export class RoomScreen {
     this.renderExtra(v);
     try {
       const data = await API.getHint(this.room, v.step, pending, this.tokenFor(seat));
-      if (this.hint && this.hint.step === data.step && this.hint.seat === seat) this.hint = { step: data.step, seat, data };
+      if (this.hint && this.hint.step === data.step && this.hint.seat === seat) {
+        this.hint = { step: data.step, seat, data };
+        if (this.screen && this.screen.showHints) this.screen.showHints({ step: data.step, moves: data.moves });
+      }
     } catch (err) {
       this.hint = null;
       if (err.reason === "ranked-game") this.hintsOff = "No hints in a ranked daily game: its score is yours alone.";
