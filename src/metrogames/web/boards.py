@@ -15,23 +15,15 @@ from metrogames.bots.levels import LEVELS, level_algorithm
 from metrogames.core.errors import OptionError
 from metrogames.games import game_names, game_options_json, game_type
 
-ALGORITHM_TITLES = {"greedy": "greedy", "montecarlo": "Monte Carlo", "random": "random"}
-"""How the seat menu names the algorithms."""
-
 
 def bot_label(code: str, game: str) -> str:
     """A bot code as the seat menu shows it in ``game``: a level with the algorithm it plays
-    there (``Medium — greedy``, ``Hard — Monte Carlo, 1000 playouts``), an algorithm as
-    such (``Algorithm: random``)."""
+    there (``Medium — greedy``, ``Hard — Monte Carlo (1000 playouts)``), an algorithm as such
+    (``Algorithm: random``)."""
     if code in LEVELS:
-        algorithm = level_algorithm(code, game)
-        what = ALGORITHM_TITLES.get(algorithm.code, algorithm.code)
-        if algorithm.code == "montecarlo":
-            what += f", {algorithm.budget} playouts"
-        if algorithm.greedy_turns:
-            what += f", {algorithm.greedy_turns} greedy turns first"
-        return f"{code.capitalize()} — {what}"
-    return f"Algorithm: {ALGORITHM_TITLES.get(code, code)}"
+        played = str(level_algorithm(code, game)).replace("montecarlo", "Monte Carlo")
+        return f"{code.capitalize()} — {played}"
+    return f"Algorithm: {code.replace('montecarlo', 'Monte Carlo')}"
 
 
 def games_list() -> list[dict[str, Any]]:
