@@ -21,6 +21,9 @@ def test_online_room_two_players(browser: Browser, server: str, errors: PageErro
     link = host.locator("#share-link").input_value()
     assert link.endswith(f"/r/{room}")
     expect(host.locator("#start-btn")).to_be_disabled()
+    facts = host.locator("[data-testid=lobby-facts]")
+    expect(facts).to_contain_text("2 min per turn")  # the lobby shows the clock and options
+    expect(facts).to_contain_text("objectives: none")
     shot(host, "room-lobby-host")
 
     guest.goto(link)
@@ -28,7 +31,14 @@ def test_online_room_two_players(browser: Browser, server: str, errors: PageErro
     guest.click("[data-join='1']")
     expect(guest.locator(".lobby-seat[data-seat='1']")).to_contain_text("you")
     expect(host.locator("#start-btn")).to_be_enabled()
+    # a third browser finds the room full: no seat to take, it watches
+    late = new_page(browser, errors, viewport={"width": 1280, "height": 900})
+    late.goto(link)
+    expect(late.locator("[data-testid=room-full]")).to_contain_text("you are watching")
+    expect(late.locator("[data-join]")).to_have_count(0)
     host.click("#start-btn")
+    late.wait_for_selector("svg.board-ns")  # the spectator sees the game start
+    late.context.close()
     guest.wait_for_selector("svg.board-ns .hit")
     host.wait_for_selector("svg.board-ns .hit")
     expect(host.locator("#clock")).to_contain_text("s")

@@ -27,7 +27,7 @@ types and the registry, never an engine class.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol, Self, TypeVar
 
 if TYPE_CHECKING:
@@ -326,6 +326,24 @@ class OptionSpec:
 
 
 @dataclass(frozen=True)
+class Preset:
+    """A named rule set: values for some of a game's options (the others keep their default).
+
+    Attributes:
+        title: shown to people (``Publisher's box rules``).
+        options: option name -> JSON value.
+        note: one line on what the rule set means for a player.
+    """
+
+    title: str
+    options: JsonObject
+    note: str = ""
+
+    def to_json(self) -> JsonObject:
+        return {"title": self.title, "options": dict(self.options), "note": self.note}
+
+
+@dataclass(frozen=True)
 class GameType:
     """What the registry knows of one game name before any options: its facts, how to make a
     :class:`Game`, and the hooks adapters need (records, sheets, drawing data, view JSON).
@@ -348,6 +366,8 @@ class GameType:
         solo_result: for a finished solo game, its rating and percentile (JSON), else
             ``None``; ``None`` for a game without solo ratings.
         family: the renderer family (``nextstation``, ``metro``; the game name by default).
+        presets: rule-set name -> :class:`Preset` (menus offer them by name; a game's options
+            that match one are said to use it); empty for most games.
         heuristic: ``(full state, player) -> float``: the game's own estimate of ``player``'s
             final score from a position, in points, for search bots (leaf values and playout
             policies); it may read the whole state it is given, so bots hand it only
@@ -372,5 +392,6 @@ class GameType:
     view_json: Callable[[State[Action], int | None], JsonObject]
     solo_result: Callable[[State[Action]], JsonObject | None] | None = None
     family: str = ""
+    presets: dict[str, Preset] = field(default_factory=dict)
     heuristic: Callable[[State[Action], int], float] | None = None
     coach_figure: CoachFigure = "score"

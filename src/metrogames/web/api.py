@@ -29,6 +29,7 @@ from metrogames.web.checks import RoomError
 from metrogames.web.ratelimit import RateLimits
 from metrogames.web.replays import replay_text
 from metrogames.web.rooms import RoomService
+from metrogames.web.views import move_log
 
 BODY_LIMIT = 64 * 1024
 RECORD_LIMIT = 1024 * 1024
@@ -158,6 +159,15 @@ async def get_view(room: str, request: Request) -> dict[str, Any]:
     rooms = service(request)
     table = await rooms.table(room)
     return rooms.view(table, rooms.viewer(table, bearer(request)))
+
+
+@router.get("/rooms/{room}/moves")
+async def get_moves(room: str, request: Request) -> dict[str, Any]:
+    """The move log as the token's seat (or a spectator) may know it."""
+    rooms = service(request)
+    table = await rooms.table(room)
+    you = rooms.viewer(table, bearer(request))
+    return {"moves": move_log(table.progress.state, you)}
 
 
 @router.post("/rooms/{room}/actions")

@@ -13,7 +13,7 @@ from typing import Any
 from metrogames.bots.base import bot_codes
 from metrogames.bots.levels import LEVELS, level_algorithm
 from metrogames.core.errors import OptionError
-from metrogames.games import game_names, game_options_json, game_type
+from metrogames.games import game_names, game_options_json, game_presets_json, game_type
 
 
 def bot_label(code: str, game: str) -> str:
@@ -28,8 +28,9 @@ def bot_label(code: str, game: str) -> str:
 
 def games_list() -> list[dict[str, Any]]:
     """``GET /api/games``: per game ``{"game", "title", "players": [min, max], "options":
-    {name: {"default", "values": [...], "choose"?: {...}}}, "bots": [codes], "bot_labels":
-    {code: label}}`` (levels first, weakest to strongest, then the algorithms)."""
+    {name: {"default", "values": [...], "choose"?: {...}}}, "presets": {name: {"title",
+    "options", "note"}}, "bots": [codes], "bot_labels": {code: label}}`` (bots: the levels
+    first, weakest to strongest, then the algorithms)."""
     out: list[dict[str, Any]] = []
     for name in game_names():
         kind = game_type(name)
@@ -39,6 +40,7 @@ def games_list() -> list[dict[str, Any]]:
                 "title": kind.title,
                 "players": [kind.players.start, kind.players.stop - 1],
                 "options": game_options_json(kind),
+                "presets": game_presets_json(kind),
                 "bots": bot_codes(),
                 "bot_labels": {code: bot_label(code, name) for code in bot_codes()},
             }

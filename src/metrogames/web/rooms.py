@@ -51,7 +51,7 @@ from metrogames.core.errors import (
     RecordError,
 )
 from metrogames.core.protocol import CHANCE
-from metrogames.games import game_from_options, game_names, game_type
+from metrogames.games import game_from_options, game_names, game_type, preset_of
 from metrogames.web.bodies import ActionBody, HintBody, JoinBody, RoomBody
 from metrogames.web.checks import (
     RoomError,
@@ -346,7 +346,11 @@ class RoomService:
         tokens: dict[str, str] = {}
         for i, spec in enumerate(body.seats):
             if spec.bot is not None:
-                seats.append(Seat(i, bot_name(spec.name, spec.bot), False, spec.bot, None))
+                name = bot_name(spec.name, spec.bot)
+                taken = {s.name for s in seats}
+                if name in taken:  # two bots at one table have distinct names
+                    name = next(f"{name} {k}" for k in range(2, 99) if f"{name} {k}" not in taken)
+                seats.append(Seat(i, name, False, spec.bot, None))
             elif mode == "online" and i > 0:  # waits for a player (its name: a placeholder)
                 seats.append(Seat(i, spec.name or "", True, None, None))
             else:
@@ -1034,6 +1038,13 @@ class RoomService:
             for s in table.seats
         ]
 
+    @staticmethod
+    def preset_json(table: Table) -> dict[str, Any] | None:
+        """``{"name", "title"}`` of the rule set the room's options match, or ``None``."""
+        kind = game_type(table.game)
+        name = preset_of(kind, table.progress.state.game.options_json())
+        return None if name is None else {"name": name, "title": kind.presets[name].title}
+
     def summary(self, table: Table) -> dict[str, Any]:
         """``GET /api/rooms/{room}``: the room summary of ``docs/web-api.md``."""
         return {
@@ -1041,6 +1052,7 @@ class RoomService:
             "game": table.game,
             "mode": table.mode,
             "options": table.options,
+            "preset": self.preset_json(table),
             "status": table.status,
             "seats": self.seats_json(table),
             "turn_clock": table.turn_clock,

@@ -70,6 +70,7 @@ export const seatToBot = (room, seat, bot, hostToken) =>
 export const reclaimSeat = (room, seat, token) =>
   api("POST", `/api/rooms/${room}/seats/${seat}/reclaim`, {}, token);
 export const getView = (room, token) => api("GET", `/api/rooms/${room}/view`, undefined, token);
+export const getMoves = (room, token) => api("GET", `/api/rooms/${room}/moves`, undefined, token);
 export const sendAction = (room, action, step, token) =>
   api("POST", `/api/rooms/${room}/actions`, { action, step }, token);
 // The coach's best three moves for the token's seat at `step`, and `about`'s estimate (a move

@@ -118,14 +118,28 @@ export async function renderHome(root, navigate) {
   function optionsFieldset(g) {
     const fs = h("fieldset", { class: "options" }, h("legend", {}, "Options"));
     const opts = g.options || {};
+    const presets = Object.entries(g.presets || {});
     const pick = (key, choices, label, help) => {
       if (!(key in opts)) return;
       const current = key in st.options ? st.options[key] : JSON.stringify(opts[key].default ?? null);
       st.options[key] = current;
-      const sel = h("select", { id: `opt-${key}`, onchange: (ev) => { st.options[key] = ev.target.value; } },
+      const sel = h("select", { id: `opt-${key}`, onchange: (ev) => { st.options[key] = ev.target.value; if (presets.length) draw(); } },
         choices.map(([v, l]) => h("option", { value: JSON.stringify(v), selected: JSON.stringify(v) === current }, l)));
       fs.append(h("label", { class: "row", title: help || "" }, `${label} `, sel));
     };
+    if (presets.length) {
+      // a published rule set sets its options; the options stay adjustable ("custom" then)
+      for (const [key, spec] of Object.entries(opts)) if (!(key in st.options)) st.options[key] = JSON.stringify(spec.default ?? null);
+      const [name, chosen] = presets.find(([, p]) => Object.entries(p.options).every(([k, v]) => st.options[k] === JSON.stringify(v))) || ["", null];
+      const sel = h("select", { id: "opt-preset", onchange: (ev) => {
+        const preset = (g.presets || {})[ev.target.value];
+        if (!preset) return;
+        for (const [k, v] of Object.entries(preset.options)) st.options[k] = JSON.stringify(v);
+        draw();
+      } }, [h("option", { value: "", selected: !name }, "custom"), ...presets.map(([n, p]) => h("option", { value: n, selected: n === name }, p.title))]);
+      fs.append(h("label", { class: "row", title: "a published rule set; the options below stay adjustable" }, "Rules ", sel),
+        h("p", { class: "muted preset-note", "data-testid": "preset-note" }, chosen ? chosen.note : "your own choice of options"));
+    }
     pick("objectives", [[[], "none"], ["random", "2 drawn at random"]], "Shared objectives", "advanced module: +10 per objective met");
     pick("powers", [[null, "none"], ["random", "dealt at random"]], "Pencil powers", "advanced module: one power per pencil");
     if (opts.turn_mode) pick("turn_mode", opts.turn_mode.values.map((v) => [v, { draw: "draw and place", hand: "hold a tile (seed variant)", "official-hand": "hold a tile (publisher's rules)" }[v] || v]), "Turn mode");

@@ -64,6 +64,7 @@ export class NextStationScreen {
     if (this.board.stations.some((st) => st.tourist_site)) extra.push(h("span", { class: "legend-item" }, "★ tourist site"));
     if (this.board.stations.some((st) => st.monument)) extra.push(h("span", { class: "legend-item" }, "◆ monument (any symbol)"));
     if ((this.board.bridges || []).length) extra.push(h("span", { class: "legend-item" }, "◇ overhead crossing"));
+    extra.push(h("span", { class: "legend-item" }, h("span", { class: "legend-interchange" }), "interchange (2+ of your lines)"));
     return h("div", { class: "legend" }, ...items, ...extra,
       h("span", { class: "legend-item" }, h("span", { class: "legend-start" }), "line end you may draw from"),
       h("span", { class: "legend-item" }, h("span", { class: "legend-target" }), "station you may draw to"));
@@ -359,7 +360,7 @@ export class NextStationScreen {
         if (p.acted) state = "✓ played";
         else if ((v.to_move || []).includes(p.seat)) state = "… thinking";
       }
-      const winner = (v.winners || []).includes(p.seat);
+      const winner = v.seats.length > 1 && (v.winners || []).includes(p.seat);
       list.append(h("li", { class: `player${p.seat === v.you ? " you" : ""}`, "data-seat": p.seat },
         colourChip(p.colour, this.letters[p.colour], { label: false }),
         h("span", { class: "pname" }, `${fmtName(seat.name)}${p.seat === v.you ? " (you)" : ""}${winner ? " ★" : ""}`),
@@ -381,7 +382,7 @@ export class NextStationScreen {
     if (p.power) {
       el.append(h("p", { class: "power-line" }, "Pencil power: ",
         h("strong", {}, POWER_LABEL[p.power.id] || p.power.id),
-        p.power.available ? " (available this round)" : " (not available now)"));
+        v.status === "finished" ? "" : p.power.available ? " (available this round)" : " (not available now)"));
     }
   }
 

@@ -113,6 +113,7 @@ export class RoomScreen {
     el.append(h("h2", {}, title),
       h("span", { class: "room-code", title: "room code" }, "Room ", h("code", { "data-testid": "room-code" }, this.room)),
       h("span", { class: "mode tag" }, sum.mode),
+      sum.preset ? h("span", { class: "tag", "data-testid": "preset", title: "rules" }, sum.preset.title) : "",
       h("span", { class: "clock-wrap" }, clockIcon(), h("span", { class: "clock", id: "clock", "aria-live": "off" })),
       this.connState === "reconnecting" ? h("span", { class: "tag warn" }, "reconnecting…") : "",
       this.opts.header ? this.opts.header() : "");
@@ -160,8 +161,10 @@ export class RoomScreen {
       h("p", {}, "Share this link or the code ", h("code", {}, this.room), ":"),
       h("div", { class: "share" }, h("input", { readonly: true, value: link, id: "share-link", onfocus: (ev) => ev.target.select() }),
         h("button", { class: "btn small", onclick: () => copy(link) }, "Copy")),
-      !mine.size ? h("label", { class: "row" }, "Your name ", nameInput) : null,
+      lobbyFacts(sum),
+      !mine.size && open ? h("label", { class: "row" }, "Your name ", nameInput) : null,
       h("ul", { class: "lobby-seats" }, rows),
+      !mine.size && !open ? h("p", { class: "notice", "data-testid": "room-full" }, "This room is full: you are watching. The game appears here when the host starts it.") : null,
       host ? h("div", { class: "buttons" }, h("button", {
         class: "btn primary big", id: "start-btn", disabled: open > 0, onclick: () => this.startGame(),
       }, open ? `Waiting for ${open} player${open > 1 ? "s" : ""}` : "Start the game")) : h("p", { class: "muted" }, "The host starts the game when everyone is here."));
@@ -255,11 +258,14 @@ export class RoomScreen {
       clear(this.el.body);
       this.el.table = h("div", { class: "table" });
       this.el.extra = h("div", { class: "extra" });
-      this.el.body.append(this.el.extra, this.el.table);
+      this.el.moves = h("details", { class: "panel moves", "data-testid": "moves", ontoggle: () => this.renderMoves() },
+        h("summary", {}, "Move log"), h("ol", { class: "move-log" }));
+      this.el.body.append(this.el.extra, this.el.table, this.el.moves);
       const ctx = { act: (a, step) => this.act(a, step), interactive: true, online: this.summary.mode === "online" };
       this.screen = v.game === "metro" ? new MetroScreen(this.el.table, this.board, ctx) : new NextStationScreen(this.el.table, this.board, ctx);
     }
-    if (prev && prev.you !== v.you && prev.you !== null && this.mySeats().length > 1) {
+    if (v.status === "finished") clear(this.el.notice); // no hand-over once the game is over
+    else if (prev && prev.you !== v.you && prev.you !== null && this.mySeats().length > 1) {
       const name = fmtName((v.seats[v.you] || {}).name);
       if (v.game === "metro" && (v.hand || []).length && v.status === "playing") {
         // hot-seat with held tiles: hide them until the next player is at the screen
@@ -272,6 +278,7 @@ export class RoomScreen {
       }
     }
     this.screen.update(v);
+    this.renderMoves();
     this.renderExtra(v);
     this.renderHeader();
     this.renderTimeout(v);
@@ -286,6 +293,23 @@ export class RoomScreen {
     const what = v.game === "metro" ? "the server played your turn" : "you passed this turn";
     this.el.notice.append(h("div", { class: "notice timeout", role: "alert", "data-testid": "timeout-notice", "data-step": String(told.step) },
       `Your time ran out: ${what}.`));
+  }
+
+  // The move log, while its panel is open: every step as this seat may know it.
+  async renderMoves() {
+    const panel = this.el.moves;
+    if (!panel || !panel.open) return;
+    const ticket = (this.movesTicket = (this.movesTicket || 0) + 1);
+    let moves;
+    try { ({ moves } = await API.getMoves(this.room, this.tokenFor(this.seat))); } catch { return; }
+    if (ticket !== this.movesTicket) return; // a newer request is on its way
+    const seats = (this.view && this.view.seats) || [];
+    const list = clear(panel.querySelector(".move-log"));
+    for (const m of moves) {
+      const who = m.player === null ? h("span", { class: "muted" }, "chance") : fmtName((seats[m.player] || {}).name || `seat ${m.player + 1}`);
+      list.append(h("li", { value: m.step }, who, ": ", m.move === "?" ? h("span", { class: "muted", title: "you cannot see this" }, "hidden") : h("code", {}, m.move)));
+    }
+    list.scrollTop = list.scrollHeight;
   }
 
   showNotice(node) {
@@ -386,8 +410,9 @@ export class RoomScreen {
 
   endPanel(v) {
     const winners = (v.winners || []).map((s) => fmtName((v.seats[s] || {}).name));
-    const head = h("div", { class: "panel-head" },
-      h("h2", { "data-testid": "game-over" }, winners.length ? `Game over — ${winners.join(" and ")} win${winners.length > 1 ? "" : "s"}!` : "Game over"));
+    const title = v.seats.length === 1 ? `Game over — ${(v.scores || [])[0]} points`
+      : winners.length ? `Game over — ${winners.join(" and ")} win${winners.length > 1 ? "" : "s"}!` : "Game over";
+    const head = h("div", { class: "panel-head" }, h("h2", { "data-testid": "game-over" }, title));
     const buttons = h("div", { class: "buttons" },
       h("button", { class: "btn primary", id: "replay-btn", onclick: () => this.navigate(`#/replay/${this.room}`) }, "▶ Replay this game"),
       h("button", { class: "btn", id: "download-btn", onclick: () => downloadRecord(this.room) }, "⬇ Download the record"),
@@ -401,11 +426,11 @@ export class RoomScreen {
           h("td", { class: "num" }, h("strong", {}, String(v.scores[i]))), h("td", { class: "num" }, String((v.longest || [])[i] ?? ""))))));
     } else {
       details = h("div", { class: "final-sheets" }, v.players.map((p) => h("div", { class: "final-sheet" },
-        h("h3", {}, `${fmtName((v.seats[p.seat] || {}).name)}${(v.winners || []).includes(p.seat) ? " ★" : ""} — ${p.sheet.total}`),
+        h("h3", {}, `${fmtName((v.seats[p.seat] || {}).name)}${v.seats.length > 1 && (v.winners || []).includes(p.seat) ? " ★" : ""} — ${p.sheet.total}`),
         sheetTable(this.board, p.sheet, p.line_scores))));
     }
     if (this.opts.endPanel) return this.opts.endPanel(v, details);
-    return h("section", { class: "panel end" }, head, details, buttons);
+    return h("section", { class: "panel end" }, head, soloResult(v.solo), details, buttons);
   }
 
   hostControls(v) {
@@ -481,3 +506,25 @@ function copy(text) {
 }
 
 function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
+
+/** A finished solo game's rating band and percentile (`solo` of the view), or nothing. */
+function soloResult(solo) {
+  if (!solo) return null;
+  const r = solo.rating;
+  const parts = [];
+  const adjusted = r && r.penalty ? ` for ${solo.score} − ${r.penalty} (modules) = ${r.adjusted}` : "";
+  if (r) parts.push(h("span", {}, "Solo rating: ", h("strong", {}, `band ${r.band}`), ` (${r.range})${adjusted}`, r.phrase ? h("em", {}, ` “${r.phrase}”`) : ""));
+  if (solo.percentile != null) parts.push(h("span", {}, ` · better than ${Math.round(solo.percentile)} % of the ${solo.reference.bot} bot's games`));
+  return parts.length ? h("p", { class: "solo-result", "data-testid": "solo-result" }, ...parts) : null;
+}
+
+/** The lobby's facts: the rule set, the options and the turn clock. */
+function lobbyFacts(sum) {
+  const shown = (v) => v === null || (Array.isArray(v) && !v.length) ? "none" : Array.isArray(v) ? v.join(", ") : typeof v === "object" ? Object.entries(v).map(([k, x]) => `${k}: ${x}`).join(", ") : String(v);
+  const opts = Object.entries(sum.options || {}).map(([k, v]) => `${k.replace(/_/g, " ")}: ${shown(v)}`);
+  const clock = sum.turn_clock ? `${sum.turn_clock >= 120 ? `${sum.turn_clock / 60} min` : `${sum.turn_clock} s`} per turn` : "no turn clock";
+  return h("dl", { class: "lobby-facts", "data-testid": "lobby-facts" },
+    sum.preset ? [h("dt", {}, "Rules"), h("dd", {}, sum.preset.title)] : [],
+    h("dt", {}, "Options"), h("dd", {}, opts.length ? opts.join(" · ") : "the game's defaults"),
+    h("dt", {}, "Clock"), h("dd", {}, clock));
+}
