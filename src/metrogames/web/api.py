@@ -18,6 +18,7 @@ from metrogames.web.boards import board, games_list
 from metrogames.web.bodies import (
     ActionBody,
     HandoverBody,
+    HintBody,
     JoinBody,
     NoBody,
     Record,
@@ -69,7 +70,8 @@ def service(request: Request) -> RoomService:
 
 
 def charge(request: Request, kind: str) -> None:
-    """Count one request of ``kind`` (``rooms``, ``players``, ``joins``, ``replays``) by the
+    """Count one request of ``kind`` (``rooms``, ``players``, ``joins``, ``replays``,
+    ``hints``) by the
     request's client address (429 ``rate-limited`` over the limit)."""
     limits: RateLimits = request.app.state.limits
     limits.charge(kind, request)
@@ -175,6 +177,14 @@ async def post_action(room: str, request: Request) -> dict[str, Any]:
     body = await read_body(request, ActionBody, "an action")
     table, seat = await rooms.act(room, bearer(request), body)
     return rooms.view(table, seat)
+
+
+@router.post("/rooms/{room}/hint")
+async def post_hint(room: str, request: Request) -> dict[str, Any]:
+    """The coach's best three moves for the token's seat at ``{"step", "about"?}``."""
+    body = await read_body(request, HintBody, "a hint")
+    charge(request, "hints")
+    return await service(request).hint(room, bearer(request), body)
 
 
 @router.get("/rooms/{room}/record")

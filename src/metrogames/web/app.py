@@ -102,7 +102,7 @@ async def sweep(rooms: RoomService) -> None:
 @contextlib.asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """While the app runs: resume the rooms that need it, evict idle ones; at the end, stop
-    the rooms' clocks and bots."""
+    the rooms' clocks and bots and the daily expert's games."""
     rooms: RoomService = app.state.rooms
     tasks = [asyncio.create_task(rooms.resume()), asyncio.create_task(sweep(rooms))]
     try:
@@ -111,6 +111,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         for task in tasks:
             task.cancel()
         await rooms.stop()
+        await app.state.daily.stop()
 
 
 def create_app(settings: Settings | None = None, now: Callable[[], float] | None = None) -> FastAPI:

@@ -120,6 +120,14 @@ class ActionBody(Body):
     step: Annotated[int, Field(ge=0, le=10**6)]
 
 
+class HintBody(Body):
+    """``POST /api/rooms/{room}/hint``: the view's ``step`` and, optionally, the move the
+    player is about to make."""
+
+    step: Annotated[int, Field(ge=0, le=10**6)]
+    about: Json = None
+
+
 class DailyStartBody(Body):
     """``POST /api/daily/{game}/{date}/start``."""
 

@@ -244,12 +244,28 @@ export class NextStationBoard {
 
   // -- the changing part ----------------------------------------------------------------
   // state: {lines: {colour: {sections, ends, circled}}, colour, blink, starts, selected,
-  //         targets, circles, pending: [[a,b]...], pendingCircle}
+  //         targets, circles, pending: [[a,b]...], pendingCircle, hints: [{sections, rank}]}
   update(state) {
     this.state = state;
     this.drawLines(state.lines || {}, state.pending || [], state.colour);
     this.drawMarks(state);
+    this.drawHints(state.hints || [], state.colour);
     this.drawHits(state);
+  }
+
+  // The coach's moves: their sections dashed, a numbered badge on the last one (1: the best).
+  drawHints(hints, colour) {
+    const marks = this.layers.marks;
+    for (const { sections, rank } of hints) {
+      for (const [a, b] of sections) {
+        const [[x1, y1], [x2, y2]] = this.segment(a, b);
+        marks.append(s("line", { x1, y1, x2, y2, class: "hint-section", stroke: colour ? colourHex(colour) : "#1d1f24" }));
+      }
+      const [a, b] = sections[sections.length - 1];
+      const [[x1, y1], [x2, y2]] = this.segment(a, b);
+      marks.append(s("g", { transform: `translate(${(x1 + 2 * x2) / 3} ${(y1 + 2 * y2) / 3})`, class: "hint-badge", "data-hint-section": `${a}-${b}` },
+        s("circle", { r: 9 }), s("text", { "text-anchor": "middle", dy: "0.35em", text: String(rank) })));
+    }
   }
 
   drawLines(lines, pending, current) {

@@ -92,7 +92,7 @@ export async function renderHome(root, navigate) {
       } else if (st.mode === "online") {
         const sel = h("select", { "data-seat": i, onchange: (ev) => { st.online[i - 1] = ev.target.value; } },
           h("option", { value: "human", selected: st.online[i - 1] === "human" }, "a player who joins"),
-          (g.bots || []).map((b) => h("option", { value: b, selected: st.online[i - 1] === b }, `${b} bot`)));
+          (g.bots || []).map((b) => h("option", { value: b, selected: st.online[i - 1] === b }, `bot: ${botLabel(g, b)}`)));
         seats.append(h("label", { class: "row" }, `Seat ${i + 1}: `, sel));
       }
     }
@@ -112,8 +112,10 @@ export async function renderHome(root, navigate) {
 
   function botSelect(g, i) {
     return h("select", { "data-bot": i, onchange: (ev) => { st.bots[i] = ev.target.value; } },
-      (g.bots || ["greedy", "random"]).map((b) => h("option", { value: b, selected: st.bots[i] === b }, b)));
+      (g.bots || ["medium", "easy"]).map((b) => h("option", { value: b, selected: st.bots[i] === b }, botLabel(g, b))));
   }
+
+  function botLabel(g, b) { return (g.bot_labels || {})[b] || b; }
 
   function optionsFieldset(g) {
     const fs = h("fieldset", { class: "options" }, h("legend", {}, "Options"));

@@ -74,12 +74,24 @@ export class MetroScreen {
       last: v.last,
       legal: this.busy ? [] : opts.get(this.selectedTile) || [],
       previewTile: this.selectedTile,
+      hints: this.hintMarks(v),
     });
     this.renderStatus();
     this.renderHand(opts);
     this.renderScores();
     this.renderLast();
     this.renderTrains();
+  }
+
+  // The coach's moves of this step (room.js), as numbered squares on the board.
+  showHints(hints) {
+    this.hints = hints;
+    if (this.view) this.render();
+  }
+
+  hintMarks(v) {
+    const hints = this.hints && this.hints.step === v.step ? this.hints.moves : [];
+    return hints.map((m, i) => ({ square: m.action && m.action.square, rank: i + 1 })).filter((m) => m.square);
   }
 
   renderStatus() {

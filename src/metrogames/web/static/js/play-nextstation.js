@@ -202,6 +202,12 @@ export class NextStationScreen {
     return { starts, targets, circles: [], complete, longer };
   }
 
+  // The move being built, once its sections make a whole legal move (the coach rates it).
+  pendingAction() {
+    if (!this.turn.prefix.length || this.turn.mode === "circle") return null;
+    return this.analyse().complete[0] || null;
+  }
+
   async submit(action) {
     if (this.turn.busy) return;
     this.turn.busy = true;
@@ -327,7 +333,19 @@ export class NextStationScreen {
       targets: picks.targets,
       circles: picks.circles,
       pending: mine ? this.turn.prefix : [],
+      hints: mine ? this.hintMarks(v) : [],
     });
+  }
+
+  // The coach's moves of this step (room.js), drawn dashed and numbered on the map.
+  showHints(hints) {
+    this.hints = hints;
+    if (this.view) this.render();
+  }
+
+  hintMarks(v) {
+    const hints = this.hints && this.hints.step === v.step ? this.hints.moves : [];
+    return hints.map((m, i) => ({ sections: (m.action && m.action.sections) || [], rank: i + 1 })).filter((m) => m.sections.length);
   }
 
   renderPlayers() {

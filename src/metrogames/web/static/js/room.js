@@ -355,8 +355,48 @@ export class RoomScreen {
     } else if (v.game !== "metro" && v.last_round && v.last_round.round > 0 && !this.dismissedRound(v.last_round.round)) {
       el.append(this.roundPanel(v));
     }
+    const coach = this.coachPanel(v);
+    if (coach) el.append(coach);
     const hostControls = this.hostControls(v);
     if (hostControls) el.append(hostControls);
+  }
+
+  // The coach: on this seat's turn, a Hint button asking the server for the best three moves
+  // (its seat's view only) and the estimate of the move being built, if any. The server
+  // refuses hints in a ranked daily game (`ranked-game`): the panel then says so.
+  coachPanel(v) {
+    if (v.status !== "playing" || v.you === null || v.you === undefined || !(v.legal || []).length) return null;
+    const panel = h("section", { class: "panel coach", "data-testid": "coach", "aria-live": "polite" });
+    if (this.hintsOff) {
+      panel.append(h("p", { class: "muted", "data-testid": "hints-off" }, this.hintsOff));
+      return panel;
+    }
+    const hint = this.hint && this.hint.step === v.step && this.hint.seat === v.you ? this.hint : null;
+    const busy = !!(hint && hint.busy);
+    panel.append(h("div", { class: "panel-head" }, h("h3", {}, "Coach"),
+      h("button", { class: "btn small", id: "hint-btn", disabled: busy, onclick: () => this.askHint() }, busy ? "Thinking…" : "Hint")));
+    if (hint && hint.data) panel.append(hintList(hint.data, v.seats.length));
+    return panel;
+  }
+
+  async askHint() {
+    const v = this.view;
+    const seat = v.you;
+    const pending = this.screen && this.screen.pendingAction ? this.screen.pendingAction() : null;
+    this.hint = { step: v.step, seat, busy: true };
+    this.renderExtra(v);
+    try {
+      const data = await API.getHint(this.room, v.step, pending, this.tokenFor(seat));
+      if (this.hint && this.hint.step === data.step && this.hint.seat === seat) {
+        this.hint = { step: data.step, seat, data };
+        if (this.screen && this.screen.showHints) this.screen.showHints({ step: data.step, moves: data.moves });
+      }
+    } catch (err) {
+      this.hint = null;
+      if (err.reason === "ranked-game") this.hintsOff = "No hints in a ranked daily game: its score is yours alone.";
+      else if (err.reason !== "stale-step") toast(err.message);
+    }
+    if (this.view) this.renderExtra(this.view);
   }
 
   dismissedRound(r) { return (this.dismissed || 0) >= r; }
@@ -415,7 +455,7 @@ export class RoomScreen {
     for (const s of v.seats) {
       if (host && s.kind === "human" && !s.connected && !mine.has(s.seat)) {
         items.push(h("button", { class: "btn small", "data-bot-seat": s.seat, onclick: async () => {
-          try { this.summary = await API.seatToBot(this.room, s.seat, "greedy", host); toast(`A bot plays seat ${s.seat + 1} until its player comes back.`, "info"); } catch (err) { toast(err.message); }
+          try { this.summary = await API.seatToBot(this.room, s.seat, "medium", host); toast(`A bot plays seat ${s.seat + 1} until its player comes back.`, "info"); } catch (err) { toast(err.message); }
         } }, `${fmtName(s.name)} left: let a bot play`));
       }
       if (mine.has(s.seat) && s.kind === "bot") {
@@ -426,6 +466,25 @@ export class RoomScreen {
     }
     return items.length ? h("div", { class: "panel host-controls" }, ...items) : null;
   }
+}
+
+// The coach's answer: the moves best first with the game's figure (expected final score, or
+// the win probability in Metro), the other figure after it when several play, then the move
+// being built.
+function hintList(data, players) {
+  const figures = (m) => {
+    const points = `${m.score.toFixed(1)} points`;
+    const win = `${Math.round(100 * m.win)}% to win`;
+    if (players < 2) return points;
+    return data.figure === "win" ? `${win} (${points})` : `${points} (${win})`;
+  };
+  const item = (m, i) => h("li", { class: "hint-move", "data-hint": String(i) },
+    h("code", { class: "hint-text" }, m.text), " ", h("strong", {}, figures(m)));
+  const what = data.figure === "win" ? "win probability" : "expected final score";
+  return h("div", { class: "hints" },
+    h("p", { class: "muted small" }, `The expert bot's best moves by ${what}:`),
+    h("ol", { class: "hint-list", "data-testid": "hint-list" }, data.moves.map(item)),
+    data.about ? h("p", { class: "hint-about", "data-testid": "hint-about" }, "Your move ", h("code", {}, data.about.text), ": ", h("strong", {}, figures(data.about))) : "");
 }
 
 // Save the record file exactly as the server wrote it (or `text`, an uploaded record).
