@@ -1,8 +1,8 @@
 """Hindsight analyses of finished solo games for the web table (``docs/web-api.md``,
 ``GET /api/rooms/{room}/analysis`` and ``POST /api/analyses``).
 
-An analysis (:func:`metrogames.bots.analysis.analyse`: seconds of CPU) runs on a worker thread
-(``asyncio.to_thread``), never on the event loop. Results are kept in memory, the most recent
+An analysis (:func:`metrogames.bots.analysis.analyse`: seconds of CPU) runs on the analyses' own
+worker thread (one: analyses wait in turn rather than take every core), never on the event loop. Results are kept in memory, the most recent
 :data:`KEEP` of them, by room (a finished room never changes) or by the uploaded record's
 digest; requests for an analysis already running wait for it instead of starting another. Only
 a request that starts an analysis is counted by the ``analyses`` rate limit.
@@ -15,6 +15,7 @@ import hashlib
 import json
 from collections import OrderedDict
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from metrogames.bots.analysis import AnalysisRefusedError, analyse
@@ -57,7 +58,8 @@ class Analyses:
     def __init__(self, budget: str) -> None:
         self.budget = budget
         self.done: OrderedDict[str, str] = OrderedDict()
-        self.running: dict[str, asyncio.Task[str]] = {}
+        self.running: dict[str, asyncio.Future[str]] = {}
+        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="analysis")
 
     async def get(self, key: str, record: Callable[[], Any], charge: Callable[[], None]) -> str:
         """The analysis text of ``key``: kept, running, or started now (``charge()`` first,
@@ -73,12 +75,13 @@ class Analyses:
         task = self.running.get(key)
         if task is None:
             charge()
-            task = asyncio.create_task(asyncio.to_thread(analysis_text, record(), self.budget))
+            loop = asyncio.get_running_loop()
+            task = loop.run_in_executor(self.worker, analysis_text, record(), self.budget)
             self.running[key] = task
             task.add_done_callback(lambda t: self._finished(key, t))
         return await asyncio.shield(task)
 
-    def _finished(self, key: str, task: asyncio.Task[str]) -> None:
+    def _finished(self, key: str, task: asyncio.Future[str]) -> None:
         self.running.pop(key, None)
         if task.cancelled() or task.exception() is not None:
             return
