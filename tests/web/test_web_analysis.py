@@ -3,6 +3,7 @@ uploaded record's, the refusals, the cache, the rate limit and the daily challen
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -102,3 +103,27 @@ def test_a_daily_game_is_analysed_once_its_day_has_closed(db_url: str) -> None:
 def test_bad_analysis_settings_are_refused_by_name(setting: str, value: str) -> None:
     with pytest.raises(ValidationError, match=setting):
         Settings(**{setting: value})
+
+
+def test_requests_for_a_running_analysis_share_it() -> None:
+    from metrogames.web.analyses import Analyses, record_key
+    from test_hindsight import solo_record
+
+    record = solo_record(41, "random")
+    charged: list[int] = []
+    asked: list[int] = []
+
+    def give() -> Any:
+        asked.append(1)
+        return record
+
+    async def run() -> list[str]:
+        analyses = Analyses("quick")
+        key = record_key(record)
+        first = [analyses.get(key, give, lambda: charged.append(1)) for _ in range(3)]
+        texts = list(await asyncio.gather(*first))
+        texts.append(await analyses.get(key, give, lambda: charged.append(1)))
+        return texts
+
+    texts = asyncio.run(run())
+    assert len(set(texts)) == 1 and len(charged) == len(asked) == 1
