@@ -23,9 +23,9 @@ never below either. It is the best line *found*, not a proven optimum. Budgets a
 states and playouts, never in seconds: the same record, budget and seed give the same line.
 
 **Costliest turn** (:func:`player_losses`). At each of the player's decisions with more than
-one legal action, the Monte Carlo bot (:class:`~metrogames.bots.montecarlo.MonteCarloBot`)
-ranks the legal actions on the player's *view* — honest: it plays on resampled deals, not on
-the known deck — and the estimated loss is the best action's mean final score minus the mean
+one legal action, the coach's search (:func:`metrogames.bots.coach.coach`: the ``expert``
+level's Monte Carlo algorithm) ranks the legal actions on the player's *view* — honest: it
+plays on resampled deals, not on the known deck — and the estimated loss is the best action's mean final score minus the mean
 of the action played (0 when the player's action is the best).
 """
 
@@ -34,7 +34,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from metrogames.bots.montecarlo import Estimate, MonteCarloBot, greedy_turns
+from metrogames.bots.coach import coach
+from metrogames.bots.montecarlo import Estimate, greedy_turns
 from metrogames.core.protocol import CHANCE, Action, State
 from metrogames.core.rng import Rng
 
@@ -50,8 +51,8 @@ class Budget:
         width: states kept per decision by the beam search (at least 1).
         playouts: random completions per child state, besides its greedy completion (0 or
             more).
-        coach: playouts of the Monte Carlo ranking at each of the player's decisions (at
-            least 1; the ``hard`` level's 1000 by default).
+        coach: playouts of the coach's ranking at each of the player's decisions (at least
+            1; the ``hard`` level's 1000 by default, as a hint).
     """
 
     width: int = 6
@@ -199,9 +200,13 @@ def player_losses(
     start: State[Action], final: State[Action], budget: int = 1000, seed: int = 0
 ) -> list[Decision]:
     """Every decision of the player in ``final``'s history (replayed from ``start``) with more
-    than one legal action, weighed on the player's view by the Monte Carlo bot with
-    ``budget`` playouts (:func:`~metrogames.bots.montecarlo.MonteCarloBot.rank`)."""
-    bot = MonteCarloBot(seed, budget=budget, name="hindsight")
+    than one legal action, weighed on the player's view by the coach's search with
+    ``budget`` playouts (:func:`metrogames.bots.coach.coach`).
+
+    Raises:
+        ValueError: a budget below 1, or a game whose expert level is not a search.
+    """
+    bot = coach(start.game.name, seed, budget)
     state = start.clone()
     out: list[Decision] = []
     for step, (player, action) in enumerate(final.history()):
