@@ -171,3 +171,16 @@ def overlaps(page: Page) -> list[str]:
     """The marker/marker and label/marker pairs that overlap on the page's Next Station map
     (each described by its elements and positions)."""
     return list(page.evaluate(OVERLAPS_JS))
+
+
+def in_viewport(page: Page, selector: str) -> bool:
+    """Whether the first match of ``selector`` lies wholly inside the page's viewport."""
+    box = page.locator(selector).first.bounding_box()
+    size = page.viewport_size
+    assert box is not None and size is not None, selector
+    return (
+        box["y"] >= 0
+        and box["y"] + box["height"] <= size["height"] + 0.5
+        and box["x"] >= 0
+        and box["x"] + box["width"] <= size["width"] + 0.5
+    )

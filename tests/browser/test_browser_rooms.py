@@ -10,7 +10,14 @@ from pathlib import Path
 from playwright.sync_api import Browser, Page, expect
 
 from browser.conftest import PageErrors, new_page, watch
-from browser.helpers import GAME_OVER, create_game, finished_london, next_station_move, shot
+from browser.helpers import (
+    GAME_OVER,
+    create_game,
+    finished_london,
+    in_viewport,
+    next_station_move,
+    shot,
+)
 
 
 def test_online_room_two_players(browser: Browser, server: str, errors: PageErrors) -> None:
@@ -44,6 +51,19 @@ def test_online_room_two_players(browser: Browser, server: str, errors: PageErro
     host.wait_for_selector("svg.board-ns .hit")
     expect(host.locator("#clock")).to_contain_text("s")
     shot(guest, "room-guest-phone")
+    # on the phone, with the top of the board in view, the card, the instruction and Pass
+    # stay on screen (no scrolling per turn), and buttons are finger-sized
+    guest.locator("svg.board-ns").scroll_into_view_if_needed()
+    guest.evaluate("document.querySelector('svg.board-ns').scrollIntoView({block: 'start'})")
+    for part in (".turn-dock .card.current, .turn-dock .card", ".turn-dock .panel.turn p, .turn-dock .panel.turn h3", "#pass-btn"):
+        assert in_viewport(guest, part), part
+    pass_box = guest.locator("#pass-btn").bounding_box()
+    assert pass_box is not None and pass_box["height"] >= 44
+    shot(guest, "room-guest-phone-viewport", full_page=False)
+    guest.evaluate("window.scrollTo(0, 0)")  # the page's top: the dock sticks to the bottom
+    for part in (".turn-dock .card", "#pass-btn"):
+        assert in_viewport(guest, part), part
+    shot(guest, "room-guest-phone-top", full_page=False)
 
     turns = 0
     for _ in range(4):  # a few turns together

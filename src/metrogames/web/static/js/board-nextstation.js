@@ -426,7 +426,11 @@ export class NextStationBoard {
       const q = this.station(b);
       return p.row - q.row || p.col - q.col;
     });
-    for (const name of names) {
+    // each hit area is as large as its neighbours allow (up to 0.8 of a cell, so a phone's
+    // finger finds it), never smaller than the station's own circle
+    const places = names.map((n) => this.pos(n));
+    const reach = (i) => Math.min(U * 0.8, ...places.filter((_, j) => j !== i).map(([px, py]) => Math.hypot(px - places[i][0], py - places[i][1]) / 2));
+    for (const [i, name] of names.entries()) {
       const kind = kinds.get(name);
       const st = this.station(name);
       const [x, y] = this.pos(name);
@@ -435,7 +439,7 @@ export class NextStationBoard {
         class: `hit hit-${kind}`, tabindex: "0", role: "button",
         "aria-label": `${verb} ${st.name}`, "data-station": st.name, "data-kind": kind,
         transform: `translate(${x} ${y})`,
-      }, s("circle", { r: st.cells ? U * 0.95 : U * 0.46 }));
+      }, s("circle", { r: st.cells ? U * 0.95 : Math.max(U * 0.46, reach(i)) }));
       activate(hit, () => this.onPick && this.onPick(st.name, kind));
       if (kind === "target") {
         hit.addEventListener("pointerenter", () => this.showHover(st.name));

@@ -28,7 +28,8 @@ export class MetroScreen {
     };
     clear(root).append(h("div", { class: "table-layout" },
       h("div", { class: "board-col" }, h("div", { class: "board-wrap" }, this.map.svg), this.legend()),
-      h("div", { class: "side-col" }, this.el.status, this.el.hand, this.el.scores, this.el.last, this.el.trains)));
+      h("div", { class: "turn-dock", "data-testid": "turn-dock" }, this.el.status, this.el.hand),
+      h("div", { class: "side-col" }, this.el.scores, this.el.last, this.el.trains)));
   }
 
   legend() {

@@ -53,7 +53,8 @@ export class NextStationScreen {
     clear(root).append(
       h("div", { class: "table-layout" },
         h("div", { class: "board-col" }, this.el.tabs, h("div", { class: "board-wrap" }, this.map.svg), this.legend()),
-        h("div", { class: "side-col" }, this.el.status, this.el.cards, this.el.turn, this.el.players, this.el.sheet, this.el.objectives)),
+        h("div", { class: "turn-dock", "data-testid": "turn-dock" }, this.el.status, this.el.cards, this.el.turn),
+        h("div", { class: "side-col" }, this.el.players, this.el.sheet, this.el.objectives)),
     );
   }
 
