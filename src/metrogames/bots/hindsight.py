@@ -45,7 +45,7 @@ PLAYER = 0
 
 @dataclass(frozen=True)
 class Budget:
-    """How hard to look.
+    """How hard to look (the defaults are ``analyse``'s ``normal`` budget).
 
     Attributes:
         width: states kept per decision by the beam search (at least 1).
@@ -55,8 +55,8 @@ class Budget:
             1; the ``hard`` level's 1000 by default, as a hint).
     """
 
-    width: int = 6
-    playouts: int = 6
+    width: int = 16
+    playouts: int = 8
     coach: int = 1000
 
     def __post_init__(self) -> None:
