@@ -273,10 +273,11 @@ def _options(
     powers: str | None,
     turn_mode: str | None,
     one_tile_routes: str | None,
+    rules: str | None = None,
 ) -> dict[str, Any]:
     """The options object (JSON form) the command-line flags ask for; exit 2 on misuse."""
     try:
-        return game_options(game, objectives, powers, turn_mode, one_tile_routes)
+        return game_options(game, objectives, powers, turn_mode, one_tile_routes, rules)
     except MetrogamesError as exc:
         raise fail(str(exc), 2) from None
 
@@ -293,6 +294,14 @@ TurnModeOpt = Annotated[
 ]
 OneTileOpt = Annotated[
     str | None, typer.Option(help="Metro: one-tile routes allowed (default) or forbidden.")
+]
+RulesOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--rules",
+        help="A named rule set, adjusted by the other option flags (Metro: seed, the default; "
+        "box, the publisher's: official-hand, one-tile routes forbidden).",
+    ),
 ]
 
 
@@ -334,6 +343,7 @@ def simulate(
     powers: PowersOpt = None,
     turn_mode: TurnModeOpt = None,
     one_tile_routes: OneTileOpt = None,
+    rules: RulesOpt = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Play bot games with a progress bar, then print a summary of the scores."""
@@ -351,7 +361,7 @@ def simulate(
         raise fail("give either --games N or --deals FILE", 2)
     if workers < 1:
         raise fail("--workers must be at least 1", 2)
-    options = _options(game, objectives, powers, turn_mode, one_tile_routes)
+    options = _options(game, objectives, powers, turn_mode, one_tile_routes, rules)
     if deals is not None and options:
         raise fail("game options cannot be used with --deals: the deals hold the options", 2)
     keep = out_file is not None
@@ -591,6 +601,7 @@ def play(
     powers: PowersOpt = None,
     turn_mode: TurnModeOpt = None,
     one_tile_routes: OneTileOpt = None,
+    rules: RulesOpt = None,
     seed: Annotated[int | None, typer.Option(help="Deal seed (random by default).")] = None,
     out_file: Annotated[
         Path | None, typer.Option("--out", help="Where to save the record.")
@@ -613,7 +624,7 @@ def play(
         kind = game_type(game)
     except MetrogamesError as exc:
         raise fail(str(exc), 2) from None
-    options = _options(game, objectives, powers, turn_mode, one_tile_routes)
+    options = _options(game, objectives, powers, turn_mode, one_tile_routes, rules)
     codes = _parse_bots(bots) if bots else []
     least = kind.players.start
     n = players if players is not None else max(least, len(codes) + 1 if codes else least)
