@@ -62,7 +62,7 @@ def test_daily_london_by_clicking_then_on_the_leaderboard(page: Page, server: st
     page.wait_for_function("(s) => Number(document.body.dataset.step || -1) >= s", arg=step)
     assert page.url.endswith(f"/r/{room}")
     again = _fetch(page, "POST", f"/api/daily/london/{date}/start", {"share": False})
-    assert again == {"status": 200, "body": {"room": room, "ranked": True}}
+    assert again == {"status": 200, "body": {"room": room, "ranked": True, "token": None}}
 
     play_next_station(page, use_powers=False)
     expect(page.locator(GAME_OVER)).to_be_visible()

@@ -1,5 +1,5 @@
-"""How fast one client may create things — rooms, players, seat claims — or have records
-replayed, per client address (``docs/web-api.md``, "Errors": 429 ``rate-limited``).
+"""How fast one client may create things — rooms, players, seat claims, accounts — try to
+sign in, or have records replayed, per client address (``docs/web-api.md``, "Errors": 429 ``rate-limited``).
 
 The counting is the ``limits`` library's moving window, in this process's memory. The address
 is the request's client as the ASGI server gives it, after
@@ -23,7 +23,14 @@ from starlette.requests import HTTPConnection
 from metrogames.web.checks import RoomError
 from metrogames.web.config import Settings
 
-WHAT = {"rooms": "rooms", "players": "players", "joins": "seat claims", "replays": "replays"}
+WHAT = {
+    "rooms": "rooms",
+    "players": "players",
+    "joins": "seat claims",
+    "replays": "replays",
+    "accounts": "sign-ups",
+    "signins": "sign-in attempts",
+}
 """The limited kinds of request and how a refusal names them."""
 
 
@@ -42,7 +49,8 @@ def client_key(connection: HTTPConnection) -> str:
 
 class RateLimits:
     """The limits of :class:`~metrogames.web.config.Settings` (``rate_rooms``,
-    ``rate_players``, ``rate_joins``, ``rate_replays``)."""
+    ``rate_players``, ``rate_joins``, ``rate_replays``, ``rate_accounts``,
+    ``rate_signins``)."""
 
     def __init__(self, settings: Settings) -> None:
         self.limiter = MovingWindowRateLimiter(MemoryStorage())
@@ -51,6 +59,8 @@ class RateLimits:
             "players": parse_many(settings.rate_players),
             "joins": parse_many(settings.rate_joins),
             "replays": parse_many(settings.rate_replays),
+            "accounts": parse_many(settings.rate_accounts),
+            "signins": parse_many(settings.rate_signins),
         }
 
     def charge(self, kind: str, connection: HTTPConnection) -> None:
