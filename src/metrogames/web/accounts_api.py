@@ -14,12 +14,16 @@ import asyncio
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
+from sqlalchemy import func, select
+from sqlalchemy.orm import aliased
 
 from metrogames.web.accounts import COOKIE, Account, Accounts
 from metrogames.web.api import bearer, charge, read_body
 from metrogames.web.bodies import AccountBody, NoBody, PlayerBody
 from metrogames.web.config import Settings
 from metrogames.web.daily import DailyService, check_limit
+from metrogames.web.models import RatedGameRow, RatingRow, RoomRow, SeatRow
+from metrogames.web.ratings import Rating
 
 router = APIRouter(prefix="/api")
 
@@ -141,15 +145,58 @@ async def get_profile(account: str, request: Request, limit: int = 30) -> dict[s
 
 def profile(request: Request, account: Account, limit: int, owner: bool) -> dict[str, Any]:
     """``{"account", "name", "player", "ratings", "games", "daily"}`` (on a worker thread):
-    ``daily`` holds the games of every player the account owns (unshared ranked ones for
-    its owner only)."""
+    ``ratings`` ``[{"game", "players", "mu", "sigma", "rating", "games"}]`` (best first),
+    ``games`` the account's latest online rooms ``[{"room", "game", "players", "seat",
+    "status", "created", "rated"}]`` (newest first; a finished one replays at
+    ``/api/rooms/{room}/replay``), ``daily`` the games of every player the account owns
+    (unshared ranked ones for its owner only)."""
     daily: DailyService = request.app.state.daily
     limit = check_limit(limit, "limit", 100)
+    s = aliased(SeatRow)
+    count = select(func.count()).where(s.room_id == RoomRow.id).correlate(RoomRow)
     with daily.sessions() as session:
         days = daily.days(session, accounts(request).players_of(account), None, limit, owner)
+        rated = session.scalars(
+            select(RatingRow).where(RatingRow.account_id == account.id)
+        ).all()
+        rooms = session.execute(
+            select(
+                RoomRow.id,
+                RoomRow.game,
+                count.scalar_subquery(),
+                SeatRow.seat,
+                RoomRow.status,
+                RoomRow.created,
+                RatedGameRow.id,
+            )
+            .join(SeatRow, SeatRow.room_id == RoomRow.id)
+            .outerjoin(RatedGameRow, RatedGameRow.room_id == RoomRow.id)
+            .where(SeatRow.account_id == account.id)
+            .order_by(RoomRow.created.desc(), RoomRow.id)
+            .limit(limit)
+        ).all()
+    ratings = [
+        {"game": r.game, "players": r.players, **Rating(r.mu, r.sigma, r.games, 0).as_json()}
+        for r in rated
+    ]
+    ratings.sort(key=lambda r: (-r["rating"], r["game"], r["players"]))
+    games = [
+        {
+            "room": room,
+            "game": game,
+            "players": players,
+            "seat": seat,
+            "status": status,
+            "created": created,
+            "rated": rated_id is not None,
+        }
+        for room, game, players, seat, status, created, rated_id in rooms
+    ]
     return {
         "account": account.id,
         "name": account.name,
         "player": account.player_id,
+        "ratings": ratings,
+        "games": games,
         "daily": days,
     }

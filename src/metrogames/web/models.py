@@ -199,3 +199,35 @@ class AccountSessionRow(Base):
     )
     created: Mapped[float] = mapped_column(Float)
     expires: Mapped[float] = mapped_column(Float)
+
+
+class RatingRow(Base):
+    """An account's rating for one game and player count (online play): the Weng–Lin
+    (OpenSkill, Plackett–Luce) ``mu`` and ``sigma``, the ``games`` rated, and the last rated
+    game's ``rated_id`` (:class:`RatedGameRow`)."""
+
+    __tablename__ = "ratings"
+
+    account_id: Mapped[str] = mapped_column(
+        String(10), ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    game: Mapped[str] = mapped_column(String(16), primary_key=True)
+    players: Mapped[int] = mapped_column(Integer, primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    rated_id: Mapped[int] = mapped_column(Integer)
+
+
+class RatedGameRow(Base):
+    """A finished online game that updated ratings, in the order it did: ``id`` (that
+    order), ``room_id`` and ``finished`` (epoch s). Recomputing the ratings replays these
+    rooms in this order."""
+
+    __tablename__ = "rated_games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_id: Mapped[str] = mapped_column(
+        String(8), ForeignKey("rooms.id", ondelete="CASCADE"), unique=True
+    )
+    finished: Mapped[float] = mapped_column(Float)
