@@ -4,6 +4,7 @@
 import { h, clear, toast } from "./dom.js";
 import { getGames, createRoom, saveTokens, knownRooms, getRoom } from "./api.js";
 import { dailyPanel } from "./daily.js";
+import { accountPanel } from "./account.js";
 
 const MODES = [
   { id: "solo", label: "Solo", help: "one player" },
@@ -204,5 +205,5 @@ export async function renderHome(root, navigate) {
 
   clear(root).append(h("div", { class: "home" },
     h("div", { class: "home-main" }, dailyPanel(navigate), form),
-    h("div", { class: "home-side" }, join, replay, recentPanel)));
+    h("div", { class: "home-side" }, accountPanel(navigate, () => renderHome(root, navigate)), join, replay, recentPanel)));
 }
