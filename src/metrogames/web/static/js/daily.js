@@ -444,6 +444,7 @@ export class DailyBoardScreen {
           if (!await playDaily(this.navigate, this.game, date, share.checked)) btn.disabled = false;
         } }, `Play today's ${shortOf(this.game)}`);
         panel.append(h("label", { class: "share-opt" }, share, h("span", {}, "Share my score on the leaderboard", h("span", { class: "muted small" }, " (optional)"))),
+          h("p", { class: "small midnight-rule" }, h("strong", {}, "Midnight rule: "), this.daily.midnight_rule),
           h("div", { class: "buttons" }, btn));
       }
       panel.append(h("p", { class: "muted small" }, "The deal and every ranked game are published once the day closes."));
