@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from dailyutil import Clock, daily_client, new_account, refused
 from fastapi.testclient import TestClient
 from openskill.models import PlackettLuce
@@ -16,6 +17,7 @@ from typer.testing import CliRunner
 from webutil import Player, auth
 
 from metrogames.cli.main import app as cli
+from metrogames.web import ratings
 from metrogames.web.models import RatedGameRow, RatingRow
 
 RANDOM_BOT = (15.0, 1.0)
@@ -137,3 +139,38 @@ def test_games_that_are_not_rated(db_url: str) -> None:
             assert session.scalar(select(func.count()).select_from(RatedGameRow)) == 0
         assert client.get(f"/api/rooms/{room}/ratings").json()["seats"][0]["rating"] is None
         assert recompute(db_url).exit_code == 0
+
+
+def test_a_rating_that_cannot_be_stored_leaves_the_game_unfinished(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with daily_client(db_url, Clock()) as client:
+        ada, _ = new_account(client, "Ada")
+        bob, _ = new_account(client, "Bob")
+        made = online(ada, [{"name": "Ada"}, {}])
+        room, t0 = made["room"]["room"], made["tokens"]["0"]
+        t1 = join(bob, room, 1, "Bob")
+        assert link(ada, room, 0, t0).status_code == 200
+        assert link(bob, room, 1, t1).status_code == 200
+        assert client.post(f"/api/rooms/{room}/start", headers=auth(made["host_token"])).is_success
+
+        def broken(*_args: Any) -> None:
+            raise RuntimeError("injected: the rating failed")
+
+        monkeypatch.setattr(ratings, "finished", broken)
+        quiet = TestClient(client.app, raise_server_exceptions=False)
+        players = Player(room, {"0": t0, "1": t1}, 5)
+        with pytest.raises(AssertionError, match="server-error"):
+            for _ in range(2000):
+                for seat in ("0", "1"):
+                    players.act(quiet, seat)
+        # the last action and the rating are one transaction: neither is stored
+        assert client.get(f"/api/rooms/{room}").json()["status"] == "playing"
+        with client.app.state.rooms.sessions() as session:  # type: ignore[attr-defined]
+            assert session.scalar(select(func.count()).select_from(RatingRow)) == 0
+            assert session.scalar(select(func.count()).select_from(RatedGameRow)) == 0
+        monkeypatch.undo()
+        final = players.play_out(client)
+        after = client.get(f"/api/rooms/{room}/ratings").json()["seats"]
+        want = expected([(25.0, 25 / 3)] * 2, final)
+        assert [(s["rating"]["mu"], s["rating"]["sigma"]) for s in after] == want
