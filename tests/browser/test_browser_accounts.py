@@ -58,8 +58,11 @@ def test_sign_up_play_a_ranked_daily_game_and_find_the_account_on_the_board(
     expect(mine).to_contain_text("Ann Account")
     expect(page.locator(".best-list")).to_contain_text("Ann Account")
     shot(page, "account-on-the-leaderboard")
+    # the name on the board leads to the account's profile
+    mine.locator("a.profile-link").click()
+    expect(page.locator("[data-testid=profile-name]")).to_have_text("Ann Account")
 
-    # the profile: no rating yet, today's daily game with its rank
+    # the profile, also from the home page: no rating yet, today's daily game with its rank
     page.goto(f"{server}/")
     expect(page.locator(CARD)).to_have_attribute("data-status", "played")
     page.click("#profile-link")

@@ -64,6 +64,10 @@ def test_accounts_rank_once_and_guests_are_listed_apart(db_url: str) -> None:
         play_day(client, guest, policy=1)
         assert names(client, "leaderboard") == [("Ada", 1)]
         assert names(client, "guests") == [("Gus", 1)]
+        guests = get(client, f"/api/daily/london/{DAY}/guests")["entries"]
+        assert guests[0]["account"] is None
+        board = get(client, f"/api/daily/london/{DAY}/leaderboard")["entries"]
+        assert board[0]["account"] == made["account"] and board[0]["player"] == made["player"]
         assert [b["name"] for b in get(client, "/api/daily/london/best")] == ["Ada"]
         mine = get(ada, f"/api/daily/london/{DAY}/result")
         assert mine["board"] == "accounts" and (mine["rank"], mine["of"]) == (1, 1)

@@ -43,10 +43,10 @@ def test_ranking_with_ties_and_the_opt_out(db_url: str) -> None:
         # seeds of the random legal policy (the same seed plays the same game on the same deal):
         # seed 3 scores 117 on this deal, seed 1 scores 80, passing every turn 0
         policies = {"Ada": 3, "Bob": 1, "Cy": 1, "Di": "pass", "Eve": 3}
-        ids, browsers, scores = {}, {}, {}
+        ids, accounts, browsers, scores = {}, {}, {}, {}
         for name, policy in policies.items():
             browsers[name], made = new_account(client, name)
-            ids[name] = made["player"]
+            ids[name], accounts[name] = made["player"], made["account"]
             clock.tick(60)
             final = play_day(browsers[name], None, policy=policy, share=name != "Eve")
             scores[name] = final["scores"][0]
@@ -66,6 +66,7 @@ def test_ranking_with_ties_and_the_opt_out(db_url: str) -> None:
         assert bob < cy and entries[bob]["rank"] == entries[cy]["rank"]  # earlier finish first
         assert entries[bob]["finished_at"] < entries[cy]["finished_at"]
         assert {e["player"] for e in entries} == {ids[n] for n in ("Ada", "Bob", "Cy", "Di")}
+        assert all(e["account"] == accounts[e["name"]] for e in entries)
         # pages keep the ranks of the whole board
         for offset in range(4):
             page = get(client, f"/api/daily/london/{DAY}/leaderboard?limit=1&offset={offset}")

@@ -6,6 +6,7 @@ on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -108,6 +109,10 @@ def test_online_games_rate_accounts_and_recompute_to_the_same_numbers(db_url: st
         ok = recompute(db_url)
         assert ok.exit_code == 0, ok.output
         assert "2 rated games replayed, 3 ratings recomputed: they match" in ok.output
+        facts = json.loads(recompute(db_url, "--json").output)
+        assert facts == {"games": 2, "ratings": 3, "differences": []}
+        nowhere = recompute("nosuchdb://nowhere")
+        assert nowhere.exit_code == 1 and "cannot open the database" in nowhere.output
         with client.app.state.rooms.sessions.begin() as session:  # type: ignore[attr-defined]
             assert session.scalar(select(func.count()).select_from(RatedGameRow)) == 2
             session.execute(update(RatingRow).where(RatingRow.players == 2).values(mu=99.0))

@@ -447,7 +447,8 @@ class DailyService:
     ) -> dict[str, Any]:
         """``GET /api/daily/{game}/{day}/leaderboard`` (accounts) and ``.../guests``
         (``board`` ``guests``): ``{"date", "game", "open", "entries": [{"rank", "player",
-        "name", "score", "finished_at"}], "total"}``.
+        "account" (its profile; null for a guest), "name", "score", "finished_at"}],
+        "total"}``.
 
         Raises:
             RoomError: 404 ``not-found``; 400 ``bad-request`` (limit, offset); 409
@@ -467,6 +468,14 @@ class DailyService:
                 sub = listing.subquery()
                 better = select(func.count()).select_from(sub).where(sub.c.score > rows[0][0].score)
                 first_rank = 1 + (session.scalar(better) or 0)
+            owners = {
+                player: account
+                for player, account in session.execute(
+                    select(AccountRow.player_id, AccountRow.id).where(
+                        AccountRow.player_id.in_([r[0].player_id for r in rows])
+                    )
+                )
+            }
         scores = [int(r[0].score or 0) for r in rows]
         ranks = dd.competition_ranks(scores, offset, first_rank)
         return {
@@ -477,6 +486,7 @@ class DailyService:
                 {
                     "rank": rank,
                     "player": row.player_id,
+                    "account": owners.get(row.player_id),
                     "name": name,
                     "score": score,
                     "finished_at": row.finished_at,

@@ -496,7 +496,8 @@ export class DailyBoardScreen {
         const mine = myId && e.player === myId;
         tbody.append(h("tr", { class: mine ? "mine" : "", "data-player": e.player },
           h("td", { class: "num rank" }, String(e.rank)),
-          h("td", {}, e.name, mine ? h("strong", { class: "you-mark" }, " (you)") : ""),
+          h("td", {}, e.account ? link(this.navigate, `#/u/${e.account}`, e.name, { class: "profile-link" }) : e.name,
+            mine ? h("strong", { class: "you-mark" }, " (you)") : ""),
           h("td", { class: "num" }, h("strong", {}, String(e.score))),
           h("td", { class: "num time" }, fmtFinished(e.finished_at))));
       }
