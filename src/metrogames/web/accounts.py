@@ -79,7 +79,8 @@ class Accounts:
         self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
 
     def sign_up(self, name: str, password: str) -> tuple[Account, str]:
-        """``POST /api/accounts``: a new account, its own player, and a session token.
+        """``POST /api/accounts``: a new account, its own player, and a session token (stored
+        together or not at all).
 
         Raises:
             RoomError: 409 ``name-taken`` (names are compared case-folded).
@@ -113,9 +114,10 @@ class Accounts:
                 player = session.get(PlayerRow, account.player_id)
                 assert player is not None
                 player.account_id = account.id
+                token = self._open_session(session, account)
         except IntegrityError:
             raise RoomError(409, "name-taken", f"an account named {name!r} exists") from None
-        return account, self._open_session(account)
+        return account, token
 
     def sign_in(self, name: str, password: str) -> tuple[Account, str]:
         """``POST /api/sessions``: a new session for the account of ``name`` and ``password``.
@@ -135,26 +137,27 @@ class Accounts:
         if row is None:
             raise RoomError(401, "bad-password", "no account has this name and password")
         account = Account(row.id, row.name, row.player_id)
-        if self.hasher.check_needs_rehash(stored):
-            with self.sessions.begin() as session:
+        with self.sessions.begin() as session:
+            if self.hasher.check_needs_rehash(stored):
                 fresh = session.get(AccountRow, row.id)
                 if fresh is not None:
                     fresh.password_hash = self.hasher.hash(password)
-        return account, self._open_session(account)
+            return account, self._open_session(session, account)
 
-    def _open_session(self, account: Account) -> str:
+    def _open_session(self, session: Session, account: Account) -> str:
+        """A new session of ``account`` in ``session``'s transaction (expired ones dropped);
+        its token."""
         token = new_token()
         now = self.now()
-        with self.sessions.begin() as session:
-            session.execute(delete(AccountSessionRow).where(AccountSessionRow.expires <= now))
-            session.add(
-                AccountSessionRow(
-                    token_hash=hash_token(token),
-                    account_id=account.id,
-                    created=now,
-                    expires=now + self.lifetime,
-                )
+        session.execute(delete(AccountSessionRow).where(AccountSessionRow.expires <= now))
+        session.add(
+            AccountSessionRow(
+                token_hash=hash_token(token),
+                account_id=account.id,
+                created=now,
+                expires=now + self.lifetime,
             )
+        )
         return token
 
     def sign_out(self, token: str | None) -> None:

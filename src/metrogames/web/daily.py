@@ -333,11 +333,8 @@ class DailyService:
                 f"today's ranked {attempt.game} game is played; past days can be practised",
             )
         table = await self.rooms.table(attempt.room_id)
-        token = None
-        if account:  # the seat token is not kept: a new one (an older one stops working)
-            token = new_token()
-            async with table.lock:
-                await self.rooms._change_seat(table, 0, token_hash=hash_token(token))
+        # an account's seat token is not kept: a new one (an older one stops working)
+        token = await self.rooms.new_seat_token(table, 0) if account else None
         return {"room": attempt.room_id, "ranked": True, "token": token}
 
     # -- results ------------------------------------------------------------------------------
