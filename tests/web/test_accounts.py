@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from argon2 import PasswordHasher
 from dailyutil import Clock, daily_client, new_player, play_day, refused
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from webutil import auth, failing_writes
 
 from metrogames.web.accounts import COOKIE
@@ -142,3 +143,21 @@ def test_a_guest_history_is_claimed_into_an_account(db_url: str) -> None:
         refused(client.get("/api/players/me", headers=auth(token)), 403, "bad-token")
         profile = client.get(f"/api/accounts/{made['account']}/profile").json()
         assert [(d["date"], d["score"]) for d in profile["daily"]] == [("2026-02-28", score)]
+
+
+def test_a_password_hashed_with_older_parameters_is_rehashed_at_sign_in(db_url: str) -> None:
+    with daily_client(db_url, Clock()) as client:
+        assert sign_up(client, "Ada").status_code == 201
+        weak = PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1).hash(PASSWORD)
+        with client.app.state.rooms.sessions.begin() as session:  # type: ignore[attr-defined]
+            session.execute(update(AccountRow).values(password_hash=weak))
+        wrong = client.post("/api/sessions", json={"name": "Ada", "password": "not the one"})
+        refused(wrong, 401, "bad-password")
+        with client.app.state.rooms.sessions() as session:  # type: ignore[attr-defined]
+            assert session.scalars(select(AccountRow.password_hash)).one() == weak
+        r = client.post("/api/sessions", json={"name": "Ada", "password": PASSWORD})
+        assert r.status_code == 200, r.text
+        with client.app.state.rooms.sessions() as session:  # type: ignore[attr-defined]
+            stored = session.scalars(select(AccountRow.password_hash)).one()
+        assert stored.startswith("$argon2id$v=19$m=65536,t=3,p=4$")
+        assert PasswordHasher().verify(stored, PASSWORD)

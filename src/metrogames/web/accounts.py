@@ -6,7 +6,9 @@ Passwords are hashed with argon2id (``argon2-cffi``, RFC 9106's low-memory profi
 the next sign-in. A sign-in makes a **session**: a random token sent to the browser in an
 HttpOnly, ``SameSite=Lax`` cookie (:data:`COOKIE`; ``Secure`` when the server is configured for
 HTTPS) of which the server keeps the SHA-256 only, valid ``session_days`` days. An unknown name
-is checked against a dummy hash, so a refusal takes as long whether the name exists or not.
+is checked against a dummy hash, so a refusal takes as long whether the name exists or not. A
+hash takes 64 MiB and a few hundred milliseconds: at most :data:`HASHING_AT_ONCE` are computed
+at a time (the others wait), so a crowd of sign-ins cannot exhaust the server's memory.
 
 Each account owns a daily-challenge player (its *own* player, made at sign-up, with no player
 token: it plays with the session) and the anonymous players whose history it claimed (the
@@ -19,6 +21,7 @@ session), 401 ``bad-password``, 409 ``name-taken``, 401/403 ``bad-token``.
 from __future__ import annotations
 
 import secrets
+import threading
 import time
 import unicodedata
 from collections.abc import Callable
@@ -36,6 +39,8 @@ from metrogames.web.players import PLAYER_ALPHABET, PLAYER_ID_LENGTH
 
 COOKIE = "metrogames_session"
 """The session cookie's name."""
+HASHING_AT_ONCE = 2
+"""Password hashes computed at the same time (each holds 64 MiB while it runs)."""
 DAY_SECONDS = 86_400
 
 
@@ -76,7 +81,20 @@ class Accounts:
         self.lifetime = session_days * DAY_SECONDS
         self.now = now
         self.hasher = PasswordHasher()
+        self._hashing = threading.BoundedSemaphore(HASHING_AT_ONCE)
         self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
+
+    def _hash(self, password: str) -> str:
+        with self._hashing:
+            return self.hasher.hash(password)
+
+    def _verify(self, stored: str, password: str) -> bool:
+        """True when ``password`` is the one ``stored`` was made of."""
+        with self._hashing:
+            try:
+                return self.hasher.verify(stored, password)
+            except (VerificationError, InvalidHashError):
+                return False
 
     def sign_up(self, name: str, password: str) -> tuple[Account, str]:
         """``POST /api/accounts``: a new account, its own player, and a session token (stored
@@ -86,7 +104,7 @@ class Accounts:
             RoomError: 409 ``name-taken`` (names are compared case-folded).
         """
         account = Account(_new_id(), name, _new_id())
-        digest = self.hasher.hash(password)
+        digest = self._hash(password)
         now = self.now()
         try:
             with self.sessions.begin() as session:
@@ -130,18 +148,14 @@ class Accounts:
                 select(AccountRow).where(AccountRow.name_key == name_key(name))
             ).first()
         stored = row.password_hash if row is not None else self._dummy
-        try:
-            self.hasher.verify(stored, password)
-        except (VerificationError, InvalidHashError):
-            row = None
-        if row is None:
+        if not self._verify(stored, password) or row is None:
             raise RoomError(401, "bad-password", "no account has this name and password")
         account = Account(row.id, row.name, row.player_id)
         with self.sessions.begin() as session:
             if self.hasher.check_needs_rehash(stored):
                 fresh = session.get(AccountRow, row.id)
                 if fresh is not None:
-                    fresh.password_hash = self.hasher.hash(password)
+                    fresh.password_hash = self._hash(password)
             return account, self._open_session(session, account)
 
     def _open_session(self, session: Session, account: Account) -> str:
