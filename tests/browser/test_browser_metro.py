@@ -12,6 +12,7 @@ def test_metro_against_a_bot_whole_game(page: Page, server: str) -> None:
     page.wait_for_selector("svg.board-metro .hit-square")
     expect(page.locator(".edge-station")).to_have_count(32)
     expect(page.locator(".tile-btn")).to_have_count(1)
+    expect(page.locator(".tile-code")).to_have_text("drawn tile")  # words, not a tile code
     # hovering a legal square previews the tile there
     page.locator(".hit-square").first.hover()
     expect(page.locator(".tile.preview")).to_have_count(1)
@@ -21,13 +22,18 @@ def test_metro_against_a_bot_whole_game(page: Page, server: str) -> None:
         assert moves <= 30, "the game did not end"
         if metro_move(page):
             moves += 1
-            if moves == 12:
+            if moves == 12:  # 24 tiles down: trains are on their way, said in words
+                expect(page.locator(".train-line").first).to_contain_text("so far, waiting at")
+                page.locator("[data-testid=moves] summary").click()  # the move log
+                expect(page.locator(".move-log li").nth(3)).to_be_visible()
+                expect(page.locator(".move-log")).to_contain_text("Ada: ")
                 shot(page, "metro-mid")
         else:
             page.wait_for_selector(f".hit-square, {GAME_OVER}")
     assert moves == 30
     expect(page.locator("svg.board-metro g.tile[data-square]")).to_have_count(60)
     expect(page.locator(".final tbody tr")).to_have_count(2)
+    expect(page.locator(".panel.trains")).to_be_hidden()  # nothing "on its way" once over
     shot(page, "metro-end")
 
 

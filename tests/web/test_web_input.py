@@ -183,6 +183,7 @@ def test_wrong_types_name_the_field(client: TestClient) -> None:
         ({"game": "london", "mode": "solo", "seats": [{}] * 17}, "seats"),
         ({"game": "london", "mode": "duel", "seats": [{}]}, "mode"),
         ({"game": "london", "mode": "solo", "seats": [{}], "turn_clock": 5}, "turn_clock"),
+        ({"game": "london", "mode": "solo", "seats": [{}], "turn_clock": 7 * 86400 + 1}, "turn_clock"),
         ({"game": ["london"], "mode": "solo", "seats": [{}]}, "game"),
     ):
         r = client.post("/api/rooms", json=body)
@@ -312,3 +313,13 @@ def test_two_bots_at_one_table_have_distinct_names(client: TestClient) -> None:
     assert names == ["Ada", "bot:random", "bot:random 2", "bot:random 3", "bot:greedy"]
     record = client.get(f"/api/rooms/{made.json()['room']['room']}/record").json()
     assert record["players"] == names  # records say the same
+
+
+def test_a_turn_based_clock_of_up_to_seven_days(client: TestClient) -> None:
+    made = client.post(
+        "/api/rooms",
+        json={"game": "london", "mode": "online", "seats": [{"name": "Ada"}, {}],
+              "turn_clock": 7 * 86400},
+    )  # fmt: skip
+    assert made.status_code == 201, made.text
+    assert made.json()["room"]["turn_clock"] == 604800

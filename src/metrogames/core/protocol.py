@@ -299,6 +299,9 @@ class Game(Protocol[A]):
 
 
 Dynamics = Literal["sequential", "simultaneous"]
+CoachFigure = Literal["score", "win"]
+"""What a hint shows of a move: the expected final ``score`` (points) or the ``win``
+probability (:attr:`GameType.coach_figure`)."""
 
 
 @dataclass(frozen=True)
@@ -369,6 +372,10 @@ class GameType:
             final score from a position, in points, for search bots (leaf values and playout
             policies); it may read the whole state it is given, so bots hand it only
             determinizations (``state.resample``). ``None``: bots rely on playouts alone.
+        coach_figure: what the coach's hints show for a move in a game of several players
+            (:mod:`metrogames.bots.coach`): ``score``, the expected final score in points (a
+            game scored on one's own board, as Next Station), or ``win``, the probability of
+            winning (a game of interaction, as Metro). A solo game always shows ``score``.
     """
 
     name: str
@@ -387,3 +394,4 @@ class GameType:
     family: str = ""
     presets: dict[str, Preset] = field(default_factory=dict)
     heuristic: Callable[[State[Action], int], float] | None = None
+    coach_figure: CoachFigure = "score"

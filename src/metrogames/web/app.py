@@ -3,9 +3,10 @@ at start, rooms resumed and idle rooms evicted while it runs.
 
 :func:`create_app` builds the app for :class:`~metrogames.web.config.Settings`: it opens the
 database and applies the migrations, serves ``/api`` (:mod:`.api`; the daily challenge:
-:mod:`.daily_api`), ``/ws`` (:mod:`.ws`) and the browser client in ``static/`` at ``/``
-(``/r/{room}`` is the same page); accounts and sessions: :mod:`.accounts_api`; ratings of online play:
-:mod:`.ratings` and :mod:`.ratings_api`. Every response carries :data:`SECURITY_HEADERS`: the page
+:mod:`.daily_api`; score sheets: :mod:`.score_api`), ``/ws`` (:mod:`.ws`) and the browser
+client in ``static/`` at ``/`` (``/r/{room}`` is the same page); accounts and sessions:
+:mod:`.accounts_api`; ratings of online play: :mod:`.ratings` and :mod:`.ratings_api`. Every
+response carries :data:`SECURITY_HEADERS`: the page
 runs only the site's own scripts and styles and cannot be framed. A request the server fails
 to carry out (e.g. the database fails) is a 500 ``{"error", "reason": "server-error"}``.
 While the app runs (its lifespan), the rooms whose clock runs or whose bots are due are resumed
@@ -34,7 +35,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from metrogames.web import accounts_api, api, daily_api, ratings, ratings_api, ws
+from metrogames.web import accounts_api, api, daily_api, ratings, ratings_api, score_api, ws
 from metrogames.web.accounts import Accounts
 from metrogames.web.checks import RoomError
 from metrogames.web.config import Settings
@@ -104,7 +105,7 @@ async def sweep(rooms: RoomService) -> None:
 @contextlib.asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """While the app runs: resume the rooms that need it, evict idle ones; at the end, stop
-    the rooms' clocks and bots."""
+    the rooms' clocks and bots and the daily expert's games."""
     rooms: RoomService = app.state.rooms
     tasks = [asyncio.create_task(rooms.resume()), asyncio.create_task(sweep(rooms))]
     try:
@@ -113,6 +114,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         for task in tasks:
             task.cancel()
         await rooms.stop()
+        await app.state.daily.stop()
 
 
 def create_app(settings: Settings | None = None, now: Callable[[], float] | None = None) -> FastAPI:
@@ -181,6 +183,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
 
     app.include_router(api.router)
     app.include_router(daily_api.router)
+    app.include_router(score_api.router)
     app.include_router(accounts_api.router)
     app.include_router(ratings_api.router)
     app.include_router(ws.router)

@@ -1,5 +1,6 @@
 """How fast one client may create things — rooms, players, seat claims, accounts — try to
-sign in, or have records replayed, per client address (``docs/web-api.md``, "Errors": 429 ``rate-limited``).
+sign in, or have records replayed, score sheets scored or moves hinted, per client address
+(``docs/web-api.md``, "Errors": 429 ``rate-limited``).
 
 The counting is the ``limits`` library's moving window, in this process's memory. The address
 is the request's client as the ASGI server gives it, after
@@ -30,6 +31,8 @@ WHAT = {
     "replays": "replays",
     "accounts": "sign-ups",
     "signins": "sign-in attempts",
+    "scores": "score sheets",
+    "hints": "hints",
 }
 """The limited kinds of request and how a refusal names them."""
 
@@ -49,8 +52,8 @@ def client_key(connection: HTTPConnection) -> str:
 
 class RateLimits:
     """The limits of :class:`~metrogames.web.config.Settings` (``rate_rooms``,
-    ``rate_players``, ``rate_joins``, ``rate_replays``, ``rate_accounts``,
-    ``rate_signins``)."""
+    ``rate_players``, ``rate_joins``, ``rate_replays``, ``rate_scores``, ``rate_hints``,
+    ``rate_accounts``, ``rate_signins``)."""
 
     def __init__(self, settings: Settings) -> None:
         self.limiter = MovingWindowRateLimiter(MemoryStorage())
@@ -61,6 +64,8 @@ class RateLimits:
             "replays": parse_many(settings.rate_replays),
             "accounts": parse_many(settings.rate_accounts),
             "signins": parse_many(settings.rate_signins),
+            "scores": parse_many(settings.rate_scores),
+            "hints": parse_many(settings.rate_hints),
         }
 
     def charge(self, kind: str, connection: HTTPConnection) -> None:

@@ -64,8 +64,9 @@ RIVER_CHAR = "≈"
 DOT = "·"
 BRIDGE_MARK = "╳"
 
-_BG = ("#20232b", "#2c303b", "#262a34")
-"""District shades (adjacent districts get different ones)."""
+_BG = ("#1d2b22", "#33291c", "#252a40")
+"""District shades: dark green, brown and blue, far enough apart to show the districts'
+borders (adjacent districts get different ones)."""
 _RIVER_BG = "#17406b"
 _FG = "#c8ccd4"
 _DIM = "#6b7280"

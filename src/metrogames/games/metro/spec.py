@@ -92,5 +92,6 @@ register_game(
         view_json=_view_json,
         family="metro",
         presets=PRESETS,
+        coach_figure="win",
     )
 )

@@ -1,6 +1,7 @@
 // Entry point: a tiny router over the screens. Routes: /r/{room} (a room; the share link),
 // #/r/{room}, #/replay/{room}, #/replay-file, #/daily[/{game}[/{date}]] (leaderboards),
-// #/daily/{game}/{date}/r/{room} (a daily game), #/u/{account} (a profile), anything else: home.
+// #/daily/{game}/{date}/r/{room} (a daily game), #/score[/{game}] (score a paper game),
+// #/u/{account} (a profile), anything else: home.
 // Who is signed in is asked of the server once, before the first screen.
 
 import { h, clear } from "./dom.js";
@@ -10,6 +11,7 @@ import { ReplayScreen } from "./replay.js";
 import { DailyBoardScreen, dailyRoomScreen } from "./daily.js";
 import { ProfileScreen } from "./account.js";
 import { loadAccount } from "./api.js";
+import { ScoreScreen } from "./score.js";
 
 const main = document.getElementById("main");
 let current = null;
@@ -37,6 +39,8 @@ function route() {
     current = new DailyBoardScreen(main, navigate, m[1] || "london", m[2] || null);
   } else if ((m = hash.match(/^\/u\/([a-z0-9]+)/))) {
     current = new ProfileScreen(main, navigate, m[1]);
+  } else if ((m = hash.match(/^\/score(?:\/([a-z0-9-]+))?\/?$/))) {
+    current = new ScoreScreen(main, navigate, m[1] || "london");
   } else if ((m = hash.match(/^\/replay\/([a-z0-9]+)/))) {
     current = new ReplayScreen(main, { room: m[1] });
   } else if (hash.startsWith("/replay-file")) {
