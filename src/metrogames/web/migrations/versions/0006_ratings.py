@@ -1,15 +1,15 @@
 """Ratings of online play: each account's Weng–Lin rating per game and player count, and the
 rated games in the order they were rated.
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0006
+Revises: 0005
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005"
-down_revision = "0004"
+revision = "0006"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 

@@ -2,15 +2,15 @@
 anonymous player's history); seats claimed by a signed-in account; the keyed client address
 of a guest's ranked daily attempt (the per-address cap on ranked guest games).
 
-Revision ID: 0004
-Revises: 0003
+Revision ID: 0005
+Revises: 0004
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0004"
-down_revision = "0003"
+revision = "0005"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
