@@ -25,6 +25,7 @@ def test_sign_up_play_a_ranked_daily_game_and_find_the_account_on_the_board(
     page.fill("#account-password", "short")
     page.click("#sign-up")
     expect(page.locator("[data-testid=account-error]")).to_contain_text("at least 8 characters")
+    shot(page, "account-sign-in-form")
     page.fill("#account-password", "a long enough password")
     page.click("#sign-up")
     expect(page.locator("[data-testid=signed-in]")).to_contain_text("Ann Account")
