@@ -57,8 +57,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     env["METROGAMES_CLOCK_UNIT"] = "1"
     env["METROGAMES_HANDOVER_GRACE"] = "0"  # a closed page has left at once
     env["METROGAMES_DAILY_EXPERT"] = "easy"  # the daily deal's strong bot, at no cost
-    for kind in ("ROOMS", "PLAYERS", "JOINS", "REPLAYS", "SCORES", "HINTS"):  # all from this machine
+    # every test's rooms, players and accounts come from this machine
+    for kind in ("ROOMS", "PLAYERS", "JOINS", "REPLAYS", "SCORES", "HINTS", "ACCOUNTS", "SIGNINS"):
         env[f"METROGAMES_RATE_{kind}"] = "10000/minute"
+    env["METROGAMES_DAILY_GUEST_RANKED"] = "1000"
     log = tmp_path_factory.mktemp("log") / "server.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(

@@ -781,3 +781,55 @@ def _check_listen(host: str, port: int) -> None:
             probe.bind(address)
     except OSError as exc:
         raise fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
+ratings_app = typer.Typer(
+    no_args_is_help=True, help="Ratings of online play in the web table's database."
+)
+app.add_typer(ratings_app, name="ratings")
+
+
+@ratings_app.command("recompute")
+def ratings_recompute(
+    db: Annotated[
+        str | None,
+        typer.Option(help="Database URL (default: METROGAMES_DB, else sqlite:///var/metrogames.db)."),
+    ] = None,
+    write: Annotated[
+        bool, typer.Option("--write", help="Store the recomputed ratings in place of the stored.")
+    ] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Rate every rated online game again from its stored actions, in the order they were
+    rated, and compare with the stored ratings: exit 0 when they match number for number,
+    1 (listing the differences) when not; --write stores the recomputed ones."""
+    try:
+        from metrogames.web.config import Settings
+        from metrogames.web.db import migrate, open_database, session_factory
+        from metrogames.web.ratings import check_database
+    except ImportError as exc:
+        raise fail(f"ratings need the web extra (pip install 'metrogames[web]'): {exc}") from None
+    try:
+        engine = open_database(db or Settings().db)
+        migrate(engine)
+    except Exception as exc:  # a bad URL, an unreachable database, a failed migration
+        raise fail(f"cannot open the database: {exc}") from None
+    try:
+        result = check_database(session_factory(engine), store=write)
+    finally:
+        engine.dispose()
+    if as_json:
+        emit_json(
+            {"games": result.games, "ratings": result.ratings, "differences": result.differences}
+        )
+    else:
+        out.print(
+            f"{result.games} rated games replayed, {result.ratings} ratings recomputed: "
+            + ("they match the stored ratings" if not result.differences else
+               f"{len(result.differences)} differ from the stored ratings"),
+            highlight=False,
+        )
+        for line in result.differences:
+            out.print(line, highlight=False, markup=False)
+    if result.differences and not write:
+        raise typer.Exit(1)

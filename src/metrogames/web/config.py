@@ -12,10 +12,15 @@ deal is shown beside the reference bot's, computed once in the background: ``exp
 none), ``METROGAMES_ROOM_IDLE`` and ``METROGAMES_FINISHED_IDLE`` (seconds
 a room, or a finished room, stays in memory once nothing uses it; reloaded on demand),
 ``METROGAMES_RATE_ROOMS``, ``METROGAMES_RATE_PLAYERS``, ``METROGAMES_RATE_JOINS``,
-``METROGAMES_RATE_REPLAYS``, ``METROGAMES_RATE_SCORES`` and ``METROGAMES_RATE_HINTS`` (how many
-rooms, players, seat claims, uploaded replays, scored sheets and hints one client address may ask for, in the ``limits`` library's notation, e.g. ``20/minute;200/hour``) and ``METROGAMES_TRUSTED_PROXIES`` (comma-separated
-addresses or networks of reverse proxies whose ``X-Forwarded-For`` names the client; empty:
-the direct peer is the client).
+``METROGAMES_RATE_REPLAYS``, ``METROGAMES_RATE_SCORES``, ``METROGAMES_RATE_HINTS``,
+``METROGAMES_RATE_ACCOUNTS`` and ``METROGAMES_RATE_SIGNINS`` (how many rooms, players, seat
+claims, uploaded replays, scored sheets, hints, sign-ups and sign-in attempts one client address
+may ask for, in the ``limits`` library's notation, e.g. ``20/minute;200/hour``),
+``METROGAMES_TRUSTED_PROXIES`` (comma-separated addresses or networks of reverse proxies whose
+``X-Forwarded-For`` names the client; empty: the direct peer is the client),
+``METROGAMES_SECURE_COOKIES`` (mark the session cookie ``Secure``: set it behind HTTPS),
+``METROGAMES_SESSION_DAYS`` (how long a sign-in lasts) and ``METROGAMES_DAILY_GUEST_RANKED``
+(how many ranked guest games of one daily game one client address may start per UTC day).
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from __future__ import annotations
 import ipaddress
 
 from limits import parse_many
-from pydantic import field_validator
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from metrogames.bots import make_bot
@@ -52,10 +57,22 @@ class Settings(BaseSettings):
     rate_replays: str = "30/minute;300/hour"
     rate_scores: str = "120/minute;2000/hour"
     rate_hints: str = "20/minute;200/hour"
+    rate_accounts: str = "3/minute;20/day"
+    rate_signins: str = "10/minute;100/hour"
     trusted_proxies: str = ""
+    secure_cookies: bool = False
+    session_days: float = Field(default=30.0, gt=0, le=3650)
+    daily_guest_ranked: int = Field(default=3, ge=0, le=10_000)
 
     @field_validator(
-        "rate_rooms", "rate_players", "rate_joins", "rate_replays", "rate_scores", "rate_hints"
+        "rate_rooms",
+        "rate_players",
+        "rate_joins",
+        "rate_replays",
+        "rate_scores",
+        "rate_hints",
+        "rate_accounts",
+        "rate_signins",
     )
     @classmethod
     def _rate(cls, value: str) -> str:

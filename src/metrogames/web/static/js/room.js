@@ -4,6 +4,7 @@ import { h, clear, toast, fmtName, colourChip, colourLetters } from "./dom.js";
 import * as API from "./api.js";
 import { NextStationScreen, sheetTable } from "./play-nextstation.js";
 import { MetroScreen, seatChip } from "./play-metro.js";
+import { lobbyRatings } from "./account.js";
 
 const PACE_MS = () => {
   try { const v = localStorage.getItem("metrogames.pace"); return v === null ? 350 : Number(v); } catch { return 350; }
@@ -168,6 +169,7 @@ export class RoomScreen {
       host ? h("div", { class: "buttons" }, h("button", {
         class: "btn primary big", id: "start-btn", disabled: open > 0, onclick: () => this.startGame(),
       }, open ? `Waiting for ${open} player${open > 1 ? "s" : ""}` : "Start the game")) : h("p", { class: "muted" }, "The host starts the game when everyone is here."));
+    if (sum.mode === "online") panel.append(lobbyRatings(this.room, sum.seats, [...mine], (seat) => this.tokenFor(seat)));
     clear(this.el.body).append(panel);
     if (hadFocus) nameInput.focus();
   }
