@@ -1,5 +1,6 @@
 """Load benchmark of the daily challenge: many players play the same day's deal at once while
-others read the leaderboard.
+others read the day's list (anonymous players: the guests list, ``.../guests``, which reads
+like the accounts' leaderboard).
 
 Run: ``.venv/bin/python benchmarks/load_daily.py --players 100 --readers 20 --duration 30
 [--max-games N] [--game london] [--db URL] [--json]``.
@@ -14,7 +15,7 @@ then runs, for at most ``--duration`` seconds (a game still going then is abando
   shared), play it to the end by seeded random legal actions (``POST
   /api/rooms/{room}/actions``; each answer is the next view), then ask for the result (rank,
   percentile, greedy bot score);
-* ``--readers`` clients reading ``GET /api/daily/{game}/{today}/leaderboard`` in a loop.
+* ``--readers`` clients reading ``GET /api/daily/{game}/{today}/guests`` in a loop.
 
 Measured: completed games per second, and p50/p99 latency of actions, starts, results and
 leaderboard reads. Checked at the end: every result's score equals the final view's score, the
@@ -149,7 +150,7 @@ async def reader_loop(
     loop = asyncio.get_running_loop()
     while loop.time() < stop_at and not done["players"]:
         try:
-            url = f"/api/daily/{game}/{day}/leaderboard?limit=100"
+            url = f"/api/daily/{game}/{day}/guests?limit=100"
             r = await timed(stats, "leaderboard", http.get(url))
             if r.status_code != 200:
                 stats.error(f"leaderboard:{r.status_code}")
@@ -184,7 +185,7 @@ async def run_daily(
     limits = httpx.Limits(max_connections=players + readers + 4)
     async with httpx.AsyncClient(base_url=base_url, timeout=30, limits=limits) as http:
         day = (await http.get("/api/daily")).json()["date"]
-        board_url = f"/api/daily/{game}/{day}/leaderboard?limit=1000"
+        board_url = f"/api/daily/{game}/{day}/guests?limit=1000"
         before = (await http.get(board_url)).json()["total"]  # a reused database has some
         loop = asyncio.get_running_loop()
         t0 = loop.time()

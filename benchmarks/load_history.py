@@ -6,7 +6,7 @@ Run: ``.venv/bin/python benchmarks/load_history.py [--games 10000] [--veteran-da
 
 It seeds a fresh database (a temporary SQLite file, or ``--db``: an EMPTY PostgreSQL database)
 with ``--games`` finished daily games of London, written as rows directly (rooms, seats, every
-action, players, attempts) after playing each game with the engine by seeded random legal
+action, players, their accounts, attempts) after playing each game with the engine by seeded random legal
 actions: all but ``--veteran-days`` of them on yesterday's deal by as many players (one
 leaderboard of ~9,000 shared ranked games), the rest by one player on the days before (a long
 history). Then it starts ``metrogames serve`` on a free port of 127.0.0.1 (the helpers of
@@ -49,7 +49,14 @@ from metrogames.games import load_game, replay_record
 from metrogames.web.checks import hash_token
 from metrogames.web.daily_deal import daily_seed
 from metrogames.web.db import migrate, open_database
-from metrogames.web.models import ActionRow, DailyAttemptRow, PlayerRow, RoomRow, SeatRow
+from metrogames.web.models import (
+    AccountRow,
+    ActionRow,
+    DailyAttemptRow,
+    PlayerRow,
+    RoomRow,
+    SeatRow,
+)
 from metrogames.web.tables import stored_seed
 
 SECRET = "load-history-secret"
@@ -119,10 +126,16 @@ def seed_database(url: str, games: int, veteran_days: int) -> dict[str, Any]:
              "score": int(state.scores()[0])}
         )
     played = time.perf_counter() - t0
+    # every player is an account's own player: the leaderboard lists accounts only
+    accounts = [
+        {"id": p["id"], "name": p["name"], "name_key": p["id"], "password_hash": "-",
+         "player_id": p["id"], "created": now}
+        for p in players
+    ]
     with engine.begin() as conn:
         for model, rows in (
-            (PlayerRow, players), (RoomRow, rooms), (SeatRow, seats), (ActionRow, actions),
-            (DailyAttemptRow, attempts),
+            (PlayerRow, players), (AccountRow, accounts), (RoomRow, rooms), (SeatRow, seats),
+            (ActionRow, actions), (DailyAttemptRow, attempts),
         ):
             for start in range(0, len(rows), 5000):
                 conn.execute(insert(model), rows[start : start + 5000])

@@ -638,7 +638,12 @@ def server_process(
     )
     cmd += ["serve", "--host", LOOPBACK, "--port", str(port), "--db", db]
     # every load client comes from 127.0.0.1: creation rate limits lifted
-    lifted = {f"METROGAMES_RATE_{k}": "1000000/minute" for k in ("ROOMS", "PLAYERS", "JOINS", "REPLAYS")}
+    lifted = {
+        f"METROGAMES_RATE_{k}": "1000000/minute"
+        for k in ("ROOMS", "PLAYERS", "JOINS", "REPLAYS", "ACCOUNTS", "SIGNINS")
+    }
+    # every load client comes from 127.0.0.1: no cap on its ranked guest games either
+    lifted["METROGAMES_DAILY_GUEST_RANKED"] = "10000"
     env = dict(os.environ, METROGAMES_BOT_DELAY="0", **lifted, **(env or {}))
     log = (workdir / "server.log").open("wb")
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
@@ -688,6 +693,9 @@ async def server_in_process(db: str, **settings: Any) -> AsyncIterator[str]:
             rate_players=lifted,
             rate_joins=lifted,
             rate_replays=lifted,
+            rate_accounts=lifted,
+            rate_signins=lifted,
+            daily_guest_ranked=10_000,
             **settings,
         )
     )

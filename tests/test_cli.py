@@ -409,3 +409,24 @@ def test_serve_refuses_a_port_it_cannot_listen_on(tmp_path: Path) -> None:
     for bad in ("0", "99999"):
         result = CliRunner().invoke(app, ["serve", "--port", bad])
         assert result.exit_code == 2 and "--port" in result.output
+
+
+def test_rules_name_a_rule_set_the_flags_adjust(tmp_path: Path) -> None:
+    """``--rules box``: the publisher's rules (docs/metro.md: hold a tile, no one-tile route
+    unless no other square); another flag adjusts them; an unknown name is refused."""
+    out = tmp_path / "games.jsonl"
+    result = invoke("simulate", "metro", "--bots", "random,random", "--games", "1",
+                    "--rules", "box", "--out", out)  # fmt: skip
+    assert result.exit_code == 0, result.output
+    record = json.loads(out.read_text().splitlines()[0])
+    assert record["options"] == {"turn_mode": "official-hand", "one_tile_routes": "forbidden"}
+    result = invoke("simulate", "metro", "--bots", "random,random", "--games", "1",
+                    "--rules", "box", "--turn-mode", "hand", "--out", out)  # fmt: skip
+    assert result.exit_code == 0, result.output
+    record = json.loads(out.read_text().splitlines()[0])
+    assert record["options"] == {"turn_mode": "hand", "one_tile_routes": "forbidden"}
+    result = invoke("simulate", "metro", "--bots", "random,random", "--games", "1",
+                    "--rules", "house")  # fmt: skip
+    assert result.exit_code == 2 and "unknown rule set 'house' (known: seed, box)" in result.stderr
+    result = invoke("simulate", "london", "--bots", "random", "--games", "1", "--rules", "box")
+    assert result.exit_code == 2 and "london has no named rule sets" in result.stderr

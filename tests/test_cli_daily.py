@@ -146,7 +146,8 @@ def test_daily_london_played_to_the_end_prints_the_servers_result(
     assert f"Solo rating: band {truth['rating']['band']}" in text
     assert f"bot scored {truth['bot']['score']} on the same deal" in text
     assert "End of round 4" in text
-    board = _get(server, f"/api/daily/london/{daily['date']}/leaderboard")
+    assert f"Rank: {truth['rank']} of {truth['of']} (guests' list)" in text
+    board = _get(server, f"/api/daily/london/{daily['date']}/guests")  # a guest: listed apart
     assert any(e["player"] == me["player"] for e in board["entries"])
 
     # a second run: the ranked attempt is used; the result is shown again (exit 0)
@@ -184,7 +185,7 @@ def test_daily_quit_then_continue_the_same_game(server: str, tmp_path: Path) -> 
     assert f"room {room}" in again.output
     assert _get(server, f"/api/rooms/{room}/view", me["token"])["step"] == step
     # not shared: absent from the leaderboard once finished (nothing finished yet here)
-    board = _get(server, f"/api/daily/paris/{daily['date']}/leaderboard")
+    board = _get(server, f"/api/daily/paris/{daily['date']}/guests")
     assert all(e["player"] != me["player"] for e in board["entries"])
 
 

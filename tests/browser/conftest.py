@@ -57,9 +57,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     env["METROGAMES_CLOCK_UNIT"] = "1"
     env["METROGAMES_HANDOVER_GRACE"] = "0"  # a closed page has left at once
     env["METROGAMES_DAILY_EXPERT"] = "easy"  # the daily deal's strong bot, at no cost
-    kinds = ("ROOMS", "PLAYERS", "JOINS", "REPLAYS", "SCORES", "HINTS", "ANALYSES")
-    for kind in kinds:  # every test's requests come from this machine
+    # every test's rooms, players, accounts and analyses come from this machine
+    kinds = ("ROOMS", "PLAYERS", "JOINS", "REPLAYS", "SCORES", "HINTS", "ACCOUNTS", "SIGNINS")
+    for kind in (*kinds, "ANALYSES"):
         env[f"METROGAMES_RATE_{kind}"] = "10000/minute"
+    env["METROGAMES_DAILY_GUEST_RANKED"] = "1000"
     env["METROGAMES_ANALYSIS_BUDGET"] = "quick"
     log = tmp_path_factory.mktemp("log") / "server.log"
     with open(log, "wb") as out:

@@ -62,7 +62,7 @@ def test_daily_london_by_clicking_then_on_the_leaderboard(page: Page, server: st
     page.wait_for_function("(s) => Number(document.body.dataset.step || -1) >= s", arg=step)
     assert page.url.endswith(f"/r/{room}")
     again = _fetch(page, "POST", f"/api/daily/london/{date}/start", {"share": False})
-    assert again == {"status": 200, "body": {"room": room, "ranked": True}}
+    assert again == {"status": 200, "body": {"room": room, "ranked": True, "token": None}}
 
     play_next_station(page, use_powers=False)
     expect(page.locator(GAME_OVER)).to_be_visible()
@@ -94,14 +94,17 @@ def test_daily_london_by_clicking_then_on_the_leaderboard(page: Page, server: st
     used = _fetch(page, "POST", f"/api/daily/london/{date}/start", {"share": True})
     assert used["status"] == 409 and used["body"]["reason"] == "attempt-used"
 
+    # a guest is ranked on the guests list, apart from the accounts' leaderboard
+    assert truth["board"] == "guests"
     page.click("#leaderboard-link")
     page.wait_for_url(f"**#/daily/london/{date}")
-    mine = page.locator("[data-testid=leaderboard] tr.mine")
+    mine = page.locator("[data-testid=guests] tr.mine")
     expect(mine).to_contain_text("Ada Daily")
     expect(mine.locator("td").nth(2)).to_have_text(str(truth["score"]))
     expect(mine.locator("td.rank")).to_have_text(str(truth["rank"]))
+    expect(page.locator("[data-testid=leaderboard] tr.mine")).to_have_count(0)
     expect(page.locator("[data-testid=streak]")).to_have_text("1 day")
-    expect(page.locator(".best-list")).to_contain_text("Ada Daily")
+    expect(page.locator(".best")).not_to_contain_text("Ada Daily")
     expect(page.locator("#my-game-link")).to_be_visible()
     shot(page, "daily-leaderboard")
 

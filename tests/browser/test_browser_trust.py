@@ -54,7 +54,7 @@ def test_every_page_runs_under_the_policy_and_long_names_wrap(
     play_through_api(server, daily, player["token"])
     pages = [
         ("/", "#create-form", "home"),
-        ("/#/daily/london", "[data-testid=leaderboard]", "leaderboard"),
+        ("/#/daily/london", "[data-testid=guests]", "leaderboard"),  # a guest: listed apart
         (f"/r/{lobby}", ".lobby-seat", "lobby"),
         (f"/r/{hotseat}", "svg.board-ns", "london"),
         (f"/r/{metro}", "svg.board-metro", "metro"),

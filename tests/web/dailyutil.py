@@ -10,11 +10,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 from fastapi.testclient import TestClient
-from sqlalchemy import delete
+from sqlalchemy import delete, update
 from webutil import Player, auth, make_settings, view
 
 from metrogames.web.app import create_app
-from metrogames.web.models import DailyAttemptRow, DailyBotScoreRow, PlayerRow
+from metrogames.web.models import AccountRow, DailyAttemptRow, DailyBotScoreRow, PlayerRow
 
 SECRET = "metrogames-test-secret"
 DAY = "2026-02-28"
@@ -43,24 +43,38 @@ class Clock:
 
 
 def clean(client: TestClient) -> None:
-    """Forget every player, attempt and bot score (PostgreSQL is shared between tests)."""
+    """Forget every account, player, attempt and bot score (PostgreSQL is shared between
+    tests; sessions and ratings go with their accounts)."""
     with client.app.state.rooms.sessions.begin() as session:  # type: ignore[attr-defined]
-        for table in (DailyAttemptRow, DailyBotScoreRow, PlayerRow):
+        session.execute(delete(DailyAttemptRow))
+        session.execute(delete(DailyBotScoreRow))
+        session.execute(update(PlayerRow).values(account_id=None))
+        for table in (AccountRow, PlayerRow):
             session.execute(delete(table))
 
 
+GUEST_RANKED = 100
+"""The tests' cap on ranked guest games per address and day (they all come from one address)."""
+
+
 @contextmanager
-def daily_client(db_url: str, clock: Clock, secret: str | None = SECRET) -> Iterator[TestClient]:
-    """A test client of a fresh app on ``db_url`` with the daily tables emptied."""
-    settings = make_settings(db_url, daily_secret=secret)
-    with TestClient(create_app(settings, now=clock)) as client:
+def daily_client(
+    db_url: str, clock: Clock, secret: str | None = SECRET, **settings: Any
+) -> Iterator[TestClient]:
+    """A test client of a fresh app on ``db_url`` with the daily tables and the accounts
+    emptied (further ``settings`` as given; the guest cap :data:`GUEST_RANKED` by default)."""
+    settings.setdefault("daily_guest_ranked", GUEST_RANKED)
+    settings.setdefault("rate_accounts", "1000/minute")
+    app = create_app(make_settings(db_url, daily_secret=secret, **settings), now=clock)
+    with TestClient(app) as client:
         clean(client)
         yield client
 
 
 def reopen(db_url: str, clock: Clock, secret: str | None = SECRET) -> TestClient:
     """Another app on the same database (not cleaned): a server restart."""
-    return TestClient(create_app(make_settings(db_url, daily_secret=secret), now=clock))
+    settings = make_settings(db_url, daily_secret=secret, daily_guest_ranked=GUEST_RANKED)
+    return TestClient(create_app(settings, now=clock))
 
 
 def refused(r: Any, status: int, reason: str) -> None:
@@ -77,12 +91,28 @@ def new_player(client: TestClient, name: str) -> tuple[str, str]:
     return body["player"], body["token"]
 
 
-def start(client: TestClient, token: str, game: str = "london", day: str = DAY, **body: Any) -> Any:
-    return client.post(f"/api/daily/{game}/{day}/start", headers=auth(token), json=body)
+PASSWORD = "correct horse battery"
+
+
+def new_account(client: TestClient, name: str) -> tuple[TestClient, dict[str, Any]]:
+    """A new account signed in on a browser of its own (a client of the same app with its own
+    cookies): ``(that client, the sign-up's answer)``."""
+    browser = TestClient(client.app)
+    r = browser.post("/api/accounts", json={"name": name, "password": PASSWORD})
+    assert r.status_code == 201, r.text
+    return browser, r.json()
+
+
+def start(
+    client: TestClient, token: str | None, game: str = "london", day: str = DAY, **body: Any
+) -> Any:
+    """Start a daily game with a player token, or (``None``) as the signed-in account."""
+    headers = auth(token) if token else {}
+    return client.post(f"/api/daily/{game}/{day}/start", headers=headers, json=body)
 
 
 def started(
-    client: TestClient, token: str, game: str = "london", day: str = DAY, **body: Any
+    client: TestClient, token: str | None, game: str = "london", day: str = DAY, **body: Any
 ) -> dict[str, Any]:
     r = start(client, token, game, day, **body)
     assert r.status_code == 200, r.text
@@ -114,15 +144,16 @@ def play(client: TestClient, room: str, token: str, policy: Policy | Player = 0)
 
 def play_day(
     client: TestClient,
-    token: str,
+    token: str | None,
     game: str = "london",
     day: str = DAY,
     policy: Policy = 0,
     share: bool = True,
 ) -> dict[str, Any]:
-    """Start and finish ``game`` of ``day``; returns the final view."""
-    room = started(client, token, game, day, share=share)["room"]
-    return play(client, room, token, policy)
+    """Start and finish ``game`` of ``day`` with a player token, or (``None``) as the signed-in
+    account (the start's seat token plays); returns the final view."""
+    made = started(client, token, game, day, share=share)
+    return play(client, made["room"], token or made["token"], policy)
 
 
 def get(client: TestClient, url: str, token: str | None = None) -> Any:

@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from dailyutil import (
     DAY,
     Clock,
     daily_client,
     get,
+    new_account,
     new_player,
     play,
     play_day,
@@ -15,12 +18,17 @@ from dailyutil import (
     refused,
     started,
 )
-from webutil import record
+from fastapi.testclient import TestClient
+from webutil import auth, record
 
 from metrogames.games import game_type, replay_record
 from metrogames.web.daily_deal import competition_ranks
 
 NEXT = "2026-03-01"
+
+
+def view_of(client: TestClient, room: str, token: str) -> Any:
+    return client.get(f"/api/rooms/{room}/view", headers=auth(token))
 
 
 def test_competition_ranks() -> None:
@@ -35,11 +43,12 @@ def test_ranking_with_ties_and_the_opt_out(db_url: str) -> None:
         # seeds of the random legal policy (the same seed plays the same game on the same deal):
         # seed 3 scores 117 on this deal, seed 1 scores 80, passing every turn 0
         policies = {"Ada": 3, "Bob": 1, "Cy": 1, "Di": "pass", "Eve": 3}
-        ids, tokens, scores = {}, {}, {}
+        ids, accounts, browsers, scores = {}, {}, {}, {}
         for name, policy in policies.items():
-            ids[name], tokens[name] = new_player(client, name)
+            browsers[name], made = new_account(client, name)
+            ids[name], accounts[name] = made["player"], made["account"]
             clock.tick(60)
-            final = play_day(client, tokens[name], policy=policy, share=name != "Eve")
+            final = play_day(browsers[name], None, policy=policy, share=name != "Eve")
             scores[name] = final["scores"][0]
         assert scores["Bob"] == scores["Cy"] and scores["Ada"] == scores["Eve"]
         assert scores["Ada"] > scores["Bob"] > scores["Di"] == 0
@@ -57,6 +66,7 @@ def test_ranking_with_ties_and_the_opt_out(db_url: str) -> None:
         assert bob < cy and entries[bob]["rank"] == entries[cy]["rank"]  # earlier finish first
         assert entries[bob]["finished_at"] < entries[cy]["finished_at"]
         assert {e["player"] for e in entries} == {ids[n] for n in ("Ada", "Bob", "Cy", "Di")}
+        assert all(e["account"] == accounts[e["name"]] for e in entries)
         # pages keep the ranks of the whole board
         for offset in range(4):
             page = get(client, f"/api/daily/london/{DAY}/leaderboard?limit=1&offset={offset}")
@@ -65,18 +75,23 @@ def test_ranking_with_ties_and_the_opt_out(db_url: str) -> None:
         refused(client.get(f"/api/daily/london/{DAY}/leaderboard?limit=x"), 400, "bad-request")
         # results: rank on the board, percentile among all ranked games of the day
         for name in policies:
-            result = get(client, f"/api/daily/london/{DAY}/result", tokens[name])
+            result = get(browsers[name], f"/api/daily/london/{DAY}/result")
             assert result["score"] == scores[name] and result["of"] == 4
+            assert result["board"] == "accounts"
             mine = [e["rank"] for e in entries if e["name"] == name]
             assert result["rank"] == (mine[0] if mine else None)
             below = sum(s < scores[name] for s in scores.values())
             equal = sum(s == scores[name] for s in scores.values())
             assert result["percentile"] == round(100 * (below + equal / 2) / 5, 1)
-        # the opted-out player sees their own history, but no rank
-        eve = get(client, f"/api/players/{ids['Eve']}/history")
+        # the opted-out player sees their own history, but no rank; nobody else sees that game
+        eve = get(browsers["Eve"], f"/api/players/{ids['Eve']}/history")
         assert eve["days"] == [
             {"date": DAY, "game": "london", "score": scores["Eve"], "rank": None, "ranked": True}
         ]
+        assert get(client, f"/api/players/{ids['Eve']}/history")["days"] == []
+        assert get(browsers["Ada"], f"/api/players/{ids['Eve']}/history")["days"] == []
+        # the guests list is apart, and empty
+        assert get(client, f"/api/daily/london/{DAY}/guests")["total"] == 0
         best = get(client, "/api/daily/london/best")
         assert [b["name"] for b in best] == names and all(b["date"] == DAY for b in best)
         assert get(client, "/api/daily/paris/best") == []
@@ -86,28 +101,32 @@ def test_ranking_with_ties_and_the_opt_out(db_url: str) -> None:
 def test_rollover_at_utc_midnight_and_the_published_deal(db_url: str) -> None:
     clock = Clock(f"{DAY}T23:58:00")
     with daily_client(db_url, clock) as client:
-        _, ada = new_player(client, "Ada")
-        _, bob = new_player(client, "Bob")
-        _, cy = new_player(client, "Cy")
-        bob_score = play_day(client, bob, policy=5)["scores"][0]
-        play_day(client, cy, policy=6, share=False)
-        room = started(client, ada, share=True)["room"]
-        ada_player = player(room, ada, 7)
+        ada_b, _ = new_account(client, "Ada")
+        bob_b, _ = new_account(client, "Bob")
+        cy_b, _ = new_account(client, "Cy")
+        bob_score = play_day(bob_b, None, policy=5)["scores"][0]
+        play_day(cy_b, None, policy=6, share=False)
+        made = started(ada_b, None, share=True)
+        room = made["room"]
+        ada_player = player(room, made["token"], 7)
         for _ in range(4):
-            assert ada_player.act(client) is not None
+            assert ada_player.act(ada_b) is not None
         clock.set(f"{NEXT}T00:00:30")  # midnight UTC passes during Ada's game
-        assert get(client, "/api/daily", ada)["date"] == NEXT
-        # a reload after midnight continues the game of its day ...
-        assert started(client, ada) == {"room": room, "ranked": True}
-        play(client, room, ada, ada_player)
+        assert get(ada_b, "/api/daily")["date"] == NEXT
+        # a reload after midnight continues the game of its day, with a new seat token ...
+        again = started(ada_b, None)
+        assert again["room"] == room and again["ranked"] is True
+        refused(view_of(ada_b, room, made["token"]), 403, "bad-token")
+        ada_player.tokens["0"] = again["token"]
+        play(ada_b, room, again["token"], ada_player)
         # ... but the day's deal went public at midnight: a game ending later is not ranked
         board = get(client, f"/api/daily/london/{DAY}/leaderboard")
         assert board["open"] is False
         assert [e["score"] for e in board["entries"]] == [bob_score]
-        late = get(client, f"/api/daily/london/{DAY}/result", ada)
+        late = get(ada_b, f"/api/daily/london/{DAY}/result")
         assert late["rank"] is None
         # the new day has a new deal
-        new_room = started(client, ada, day=NEXT, share=True)
+        new_room = started(ada_b, None, day=NEXT, share=True)
         assert new_room["ranked"] is True
         tables = client.app.state.rooms.tables  # type: ignore[attr-defined]
         assert tables[new_room["room"]].seed != tables[room].seed

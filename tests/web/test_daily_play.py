@@ -166,13 +166,13 @@ def test_reload_and_restart_continue_the_same_game(db_url: str) -> None:
             assert me.act(client) is not None
         before = view(client, room, token)
         # a reload (or another device with the same token): the same room, share fixed
-        assert started(client, token, share=False) == {"room": room, "ranked": True}
+        assert started(client, token, share=False) == {"room": room, "ranked": True, "token": None}
         assert view(client, room, token) == before
     with reopen(db_url, clock) as again:  # a server restart
-        assert started(again, token) == {"room": room, "ranked": True}
+        assert started(again, token) == {"room": room, "ranked": True, "token": None}
         assert view(again, room, token) == before
         final = play(again, room, token, me)
-        board = get(again, f"/api/daily/london/{DAY}/leaderboard")
+        board = get(again, f"/api/daily/london/{DAY}/guests")
         assert [e["score"] for e in board["entries"]] == [final["scores"][0]]
 
 

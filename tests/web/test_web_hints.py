@@ -95,11 +95,12 @@ def test_bad_hint_requests_are_refused(client: TestClient) -> None:
     refused(
         hint(client, room, token, step=step, about={"sections": [["A1", "A2"]]}), 400, "bad-notation"
     )
+    # A10-B10 is a link no departure touches: never legal on a first turn, whatever the deal
     legal = {str(a) for a in view(client, room, token)["legal"]}
-    assert str({"sections": [["D3", "G3"]]}) not in legal
-    bad = hint(client, room, token, step=step, about={"sections": [["D3", "G3"]]})
+    assert str({"sections": [["A10", "B10"]]}) not in legal
+    bad = hint(client, room, token, step=step, about={"sections": [["A10", "B10"]]})
     refused(bad, 400, "not-legal")
-    assert bad.json()["error"] == "D3-G3 is not a legal move now"
+    assert bad.json()["error"] == "A10-B10 is not a legal move now"
     refused(hint(client, room, token, step="1"), 400, "bad-request")
     refused(hint(client, room, token, step=step, extra=1), 400, "bad-request")
     online = create(client, game="london", mode="online", seats=[{"name": "A"}, {}])

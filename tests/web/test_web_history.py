@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from dailyutil import DAY, SECRET, Clock, clean, get, new_player, play_day
+from dailyutil import DAY, SECRET, Clock, clean, get, new_account, new_player, play_day
 from fastapi.testclient import TestClient
 from webutil import Player, auth, create, make_settings
 
@@ -114,9 +114,9 @@ def test_a_published_deal_is_paged_built_once_and_shows_current_names(
     app_client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     c = app_client
-    players = [new_player(c, name) for name in ("Ada", "Bob", "Cy")]
-    for seed, (_, token) in enumerate(players):
-        play_day(c, token, policy=seed)
+    players = [new_account(c, name) for name in ("Ada", "Bob", "Cy")]
+    for seed, (browser, _) in enumerate(players):
+        play_day(browser, None, policy=seed)
     c.clock.set(f"{NEXT}T00:00:01")  # type: ignore[attr-defined]
     board = get(c, f"/api/daily/london/{DAY}/leaderboard")
     built: list[list[str]] = []
@@ -141,10 +141,10 @@ def test_a_published_deal_is_paged_built_once_and_shows_current_names(
     assert sorted(map(len, built)) == [1, 2]
     whole = get(c, url)
     assert whole["games"] == games and sorted(map(len, built)) == [1, 2]  # nothing rebuilt
-    r = c.patch("/api/players/me", headers=auth(players[0][1]), json={"name": "Ada Lovelace"})
+    r = players[0][0].patch("/api/accounts/me", json={"name": "Ada Lovelace"})
     assert r.status_code == 200, r.text
     renamed = get(c, url)["games"]
-    mine = [g for g in renamed if g["meta"]["player"] == players[0][0]]
+    mine = [g for g in renamed if g["meta"]["player"] == players[0][1]["player"]]
     assert [g["players"] for g in mine] == [["Ada Lovelace"]]
     assert len(built) == 2
     for bad in ("limit=1001", "limit=-1", "offset=-1"):

@@ -8,7 +8,8 @@ room's public record (``GET /api/rooms/{room}/record``), replays it with
 game's terminal renderer (the one ``metrogames play`` uses). A typed move is read with
 ``string_to_action`` and sent in its JSON form (``action_to_json``).
 
-The player is anonymous: the first run asks for a display name, creates the player
+The player is anonymous, a guest (ranked on the day's guests list, apart from the accounts'
+leaderboard): the first run asks for a display name, creates the player
 (``POST /api/players``) and keeps its token in a JSON file (``var/player.json`` by default,
 one entry per server: ``{"http://127.0.0.1:8000": {"player", "name", "token"}}``; paste a token
 copied from the browser there to play as the same player). Today's game is started with
@@ -184,8 +185,9 @@ class Server:
 def result_lines(result: dict[str, Any], game: str) -> list[Text]:
     """The result of ``GET .../result`` as printed lines."""
     out = [Text(f"Score: {result['score']}", style="bold green")]
+    among = " (guests' list)" if result.get("board") == "guests" else ""
     if result.get("rank") is not None:
-        out.append(Text(f"Rank: {result['rank']} of {result.get('of')}", style="bold"))
+        out.append(Text(f"Rank: {result['rank']} of {result.get('of')}{among}", style="bold"))
     else:
         out.append(
             Text(f"Rank: not ranked (not shared or practice) · {result.get('of')} players ranked")

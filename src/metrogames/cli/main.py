@@ -306,10 +306,11 @@ def _options(
     powers: str | None,
     turn_mode: str | None,
     one_tile_routes: str | None,
+    rules: str | None = None,
 ) -> dict[str, Any]:
     """The options object (JSON form) the command-line flags ask for; exit 2 on misuse."""
     try:
-        return game_options(game, objectives, powers, turn_mode, one_tile_routes)
+        return game_options(game, objectives, powers, turn_mode, one_tile_routes, rules)
     except MetrogamesError as exc:
         raise fail(str(exc), 2) from None
 
@@ -326,6 +327,14 @@ TurnModeOpt = Annotated[
 ]
 OneTileOpt = Annotated[
     str | None, typer.Option(help="Metro: one-tile routes allowed (default) or forbidden.")
+]
+RulesOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--rules",
+        help="A named rule set, adjusted by the other option flags (Metro: seed, the default; "
+        "box, the publisher's: official-hand, one-tile routes forbidden).",
+    ),
 ]
 
 
@@ -367,6 +376,7 @@ def simulate(
     powers: PowersOpt = None,
     turn_mode: TurnModeOpt = None,
     one_tile_routes: OneTileOpt = None,
+    rules: RulesOpt = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Play bot games with a progress bar, then print a summary of the scores."""
@@ -384,7 +394,7 @@ def simulate(
         raise fail("give either --games N or --deals FILE", 2)
     if workers < 1:
         raise fail("--workers must be at least 1", 2)
-    options = _options(game, objectives, powers, turn_mode, one_tile_routes)
+    options = _options(game, objectives, powers, turn_mode, one_tile_routes, rules)
     if deals is not None and options:
         raise fail("game options cannot be used with --deals: the deals hold the options", 2)
     keep = out_file is not None
@@ -624,6 +634,7 @@ def play(
     powers: PowersOpt = None,
     turn_mode: TurnModeOpt = None,
     one_tile_routes: OneTileOpt = None,
+    rules: RulesOpt = None,
     seed: Annotated[int | None, typer.Option(help="Deal seed (random by default).")] = None,
     out_file: Annotated[
         Path | None, typer.Option("--out", help="Where to save the record.")
@@ -646,7 +657,7 @@ def play(
         kind = game_type(game)
     except MetrogamesError as exc:
         raise fail(str(exc), 2) from None
-    options = _options(game, objectives, powers, turn_mode, one_tile_routes)
+    options = _options(game, objectives, powers, turn_mode, one_tile_routes, rules)
     codes = _parse_bots(bots) if bots else []
     least = kind.players.start
     n = players if players is not None else max(least, len(codes) + 1 if codes else least)
@@ -807,3 +818,55 @@ def _check_listen(host: str, port: int) -> None:
             probe.bind(address)
     except OSError as exc:
         raise fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
+ratings_app = typer.Typer(
+    no_args_is_help=True, help="Ratings of online play in the web table's database."
+)
+app.add_typer(ratings_app, name="ratings")
+
+
+@ratings_app.command("recompute")
+def ratings_recompute(
+    db: Annotated[
+        str | None,
+        typer.Option(help="Database URL (default: METROGAMES_DB, else sqlite:///var/metrogames.db)."),
+    ] = None,
+    write: Annotated[
+        bool, typer.Option("--write", help="Store the recomputed ratings in place of the stored.")
+    ] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Rate every rated online game again from its stored actions, in the order they were
+    rated, and compare with the stored ratings: exit 0 when they match number for number,
+    1 (listing the differences) when not; --write stores the recomputed ones."""
+    try:
+        from metrogames.web.config import Settings
+        from metrogames.web.db import migrate, open_database, session_factory
+        from metrogames.web.ratings import check_database
+    except ImportError as exc:
+        raise fail(f"ratings need the web extra (pip install 'metrogames[web]'): {exc}") from None
+    try:
+        engine = open_database(db or Settings().db)
+        migrate(engine)
+    except Exception as exc:  # a bad URL, an unreachable database, a failed migration
+        raise fail(f"cannot open the database: {exc}") from None
+    try:
+        result = check_database(session_factory(engine), store=write)
+    finally:
+        engine.dispose()
+    if as_json:
+        emit_json(
+            {"games": result.games, "ratings": result.ratings, "differences": result.differences}
+        )
+    else:
+        out.print(
+            f"{result.games} rated games replayed, {result.ratings} ratings recomputed: "
+            + ("they match the stored ratings" if not result.differences else
+               f"{len(result.differences)} differ from the stored ratings"),
+            highlight=False,
+        )
+        for line in result.differences:
+            out.print(line, highlight=False, markup=False)
+    if result.differences and not write:
+        raise typer.Exit(1)

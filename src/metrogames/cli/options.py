@@ -2,7 +2,8 @@
 
 ``--objectives random`` or ``--objectives thames-6,all-districts``; ``--powers random``, or
 ``--powers blue=joker,pink=switch,purple=double-section,green=circle-station``, or the same as
-a JSON object; ``--turn-mode`` and ``--one-tile-routes`` for Metro. The engine checks the
+a JSON object; ``--turn-mode`` and ``--one-tile-routes`` for Metro, and ``--rules NAME`` for a
+game's named rule set (Metro: ``seed``, ``box``), which the other flags adjust. The engine checks the
 values themselves (``Options.from_json``, ``MetroOptions.from_json``).
 """
 
@@ -66,21 +67,32 @@ def game_options(
     powers: str | None = None,
     turn_mode: str | None = None,
     one_tile_routes: str | None = None,
+    rules: str | None = None,
 ) -> dict[str, Any]:
-    """The ``options`` object (JSON form) for ``game`` from the flags given.
+    """The ``options`` object (JSON form) for ``game`` from the flags given: the named rule
+    set's options first (``--rules box``: ``GameType.presets``), then each flag's.
 
     Raises:
-        NotationError: a flag for an option the game does not have, or bad syntax.
+        NotationError: a flag for an option the game does not have, an unknown rule set, or
+            bad syntax.
         OptionError: an unknown game.
     """
+    kind = game_type(game)
+    base: dict[str, Any] = {}
+    if rules is not None:
+        preset = kind.presets.get(rules)
+        if preset is None:
+            names = ", ".join(kind.presets) or f"none: {game} has no named rule sets"
+            raise NotationError(f"--rules: unknown rule set {rules!r:.40} (known: {names})")
+        base = dict(preset.options)
     given: dict[str, Any] = {
         "objectives": parse_objectives(objectives) if objectives else None,
         "powers": parse_powers(powers) if powers else None,
         "turn_mode": turn_mode or None,
         "one_tile_routes": one_tile_routes or None,
     }
-    known = game_type(game).options
-    options: dict[str, Any] = {}
+    known = kind.options
+    options: dict[str, Any] = base
     for name, value in given.items():
         if value is None:
             continue

@@ -3,8 +3,10 @@ at start, rooms resumed and idle rooms evicted while it runs.
 
 :func:`create_app` builds the app for :class:`~metrogames.web.config.Settings`: it opens the
 database and applies the migrations, serves ``/api`` (:mod:`.api`; the daily challenge:
-:mod:`.daily_api`; score sheets: :mod:`.score_api`), ``/ws`` (:mod:`.ws`) and the browser client in ``static/`` at ``/``
-(``/r/{room}`` is the same page). Every response carries :data:`SECURITY_HEADERS`: the page
+:mod:`.daily_api`; score sheets: :mod:`.score_api`), ``/ws`` (:mod:`.ws`) and the browser
+client in ``static/`` at ``/`` (``/r/{room}`` is the same page); accounts and sessions:
+:mod:`.accounts_api`; ratings of online play: :mod:`.ratings` and :mod:`.ratings_api`. Every
+response carries :data:`SECURITY_HEADERS`: the page
 runs only the site's own scripts and styles and cannot be framed. A request the server fails
 to carry out (e.g. the database fails) is a 500 ``{"error", "reason": "server-error"}``.
 While the app runs (its lifespan), the rooms whose clock runs or whose bots are due are resumed
@@ -33,7 +35,8 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from metrogames.web import api, daily_api, score_api, ws
+from metrogames.web import accounts_api, api, daily_api, ratings, ratings_api, score_api, ws
+from metrogames.web.accounts import Accounts
 from metrogames.web.checks import RoomError
 from metrogames.web.config import Settings
 from metrogames.web.daily import DailyService, load_secret
@@ -139,11 +142,14 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     app.state.rooms = rooms = RoomService(settings, engine)
     app.state.now = now or time.time
     app.state.players = Players(rooms.sessions)
+    app.state.accounts = Accounts(rooms.sessions, settings.session_days)
+    ratings.install(rooms, time.time)
     app.state.daily = DailyService(
         rooms,
         app.state.players,
         load_secret(rooms.sessions, settings.daily_secret),
         lambda: float(app.state.now()),
+        settings.daily_guest_ranked,
     )
 
     @app.exception_handler(RoomError)
@@ -178,6 +184,8 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     app.include_router(api.router)
     app.include_router(daily_api.router)
     app.include_router(score_api.router)
+    app.include_router(accounts_api.router)
+    app.include_router(ratings_api.router)
     app.include_router(ws.router)
     index = static_dir() / "index.html"
 

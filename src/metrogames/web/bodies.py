@@ -140,6 +140,17 @@ class PlayerBody(Body):
     name: HumanName
 
 
+Password = Annotated[str, StringConstraints(min_length=8, max_length=256)]
+"""A password: 8 to 256 characters, kept as given (only its argon2id hash is stored)."""
+
+
+class AccountBody(Body):
+    """``POST /api/accounts`` (sign up) and ``POST /api/sessions`` (sign in)."""
+
+    name: HumanName
+    password: Password
+
+
 class Hello(Body):
     """WebSocket ``{"type": "hello", "token": <seat token> | null}``."""
 

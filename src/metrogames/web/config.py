@@ -12,14 +12,17 @@ deal is shown beside the reference bot's, computed once in the background: ``exp
 none), ``METROGAMES_ROOM_IDLE`` and ``METROGAMES_FINISHED_IDLE`` (seconds
 a room, or a finished room, stays in memory once nothing uses it; reloaded on demand),
 ``METROGAMES_RATE_ROOMS``, ``METROGAMES_RATE_PLAYERS``, ``METROGAMES_RATE_JOINS``,
-``METROGAMES_RATE_REPLAYS``, ``METROGAMES_RATE_SCORES``, ``METROGAMES_RATE_HINTS`` and
-``METROGAMES_RATE_ANALYSES`` (how many rooms, players, seat claims, uploaded replays, scored
-sheets, hints and hindsight analyses one client address may ask for, in the ``limits``
-library's notation, e.g. ``20/minute;200/hour``), ``METROGAMES_ANALYSIS_BUDGET`` (``quick``,
-``normal`` or ``deep``: the hindsight analyses' search) and ``METROGAMES_TRUSTED_PROXIES``
-(comma-separated addresses or networks of reverse proxies whose ``X-Forwarded-For`` names the
-client; empty:
-the direct peer is the client).
+``METROGAMES_RATE_REPLAYS``, ``METROGAMES_RATE_SCORES``, ``METROGAMES_RATE_HINTS``,
+``METROGAMES_RATE_ACCOUNTS``, ``METROGAMES_RATE_SIGNINS`` and ``METROGAMES_RATE_ANALYSES`` (how
+many rooms, players, seat claims, uploaded replays, scored sheets, hints, sign-ups, sign-in
+attempts and hindsight analyses one client address may ask for, in the ``limits`` library's
+notation, e.g. ``20/minute;200/hour``), ``METROGAMES_ANALYSIS_BUDGET`` (``quick``, ``normal``
+or ``deep``: the hindsight analyses' search),
+``METROGAMES_TRUSTED_PROXIES`` (comma-separated addresses or networks of reverse proxies whose
+``X-Forwarded-For`` names the client; empty: the direct peer is the client),
+``METROGAMES_SECURE_COOKIES`` (mark the session cookie ``Secure``: set it behind HTTPS),
+``METROGAMES_SESSION_DAYS`` (how long a sign-in lasts) and ``METROGAMES_DAILY_GUEST_RANKED``
+(how many ranked guest games of one daily game one client address may start per UTC day).
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from __future__ import annotations
 import ipaddress
 
 from limits import parse_many
-from pydantic import field_validator
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from metrogames.bots import make_bot
@@ -56,9 +59,14 @@ class Settings(BaseSettings):
     rate_replays: str = "30/minute;300/hour"
     rate_scores: str = "120/minute;2000/hour"
     rate_hints: str = "20/minute;200/hour"
+    rate_accounts: str = "3/minute;20/day"
+    rate_signins: str = "10/minute;100/hour"
     rate_analyses: str = "6/minute;30/hour"
     analysis_budget: str = "normal"
     trusted_proxies: str = ""
+    secure_cookies: bool = False
+    session_days: float = Field(default=30.0, gt=0, le=3650)
+    daily_guest_ranked: int = Field(default=3, ge=0, le=10_000)
 
     @field_validator("analysis_budget")
     @classmethod
@@ -76,6 +84,8 @@ class Settings(BaseSettings):
         "rate_replays",
         "rate_scores",
         "rate_hints",
+        "rate_accounts",
+        "rate_signins",
         "rate_analyses",
     )
     @classmethod

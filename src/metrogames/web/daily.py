@@ -6,6 +6,12 @@ REST and WebSocket API plays it and the engine checks every action and computes 
 
 Rules implemented here:
 
+* **Who ranks.** The leaderboard lists accounts only (an account plays with its own player,
+  signed in: :mod:`.accounts`); anonymous players (guests) play the same deal and are listed
+  apart, on the guests list, and one client address may start at most
+  ``daily_guest_ranked`` ranked guest games of a game per UTC day (409 ``guest-limit``). An
+  account's daily seat is held by a seat token made for the room (a restart of the game
+  makes a new one); a guest's by the player token.
 * **One ranked attempt** per player, game and day: the first start of today's game creates
   the attempt and its room in one transaction (a partial unique index makes a second ranked
   attempt impossible, even from two servers); later starts return the same room while it is
@@ -15,10 +21,11 @@ Rules implemented here:
   that room). A day not yet open: 409 ``day-not-open``. Nothing is stored on a refusal.
 * **Scores** are written by the room service's finish hook, in the transaction that stores the
   game's last action: the engine's total and the finishing time (the server's clock, ``now``).
-  A ranked game must end before its day closes: the day's deal is published at midnight, so a
-  game that ends later is kept as practice (not ranked).
-* **Leaderboards** list ranked, shared, finished attempts by score, then finishing time; equal
-  scores share a rank (1, 2, 2, 4). Sharing is chosen at the first start (default: not shared).
+  :data:`MIDNIGHT_RULE` decides whether a ranked game that ends after midnight still ranks.
+* **Leaderboards** (the accounts' and the guests') list ranked, shared, finished attempts by
+  score, then finishing time; equal scores share a rank (1, 2, 2, 4). Sharing is chosen at the
+  first start (default: not shared); a player's history shows an unshared ranked game to its
+  owner only.
 * **Publishing**: once a day has closed its seed, deal record and the records of its
   leaderboard's games are public (``/deal``, by pages of at most 1,000 games); before, a
   finished daily room's record hides its seed and decks. A finished game's record never
@@ -34,6 +41,8 @@ loop. The clock is ``now()`` (epoch seconds), injected so tests can move time.
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
 import json
 import logging
 import secrets
@@ -50,8 +59,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased, sessionmaker
 
 from metrogames.web import daily_deal as dd
-from metrogames.web.checks import RoomError
-from metrogames.web.models import DailyAttemptRow, DailyBotScoreRow, PlayerRow, ServerSecretRow
+from metrogames.web.checks import RoomError, hash_token, new_token
+from metrogames.web.models import (
+    AccountRow,
+    DailyAttemptRow,
+    DailyBotScoreRow,
+    PlayerRow,
+    ServerSecretRow,
+)
 from metrogames.web.players import Player, Players
 from metrogames.web.rooms import RoomService
 from metrogames.web.tables import Progress, Seat, Table
@@ -61,6 +76,13 @@ SECRET_NAME = "daily"
 MAX_LIMIT = 1000
 RECORD_CACHE_BYTES = 64 * 1024 * 1024
 """The published games' records kept as JSON text (a London game: about 2.3 KB)."""
+MIDNIGHT_RULE = (
+    "A ranked game counts for the day it was started only if it ends before midnight UTC "
+    "(24:00) of that day: the day's deal is published at midnight, so a game that ends later "
+    "is kept as practice and never ranked."
+)
+"""The one rule for a ranked game still in progress at midnight UTC, as ``docs/web-api.md``
+states it and ``GET /api/daily`` sends it (the page shows it before a ranked start)."""
 
 
 def load_secret(sessions: sessionmaker[Session], configured: str | None) -> bytes:
@@ -94,14 +116,27 @@ def check_limit(value: int, what: str, high: int = MAX_LIMIT) -> int:
     return value
 
 
-def _board(game: str, day: str) -> Select[DailyAttemptRow, str]:
-    """The leaderboard's rows: ranked, shared, finished attempts of ``game`` on ``day``."""
+BOARDS = ("accounts", "guests")
+"""The two lists of a day: the leaderboard (accounts) and the guests list."""
+
+
+def _listed(query: Select[DailyAttemptRow, str], board: str) -> Select[DailyAttemptRow, str]:
+    """``query`` (over attempts joined to their players) kept to ``board``: the attempts of
+    accounts' own players, or of everyone else (guests, and games a claimed guest played)."""
+    own = select(AccountRow.player_id).where(AccountRow.player_id == DailyAttemptRow.player_id)
+    return query.where(own.exists() if board == "accounts" else ~own.exists())
+
+
+def _board(game: str, day: str, board: str = "accounts") -> Select[DailyAttemptRow, str]:
+    """A list's rows: ranked, shared, finished attempts of ``game`` on ``day`` on ``board``,
+    each with its player's name."""
     a = DailyAttemptRow
-    return (
+    query = (
         select(a, PlayerRow.name)
         .join(PlayerRow, PlayerRow.id == a.player_id)
         .where(a.game == game, a.day == day, a.ranked, a.shared, a.score.is_not(None))
     )
+    return _listed(query, board)
 
 
 class DailyService:
@@ -115,9 +150,15 @@ class DailyService:
     """
 
     def __init__(
-        self, rooms: RoomService, players: Players, secret: bytes, now: Callable[[], float]
+        self,
+        rooms: RoomService,
+        players: Players,
+        secret: bytes,
+        now: Callable[[], float],
+        guest_ranked: int = 3,
     ) -> None:
         self.rooms = rooms
+        self.guest_ranked = guest_ranked
         self.players = players
         self.sessions = rooms.sessions
         self.secret = secret
@@ -177,8 +218,10 @@ class DailyService:
 
     # -- playing ------------------------------------------------------------------------------
     def overview(self, player: Player | None) -> dict[str, Any]:
-        """``GET /api/daily``: ``{"date", "closes_at", "games": [{"game", "played", "room"}]}``
-        (``played``: the player has started today's ranked game; ``room``: its room)."""
+        """``GET /api/daily``: ``{"date", "closes_at", "midnight_rule", "guest_ranked",
+        "games": [{"game", "played", "room"}]}`` (``played``: the player has started today's
+        ranked game; ``room``: its room; ``guest_ranked``: the cap on ranked guest games per
+        address, game and day)."""
         today = self.today()
         rooms: dict[str, str] = {}
         if player is not None:
@@ -194,6 +237,8 @@ class DailyService:
         return {
             "date": today,
             "closes_at": dd.day_opens(today) + dd.DAY_SECONDS,
+            "midnight_rule": MIDNIGHT_RULE,
+            "guest_ranked": self.guest_ranked,
             "games": [{"game": g, "played": g in rooms, "room": rooms.get(g)} for g in dd.GAMES],
         }
 
@@ -209,26 +254,66 @@ class DailyService:
                 )
             ).first()
 
-    async def start(self, player: Player, game: str, day: str, share: bool) -> dict[str, Any]:
-        """``POST /api/daily/{game}/{day}/start`` ``{"share": bool}`` → ``{"room", "ranked"}``.
+    def address_key(self, address: str) -> str:
+        """The keyed hash a guest's ranked attempt keeps of its client address (HMAC-SHA256
+        with the daily secret: the stored value names no address)."""
+        return hmac.new(self.secret, f"address/{address}".encode(), hashlib.sha256).hexdigest()
+
+    def _guest_games(self, key: str, game: str, day: str) -> int:
+        """How many ranked guest games of ``game`` on ``day`` the address ``key`` started."""
+        a = DailyAttemptRow
+        with self.sessions() as session:
+            query = select(func.count()).where(
+                a.address == key, a.game == game, a.day == day, a.ranked
+            )
+            return session.scalar(query) or 0
+
+    async def start(
+        self,
+        player: Player,
+        game: str,
+        day: str,
+        share: bool,
+        account: bool = False,
+        address: str = "",
+    ) -> dict[str, Any]:
+        """``POST /api/daily/{game}/{day}/start`` ``{"share": bool}`` → ``{"room", "ranked",
+        "token"}``: ``player`` is an account's own player (``account``; ``token`` is the seat
+        token of the room, new at each call) or a guest (``token`` null: the player token
+        plays); ``address`` is the client address (the cap on ranked guest games).
 
         Raises:
             RoomError: 404 ``not-found`` (game, day); 400 ``bad-request``; 409
                 ``day-not-open`` (a future day), ``attempt-used`` (today's ranked game has
-                ended).
+                ended), ``guest-limit`` (the address has started its ranked guest games of
+                the day).
         """
         game, day = dd.check_game(game), dd.check_day(day)
         today = self.today()
         if day > today:
             raise RoomError(409, "day-not-open", f"the {game} challenge of {day} has not begun")
         ranked = day == today
-        lock = self._locks.get(player.id)
+        capped = ranked and not account
+        key = self.address_key(address) if capped else None
+        # a guest's ranked start also waits for the same address's other starts (the cap)
+        name = f"address:{key}" if key else player.id
+        lock = self._locks.get(name)
         if lock is None:
-            lock = self._locks[player.id] = asyncio.Lock()
+            lock = self._locks[name] = asyncio.Lock()
         async with lock:
             existing = await asyncio.to_thread(self._ranked_of, player.id, game, day)
             if existing is not None and (ranked or existing.score is None):
-                return await self._resume(existing)  # a closed day: its ranked game goes on
+                # a closed day: its ranked game goes on
+                return await self._resume(existing, account)
+            if key and await asyncio.to_thread(self._guest_games, key, game, day) >= (
+                self.guest_ranked
+            ):
+                raise RoomError(
+                    409,
+                    "guest-limit",
+                    f"this address has started {self.guest_ranked} ranked guest games of "
+                    f"{game} today: sign in to play ranked, or practise a past day",
+                )
             started = self.now()
 
             def attempt(session: Session, table: Table) -> None:
@@ -241,10 +326,12 @@ class DailyService:
                         shared=share and ranked,
                         room_id=table.id,
                         started=started,
+                        address=key,
                     )
                 )
 
-            seat = Seat(0, player.name, True, None, player.token_hash)
+            token = new_token() if account else None
+            seat = Seat(0, player.name, True, None, hash_token(token) if token else player.token_hash)
             try:
                 table = await self.rooms.create_dealt(
                     game, "daily", self.seed(game, day), [seat], attempt
@@ -253,29 +340,32 @@ class DailyService:
                 existing = await asyncio.to_thread(self._ranked_of, player.id, game, day)
                 if existing is None:
                     raise
-                return await self._resume(existing)
+                return await self._resume(existing, account)
         self.play_expert(game, day)
-        return {"room": table.id, "ranked": ranked}
+        return {"room": table.id, "ranked": ranked, "token": token}
 
-    async def _resume(self, attempt: DailyAttemptRow) -> dict[str, Any]:
+    async def _resume(self, attempt: DailyAttemptRow, account: bool) -> dict[str, Any]:
         if attempt.score is not None:
             raise RoomError(
                 409,
                 "attempt-used",
                 f"today's ranked {attempt.game} game is played; past days can be practised",
             )
-        await self.rooms.table(attempt.room_id)
-        return {"room": attempt.room_id, "ranked": True}
+        table = await self.rooms.table(attempt.room_id)
+        # an account's seat token is not kept: a new one (an older one stops working)
+        token = await self.rooms.new_seat_token(table, 0) if account else None
+        return {"room": attempt.room_id, "ranked": True, "token": token}
 
     # -- results ------------------------------------------------------------------------------
     async def result(self, player: Player, game: str, day: str) -> dict[str, Any]:
         """``GET /api/daily/{game}/{day}/result``: the player's game of that day (the ranked
-        one, else the last practice game): ``{"score", "rank", "of", "percentile", "rating",
-        "bot"}``.
+        one, else the last practice game): ``{"score", "rank", "of", "board", "percentile",
+        "rating", "bot"}``.
 
-        ``rank`` is the leaderboard rank (``None`` unshared or practice), ``of`` the
-        leaderboard's size, ``percentile`` the share of the day's finished ranked games
-        (shared or not, this one counted) scoring less, equal scores counting half.
+        ``board`` is the player's list (``accounts``: the leaderboard, or ``guests``),
+        ``rank`` the rank on it (``None`` unshared or practice), ``of`` its size,
+        ``percentile`` the share of the day's finished ranked games (accounts' and guests',
+        shared or not, this one counted) scoring less, equal scores counting half.
 
         Raises:
             RoomError: 404 ``not-found`` (no game that day), 409 ``not-finished``.
@@ -308,7 +398,9 @@ class DailyService:
                 raise RoomError(409, "not-finished", "the game has not ended")
             mine = done[0]
             score = int(mine.score or 0)
-            board = _board(game, day).subquery()
+            own = select(AccountRow.id).where(AccountRow.player_id == player.id)
+            listed = "accounts" if session.scalar(own) is not None else "guests"
+            board = _board(game, day, listed).subquery()
             of = session.scalar(select(func.count()).select_from(board)) or 0
             rank = None
             if mine.ranked and mine.shared:
@@ -338,6 +430,7 @@ class DailyService:
             "score": score,
             "rank": rank,
             "of": of,
+            "board": listed,
             "percentile": round(100.0 * (below + equal / 2) / total, 1),
             "rating": dd.rating(self.rooms.snapshot(mine.room_id).progress.state),
         }
@@ -406,9 +499,13 @@ class DailyService:
             raise RoomError(409, "day-not-open", f"the {game} challenge of {day} has not begun")
         return game, day
 
-    def leaderboard(self, game: str, day: str, limit: int, offset: int) -> dict[str, Any]:
-        """``GET /api/daily/{game}/{day}/leaderboard``: ``{"date", "game", "open", "entries":
-        [{"rank", "player", "name", "score", "finished_at"}], "total"}``.
+    def leaderboard(
+        self, game: str, day: str, limit: int, offset: int, board: str = "accounts"
+    ) -> dict[str, Any]:
+        """``GET /api/daily/{game}/{day}/leaderboard`` (accounts) and ``.../guests``
+        (``board`` ``guests``): ``{"date", "game", "open", "entries": [{"rank", "player",
+        "account" (its profile; null for a guest), "name", "score", "finished_at"}],
+        "total"}``.
 
         Raises:
             RoomError: 404 ``not-found``; 400 ``bad-request`` (limit, offset); 409
@@ -418,16 +515,24 @@ class DailyService:
         limit, offset = check_limit(limit, "limit"), check_limit(offset, "offset", 10**9)
         a = DailyAttemptRow
         with self.sessions() as session:
-            board = _board(game, day)
-            total = session.scalar(select(func.count()).select_from(board.subquery())) or 0
+            listing = _board(game, day, board)
+            total = session.scalar(select(func.count()).select_from(listing.subquery())) or 0
             rows = session.execute(
-                board.order_by(a.score.desc(), a.finished_at, a.id).offset(offset).limit(limit)
+                listing.order_by(a.score.desc(), a.finished_at, a.id).offset(offset).limit(limit)
             ).all()
             first_rank = offset + 1
             if rows and offset:
-                sub = board.subquery()
+                sub = listing.subquery()
                 better = select(func.count()).select_from(sub).where(sub.c.score > rows[0][0].score)
                 first_rank = 1 + (session.scalar(better) or 0)
+            owners = {
+                player: account
+                for player, account in session.execute(
+                    select(AccountRow.player_id, AccountRow.id).where(
+                        AccountRow.player_id.in_([r[0].player_id for r in rows])
+                    )
+                )
+            }
         scores = [int(r[0].score or 0) for r in rows]
         ranks = dd.competition_ranks(scores, offset, first_rank)
         return {
@@ -438,6 +543,7 @@ class DailyService:
                 {
                     "rank": rank,
                     "player": row.player_id,
+                    "account": owners.get(row.player_id),
                     "name": name,
                     "score": score,
                     "finished_at": row.finished_at,
@@ -533,8 +639,9 @@ class DailyService:
         return out
 
     def best(self, game: str, limit: int) -> list[dict[str, Any]]:
-        """``GET /api/daily/{game}/best``: the best shared ranked scores of all days,
-        ``[{"date", "player", "name", "score"}]`` (earlier finish first on equal scores).
+        """``GET /api/daily/{game}/best``: the best shared ranked scores of accounts on all
+        days, ``[{"date", "player", "name", "score"}]`` (earlier finish first on equal
+        scores).
 
         Raises:
             RoomError: 404 ``not-found``, 400 ``bad-request``.
@@ -542,13 +649,12 @@ class DailyService:
         game = dd.check_game(game)
         limit = check_limit(limit, "limit", 100)
         a = DailyAttemptRow
-        query = (
+        query = _listed(
             select(a, PlayerRow.name)
             .join(PlayerRow, PlayerRow.id == a.player_id)
-            .where(a.game == game, a.ranked, a.shared, a.score.is_not(None))
-            .order_by(a.score.desc(), a.finished_at, a.id)
-            .limit(limit)
-        )
+            .where(a.game == game, a.ranked, a.shared, a.score.is_not(None)),
+            "accounts",
+        ).order_by(a.score.desc(), a.finished_at, a.id).limit(limit)
         with self.sessions() as session:
             rows = session.execute(query).all()
         return [
@@ -583,13 +689,16 @@ class DailyService:
             "best": {g: best.get(g) for g in dd.GAMES},
         }
 
-    def history(self, player_id: str, game: str | None, limit: int) -> dict[str, Any]:
+    def history(
+        self, player_id: str, game: str | None, limit: int, owner: bool = False
+    ) -> dict[str, Any]:
         """``GET /api/players/{player}/history?game=``: ``{"player", "name", "streak",
         "days": [{"date", "game", "score", "rank", "ranked"}]}``, newest first; practice
         games included (``ranked`` false, no rank); ``score`` is null while in progress;
         ``rank`` only for shared ranked games (one query: each rank is 1 + the number of
-        better scores on that day's leaderboard). The streak counts the given game (any
-        without).
+        better scores on that day's list). An unshared ranked game is listed only for its
+        ``owner`` (the player's token, or its account signed in). The streak counts the
+        given game (any without).
 
         Raises:
             RoomError: 404 ``not-found``, 400 ``bad-request``.
@@ -598,34 +707,53 @@ class DailyService:
         if game is not None:
             game = dd.check_game(game)
         limit = check_limit(limit, "limit", MAX_LIMIT)
-        a, b = DailyAttemptRow, aliased(DailyAttemptRow)
-        better = (
-            select(func.count())
-            .where(b.game == a.game, b.day == a.day, b.ranked, b.shared, b.score > a.score)
-            .correlate(a)
-            .scalar_subquery()
-        )
-        query = select(a, better).where(a.player_id == player.id)
-        if game is not None:
-            query = query.where(a.game == game)
-        days = []
         with self.sessions() as session:
             finished = self._finished_days(session, player.id, game)
-            rows = session.execute(query.order_by(a.day.desc(), a.id.desc()).limit(limit))
-            for row, above in cast(Iterable[tuple[DailyAttemptRow, int]], rows):
-                ranked = row.ranked and row.shared and row.score is not None
-                days.append(
-                    {
-                        "date": row.day,
-                        "game": row.game,
-                        "score": row.score,
-                        "rank": 1 + above if ranked else None,
-                        "ranked": row.ranked,
-                    }
-                )
+            days = self.days(session, [player.id], game, limit, owner)
         return {
             "player": player.id,
             "name": player.name,
             "streak": dd.streak(finished, self.today()),
             "days": days,
         }
+
+    def days(
+        self, session: Session, players: list[str], game: str | None, limit: int, owner: bool
+    ) -> list[dict[str, Any]]:
+        """The daily games of ``players``, newest first, at most ``limit``:
+        ``[{"date", "game", "score", "rank", "ranked"}]`` (see :meth:`history`)."""
+        a, b = DailyAttemptRow, aliased(DailyAttemptRow)
+        own = select(AccountRow.player_id).where(AccountRow.player_id == b.player_id).exists()
+        mine = select(AccountRow.player_id).where(AccountRow.player_id == a.player_id).exists()
+        better = (
+            select(func.count())
+            .where(
+                b.game == a.game,
+                b.day == a.day,
+                b.ranked,
+                b.shared,
+                b.score > a.score,
+                own == mine,  # the same list: accounts' or guests'
+            )
+            .correlate(a)
+            .scalar_subquery()
+        )
+        query = select(a, better).where(a.player_id.in_(players))
+        if game is not None:
+            query = query.where(a.game == game)
+        if not owner:
+            query = query.where(~a.ranked | a.shared)
+        days = []
+        rows = session.execute(query.order_by(a.day.desc(), a.id.desc()).limit(limit))
+        for row, above in cast(Iterable[tuple[DailyAttemptRow, int]], rows):
+            ranked = row.ranked and row.shared and row.score is not None
+            days.append(
+                {
+                    "date": row.day,
+                    "game": row.game,
+                    "score": row.score,
+                    "rank": 1 + above if ranked else None,
+                    "ranked": row.ranked,
+                }
+            )
+        return days

@@ -2,7 +2,9 @@
 challenge (v1)"): ``/api/players...`` and ``/api/daily...``.
 
 Bodies are read by :func:`~metrogames.web.api.read_body` (bounded, parsed into the models of
-:mod:`.bodies`; 400 ``bad-request``, never 422); the player token comes from ``Authorization: Bearer``. The work is done by
+:mod:`.bodies`; 400 ``bad-request``, never 422); a guest's player token comes from
+``Authorization: Bearer``, and without one a signed-in account plays with its own player (the
+session cookie, :mod:`.accounts_api`). The work is done by
 :class:`~metrogames.web.daily.DailyService` and :class:`~metrogames.web.players.Players`;
 refusals are :class:`~metrogames.web.rooms.RoomError` (``{"error", "reason"}``). Their database
 work runs on worker threads (``asyncio.to_thread``): a leaderboard, a history or a write waiting
@@ -17,10 +19,14 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from metrogames.web.accounts import Account
+from metrogames.web.accounts_api import accounts, session_token, signed_in
 from metrogames.web.api import bearer, charge, read_body
 from metrogames.web.bodies import DailyStartBody, PlayerBody
+from metrogames.web.checks import RoomError
 from metrogames.web.daily import DailyService
 from metrogames.web.players import Player, Players
+from metrogames.web.ratelimit import client_key
 
 router = APIRouter(prefix="/api")
 
@@ -40,6 +46,24 @@ def players(request: Request) -> Players:
 async def me(request: Request) -> Player:
     """The player of the request's token (401/403 ``bad-token``)."""
     return await asyncio.to_thread(players(request).authenticate, bearer(request))
+
+
+async def who(request: Request) -> tuple[Player, Account | None]:
+    """The daily player of the request: the guest of its player token, else the signed-in
+    account's own player (with the account).
+
+    Raises:
+        RoomError: 401/403 ``bad-token`` (no token and no session, or a forged token).
+    """
+    if bearer(request) is None and session_token(request) is not None:
+        account = await signed_in(request)
+        if account is not None:
+            return await asyncio.to_thread(players(request).get, account.player_id), account
+    if bearer(request) is None:
+        raise RoomError(
+            401, "bad-token", "this needs a player token (Authorization: Bearer) or a sign-in"
+        )
+    return await me(request), None
 
 
 @router.post("/players", status_code=201)
@@ -70,30 +94,51 @@ async def rename_me(request: Request) -> dict[str, Any]:
 async def get_history(
     player: str, request: Request, game: str | None = None, limit: int = 100
 ) -> dict[str, Any]:
-    """A player's daily games, newest first, and streak."""
-    return await asyncio.to_thread(daily(request).history, player, game, limit)
+    """A player's daily games, newest first, and streak (unshared ranked games: its owner
+    only)."""
+    return await asyncio.to_thread(
+        daily(request).history, player, game, limit, await owns(request, player)
+    )
+
+
+async def owns(request: Request, player: str) -> bool:
+    """True when the request comes from ``player``'s token or from the account owning it."""
+    if bearer(request) is not None:
+        found = await asyncio.to_thread(players(request).find, bearer(request))
+        if found is not None and found.id == player:
+            return True
+    account = await signed_in(request)
+    if account is None:
+        return False
+    return player in await asyncio.to_thread(accounts(request).players_of, account)
 
 
 @router.get("/daily")
 async def get_daily(request: Request) -> dict[str, Any]:
-    """Today's date, closing time and, with a token, the player's ranked rooms."""
-    player = await me(request) if bearer(request) else None
+    """Today's date, closing time, the midnight rule and, with a token or a sign-in, the
+    player's ranked rooms."""
+    player = None
+    if bearer(request) or await signed_in(request):
+        player, _ = await who(request)
     return await asyncio.to_thread(daily(request).overview, player)
 
 
 @router.post("/daily/{game}/{day}/start")
 async def start_daily(game: str, day: str, request: Request) -> dict[str, Any]:
-    """Start (or continue) the day's game: ``{"share"}`` → ``{"room", "ranked"}``."""
-    player = await me(request)
+    """Start (or continue) the day's game: ``{"share"}`` → ``{"room", "ranked", "token"}``."""
+    player, account = await who(request)
     body = await read_body(request, DailyStartBody, "a daily start")
     charge(request, "rooms")
-    return await daily(request).start(player, game, day, body.share)
+    return await daily(request).start(
+        player, game, day, body.share, account is not None, client_key(request)
+    )
 
 
 @router.get("/daily/{game}/{day}/result")
 async def get_result(game: str, day: str, request: Request) -> dict[str, Any]:
     """The player's finished game of the day: score, rank, percentile, rating, bot."""
-    return await daily(request).result(await me(request), game, day)
+    player, _ = await who(request)
+    return await daily(request).result(player, game, day)
 
 
 @router.get("/daily/{game}/best")
@@ -106,8 +151,18 @@ async def get_best(game: str, request: Request, limit: int = 20) -> list[dict[st
 async def get_leaderboard(
     game: str, day: str, request: Request, limit: int = 100, offset: int = 0
 ) -> dict[str, Any]:
-    """The day's ranking (equal scores share a rank)."""
+    """The day's ranking of accounts (equal scores share a rank)."""
     return await asyncio.to_thread(daily(request).leaderboard, game, day, limit, offset)
+
+
+@router.get("/daily/{game}/{day}/guests")
+async def get_guests(
+    game: str, day: str, request: Request, limit: int = 100, offset: int = 0
+) -> dict[str, Any]:
+    """The day's ranking of guests, apart from the accounts'."""
+    return await asyncio.to_thread(
+        daily(request).leaderboard, game, day, limit, offset, "guests"
+    )
 
 
 @router.get("/daily/{game}/{day}/deal")

@@ -1,5 +1,6 @@
 """The stored tables (SQLAlchemy 2 declarative): rooms, seats and every action of a game;
-the daily challenge's players, attempts, bot scores and server secret.
+the daily challenge's players, attempts, bot scores and server secret; accounts, their
+sign-in sessions, and the ratings of online play.
 
 A game is stored as its record's ingredients: the secret ``seed``, the ``options`` asked for,
 and each action in order (chance included) as notation JSON; the state is rebuilt from them.
@@ -67,6 +68,10 @@ class SeatRow(Base):
     human: Mapped[bool] = mapped_column(Boolean)
     bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    account_id: Mapped[str | None] = mapped_column(
+        String(10), ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True, index=True
+    )
+    """The account signed in when the seat was claimed (rated online play), or null."""
 
 
 class ActionRow(Base):
@@ -85,8 +90,10 @@ class ActionRow(Base):
 
 
 class PlayerRow(Base):
-    """An anonymous daily-challenge player: ``id`` (10 lowercase letters/digits), display
-    ``name``, ``token_hash`` (SHA-256 of the player token; unique), ``created`` (epoch s)."""
+    """A daily-challenge player: ``id`` (10 lowercase letters/digits), display ``name``,
+    ``token_hash`` (SHA-256 of the player token; unique), ``created`` (epoch s) and
+    ``account_id``, the account that owns it (its own player, or an anonymous player's
+    history it claimed), or null for a guest."""
 
     __tablename__ = "players"
 
@@ -94,6 +101,12 @@ class PlayerRow(Base):
     name: Mapped[str] = mapped_column(String(64))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created: Mapped[float] = mapped_column(Float)
+    account_id: Mapped[str | None] = mapped_column(
+        String(10),
+        ForeignKey("accounts.id", ondelete="SET NULL", use_alter=True),
+        nullable=True,
+        index=True,
+    )
 
 
 class DailyAttemptRow(Base):
@@ -116,6 +129,7 @@ class DailyAttemptRow(Base):
         Index("ix_daily_board", "game", "day", "ranked", "score"),
         Index("ix_daily_shared", "game", "day", "ranked", "shared", "score"),
         Index("ix_daily_best", "game", "ranked", "shared", "score"),
+        Index("ix_daily_address", "address", "game", "day"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
@@ -132,6 +146,9 @@ class DailyAttemptRow(Base):
     started: Mapped[float] = mapped_column(Float)
     finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     score: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    address: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """A guest's ranked attempt: the keyed hash of the client address that started it
+    (the per-address cap on ranked guest games); null otherwise."""
 
 
 class DailyBotScoreRow(Base):
@@ -153,3 +170,64 @@ class ServerSecretRow(Base):
 
     name: Mapped[str] = mapped_column(String(32), primary_key=True)
     value: Mapped[str] = mapped_column(String(128))
+
+
+class AccountRow(Base):
+    """An account: ``id`` (10 lowercase letters/digits), ``name`` (shown), ``name_key`` (the
+    name case-folded: unique), ``password_hash`` (argon2id, PHC string), ``player_id`` (the
+    account's own daily player, unique) and ``created`` (epoch s)."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[str] = mapped_column(String(10), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    name_key: Mapped[str] = mapped_column(String(256), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(256))
+    player_id: Mapped[str] = mapped_column(String(10), ForeignKey("players.id"), unique=True)
+    created: Mapped[float] = mapped_column(Float)
+
+
+class AccountSessionRow(Base):
+    """A sign-in session: ``token_hash`` (SHA-256 of the cookie's token), ``account_id``,
+    ``created`` and ``expires`` (epoch s)."""
+
+    __tablename__ = "account_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(
+        String(10), ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    created: Mapped[float] = mapped_column(Float)
+    expires: Mapped[float] = mapped_column(Float)
+
+
+class RatingRow(Base):
+    """An account's rating for one game and player count (online play): the Weng–Lin
+    (OpenSkill, Plackett–Luce) ``mu`` and ``sigma``, the ``games`` rated, and the last rated
+    game's ``rated_id`` (:class:`RatedGameRow`)."""
+
+    __tablename__ = "ratings"
+
+    account_id: Mapped[str] = mapped_column(
+        String(10), ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    game: Mapped[str] = mapped_column(String(16), primary_key=True)
+    players: Mapped[int] = mapped_column(Integer, primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    rated_id: Mapped[int] = mapped_column(Integer)
+
+
+class RatedGameRow(Base):
+    """A finished online game that updated ratings, in the order it did: ``id`` (that
+    order), ``room_id`` and ``finished`` (epoch s). Recomputing the ratings replays these
+    rooms in this order."""
+
+    __tablename__ = "rated_games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_id: Mapped[str] = mapped_column(
+        String(8), ForeignKey("rooms.id", ondelete="CASCADE"), unique=True
+    )
+    finished: Mapped[float] = mapped_column(Float)

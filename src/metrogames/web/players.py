@@ -78,6 +78,13 @@ class Players:
             raise RoomError(403, "bad-token", "this token is no player's token")
         return Player(row.id, row.name, row.token_hash)
 
+    def find(self, token: str | None) -> Player | None:
+        """The player holding ``token``, or ``None``."""
+        try:
+            return self.authenticate(token)
+        except RoomError:
+            return None
+
     def get(self, player_id: str) -> Player:
         """The player ``player_id`` (public facts; its token hash included for the server).
 

@@ -1,6 +1,6 @@
-"""How fast one client may create things — rooms, players, seat claims — or have records
-replayed, score sheets scored or moves hinted, per client address (``docs/web-api.md``, "Errors":
-429 ``rate-limited``).
+"""How fast one client may create things — rooms, players, seat claims, accounts — try to
+sign in, or have records replayed, score sheets scored or moves hinted, per client address
+(``docs/web-api.md``, "Errors": 429 ``rate-limited``).
 
 The counting is the ``limits`` library's moving window, in this process's memory. The address
 is the request's client as the ASGI server gives it, after
@@ -29,6 +29,8 @@ WHAT = {
     "players": "players",
     "joins": "seat claims",
     "replays": "replays",
+    "accounts": "sign-ups",
+    "signins": "sign-in attempts",
     "scores": "score sheets",
     "hints": "hints",
     "analyses": "analyses",
@@ -52,7 +54,7 @@ def client_key(connection: HTTPConnection) -> str:
 class RateLimits:
     """The limits of :class:`~metrogames.web.config.Settings` (``rate_rooms``,
     ``rate_players``, ``rate_joins``, ``rate_replays``, ``rate_scores``, ``rate_hints``,
-    ``rate_analyses``)."""
+    ``rate_accounts``, ``rate_signins``, ``rate_analyses``)."""
 
     def __init__(self, settings: Settings) -> None:
         self.limiter = MovingWindowRateLimiter(MemoryStorage())
@@ -61,6 +63,8 @@ class RateLimits:
             "players": parse_many(settings.rate_players),
             "joins": parse_many(settings.rate_joins),
             "replays": parse_many(settings.rate_replays),
+            "accounts": parse_many(settings.rate_accounts),
+            "signins": parse_many(settings.rate_signins),
             "scores": parse_many(settings.rate_scores),
             "hints": parse_many(settings.rate_hints),
             "analyses": parse_many(settings.rate_analyses),

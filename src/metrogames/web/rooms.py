@@ -671,6 +671,15 @@ class RoomService:
         table.seats[seat] = changed
         table.bots_due = due
 
+    async def new_seat_token(self, table: Table, seat: int) -> str:
+        """A new token for a human ``seat`` (the older one stops working), stored before it
+        is handed out: the daily challenge gives an account's seat a fresh token at each start.
+        """
+        token = new_token()
+        async with table.lock:
+            await self._change_seat(table, seat, token_hash=hash_token(token))
+        return token
+
     def _save_seat(self, room: str, s: Seat, due: bool | None) -> None:
         with self.sessions.begin() as session:
             row = session.get(SeatRow, (room, s.seat))

@@ -220,19 +220,70 @@ export function savePlayer(data) {
 const playerToken = () => (loadPlayer() || {}).token || null;
 const enc = encodeURIComponent;
 
+// -- accounts (docs/web-api.md, "Accounts") --------------------------------------------------
+// The session is an HttpOnly cookie this page never sees: the server says who is signed in
+// (GET /api/accounts/me), and the answer is kept here. Signed in, the daily challenge is played
+// with the account (the cookie) rather than a guest's player token.
+let account = null;
+export const signedIn = () => account;
+
+export async function loadAccount() {
+  try {
+    account = await api("GET", "/api/accounts/me");
+  } catch (err) {
+    if (err.reason !== "bad-session") throw err;
+    account = null;
+  }
+  return account;
+}
+
+export async function signUp(name, password) {
+  account = await api("POST", "/api/accounts", { name, password });
+  return account;
+}
+
+export async function signIn(name, password) {
+  account = await api("POST", "/api/sessions", { name, password });
+  return account;
+}
+
+export async function signOut() {
+  await api("DELETE", "/api/sessions/current");
+  account = null;
+}
+
+// The guest player of this browser becomes the account's (its token stops working).
+export async function claimGuest() {
+  account = await api("POST", "/api/accounts/me/claim", {}, playerToken());
+  savePlayer(null);
+  return account;
+}
+
+export const getProfile = (id) => api("GET", `/api/accounts/${enc(id)}/profile`);
+export const getRoomRatings = (room) => api("GET", `/api/rooms/${enc(room)}/ratings`);
+export const linkSeat = (room, seat, token) =>
+  api("POST", `/api/rooms/${enc(room)}/seats/${seat}/account`, {}, token);
+export const getGuests = (game, date, limit = 100, offset = 0) =>
+  api("GET", `/api/daily/${enc(game)}/${enc(date)}/guests?limit=${limit}&offset=${offset}`);
+// The daily player's credential: none when signed in (the cookie), else the guest's token.
+const dailyToken = () => (account ? null : playerToken());
+// The daily player's id: the account's own player, else the guest's.
+export const dailyPlayerId = () => (account ? account.player : (loadPlayer() || {}).player || null);
+
 export const createPlayer = (name) => api("POST", "/api/players", { name });
 export const getMe = (token = playerToken()) => api("GET", "/api/players/me", undefined, token);
 export const renameMe = (name) => api("PATCH", "/api/players/me", { name }, playerToken());
-export const getDaily = () => api("GET", "/api/daily", undefined, playerToken());
+export const getDaily = () => api("GET", "/api/daily", undefined, dailyToken());
 export const startDaily = (game, date, share) =>
-  api("POST", `/api/daily/${enc(game)}/${enc(date)}/start`, { share: !!share }, playerToken());
+  api("POST", `/api/daily/${enc(game)}/${enc(date)}/start`, { share: !!share }, dailyToken());
 export const getDailyResult = (game, date) =>
-  api("GET", `/api/daily/${enc(game)}/${enc(date)}/result`, undefined, playerToken());
+  api("GET", `/api/daily/${enc(game)}/${enc(date)}/result`, undefined, dailyToken());
 export const getLeaderboard = (game, date, limit = 100, offset = 0) =>
   api("GET", `/api/daily/${enc(game)}/${enc(date)}/leaderboard?limit=${limit}&offset=${offset}`);
 // The deal as the server wrote it (text): its seeds are 64-bit integers.
 export const getDealText = (game, date) =>
   api("GET", `/api/daily/${enc(game)}/${enc(date)}/deal`, undefined, null, { raw: true });
+// With the daily credential: the owner also sees their unshared ranked games.
 export const getHistory = (player, game) =>
-  api("GET", `/api/players/${enc(player)}/history?game=${enc(game)}`);
+  api("GET", `/api/players/${enc(player)}/history?game=${enc(game)}`, undefined, dailyToken());
 export const getBest = (game, limit = 20) => api("GET", `/api/daily/${enc(game)}/best?limit=${limit}`);

@@ -1,13 +1,16 @@
 // Entry point: a tiny router over the screens. Routes: /r/{room} (a room; the share link),
 // #/r/{room}, #/replay/{room}, #/replay-file, #/daily[/{game}[/{date}]] (leaderboards),
 // #/daily/{game}/{date}/r/{room} (a daily game), #/score[/{game}] (score a paper game),
-// anything else: home.
+// #/u/{account} (a profile), anything else: home.
+// Who is signed in is asked of the server once, before the first screen.
 
 import { h, clear } from "./dom.js";
 import { renderHome } from "./home.js";
 import { RoomScreen } from "./room.js";
 import { ReplayScreen } from "./replay.js";
 import { DailyBoardScreen, dailyRoomScreen } from "./daily.js";
+import { ProfileScreen } from "./account.js";
+import { loadAccount } from "./api.js";
 import { ScoreScreen } from "./score.js";
 
 const main = document.getElementById("main");
@@ -34,6 +37,8 @@ function route() {
     current = dailyRoomScreen(main, navigate, m[1], m[2], m[3]);
   } else if ((m = hash.match(/^\/daily(?:\/([a-z]+))?(?:\/(\d{4}-\d{2}-\d{2}))?\/?$/))) {
     current = new DailyBoardScreen(main, navigate, m[1] || "london", m[2] || null);
+  } else if ((m = hash.match(/^\/u\/([a-z0-9]+)/))) {
+    current = new ProfileScreen(main, navigate, m[1]);
   } else if ((m = hash.match(/^\/score(?:\/([a-z0-9-]+))?\/?$/))) {
     current = new ScoreScreen(main, navigate, m[1] || "london");
   } else if ((m = hash.match(/^\/replay\/([a-z0-9]+)/))) {
@@ -57,4 +62,4 @@ document.getElementById("home-link").addEventListener("click", (ev) => {
 });
 if (!main) document.body.append(h("p", {}, "missing #main"));
 else clear(main);
-route();
+loadAccount().catch(() => null).finally(route);

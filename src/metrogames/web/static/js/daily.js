@@ -173,16 +173,19 @@ function copyText(text) {
 }
 
 // Start (or continue) `game` on `date` and open its room. Today: the one ranked attempt (a
-// reload continues it); a closed day: a new practice room.
+// reload continues it); a closed day: a new practice room. Signed in, the account plays (its
+// seat token comes with each start and is kept for the room); else a guest player.
 export async function playDaily(navigate, game, date, share) {
-  const player = await ensurePlayer();
+  const player = API.signedIn() || await ensurePlayer();
   if (!player) return false;
   try {
     const res = await API.startDaily(game, date, share);
+    if (res.token) API.saveTokens(res.room, { tokens: { 0: res.token } });
     navigate(roomHref(game, date, res.room));
     return true;
   } catch (err) {
     if (err.reason === "attempt-used") toast("You have played today's challenge already: one ranked attempt per day.");
+    else if (err.reason === "guest-limit") toast(`${err.message}.`);
     else if (err.reason === "bad-token") toast("The server does not know your player token: paste a valid one or forget it.");
     else toast(`Cannot start: ${err.message}`);
     return false;
@@ -205,11 +208,11 @@ export function dailyPanel(navigate) {
       return;
     }
     const { daily, badToken } = info;
-    const me = API.loadPlayer();
+    const me = API.signedIn() || API.loadPlayer();
     const cards = h("div", { class: "daily-cards" });
     for (const g of DAILY_GAMES) {
       const entry = (daily.games || []).find((x) => x.game === g.game);
-      if (entry) cards.append(await dailyCard(navigate, daily, entry, badToken));
+      if (entry) cards.append(await dailyCard(navigate, daily, entry, badToken && !API.signedIn()));
     }
     const countdowns = () => {
       for (const el of section.querySelectorAll(".countdown")) el.textContent = timeLeft(daily.closes_at);
@@ -223,8 +226,11 @@ export function dailyPanel(navigate) {
         "Closes in ", h("strong", { class: "countdown", "aria-live": "off" }, timeLeft(daily.closes_at)), "."),
       badToken ? h("p", { class: "note" }, "This server does not know the player token saved here: paste a valid one below, or forget it to start afresh.") : "",
       cards,
+      h("p", { class: "small midnight-rule", "data-testid": "midnight-rule" }, h("strong", {}, "Midnight rule: "), daily.midnight_rule),
+      API.signedIn() ? "" : h("p", { class: "small muted", "data-testid": "guest-note" },
+        `Playing as a guest: guests are listed apart from the leaderboard, at most ${daily.guest_ranked} ranked guest game${daily.guest_ranked === 1 ? "" : "s"} of a city per day from one address. Sign in to rank.`),
       h("p", { class: "small" }, me ? `Playing as ${me.name}. ` : "", link(navigate, dailyHref("london", daily.date), "Leaderboards and past days")),
-      tokenPanel(refresh));
+      API.signedIn() ? "" : tokenPanel(refresh));
     timer = setInterval(() => { if (!section.isConnected) clearInterval(timer); else countdowns(); }, 1000);
   };
   refresh();
@@ -259,7 +265,11 @@ async function dailyCard(navigate, daily, entry, badToken) {
   } else if (status === "playing") {
     state = h("p", { class: "daily-state" }, "◐ In progress");
     play.textContent = "Continue my game";
-    play.addEventListener("click", () => navigate(roomHref(game, daily.date, entry.room)));
+    play.addEventListener("click", () => {
+      // an account's seat token may be on another device: a start hands out a new one
+      if (API.signedIn()) playDaily(navigate, game, daily.date, false);
+      else navigate(roomHref(game, daily.date, entry.room));
+    });
   } else {
     const score = result ? ` — ${result.score} points${result.rank ? `, rank ${result.rank} of ${result.of}` : ""}` : "";
     state = h("p", { class: "daily-state done" }, `✓ Played${score}`);
@@ -283,6 +293,7 @@ export function dailyRoomScreen(root, navigate, game, date, room) {
   let resultPanel = null;
   const screen = new RoomScreen(root, room, navigate, {
     tokens: () => {
+      if (API.signedIn()) return API.loadTokens(room).tokens;
       const me = API.loadPlayer();
       return me ? { 0: me.token } : {};
     },
@@ -397,11 +408,12 @@ export class DailyBoardScreen {
       this.dateNav(date, today),
       h("div", { class: "daily-layout" }, main, side));
     main.append(this.dayPanel(date, isToday, future));
-    if (!future) main.append(await this.rankingPanel(date));
+    if (!future) main.append(await this.rankingPanel(date, "leaderboard"), await this.rankingPanel(date, "guests"));
     if (this.closed) return;
     const sidePanels = await Promise.all([this.mePanel(date), this.bestPanel()]);
     if (this.closed) return;
-    side.append(...sidePanels.filter(Boolean), h("section", { class: "panel" }, tokenPanel(() => this.render())));
+    side.append(...sidePanels.filter(Boolean));
+    if (!API.signedIn()) side.append(h("section", { class: "panel" }, tokenPanel(() => this.render())));
   }
 
   dateNav(date, today) {
@@ -438,6 +450,7 @@ export class DailyBoardScreen {
           if (!await playDaily(this.navigate, this.game, date, share.checked)) btn.disabled = false;
         } }, `Play today's ${shortOf(this.game)}`);
         panel.append(h("label", { class: "share-opt" }, share, h("span", {}, "Share my score on the leaderboard", h("span", { class: "muted small" }, " (optional)"))),
+          h("p", { class: "small midnight-rule" }, h("strong", {}, "Midnight rule: "), this.daily.midnight_rule),
           h("div", { class: "buttons" }, btn));
       }
       panel.append(h("p", { class: "muted small" }, "The deal and every ranked game are published once the day closes."));
@@ -469,23 +482,28 @@ export class DailyBoardScreen {
     } catch (err) { toast(`Cannot download the deal: ${err.message}`); }
   }
 
-  async rankingPanel(date) {
-    const panel = h("section", { class: "panel ranking", "aria-labelledby": "ranking-title" });
-    const me = API.loadPlayer();
+  // The day's leaderboard (accounts) or, apart, its guests list: the same table.
+  async rankingPanel(date, which) {
+    const guests = which === "guests";
+    const titleId = guests ? "guests-title" : "ranking-title";
+    const fetchPage = (offset) => (guests ? API.getGuests : API.getLeaderboard)(this.game, date, 100, offset);
+    const panel = h("section", { class: `panel ranking${guests ? " guests" : ""}`, "aria-labelledby": titleId });
+    const myId = API.dailyPlayerId();
     let data;
     try {
-      data = await API.getLeaderboard(this.game, date, 100, 0);
+      data = await fetchPage(0);
     } catch (err) {
-      panel.append(h("h3", { id: "ranking-title" }, "Ranking"), h("p", { class: "muted" }, `No ranking: ${err.message}`));
+      panel.append(h("h3", { id: titleId }, guests ? "Guests" : "Ranking"), h("p", { class: "muted" }, `No ranking: ${err.message}`));
       return panel;
     }
     const tbody = h("tbody", {});
     const addRows = (entries) => {
       for (const e of entries) {
-        const mine = me && e.player === me.player;
+        const mine = myId && e.player === myId;
         tbody.append(h("tr", { class: mine ? "mine" : "", "data-player": e.player },
           h("td", { class: "num rank" }, String(e.rank)),
-          h("td", {}, e.name, mine ? h("strong", { class: "you-mark" }, " (you)") : ""),
+          h("td", {}, e.account ? link(this.navigate, `#/u/${e.account}`, e.name, { class: "profile-link" }) : e.name,
+            mine ? h("strong", { class: "you-mark" }, " (you)") : ""),
           h("td", { class: "num" }, h("strong", {}, String(e.score))),
           h("td", { class: "num time" }, fmtFinished(e.finished_at))));
       }
@@ -495,21 +513,23 @@ export class DailyBoardScreen {
     const more = h("button", { class: "btn small", type: "button", id: "more-rows", onclick: async () => {
       more.disabled = true;
       try {
-        const next = await API.getLeaderboard(this.game, date, 100, shown);
+        const next = await fetchPage(shown);
         addRows(next.entries || []);
         shown += (next.entries || []).length;
         more.hidden = shown >= next.total || !(next.entries || []).length;
       } catch (err) { toast(err.message); }
       more.disabled = false;
     } }, "Show more");
+    if (guests) more.id = "more-guest-rows";
     more.hidden = shown >= data.total;
     panel.append(h("div", { class: "panel-head" },
-      h("h3", { id: "ranking-title" }, `Ranking — ${shortOf(this.game)}, ${date}`),
-      h("span", { class: "muted small", "data-testid": "ranking-total" }, `${data.total} player${data.total === 1 ? "" : "s"} ranked${data.open ? " so far" : ""}`)));
+      h("h3", { id: titleId }, guests ? `Guests — ${shortOf(this.game)}, ${date}` : `Ranking — ${shortOf(this.game)}, ${date}`),
+      h("span", { class: "muted small", "data-testid": guests ? "guests-total" : "ranking-total" }, `${data.total} ${guests ? "guest" : "player"}${data.total === 1 ? "" : "s"} ranked${data.open ? " so far" : ""}`)));
+    if (guests) panel.append(h("p", { class: "muted small" }, "Players without an account, listed apart from the accounts' leaderboard."));
     if (!shown) {
       panel.append(h("p", { class: "muted" }, data.open ? "Nobody has shared a finished game yet today." : "Nobody shared a game this day."));
     } else {
-      panel.append(h("div", { class: "table-scroll" }, h("table", { class: "score-table leaderboard", "data-testid": "leaderboard" },
+      panel.append(h("div", { class: "table-scroll" }, h("table", { class: "score-table leaderboard", "data-testid": guests ? "guests" : "leaderboard" },
         h("caption", { class: "sr-only" }, `Ranking of ${date}: equal scores share a rank`),
         h("thead", {}, h("tr", {}, h("th", { class: "num", scope: "col" }, "rank"), h("th", { scope: "col" }, "player"), h("th", { class: "num", scope: "col" }, "score"), h("th", { class: "num", scope: "col" }, "finished"))),
         tbody)), more, h("p", { class: "muted small" }, "Equal scores share a rank; ties are listed by finishing time."));
@@ -518,8 +538,8 @@ export class DailyBoardScreen {
   }
 
   async mePanel(date) {
-    const me = API.loadPlayer();
-    if (!me || this.badToken) return null;
+    const me = API.signedIn() ? { player: API.signedIn().player, name: API.signedIn().name } : API.loadPlayer();
+    if (!me || (this.badToken && !API.signedIn())) return null;
     const panel = h("section", { class: "panel my-history", "aria-labelledby": "history-title" });
     let hist;
     try {

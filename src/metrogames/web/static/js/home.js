@@ -4,6 +4,7 @@
 import { h, clear, toast } from "./dom.js";
 import { getGames, createRoom, saveTokens, knownRooms, getRoom, loadTokens, getView } from "./api.js";
 import { dailyPanel } from "./daily.js";
+import { accountPanel } from "./account.js";
 
 const MODES = [
   { id: "solo", label: "Solo", help: "one player" },
@@ -211,7 +212,7 @@ export async function renderHome(root, navigate) {
 
   clear(root).append(h("div", { class: "home" },
     h("div", { class: "home-main" }, dailyPanel(navigate), form),
-    h("div", { class: "home-side" }, recentPanel, join, replay, paper)));
+    h("div", { class: "home-side" }, accountPanel(navigate, () => renderHome(root, navigate)), recentPanel, join, replay, paper)));
 }
 
 /** "Your games": the rooms this browser holds a seat in, those where it is your turn first

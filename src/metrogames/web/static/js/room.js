@@ -4,6 +4,7 @@ import { h, clear, toast, fmtName, colourChip, colourLetters } from "./dom.js";
 import * as API from "./api.js";
 import { NextStationScreen, sheetTable } from "./play-nextstation.js";
 import { MetroScreen, seatChip } from "./play-metro.js";
+import { lobbyRatings } from "./account.js";
 import { analysable, analysisPanel } from "./analysis.js";
 
 const PACE_MS = () => {
@@ -169,6 +170,7 @@ export class RoomScreen {
       host ? h("div", { class: "buttons" }, h("button", {
         class: "btn primary big", id: "start-btn", disabled: open > 0, onclick: () => this.startGame(),
       }, open ? `Waiting for ${open} player${open > 1 ? "s" : ""}` : "Start the game")) : h("p", { class: "muted" }, "The host starts the game when everyone is here."));
+    if (sum.mode === "online") panel.append(lobbyRatings(this.room, sum.seats, [...mine], (seat) => this.tokenFor(seat)));
     clear(this.el.body).append(panel);
     if (hadFocus) nameInput.focus();
   }

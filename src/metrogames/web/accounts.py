@@ -1,0 +1,274 @@
+"""Accounts: a name and a password, sign-in sessions, and claiming an anonymous player's history
+(``docs/web-api.md``, "Accounts").
+
+Passwords are hashed with argon2id (``argon2-cffi``, RFC 9106's low-memory profile: 64 MiB,
+3 passes); only the PHC string is stored, and a hash made with older parameters is replaced at
+the next sign-in. A sign-in makes a **session**: a random token sent to the browser in an
+HttpOnly, ``SameSite=Lax`` cookie (:data:`COOKIE`; ``Secure`` when the server is configured for
+HTTPS) of which the server keeps the SHA-256 only, valid ``session_days`` days. An unknown name
+is checked against a dummy hash, so a refusal takes as long whether the name exists or not. A
+hash takes 64 MiB and a few hundred milliseconds: at most :data:`HASHING_AT_ONCE` are computed
+at a time (the others wait), so a crowd of sign-ins cannot exhaust the server's memory.
+
+Each account owns a daily-challenge player (its *own* player, made at sign-up, with no player
+token: it plays with the session) and the anonymous players whose history it claimed (the
+player token proves ownership; the token then stops working).
+
+Errors are :class:`~metrogames.web.checks.RoomError`: 401 ``bad-session`` (no or an expired
+session), 401 ``bad-password``, 409 ``name-taken``, 401/403 ``bad-token``.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from metrogames.web.checks import RoomError, hash_token, new_token
+from metrogames.web.models import AccountRow, AccountSessionRow, PlayerRow
+from metrogames.web.players import PLAYER_ALPHABET, PLAYER_ID_LENGTH
+
+COOKIE = "metrogames_session"
+"""The session cookie's name."""
+HASHING_AT_ONCE = 2
+"""Password hashes computed at the same time (each holds 64 MiB while it runs)."""
+DAY_SECONDS = 86_400
+
+
+@dataclass(frozen=True)
+class Account:
+    """A signed-in account: ``id``, ``name`` and its own daily player's id."""
+
+    id: str
+    name: str
+    player_id: str
+
+
+def name_key(name: str) -> str:
+    """The form two names are compared in (NFKC, case-folded): ``Ada`` and ``ADA`` are one."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def _new_id() -> str:
+    return "".join(secrets.choice(PLAYER_ALPHABET) for _ in range(PLAYER_ID_LENGTH))
+
+
+class Accounts:
+    """Accounts and sessions over the database's sessions.
+
+    Args:
+        sessions: the database sessions.
+        session_days: how long a sign-in lasts.
+        now: the clock (epoch seconds).
+    """
+
+    def __init__(
+        self,
+        sessions: sessionmaker[Session],
+        session_days: float,
+        now: Callable[[], float] = time.time,
+    ) -> None:
+        self.sessions = sessions
+        self.lifetime = session_days * DAY_SECONDS
+        self.now = now
+        self.hasher = PasswordHasher()
+        self._hashing = threading.BoundedSemaphore(HASHING_AT_ONCE)
+        self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
+
+    def _hash(self, password: str) -> str:
+        with self._hashing:
+            return self.hasher.hash(password)
+
+    def _verify(self, stored: str, password: str) -> bool:
+        """True when ``password`` is the one ``stored`` was made of."""
+        with self._hashing:
+            try:
+                return self.hasher.verify(stored, password)
+            except (VerificationError, InvalidHashError):
+                return False
+
+    def sign_up(self, name: str, password: str) -> tuple[Account, str]:
+        """``POST /api/accounts``: a new account, its own player, and a session token (stored
+        together or not at all).
+
+        Raises:
+            RoomError: 409 ``name-taken`` (names are compared case-folded).
+        """
+        account = Account(_new_id(), name, _new_id())
+        digest = self._hash(password)
+        now = self.now()
+        try:
+            with self.sessions.begin() as session:
+                # the account's own player plays with the session: its token is never given out
+                session.add(
+                    PlayerRow(
+                        id=account.player_id,
+                        name=name,
+                        token_hash=hash_token(new_token()),
+                        created=now,
+                    )
+                )
+                session.flush()
+                session.add(
+                    AccountRow(
+                        id=account.id,
+                        name=name,
+                        name_key=name_key(name),
+                        password_hash=digest,
+                        player_id=account.player_id,
+                        created=now,
+                    )
+                )
+                session.flush()
+                player = session.get(PlayerRow, account.player_id)
+                assert player is not None
+                player.account_id = account.id
+                token = self._open_session(session, account)
+        except IntegrityError:
+            raise RoomError(409, "name-taken", f"an account named {name!r} exists") from None
+        return account, token
+
+    def sign_in(self, name: str, password: str) -> tuple[Account, str]:
+        """``POST /api/sessions``: a new session for the account of ``name`` and ``password``.
+
+        Raises:
+            RoomError: 401 ``bad-password`` (no such account, or another password).
+        """
+        with self.sessions() as session:
+            row = session.scalars(
+                select(AccountRow).where(AccountRow.name_key == name_key(name))
+            ).first()
+        stored = row.password_hash if row is not None else self._dummy
+        if not self._verify(stored, password) or row is None:
+            raise RoomError(401, "bad-password", "no account has this name and password")
+        account = Account(row.id, row.name, row.player_id)
+        with self.sessions.begin() as session:
+            if self.hasher.check_needs_rehash(stored):
+                fresh = session.get(AccountRow, row.id)
+                if fresh is not None:
+                    fresh.password_hash = self._hash(password)
+            return account, self._open_session(session, account)
+
+    def _open_session(self, session: Session, account: Account) -> str:
+        """A new session of ``account`` in ``session``'s transaction (expired ones dropped);
+        its token."""
+        token = new_token()
+        now = self.now()
+        session.execute(delete(AccountSessionRow).where(AccountSessionRow.expires <= now))
+        session.add(
+            AccountSessionRow(
+                token_hash=hash_token(token),
+                account_id=account.id,
+                created=now,
+                expires=now + self.lifetime,
+            )
+        )
+        return token
+
+    def sign_out(self, token: str | None) -> None:
+        """``DELETE /api/sessions/current``: end the session of ``token`` (none: nothing)."""
+        if token:
+            with self.sessions.begin() as session:
+                session.execute(
+                    delete(AccountSessionRow).where(
+                        AccountSessionRow.token_hash == hash_token(token)
+                    )
+                )
+
+    def of_session(self, token: str | None) -> Account | None:
+        """The account of a live session token, else ``None``."""
+        if not token:
+            return None
+        with self.sessions() as session:
+            row = session.execute(
+                select(AccountRow)
+                .join(AccountSessionRow, AccountSessionRow.account_id == AccountRow.id)
+                .where(
+                    AccountSessionRow.token_hash == hash_token(token),
+                    AccountSessionRow.expires > self.now(),
+                )
+            ).scalar_one_or_none()
+        return None if row is None else Account(row.id, row.name, row.player_id)
+
+    def require(self, token: str | None) -> Account:
+        """:meth:`of_session`, refusing without a live session.
+
+        Raises:
+            RoomError: 401 ``bad-session``.
+        """
+        account = self.of_session(token)
+        if account is None:
+            raise RoomError(401, "bad-session", "this needs a signed-in account")
+        return account
+
+    def rename(self, account: Account, name: str) -> Account:
+        """``PATCH /api/accounts/me`` ``{"name"}``: the account and its own player are named
+        ``name`` (checked) from now on, on every list and record.
+
+        Raises:
+            RoomError: 409 ``name-taken``; 401 ``bad-session`` when the account is gone.
+        """
+        try:
+            with self.sessions.begin() as session:
+                row = session.get(AccountRow, account.id)
+                player = session.get(PlayerRow, account.player_id)
+                if row is None or player is None:
+                    raise RoomError(401, "bad-session", "this needs a signed-in account")
+                row.name, row.name_key, player.name = name, name_key(name), name
+        except IntegrityError:
+            raise RoomError(409, "name-taken", f"an account named {name!r} exists") from None
+        return Account(account.id, name, account.player_id)
+
+    def get(self, account_id: str) -> Account:
+        """The account ``account_id``.
+
+        Raises:
+            RoomError: 404 ``not-found``.
+        """
+        row = None
+        if len(account_id) == PLAYER_ID_LENGTH and set(account_id) <= set(PLAYER_ALPHABET):
+            with self.sessions() as session:
+                row = session.get(AccountRow, account_id)
+        if row is None:
+            raise RoomError(404, "not-found", f"no account {account_id[:20]!r}")
+        return Account(row.id, row.name, row.player_id)
+
+    def players_of(self, account: Account) -> list[str]:
+        """The players the account owns: its own first, then the claimed ones by age."""
+        with self.sessions() as session:
+            claimed = session.scalars(
+                select(PlayerRow.id)
+                .where(PlayerRow.account_id == account.id, PlayerRow.id != account.player_id)
+                .order_by(PlayerRow.created, PlayerRow.id)
+            ).all()
+        return [account.player_id, *claimed]
+
+    def claim(self, account: Account, player_token: str | None) -> str:
+        """``POST /api/accounts/me/claim``: the anonymous player holding ``player_token``
+        becomes the account's (its history shows on the account's profile); the token stops
+        working. Returns the player's id.
+
+        Raises:
+            RoomError: 401/403 ``bad-token`` (no token, or no player's: a claimed player's
+                token, and an account's own player, have none).
+        """
+        if not player_token:
+            raise RoomError(401, "bad-token", "this needs a player token (Authorization: Bearer)")
+        with self.sessions.begin() as session:
+            row = session.scalars(
+                select(PlayerRow).where(PlayerRow.token_hash == hash_token(player_token))
+            ).first()
+            if row is None:
+                raise RoomError(403, "bad-token", "this token is no player's token")
+            row.account_id = account.id
+            row.token_hash = hash_token(new_token())
+            return row.id

@@ -1,0 +1,202 @@
+"""The HTTP routes of accounts and sessions (``docs/web-api.md``, "Accounts"):
+``/api/accounts...`` and ``/api/sessions...``.
+
+Sign-up and sign-in answer with the session cookie (:data:`~metrogames.web.accounts.COOKIE`):
+HttpOnly (the page's scripts never see it), ``SameSite=Lax`` (not sent with another site's
+requests but a link's), ``Path=/``, ``Max-Age`` the session's lifetime, and ``Secure`` when
+``METROGAMES_SECURE_COOKIES`` is set. Sign-ups and sign-in attempts are counted per client
+address (:mod:`.ratelimit`). Password hashing runs on worker threads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from sqlalchemy import func, select
+from sqlalchemy.orm import aliased
+
+from metrogames.web.accounts import COOKIE, Account, Accounts
+from metrogames.web.api import bearer, charge, read_body
+from metrogames.web.bodies import AccountBody, NoBody, PlayerBody
+from metrogames.web.config import Settings
+from metrogames.web.daily import DailyService, check_limit
+from metrogames.web.models import RatedGameRow, RatingRow, RoomRow, SeatRow
+from metrogames.web.ratings import Rating
+
+router = APIRouter(prefix="/api")
+
+
+def accounts(request: Request) -> Accounts:
+    """The app's accounts."""
+    found: Accounts = request.app.state.accounts
+    return found
+
+
+def session_token(request: Request) -> str | None:
+    """The session token of the request's cookie, or ``None``."""
+    return request.cookies.get(COOKIE) or None
+
+
+async def signed_in(request: Request) -> Account | None:
+    """The account of the request's session cookie, or ``None``."""
+    token = session_token(request)
+    if token is None:
+        return None
+    return await asyncio.to_thread(accounts(request).of_session, token)
+
+
+async def account_of(request: Request) -> Account:
+    """The account of the request's session (401 ``bad-session`` without one)."""
+    return await asyncio.to_thread(accounts(request).require, session_token(request))
+
+
+def _set_cookie(request: Request, response: Response, token: str) -> None:
+    settings: Settings = request.app.state.settings
+    response.set_cookie(
+        COOKIE,
+        token,
+        max_age=int(accounts(request).lifetime),
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=settings.secure_cookies,
+    )
+
+
+def account_json(request: Request, account: Account) -> dict[str, Any]:
+    """``{"account", "name", "player", "players"}`` (``players``: the owned players, its own
+    first)."""
+    return {
+        "account": account.id,
+        "name": account.name,
+        "player": account.player_id,
+        "players": accounts(request).players_of(account),
+    }
+
+
+@router.post("/accounts", status_code=201)
+async def sign_up(request: Request, response: Response) -> dict[str, Any]:
+    """Sign up ``{"name", "password"}`` → the account, signed in (cookie)."""
+    body = await read_body(request, AccountBody, "a sign-up")
+    charge(request, "accounts")
+    account, token = await asyncio.to_thread(accounts(request).sign_up, body.name, body.password)
+    _set_cookie(request, response, token)
+    return await asyncio.to_thread(account_json, request, account)
+
+
+@router.post("/sessions")
+async def sign_in(request: Request, response: Response) -> dict[str, Any]:
+    """Sign in ``{"name", "password"}`` → the account (cookie)."""
+    body = await read_body(request, AccountBody, "a sign-in")
+    charge(request, "signins")
+    account, token = await asyncio.to_thread(accounts(request).sign_in, body.name, body.password)
+    _set_cookie(request, response, token)
+    return await asyncio.to_thread(account_json, request, account)
+
+
+@router.delete("/sessions/current", status_code=204)
+async def sign_out(request: Request) -> Response:
+    """Sign out: the session ends and the cookie is cleared."""
+    await asyncio.to_thread(accounts(request).sign_out, session_token(request))
+    response = Response(status_code=204)
+    settings: Settings = request.app.state.settings
+    response.delete_cookie(
+        COOKIE, path="/", httponly=True, samesite="lax", secure=settings.secure_cookies
+    )
+    return response
+
+
+@router.get("/accounts/me")
+async def get_account(request: Request) -> dict[str, Any]:
+    """The signed-in account."""
+    account = await account_of(request)
+    return await asyncio.to_thread(account_json, request, account)
+
+
+@router.patch("/accounts/me")
+async def rename(request: Request) -> dict[str, Any]:
+    """Rename the signed-in account: ``{"name"}`` → as ``GET /api/accounts/me``."""
+    account = await account_of(request)
+    body = await read_body(request, PlayerBody, "a rename")
+    renamed = await asyncio.to_thread(accounts(request).rename, account, body.name)
+    return await asyncio.to_thread(account_json, request, renamed)
+
+
+@router.post("/accounts/me/claim")
+async def claim(request: Request) -> dict[str, Any]:
+    """Claim the anonymous player of ``Authorization: Bearer <player token>``."""
+    account = await account_of(request)
+    await read_body(request, NoBody, "a claim")
+    await asyncio.to_thread(accounts(request).claim, account, bearer(request))
+    return await asyncio.to_thread(account_json, request, account)
+
+
+@router.get("/accounts/{account}/profile")
+async def get_profile(account: str, request: Request, limit: int = 30) -> dict[str, Any]:
+    """An account's public page: name, ratings, recent online games and daily history."""
+    found = await asyncio.to_thread(accounts(request).get, account)
+    viewer = await signed_in(request)
+    return await asyncio.to_thread(
+        profile, request, found, limit, viewer is not None and viewer.id == found.id
+    )
+
+
+def profile(request: Request, account: Account, limit: int, owner: bool) -> dict[str, Any]:
+    """``{"account", "name", "player", "ratings", "games", "daily"}`` (on a worker thread):
+    ``ratings`` ``[{"game", "players", "mu", "sigma", "rating", "games"}]`` (best first),
+    ``games`` the account's latest online rooms ``[{"room", "game", "players", "seat",
+    "status", "created", "rated"}]`` (newest first; a finished one replays at
+    ``/api/rooms/{room}/replay``), ``daily`` the games of every player the account owns
+    (unshared ranked ones for its owner only)."""
+    daily: DailyService = request.app.state.daily
+    limit = check_limit(limit, "limit", 100)
+    s = aliased(SeatRow)
+    count = select(func.count()).where(s.room_id == RoomRow.id).correlate(RoomRow)
+    with daily.sessions() as session:
+        days = daily.days(session, accounts(request).players_of(account), None, limit, owner)
+        rated = session.scalars(
+            select(RatingRow).where(RatingRow.account_id == account.id)
+        ).all()
+        rooms = session.execute(
+            select(
+                RoomRow.id,
+                RoomRow.game,
+                count.scalar_subquery(),
+                SeatRow.seat,
+                RoomRow.status,
+                RoomRow.created,
+                RatedGameRow.id,
+            )
+            .join(SeatRow, SeatRow.room_id == RoomRow.id)
+            .outerjoin(RatedGameRow, RatedGameRow.room_id == RoomRow.id)
+            .where(SeatRow.account_id == account.id)
+            .order_by(RoomRow.created.desc(), RoomRow.id)
+            .limit(limit)
+        ).all()
+    ratings = [
+        {"game": r.game, "players": r.players, **Rating(r.mu, r.sigma, r.games, 0).as_json()}
+        for r in rated
+    ]
+    ratings.sort(key=lambda r: (-r["rating"], r["game"], r["players"]))
+    games = [
+        {
+            "room": room,
+            "game": game,
+            "players": players,
+            "seat": seat,
+            "status": status,
+            "created": created,
+            "rated": rated_id is not None,
+        }
+        for room, game, players, seat, status, created, rated_id in rooms
+    ]
+    return {
+        "account": account.id,
+        "name": account.name,
+        "player": account.player_id,
+        "ratings": ratings,
+        "games": games,
+        "daily": days,
+    }

@@ -1,0 +1,139 @@
+"""Who ranks on the daily board (docs/web-api.md, "The daily challenge"): accounts only, one
+ranked attempt per account, game and day; guests on their own list with a per-address cap on
+ranked guest games; the midnight rule stated once and sent to the page — on SQLite and
+PostgreSQL."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from dailyutil import (
+    DAY,
+    Clock,
+    daily_client,
+    get,
+    new_account,
+    new_player,
+    play,
+    play_day,
+    refused,
+    start,
+    started,
+)
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+from webutil import auth
+
+from metrogames.web.daily import MIDNIGHT_RULE
+from metrogames.web.models import DailyAttemptRow, RoomRow
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "web-api.md"
+
+
+def stored(client: TestClient) -> tuple[int, int]:
+    with client.app.state.rooms.sessions() as session:  # type: ignore[attr-defined]
+        return (
+            int(session.scalar(select(func.count()).select_from(DailyAttemptRow)) or 0),
+            int(session.scalar(select(func.count()).select_from(RoomRow)) or 0),
+        )
+
+
+def names(client: TestClient, board: str) -> list[tuple[str, Any]]:
+    found = get(client, f"/api/daily/london/{DAY}/{board}")
+    return [(e["name"], e["rank"]) for e in found["entries"]]
+
+
+def test_accounts_rank_once_and_guests_are_listed_apart(db_url: str) -> None:
+    clock = Clock()
+    with daily_client(db_url, clock) as client:
+        ada, made = new_account(client, "Ada")
+        first = started(ada, None, share=True)
+        assert first["ranked"] is True and first["token"]
+        # a second start (a reload, another device) is the same room with a new seat token
+        second = started(ada, None, share=True)
+        assert second["room"] == first["room"] and second["token"] != first["token"]
+        old = client.get(f"/api/rooms/{first['room']}/view", headers=auth(first["token"]))
+        refused(old, 403, "bad-token")
+        final = play(ada, first["room"], second["token"], 3)
+        refused(start(ada, None), 409, "attempt-used")
+        # neither a sign-in nor a player token: refused
+        refused(start(client, None), 401, "bad-token")
+        _, guest = new_player(client, "Gus")
+        clock.tick(60)
+        play_day(client, guest, policy=1)
+        assert names(client, "leaderboard") == [("Ada", 1)]
+        assert names(client, "guests") == [("Gus", 1)]
+        guests = get(client, f"/api/daily/london/{DAY}/guests")["entries"]
+        assert guests[0]["account"] is None
+        board = get(client, f"/api/daily/london/{DAY}/leaderboard")["entries"]
+        assert board[0]["account"] == made["account"] and board[0]["player"] == made["player"]
+        assert [b["name"] for b in get(client, "/api/daily/london/best")] == ["Ada"]
+        mine = get(ada, f"/api/daily/london/{DAY}/result")
+        assert mine["board"] == "accounts" and (mine["rank"], mine["of"]) == (1, 1)
+        assert mine["score"] == final["scores"][0]
+        gus = get(client, f"/api/daily/london/{DAY}/result", guest)
+        assert gus["board"] == "guests" and (gus["rank"], gus["of"]) == (1, 1)
+        # the percentile counts every ranked game of the day, the accounts' and the guests'
+        assert {mine["percentile"], gus["percentile"]} <= {0.0, 25.0, 50.0, 75.0, 100.0}
+        assert mine["percentile"] + gus["percentile"] == 100.0
+        overview = get(ada, "/api/daily")
+        assert overview["games"][0] == {"game": "london", "played": True, "room": first["room"]}
+        assert get(ada, f"/api/players/{made['player']}/history")["days"][0]["rank"] == 1
+
+
+def test_ranked_guest_games_are_capped_per_address_and_day(db_url: str) -> None:
+    clock = Clock()
+    with daily_client(db_url, clock, daily_guest_ranked=2) as client:
+        tokens = [new_player(client, name)[1] for name in ("A", "B", "C")]
+        rooms = [started(client, t)["room"] for t in tokens[:2]]
+        before = stored(client)
+        r = start(client, tokens[2])
+        refused(r, 409, "guest-limit")
+        assert "2 ranked guest games of london today" in r.json()["error"]
+        assert stored(client) == before
+        # the guests already playing go on; the cap is per game and per day
+        assert started(client, tokens[0])["room"] == rooms[0]
+        assert started(client, tokens[2], game="paris")["ranked"] is True
+        assert started(client, tokens[2], day="2026-02-27")["ranked"] is False  # practice
+        # another address has its own count; an account is never capped
+        elsewhere = TestClient(client.app, client=("203.0.113.7", 4000))
+        assert started(elsewhere, tokens[2])["ranked"] is True
+        browser, _ = new_account(client, "Ada")
+        assert started(browser, None)["ranked"] is True
+        clock.set("2026-03-01T09:00:00")  # a new day: a new count
+        assert started(client, tokens[1], day="2026-03-01")["ranked"] is True
+        # the stored address is a keyed hash, not the address
+        with client.app.state.rooms.sessions() as session:  # type: ignore[attr-defined]
+            kept = set(session.scalars(select(DailyAttemptRow.address)))
+        assert None in kept and not any(k and "203.0.113.7" in k for k in kept)
+        assert len({k for k in kept if k}) == 2
+
+
+def test_no_ranked_guest_games_with_a_cap_of_zero(db_url: str) -> None:
+    with daily_client(db_url, Clock(), daily_guest_ranked=0) as client:
+        _, token = new_player(client, "Gus")
+        refused(start(client, token), 409, "guest-limit")
+        assert started(client, token, day="2026-02-27")["ranked"] is False
+
+
+def test_a_guest_unshared_ranked_game_shows_to_its_owner_only(db_url: str) -> None:
+    with daily_client(db_url, Clock()) as client:
+        pid, token = new_player(client, "Gus")
+        play_day(client, token, policy=2, share=False)
+        play_day(client, token, day="2026-02-27", policy=2, share=False)  # practice
+        mine = get(client, f"/api/players/{pid}/history", token)["days"]
+        theirs = get(client, f"/api/players/{pid}/history")["days"]
+        assert [(d["date"], d["ranked"]) for d in mine] == [(DAY, True), ("2026-02-27", False)]
+        assert [(d["date"], d["ranked"]) for d in theirs] == [("2026-02-27", False)]
+        _, other = new_player(client, "Eve")
+        assert get(client, f"/api/players/{pid}/history", other)["days"] == theirs
+
+
+def test_the_midnight_rule_is_stated_once_and_sent_before_a_start(db_url: str) -> None:
+    with daily_client(db_url, Clock()) as client:
+        overview = get(client, "/api/daily")
+        assert overview["midnight_rule"] == MIDNIGHT_RULE
+        assert overview["guest_ranked"] == 100  # the tests' setting
+    text = " ".join(DOCS.read_text(encoding="utf-8").split())
+    assert text.count(MIDNIGHT_RULE) == 1

@@ -1,0 +1,181 @@
+"""Ratings of online play (docs/web-api.md, "Ratings"): seats tied to accounts in the lobby,
+ratings updated when an online game with two humans or more finishes (OpenSkill's
+Plackett–Luce, bots at fixed ratings, anonymous humans at the prior), shown in the lobby and
+on the profile, and recomputed from the stored games by `metrogames ratings recompute` —
+on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from dailyutil import Clock, daily_client, new_account, refused
+from fastapi.testclient import TestClient
+from openskill.models import PlackettLuce
+from sqlalchemy import func, select, update
+from typer.testing import CliRunner
+from webutil import Player, auth
+
+from metrogames.cli.main import app as cli
+from metrogames.web import ratings
+from metrogames.web.models import RatedGameRow, RatingRow
+
+RANDOM_BOT = (15.0, 1.0)
+
+
+def online(browser: TestClient, seats: list[dict[str, Any]], game: str = "london") -> Any:
+    r = browser.post("/api/rooms", json={"game": game, "mode": "online", "seats": seats})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def link(browser: TestClient, room: str, seat: int, token: str) -> Any:
+    return browser.post(f"/api/rooms/{room}/seats/{seat}/account", headers=auth(token))
+
+
+def join(browser: TestClient, room: str, seat: int, name: str) -> str:
+    r = browser.post(f"/api/rooms/{room}/join", json={"seat": seat, "name": name})
+    assert r.status_code == 200, r.text
+    return str(r.json()["token"])
+
+
+def play_out(client: TestClient, room: str, host: str, tokens: dict[str, str], seed: int) -> Any:
+    assert client.post(f"/api/rooms/{room}/start", headers=auth(host)).status_code == 200
+    return Player(room, tokens, seed).play_out(client)
+
+
+def expected(teams: list[tuple[float, float]], final: dict[str, Any]) -> list[Any]:
+    """The model's update, computed here from the final view: ranks by (winner, score)."""
+    model = PlackettLuce()
+    keys = [(seat in final["winners"], score) for seat, score in enumerate(final["scores"])]
+    ranks = [sum(other > key for other in keys) for key in keys]
+    rated = model.rate([[model.rating(mu=m, sigma=s)] for m, s in teams], ranks=ranks)
+    return [(team[0].mu, team[0].sigma) for team in rated]
+
+
+def recompute(db_url: str, *args: str) -> Any:
+    return CliRunner().invoke(cli, ["ratings", "recompute", "--db", db_url, *args])
+
+
+def test_online_games_rate_accounts_and_recompute_to_the_same_numbers(db_url: str) -> None:
+    with daily_client(db_url, Clock()) as client:
+        ada, ada_made = new_account(client, "Ada")
+        bob, _ = new_account(client, "Bob")
+        made = online(ada, [{"name": "Ada"}, {}, {"bot": "random"}])
+        room, host, t0 = made["room"]["room"], made["host_token"], made["tokens"]["0"]
+        refused(link(client, room, 0, t0), 401, "bad-session")  # not signed in
+        t1 = join(bob, room, 1, "Bob")
+        refused(link(bob, room, 0, t1), 403, "bad-token")  # not that seat's token
+        assert link(ada, room, 0, t0).status_code == 200
+        lobby = link(bob, room, 1, t1).json()
+        assert [(s["name"], s["rating"]) for s in lobby["seats"][:2]] == [("Ada", None),
+                                                                          ("Bob", None)]
+        assert lobby["seats"][2]["rating"]["mu"] == 15.0  # the random bot's fixed rating
+        refused(link(ada, room, 1, t1), 409, "seat-taken")  # Ada holds seat 0 already
+        final = play_out(client, room, host, {"0": t0, "1": t1}, 3)
+        after = client.get(f"/api/rooms/{room}/ratings").json()["seats"]
+        prior = (25.0, 25 / 3)
+        want = expected([prior, prior, RANDOM_BOT], final)
+        for seat in (0, 1):
+            got = after[seat]["rating"]
+            assert (got["mu"], got["sigma"]) == want[seat] and got["games"] == 1
+            assert got["rating"] == round(got["mu"] - 3 * got["sigma"], 1)
+        refused(link(ada, room, 0, t0), 409, "already-started")
+        # a second game, two players: another rating (the player count is part of its key);
+        # Bob plays it without tying his seat (an anonymous human: the prior, nothing stored)
+        made2 = online(ada, [{"name": "Ada"}, {}])
+        room2, t0b = made2["room"]["room"], made2["tokens"]["0"]
+        assert link(ada, room2, 0, t0b).status_code == 200
+        t1b = join(bob, room2, 1, "Bob")
+        final2 = play_out(client, room2, made2["host_token"], {"0": t0b, "1": t1b}, 4)
+        two = client.get(f"/api/rooms/{room2}/ratings").json()["seats"]
+        assert (two[0]["rating"]["mu"], two[0]["rating"]["sigma"]) == expected(
+            [prior, prior], final2
+        )[0]
+        assert two[1] == {"seat": 1, "account": None, "name": None, "rating": None}
+        # the profile lists the ratings and the games (newest first), each replayable
+        profile = client.get(f"/api/accounts/{ada_made['account']}/profile").json()
+        assert {(r["game"], r["players"], r["games"]) for r in profile["ratings"]} == {
+            ("london", 3, 1),
+            ("london", 2, 1),
+        }
+        assert [(g["room"], g["players"], g["rated"]) for g in profile["games"]] == [
+            (room2, 2, True),
+            (room, 3, True),
+        ]
+        assert client.get(f"/api/rooms/{room}/replay").status_code == 200
+        # recomputed from the stored games: the same numbers
+        ok = recompute(db_url)
+        assert ok.exit_code == 0, ok.output
+        assert "2 rated games replayed, 3 ratings recomputed: they match" in ok.output
+        facts = json.loads(recompute(db_url, "--json").output)
+        assert facts == {"games": 2, "ratings": 3, "differences": []}
+        nowhere = recompute("nosuchdb://nowhere")
+        assert nowhere.exit_code == 1 and "cannot open the database" in nowhere.output
+        with client.app.state.rooms.sessions.begin() as session:  # type: ignore[attr-defined]
+            assert session.scalar(select(func.count()).select_from(RatedGameRow)) == 2
+            session.execute(update(RatingRow).where(RatingRow.players == 2).values(mu=99.0))
+        bad = recompute(db_url)
+        assert bad.exit_code == 1 and "1 differ from the stored ratings" in bad.output
+        assert "london 2 players" in bad.output
+        assert recompute(db_url, "--write").exit_code == 0
+        assert recompute(db_url).exit_code == 0
+        fixed = client.get(f"/api/rooms/{room2}/ratings").json()["seats"][0]["rating"]
+        assert fixed["mu"] == two[0]["rating"]["mu"]
+
+
+def test_games_that_are_not_rated(db_url: str) -> None:
+    with daily_client(db_url, Clock()) as client:
+        ada, _ = new_account(client, "Ada")
+        # one human and a bot: not rated, however the account tied its seat
+        made = online(ada, [{"name": "Ada"}, {"bot": "random"}])
+        room, t0 = made["room"]["room"], made["tokens"]["0"]
+        assert link(ada, room, 0, t0).status_code == 200
+        play_out(client, room, made["host_token"], {"0": t0}, 1)
+        # a hot-seat game: its seats cannot be tied to an account
+        hot = ada.post(
+            "/api/rooms",
+            json={"game": "london", "mode": "hotseat", "seats": [{"name": "A"}, {"name": "B"}]},
+        ).json()
+        refused(link(ada, hot["room"]["room"], 0, hot["tokens"]["0"]), 400, "bad-request")
+        with client.app.state.rooms.sessions() as session:  # type: ignore[attr-defined]
+            assert session.scalar(select(func.count()).select_from(RatingRow)) == 0
+            assert session.scalar(select(func.count()).select_from(RatedGameRow)) == 0
+        assert client.get(f"/api/rooms/{room}/ratings").json()["seats"][0]["rating"] is None
+        assert recompute(db_url).exit_code == 0
+
+
+def test_a_rating_that_cannot_be_stored_leaves_the_game_unfinished(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with daily_client(db_url, Clock()) as client:
+        ada, _ = new_account(client, "Ada")
+        bob, _ = new_account(client, "Bob")
+        made = online(ada, [{"name": "Ada"}, {}])
+        room, t0 = made["room"]["room"], made["tokens"]["0"]
+        t1 = join(bob, room, 1, "Bob")
+        assert link(ada, room, 0, t0).status_code == 200
+        assert link(bob, room, 1, t1).status_code == 200
+        assert client.post(f"/api/rooms/{room}/start", headers=auth(made["host_token"])).is_success
+
+        def broken(*_args: Any) -> None:
+            raise RuntimeError("injected: the rating failed")
+
+        monkeypatch.setattr(ratings, "finished", broken)
+        quiet = TestClient(client.app, raise_server_exceptions=False)
+        players = Player(room, {"0": t0, "1": t1}, 5)
+        with pytest.raises(AssertionError, match="server-error"):
+            for _ in range(2000):
+                for seat in ("0", "1"):
+                    players.act(quiet, seat)
+        # the last action and the rating are one transaction: neither is stored
+        assert client.get(f"/api/rooms/{room}").json()["status"] == "playing"
+        with client.app.state.rooms.sessions() as session:  # type: ignore[attr-defined]
+            assert session.scalar(select(func.count()).select_from(RatingRow)) == 0
+            assert session.scalar(select(func.count()).select_from(RatedGameRow)) == 0
+        monkeypatch.undo()
+        final = players.play_out(client)
+        after = client.get(f"/api/rooms/{room}/ratings").json()["seats"]
+        want = expected([(25.0, 25 / 3)] * 2, final)
+        assert [(s["rating"]["mu"], s["rating"]["sigma"]) for s in after] == want
