@@ -171,11 +171,43 @@ export class NextStationBoard {
       s("path", { d, class: "river-band" }),
       s("path", { d, class: "river-wave" }),
     );
-    const [a, b] = [pts[0], pts[1]];
-    this.layers.labels.append(s("text", {
-      x: (a[0] + b[0]) / 2, y: (a[1] + b[1]) / 2 + 4, class: "river-name", "text-anchor": "middle",
-      text: river.name,
-    }));
+    // where the name may go: along the course, inside the grid (placed clear of the lines
+    // and markers at each update, drawRiverName)
+    this.riverSpots = [];
+    const [left, right] = [this.x(0) + 24, this.x(this.cols - 1) - 24];
+    for (let i = 0; i + 1 < pts.length; i++) {
+      for (const t of [0.5, 0.25, 0.75]) {
+        const x = pts[i][0] + (pts[i + 1][0] - pts[i][0]) * t;
+        if (x >= left && x <= right) this.riverSpots.push([x, pts[i][1] + (pts[i + 1][1] - pts[i][1]) * t]);
+      }
+    }
+    if (!this.riverSpots.length) this.riverSpots.push([(pts[0][0] + pts[1][0]) / 2, (pts[0][1] + pts[1][1]) / 2]);
+    this.riverName = s("text", { class: "river-name", "text-anchor": "middle", dy: "0.35em", text: river.name });
+    this.layers.labels.append(this.riverName);
+    this.drawRiverName([], []);
+  }
+
+  // The river's name at the spot of its course clearest of the line markers and sections.
+  drawRiverName(markers, segments) {
+    if (!this.riverName) return;
+    const half = this.riverName.textContent.length * 3.4;
+    const room = ([x, y]) => {
+      let best = Infinity;
+      for (const dx of [-half, -half / 2, 0, half / 2, half]) {
+        const px = x + dx;
+        for (const [mx, my] of markers) best = Math.min(best, Math.hypot(px - mx, y - my) - 12);
+        for (const [[x1, y1], [x2, y2]] of segments) best = Math.min(best, pointToSegment(px, y, x1, y1, x2, y2) - 6);
+      }
+      return best;
+    };
+    let pick = this.riverSpots[0];
+    let pickRoom = room(pick);
+    for (const spot of this.riverSpots.slice(1)) {
+      const r = room(spot);
+      if (r > pickRoom + 0.5 && pickRoom < 40) { pick = spot; pickRoom = r; }
+    }
+    this.riverName.setAttribute("x", pick[0]);
+    this.riverName.setAttribute("y", pick[1]);
   }
 
   drawGridLabels() {
@@ -304,6 +336,9 @@ export class NextStationBoard {
     }
     this.drawInterchanges(lines);
     this.drawDepartureLetters(lines, markers);
+    const segments = [];
+    for (const line of Object.values(lines)) for (const [a, b] of line.sections || []) segments.push(this.segment(a, b));
+    this.drawRiverName(markers, segments);
     const pg = clear(this.layers.preview);
     if (current) {
       const hex = colourHex(current);
