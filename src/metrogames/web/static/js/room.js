@@ -119,7 +119,7 @@ export class RoomScreen {
       sum.preset ? h("span", { class: "tag", "data-testid": "preset", title: "rules" }, sum.preset.title) : "",
       h("span", { class: "clock-wrap" }, clockIcon(), h("span", { class: "clock", id: "clock", "aria-live": "off" })),
       this.connState === "reconnecting" ? h("span", { class: "tag warn" }, "reconnecting…") : "",
-      rulesLink(sum.game),
+      rulesLink(sum.game) || "",
       this.opts.header ? this.opts.header() : "");
     if (sum.mode === "online") {
       const link = `${location.origin}/r/${this.room}`;

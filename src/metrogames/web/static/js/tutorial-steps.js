@@ -47,7 +47,7 @@ export const TUTORIALS = {
     steps: [
       { text: "Welcome to Metro. You play yellow against a bot. Around the board are 32 stations; yours are the yellow ones, each with a train waiting to leave. Each turn you draw a tile and place it; tiles are never turned." },
       { text: "Placing a tile: it goes on an empty square at the edge of the board or next to a placed tile. Click D1: the train of your station 5 enters the tile and follows its track.", square: "D1", mark: ["D1"], hint: "Click the square D1, in the top row." },
-      { text: "Routes: a train follows the tracks tile after tile. When its track reaches a station, the route is complete and scores 1 point per tile crossed. Place this tile on B2: it completes one of your routes — the panel beside the board tells which and for how much.", square: "B2", mark: ["B2"], hint: "Click the square B2." },
+      { text: "Routes: a train follows the tracks tile after tile. When its track reaches a station, the route is complete and scores 1 point per tile crossed. Place this tile on B2: the train of your station 7 reaches a station after 3 tiles, and you score 3 points (the station gets a tick).", square: "B2", mark: ["B2"], hint: "Click the square B2." },
       { text: "The centre: the four middle squares are the central stations. A route that ends there scores double. Lead your trains towards the centre — and keep the bot's away.", mark: ["centre"] },
       { text: "Now finish the game: all 60 tiles get placed, and the highest score wins.", final: true },
     ],

@@ -171,12 +171,12 @@ export class TutorialScreen {
     const n = this.spec.steps.length;
     const panel = clear(this.el.panel);
     panel.dataset.step = String(this.index + 1);
-    panel.append(
+    panel.append(...[
       h("h2", {}, "Guided first game", " ", h("span", { class: "muted tutorial-count", "data-testid": "tutorial-count" }, `${this.index + 1} / ${n}`)),
       h("p", { class: "tutorial-text", "data-testid": "tutorial-text" }, step.text),
       step.line ? this.lineFacts(step.line) : null,
       h("p", { class: "note tutorial-hint", "data-testid": "tutorial-hint" }),
-    );
+    ].filter(Boolean));
     const buttons = h("div", { class: "buttons" });
     if (this.allowed() !== null && !step.move && !step.square) {
       buttons.append(h("button", { class: "btn primary", id: "tutorial-next", onclick: () => this.goTo(this.index + 1) }, "Next"));
@@ -184,7 +184,8 @@ export class TutorialScreen {
     if (step.final) {
       buttons.append(h("button", { class: "btn", id: "tutorial-hide", onclick: () => this.el.panel.classList.toggle("folded") }, "Hide the guide"));
     }
-    buttons.append(rulesLink(this.game, "Read the rules"));
+    const rules = rulesLink(this.game, "Read the rules");
+    if (rules) buttons.append(rules);
     panel.append(buttons);
     this.paintMarks();
   }
