@@ -3,10 +3,12 @@ included, to a real game played to its end; the rules pages (#/rules/{game})."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
+from browser.conftest import PageErrors, new_page
 from browser.helpers import (
     GAME_OVER,
+    in_viewport,
     metro_move,
     next_station_move,
     play_next_station,
@@ -144,3 +146,26 @@ def test_rules_pages(page: Page, server: str) -> None:
     page.click("[data-testid=learn-link]")
     page.wait_for_selector("[data-testid=tutorial]")
     at(page, 1, 9)
+
+
+def test_the_guide_stays_in_sight_on_a_phone(
+    browser: Browser, errors: PageErrors, server: str
+) -> None:
+    page = new_page(browser, errors, viewport={"width": 390, "height": 844}, is_mobile=True)
+    try:
+        page.goto(f"{server}/#/learn/london")
+        page.click("#tutorial-next")
+        at(page, 2, 9)
+        target = page.locator(".hit[data-station=D7]")
+        target.scroll_into_view_if_needed()
+        assert in_viewport(page, "[data-testid=tutorial-text]")
+        shot(page, "tutorial-london-phone", full_page=False)
+        refused_click(page, "C4", "Click D7")
+        click(page, "D7")
+        at(page, 3, 9)
+        page.click("#tutorial-fold")
+        expect(page.locator("[data-testid=tutorial-text]")).to_be_hidden()
+        page.click("#tutorial-fold")
+        expect(page.locator("[data-testid=tutorial-text]")).to_be_visible()
+    finally:
+        page.context.close()

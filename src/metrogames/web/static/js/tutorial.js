@@ -129,10 +129,12 @@ export class TutorialScreen {
     this.say(allowed.size ? this.step.hint || "Not this one: follow the step." : "Read the step, then press Next.");
   }
 
+  // The hint goes under the step's text, and in a toast too when that is out of sight.
   say(text) {
     const el = this.el && this.el.panel.querySelector("[data-testid=tutorial-hint]");
     if (el) el.textContent = text;
-    else toast(text, "info");
+    const box = el && !this.el.panel.classList.contains("folded") ? el.getBoundingClientRect() : null;
+    if (!box || box.bottom < 0 || box.top > window.innerHeight) toast(text, "info");
   }
 
   paintMarks() {
@@ -181,9 +183,11 @@ export class TutorialScreen {
     if (this.allowed() !== null && !step.move && !step.square) {
       buttons.append(h("button", { class: "btn primary", id: "tutorial-next", onclick: () => this.goTo(this.index + 1) }, "Next"));
     }
-    if (step.final) {
-      buttons.append(h("button", { class: "btn", id: "tutorial-hide", onclick: () => this.el.panel.classList.toggle("folded") }, "Hide the guide"));
-    }
+    const folded = this.el.panel.classList.contains("folded");
+    buttons.append(h("button", { class: "btn", id: "tutorial-fold", "aria-expanded": folded ? "false" : "true", onclick: () => {
+      this.el.panel.classList.toggle("folded");
+      this.render();
+    } }, folded ? "Show the guide" : "Hide the guide"));
     const rules = rulesLink(this.game, "Read the rules");
     if (rules) buttons.append(rules);
     panel.append(buttons);
