@@ -4,6 +4,7 @@ rules pages the client shows (``static/rules/``, made from docs/ by scripts/buil
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,71 @@ def test_a_finished_tutorial_record_shows_the_fixed_seed(client: TestClient) -> 
         v = r.json()
     record = client.get(f"/api/rooms/{room}/record").json()
     assert record["seed"] == TUTORIAL_SEEDS["london"]
+
+
+def guide(game: str) -> list[dict[str, Any]]:
+    data = json.loads((static_dir() / "tutorials.json").read_text(encoding="utf-8"))
+    return list(data[game]["steps"])
+
+
+def my_turn(client: TestClient, room: str, token: str) -> dict[str, Any]:
+    """The seat's view once it is to move (the bot of a Metro tutorial plays in between)."""
+    for _ in range(200):
+        v = view(client, room, token)
+        if 0 in v["to_move"] or v["status"] == "finished":
+            return v
+    raise AssertionError("seat 0 never got the move")
+
+
+@pytest.mark.parametrize("game", ["london", "paris", "metro"])
+def test_every_scripted_move_of_the_guide_is_legal_on_the_fixed_deal(
+    client: TestClient, game: str
+) -> None:
+    made = tutorial(client, game)
+    room, token = made["room"]["room"], made["tokens"]["0"]
+    steps = guide(game)
+    assert steps[-1].get("final") and not any(s.get("final") for s in steps[:-1])
+    scripted = 0
+    for step in steps:
+        if "move" in step or "square" in step:
+            v = my_turn(client, room, token)
+            if "move" in step:
+                action: Any = {"sections": step["move"]}
+            else:
+                action = {"square": step["square"], "tile": v["drawn"]}
+            assert action in v["legal"], (step["text"], v["legal"])
+            for name in step.get("mark", []):  # the ringed places are the move's own
+                assert name in json.dumps(action), (name, action)
+            r = act(client, room, token, action, v["step"])
+            assert r.status_code == 200, r.text
+            scripted += 1
+        elif step.get("refused"):
+            raise AssertionError("a refusal is shown with the move that avoids it")
+        elif any(k in step for k in ("play", "round", "final")):
+            break  # free play from here
+    assert scripted == {"london": 4, "paris": 4, "metro": 2}[game]
+
+
+def test_the_crossing_step_shows_a_station_the_deal_refuses(client: TestClient) -> None:
+    made = tutorial(client)
+    room, token = made["room"]["room"], made["tokens"]["0"]
+    steps = guide("london")
+    crossing = next(s for s in steps if s.get("refused"))
+    for step in steps[: steps.index(crossing)]:
+        if "move" in step:
+            v = view(client, room, token)
+            assert (
+                act(client, room, token, {"sections": step["move"]}, v["step"]).status_code == 200
+            )
+    v = view(client, room, token)
+    assert v["card"] == "underground-triangle"
+    assert crossing["refused"] == ["E4"]  # a triangle next to the end C4, behind D3-D7
+    assert "E4" not in v["targets"]["C4"] and "B5" in v["targets"]["C4"]
+
+
+def test_the_guides_cover_the_games_with_a_tutorial_deal() -> None:
+    data = json.loads((static_dir() / "tutorials.json").read_text(encoding="utf-8"))
+    assert sorted(k for k in data if k != "about") == sorted(TUTORIAL_SEEDS)
 
 
 def test_metro_tutorial_plays_against_a_bot_on_the_fixed_tiles(client: TestClient) -> None:

@@ -1,7 +1,7 @@
 """The guided first games' fixed deals (``docs/web-api.md``, "Rooms": ``"tutorial": true``).
 
 A tutorial room is dealt from a seed fixed here, one per game that has a guided first game
-(the client's step list, ``static/js/tutorial-steps.js``, is written for exactly these deals: its
+(the client's step lists, ``static/tutorials.json``, are written for exactly these deals: their
 cards, colour order and, in Metro, tiles). The seeds are public and are not daily deals (a
 daily deal's seed is an HMAC of a server secret, ``daily_deal.py``); a client asks for the
 tutorial deal with a boolean and can never name a seed.

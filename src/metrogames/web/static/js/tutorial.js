@@ -1,14 +1,26 @@
 // The guided first game, #/learn/{game}: a room on the game's fixed tutorial deal
 // (POST /api/rooms with "tutorial": true) played at the ordinary table, beside a panel that
-// says one idea per step (tutorial-steps.js). A step that expects a move lets through only the
-// clicks that make it (others get the step's hint and are not sent); it goes on once the
-// views show the move made. The last step leaves a real game going on.
+// says one idea per step. A step that expects a move lets through only the clicks that make it
+// (others get the step's hint and are not sent); it goes on once the views show the move made.
+// The last step leaves a real game going on.
+//
+// The steps are data, /tutorials.json (so they can be translated): per game {mode, seats,
+// steps}, written for the fixed deals of web/tutorial.py (the same cards, colours and tiles
+// every time). A step is {text, and at most one of:
+//   move: [[from, to], ...]  (Next Station) the sections of the one move accepted;
+//   square: "D1"             (Metro) the square the drawn tile must go on;
+//   play: true               any move of the player's (then the step goes on);
+//   round: n                 play freely until round n begins;
+//   final: true              the last step: the game goes on, the guide is done;
+// none of them: an explanation, with a Next button; and optionally mark: [...] stations or
+// squares to ring ("centre": Metro's central block), refused: [...] stations to show as
+// refused, line: colour (show that line's score), hint: said after a click that is not the
+// expected one}.
 
 import { h, clear, toast } from "./dom.js";
 import * as API from "./api.js";
 import { RoomScreen } from "./room.js";
 import { rulesLink } from "./rules.js";
-import { TUTORIALS } from "./tutorial-steps.js";
 
 const sameSection = (p, q) => (p[0] === q[0] && p[1] === q[1]) || (p[0] === q[1] && p[1] === q[0]);
 
@@ -30,7 +42,7 @@ export class TutorialScreen {
     this.root = root;
     this.navigate = navigate;
     this.game = game;
-    this.spec = TUTORIALS[game];
+    this.spec = null;
     this.index = 0;
     this.view = null;
     this.marker = 0; // the player's progress when the current step began (play steps)
@@ -44,6 +56,16 @@ export class TutorialScreen {
   }
 
   async start() {
+    try {
+      const res = await fetch("/tutorials.json");
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      const all = await res.json();
+      this.spec = Object.hasOwn(all, this.game) && this.game !== "about" ? all[this.game] : null;
+    } catch (err) {
+      clear(this.root).append(h("div", { class: "panel" }, h("h2", {}, "Cannot load the guide"), h("p", {}, err.message)));
+      return;
+    }
+    if (this.closed) return;
     if (!this.spec) {
       clear(this.root).append(h("div", { class: "panel" }, h("h2", {}, "No guided game"),
         h("p", {}, `There is no guided first game for ${this.game}.`), h("a", { href: "/#/", class: "btn" }, "Home")));
