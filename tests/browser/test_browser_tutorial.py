@@ -59,6 +59,12 @@ def test_london_guided_first_game(page: Page, server: str) -> None:
     expect(page.locator(".hit.tut-mark[data-station=D7]")).to_have_count(1)
     shot(page, "tutorial-london-section")
     refused_click(page, "C4", "Click D7")  # a legal section, but not this step's
+    step = step_of(page)
+    page.locator(".hit[data-station=C4]").focus()
+    page.keyboard.press("Enter")  # nor by keyboard
+    page.wait_for_timeout(300)
+    assert step_of(page) == step
+    expect(page.locator(".hit-target")).to_have_count(2)  # nothing was drawn
     click(page, "D7")
     at(page, 3, 9)
     click(page, "D3", "C4")

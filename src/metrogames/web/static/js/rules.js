@@ -24,7 +24,9 @@ export class RulesScreen {
     this.body = h("article", { class: "panel rules-text", "data-testid": "rules-text" }, h("p", { class: "muted" }, "Loading the rules…"));
     const learn = known ? h("a", { class: "btn primary", href: `/#/learn/${game}`, "data-testid": "learn-link",
       onclick: (ev) => { ev.preventDefault(); navigate(`#/learn/${game}`); } }, "Play the guided first game") : null;
-    clear(root).append(h("div", { class: "rules-page" }, tabs, h("div", { class: "buttons" }, learn), this.body));
+    const about = h("p", { class: "muted" }, "The rules this table plays by, as the project writes them down for its engine. ",
+      "Where the printed rules leave a point open, a ", h("strong", {}, "Decision"), " line says what the table does.");
+    clear(root).append(h("div", { class: "rules-page" }, tabs, about, h("div", { class: "buttons" }, learn), this.body));
     if (!known) {
       clear(this.body).append(h("p", {}, `No rules page for ${game}.`));
       return;
