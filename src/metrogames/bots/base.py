@@ -74,7 +74,7 @@ def make_bot(code: str, seed: int = 0) -> Bot:
 
 def _load() -> None:
     # imported for their registrations
-    from metrogames.bots import greedy, levels, montecarlo, random_bot  # noqa: F401
+    from metrogames.bots import greedy, heuristic, levels, montecarlo, random_bot  # noqa: F401
 
 
 def check_decision(

@@ -13,6 +13,7 @@ from typing import cast
 from metrogames.core.errors import NotationError, OptionError, RecordError
 from metrogames.core.protocol import Action, Game, GameType, JsonObject, OptionSpec, State
 from metrogames.games.metro import present
+from metrogames.games.metro.heuristic import metro_heuristic
 from metrogames.games.metro.options import MetroOptions
 from metrogames.games.metro.record import read_metro_record, replay_metro_record
 from metrogames.games.metro.sheet import score_metro_sheet
@@ -53,6 +54,10 @@ def _from_deal(data: object, players: int) -> State[Action]:
     return cast(State[Action], record.game.from_pile(record.tiles))
 
 
+def _heuristic(state: State[Action], player: int) -> float:
+    return metro_heuristic(cast(MetroState, state), player)
+
+
 def _view_json(state: State[Action], you: int | None) -> JsonObject:
     return present.view_json(cast(MetroState, state), you)
 
@@ -74,5 +79,6 @@ register_game(
         board_json=cache(present.board_json),
         view_json=_view_json,
         family="metro",
+        heuristic=_heuristic,
     )
 )
