@@ -92,7 +92,11 @@ class LookaheadBot:
         plies: int = DEFAULT_PLIES,
         name: str = "lookahead",
     ) -> None:
-        for what, value, least in (("samples", samples, 1), ("width", width, 1), ("plies", plies, 0)):
+        for what, value, least in (
+            ("samples", samples, 1),
+            ("width", width, 1),
+            ("plies", plies, 0),
+        ):
             if value < least:
                 raise ValueError(f"a lookahead bot needs {what} >= {least}, not {value}")
         self.name = name

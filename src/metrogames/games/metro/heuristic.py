@@ -34,55 +34,80 @@ LENGTH_WEIGHT = (1.35, 0.33)
 OPEN_BONUS = (8.1, -1.6)
 """``b = OPEN_BONUS[0] + OPEN_BONUS[1] * f``: points a route still open is expected to add."""
 
-_Exits = tuple[tuple[int, float], ...]
+_Exit = tuple[int, float, tuple[tuple[int, float], ...]]
+"""(step, weight, ((tile type, weight), ...)): see :func:`exits`."""
 
 
 @cache
-def exits(data: MetroData) -> tuple[_Exits, ...]:
+def exits(data: MetroData) -> tuple[tuple[_Exit, ...], ...]:
     """Per entry position ``sq * 8 + e`` (even ``e``): the train's possible next steps when a
-    tile goes on ``sq``, as ``(step, weight)`` pairs: ``step`` is where the train goes after
-    that tile (the next entry position, or an arrival code < 0) and ``weight`` the share of the
-    60 tiles whose track from ``e`` leads there (the weights sum to 1). Odd positions and
-    central squares get ``()``."""
+    tile goes on ``sq``, as ``(step, weight, types)``: ``step`` is where the train goes after
+    that tile (the next entry position, or an arrival code < 0), ``weight`` the share of the
+    60 tiles whose track from ``e`` leads there (the weights sum to 1) and ``types`` those
+    tile types with their shares. Odd positions and central squares get ``()``."""
     total = sum(data.tile_counts)
     central = set(data.central_squares)
-    out: list[_Exits] = []
+    out: list[tuple[_Exit, ...]] = []
     for pos in range(len(data.step)):
         sq, e = divmod(pos, 8)
         if e % 2 or sq in central:
             out.append(())
             continue
-        weight = [0] * 8
-        for conn, count in zip(data.conn, data.tile_counts, strict=True):
-            weight[conn[e]] += count
+        groups: dict[int, list[tuple[int, float]]] = {}
+        for t, (conn, count) in enumerate(zip(data.conn, data.tile_counts, strict=True)):
+            groups.setdefault(conn[e], []).append((t, count / total))
         out.append(
-            tuple((data.step[sq * 8 + x], weight[x] / total) for x in range(1, 8, 2) if weight[x])
+            tuple(
+                (data.step[sq * 8 + x], sum(w for _, w in types), tuple(types))
+                for x, types in sorted(groups.items())
+            )
         )
     return tuple(out)
 
 
 def route_value(state: MetroState, pos: int, length: int) -> float:
     """The expected final points of an open route whose train waits at entry position ``pos``
-    (an empty square's) after crossing ``length`` tiles; see the module docstring."""
+    (an empty square's) after crossing ``length`` tiles; see the module docstring. A train that
+    comes back to its own square crosses the new tile again (each tile type then counts
+    apart)."""
     board = state.board
     tiles = board.tiles
     advance = state.data.advance
     share = (TILES - board.placed) / TILES
     a = LENGTH_WEIGHT[0] + LENGTH_WEIGHT[1] * share
     b = OPEN_BONUS[0] + OPEN_BONUS[1] * share
+    home = pos >> 3
     value = 0.0
-    for p, weight in exits(state.data)[pos]:
-        crossed = length + 1
-        while p >= 0 and (t := tiles[p >> 3]):
-            p = advance[t - 1][p]
-            crossed += 1
-        if p >= 0:
-            value += weight * (a * crossed + b)
-        elif p <= CENTRAL_BASE:
-            value += weight * 2 * crossed
-        else:
-            value += weight * crossed
+    for step, weight, types in exits(state.data)[pos]:
+        p, crossed = _run(tiles, advance, step, length + 1)
+        if p < 0 or p >> 3 != home:
+            value += weight * _worth(p, crossed, a, b)
+            continue
+        for t, share_t in types:  # back on the new tile: its type decides
+            q, n = p, crossed
+            while q >= 0 and q >> 3 == home:
+                q, n = _run(tiles, advance, advance[t][q], n + 1)
+            value += share_t * _worth(q, n, a, b)
     return value
+
+
+def _run(
+    tiles: bytearray, advance: tuple[tuple[int, ...], ...], p: int, crossed: int
+) -> tuple[int, int]:
+    """Follow a train from entry position (or arrival) ``p`` over the placed tiles: where it
+    stops (an empty square's entry, or an arrival code) and the tiles crossed by then."""
+    while p >= 0 and (t := tiles[p >> 3]):
+        p = advance[t - 1][p]
+        crossed += 1
+    return p, crossed
+
+
+def _worth(p: int, crossed: int, a: float, b: float) -> float:
+    """The points of a route that stopped at ``p`` after ``crossed`` tiles: known when it
+    arrived (doubled at a central station), ``a * crossed + b`` when it waits again."""
+    if p >= 0:
+        return a * crossed + b
+    return 2.0 * crossed if p <= CENTRAL_BASE else float(crossed)
 
 
 def estimates(state: MetroState) -> list[float]:
