@@ -48,10 +48,9 @@ def by_placing_every_tile(state: MetroState) -> list[float]:
             trial = board.copy()
             trial.place(pos // 8, t)
             end, length = trial.route_end[k], trial.route_len[k]
-            if end == 0:  # waiting again
-                worth = a * length + b
-            else:
-                worth = 2 * length if end <= CENTRAL_BASE else length
+            worth = (  # waiting again, or arrived (doubled at a central station)
+                a * length + b if end == 0 else 2 * length if end <= CENTRAL_BASE else length
+            )
             out[owner] += count / 60 * worth
     return out
 

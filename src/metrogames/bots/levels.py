@@ -84,11 +84,11 @@ LEVELS: dict[str, dict[str, Algorithm]] = {
         ANY_GAME: Algorithm("greedy"),
     },
     "hard": {
-        "metro": Algorithm("lookahead", 12, width=5, plies=2),
+        "metro": Algorithm("lookahead", 8, width=4, plies=2),
         ANY_GAME: Algorithm("montecarlo", 1000),
     },
     "expert": {
-        "metro": Algorithm("lookahead", 24, width=6, plies=4),
+        "metro": Algorithm("lookahead", 16, width=6, plies=4),
         ANY_GAME: Algorithm("montecarlo", 4000),
     },
 }

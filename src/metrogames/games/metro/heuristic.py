@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from metrogames.games.metro.board import MetroBoard
 from metrogames.games.metro.state import TILES, MetroState
 from metrogames.games.metro.tiles import CENTRAL_BASE, MetroData
 
@@ -65,30 +66,50 @@ def exits(data: MetroData) -> tuple[tuple[_Exit, ...], ...]:
     return tuple(out)
 
 
-def route_value(state: MetroState, pos: int, length: int) -> float:
-    """The expected final points of an open route whose train waits at entry position ``pos``
-    (an empty square's) after crossing ``length`` tiles; see the module docstring. A train that
-    comes back to its own square crosses the new tile again (each tile type then counts
-    apart)."""
-    board = state.board
+Parts = tuple[int, int, float, float, float, int]
+"""What an open route's value is made of, for the train of edge station index ``k`` waiting
+after ``length`` tiles: ``(k, length, closed, open_tiles, open_share, needs)``. Its value is
+``closed + a * open_tiles + b * open_share`` (``a``, ``b``: see the module docstring): the
+points of the exits that complete it, weighted; the weighted tiles crossed and the weight of the
+exits that leave it waiting again. ``needs`` is the bitset of the squares whose filling would
+change these parts (its own square and where it would wait again)."""
+
+CACHE_SIZE = 4096
+"""Boards whose route parts are kept (a search judges every child of a position: one tile
+more changes only the routes waiting at or running into its square)."""
+
+_PARTS: dict[tuple[int, bytes], dict[int, Parts]] = {}
+"""(player count, tiles) -> entry position -> :data:`Parts`, oldest first."""
+
+
+def route_parts(board: MetroBoard, pos: int, k: int) -> Parts:
+    """The :data:`Parts` of the open route of edge station index ``k``, whose train waits at
+    entry position ``pos`` (an empty square's). A train that comes back to its own square
+    crosses the new tile again (each tile type then counts apart)."""
     tiles = board.tiles
-    advance = state.data.advance
-    share = (TILES - board.placed) / TILES
-    a = LENGTH_WEIGHT[0] + LENGTH_WEIGHT[1] * share
-    b = OPEN_BONUS[0] + OPEN_BONUS[1] * share
+    advance = board.data.advance
+    length = board.route_len[k]
     home = pos >> 3
-    value = 0.0
-    for step, weight, types in exits(state.data)[pos]:
+    closed = open_tiles = open_share = 0.0
+    needs = 1 << home
+    for step, weight, types in exits(board.data)[pos]:
         p, crossed = _run(tiles, advance, step, length + 1)
-        if p < 0 or p >> 3 != home:
-            value += weight * _worth(p, crossed, a, b)
-            continue
-        for t, share_t in types:  # back on the new tile: its type decides
-            q, n = p, crossed
-            while q >= 0 and q >> 3 == home:
-                q, n = _run(tiles, advance, advance[t][q], n + 1)
-            value += share_t * _worth(q, n, a, b)
-    return value
+        ends = [(weight, p, crossed)]
+        if p >= 0 and p >> 3 == home:  # back on the new tile: its type decides
+            ends = []
+            for t, share in types:
+                q, n = p, crossed
+                while q >= 0 and q >> 3 == home:
+                    q, n = _run(tiles, advance, advance[t][q], n + 1)
+                ends.append((share, q, n))
+        for w, p, crossed in ends:
+            if p >= 0:
+                open_tiles += w * crossed
+                open_share += w
+                needs |= 1 << (p >> 3)
+            else:
+                closed += w * (2 * crossed if p <= CENTRAL_BASE else crossed)
+    return (k, length, closed, open_tiles, open_share, needs)
 
 
 def _run(
@@ -102,26 +123,67 @@ def _run(
     return p, crossed
 
 
-def _worth(p: int, crossed: int, a: float, b: float) -> float:
-    """The points of a route that stopped at ``p`` after ``crossed`` tiles: known when it
-    arrived (doubled at a central station), ``a * crossed + b`` when it waits again."""
-    if p >= 0:
-        return a * crossed + b
-    return 2.0 * crossed if p <= CENTRAL_BASE else float(crossed)
-
-
-def estimates(state: MetroState) -> list[float]:
-    """Every player's estimated final score, in points: their score so far plus
-    :func:`route_value` of each open route they own (the score itself once the game is over).
-    """
-    board = state.board
-    out = [float(s) for s in board.scores]
+def board_parts(
+    board: MetroBoard, parent: dict[int, Parts] | None, square: int
+) -> dict[int, Parts]:
+    """Entry position -> :data:`Parts` of every open route of an allocated station on
+    ``board``; the parts of ``parent`` (the board before a tile went on ``square``) are
+    reused for the routes that tile leaves alone."""
+    out: dict[int, Parts] = {}
     owners = board.owners
     lengths = board.route_len
     for pos, k in board.waiting.items():
-        owner = owners[k]
-        if owner >= 0:
-            out[owner] += route_value(state, pos, lengths[k])
+        if owners[k] < 0:
+            continue
+        old = parent.get(pos) if parent is not None else None
+        if old is not None and old[0] == k and old[1] == lengths[k] and not old[5] >> square & 1:
+            out[pos] = old
+        else:
+            out[pos] = route_parts(board, pos, k)
+    return out
+
+
+def _cached_parts(state: MetroState) -> dict[int, Parts]:
+    """:func:`board_parts` of ``state``'s board, from the cache or built from its parent's
+    (the board before the last placement; rebuilt from its tiles when not cached)."""
+    board = state.board
+    players = state.game.players
+    tiles = bytes(board.tiles)
+    found = _PARTS.get((players, tiles))
+    if found is not None:
+        return found
+    square = state.last_square
+    parent = None
+    if square >= 0:
+        before = bytearray(tiles)
+        before[square] = 0
+        parent = _PARTS.get((players, bytes(before)))
+        if parent is None:
+            rebuilt = MetroBoard.from_tiles(board.data, board.owners, players, before)
+            parent = _remember(players, bytes(before), board_parts(rebuilt, None, -1))
+    return _remember(players, tiles, board_parts(board, parent, square))
+
+
+def _remember(players: int, tiles: bytes, parts: dict[int, Parts]) -> dict[int, Parts]:
+    if len(_PARTS) >= CACHE_SIZE:
+        for key in list(_PARTS)[: CACHE_SIZE // 4]:  # the oldest quarter
+            _PARTS.pop(key, None)
+    _PARTS[(players, tiles)] = parts
+    return parts
+
+
+def estimates(state: MetroState) -> list[float]:
+    """Every player's estimated final score, in points: their score so far plus the expected
+    final points of each open route they own (``closed + a * open_tiles + b * open_share``,
+    see :data:`Parts`); the score itself once the game is over."""
+    board = state.board
+    out = [float(s) for s in board.scores]
+    share = (TILES - board.placed) / TILES
+    a = LENGTH_WEIGHT[0] + LENGTH_WEIGHT[1] * share
+    b = OPEN_BONUS[0] + OPEN_BONUS[1] * share
+    owners = board.owners
+    for k, _, closed, open_tiles, open_share, _ in _cached_parts(state).values():
+        out[owners[k]] += closed + a * open_tiles + b * open_share
     return out
 
 
