@@ -69,6 +69,29 @@ def test_estimate_is_the_expected_fate_of_each_open_route(
     assert game_type("metro").heuristic(state, 0) == got[0]  # the registry's hook
 
 
+@pytest.mark.parametrize("mode", ["draw", "official-hand"])
+def test_every_child_of_a_position_is_estimated_alike(mode: str) -> None:
+    """A search asks for the position, then for each position one tile later: those reuse
+    the parts of the routes the new tile leaves alone, and must still match the engine."""
+    state = load_game("metro", players=3, turn_mode=mode).new_game(10)
+    assert isinstance(state, MetroState)
+    rng = Rng(10, "test")
+    while state.board.placed < 20 or state.to_move_player() == CHANCE:
+        mover = state.to_move_player()
+        legal = state.legal_actions(mover)
+        state.apply_in_place(mover, legal[0] if mover == CHANCE else rng.choice(legal))
+        metro_heuristic(state, 0)  # every position on the way is cached, as in a search
+    mover = state.to_move_player()
+    for action in state.legal_actions(mover):
+        child = state.apply(mover, action)
+        while child.to_move_player() == CHANCE:
+            child = child.apply(CHANCE, child.legal_actions(CHANCE)[0])
+        if child.board.placed == state.board.placed:  # official-hand draw: place it too
+            child = child.apply(mover, child.legal_actions(mover)[-1])
+        got = [metro_heuristic(child, p) for p in range(3)]
+        assert got == pytest.approx(by_placing_every_tile(child), rel=1e-9), action
+
+
 def test_the_empty_board_in_numbers() -> None:
     """Before the first tile every train waits at its own edge square, at length 0. A tile
     there either completes the route at once (1 point, 2 at a centre — impossible from the

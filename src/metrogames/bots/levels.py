@@ -9,14 +9,15 @@ time per decision (``benchmarks/bots.py``; the figures are in the README's "Bots
 * ``easy``: the uniformly random player everywhere.
 * ``medium``: the greedy player in Next Station (it beats random there by about 30 points);
   in Metro, where the greedy player closes its own routes as soon as they score and loses to
-  random, the one-ply heuristic player (:mod:`~metrogames.bots.heuristic`: Metro's estimate of
-  open routes, about 1 ms a decision), which beats random in nearly every 2-player game.
+  random, the one-ply heuristic player (:mod:`~metrogames.bots.heuristic`, on Metro's
+  estimate of its open routes; a few ms a decision), which beats random in nearly every
+  2-player game.
 * ``hard``: flat Monte Carlo with random playouts, about 0.1–0.3 s a decision; in Metro a
-  short heuristic lookahead (:mod:`~metrogames.bots.lookahead`: two more decisions followed on
-  a dozen determinizations), about 0.1 s.
-* ``expert``: the strongest setting within about 2 s a decision on one core (1 s in Metro):
-  flat Monte Carlo with greedy playouts in Next Station; in Metro a deeper heuristic lookahead
-  (four more decisions, on more determinizations).
+  short heuristic lookahead (:mod:`~metrogames.bots.lookahead`: the 4 best actions followed
+  for 2 more decisions on 8 determinizations), about 0.1 s.
+* ``expert``: the strongest setting within about 2 s a decision on one core: flat Monte
+  Carlo with greedy playouts in Next Station; in Metro a deeper heuristic lookahead (the 6
+  best actions followed for 4 more decisions on 16 determinizations), under 1 s.
 
 A level delegates to a bot seeded like the level itself, so ``medium`` in London plays exactly
 the games ``greedy`` plays with the same seed.
