@@ -58,8 +58,16 @@ def test_score_json_prints_the_spec_breakdown(tmp_path: Path) -> None:
 def test_score_table(tmp_path: Path) -> None:
     result = invoke("score", write_json(tmp_path / "sheet.json", SPEC_SHEET))
     assert result.exit_code == 0
-    assert "6×4 + 1×2 = 26" in result.stdout
+    assert "6×4 + 1×2 = 26 (circled E4)" in result.stdout  # as --json's "circled"
+    assert "1 box → 1" in result.stdout  # one tourist site crossed off: 1 point
     assert "total" in result.stdout and "27" in result.stdout
+
+
+def test_plural() -> None:
+    from metrogames.cli.render.nextstation_map import plural
+
+    assert [plural(n, "box") for n in (0, 1, 2)] == ["0 boxes", "1 box", "2 boxes"]
+    assert plural(1, "section") == "1 section" and plural(3, "section") == "3 sections"
 
 
 @pytest.mark.parametrize(

@@ -40,7 +40,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a web table running in a thread of this process."""
     port = _free_port()
     db = tmp_path_factory.mktemp("daily") / "daily.db"
-    settings = Settings(db=f"sqlite:///{db}", port=port, bot_delay=0.0, daily_secret="test")
+    settings = Settings(
+        db=f"sqlite:///{db}", port=port, bot_delay=0.0, daily_secret="test", daily_expert="easy"
+    )
     srv = uvicorn.Server(
         uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
     )
@@ -209,3 +211,14 @@ def test_daily_errors_have_clear_messages_and_exit_codes(server: str, tmp_path: 
         app, ["daily", "london", "--server", server, "--token-file", str(token_file)]
     )
     assert broken.exit_code == 1 and "cannot read the token file" in broken.output
+
+
+def test_daily_hint_is_refused_in_the_ranked_game(server: str, tmp_path: Path) -> None:
+    token_file = tmp_path / "h.json"
+    args = ["daily", "london", "--server", server, "--token-file", str(token_file), "--no-share"]
+    run = CliRunner().invoke(app, [*args, "--name", "Cy"], input="hint\nhint pass\nquit\n")
+    assert run.exit_code == 0, run.output
+    refusal = "✘ No hints in a ranked daily game: today's score must be yours alone"
+    assert run.output.count(refusal) == 2
+    assert "Coach (" not in run.output
+    assert "Stopped" in run.output

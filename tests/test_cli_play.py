@@ -266,3 +266,35 @@ def test_solo_london_ends_with_its_rating_band_and_percentile(tmp_path: Path) ->
     assert f"Solo rating: {score} → band {rating[1]} ({rating[2]})" in text
     assert re.search(r"Percentile: [\d.]+ — better than [\d.]+% of \d+ solo games", text)
     assert " wins " not in text and "victory" not in text
+
+
+def test_hint_shows_the_coachs_best_three_moves_and_rates_the_move_typed(tmp_path: Path) -> None:
+    from metrogames.bots.coach import hints
+    from metrogames.games import load_game
+
+    console, buf = _console()
+    typed = iter(["hint", "hint pass", "hint Z9-A1", "hint D3", "quit"])
+    play_game("london", 1, [], None, 5, tmp_path / "h.json", console, lambda p: next(typed))
+    text = buf.getvalue()
+    state = load_game("london", players=1).new_game(5)
+    while CHANCE in state.to_move():
+        state.apply_in_place(CHANCE, state.legal_actions(CHANCE)[0])
+    view = state.view(0)
+    expected = hints(view, 0, seed=5 + len(view.history()), about=view.game.pass_action)
+    assert text.count("Coach (the expert's estimates, expected final score):") == 2
+    for i, h in enumerate(expected.best, 1):
+        assert f"{i}. {h.text}  {h.score:.1f} points  · {h.playouts} playouts" in text
+    about = expected.about
+    assert about is not None
+    assert f"Your move pass: {about.score:.1f} points" in text
+    assert "✘ no hint for that move: unknown station 'Z9'" in text
+    assert "✘ no hint for that move: cannot read 'D3'" in text
+    assert "hint [MOVE]" not in text  # help was not asked
+    # the server's JSON of the same answer reads back to the same lines
+    from metrogames.cli.hints import hints_from_json, hints_text
+
+    data = expected.to_json(view, 0)
+    console2, buf2 = _console()
+    console2.print(hints_text(hints_from_json(data), 1))  # type: ignore[arg-type]
+    assert buf2.getvalue().strip() in text
+    assert "Game stopped." in text

@@ -56,7 +56,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     env["METROGAMES_BOT_DELAY"] = "0.02"
     env["METROGAMES_CLOCK_UNIT"] = "1"
     env["METROGAMES_HANDOVER_GRACE"] = "0"  # a closed page has left at once
-    for kind in ("ROOMS", "PLAYERS", "JOINS", "REPLAYS"):  # every test's rooms come from this machine
+    env["METROGAMES_DAILY_EXPERT"] = "easy"  # the daily deal's strong bot, at no cost
+    for kind in ("ROOMS", "PLAYERS", "JOINS", "REPLAYS", "SCORES", "HINTS"):  # all from this machine
         env[f"METROGAMES_RATE_{kind}"] = "10000/minute"
     log = tmp_path_factory.mktemp("log") / "server.log"
     with open(log, "wb") as out:

@@ -147,3 +147,40 @@ def metro_move(page: Page) -> bool:
     squares.first.click()
     wait_step_after(page, step)
     return True
+
+
+OVERLAPS_JS = """() => {
+  const boxes = (sel) => [...document.querySelectorAll(sel)].map((e) => {
+    const r = e.getBoundingClientRect();
+    const what = (e.closest("[data-section]") || e.closest(".line-letter") || e).outerHTML.slice(0, 120);
+    return { sel, what, x0: r.left, y0: r.top, x1: r.right, y1: r.bottom };
+  });
+  const marks = boxes("svg.board-ns .line-letter circle");
+  const labels = [...boxes("svg.board-ns .departure-letter"), ...boxes("svg.board-ns .river-name")];
+  const hit = (a, b) => a.x0 < b.x1 - 1 && b.x0 < a.x1 - 1 && a.y0 < b.y1 - 1 && b.y0 < a.y1 - 1;
+  const out = [];
+  marks.forEach((a, i) => marks.slice(i + 1).forEach((b) => { if (hit(a, b)) out.push([a, b]); }));
+  labels.forEach((a) => marks.forEach((b) => { if (hit(a, b)) out.push([a, b]); }));
+  return out.map(([a, b]) => `${a.what} @${Math.round(a.x0)},${Math.round(a.y0)} / ${b.what} @${Math.round(b.x0)},${Math.round(b.y0)}`);
+}"""
+"""Lists pairs of line markers that overlap, and of labels (departure letters, the river's
+name) that a line marker covers, on the Next Station board of the page."""
+
+
+def overlaps(page: Page) -> list[str]:
+    """The marker/marker and label/marker pairs that overlap on the page's Next Station map
+    (each described by its elements and positions)."""
+    return list(page.evaluate(OVERLAPS_JS))
+
+
+def in_viewport(page: Page, selector: str) -> bool:
+    """Whether the first match of ``selector`` lies wholly inside the page's viewport."""
+    box = page.locator(selector).first.bounding_box()
+    size = page.viewport_size
+    assert box is not None and size is not None, selector
+    return (
+        box["y"] >= 0
+        and box["y"] + box["height"] <= size["height"] + 0.5
+        and box["x"] >= 0
+        and box["x"] + box["width"] <= size["width"] + 0.5
+    )

@@ -12,6 +12,7 @@ def test_metro_against_a_bot_whole_game(page: Page, server: str) -> None:
     page.wait_for_selector("svg.board-metro .hit-square")
     expect(page.locator(".edge-station")).to_have_count(32)
     expect(page.locator(".tile-btn")).to_have_count(1)
+    expect(page.locator(".tile-code")).to_have_text("drawn tile")  # words, not a tile code
     # hovering a legal square previews the tile there
     page.locator(".hit-square").first.hover()
     expect(page.locator(".tile.preview")).to_have_count(1)
@@ -21,11 +22,44 @@ def test_metro_against_a_bot_whole_game(page: Page, server: str) -> None:
         assert moves <= 30, "the game did not end"
         if metro_move(page):
             moves += 1
-            if moves == 12:
+            if moves == 12:  # 24 tiles down: trains are on their way, said in words
+                expect(page.locator(".train-line").first).to_contain_text("so far, waiting at")
+                page.locator("[data-testid=moves] summary").click()  # the move log
+                expect(page.locator(".move-log li").nth(3)).to_be_visible()
+                expect(page.locator(".move-log")).to_contain_text("Ada: ")
                 shot(page, "metro-mid")
         else:
             page.wait_for_selector(f".hit-square, {GAME_OVER}")
     assert moves == 30
     expect(page.locator("svg.board-metro g.tile[data-square]")).to_have_count(60)
     expect(page.locator(".final tbody tr")).to_have_count(2)
+    expect(page.locator(".panel.trains")).to_be_hidden()  # nothing "on its way" once over
     shot(page, "metro-end")
+
+
+def test_metro_rules_presets_on_the_form_and_the_room(page: Page, server: str) -> None:
+    """The form offers the seed's and the publisher's rules by name; choosing one sets the
+    options, which stay adjustable ("custom" once changed); the room says which was used."""
+    page.goto(f"{server}/")
+    page.wait_for_selector("#create-form")
+    page.check("input[name=game][value=metro]")
+    page.check("input[name=mode][value=bots]")
+    expect(page.locator("#opt-preset")).to_have_value("seed")  # the default options
+    page.select_option("#opt-preset", "box")
+    expect(page.locator("#opt-turn_mode")).to_have_value('"official-hand"')
+    expect(page.locator("#opt-one_tile_routes")).to_have_value('"forbidden"')
+    expect(page.locator("[data-testid=preset-note]")).to_contain_text("hold one tile")
+    page.select_option("#opt-turn_mode", '"hand"')
+    expect(page.locator("#opt-preset")).to_have_value("")  # custom
+    page.select_option("#opt-turn_mode", '"official-hand"')
+    expect(page.locator("#opt-preset")).to_have_value("box")
+    shot(page, "metro-presets-form")
+    page.click("#create-btn")
+    page.wait_for_url("**/r/*")
+    expect(page.locator("[data-testid=preset]")).to_have_text("Publisher's box rules")
+    room = page.url.rstrip("/").rsplit("/", 1)[-1]
+    summary = page.request.get(f"{server}/api/rooms/{room}").json()
+    assert summary["options"] == {"turn_mode": "official-hand", "one_tile_routes": "forbidden"}
+    assert summary["preset"] == {"name": "box", "title": "Publisher's box rules"}
+    page.wait_for_selector("svg.board-metro .hit-square")
+    shot(page, "metro-presets-room")

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Page, expect
 
 from browser.helpers import (
     GAME_OVER,
     create_game,
     next_station_move,
+    overlaps,
     play_next_station,
     shot,
     step_of,
@@ -52,6 +55,17 @@ def test_london_solo_whole_game_by_clicking(page: Page, server: str) -> None:
     expect(page.locator(".final-sheet")).to_have_count(1)
     total = page.locator(".final-sheet [data-testid=sheet-total]").first.inner_text()
     assert int(total) > 0
+    # one player: the score and the solo rating, never "wins"
+    expect(page.locator(GAME_OVER)).to_have_text(f"Game over — {total} points")
+    expect(page.locator("[data-testid=solo-result]")).to_contain_text("Solo rating: band ")
+    for who in (".pname", ".final-sheet h3"):  # no winner's star with one player
+        expect(page.locator(who).first).not_to_contain_text("★")
+    expect(page.locator(".power-line")).not_to_contain_text("available")  # nothing "current"
+    assert not overlaps(page), overlaps(page)  # no marker covers another, a departure letter or "Thames"
+    # interchanges are marked: as many rings as the sheet's interchange boxes count
+    counts = page.locator(".final-sheet tr", has_text="Interchanges").first.inner_text()
+    boxes = sum(int(n) for n in re.findall(r"(\d+)×\d", counts))
+    expect(page.locator("svg.board-ns .interchange")).to_have_count(boxes)
     shot(page, "london-end")
 
 
@@ -66,4 +80,6 @@ def test_paris_hotseat_whole_game(page: Page, server: str) -> None:
     turns = play_next_station(page, max_turns=120)
     assert turns >= 20
     expect(page.locator(".final-sheet")).to_have_count(2)
+    expect(page.locator(".notice.handover")).to_have_count(0)  # nothing "current" once over
+    assert not overlaps(page), overlaps(page)
     shot(page, "paris-end")

@@ -4,12 +4,20 @@ bot by the host, the seat taken back with the stored token; replays of finished 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
 from browser.conftest import PageErrors, new_page, watch
-from browser.helpers import GAME_OVER, create_game, finished_london, next_station_move, shot
+from browser.helpers import (
+    GAME_OVER,
+    create_game,
+    finished_london,
+    in_viewport,
+    next_station_move,
+    shot,
+)
 
 
 def test_online_room_two_players(browser: Browser, server: str, errors: PageErrors) -> None:
@@ -21,6 +29,9 @@ def test_online_room_two_players(browser: Browser, server: str, errors: PageErro
     link = host.locator("#share-link").input_value()
     assert link.endswith(f"/r/{room}")
     expect(host.locator("#start-btn")).to_be_disabled()
+    facts = host.locator("[data-testid=lobby-facts]")
+    expect(facts).to_contain_text("2 min per turn")  # the lobby shows the clock and options
+    expect(facts).to_contain_text("objectives: none")
     shot(host, "room-lobby-host")
 
     guest.goto(link)
@@ -28,11 +39,31 @@ def test_online_room_two_players(browser: Browser, server: str, errors: PageErro
     guest.click("[data-join='1']")
     expect(guest.locator(".lobby-seat[data-seat='1']")).to_contain_text("you")
     expect(host.locator("#start-btn")).to_be_enabled()
+    # a third browser finds the room full: no seat to take, it watches
+    late = new_page(browser, errors, viewport={"width": 1280, "height": 900})
+    late.goto(link)
+    expect(late.locator("[data-testid=room-full]")).to_contain_text("you are watching")
+    expect(late.locator("[data-join]")).to_have_count(0)
     host.click("#start-btn")
+    late.wait_for_selector("svg.board-ns")  # the spectator sees the game start
+    late.context.close()
     guest.wait_for_selector("svg.board-ns .hit")
     host.wait_for_selector("svg.board-ns .hit")
     expect(host.locator("#clock")).to_contain_text("s")
     shot(guest, "room-guest-phone")
+    # on the phone, with the top of the board in view, the card, the instruction and Pass
+    # stay on screen (no scrolling per turn), and buttons are finger-sized
+    guest.locator("svg.board-ns").scroll_into_view_if_needed()
+    guest.evaluate("document.querySelector('svg.board-ns').scrollIntoView({block: 'start'})")
+    for part in (".turn-dock .card.current, .turn-dock .card", ".turn-dock .panel.turn p, .turn-dock .panel.turn h3", "#pass-btn"):
+        assert in_viewport(guest, part), part
+    pass_box = guest.locator("#pass-btn").bounding_box()
+    assert pass_box is not None and pass_box["height"] >= 44
+    shot(guest, "room-guest-phone-viewport", full_page=False)
+    guest.evaluate("window.scrollTo(0, 0)")  # the page's top: the dock sticks to the bottom
+    for part in (".turn-dock .card", "#pass-btn"):
+        assert in_viewport(guest, part), part
+    shot(guest, "room-guest-phone-top", full_page=False)
 
     turns = 0
     for _ in range(4):  # a few turns together
@@ -112,3 +143,35 @@ def test_replay_and_record_upload(page: Page, server: str, tmp_path: Path) -> No
     expect(page.locator("[data-testid=replay-counter]")).to_contain_text(f"of {total}")
     page.keyboard.press("End")
     shot(page, "replay-uploaded")
+
+
+def test_a_turn_based_game_lists_whose_turn_it_is(
+    browser: Browser, server: str, errors: PageErrors
+) -> None:
+    """A day per move: the clock shows hours, the home page lists the game as the player's
+    turn, then as theirs once the player has moved."""
+    host = new_page(browser, errors, viewport={"width": 1280, "height": 900})
+    guest = new_page(browser, errors, viewport={"width": 1280, "height": 900})
+    room = create_game(
+        host, server, "london", "online", **{"player-count": "2", "turn-clock": "86400"}
+    )
+    expect(host.locator("[data-testid=lobby-facts]")).to_contain_text("1 d per turn (turn-based)")
+    guest.goto(host.locator("#share-link").input_value())
+    guest.fill("#join-name", "Bob")
+    guest.click("[data-join='1']")
+    host.click("#start-btn")
+    host.wait_for_selector("svg.board-ns .hit")
+    expect(host.locator("#clock")).to_contain_text(" h ")  # 23 h 59 min, not 86399 s
+    expect(host).to_have_title(re.compile("^● Your turn"))
+    host.goto(f"{server}/")
+    row = host.locator(f"[data-testid=your-games] li[data-room='{room}']")
+    expect(row).to_contain_text("your turn")
+    row.locator("a").click()
+    host.wait_for_selector("svg.board-ns .hit")
+    next_station_move(host, use_powers=False)  # the guest has not moved: their turn now
+    expect(host).not_to_have_title(re.compile("Your turn"))
+    host.goto(f"{server}/")
+    expect(row).to_contain_text("their turn")
+    shot(host, "turn-based-home")
+    host.context.close()
+    guest.context.close()

@@ -41,7 +41,14 @@ def test_london_solo(client: TestClient, tmp_path: Path) -> None:
     played = finish_and_check(client, made["room"]["room"], made["tokens"], tmp_path)
     drawn = [a for a in played["sent"][0] if a != "pass"]
     assert len(drawn) >= 10  # a real game: most turns draw a section
-    assert played["final"]["scores"][0] > 0
+    score = played["final"]["scores"][0]
+    assert score > 0
+    solo = played["final"]["solo"]  # the rulebook's rating of a solo game without modules
+    assert solo["score"] == score and solo["modules"] == 0
+    # docs/next-station-london.md, "Solo": bands ≤ 90, 91–105, 106–120, 121–135, 136–150, > 150
+    band = 1 + sum(score > edge for edge in (90, 105, 120, 135, 150))
+    assert solo["rating"]["band"] == band and solo["rating"]["adjusted"] == score
+    assert 0 <= solo["percentile"] <= 100
 
 
 def test_london_hotseat_with_powers_and_objectives(client: TestClient, tmp_path: Path) -> None:
@@ -68,7 +75,8 @@ def test_london_hotseat_with_powers_and_objectives(client: TestClient, tmp_path:
 
 def test_paris_against_a_bot(client: TestClient, tmp_path: Path) -> None:
     made = create(client, game="paris", mode="bots", seats=[{"name": "Ada"}, {"bot": "greedy"}])
-    finish_and_check(client, made["room"]["room"], made["tokens"], tmp_path)
+    played = finish_and_check(client, made["room"]["room"], made["tokens"], tmp_path)
+    assert "solo" not in played["final"]  # two players: no solo rating
 
 
 def test_metro_hand_mode_against_a_bot(client: TestClient, tmp_path: Path) -> None:

@@ -183,6 +183,7 @@ def test_wrong_types_name_the_field(client: TestClient) -> None:
         ({"game": "london", "mode": "solo", "seats": [{}] * 17}, "seats"),
         ({"game": "london", "mode": "duel", "seats": [{}]}, "mode"),
         ({"game": "london", "mode": "solo", "seats": [{}], "turn_clock": 5}, "turn_clock"),
+        ({"game": "london", "mode": "solo", "seats": [{}], "turn_clock": 7 * 86400 + 1}, "turn_clock"),
         ({"game": ["london"], "mode": "solo", "seats": [{}]}, "game"),
     ):
         r = client.post("/api/rooms", json=body)
@@ -298,3 +299,27 @@ def test_people_cannot_pose_as_bots_and_bots_keep_their_mark(client: TestClient)
     r = client.post(f"/api/rooms/{room}/join", json={"seat": 1, "name": "bot:random"})
     assert r.status_code == 400 and "bots'" in r.json()["error"], r.text
     assert client.get(f"/api/rooms/{room}").json()["seats"][1]["claimed"] is False
+
+
+def test_two_bots_at_one_table_have_distinct_names(client: TestClient) -> None:
+    made = client.post(
+        "/api/rooms",
+        json={"game": "metro", "mode": "bots",
+              "seats": [{"name": "Ada"}, {"bot": "random"}, {"bot": "random"},
+                        {"bot": "greedy", "name": "random"}, {"bot": "greedy"}]},
+    )  # fmt: skip
+    assert made.status_code == 201, made.text
+    names = [s["name"] for s in made.json()["room"]["seats"]]
+    assert names == ["Ada", "bot:random", "bot:random 2", "bot:random 3", "bot:greedy"]
+    record = client.get(f"/api/rooms/{made.json()['room']['room']}/record").json()
+    assert record["players"] == names  # records say the same
+
+
+def test_a_turn_based_clock_of_up_to_seven_days(client: TestClient) -> None:
+    made = client.post(
+        "/api/rooms",
+        json={"game": "london", "mode": "online", "seats": [{"name": "Ada"}, {}],
+              "turn_clock": 7 * 86400},
+    )  # fmt: skip
+    assert made.status_code == 201, made.text
+    assert made.json()["room"]["turn_clock"] == 604800

@@ -23,7 +23,9 @@ from metrogames.web.config import Settings
 
 
 def make_settings(db_url: str, **kw: Any) -> Settings:
-    """Test settings: bots play at once, a turn-clock second lasts 10 ms."""
+    """Test settings: bots play at once, a turn-clock second lasts 10 ms, no daily expert
+    (its games take seconds of CPU) unless asked for."""
+    kw.setdefault("daily_expert", "")
     return Settings(db=db_url, bot_delay=kw.pop("bot_delay", 0), clock_unit=0.01, **kw)
 
 

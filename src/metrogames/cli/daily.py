@@ -14,7 +14,7 @@ one entry per server: ``{"http://127.0.0.1:8000": {"player", "name", "token"}}``
 copied from the browser there to play as the same player). Today's game is started with
 ``POST /api/daily/{game}/{date}/start`` (a second run continues the game in progress) and
 played in its room with the player token as the seat token; at the end the result (score, rank,
-percentile, rating band, the greedy bot's score on the same deal) is printed.
+percentile, rating band, the reference and expert bots' scores on the same deal) is printed.
 """
 
 from __future__ import annotations
@@ -29,10 +29,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
-from rich.console import Console, Group
+from rich.console import Console, Group, RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
+from metrogames.cli.hints import HINT_WORD, hints_from_json, hints_text
 from metrogames.cli.prompt import QuitGame, read_move
 from metrogames.cli.render import Seats, TerminalRenderer, renderer_for
 from metrogames.core.errors import MetrogamesError, NotationError
@@ -45,8 +46,9 @@ DEFAULT_TOKEN_FILE = Path("var/player.json")
 _DIM = "#6b7280"
 
 COMMANDS = (
-    "Commands: moves (every legal move) · map (show the map again) · help · quit (stop; the\n"
-    "game stays open on the server until the day closes: run the command again to continue)"
+    "Commands: moves (every legal move) · map (show the map again) · hint [MOVE] (the coach's\n"
+    "best three moves; not in a ranked game) · help · quit (stop; the game stays open on the\n"
+    "server until the day closes: run the command again to continue)"
 )
 
 
@@ -201,18 +203,19 @@ def result_lines(result: dict[str, Any], game: str) -> list[Text]:
         out.append(Text(text, style="bold"))
     elif game == "london":
         out.append(Text("Solo rating: —", style=_DIM))
-    bot = result.get("bot")
-    if bot:
+    for key in ("bot", "expert"):
+        bot = result.get(key)
+        if not bot:
+            continue
+        name = bot.get("name", key)
+        if bot.get("score") is None:
+            out.append(Text(f"The {name} bot is still playing the deal: ask again later.", style=_DIM))
+            continue
         diff = int(result["score"]) - int(bot["score"])
         verdict = (
             f"you beat it by {diff}" if diff > 0 else f"it beat you by {-diff}" if diff else "a tie"
         )
-        out.append(
-            Text(
-                f"The {bot.get('name', 'greedy')} bot scored {bot['score']} on the same deal: "
-                f"{verdict}"
-            )
-        )
+        out.append(Text(f"The {name} bot scored {bot['score']} on the same deal: {verdict}"))
     return out
 
 
@@ -410,9 +413,15 @@ class DailySession:
             "map": lambda: r.turn_screen(seen, seat, self.seats, width=width),
         }
         help_text = f"{r.notation_help}\n{COMMANDS}"
+
+        def hint(rest: str) -> RenderableType:
+            return self.hint(room, view, seen, seat, rest)
+
         while True:
             prompt = r.prompt(seen, seat, self.seats)
-            text = read_move(self.input_fn, prompt, self.console, help_text, commands)
+            text = read_move(
+                self.input_fn, prompt, self.console, help_text, commands, {HINT_WORD: hint}
+            )
             try:
                 action = r.complete(seen, seat, seen.string_to_action(seat, text))
             except NotationError as exc:
@@ -424,6 +433,31 @@ class DailySession:
             fresh = self.view(room)
             if fresh["step"] != view["step"]:
                 return fresh
+
+    def hint(
+        self, room: str, view: dict[str, Any], seen: State[Action], seat: int, rest: str
+    ) -> RenderableType:
+        """The server's hints for this turn (``hint [MOVE]``), or why there are none: the
+        server refuses them in a ranked game."""
+        body: dict[str, Any] = {"step": view["step"]}
+        try:
+            if rest.strip():
+                move = self.renderer.complete(seen, seat, seen.string_to_action(seat, rest))
+                body["about"] = seen.action_to_json(seat, move)
+            data = self.server.call("POST", f"/api/rooms/{room}/hint", body)
+        except NotationError as exc:
+            return Text(f"✘ no hint for that move: {exc}", style="bold red")
+        except RefusalError as exc:
+            if exc.reason == "ranked-game":
+                return Text(
+                    "✘ No hints in a ranked daily game: today's score must be yours alone "
+                    "(past days' practice games have hints).",
+                    style="bold red",
+                )
+            if exc.reason == "bad-token":
+                raise
+            return Text(f"✘ no hint: {exc.error}", style="bold red")
+        return hints_text(hints_from_json(data), seen.num_players)
 
     def send(self, room: str, view: dict[str, Any], action: Any) -> dict[str, Any] | None:
         """The next view, or ``None`` when the server refused (its reason printed)."""

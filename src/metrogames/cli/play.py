@@ -5,7 +5,8 @@ protocol and the registry; what it shows comes from the game's terminal renderer
 (:func:`~metrogames.cli.render.renderer_for`). Chance takes the deal's outcome. Before a
 human's move the screen shows that seat's view (``state.view(seat)``); the move typed is read
 with ``string_to_action`` and played with the checked ``apply`` — a refusal is explained and
-the move asked again; ``moves``, ``map``, ``help`` and ``quit`` work at every prompt, and a
+the move asked again; ``moves``, ``map``, ``hint`` (the coach, :mod:`metrogames.cli.hints`),
+``help`` and ``quit`` work at every prompt, and a
 move that is the only legal one and the game's pass is played without asking. Bots decide on
 their seat's view. When several people share the terminal and a seat's screen shows secrets
 (Metro's held tiles), the screen is cleared and the next player asked to press Enter. The
@@ -25,6 +26,7 @@ from rich.text import Text
 
 from metrogames.bots import Bot, make_bot
 from metrogames.cli.files import read_json
+from metrogames.cli.hints import HINT_HELP, HINT_WORD, hint_command
 from metrogames.cli.options import default_record_path, save_record
 from metrogames.cli.prompt import QuitGame, read_line, read_move, refusal_text
 from metrogames.cli.render import Seats, TerminalRenderer, renderer_for
@@ -133,19 +135,25 @@ class TerminalTable:
         commands.update({word: show for word, (_, show) in extra.items()})
         words = ["moves (every legal move)", "map (the screen again)"]
         words += [f"{word} ({text})" for word, (text, _) in extra.items()]
+        words.append(HINT_HELP)
         help_text = (
             f"{r.notation_help}\nCommands: {' · '.join(words)} · help · quit (save and stop)"
         )
-        hint = f"Type a legal move, {', '.join(['moves', 'map', *extra])}, help or quit."
+        again = f"Type a legal move, {', '.join(['moves', 'map', *extra, HINT_WORD])}, help or quit."
+
+        def read(text: str) -> Action:
+            return r.complete(view, seat, view.string_to_action(seat, text))
+
+        coach = {HINT_WORD: hint_command(view, seat, self.seed + len(view.history()), read)}
         while True:
             text = read_move(self.input_fn, r.prompt(view, seat, self.seats), self.console,
-                             help_text, commands)  # fmt: skip
+                             help_text, commands, coach)  # fmt: skip
             try:
-                action = r.complete(view, seat, view.string_to_action(seat, text))
+                action = read(text)
                 self.state = self.state.apply(seat, action)
             except (NotationError, IllegalActionError) as exc:
                 self.console.print(Text(f"✘ {refusal_text(exc)}", style="bold red"))
-                self.console.print(Text(hint, style="dim"))
+                self.console.print(Text(again, style="dim"))
                 continue
             self._announce([(seat, action)])
             return

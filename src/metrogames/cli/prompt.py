@@ -33,11 +33,14 @@ def read_move(
     console: Console,
     help_text: str,
     commands: Mapping[str, Callable[[], RenderableType]],
+    arg_commands: Mapping[str, Callable[[str], RenderableType]] | None = None,
 ) -> str:
     """Read lines until one is not a command, and return it (a move to parse).
 
     Blank lines are skipped, ``help``/``?``/``h`` print ``help_text``, a word of ``commands``
-    prints what its function returns (``moves``, ``map``, …).
+    prints what its function returns (``moves``, ``map``, …), and a line whose first word is
+    one of ``arg_commands`` what that function returns given the rest of the line (``hint
+    D3-G3``).
 
     Raises:
         QuitGame: a quit word or the end of input.
@@ -51,6 +54,8 @@ def read_move(
             console.print(help_text)
         elif word in commands:
             console.print(commands[word]())
+        elif arg_commands and (first := word.split()[0]) in arg_commands:
+            console.print(arg_commands[first](text.strip()[len(first) :]))
         else:
             return text
 

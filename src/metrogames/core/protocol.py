@@ -27,7 +27,7 @@ types and the registry, never an engine class.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol, Self, TypeVar
 
 if TYPE_CHECKING:
@@ -299,6 +299,9 @@ class Game(Protocol[A]):
 
 
 Dynamics = Literal["sequential", "simultaneous"]
+CoachFigure = Literal["score", "win"]
+"""What a hint shows of a move: the expected final ``score`` (points) or the ``win``
+probability (:attr:`GameType.coach_figure`)."""
 
 
 @dataclass(frozen=True)
@@ -320,6 +323,24 @@ class OptionSpec:
         if self.choose is not None:
             out["choose"] = self.choose
         return out
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named rule set: values for some of a game's options (the others keep their default).
+
+    Attributes:
+        title: shown to people (``Publisher's box rules``).
+        options: option name -> JSON value.
+        note: one line on what the rule set means for a player.
+    """
+
+    title: str
+    options: JsonObject
+    note: str = ""
+
+    def to_json(self) -> JsonObject:
+        return {"title": self.title, "options": dict(self.options), "note": self.note}
 
 
 @dataclass(frozen=True)
@@ -345,10 +366,16 @@ class GameType:
         solo_result: for a finished solo game, its rating and percentile (JSON), else
             ``None``; ``None`` for a game without solo ratings.
         family: the renderer family (``nextstation``, ``metro``; the game name by default).
+        presets: rule-set name -> :class:`Preset` (menus offer them by name; a game's options
+            that match one are said to use it); empty for most games.
         heuristic: ``(full state, player) -> float``: the game's own estimate of ``player``'s
             final score from a position, in points, for search bots (leaf values and playout
             policies); it may read the whole state it is given, so bots hand it only
             determinizations (``state.resample``). ``None``: bots rely on playouts alone.
+        coach_figure: what the coach's hints show for a move in a game of several players
+            (:mod:`metrogames.bots.coach`): ``score``, the expected final score in points (a
+            game scored on one's own board, as Next Station), or ``win``, the probability of
+            winning (a game of interaction, as Metro). A solo game always shows ``score``.
     """
 
     name: str
@@ -365,4 +392,6 @@ class GameType:
     view_json: Callable[[State[Action], int | None], JsonObject]
     solo_result: Callable[[State[Action]], JsonObject | None] | None = None
     family: str = ""
+    presets: dict[str, Preset] = field(default_factory=dict)
     heuristic: Callable[[State[Action], int], float] | None = None
+    coach_figure: CoachFigure = "score"

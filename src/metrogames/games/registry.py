@@ -139,3 +139,20 @@ def _record_type(data: object) -> GameType:
 def game_options_json(kind: GameType) -> JsonObject:
     """``{option: {"default", "values", "choose"?}}`` of ``kind`` (``GET /api/games``)."""
     return {name: spec.to_json() for name, spec in kind.options.items()}
+
+
+def preset_of(kind: GameType, options: object) -> str | None:
+    """The name of ``kind``'s preset whose every option value ``options`` (a game's
+    ``options_json()``, all options given) has, the first such in ``kind.presets``; ``None``
+    when no preset matches or ``options`` is not an object."""
+    if not isinstance(options, dict):
+        return None
+    for name, preset in kind.presets.items():
+        if all(options.get(key) == value for key, value in preset.options.items()):
+            return name
+    return None
+
+
+def game_presets_json(kind: GameType) -> JsonObject:
+    """``{name: {"title", "options", "note"}}`` of ``kind``'s presets (``GET /api/games``)."""
+    return {name: preset.to_json() for name, preset in kind.presets.items()}

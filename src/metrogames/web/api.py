@@ -18,6 +18,7 @@ from metrogames.web.boards import board, games_list
 from metrogames.web.bodies import (
     ActionBody,
     HandoverBody,
+    HintBody,
     JoinBody,
     NoBody,
     Record,
@@ -28,6 +29,7 @@ from metrogames.web.checks import RoomError
 from metrogames.web.ratelimit import RateLimits
 from metrogames.web.replays import replay_text
 from metrogames.web.rooms import RoomService
+from metrogames.web.views import move_log
 
 BODY_LIMIT = 64 * 1024
 RECORD_LIMIT = 1024 * 1024
@@ -68,7 +70,8 @@ def service(request: Request) -> RoomService:
 
 
 def charge(request: Request, kind: str) -> None:
-    """Count one request of ``kind`` (``rooms``, ``players``, ``joins``, ``replays``) by the
+    """Count one request of ``kind`` (``rooms``, ``players``, ``joins``, ``replays``,
+    ``hints``) by the
     request's client address (429 ``rate-limited`` over the limit)."""
     limits: RateLimits = request.app.state.limits
     limits.charge(kind, request)
@@ -158,6 +161,15 @@ async def get_view(room: str, request: Request) -> dict[str, Any]:
     return rooms.view(table, rooms.viewer(table, bearer(request)))
 
 
+@router.get("/rooms/{room}/moves")
+async def get_moves(room: str, request: Request) -> dict[str, Any]:
+    """The move log as the token's seat (or a spectator) may know it."""
+    rooms = service(request)
+    table = await rooms.table(room)
+    you = rooms.viewer(table, bearer(request))
+    return {"moves": move_log(table.progress.state, you)}
+
+
 @router.post("/rooms/{room}/actions")
 async def post_action(room: str, request: Request) -> dict[str, Any]:
     """Play ``{"action", "step"}``; answers the seat's view after the action."""
@@ -165,6 +177,14 @@ async def post_action(room: str, request: Request) -> dict[str, Any]:
     body = await read_body(request, ActionBody, "an action")
     table, seat = await rooms.act(room, bearer(request), body)
     return rooms.view(table, seat)
+
+
+@router.post("/rooms/{room}/hint")
+async def post_hint(room: str, request: Request) -> dict[str, Any]:
+    """The coach's best three moves for the token's seat at ``{"step", "about"?}``."""
+    body = await read_body(request, HintBody, "a hint")
+    charge(request, "hints")
+    return await service(request).hint(room, bearer(request), body)
 
 
 @router.get("/rooms/{room}/record")

@@ -3,7 +3,7 @@ at start, rooms resumed and idle rooms evicted while it runs.
 
 :func:`create_app` builds the app for :class:`~metrogames.web.config.Settings`: it opens the
 database and applies the migrations, serves ``/api`` (:mod:`.api`; the daily challenge:
-:mod:`.daily_api`), ``/ws`` (:mod:`.ws`) and the browser client in ``static/`` at ``/``
+:mod:`.daily_api`; score sheets: :mod:`.score_api`), ``/ws`` (:mod:`.ws`) and the browser client in ``static/`` at ``/``
 (``/r/{room}`` is the same page). Every response carries :data:`SECURITY_HEADERS`: the page
 runs only the site's own scripts and styles and cannot be framed. A request the server fails
 to carry out (e.g. the database fails) is a 500 ``{"error", "reason": "server-error"}``.
@@ -33,7 +33,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from metrogames.web import api, daily_api, ws
+from metrogames.web import api, daily_api, score_api, ws
 from metrogames.web.checks import RoomError
 from metrogames.web.config import Settings
 from metrogames.web.daily import DailyService, load_secret
@@ -102,7 +102,7 @@ async def sweep(rooms: RoomService) -> None:
 @contextlib.asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """While the app runs: resume the rooms that need it, evict idle ones; at the end, stop
-    the rooms' clocks and bots."""
+    the rooms' clocks and bots and the daily expert's games."""
     rooms: RoomService = app.state.rooms
     tasks = [asyncio.create_task(rooms.resume()), asyncio.create_task(sweep(rooms))]
     try:
@@ -111,6 +111,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         for task in tasks:
             task.cancel()
         await rooms.stop()
+        await app.state.daily.stop()
 
 
 def create_app(settings: Settings | None = None, now: Callable[[], float] | None = None) -> FastAPI:
@@ -176,6 +177,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
 
     app.include_router(api.router)
     app.include_router(daily_api.router)
+    app.include_router(score_api.router)
     app.include_router(ws.router)
     index = static_dir() / "index.html"
 

@@ -11,13 +11,26 @@ from __future__ import annotations
 from typing import Any
 
 from metrogames.bots.base import bot_codes
+from metrogames.bots.levels import LEVELS, level_algorithm
 from metrogames.core.errors import OptionError
-from metrogames.games import game_names, game_options_json, game_type
+from metrogames.games import game_names, game_options_json, game_presets_json, game_type
+
+
+def bot_label(code: str, game: str) -> str:
+    """A bot code as the seat menu shows it in ``game``: a level with the algorithm it plays
+    there (``Medium — greedy``, ``Hard — Monte Carlo (1000 playouts)``), an algorithm as such
+    (``Algorithm: random``)."""
+    if code in LEVELS:
+        played = str(level_algorithm(code, game)).replace("montecarlo", "Monte Carlo")
+        return f"{code.capitalize()} — {played}"
+    return f"Algorithm: {code.replace('montecarlo', 'Monte Carlo')}"
 
 
 def games_list() -> list[dict[str, Any]]:
     """``GET /api/games``: per game ``{"game", "title", "players": [min, max], "options":
-    {name: {"default", "values": [...], "choose"?: {...}}}, "bots": [codes]}``."""
+    {name: {"default", "values": [...], "choose"?: {...}}}, "presets": {name: {"title",
+    "options", "note"}}, "bots": [codes], "bot_labels": {code: label}}`` (bots: the levels
+    first, weakest to strongest, then the algorithms)."""
     out: list[dict[str, Any]] = []
     for name in game_names():
         kind = game_type(name)
@@ -27,7 +40,9 @@ def games_list() -> list[dict[str, Any]]:
                 "title": kind.title,
                 "players": [kind.players.start, kind.players.stop - 1],
                 "options": game_options_json(kind),
+                "presets": game_presets_json(kind),
                 "bots": bot_codes(),
+                "bot_labels": {code: bot_label(code, name) for code in bot_codes()},
             }
         )
     return out

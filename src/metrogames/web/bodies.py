@@ -28,6 +28,9 @@ from pydantic import (
 
 from metrogames.web.checks import bad_request, human_name, known_bot, normal_name, shown
 
+MAX_TURN_CLOCK = 7 * 24 * 3600
+"""The longest turn clock, in seconds (7 days: turn-based games by correspondence)."""
+
 MAX_DEPTH = 32
 """The deepest nesting of arrays and objects in free JSON (a record needs about 8)."""
 MAX_SEATS = 16
@@ -90,7 +93,7 @@ class RoomBody(Body):
     mode: Literal["solo", "bots", "hotseat", "online"]
     seats: Annotated[list[SeatSpec], Field(min_length=1, max_length=MAX_SEATS)]
     options: Annotated[dict[str, Json], Field(max_length=MAX_KEYS)] | None = None
-    turn_clock: Annotated[int, Field(ge=10, le=600)] | None = None
+    turn_clock: Annotated[int, Field(ge=10, le=MAX_TURN_CLOCK)] | None = None
 
 
 class JoinBody(Body):
@@ -115,6 +118,14 @@ class ActionBody(Body):
 
     action: Json
     step: Annotated[int, Field(ge=0, le=10**6)]
+
+
+class HintBody(Body):
+    """``POST /api/rooms/{room}/hint``: the view's ``step`` and, optionally, the move the
+    player is about to make."""
+
+    step: Annotated[int, Field(ge=0, le=10**6)]
+    about: Json = None
 
 
 class DailyStartBody(Body):

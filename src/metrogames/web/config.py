@@ -7,11 +7,13 @@
 ``METROGAMES_HANDOVER_GRACE`` (seconds a seat's player must have been gone, without a
 connection or an action, before the host may hand the seat to a bot),
 ``METROGAMES_DAILY_SECRET`` (the daily challenge's secret; when unset, a random one is made once
-and kept in the database), ``METROGAMES_ROOM_IDLE`` and ``METROGAMES_FINISHED_IDLE`` (seconds
+and kept in the database), ``METROGAMES_DAILY_EXPERT`` (the strong bot whose score on each daily
+deal is shown beside the reference bot's, computed once in the background: ``expert``; empty:
+none), ``METROGAMES_ROOM_IDLE`` and ``METROGAMES_FINISHED_IDLE`` (seconds
 a room, or a finished room, stays in memory once nothing uses it; reloaded on demand),
-``METROGAMES_RATE_ROOMS``, ``METROGAMES_RATE_PLAYERS``, ``METROGAMES_RATE_JOINS`` and
-``METROGAMES_RATE_REPLAYS`` (how many rooms, players, seat claims and uploaded replays one client
-address may ask for, in the ``limits`` library's notation, e.g. ``20/minute;200/hour``) and ``METROGAMES_TRUSTED_PROXIES`` (comma-separated
+``METROGAMES_RATE_ROOMS``, ``METROGAMES_RATE_PLAYERS``, ``METROGAMES_RATE_JOINS``,
+``METROGAMES_RATE_REPLAYS``, ``METROGAMES_RATE_SCORES`` and ``METROGAMES_RATE_HINTS`` (how many
+rooms, players, seat claims, uploaded replays, scored sheets and hints one client address may ask for, in the ``limits`` library's notation, e.g. ``20/minute;200/hour``) and ``METROGAMES_TRUSTED_PROXIES`` (comma-separated
 addresses or networks of reverse proxies whose ``X-Forwarded-For`` names the client; empty:
 the direct peer is the client).
 """
@@ -23,6 +25,8 @@ import ipaddress
 from limits import parse_many
 from pydantic import field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from metrogames.bots import make_bot
 
 DEFAULT_DB = "sqlite:///var/metrogames.db"
 
@@ -39,18 +43,30 @@ class Settings(BaseSettings):
     clock_unit: float = 1.0
     handover_grace: float = 30.0
     daily_secret: str | None = None
+    daily_expert: str = "expert"
     room_idle: float = 600.0
     finished_idle: float = 60.0
     rate_rooms: str = "20/minute;200/hour"
     rate_players: str = "10/minute;100/hour"
     rate_joins: str = "30/minute;300/hour"
     rate_replays: str = "30/minute;300/hour"
+    rate_scores: str = "120/minute;2000/hour"
+    rate_hints: str = "20/minute;200/hour"
     trusted_proxies: str = ""
 
-    @field_validator("rate_rooms", "rate_players", "rate_joins", "rate_replays")
+    @field_validator(
+        "rate_rooms", "rate_players", "rate_joins", "rate_replays", "rate_scores", "rate_hints"
+    )
     @classmethod
     def _rate(cls, value: str) -> str:
         parse_many(value)  # ValueError naming the text it cannot read
+        return value
+
+    @field_validator("daily_expert")
+    @classmethod
+    def _expert(cls, value: str) -> str:
+        if value:
+            make_bot(value)  # ValueError naming the known codes
         return value
 
     @field_validator("trusted_proxies")

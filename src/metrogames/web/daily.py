@@ -35,9 +35,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import secrets
+import threading
 import weakref
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from typing import Any, cast
 
@@ -53,6 +56,7 @@ from metrogames.web.players import Player, Players
 from metrogames.web.rooms import RoomService
 from metrogames.web.tables import Progress, Seat, Table
 
+log = logging.getLogger(__name__)
 SECRET_NAME = "daily"
 MAX_LIMIT = 1000
 RECORD_CACHE_BYTES = 64 * 1024 * 1024
@@ -126,8 +130,16 @@ class DailyService:
         event loop only)."""
         self._building: dict[str, asyncio.Future[dict[str, str]]] = {}
         """Records being built, by room (a request waits for the build another started)."""
+        self.expert = rooms.settings.daily_expert
+        """The strong bot whose score on a deal is shown too (``""``: none)."""
+        self._experts: dict[tuple[str, str], asyncio.Task[None]] = {}
+        """The expert's games on a deal being played, by (game, day)."""
+        self._stopping = threading.Event()
+        self._expert_thread = ThreadPoolExecutor(1, thread_name_prefix="metrogames-expert")
+        """One thread for the expert's games (10–20 s each, once per deal)."""
         rooms.on_finish.append(self.finished)
         rooms.hide_seed = self.hide_seed
+        rooms.no_hints = self.ranked_in_play
 
     # -- days ---------------------------------------------------------------------------------
     def today(self) -> str:
@@ -143,6 +155,12 @@ class DailyService:
         """True for a daily room of today's deal: its seed is not yet public, and only its
         player may see the game (views, record, replay) until the day closes."""
         return table.mode == "daily" and table.seed == self.seed(table.game, self.today())
+
+    def ranked_in_play(self, table: Table) -> bool:
+        """True for a daily room of today's deal: today's game is always the player's ranked
+        attempt, and hints are refused in it. (A ranked game still going on after midnight
+        ends as practice, so its hints are allowed.)"""
+        return self.hide_seed(table)
 
     def finished(self, session: Session, table: Table, progress: Progress) -> None:
         """The room service's finish hook: a daily attempt's score and finishing time."""
@@ -236,6 +254,7 @@ class DailyService:
                 if existing is None:
                     raise
                 return await self._resume(existing)
+        self.play_expert(game, day)
         return {"room": table.id, "ranked": ranked}
 
     async def _resume(self, attempt: DailyAttemptRow) -> dict[str, Any]:
@@ -264,6 +283,12 @@ class DailyService:
         game, day = dd.check_game(game), dd.check_day(day)
         facts = await asyncio.to_thread(self._result, player, game, day)
         facts["bot"] = {"name": dd.BOT, "score": await self.bot_score(game, day)}
+        facts["expert"] = None
+        if self.expert:
+            known = await asyncio.to_thread(self._bot_score_of, game, day, self.expert)
+            if known is None:
+                self.play_expert(game, day)
+            facts["expert"] = {"name": self.expert, "score": known}
         return facts
 
     def _result(self, player: Player, game: str, day: str) -> dict[str, Any]:
@@ -320,22 +345,57 @@ class DailyService:
     async def bot_score(self, game: str, day: str) -> int:
         """The reference bot's score on the day's deal, computed once (in a worker thread)
         and kept in ``daily_bot_scores``."""
-        known = await asyncio.to_thread(self._bot_score_of, game, day)
+        known = await asyncio.to_thread(self._bot_score_of, game, day, dd.BOT)
         if known is not None:
             return known
         score = await asyncio.to_thread(dd.bot_score, game, self.seed(game, day))
-        await asyncio.to_thread(self._keep_bot_score, game, day, score)
+        await asyncio.to_thread(self._keep_bot_score, game, day, dd.BOT, score)
         return score
 
-    def _bot_score_of(self, game: str, day: str) -> int | None:
+    def play_expert(self, game: str, day: str) -> None:
+        """Have the :attr:`expert` play the day's deal in the background, unless it is
+        playing it already (its score is kept in ``daily_bot_scores``; nothing happens when
+        it is known, or without an expert)."""
+        key = (game, day)
+        if not self.expert or key in self._experts or self._stopping.is_set():
+            return
+        task = asyncio.get_running_loop().create_task(self._play_expert(game, day))
+        self._experts[key] = task
+        task.add_done_callback(lambda _task: self._experts.pop(key, None))
+
+    async def _play_expert(self, game: str, day: str) -> None:
+        try:
+            if await asyncio.to_thread(self._bot_score_of, game, day, self.expert) is not None:
+                return
+            score = await asyncio.get_running_loop().run_in_executor(
+                self._expert_thread,
+                dd.bot_score,
+                game,
+                self.seed(game, day),
+                self.expert,
+                self._stopping.is_set,
+            )
+            await asyncio.to_thread(self._keep_bot_score, game, day, self.expert, score)
+        except dd.Stopped:
+            pass
+        except Exception:  # asked again at the next result
+            log.exception("the %s bot's %s game of %s failed", self.expert, game, day)
+
+    async def stop(self) -> None:
+        """At shutdown: stop the expert's games (between two decisions; asked again later)."""
+        self._stopping.set()
+        self._expert_thread.shutdown(wait=False, cancel_futures=True)
+        await asyncio.gather(*self._experts.values(), return_exceptions=True)
+
+    def _bot_score_of(self, game: str, day: str, bot: str) -> int | None:
         with self.sessions() as session:
-            row = session.get(DailyBotScoreRow, (game, day))
+            row = session.get(DailyBotScoreRow, (game, day, bot))
             return None if row is None else row.score
 
-    def _keep_bot_score(self, game: str, day: str, score: int) -> None:
+    def _keep_bot_score(self, game: str, day: str, bot: str, score: int) -> None:
         try:
             with self.sessions.begin() as session:
-                session.add(DailyBotScoreRow(game=game, day=day, bot=dd.BOT, score=score))
+                session.add(DailyBotScoreRow(game=game, day=day, bot=bot, score=score))
         except IntegrityError:
             pass  # computed at the same time elsewhere: the same number
 

@@ -135,14 +135,14 @@ class DailyAttemptRow(Base):
 
 
 class DailyBotScoreRow(Base):
-    """The reference bot's score on a day's deal (computed once by the engine): ``game``,
-    ``day``, ``bot`` code and ``score``."""
+    """A bot's score on a day's deal (computed once by the engine): ``game``, ``day``, the
+    ``bot`` code (the reference level ``medium``, the ``expert``) and ``score``."""
 
     __tablename__ = "daily_bot_scores"
 
     game: Mapped[str] = mapped_column(String(16), primary_key=True)
     day: Mapped[str] = mapped_column(String(10), primary_key=True)
-    bot: Mapped[str] = mapped_column(String(32))
+    bot: Mapped[str] = mapped_column(String(32), primary_key=True)
     score: Mapped[int] = mapped_column(Integer)
 
 

@@ -1,5 +1,6 @@
 """How fast one client may create things — rooms, players, seat claims — or have records
-replayed, per client address (``docs/web-api.md``, "Errors": 429 ``rate-limited``).
+replayed, score sheets scored or moves hinted, per client address (``docs/web-api.md``, "Errors":
+429 ``rate-limited``).
 
 The counting is the ``limits`` library's moving window, in this process's memory. The address
 is the request's client as the ASGI server gives it, after
@@ -23,7 +24,14 @@ from starlette.requests import HTTPConnection
 from metrogames.web.checks import RoomError
 from metrogames.web.config import Settings
 
-WHAT = {"rooms": "rooms", "players": "players", "joins": "seat claims", "replays": "replays"}
+WHAT = {
+    "rooms": "rooms",
+    "players": "players",
+    "joins": "seat claims",
+    "replays": "replays",
+    "scores": "score sheets",
+    "hints": "hints",
+}
 """The limited kinds of request and how a refusal names them."""
 
 
@@ -42,7 +50,7 @@ def client_key(connection: HTTPConnection) -> str:
 
 class RateLimits:
     """The limits of :class:`~metrogames.web.config.Settings` (``rate_rooms``,
-    ``rate_players``, ``rate_joins``, ``rate_replays``)."""
+    ``rate_players``, ``rate_joins``, ``rate_replays``, ``rate_scores``, ``rate_hints``)."""
 
     def __init__(self, settings: Settings) -> None:
         self.limiter = MovingWindowRateLimiter(MemoryStorage())
@@ -51,6 +59,8 @@ class RateLimits:
             "players": parse_many(settings.rate_players),
             "joins": parse_many(settings.rate_joins),
             "replays": parse_many(settings.rate_replays),
+            "scores": parse_many(settings.rate_scores),
+            "hints": parse_many(settings.rate_hints),
         }
 
     def charge(self, kind: str, connection: HTTPConnection) -> None:

@@ -25,6 +25,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
+import hashlib
 import json
 import logging
 import secrets
@@ -40,6 +42,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from metrogames.bots.base import make_bot
+from metrogames.bots.coach import hints
 from metrogames.core.errors import (
     GameOverError,
     IllegalActionError,
@@ -48,8 +51,8 @@ from metrogames.core.errors import (
     RecordError,
 )
 from metrogames.core.protocol import CHANCE
-from metrogames.games import game_from_options, game_names, game_type
-from metrogames.web.bodies import ActionBody, JoinBody, RoomBody
+from metrogames.games import game_from_options, game_names, game_type, preset_of
+from metrogames.web.bodies import ActionBody, HintBody, JoinBody, RoomBody
 from metrogames.web.checks import (
     RoomError,
     bad_request,
@@ -76,12 +79,15 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 ROOM_ALPHABET = string.ascii_lowercase + string.digits
-CLOCK_BOT = "greedy"
-"""The bot that plays a Metro turn whose clock ran out."""
+CLOCK_BOT = "medium"
+"""The bot that plays a Metro turn whose clock ran out (a level: the greedy player closes its
+own routes too early in Metro)."""
 RETRY_SECONDS = 1.0
+"""How long a bot or a turn clock whose action could not be stored waits before trying again."""
 REPLAY_CACHE_BYTES = 64 * 1024 * 1024
 """Finished rooms' replays kept as JSON text (a London solo game: about 110 KB)."""
-"""How long a bot or a turn clock whose action could not be stored waits before trying again."""
+HINT_MOVES = 3
+"""How many moves a hint shows."""
 
 
 def check_room_id(room: str) -> None:
@@ -124,6 +130,11 @@ class RoomService:
         self._heavy = ThreadPoolExecutor(max_workers=2, thread_name_prefix="metrogames-heavy")
         """Two threads for reads whose cost grows with a record or with the stored games
         (replays, published records): off the event loop, and at most two at a time."""
+        self._thinker = ThreadPoolExecutor(max_workers=2, thread_name_prefix="metrogames-think")
+        """Two threads for searches — bots' decisions and hints (up to a few seconds of CPU
+        each): off the event loop, and at most two at a time."""
+        self.no_hints: Callable[[Table], bool] = lambda _table: False
+        """Whether hints are refused in a room (a ranked daily game)."""
 
     async def write(self, fn: Callable[..., None], *args: Any) -> None:
         """Run the database write ``fn(*args)`` on the writer thread and wait for it."""
@@ -132,6 +143,12 @@ class RoomService:
     async def offload(self, fn: Callable[..., T], *args: Any) -> T:
         """Run the heavy read ``fn(*args)`` on a worker thread and wait for its result."""
         return await asyncio.get_running_loop().run_in_executor(self._heavy, fn, *args)
+
+    async def think(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run the search ``fn(*args, **kwargs)`` (a bot's decision, a hint) on a thinking
+        thread and wait for its result."""
+        call = functools.partial(fn, *args, **kwargs)
+        return await asyncio.get_running_loop().run_in_executor(self._thinker, call)
 
     # -- loading --------------------------------------------------------------------------
     async def table(self, room: str) -> Table:
@@ -329,7 +346,11 @@ class RoomService:
         tokens: dict[str, str] = {}
         for i, spec in enumerate(body.seats):
             if spec.bot is not None:
-                seats.append(Seat(i, bot_name(spec.name, spec.bot), False, spec.bot, None))
+                name = bot_name(spec.name, spec.bot)
+                taken = {s.name for s in seats}
+                if name in taken:  # two bots at one table have distinct names
+                    name = next(f"{name} {k}" for k in range(2, 99) if f"{name} {k}" not in taken)
+                seats.append(Seat(i, name, False, spec.bot, None))
             elif mode == "online" and i > 0:  # waits for a player (its name: a placeholder)
                 seats.append(Seat(i, spec.name or "", True, None, None))
             else:
@@ -709,6 +730,49 @@ class RoomService:
             table.timed_out.pop(seat, None)
         await self._settle(table)
 
+    async def hint(self, room: str, token: str | None, body: HintBody) -> dict[str, Any]:
+        """``POST /api/rooms/{room}/hint``: the coach's best moves for the token's seat at
+        ``step`` (:func:`metrogames.bots.coach.hints` on the seat's own view, never the full
+        state, seeded from the room id and step so a position always gets the same hints),
+        with the estimate of ``about`` when given. The search runs on a thinking thread
+        without the room's lock: the position it read stays the answer's ``step``.
+
+        Returns:
+            ``{"step", "seat", "figure", "moves": [...], "about": ... | null}``.
+
+        Raises:
+            RoomError: ``bad-token``; 409 ``ranked-game`` (a ranked daily game),
+                ``not-started``, ``game-over``, ``stale-step``, ``not-your-turn`` (the seat
+                is not to move, or played by a bot); 400 ``bad-notation`` (``about`` does not
+                parse), ``not-legal`` (``about`` is not a legal move now).
+        """
+        async with self.held(room) as table:
+            seat = self.seat_of(table, token)
+            if self.no_hints(table):
+                raise RoomError(409, "ranked-game", "hints are off in a ranked daily game")
+            self._check_playing(table)
+            step = body.step
+            if not self._step_current(table, seat, step):
+                message = f"step {step} is not the current step {table.progress.step}"
+                raise RoomError(409, "stale-step", message)
+            state = table.progress.state
+            if seat not in state.to_move() or table.seats[seat].bot is not None:
+                raise RoomError(409, "not-your-turn", f"seat {seat} is not to move")
+            view = state.view(seat)
+            about = None
+            if body.about is not None:
+                try:
+                    about = view.action_from_json(seat, body.about)
+                except MetrogamesError as exc:
+                    raise RoomError(400, "bad-notation", str(exc)) from None
+                if not view.is_legal(seat, about):
+                    text = view.action_to_string(seat, about)
+                    raise RoomError(400, "not-legal", f"{text} is not a legal move now")
+            digest = hashlib.sha256(f"metrogames/hint/{table.id}/{step}".encode()).digest()
+            seed = int.from_bytes(digest[:8], "big")
+            found = await self.think(hints, view, seat, about=about, seed=seed, k=HINT_MOVES)
+        return {"step": step, "seat": seat, **found.to_json(view, seat)}
+
     @staticmethod
     def _step_current(table: Table, seat: int, step: int) -> bool:
         """Whether an action sent at ``step`` is for the position now. In a simultaneous Next
@@ -875,7 +939,7 @@ class RoomService:
         bot = table.bots.get(seat)
         if bot is None or bot.name != code:
             bot = table.bots[seat] = make_bot(code, seed=(table.seed + seat) % 2**63)
-        action = bot.decide(seen, seat, legal)
+        action = await self.think(bot.decide, seen, seat, legal)  # the room's lock is held
         await self._play(table, seat, action)
         return state.action_to_json(seat, action)
 
@@ -974,6 +1038,13 @@ class RoomService:
             for s in table.seats
         ]
 
+    @staticmethod
+    def preset_json(table: Table) -> dict[str, Any] | None:
+        """``{"name", "title"}`` of the rule set the room's options match, or ``None``."""
+        kind = game_type(table.game)
+        name = preset_of(kind, table.progress.state.game.options_json())
+        return None if name is None else {"name": name, "title": kind.presets[name].title}
+
     def summary(self, table: Table) -> dict[str, Any]:
         """``GET /api/rooms/{room}``: the room summary of ``docs/web-api.md``."""
         return {
@@ -981,6 +1052,7 @@ class RoomService:
             "game": table.game,
             "mode": table.mode,
             "options": table.options,
+            "preset": self.preset_json(table),
             "status": table.status,
             "seats": self.seats_json(table),
             "turn_clock": table.turn_clock,

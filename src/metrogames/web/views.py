@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from metrogames.core.protocol import CHANCE, Action, State
+from metrogames.core.errors import MetrogamesError
+from metrogames.core.protocol import CHANCE, HIDDEN, Action, State
 from metrogames.games import game_type
 
 
@@ -73,6 +74,27 @@ def build_view(
         "timed_out": frame.timed_out,
         "winners": seen.winners() if seen.is_over() else [],
     }
-    view.update(game_type(frame.game).view_json(seen, you))
+    kind = game_type(frame.game)
+    view.update(kind.view_json(seen, you))
+    if seen.is_over() and seen.num_players == 1 and kind.solo_result is not None:
+        view["solo"] = kind.solo_result(seen)
     view["legal"] = legal
     return view
+
+
+def move_log(state: State[Action], you: int | None) -> list[dict[str, Any]]:
+    """``GET /api/rooms/{room}/moves``: every step of the game as seat ``you`` (``None``: a
+    spectator) may know it, oldest first: ``[{"step": n (1-based), "player": seat | null
+    (chance: a card flipped, a tile drawn), "move": notation}]``. What the seat may not know
+    (a tile another seat drew, an action of a simultaneous turn in progress) is ``"?"``; a
+    finished game hides nothing.
+    """
+    seen = state if state.is_over() else state.view(you)
+    out: list[dict[str, Any]] = []
+    for step, (player, action) in enumerate(seen.history(), start=1):
+        try:
+            text = HIDDEN if action == HIDDEN else seen.action_to_string(player, action)
+        except MetrogamesError:
+            text = HIDDEN
+        out.append({"step": step, "player": None if player == CHANCE else player, "move": text})
+    return out

@@ -64,8 +64,9 @@ RIVER_CHAR = "≈"
 DOT = "·"
 BRIDGE_MARK = "╳"
 
-_BG = ("#20232b", "#2c303b", "#262a34")
-"""District shades (adjacent districts get different ones)."""
+_BG = ("#1d2b22", "#33291c", "#252a40")
+"""District shades: dark green, brown and blue, far enough apart to show the districts'
+borders (adjacent districts get different ones)."""
 _RIVER_BG = "#17406b"
 _FG = "#c8ccd4"
 _DIM = "#6b7280"
@@ -539,6 +540,14 @@ def final_table(state: NextStationState, names: Sequence[str]) -> Table:
     return sheets_table(city, names, sheets, f"{city.title}: final scores")
 
 
+def plural(count: int, noun: str) -> str:
+    """``1 box``, ``2 boxes``, ``0 boxes`` (nouns ending in s, x, z, ch, sh take ``es``)."""
+    if count == 1:
+        return f"{count} {noun}"
+    ending = "es" if noun.endswith(("s", "x", "z", "ch", "sh")) else "s"
+    return f"{count} {noun}{ending}"
+
+
 def sheets_table(
     city: CityMap, names: Sequence[str], sheets: Sequence[Mapping[str, Any]], title: str
 ) -> Table:
@@ -561,12 +570,13 @@ def sheets_table(
                 detail += f" + {ln.get('thames', ln.get('river', 0))}×{city.river_points}"
             if "monuments" in ln:
                 detail += f" + {ln['monuments']}×{city.monument_points}"
-            cells.append(f"{detail} = {ln['score']}")
+            circled = f" (circled {ln['circled']})" if "circled" in ln else ""
+            cells.append(f"{detail} = {ln['score']}{circled}")
         table.add_row(colour_text(city, c, glyph=False), *cells)
     if city.tourist_points:
         table.add_row(
             "tourist sites",
-            *(f"{s['tourist']['boxes']} boxes → {s['tourist']['points']}" for s in sheets),
+            *(f"{plural(s['tourist']['boxes'], 'box')} → {s['tourist']['points']}" for s in sheets),
         )
     keys = [k for k in sheets[0]["interchanges"] if k != "points"]
     table.add_row(

@@ -11,7 +11,7 @@ from functools import cache
 from typing import cast
 
 from metrogames.core.errors import NotationError, OptionError, RecordError
-from metrogames.core.protocol import Action, Game, GameType, JsonObject, OptionSpec, State
+from metrogames.core.protocol import Action, Game, GameType, JsonObject, OptionSpec, Preset, State
 from metrogames.games.metro import present
 from metrogames.games.metro.heuristic import metro_heuristic
 from metrogames.games.metro.options import MetroOptions
@@ -62,6 +62,23 @@ def _view_json(state: State[Action], you: int | None) -> JsonObject:
     return present.view_json(cast(MetroState, state), you)
 
 
+PRESETS = {
+    "seed": Preset(
+        "Seed rules",
+        {"turn_mode": "draw", "one_tile_routes": "allowed"},
+        "draw the top tile and place it; one-tile routes allowed",
+    ),
+    "box": Preset(
+        "Publisher's box rules",
+        {"turn_mode": "official-hand", "one_tile_routes": "forbidden"},
+        "hold one tile: place it or a newly drawn one; no one-tile route unless no other "
+        "square is legal",
+    ),
+}
+"""Metro's rule sets (``docs/metro.md``, "A turn", "Placing a tile"): the seed's rules (the
+default options) and the publisher's box rules."""
+
+
 register_game(
     GameType(
         name="metro",
@@ -79,6 +96,8 @@ register_game(
         board_json=cache(present.board_json),
         view_json=_view_json,
         family="metro",
+        presets=PRESETS,
         heuristic=_heuristic,
+        coach_figure="win",
     )
 )

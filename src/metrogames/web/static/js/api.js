@@ -70,8 +70,13 @@ export const seatToBot = (room, seat, bot, hostToken) =>
 export const reclaimSeat = (room, seat, token) =>
   api("POST", `/api/rooms/${room}/seats/${seat}/reclaim`, {}, token);
 export const getView = (room, token) => api("GET", `/api/rooms/${room}/view`, undefined, token);
+export const getMoves = (room, token) => api("GET", `/api/rooms/${room}/moves`, undefined, token);
 export const sendAction = (room, action, step, token) =>
   api("POST", `/api/rooms/${room}/actions`, { action, step }, token);
+// The coach's best three moves for the token's seat at `step`, and `about`'s estimate (a move
+// the player is about to make, or null).
+export const getHint = (room, step, about, token) =>
+  api("POST", `/api/rooms/${room}/hint`, about === null || about === undefined ? { step } : { step, about }, token);
 // The record as the server wrote it (text): never parsed and re-serialised, so the seed
 // (a 64-bit integer) stays exact.
 export const getRecordText = (room) => asViewer(room, (token) =>

@@ -1,12 +1,14 @@
 // Entry point: a tiny router over the screens. Routes: /r/{room} (a room; the share link),
 // #/r/{room}, #/replay/{room}, #/replay-file, #/daily[/{game}[/{date}]] (leaderboards),
-// #/daily/{game}/{date}/r/{room} (a daily game), anything else: home.
+// #/daily/{game}/{date}/r/{room} (a daily game), #/score[/{game}] (score a paper game),
+// anything else: home.
 
 import { h, clear } from "./dom.js";
 import { renderHome } from "./home.js";
 import { RoomScreen } from "./room.js";
 import { ReplayScreen } from "./replay.js";
 import { DailyBoardScreen, dailyRoomScreen } from "./daily.js";
+import { ScoreScreen } from "./score.js";
 
 const main = document.getElementById("main");
 let current = null;
@@ -32,6 +34,8 @@ function route() {
     current = dailyRoomScreen(main, navigate, m[1], m[2], m[3]);
   } else if ((m = hash.match(/^\/daily(?:\/([a-z]+))?(?:\/(\d{4}-\d{2}-\d{2}))?\/?$/))) {
     current = new DailyBoardScreen(main, navigate, m[1] || "london", m[2] || null);
+  } else if ((m = hash.match(/^\/score(?:\/([a-z0-9-]+))?\/?$/))) {
+    current = new ScoreScreen(main, navigate, m[1] || "london");
   } else if ((m = hash.match(/^\/replay\/([a-z0-9]+)/))) {
     current = new ReplayScreen(main, { room: m[1] });
   } else if (hash.startsWith("/replay-file")) {

@@ -114,7 +114,7 @@ export class MetroBoard {
   }
 
   // state: {players, board: [{square, tile, by}], trains, routes, legal: [names], last,
-  //         previewTile: code}
+  //         previewTile: code, hints: [{square, rank}]}
   update(state) {
     this.state = state;
     const placed = new Map((state.board || []).map((p) => [p.square, p]));
@@ -141,7 +141,18 @@ export class MetroBoard {
     this.drawStations(owners, state);
     this.drawTrains(state.trains || []);
     this.drawMarks(state);
+    this.drawHints(state.hints || []);
     this.drawHits(state);
+  }
+
+  // The coach's moves: a numbered badge in the corner of each square (1: the best).
+  drawHints(hints) {
+    for (const { square, rank } of hints) {
+      const q = this.squares.get(square);
+      if (!q) continue;
+      this.layers.marks.append(s("g", { transform: `translate(${this.sx(q.col) + 13} ${this.sy(q.row) + 13})`, class: "hint-badge", "data-hint-square": square },
+        s("circle", { r: 10 }), s("text", { "text-anchor": "middle", dy: "0.35em", text: String(rank) })));
+    }
   }
 
   trace(placed, owners) {

@@ -64,7 +64,7 @@ export class NextStationBoard {
       "aria-label": `${this.board.title} map`,
     });
     this.layers = {};
-    for (const name of ["base", "links", "lines", "under", "stations", "marks", "preview", "hits"]) {
+    for (const name of ["base", "links", "lines", "under", "stations", "labels", "marks", "preview", "hits"]) {
       this.layers[name] = s("g", { class: `layer-${name}` });
       this.svg.append(this.layers[name]);
     }
@@ -172,7 +172,7 @@ export class NextStationBoard {
       s("path", { d, class: "river-wave" }),
     );
     const [a, b] = [pts[0], pts[1]];
-    this.layers.base.append(s("text", {
+    this.layers.labels.append(s("text", {
       x: (a[0] + b[0]) / 2, y: (a[1] + b[1]) / 2 + 4, class: "river-name", "text-anchor": "middle",
       text: river.name,
     }));
@@ -221,10 +221,6 @@ export class NextStationBoard {
       if (deps[st.name]) {
         const colour = deps[st.name];
         g.append(s("circle", { r: st.cells ? U * 0.9 : r * 1.55, class: "departure-ring", stroke: colourHex(colour) }));
-        g.append(s("text", {
-          x: -r * 1.6, y: r * 2.05, class: "departure-letter", fill: colourHex(colour),
-          "text-anchor": "middle", text: this.letters[colour].toUpperCase(),
-        }));
       }
       if (st.cells) {
         // Paris central platform: one big station over 4 cells
@@ -248,17 +244,34 @@ export class NextStationBoard {
 
   // -- the changing part ----------------------------------------------------------------
   // state: {lines: {colour: {sections, ends, circled}}, colour, blink, starts, selected,
-  //         targets, circles, pending: [[a,b]...], pendingCircle}
+  //         targets, circles, pending: [[a,b]...], pendingCircle, hints: [{sections, rank}]}
   update(state) {
     this.state = state;
     this.drawLines(state.lines || {}, state.pending || [], state.colour);
     this.drawMarks(state);
+    this.drawHints(state.hints || [], state.colour);
     this.drawHits(state);
+  }
+
+  // The coach's moves: their sections dashed, a numbered badge on the last one (1: the best).
+  drawHints(hints, colour) {
+    const marks = this.layers.marks;
+    for (const { sections, rank } of hints) {
+      for (const [a, b] of sections) {
+        const [[x1, y1], [x2, y2]] = this.segment(a, b);
+        marks.append(s("line", { x1, y1, x2, y2, class: "hint-section", stroke: colour ? colourHex(colour) : "#1d1f24" }));
+      }
+      const [a, b] = sections[sections.length - 1];
+      const [[x1, y1], [x2, y2]] = this.segment(a, b);
+      marks.append(s("g", { transform: `translate(${(x1 + 2 * x2) / 3} ${(y1 + 2 * y2) / 3})`, class: "hint-badge", "data-hint-section": `${a}-${b}` },
+        s("circle", { r: 9 }), s("text", { "text-anchor": "middle", dy: "0.35em", text: String(rank) })));
+    }
   }
 
   drawLines(lines, pending, current) {
     const g = clear(this.layers.lines);
     const width = U * 0.17;
+    const markers = [];
     for (const [ci, colour] of this.colours.entries()) {
       const line = lines[colour];
       if (!line) continue;
@@ -273,8 +286,12 @@ export class NextStationBoard {
       }
       for (const [a, b] of line.sections || []) {
         const [[x1, y1], [x2, y2]] = this.segment(a, b);
-        const mx = (x1 + x2) / 2;
-        const my = (y1 + y2) / 2;
+        // a diagonal's marker sits a third of the way along: two diagonals crossing in one
+        // cell share their midpoint, and their markers must not cover each other
+        const t = x1 !== x2 && y1 !== y2 ? 0.3 : 0.5;
+        const mx = x1 + (x2 - x1) * t;
+        const my = y1 + (y2 - y1) * t;
+        markers.push([mx, my]);
         lg.append(s("g", { transform: `translate(${mx} ${my})`, class: "line-letter" },
           s("circle", { r: 6.5, stroke: hex }),
           s("text", { "text-anchor": "middle", dy: "0.35em", text: this.letters[colour] })));
@@ -285,6 +302,8 @@ export class NextStationBoard {
       }
       g.append(lg);
     }
+    this.drawInterchanges(lines);
+    this.drawDepartureLetters(lines, markers);
     const pg = clear(this.layers.preview);
     if (current) {
       const hex = colourHex(current);
@@ -292,6 +311,73 @@ export class NextStationBoard {
         const [[x1, y1], [x2, y2]] = this.segment(a, b);
         pg.append(s("line", { x1, y1, x2, y2, stroke: hex, "stroke-width": width, class: "pending" }));
       }
+    }
+  }
+
+  // Interchanges: a station on two or more of the sheet's lines gets a dark ring on a white one
+  // (its title says how many lines), as the sheet's interchange boxes count them.
+  drawInterchanges(lines) {
+    const g = this.interchangeLabels || s("g", { class: "interchanges" });
+    if (!this.interchangeLabels) { this.interchangeLabels = g; this.layers.labels.prepend(g); }
+    clear(g);
+    const count = new Map();
+    for (const line of Object.values(lines)) {
+      const on = new Set();
+      for (const [a, b] of line.sections || []) { on.add(this.aliases[a] || a); on.add(this.aliases[b] || b); }
+      for (const name of on) count.set(name, (count.get(name) || 0) + 1);
+    }
+    for (const [name, n] of count) {
+      if (n < 2) continue;
+      const st = this.station(name);
+      const [x, y] = this.pos(name);
+      const r = st.cells ? U * 0.86 : U * 0.3;
+      g.append(s("g", { transform: `translate(${x} ${y})`, class: "interchange", "data-interchange": name, "data-lines": n },
+        s("title", { text: `${name}: interchange of ${n} lines` }),
+        s("circle", { r: r + 1, class: "interchange-ring outer" }),
+        s("circle", { r, class: "interchange-ring" })));
+    }
+  }
+
+  // Each departure's colour letter, beside its ring where it is clearest of every drawn
+  // section and line marker (16 candidate spots in the gaps between the 8 directions).
+  drawDepartureLetters(lines, markers) {
+    const g = this.departureLabels || s("g", { class: "departure-labels" });
+    if (!this.departureLabels) { this.departureLabels = g; this.layers.labels.append(g); }
+    clear(g);
+    const segments = [];
+    for (const line of Object.values(lines)) {
+      for (const [a, b] of line.sections || []) segments.push(this.segment(a, b));
+    }
+    const clearance = (x, y) => {
+      let best = Infinity;
+      for (const [mx, my] of markers) best = Math.min(best, Math.hypot(x - mx, y - my) - 13);
+      for (const [[x1, y1], [x2, y2]] of segments) best = Math.min(best, pointToSegment(x, y, x1, y1, x2, y2) - 10);
+      for (const st of this.board.stations) {
+        if (!st.cells) best = Math.min(best, Math.hypot(x - this.x(st.col), y - this.y(st.row)) - U * 0.32);
+      }
+      return best;
+    };
+    // ties go to the lower left (between south and south-west), as the sheet prints it
+    const order = [2, 3, 1, 4, 0, 5, 7, 6];
+    for (const [colour, dep] of Object.entries(this.board.departures)) {
+      const name = this.aliases[dep] || dep;
+      const st = this.station(name);
+      const [x, y] = this.pos(name);
+      let pick = null;
+      for (const radius of st.cells ? [U * 1.05] : [U * 0.5, U * 0.62]) {
+        for (const k of order) {
+          const angle = (k + 0.5) * (Math.PI / 4);
+          const px = x + Math.cos(angle) * radius;
+          const py = y + Math.sin(angle) * radius;
+          const room = Math.min(clearance(px, py), 999);
+          if (!pick || room > pick.room + 0.5) pick = { px, py, room };
+        }
+      }
+      g.append(s("text", {
+        x: pick.px, y: pick.py, dy: "0.35em",
+        class: "departure-letter", fill: colourHex(colour), "text-anchor": "middle",
+        "data-departure": colour, text: this.letters[colour].toUpperCase(),
+      }));
     }
   }
 
@@ -340,7 +426,11 @@ export class NextStationBoard {
       const q = this.station(b);
       return p.row - q.row || p.col - q.col;
     });
-    for (const name of names) {
+    // each hit area is as large as its neighbours allow (up to 0.8 of a cell, so a phone's
+    // finger finds it), never smaller than the station's own circle
+    const places = names.map((n) => this.pos(n));
+    const reach = (i) => Math.min(U * 0.8, ...places.filter((_, j) => j !== i).map(([px, py]) => Math.hypot(px - places[i][0], py - places[i][1]) / 2));
+    for (const [i, name] of names.entries()) {
       const kind = kinds.get(name);
       const st = this.station(name);
       const [x, y] = this.pos(name);
@@ -349,7 +439,7 @@ export class NextStationBoard {
         class: `hit hit-${kind}`, tabindex: "0", role: "button",
         "aria-label": `${verb} ${st.name}`, "data-station": st.name, "data-kind": kind,
         transform: `translate(${x} ${y})`,
-      }, s("circle", { r: st.cells ? U * 0.95 : U * 0.46 }));
+      }, s("circle", { r: st.cells ? U * 0.95 : Math.max(U * 0.46, reach(i)) }));
       activate(hit, () => this.onPick && this.onPick(st.name, kind));
       if (kind === "target") {
         hit.addEventListener("pointerenter", () => this.showHover(st.name));
@@ -382,4 +472,13 @@ function ticks(r) {
 function smoothPath(pts) {
   // a polyline with round joins: faithful to the course, so crossings read as in the data
   return `M${pts.map((p) => `${p[0].toFixed(1)} ${p[1].toFixed(1)}`).join(" L")}`;
+}
+
+/** The distance from (x, y) to the segment (x1, y1)-(x2, y2), in the same units. */
+function pointToSegment(x, y, x1, y1, x2, y2) {
+  const dx = x2 - x1;
+  const dy = y2 - y1;
+  const len = dx * dx + dy * dy;
+  const t = len ? Math.max(0, Math.min(1, ((x - x1) * dx + (y - y1) * dy) / len)) : 0;
+  return Math.hypot(x - (x1 + t * dx), y - (y1 + t * dy));
 }

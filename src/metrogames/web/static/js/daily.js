@@ -337,10 +337,16 @@ function resultFacts(navigate, game, date, r) {
     row("Solo rating", h("span", {}, h("strong", {}, `band ${r.rating.band}`), ` (${r.rating.range})`,
       r.rating.phrase ? h("em", {}, ` “${r.rating.phrase}”`) : ""), "rating");
   }
-  if (r.bot) {
-    const diff = r.score - r.bot.score;
+  for (const [key, bot] of [["bot", r.bot], ["expert", r.expert]]) {
+    if (!bot) continue;
+    const label = `${bot.name[0].toUpperCase()}${bot.name.slice(1)} bot`;
+    if (bot.score === null || bot.score === undefined) {
+      row(label, h("span", { class: "muted" }, "still playing the deal: look again in a minute"), key);
+      continue;
+    }
+    const diff = r.score - bot.score;
     const verdict = diff > 0 ? `you beat it by ${diff}` : diff < 0 ? `it beat you by ${-diff}` : "a tie";
-    row(`${r.bot.name} bot`, h("span", {}, h("strong", {}, String(r.bot.score)), ` on the same deal — ${verdict}`), "bot");
+    row(label, h("span", {}, h("strong", {}, String(bot.score)), ` on the same deal — ${verdict}`), key);
   }
   return h("dl", { class: "facts" }, rows);
 }

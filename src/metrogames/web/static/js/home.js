@@ -1,8 +1,8 @@
 // The home page: choose a game, a mode and options; create a room; join one by code;
-// watch a record file.
+// watch a record file; score a paper game.
 
 import { h, clear, toast } from "./dom.js";
-import { getGames, createRoom, saveTokens, knownRooms, getRoom } from "./api.js";
+import { getGames, createRoom, saveTokens, knownRooms, getRoom, loadTokens, getView } from "./api.js";
 import { dailyPanel } from "./daily.js";
 
 const MODES = [
@@ -92,17 +92,19 @@ export async function renderHome(root, navigate) {
       } else if (st.mode === "online") {
         const sel = h("select", { "data-seat": i, onchange: (ev) => { st.online[i - 1] = ev.target.value; } },
           h("option", { value: "human", selected: st.online[i - 1] === "human" }, "a player who joins"),
-          (g.bots || []).map((b) => h("option", { value: b, selected: st.online[i - 1] === b }, `${b} bot`)));
+          (g.bots || []).map((b) => h("option", { value: b, selected: st.online[i - 1] === b }, `bot: ${botLabel(g, b)}`)));
         seats.append(h("label", { class: "row" }, `Seat ${i + 1}: `, sel));
       }
     }
     body.append(seats);
     body.append(optionsFieldset(g));
     if (st.mode === "online") {
-      const clock = h("select", { id: "turn-clock", onchange: (ev) => { st.clock = ev.target.value; } },
-        [["", "no clock"], ["30", "30 s"], ["60", "1 min"], ["120", "2 min"], ["300", "5 min"]].map(([v, l]) =>
+      const clock = h("select", { id: "turn-clock", onchange: (ev) => { st.clock = ev.target.value; draw(); } },
+        [["", "no clock"], ["30", "30 s"], ["60", "1 min"], ["120", "2 min"], ["300", "5 min"],
+          ["3600", "1 hour (turn-based)"], ["86400", "1 day (turn-based)"], ["259200", "3 days (turn-based)"]].map(([v, l]) =>
           h("option", { value: v, selected: st.clock === v }, l)));
-      body.append(h("fieldset", {}, h("legend", {}, "Turn clock"), h("label", { class: "row" }, "Time per turn ", clock)));
+      body.append(h("fieldset", {}, h("legend", {}, "Turn clock"), h("label", { class: "row" }, "Time per turn ", clock),
+        Number(st.clock) >= 3600 ? h("p", { class: "muted" }, "A turn-based game waits for each move; come back to \u201cYour games\u201d on this page when it is your turn.") : null));
     }
     body.append(h("div", { class: "buttons" }, h("button", { class: "btn primary big", type: "submit", id: "create-btn" },
       st.mode === "online" ? "Create the room" : "Start the game")));
@@ -110,20 +112,36 @@ export async function renderHome(root, navigate) {
 
   function botSelect(g, i) {
     return h("select", { "data-bot": i, onchange: (ev) => { st.bots[i] = ev.target.value; } },
-      (g.bots || ["greedy", "random"]).map((b) => h("option", { value: b, selected: st.bots[i] === b }, b)));
+      (g.bots || ["medium", "easy"]).map((b) => h("option", { value: b, selected: st.bots[i] === b }, botLabel(g, b))));
   }
+
+  function botLabel(g, b) { return (g.bot_labels || {})[b] || b; }
 
   function optionsFieldset(g) {
     const fs = h("fieldset", { class: "options" }, h("legend", {}, "Options"));
     const opts = g.options || {};
+    const presets = Object.entries(g.presets || {});
     const pick = (key, choices, label, help) => {
       if (!(key in opts)) return;
       const current = key in st.options ? st.options[key] : JSON.stringify(opts[key].default ?? null);
       st.options[key] = current;
-      const sel = h("select", { id: `opt-${key}`, onchange: (ev) => { st.options[key] = ev.target.value; } },
+      const sel = h("select", { id: `opt-${key}`, onchange: (ev) => { st.options[key] = ev.target.value; if (presets.length) draw(); } },
         choices.map(([v, l]) => h("option", { value: JSON.stringify(v), selected: JSON.stringify(v) === current }, l)));
       fs.append(h("label", { class: "row", title: help || "" }, `${label} `, sel));
     };
+    if (presets.length) {
+      // a published rule set sets its options; the options stay adjustable ("custom" then)
+      for (const [key, spec] of Object.entries(opts)) if (!(key in st.options)) st.options[key] = JSON.stringify(spec.default ?? null);
+      const [name, chosen] = presets.find(([, p]) => Object.entries(p.options).every(([k, v]) => st.options[k] === JSON.stringify(v))) || ["", null];
+      const sel = h("select", { id: "opt-preset", onchange: (ev) => {
+        const preset = (g.presets || {})[ev.target.value];
+        if (!preset) return;
+        for (const [k, v] of Object.entries(preset.options)) st.options[k] = JSON.stringify(v);
+        draw();
+      } }, [h("option", { value: "", selected: !name }, "custom"), ...presets.map(([n, p]) => h("option", { value: n, selected: n === name }, p.title))]);
+      fs.append(h("label", { class: "row", title: "a published rule set; the options below stay adjustable" }, "Rules ", sel),
+        h("p", { class: "muted preset-note", "data-testid": "preset-note" }, chosen ? chosen.note : "your own choice of options"));
+    }
     pick("objectives", [[[], "none"], ["random", "2 drawn at random"]], "Shared objectives", "advanced module: +10 per objective met");
     pick("powers", [[null, "none"], ["random", "dealt at random"]], "Pencil powers", "advanced module: one power per pencil");
     if (opts.turn_mode) pick("turn_mode", opts.turn_mode.values.map((v) => [v, { draw: "draw and place", hand: "hold a tile (seed variant)", "official-hand": "hold a tile (publisher's rules)" }[v] || v]), "Turn mode");
@@ -184,11 +202,43 @@ export async function renderHome(root, navigate) {
     h("p", { class: "muted" }, "Upload a game record (.json) to replay it step by step."),
     h("label", { class: "row file" }, "Record file ", file));
 
-  const recent = knownRooms();
-  const recentPanel = recent.length ? h("section", { class: "panel" }, h("h2", {}, "Your recent rooms"),
-    h("ul", { class: "recent" }, recent.slice(0, 6).map((id) => h("li", {}, h("a", { href: `/r/${id}`, onclick: (ev) => { ev.preventDefault(); navigate(`/r/${id}`); } }, id))))) : null;
+  const paper = h("section", { class: "panel", id: "score-panel" }, h("h2", {}, "Score a paper game"),
+    h("p", { class: "muted" }, "Played with the box? Redraw your sheet by clicking and get it checked and scored."),
+    h("div", { class: "buttons" }, games.map((g) => h("a", { class: "btn", href: `/#/score/${g.game}`, "data-game": g.game,
+      onclick: (ev) => { ev.preventDefault(); navigate(`#/score/${g.game}`); } }, g.title))));
+
+  const recentPanel = yourGames(navigate, Object.fromEntries(games.map((g) => [g.game, g.title])));
 
   clear(root).append(h("div", { class: "home" },
     h("div", { class: "home-main" }, dailyPanel(navigate), form),
-    h("div", { class: "home-side" }, join, replay, recentPanel)));
+    h("div", { class: "home-side" }, recentPanel, join, replay, paper)));
+}
+
+/** "Your games": the rooms this browser holds a seat in, those where it is your turn first
+ *  (the list of a turn-based player); each row says the game, the state and whose turn it is. */
+function yourGames(navigate, titles) {
+  const ids = knownRooms().slice(0, 12);
+  if (!ids.length) return null;
+  const list = h("ul", { class: "recent your-games", "data-testid": "your-games" });
+  const panel = h("section", { class: "panel" }, h("h2", {}, "Your games"), list);
+  const open = (id) => (ev) => { ev.preventDefault(); navigate(`/r/${id}`); };
+  Promise.all(ids.map(async (id) => {
+    const tokens = loadTokens(id).tokens;
+    const seats = Object.keys(tokens).map(Number);
+    try {
+      const v = await getView(id, tokens[seats[0]] || null);
+      const mine = seats.filter((s) => (v.to_move || []).includes(s));
+      return { id, v, yours: v.status === "playing" && mine.length > 0 };
+    } catch { return null; }
+  })).then((rows) => {
+    const known = rows.filter(Boolean).sort((a, b) => Number(b.yours) - Number(a.yours) || (a.v.status === "finished") - (b.v.status === "finished"));
+    for (const { id, v, yours } of known) {
+      const state = v.status === "finished" ? "finished" : v.status === "waiting" ? "waiting for players" : yours ? "your turn" : "their turn";
+      list.append(h("li", { class: yours ? "your-turn" : "", "data-room": id },
+        h("a", { href: `/r/${id}`, onclick: open(id) }, `${titles[v.game] || v.game} · ${id}`), " ",
+        h("span", { class: yours ? "tag turn" : "tag" }, state)));
+    }
+    if (!known.length) list.append(h("li", { class: "muted" }, "No game to show."));
+  });
+  return panel;
 }

@@ -28,7 +28,8 @@ export class MetroScreen {
     };
     clear(root).append(h("div", { class: "table-layout" },
       h("div", { class: "board-col" }, h("div", { class: "board-wrap" }, this.map.svg), this.legend()),
-      h("div", { class: "side-col" }, this.el.status, this.el.hand, this.el.scores, this.el.last, this.el.trains)));
+      h("div", { class: "turn-dock", "data-testid": "turn-dock" }, this.el.status, this.el.hand),
+      h("div", { class: "side-col" }, this.el.scores, this.el.last, this.el.trains)));
   }
 
   legend() {
@@ -74,12 +75,24 @@ export class MetroScreen {
       last: v.last,
       legal: this.busy ? [] : opts.get(this.selectedTile) || [],
       previewTile: this.selectedTile,
+      hints: this.hintMarks(v),
     });
     this.renderStatus();
     this.renderHand(opts);
     this.renderScores();
     this.renderLast();
     this.renderTrains();
+  }
+
+  // The coach's moves of this step (room.js), as numbered squares on the board.
+  showHints(hints) {
+    this.hints = hints;
+    if (this.view) this.render();
+  }
+
+  hintMarks(v) {
+    const hints = this.hints && this.hints.step === v.step ? this.hints.moves : [];
+    return hints.map((m, i) => ({ square: m.action && m.action.square, rank: i + 1 })).filter((m) => m.square);
   }
 
   renderStatus() {
@@ -123,14 +136,14 @@ export class MetroScreen {
         "aria-pressed": selected ? "true" : "false", "data-tile": code,
         "aria-label": `${label} tile ${code}${playable ? "" : " (cannot be played now)"}`,
         onclick: () => { this.selectedTile = code; this.render(); },
-      }, tileSvg(t, 72), h("span", { class: "tile-code" }, `${code} · ${label}`));
+      }, tileSvg(t, 72), h("span", { class: "tile-code", title: `tile ${code}` }, `${label} tile`));
       row.append(btn);
     });
     el.append(row);
     if (legal.length) {
       const squares = opts.get(this.selectedTile) || [];
       el.append(h("p", { class: "help", "data-testid": "turn-help" }, this.busy ? "Placing…" :
-        squares.length ? `Click a highlighted square (${squares.length} possible) to place ${this.selectedTile}.` : "Choose a tile."));
+        squares.length ? `Click a highlighted square (${squares.length} possible) to place the ${codes.length > 1 ? "chosen " : ""}tile.` : "Choose a tile."));
       if (legal.includes("draw")) {
         el.append(h("div", { class: "buttons" }, h("button", { class: "btn", id: "draw-btn", onclick: () => this.send("draw") }, "Draw a new tile and place it (keep the held one)")));
       }
@@ -184,7 +197,7 @@ export class MetroScreen {
     if (!v.last) { el.hidden = true; return; }
     el.hidden = false;
     const by = v.seats[v.last.by] || {};
-    el.append(h("p", {}, "Last: ", seatChip(this.board, v.last.by, { label: false }), ` ${fmtName(by.name)} placed ${v.last.tile} on ${v.last.square}`));
+    el.append(h("p", {}, "Last: ", seatChip(this.board, v.last.by, { label: false }), ` ${fmtName(by.name)} placed a tile on ${v.last.square}`));
     for (const r of v.last.routes || []) {
       el.append(h("p", { class: "route" }, "✔ ",
         r.player === null || r.player === undefined ? `station ${r.station} (nobody's)` : seatChip(this.board, r.player, { label: false }),
@@ -195,6 +208,8 @@ export class MetroScreen {
   renderTrains() {
     const v = this.view;
     const el = clear(this.el.trains);
+    if (v.status === "finished") { el.hidden = true; return; } // nothing "current" once over
+    el.hidden = false;
     el.append(h("h3", {}, "Trains on their way"));
     const bySeat = new Map();
     for (const t of v.trains || []) {
@@ -204,8 +219,9 @@ export class MetroScreen {
     }
     if (!bySeat.size) el.append(h("p", { class: "muted" }, "none has left its station yet"));
     for (const [seat, list] of [...bySeat.entries()].sort((a, b) => a[0] - b[0])) {
-      el.append(h("p", { class: "train-line" }, seatChip(this.board, seat, { label: false }), " ",
-        list.map((t) => `${t.station}→${t.square} ${t.side[0].toUpperCase()} (${t.tiles})`).join(" · ")));
+      el.append(h("ul", { class: "train-list" }, list.sort((a, b) => b.tiles - a.tiles).map((t) =>
+        h("li", { class: "train-line" }, seatChip(this.board, seat, { label: false }),
+          ` station ${t.station}: ${t.tiles} tile${t.tiles === 1 ? "" : "s"} so far, waiting at ${t.square}`))));
     }
   }
 }

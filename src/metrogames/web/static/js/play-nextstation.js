@@ -53,7 +53,8 @@ export class NextStationScreen {
     clear(root).append(
       h("div", { class: "table-layout" },
         h("div", { class: "board-col" }, this.el.tabs, h("div", { class: "board-wrap" }, this.map.svg), this.legend()),
-        h("div", { class: "side-col" }, this.el.status, this.el.cards, this.el.turn, this.el.players, this.el.sheet, this.el.objectives)),
+        h("div", { class: "turn-dock", "data-testid": "turn-dock" }, this.el.status, this.el.cards, this.el.turn),
+        h("div", { class: "side-col" }, this.el.players, this.el.sheet, this.el.objectives)),
     );
   }
 
@@ -64,6 +65,7 @@ export class NextStationScreen {
     if (this.board.stations.some((st) => st.tourist_site)) extra.push(h("span", { class: "legend-item" }, "★ tourist site"));
     if (this.board.stations.some((st) => st.monument)) extra.push(h("span", { class: "legend-item" }, "◆ monument (any symbol)"));
     if ((this.board.bridges || []).length) extra.push(h("span", { class: "legend-item" }, "◇ overhead crossing"));
+    extra.push(h("span", { class: "legend-item" }, h("span", { class: "legend-interchange" }), "interchange (2+ of your lines)"));
     return h("div", { class: "legend" }, ...items, ...extra,
       h("span", { class: "legend-item" }, h("span", { class: "legend-start" }), "line end you may draw from"),
       h("span", { class: "legend-item" }, h("span", { class: "legend-target" }), "station you may draw to"));
@@ -201,6 +203,12 @@ export class NextStationScreen {
     return { starts, targets, circles: [], complete, longer };
   }
 
+  // The move being built, once its sections make a whole legal move (the coach rates it).
+  pendingAction() {
+    if (!this.turn.prefix.length || this.turn.mode === "circle") return null;
+    return this.analyse().complete[0] || null;
+  }
+
   async submit(action) {
     if (this.turn.busy) return;
     this.turn.busy = true;
@@ -326,7 +334,19 @@ export class NextStationScreen {
       targets: picks.targets,
       circles: picks.circles,
       pending: mine ? this.turn.prefix : [],
+      hints: mine ? this.hintMarks(v) : [],
     });
+  }
+
+  // The coach's moves of this step (room.js), drawn dashed and numbered on the map.
+  showHints(hints) {
+    this.hints = hints;
+    if (this.view) this.render();
+  }
+
+  hintMarks(v) {
+    const hints = this.hints && this.hints.step === v.step ? this.hints.moves : [];
+    return hints.map((m, i) => ({ sections: (m.action && m.action.sections) || [], rank: i + 1 })).filter((m) => m.sections.length);
   }
 
   renderPlayers() {
@@ -341,7 +361,7 @@ export class NextStationScreen {
         if (p.acted) state = "✓ played";
         else if ((v.to_move || []).includes(p.seat)) state = "… thinking";
       }
-      const winner = (v.winners || []).includes(p.seat);
+      const winner = v.seats.length > 1 && (v.winners || []).includes(p.seat);
       list.append(h("li", { class: `player${p.seat === v.you ? " you" : ""}`, "data-seat": p.seat },
         colourChip(p.colour, this.letters[p.colour], { label: false }),
         h("span", { class: "pname" }, `${fmtName(seat.name)}${p.seat === v.you ? " (you)" : ""}${winner ? " ★" : ""}`),
@@ -363,7 +383,7 @@ export class NextStationScreen {
     if (p.power) {
       el.append(h("p", { class: "power-line" }, "Pencil power: ",
         h("strong", {}, POWER_LABEL[p.power.id] || p.power.id),
-        p.power.available ? " (available this round)" : " (not available now)"));
+        v.status === "finished" ? "" : p.power.available ? " (available this round)" : " (not available now)"));
     }
   }
 

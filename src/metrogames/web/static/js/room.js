@@ -113,6 +113,7 @@ export class RoomScreen {
     el.append(h("h2", {}, title),
       h("span", { class: "room-code", title: "room code" }, "Room ", h("code", { "data-testid": "room-code" }, this.room)),
       h("span", { class: "mode tag" }, sum.mode),
+      sum.preset ? h("span", { class: "tag", "data-testid": "preset", title: "rules" }, sum.preset.title) : "",
       h("span", { class: "clock-wrap" }, clockIcon(), h("span", { class: "clock", id: "clock", "aria-live": "off" })),
       this.connState === "reconnecting" ? h("span", { class: "tag warn" }, "reconnecting…") : "",
       this.opts.header ? this.opts.header() : "");
@@ -129,8 +130,8 @@ export class RoomScreen {
     const v = this.view;
     if (!v || !v.clock || !v.clock.deadline || v.status !== "playing") { el.textContent = ""; return; }
     const left = Math.max(0, Math.ceil(v.clock.deadline - Date.now() / 1000));
-    el.textContent = `${left} s`;
-    el.setAttribute("aria-label", `turn clock: ${left} seconds left`);
+    el.textContent = clockText(left);
+    el.setAttribute("aria-label", `turn clock: ${clockText(left)} left`);
     el.classList.toggle("urgent", left <= 10);
   }
 
@@ -160,8 +161,10 @@ export class RoomScreen {
       h("p", {}, "Share this link or the code ", h("code", {}, this.room), ":"),
       h("div", { class: "share" }, h("input", { readonly: true, value: link, id: "share-link", onfocus: (ev) => ev.target.select() }),
         h("button", { class: "btn small", onclick: () => copy(link) }, "Copy")),
-      !mine.size ? h("label", { class: "row" }, "Your name ", nameInput) : null,
+      lobbyFacts(sum),
+      !mine.size && open ? h("label", { class: "row" }, "Your name ", nameInput) : null,
       h("ul", { class: "lobby-seats" }, rows),
+      !mine.size && !open ? h("p", { class: "notice", "data-testid": "room-full" }, "This room is full: you are watching. The game appears here when the host starts it.") : null,
       host ? h("div", { class: "buttons" }, h("button", {
         class: "btn primary big", id: "start-btn", disabled: open > 0, onclick: () => this.startGame(),
       }, open ? `Waiting for ${open} player${open > 1 ? "s" : ""}` : "Start the game")) : h("p", { class: "muted" }, "The host starts the game when everyone is here."));
@@ -255,11 +258,14 @@ export class RoomScreen {
       clear(this.el.body);
       this.el.table = h("div", { class: "table" });
       this.el.extra = h("div", { class: "extra" });
-      this.el.body.append(this.el.extra, this.el.table);
+      this.el.moves = h("details", { class: "panel moves", "data-testid": "moves", ontoggle: () => this.renderMoves() },
+        h("summary", {}, "Move log"), h("ol", { class: "move-log" }));
+      this.el.body.append(this.el.extra, this.el.table, this.el.moves);
       const ctx = { act: (a, step) => this.act(a, step), interactive: true, online: this.summary.mode === "online" };
       this.screen = v.game === "metro" ? new MetroScreen(this.el.table, this.board, ctx) : new NextStationScreen(this.el.table, this.board, ctx);
     }
-    if (prev && prev.you !== v.you && prev.you !== null && this.mySeats().length > 1) {
+    if (v.status === "finished") clear(this.el.notice); // no hand-over once the game is over
+    else if (prev && prev.you !== v.you && prev.you !== null && this.mySeats().length > 1) {
       const name = fmtName((v.seats[v.you] || {}).name);
       if (v.game === "metro" && (v.hand || []).length && v.status === "playing") {
         // hot-seat with held tiles: hide them until the next player is at the screen
@@ -271,7 +277,9 @@ export class RoomScreen {
         this.showNotice(h("div", { class: "notice handover" }, `Now playing: ${name}`));
       }
     }
+    this.announceTurn(prev, v);
     this.screen.update(v);
+    this.renderMoves();
     this.renderExtra(v);
     this.renderHeader();
     this.renderTimeout(v);
@@ -286,6 +294,36 @@ export class RoomScreen {
     const what = v.game === "metro" ? "the server played your turn" : "you passed this turn";
     this.el.notice.append(h("div", { class: "notice timeout", role: "alert", "data-testid": "timeout-notice", "data-step": String(told.step) },
       `Your time ran out: ${what}.`));
+  }
+
+  // "Your turn": in the tab's title while it is, and a notice when it becomes so (for a
+  // turn-based game left open in a background tab).
+  announceTurn(prev, v) {
+    const mine = new Set(this.mySeats());
+    const yours = v.status === "playing" && (v.to_move || []).some((s) => mine.has(s));
+    const base = this.baseTitle || (this.baseTitle = document.title);
+    document.title = yours ? `● Your turn — ${base}` : base;
+    const was = prev && prev.status === "playing" && (prev.to_move || []).some((s) => mine.has(s));
+    if (yours && !was && prev && this.summary.mode === "online") {
+      this.showNotice(h("div", { class: "notice your-turn", "data-testid": "your-turn" }, "Your turn!"));
+    }
+  }
+
+  // The move log, while its panel is open: every step as this seat may know it.
+  async renderMoves() {
+    const panel = this.el.moves;
+    if (!panel || !panel.open) return;
+    const ticket = (this.movesTicket = (this.movesTicket || 0) + 1);
+    let moves;
+    try { ({ moves } = await API.getMoves(this.room, this.tokenFor(this.seat))); } catch { return; }
+    if (ticket !== this.movesTicket) return; // a newer request is on its way
+    const seats = (this.view && this.view.seats) || [];
+    const list = clear(panel.querySelector(".move-log"));
+    for (const m of moves) {
+      const who = m.player === null ? h("span", { class: "muted" }, "chance") : fmtName((seats[m.player] || {}).name || `seat ${m.player + 1}`);
+      list.append(h("li", { value: m.step }, who, ": ", m.move === "?" ? h("span", { class: "muted", title: "you cannot see this" }, "hidden") : h("code", {}, m.move)));
+    }
+    list.scrollTop = list.scrollHeight;
   }
 
   showNotice(node) {
@@ -317,8 +355,48 @@ export class RoomScreen {
     } else if (v.game !== "metro" && v.last_round && v.last_round.round > 0 && !this.dismissedRound(v.last_round.round)) {
       el.append(this.roundPanel(v));
     }
+    const coach = this.coachPanel(v);
+    if (coach) el.append(coach);
     const hostControls = this.hostControls(v);
     if (hostControls) el.append(hostControls);
+  }
+
+  // The coach: on this seat's turn, a Hint button asking the server for the best three moves
+  // (its seat's view only) and the estimate of the move being built, if any. The server
+  // refuses hints in a ranked daily game (`ranked-game`): the panel then says so.
+  coachPanel(v) {
+    if (v.status !== "playing" || v.you === null || v.you === undefined || !(v.legal || []).length) return null;
+    const panel = h("section", { class: "panel coach", "data-testid": "coach", "aria-live": "polite" });
+    if (this.hintsOff) {
+      panel.append(h("p", { class: "muted", "data-testid": "hints-off" }, this.hintsOff));
+      return panel;
+    }
+    const hint = this.hint && this.hint.step === v.step && this.hint.seat === v.you ? this.hint : null;
+    const busy = !!(hint && hint.busy);
+    panel.append(h("div", { class: "panel-head" }, h("h3", {}, "Coach"),
+      h("button", { class: "btn small", id: "hint-btn", disabled: busy, onclick: () => this.askHint() }, busy ? "Thinking…" : "Hint")));
+    if (hint && hint.data) panel.append(hintList(hint.data, v.seats.length));
+    return panel;
+  }
+
+  async askHint() {
+    const v = this.view;
+    const seat = v.you;
+    const pending = this.screen && this.screen.pendingAction ? this.screen.pendingAction() : null;
+    this.hint = { step: v.step, seat, busy: true };
+    this.renderExtra(v);
+    try {
+      const data = await API.getHint(this.room, v.step, pending, this.tokenFor(seat));
+      if (this.hint && this.hint.step === data.step && this.hint.seat === seat) {
+        this.hint = { step: data.step, seat, data };
+        if (this.screen && this.screen.showHints) this.screen.showHints({ step: data.step, moves: data.moves });
+      }
+    } catch (err) {
+      this.hint = null;
+      if (err.reason === "ranked-game") this.hintsOff = "No hints in a ranked daily game: its score is yours alone.";
+      else if (err.reason !== "stale-step") toast(err.message);
+    }
+    if (this.view) this.renderExtra(this.view);
   }
 
   dismissedRound(r) { return (this.dismissed || 0) >= r; }
@@ -346,8 +424,9 @@ export class RoomScreen {
 
   endPanel(v) {
     const winners = (v.winners || []).map((s) => fmtName((v.seats[s] || {}).name));
-    const head = h("div", { class: "panel-head" },
-      h("h2", { "data-testid": "game-over" }, winners.length ? `Game over — ${winners.join(" and ")} win${winners.length > 1 ? "" : "s"}!` : "Game over"));
+    const title = v.seats.length === 1 ? `Game over — ${(v.scores || [])[0]} points`
+      : winners.length ? `Game over — ${winners.join(" and ")} win${winners.length > 1 ? "" : "s"}!` : "Game over";
+    const head = h("div", { class: "panel-head" }, h("h2", { "data-testid": "game-over" }, title));
     const buttons = h("div", { class: "buttons" },
       h("button", { class: "btn primary", id: "replay-btn", onclick: () => this.navigate(`#/replay/${this.room}`) }, "▶ Replay this game"),
       h("button", { class: "btn", id: "download-btn", onclick: () => downloadRecord(this.room) }, "⬇ Download the record"),
@@ -361,11 +440,11 @@ export class RoomScreen {
           h("td", { class: "num" }, h("strong", {}, String(v.scores[i]))), h("td", { class: "num" }, String((v.longest || [])[i] ?? ""))))));
     } else {
       details = h("div", { class: "final-sheets" }, v.players.map((p) => h("div", { class: "final-sheet" },
-        h("h3", {}, `${fmtName((v.seats[p.seat] || {}).name)}${(v.winners || []).includes(p.seat) ? " ★" : ""} — ${p.sheet.total}`),
+        h("h3", {}, `${fmtName((v.seats[p.seat] || {}).name)}${v.seats.length > 1 && (v.winners || []).includes(p.seat) ? " ★" : ""} — ${p.sheet.total}`),
         sheetTable(this.board, p.sheet, p.line_scores))));
     }
     if (this.opts.endPanel) return this.opts.endPanel(v, details);
-    return h("section", { class: "panel end" }, head, details, buttons);
+    return h("section", { class: "panel end" }, head, soloResult(v.solo), details, buttons);
   }
 
   hostControls(v) {
@@ -376,7 +455,7 @@ export class RoomScreen {
     for (const s of v.seats) {
       if (host && s.kind === "human" && !s.connected && !mine.has(s.seat)) {
         items.push(h("button", { class: "btn small", "data-bot-seat": s.seat, onclick: async () => {
-          try { this.summary = await API.seatToBot(this.room, s.seat, "greedy", host); toast(`A bot plays seat ${s.seat + 1} until its player comes back.`, "info"); } catch (err) { toast(err.message); }
+          try { this.summary = await API.seatToBot(this.room, s.seat, "medium", host); toast(`A bot plays seat ${s.seat + 1} until its player comes back.`, "info"); } catch (err) { toast(err.message); }
         } }, `${fmtName(s.name)} left: let a bot play`));
       }
       if (mine.has(s.seat) && s.kind === "bot") {
@@ -387,6 +466,25 @@ export class RoomScreen {
     }
     return items.length ? h("div", { class: "panel host-controls" }, ...items) : null;
   }
+}
+
+// The coach's answer: the moves best first with the game's figure (expected final score, or
+// the win probability in Metro), the other figure after it when several play, then the move
+// being built.
+function hintList(data, players) {
+  const figures = (m) => {
+    const points = `${m.score.toFixed(1)} points`;
+    const win = `${Math.round(100 * m.win)}% to win`;
+    if (players < 2) return points;
+    return data.figure === "win" ? `${win} (${points})` : `${points} (${win})`;
+  };
+  const item = (m, i) => h("li", { class: "hint-move", "data-hint": String(i) },
+    h("code", { class: "hint-text" }, m.text), " ", h("strong", {}, figures(m)));
+  const what = data.figure === "win" ? "win probability" : "expected final score";
+  return h("div", { class: "hints" },
+    h("p", { class: "muted small" }, `The expert bot's best moves by ${what}:`),
+    h("ol", { class: "hint-list", "data-testid": "hint-list" }, data.moves.map(item)),
+    data.about ? h("p", { class: "hint-about", "data-testid": "hint-about" }, "Your move ", h("code", {}, data.about.text), ": ", h("strong", {}, figures(data.about))) : "");
 }
 
 // Save the record file exactly as the server wrote it (or `text`, an uploaded record).
@@ -422,3 +520,33 @@ function copy(text) {
 }
 
 function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
+
+/** A finished solo game's rating band and percentile (`solo` of the view), or nothing. */
+function soloResult(solo) {
+  if (!solo) return null;
+  const r = solo.rating;
+  const parts = [];
+  const adjusted = r && r.penalty ? ` for ${solo.score} − ${r.penalty} (modules) = ${r.adjusted}` : "";
+  if (r) parts.push(h("span", {}, "Solo rating: ", h("strong", {}, `band ${r.band}`), ` (${r.range})${adjusted}`, r.phrase ? h("em", {}, ` “${r.phrase}”`) : ""));
+  if (solo.percentile != null) parts.push(h("span", {}, ` · better than ${Math.round(solo.percentile)} % of the ${solo.reference.bot} bot's games`));
+  return parts.length ? h("p", { class: "solo-result", "data-testid": "solo-result" }, ...parts) : null;
+}
+
+/** The lobby's facts: the rule set, the options and the turn clock. */
+function lobbyFacts(sum) {
+  const shown = (v) => v === null || (Array.isArray(v) && !v.length) ? "none" : Array.isArray(v) ? v.join(", ") : typeof v === "object" ? Object.entries(v).map(([k, x]) => `${k}: ${x}`).join(", ") : String(v);
+  const opts = Object.entries(sum.options || {}).map(([k, v]) => `${k.replace(/_/g, " ")}: ${shown(v)}`);
+  const clock = sum.turn_clock ? `${clockText(sum.turn_clock).replace(/ 0 (min|h)$/, "")} per turn${sum.turn_clock >= 3600 ? " (turn-based)" : ""}` : "no turn clock";
+  return h("dl", { class: "lobby-facts", "data-testid": "lobby-facts" },
+    sum.preset ? [h("dt", {}, "Rules"), h("dd", {}, sum.preset.title)] : [],
+    h("dt", {}, "Options"), h("dd", {}, opts.length ? opts.join(" · ") : "the game's defaults"),
+    h("dt", {}, "Clock"), h("dd", {}, clock));
+}
+
+/** ``42 s``, ``12 min``, ``5 h 3 min``, ``2 d 4 h``: a clock's time left. */
+function clockText(left) {
+  if (left < 120) return `${left} s`;
+  if (left < 3600) return `${Math.floor(left / 60)} min`;
+  if (left < 86400) return `${Math.floor(left / 3600)} h ${Math.floor((left % 3600) / 60)} min`;
+  return `${Math.floor(left / 86400)} d ${Math.floor((left % 86400) / 3600)} h`;
+}

@@ -1,0 +1,93 @@
+"""The ``hint`` command of terminal play: the coach's best moves (:mod:`metrogames.bots.coach`)
+printed in the game's notation with their figures.
+
+``hint`` shows the best three moves; ``hint MOVE`` also rates the move the player is about to
+make. The figure shown first is the game's (expected final score in points, or the win
+probability in Metro); with several players the other one follows in brackets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from metrogames.bots.coach import Hint, Hints, hints
+from metrogames.core.errors import IllegalActionError, NotationError
+from metrogames.core.protocol import Action, State
+
+HINT_WORD = "hint"
+HINT_HELP = "hint [MOVE] (the coach's best three moves; with a move, its estimate too)"
+
+
+def figures(hint: Hint, figure: str, players: int) -> str:
+    """``95.6 points`` / ``57% to win`` with the other figure in brackets when several play."""
+    points = f"{hint.score:.1f} points"
+    win = f"{100 * hint.win:.0f}% to win"
+    if players == 1:
+        return points
+    return f"{win} ({points})" if figure == "win" else f"{points} ({win})"
+
+
+def hints_text(found: Hints, players: int) -> RenderableType:
+    """The coach's answer as lines: the moves, best first, then the move about to be made."""
+    what = "win probability" if found.figure == "win" else "expected final score"
+    lines: list[Text] = [Text(f"Coach (the expert's estimates, {what}):", style="bold")]
+    for i, h in enumerate(found.best, 1):
+        line = Text(f"  {i}. ")
+        line.append(h.text, style="bold #2ec4b6")
+        line.append(f"  {figures(h, found.figure, players)}")
+        line.append(f"  · {h.playouts} playouts", style="dim")
+        lines.append(line)
+    if found.about is not None:
+        line = Text("  Your move ")
+        line.append(found.about.text, style="bold #ffd23f")
+        line.append(f": {figures(found.about, found.figure, players)}")
+        line.append(f"  · {found.about.playouts} playouts", style="dim")
+        lines.append(line)
+    return Group(*lines)
+
+
+def hints_from_json(data: dict[str, Any]) -> Hints:
+    """The coach's answer from the server's JSON (``docs/web-api.md``, the hint endpoint;
+    the actions stay JSON).
+
+    Raises:
+        KeyError, TypeError, ValueError: not such an answer.
+    """
+
+    def hint(item: dict[str, Any]) -> Hint:
+        score, win = float(item["score"]), float(item["win"])
+        return Hint(item["action"], str(item["text"]), score, win, int(item["playouts"]))
+
+    figure = data["figure"]
+    if figure not in ("score", "win"):
+        raise ValueError(f"unknown figure {figure!r}")
+    about = data.get("about")
+    return Hints(figure, [hint(m) for m in data["moves"]], None if about is None else hint(about))
+
+
+def hint_command(
+    view: State[Action],
+    seat: int,
+    seed: int,
+    read: Callable[[str], Action],
+) -> Callable[[str], RenderableType]:
+    """The ``hint [MOVE]`` command for ``seat`` at ``view`` (its own view): ``read`` turns the
+    typed move into an action (as the prompt reads moves). A move that does not read or is not
+    legal is explained instead."""
+
+    def command(rest: str) -> RenderableType:
+        about = None
+        try:
+            if rest.strip():
+                about = read(rest)
+            found = hints(view, seat, about=about, seed=seed)
+        except (NotationError, IllegalActionError) as exc:
+            detail = f"{exc.detail} ({exc.reason})" if isinstance(exc, IllegalActionError) else exc
+            return Text(f"✘ no hint for that move: {detail}", style="bold red")
+        return hints_text(found, view.num_players)
+
+    return command

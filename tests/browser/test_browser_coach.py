@@ -1,0 +1,52 @@
+"""The coach in the browser: the Hint button lists the server's best three moves."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from browser.helpers import create_game, metro_move, shot
+
+
+def test_hint_lists_three_moves_with_their_figures(page: Page, server: str) -> None:
+    create_game(page, server, "metro", "bots", **{"player-count": "2"})
+    page.wait_for_selector("svg.board-metro .hit-square")
+    expect(page.locator("[data-testid=hint-list]")).to_have_count(0)
+    page.click("#hint-btn")
+    moves = page.locator("[data-testid=hint-list] .hint-move")
+    expect(moves).to_have_count(3)
+    texts = moves.locator(".hint-text").all_inner_texts()
+    assert len(set(texts)) == 3 and all(re.fullmatch(r"[a-d]{4} [A-H][1-8]", t) for t in texts)
+    for line in moves.all_inner_texts():  # Metro: the win probability first, then points
+        assert re.search(r"\d+% to win \(\d+\.\d points\)$", line), line
+    # and numbered on the board, on the squares the moves name
+    badges = page.locator(".hint-badge")
+    expect(badges).to_have_count(3)
+    squares = [t.split()[1] for t in texts]
+    assert [badges.nth(i).get_attribute("data-hint-square") for i in range(3)] == squares
+    assert [b.text_content() for b in badges.all()] == ["1", "2", "3"]
+    shot(page, "coach-metro")
+    # the answer is for this turn only: after a move the panel offers the button again
+    assert metro_move(page)
+    page.wait_for_selector("svg.board-metro .hit-square")
+    expect(page.locator("#hint-btn")).to_be_visible()
+    expect(page.locator("[data-testid=hint-list]")).to_have_count(0)
+
+
+def test_hint_in_london_solo_shows_expected_scores(page: Page, server: str) -> None:
+    create_game(page, server, "london", "solo")
+    page.wait_for_selector("#hint-btn")
+    page.click("#hint-btn")
+    moves = page.locator("[data-testid=hint-list] .hint-move")
+    expect(moves).to_have_count(3)
+    lines = moves.all_inner_texts()
+    for line in lines:  # solo: points only
+        assert re.search(r"^(\S+) \d+\.\d points$", line), line
+    # the sections of the moves that draw one are dashed and numbered on the map
+    drawn = [(i + 1, line.split()[0]) for i, line in enumerate(lines) if line.split()[0] != "pass"]
+    badges = page.locator(".hint-badge")
+    expect(badges).to_have_count(len(drawn))
+    got = [(int(b.text_content() or 0), b.get_attribute("data-hint-section")) for b in badges.all()]
+    assert got == drawn
+    shot(page, "coach-london")
