@@ -35,18 +35,17 @@ LENGTH_WEIGHT = (1.35, 0.33)
 OPEN_BONUS = (8.1, -1.6)
 """``b = OPEN_BONUS[0] + OPEN_BONUS[1] * f``: points a route still open is expected to add."""
 
-_Exit = tuple[int, float, tuple[tuple[int, float], ...]]
-"""(step, weight, ((tile type, weight), ...)): see :func:`exits`."""
+_Exit = tuple[int, int, tuple[tuple[int, int], ...]]
+"""(step, copies, ((tile type, copies), ...)): see :func:`exits`."""
 
 
 @cache
 def exits(data: MetroData) -> tuple[tuple[_Exit, ...], ...]:
     """Per entry position ``sq * 8 + e`` (even ``e``): the train's possible next steps when a
-    tile goes on ``sq``, as ``(step, weight, types)``: ``step`` is where the train goes after
-    that tile (the next entry position, or an arrival code < 0), ``weight`` the share of the
-    60 tiles whose track from ``e`` leads there (the weights sum to 1) and ``types`` those
-    tile types with their shares. Odd positions and central squares get ``()``."""
-    total = sum(data.tile_counts)
+    tile goes on ``sq``, as ``(step, copies, types)``: ``step`` is where the train goes after
+    that tile (the next entry position, or an arrival code < 0), ``copies`` how many of the
+    60 tiles have a track from ``e`` leading there (they sum to 60) and ``types`` those tile
+    types with their copies. Odd positions and central squares get ``()``."""
     central = set(data.central_squares)
     out: list[tuple[_Exit, ...]] = []
     for pos in range(len(data.step)):
@@ -54,25 +53,27 @@ def exits(data: MetroData) -> tuple[tuple[_Exit, ...], ...]:
         if e % 2 or sq in central:
             out.append(())
             continue
-        groups: dict[int, list[tuple[int, float]]] = {}
+        groups: dict[int, list[tuple[int, int]]] = {}
         for t, (conn, count) in enumerate(zip(data.conn, data.tile_counts, strict=True)):
-            groups.setdefault(conn[e], []).append((t, count / total))
+            groups.setdefault(conn[e], []).append((t, count))
         out.append(
             tuple(
-                (data.step[sq * 8 + x], sum(w for _, w in types), tuple(types))
+                (data.step[sq * 8 + x], sum(n for _, n in types), tuple(types))
                 for x, types in sorted(groups.items())
             )
         )
     return tuple(out)
 
 
-Parts = tuple[int, int, float, float, float, int]
+Parts = tuple[int, int, int, int, int, int]
 """What an open route's value is made of, for the train of edge station index ``k`` waiting
-after ``length`` tiles: ``(k, length, closed, open_tiles, open_share, needs)``. Its value is
-``closed + a * open_tiles + b * open_share`` (``a``, ``b``: see the module docstring): the
-points of the exits that complete it, weighted; the weighted tiles crossed and the weight of the
-exits that leave it waiting again. ``needs`` is the bitset of the squares whose filling would
-change these parts (its own square and where it would wait again)."""
+after ``length`` tiles: ``(k, length, closed, open_tiles, open_copies, needs)``, each sum over
+the 60 tiles (exact integers, so that estimates never depend on the order they are added in).
+Its value is ``(closed + a * open_tiles + b * open_copies) / 60`` (``a``, ``b``: see the module
+docstring): ``closed`` sums the points of the tiles that complete it, ``open_tiles`` the tiles
+crossed and ``open_copies`` the count of the tiles that leave it waiting again. ``needs`` is the
+bitset of the squares whose filling would change these parts (its own square and where it
+would wait again)."""
 
 CACHE_SIZE = 4096
 """Boards whose route parts are kept (a search judges every child of a position: one tile
@@ -90,26 +91,26 @@ def route_parts(board: MetroBoard, pos: int, k: int) -> Parts:
     advance = board.data.advance
     length = board.route_len[k]
     home = pos >> 3
-    closed = open_tiles = open_share = 0.0
+    closed = open_tiles = open_copies = 0
     needs = 1 << home
-    for step, weight, types in exits(board.data)[pos]:
+    for step, copies, types in exits(board.data)[pos]:
         p, crossed = _run(tiles, advance, step, length + 1)
-        ends = [(weight, p, crossed)]
+        ends = [(copies, p, crossed)]
         if p >= 0 and p >> 3 == home:  # back on the new tile: its type decides
             ends = []
-            for t, share in types:
+            for t, n_t in types:
                 q, n = p, crossed
                 while q >= 0 and q >> 3 == home:
                     q, n = _run(tiles, advance, advance[t][q], n + 1)
-                ends.append((share, q, n))
-        for w, p, crossed in ends:
+                ends.append((n_t, q, n))
+        for n_copies, p, crossed in ends:
             if p >= 0:
-                open_tiles += w * crossed
-                open_share += w
+                open_tiles += n_copies * crossed
+                open_copies += n_copies
                 needs |= 1 << (p >> 3)
             else:
-                closed += w * (2 * crossed if p <= CENTRAL_BASE else crossed)
-    return (k, length, closed, open_tiles, open_share, needs)
+                closed += n_copies * (2 * crossed if p <= CENTRAL_BASE else crossed)
+    return (k, length, closed, open_tiles, open_copies, needs)
 
 
 def _run(
@@ -174,17 +175,25 @@ def _remember(players: int, tiles: bytes, parts: dict[int, Parts]) -> dict[int, 
 
 def estimates(state: MetroState) -> list[float]:
     """Every player's estimated final score, in points: their score so far plus the expected
-    final points of each open route they own (``closed + a * open_tiles + b * open_share``,
-    see :data:`Parts`); the score itself once the game is over."""
+    final points of each open route they own (see :data:`Parts`); the score itself once the
+    game is over."""
     board = state.board
-    out = [float(s) for s in board.scores]
+    players = state.game.players
+    sums = [[0, 0, 0] for _ in range(players)]  # closed, open tiles, open copies
+    owners = board.owners
+    for k, _, closed, open_tiles, open_copies, _ in _cached_parts(state).values():
+        row = sums[owners[k]]
+        row[0] += closed
+        row[1] += open_tiles
+        row[2] += open_copies
     share = (TILES - board.placed) / TILES
     a = LENGTH_WEIGHT[0] + LENGTH_WEIGHT[1] * share
     b = OPEN_BONUS[0] + OPEN_BONUS[1] * share
-    owners = board.owners
-    for k, _, closed, open_tiles, open_share, _ in _cached_parts(state).values():
-        out[owners[k]] += closed + a * open_tiles + b * open_share
-    return out
+    total = sum(board.data.tile_counts)
+    return [
+        score + (closed + a * open_tiles + b * open_copies) / total
+        for score, (closed, open_tiles, open_copies) in zip(board.scores, sums, strict=True)
+    ]
 
 
 _LAST: list[tuple[tuple[int, bytes], list[float]]] = []
