@@ -87,7 +87,7 @@ def test_rank_gives_every_action_best_first() -> None:
     seat = state.to_move_player()
     legal = state.legal_actions(seat)
     assert DRAW in legal
-    bot = LookaheadBot(3, samples=4, width=3, plies=1)
+    bot = LookaheadBot(3, samples=4, width=3, rounds=1)
     ranked = bot.rank(state.view(seat), seat, legal, keep=5)
     assert sorted(map(str, (e.action for e in ranked))) == sorted(map(str, legal))
     assert [e.playouts for e in ranked[:5]] == [4] * 5
@@ -111,8 +111,8 @@ def test_bad_settings_and_games_without_a_heuristic_are_refused() -> None:
         HeuristicBot(samples=0)
     with pytest.raises(ValueError, match="width >= 1"):
         LookaheadBot(width=0)
-    with pytest.raises(ValueError, match="plies >= 0"):
-        LookaheadBot(plies=-1)
+    with pytest.raises(ValueError, match="rounds >= 0"):
+        LookaheadBot(rounds=-1)
     state = first_decision("london", 1)
     legal = state.legal_actions(0)
     for bot in (HeuristicBot(1), LookaheadBot(1)):
@@ -123,7 +123,7 @@ def test_bad_settings_and_games_without_a_heuristic_are_refused() -> None:
 def test_the_same_seed_gives_the_same_game() -> None:
     def game() -> list[tuple[int, Action]]:
         state: State[Action] = load_game("metro", players=2, turn_mode="hand").new_game(8)
-        bots: list[Bot] = [LookaheadBot(1, samples=2, width=2, plies=1), HeuristicBot(2)]
+        bots: list[Bot] = [LookaheadBot(1, samples=2, width=2, rounds=1), HeuristicBot(2)]
         return play_bots(state, bots).history()
 
     assert game() == game()

@@ -14,10 +14,10 @@ time per decision (``benchmarks/bots.py``; the figures are in the README's "Bots
   2-player game.
 * ``hard``: flat Monte Carlo with random playouts, about 0.1–0.3 s a decision; in Metro a
   short heuristic lookahead (:mod:`~metrogames.bots.lookahead`: the 4 best actions followed
-  for 2 more decisions on 8 determinizations), about 0.1 s.
+  for one round of decisions on 8 determinizations), about 0.1 s (2 players).
 * ``expert``: the strongest setting within about 2 s a decision on one core: flat Monte
   Carlo with greedy playouts in Next Station; in Metro a deeper heuristic lookahead (the 6
-  best actions followed for 4 more decisions on 16 determinizations), under 1 s.
+  best actions followed for two rounds on 16 determinizations), under 1 s.
 
 A level delegates to a bot seeded like the level itself, so ``medium`` in London plays exactly
 the games ``greedy`` plays with the same seed.
@@ -42,14 +42,14 @@ class Algorithm:
     budget of playouts per decision and the greedy turns that start each playout
     (:class:`~metrogames.bots.montecarlo.MonteCarloBot`); for ``heuristic`` and ``lookahead``
     the determinizations per decision (``budget``), and for ``lookahead`` the candidates
-    (``width``) and the decisions followed (``plies``)
+    (``width``) and the rounds of decisions followed (``rounds``)
     (:class:`~metrogames.bots.lookahead.LookaheadBot`)."""
 
     code: str
     budget: int = 0
     greedy_turns: int = 0
     width: int = 0
-    plies: int = 0
+    rounds: int = 0
 
     def make(self, seed: int) -> Bot:
         """The bot of this entry, seeded with ``seed``."""
@@ -58,7 +58,7 @@ class Algorithm:
         if self.code == "heuristic":
             return HeuristicBot(seed, samples=self.budget)
         if self.code == "lookahead":
-            return LookaheadBot(seed, samples=self.budget, width=self.width, plies=self.plies)
+            return LookaheadBot(seed, samples=self.budget, width=self.width, rounds=self.rounds)
         return make_bot(self.code, seed)
 
     def __str__(self) -> str:
@@ -66,7 +66,7 @@ class Algorithm:
             return f"heuristic ({self.budget} determinization{'s' * (self.budget != 1)})"
         if self.code == "lookahead":
             return (
-                f"lookahead ({self.width} candidates, {self.plies} plies, "
+                f"lookahead ({self.width} candidates, {self.rounds} round{'s' * (self.rounds != 1)}, "
                 f"{self.budget} determinizations)"
             )
         if self.code != "montecarlo":
@@ -85,11 +85,11 @@ LEVELS: dict[str, dict[str, Algorithm]] = {
         ANY_GAME: Algorithm("greedy"),
     },
     "hard": {
-        "metro": Algorithm("lookahead", 8, width=4, plies=2),
+        "metro": Algorithm("lookahead", 8, width=4, rounds=1),
         ANY_GAME: Algorithm("montecarlo", 1000),
     },
     "expert": {
-        "metro": Algorithm("lookahead", 16, width=6, plies=4),
+        "metro": Algorithm("lookahead", 16, width=6, rounds=2),
         ANY_GAME: Algorithm("montecarlo", 4000),
     },
 }

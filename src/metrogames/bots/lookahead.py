@@ -12,8 +12,9 @@ The search (one decision):
 * **Candidates**: the ``width`` best actions by the one-ply rule
   (:class:`~metrogames.bots.heuristic.HeuristicBot`, on one determinization).
 * **Lookahead**: on each of ``samples`` determinizations (the same for every candidate:
-  common random numbers), the candidate is applied, then ``plies`` further decisions — the
-  other players' replies, then the bot's own next move, and so on — each by the one-ply rule
+  common random numbers), the candidate is applied, then ``rounds`` rounds of further
+  decisions (``rounds`` times the number of players: the other players' replies, then the
+  bot's own next move, and so on) — each by the one-ply rule
   of the player to move; chance steps are taken as the determinization deals them.
 * **Value**: the bot's estimate minus the best other player's at the end of the lookahead
   (:func:`~metrogames.bots.heuristic.margin`; final scores if the game ended), averaged over
@@ -34,7 +35,7 @@ from metrogames.core.protocol import CHANCE, Action, State
 
 DEFAULT_SAMPLES = 24
 DEFAULT_WIDTH = 6
-DEFAULT_PLIES = 2
+DEFAULT_ROUNDS = 1
 
 
 def best_reply(state: State[Action], player: int, heuristic: Heuristic) -> Action:
@@ -78,7 +79,8 @@ class LookaheadBot:
         seed: the bot's seed.
         samples: determinizations each candidate is followed on.
         width: candidates (the best actions by the one-ply rule).
-        plies: decisions played after the candidate before judging.
+        rounds: rounds of decisions (one per player) played after the candidate before
+            judging.
         name: the bot's code.
     """
 
@@ -89,20 +91,20 @@ class LookaheadBot:
         seed: int = 0,
         samples: int = DEFAULT_SAMPLES,
         width: int = DEFAULT_WIDTH,
-        plies: int = DEFAULT_PLIES,
+        rounds: int = DEFAULT_ROUNDS,
         name: str = "lookahead",
     ) -> None:
         for what, value, least in (
             ("samples", samples, 1),
             ("width", width, 1),
-            ("plies", plies, 0),
+            ("rounds", rounds, 0),
         ):
             if value < least:
                 raise ValueError(f"a lookahead bot needs {what} >= {least}, not {value}")
         self.name = name
         self.samples = samples
         self.width = width
-        self.plies = plies
+        self.rounds = rounds
         self.rng = bot_rng(seed, name)
 
     def decide(self, state: State[Action], player: int, legal_actions: Sequence[Action]) -> Action:
@@ -129,6 +131,7 @@ class LookaheadBot:
         heuristic = heuristic_of(state)
         rng = self.rng
         n = len(legal_actions)
+        plies = self.rounds * state.num_players
         first = after_each(state.resample(player, rng), player, legal_actions, heuristic)
         order = sorted(range(n), key=lambda i: (-margin(first[i], player), i))
         chosen = order[: max(self.width, keep)]
@@ -138,7 +141,7 @@ class LookaheadBot:
             for i in chosen:
                 after = table.clone()
                 after.apply_in_place(player, legal_actions[i], check=False)
-                values = follow(after, self.plies, heuristic, player)
+                values = follow(after, plies, heuristic, player)
                 m = margin(values, player)
                 row = sums[i]
                 row[0] += values[player]

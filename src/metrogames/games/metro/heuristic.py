@@ -2,7 +2,7 @@
 
 Source: ``docs/metro.md``, "Routes and scoring" (every route completes by the end and scores
 its tiles, doubled at a central station). A player's estimate is their score so far plus the
-expected final points of each open route they own (:func:`route_value`):
+expected final points of each open route they own (:func:`route_parts`):
 
 * The train of an open route waits at an entry of an empty square. Whatever tile goes there,
   the train leaves by one of the square's four exits (each tile type's track from that entry;
@@ -20,6 +20,11 @@ expected final points of each open route they own (:func:`route_value`):
 Routes of unallocated stations are worth nothing to anybody. Once the game is over the
 estimate is the final score. The estimate reads the board only (never a hand or the pile), so
 it is the same on every determinization of a view.
+
+Cost: a search asks for every child of a position, and a tile changes only the routes waiting
+on its square or running into it; the parts of each board's routes are cached (by its tiles,
+:data:`CACHE_SIZE` boards) and a child reuses its parent's for the others, so an estimate is a
+few dozen additions plus one or two routes followed.
 """
 
 from __future__ import annotations
