@@ -159,16 +159,12 @@ def hints(
     if k < 1:
         raise ValueError(f"a hint shows at least 1 move, not {k}")
     if view.viewer is not None and view.viewer != player:
-        raise ValueError(
-            f"hints for seat {player} come from its own view, not seat {view.viewer}'s"
-        )
+        raise ValueError(f"hints for seat {player} come from its own view, not seat {view.viewer}'s")
     legal = view.legal_actions(player)
     check_decision("coach", view, player, legal)
     if about is not None and about not in legal:
         text = view.action_to_string(player, about)
-        raise IllegalActionError(
-            "not-legal", f"{text} is not a legal move now", Where(player=player)
-        )
+        raise IllegalActionError("not-legal", f"{text} is not a legal move now", Where(player=player))
     figure = coach_figure(view)
     ranked = coach(view.game.name, seed, budget).rank(view, player, legal, keep=k)
 
