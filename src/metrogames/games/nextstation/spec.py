@@ -107,6 +107,12 @@ def _view_json(state: State[Action], you: int | None) -> JsonObject:
     return present.view_json(cast(NextStationState, state), you)
 
 
+def _heuristic(state: State[Action], player: int) -> float:
+    from metrogames.games.nextstation.heuristic import heuristic
+
+    return heuristic(state, player)
+
+
 def solo_result(state: State[Action]) -> JsonObject | None:
     """For a finished solo game: ``{"score", "modules", "rating": {"adjusted", "band",
     "range", "phrase", "penalty"} | None, "percentile": 0-100 | None, "reference":
@@ -157,6 +163,7 @@ def _register(city_name: str) -> None:
             view_json=_view_json,
             solo_result=solo_result,
             family="nextstation",
+            heuristic=_heuristic,
         )
     )
 
