@@ -150,10 +150,7 @@ def _play_round(
                 power = None
             continue
         stations, sections, ends, blocked = board.line(colour)
-        if not sections:
-            starts = 1 << departure
-        else:
-            starts = stations if branch else ends
+        starts = (stations if branch else ends) if sections else 1 << departure
         open_targets = targets & ~stations
         if sections:
             counts = [(stations & m).bit_count() for m in city.district_masks]
