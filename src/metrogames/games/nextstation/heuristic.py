@@ -28,12 +28,8 @@ from metrogames.games.nextstation.actions import PASS, TurnAction
 from metrogames.games.nextstation.board import PlayerMap
 from metrogames.games.nextstation.citymap import SYMBOLS, CityMap
 from metrogames.games.nextstation.deal import ROUNDS
-from metrogames.games.nextstation.scoring import (
-    LineScore,
-    breakdown,
-    line_tourist_boxes,
-    score_line,
-)
+from metrogames.games.nextstation.objectives import lines_through
+from metrogames.games.nextstation.scoring import breakdown, line_tourist_boxes, score_line
 from metrogames.games.nextstation.state import FIRST_EFFECTIVE_SWITCH, NextStationState
 
 OPEN_WEIGHT = 0.1
@@ -137,9 +133,14 @@ def _play_round(
     city = state.city
     tb = _tables(city)
     departure = city.departures[colour]
-    others = [m for c, m in enumerate(board.stations) if c != colour]
+    district_of = tb.district_of
+    links_by_target = city.links_by_target
+    neighbours = city.neighbours
+    link_mask = city.link_mask_of_station
+    conflicts = city.conflicts
+    special = city.tourist_mask | city.monument_mask
+    inter = _interchange_gains(tb, board, colour)
     for face, branch, turn in turns:
-        targets = city.symbol_mask[face] if face in SYMBOLS else city.all_stations_mask
         if power is not None or face == "free-entry":
             action = _best_engine_action(state, board, colour, face, branch, turn, power, boxes)
             for s, t in action.sections:
@@ -149,71 +150,126 @@ def _play_round(
             if action.powers_used:
                 power = None
             continue
+        targets = city.symbol_mask[face] if face in SYMBOLS else city.all_stations_mask
         stations, sections, ends, blocked = board.line(colour)
-        starts = (stations if branch else ends) if sections else 1 << departure
+        if not sections:
+            move = _first_section(state, tb, board, colour, targets, boxes, inter)
+            if move is not None:
+                board.add_section(city, colour, *move)
+            continue
+        starts = stations if branch else ends
         open_targets = targets & ~stations
-        if sections:
-            counts = [(stations & m).bit_count() for m in city.district_masks]
-            districts = sum(1 for n in counts if n)
-            best = max(counts)
-            base = districts * best
-            line_boxes = (stations & city.tourist_mask).bit_count()
+        counts = [(stations & m).bit_count() for m in city.district_masks]
+        districts = len(counts) - counts.count(0)
+        best = max(counts)
+        base = districts * best
+        line_boxes = boxes + (stations & city.tourist_mask).bit_count()
         best_key = -1.0
         best_move: tuple[int, int, int] | None = None
         while starts:
             sbit = starts & -starts
             starts ^= sbit
             s = sbit.bit_length() - 1
-            table = city.links_by_target[s]
-            cand = city.neighbours[s] & open_targets
+            table = links_by_target[s]
+            cand = neighbours[s] & open_targets
             while cand:
                 tbit = cand & -cand
                 cand ^= tbit
                 _, t, link, lbit = table[tbit]
                 if blocked & lbit:
                     continue
-                if sections:
-                    n = counts[tb.district_of[t]]
-                    gain = (districts + (n == 0)) * max(best, n + 1) - base
-                    gain += _station_gain(city, tb, t, others, boxes + line_boxes)
-                    if (city.monument_mask >> t) & 1:
-                        gain += city.monument_points
-                else:  # the departure station joins the line too (monuments: in the score)
-                    new = sbit | tbit
-                    gain = score_line(city, new, lbit).score
-                    gain += _station_gain(city, tb, s, others, boxes)
-                    gain += _station_gain(
-                        city, tb, t, others, boxes + ((city.tourist_mask >> s) & 1)
-                    )
-                if lbit & city.river_mask and sections:
+                n = counts[district_of[t]]
+                gain = (districts + (n == 0)) * (best if best > n else n + 1) - base
+                gain += inter[t]
+                if tbit & special:
+                    gain += _site_gain(city, tb, tbit, line_boxes)
+                if lbit & city.river_mask:
                     gain += city.river_points
                 if link in tb.bridge_of:
                     gain += _bridge_gain(tb, board, colour, link)
-                after = blocked | lbit | city.conflicts[link]
-                free = city.neighbours[t] & ~(stations | sbit | tbit)
-                open_count = 0
-                while free:
-                    ubit = free & -free
-                    free ^= ubit
-                    if not after & city.links_by_target[t][ubit][3]:
-                        open_count += 1
-                key = gain + OPEN_WEIGHT * open_count
+                after = blocked | conflicts[link]
+                key = gain + OPEN_WEIGHT * _open_links(
+                    links_by_target, neighbours, link_mask, t, after | lbit, stations | sbit
+                )
                 if key > best_key:
                     best_key, best_move = key, (s, t, link)
         if best_move is not None:
             board.add_section(city, colour, *best_move)
 
 
-def _station_gain(city: CityMap, tb: _Tables, t: int, others: list[int], boxes: int) -> int:
-    """Points a map gains at once when station ``t`` joins a line, beyond the line's own
-    score: a tourist box (``boxes`` crossed so far), one more line at an interchange."""
-    gain = 0
-    if (city.tourist_mask >> t) & 1 and tb.tourist:
-        gain += tb.tourist[min(boxes + 1, tb.tourist_cap)] - tb.tourist[min(boxes, tb.tourist_cap)]
-    k = sum((m >> t) & 1 for m in others)
-    if k:
-        gain += tb.interchange[k + 1] - tb.interchange[k]
+def _first_section(
+    state: NextStationState,
+    tb: _Tables,
+    board: PlayerMap,
+    colour: int,
+    targets: int,
+    boxes: int,
+    inter: list[int],
+) -> tuple[int, int, int] | None:
+    """The greedy first section of line ``colour`` (from its departure station, which joins
+    the line too), or ``None`` when none is legal."""
+    city = state.city
+    s = city.departures[colour]
+    sbit = 1 << s
+    best_key = -1.0
+    best_move = None
+    for _, t, link, lbit in board.moves(city, colour, sbit, targets):
+        tbit = 1 << t
+        gain = score_line(city, sbit | tbit, lbit).score + inter[s] + inter[t]
+        gain += _site_gain(city, tb, (tbit | sbit) & city.tourist_mask, boxes)  # no monuments
+        if link in tb.bridge_of:
+            gain += _bridge_gain(tb, board, colour, link)
+        after = board.blocked | lbit | city.conflicts[link]
+        key = gain + OPEN_WEIGHT * _open_links(
+            city.links_by_target, city.neighbours, city.link_mask_of_station, t, after, sbit
+        )
+        if key > best_key:
+            best_key, best_move = key, (s, t, link)
+    return best_move
+
+
+def _open_links(
+    links_by_target: tuple[dict[int, tuple[int, int, int, int]], ...],
+    neighbours: tuple[int, ...],
+    link_mask: tuple[int, ...],
+    t: int,
+    blocked: int,
+    line: int,
+) -> int:
+    """Links from station ``t`` still drawable once ``blocked`` links are out, to stations
+    not on the line (``line``: its stations besides ``t``)."""
+    free = (link_mask[t] & ~blocked).bit_count()
+    back = neighbours[t] & line
+    while back:  # links back to the line's own stations lead nowhere
+        ubit = back & -back
+        back ^= ubit
+        if not blocked & links_by_target[t][ubit][3]:
+            free -= 1
+    return free
+
+
+def _site_gain(city: CityMap, tb: _Tables, new: int, boxes: int) -> int:
+    """Points the stations of mask ``new`` bring a line at once as monuments and tourist
+    sites (``boxes``: tourist boxes crossed so far)."""
+    gain = city.monument_points * (new & city.monument_mask).bit_count()
+    sites = (new & city.tourist_mask).bit_count()
+    if sites and tb.tourist:
+        cap = tb.tourist_cap
+        gain += tb.tourist[min(boxes + sites, cap)] - tb.tourist[min(boxes, cap)]
     return gain
+
+
+def _interchange_gains(tb: _Tables, board: PlayerMap, colour: int) -> list[int]:
+    """Per station, the interchange points line ``colour`` adds by reaching it."""
+    lines = [0] * len(tb.district_of)
+    for c, mask in enumerate(board.stations):
+        if c != colour:
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                lines[low.bit_length() - 1] += 1
+    points = tb.interchange
+    return [points[k + 1] - points[k] if k else 0 for k in lines]
 
 
 def _bridge_gain(tb: _Tables, board: PlayerMap, colour: int, link: int) -> int:
@@ -239,6 +295,7 @@ def _best_engine_action(
     """The legal action (the engine's list) with the best immediate gain on line ``colour``:
     its score as it stands plus the end-of-game items (interchanges, bridges, tourist)."""
     city = state.city
+    tb = _tables(city)
     best, best_total = PASS, -1
     for action in state._actions_on(board, colour, face, branch, turn, power):
         assert isinstance(action, TurnAction)  # a player's action, never a card id
@@ -247,14 +304,7 @@ def _best_engine_action(
             after.add_section(city, colour, s, t, city.link_of[(s, t)])
         if action.circle is not None:
             after.circled[colour] = action.circle
-        lines: list[LineScore] = [
-            score_line(city, 0, 0) for _ in city.colours
-        ]  # finished lines do not change: only what this turn adds matters
-        lines[colour] = score_line(
-            city, after.stations[colour], after.sections[colour], after.circled[colour]
-        )
-        line_boxes = line_tourist_boxes(city, after.stations[colour], after.sections[colour])
-        total = breakdown(city, after, lines, boxes + line_boxes, ()).total
+        total = _map_value(city, tb, after, colour, boxes)
         if total > best_total:
             best, best_total = action, total
     return best
@@ -267,3 +317,26 @@ def heuristic(state: State[Action], player: int) -> float:
         ValueError: a view or an unknown deal (as :func:`greedy_final_score`).
     """
     return float(greedy_final_score(cast(NextStationState, state), player))
+
+
+def _map_value(city: CityMap, tb: _Tables, board: PlayerMap, colour: int, boxes: int) -> int:
+    """Line ``colour``'s score as it stands plus the map's interchange and bridge points and
+    the tourist points (``boxes``: of the finished rounds) — the total of the sheet but for
+    the finished lines' scores and the objectives."""
+    stations, sections = board.stations[colour], board.sections[colour]
+    value = score_line(city, stations, sections, board.circled[colour]).score
+    two, three, four = lines_through(board)
+    points = tb.interchange
+    value += (
+        points[2] * (two & ~three).bit_count()
+        + points[3] * (three & ~four).bit_count()
+        + points[4] * four.bit_count()
+    )
+    for a, b in city.bridges:
+        pair = (1 << a) | (1 << b)
+        used = sum(1 for m in board.sections if m & pair)
+        value += tb.bridge_points[min(used, 2)]
+    if tb.tourist:
+        sites = boxes + line_tourist_boxes(city, stations, sections)
+        value += tb.tourist[min(sites, tb.tourist_cap)]
+    return value
