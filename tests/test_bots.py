@@ -13,7 +13,7 @@ import pytest
 
 from metrogames.bots import make_bot
 from metrogames.bots.base import Bot, bot_codes
-from metrogames.bots.levels import ANY_GAME, LEVELS, LevelBot, level_algorithm
+from metrogames.bots.levels import ANY_GAME, LEVELS, Algorithm, LevelBot, level_algorithm
 from metrogames.bots.montecarlo import MonteCarloBot, greedy_turns, outcome_value
 from metrogames.bots.play import play_bots
 from metrogames.core.errors import GameOverError, IllegalActionError, NotYourTurnError
@@ -73,6 +73,10 @@ def test_every_level_has_an_entry_for_any_game() -> None:
     # Metro's greedy loses to random (it closes its own routes at once): medium searches
     assert level_algorithm("medium", "metro").code == "montecarlo"
     assert level_algorithm("medium", "london").code == "greedy"
+    for level in ("hard", "expert"):  # Next Station's levels search with the game's estimate
+        assert level_algorithm(level, "london").use_heuristic
+        assert level_algorithm(level, "paris").use_heuristic
+        assert not level_algorithm(level, "metro").use_heuristic
 
 
 def test_medium_plays_london_exactly_as_greedy_with_the_same_seed() -> None:
@@ -141,8 +145,16 @@ def test_bots_decide_on_what_they_may_know(code: str) -> None:
         assert first.snapshot() != second.snapshot() or game == "london"
         legal = seen.legal_actions(seat)
         if code in ("expert", "montecarlo"):  # the same algorithm, a test-sized budget
-            turns = level_algorithm(code, game).greedy_turns if code == "expert" else 0
-            bots = [MonteCarloBot(4, budget=40, greedy_turns=turns) for _ in range(3)]
+            algorithm = level_algorithm(code, game) if code == "expert" else Algorithm("montecarlo")
+            bots = [
+                MonteCarloBot(
+                    4,
+                    budget=40,
+                    greedy_turns=algorithm.greedy_turns,
+                    use_heuristic=algorithm.use_heuristic,
+                )
+                for _ in range(3)
+            ]
         else:
             bots = [make_bot(code, 4) for _ in range(3)]
         chosen = {
@@ -210,8 +222,8 @@ def test_metro_medium_beats_random() -> None:
 
 
 def test_montecarlo_beats_greedy_in_london_solo() -> None:
-    """On the same six deals, a small Monte Carlo search (the algorithm of London's hard and
-    expert levels) scores more than greedy in total."""
+    """On the same six deals, a small Monte Carlo search with random playouts (what the
+    levels play in a game without an estimate of its own) scores more than greedy in total."""
     game = load_game("london", players=1)
     mc = greedy = 0
     for seed in range(40, 46):

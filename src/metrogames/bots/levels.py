@@ -11,9 +11,11 @@ time per decision (``benchmarks/bots.py``; the figures are in the README's "Bots
   in Metro, where the greedy player closes its own routes as soon as they score and loses to
   random, a small flat Monte Carlo search (about 20–40 ms a decision) that beats random in
   nearly every 2-player game.
-* ``hard``: flat Monte Carlo with random playouts, about 0.1–0.3 s a decision.
-* ``expert``: the strongest setting within about 2 s a decision on one core: flat Monte Carlo
-  with many random playouts in Metro, with greedy playouts in Next Station.
+* ``hard``: flat Monte Carlo, about 0.1–0.3 s a decision: random playouts in Metro; in Next
+  Station each position after an action is valued by the game's own estimate (the
+  ``heuristic`` hook: a fast greedy playout of the player's map).
+* ``expert``: the same searches with larger budgets, about 0.3–0.6 s a decision on one core
+  (the issue allows 2 s).
 
 A level delegates to a bot seeded like the level itself, so ``medium`` in London plays exactly
 the games ``greedy`` plays with the same seed.
@@ -32,23 +34,32 @@ from metrogames.core.protocol import Action, State
 @dataclass(frozen=True)
 class Algorithm:
     """One entry of the level table: an algorithm code (``random``, ``greedy`` or
-    ``montecarlo``) and, for ``montecarlo``, its budget of playouts per decision and the
-    greedy turns that start each playout (:class:`~metrogames.bots.montecarlo.MonteCarloBot`)."""
+    ``montecarlo``) and, for ``montecarlo``, its budget of playouts per decision, the greedy
+    turns that start each playout, and whether the game's estimate replaces the playouts
+    (:class:`~metrogames.bots.montecarlo.MonteCarloBot`)."""
 
     code: str
     budget: int = 0
     greedy_turns: int = 0
+    use_heuristic: bool = False
 
     def make(self, seed: int) -> Bot:
         """The bot of this entry, seeded with ``seed``."""
         if self.code == "montecarlo":
-            return MonteCarloBot(seed, budget=self.budget, greedy_turns=self.greedy_turns)
+            return MonteCarloBot(
+                seed,
+                budget=self.budget,
+                greedy_turns=self.greedy_turns,
+                use_heuristic=self.use_heuristic,
+            )
         return make_bot(self.code, seed)
 
     def __str__(self) -> str:
         if self.code != "montecarlo":
             return self.code
         start = f", {self.greedy_turns} greedy turns first" if self.greedy_turns else ""
+        if self.use_heuristic:
+            return f"montecarlo ({self.budget} game estimates)"
         return f"montecarlo ({self.budget} playouts{start})"
 
 
@@ -63,10 +74,14 @@ LEVELS: dict[str, dict[str, Algorithm]] = {
     },
     "hard": {
         "metro": Algorithm("montecarlo", 1500),
+        "london": Algorithm("montecarlo", 400, use_heuristic=True),
+        "paris": Algorithm("montecarlo", 400, use_heuristic=True),
         ANY_GAME: Algorithm("montecarlo", 1000),
     },
     "expert": {
         "metro": Algorithm("montecarlo", 6000),
+        "london": Algorithm("montecarlo", 2000, use_heuristic=True),
+        "paris": Algorithm("montecarlo", 2000, use_heuristic=True),
         ANY_GAME: Algorithm("montecarlo", 4000),
     },
 }

@@ -24,9 +24,9 @@ from functools import cache
 from typing import cast
 
 from metrogames.core.protocol import Action, State
-from metrogames.games.nextstation.actions import PASS, TurnAction
+from metrogames.games.nextstation.actions import PASS, TurnAction, single_sections
 from metrogames.games.nextstation.board import PlayerMap
-from metrogames.games.nextstation.citymap import SYMBOLS, CityMap
+from metrogames.games.nextstation.citymap import SYMBOLS, CityMap, bits
 from metrogames.games.nextstation.deal import ROUNDS
 from metrogames.games.nextstation.objectives import lines_through
 from metrogames.games.nextstation.scoring import breakdown, line_tourist_boxes, score_line
@@ -95,6 +95,22 @@ def greedy_final_score(state: NextStationState, player: int) -> int:
     return breakdown(city, board, lines, boxes, state.deal.objectives).total
 
 
+def greedy_action(state: NextStationState, player: int) -> TurnAction:
+    """The playout policy's action for ``player`` in the turn in progress. It reads only the
+    player's own map and the card, so ``state`` may be the player's view.
+
+    Raises:
+        ValueError: ``player`` is not to move.
+    """
+    if player < 0 or player not in state.to_move():
+        raise ValueError(f"player {player} is not to move")
+    turn = [(state.city.card_by_id[state.flipped[-1]].face, state.branch, state.turn)]
+    board = state.maps[player].copy()
+    power = state.power_available(player)
+    colour = state.colour(player)
+    return _play_round(state, board, colour, turn, power, state.tourist_boxes[player])[0]
+
+
 def _turns(
     state: NextStationState, deck: tuple[str, ...], flipped: int, ends: int, turn: int
 ) -> list[tuple[str, bool, int]]:
@@ -127,18 +143,14 @@ def _play_round(
     turns: list[tuple[str, bool, int]],
     power: str | None,
     boxes: int,
-) -> None:
-    """Play ``turns`` on line ``colour`` of ``board`` in place, greedily; ``boxes``: tourist
-    boxes of the finished rounds."""
+) -> list[TurnAction]:
+    """Play ``turns`` on line ``colour`` of ``board`` in place, greedily, and return the
+    actions taken; ``boxes``: tourist boxes of the finished rounds."""
     city = state.city
+    singles = single_sections(city)
+    n_stations = len(city.stations)
+    taken: list[TurnAction] = []
     tb = _tables(city)
-    departure = city.departures[colour]
-    district_of = tb.district_of
-    links_by_target = city.links_by_target
-    neighbours = city.neighbours
-    link_mask = city.link_mask_of_station
-    conflicts = city.conflicts
-    special = city.tourist_mask | city.monument_mask
     inter = _interchange_gains(tb, board, colour)
     for face, branch, turn in turns:
         if power is not None or face == "free-entry":
@@ -149,52 +161,80 @@ def _play_round(
                 board.circled[colour] = action.circle
             if action.powers_used:
                 power = None
+            taken.append(action)
             continue
         targets = city.symbol_mask[face] if face in SYMBOLS else city.all_stations_mask
-        stations, sections, ends, blocked = board.line(colour)
-        if not sections:
+        if not board.sections[colour]:
             move = _first_section(state, tb, board, colour, targets, boxes, inter)
-            if move is not None:
-                board.add_section(city, colour, *move)
+        else:
+            move = _best_section(state, tb, board, colour, targets, branch, boxes, inter)
+        if move is None:
+            taken.append(PASS)
             continue
-        starts = stations if branch else ends
-        open_targets = targets & ~stations
-        counts = [(stations & m).bit_count() for m in city.district_masks]
-        districts = len(counts) - counts.count(0)
-        best = max(counts)
-        base = districts * best
-        line_boxes = boxes + (stations & city.tourist_mask).bit_count()
-        best_key = -1.0
-        best_move: tuple[int, int, int] | None = None
-        while starts:
-            sbit = starts & -starts
-            starts ^= sbit
-            s = sbit.bit_length() - 1
-            table = links_by_target[s]
-            cand = neighbours[s] & open_targets
-            while cand:
-                tbit = cand & -cand
-                cand ^= tbit
-                _, t, link, lbit = table[tbit]
-                if blocked & lbit:
-                    continue
-                n = counts[district_of[t]]
-                gain = (districts + (n == 0)) * (best if best > n else n + 1) - base
-                gain += inter[t]
-                if tbit & special:
-                    gain += _site_gain(city, tb, tbit, line_boxes)
-                if lbit & city.river_mask:
-                    gain += city.river_points
-                if link in tb.bridge_of:
-                    gain += _bridge_gain(tb, board, colour, link)
-                after = blocked | conflicts[link]
-                key = gain + OPEN_WEIGHT * _open_links(
-                    links_by_target, neighbours, link_mask, t, after | lbit, stations | sbit
-                )
-                if key > best_key:
-                    best_key, best_move = key, (s, t, link)
-        if best_move is not None:
-            board.add_section(city, colour, *best_move)
+        board.add_section(city, colour, *move)
+        single = singles[move[0] * n_stations + move[1]]
+        assert single is not None  # a link joins the section's stations
+        taken.append(single)
+    return taken
+
+
+def _best_section(
+    state: NextStationState,
+    tb: _Tables,
+    board: PlayerMap,
+    colour: int,
+    targets: int,
+    branch: bool,
+    boxes: int,
+    inter: list[int],
+) -> tuple[int, int, int] | None:
+    """The greedy section ``(start, target, link)`` of line ``colour`` (not empty) for a
+    card reaching ``targets``, or ``None`` when none is legal."""
+    city = state.city
+    district_of = tb.district_of
+    links_by_target = city.links_by_target
+    neighbours = city.neighbours
+    link_mask = city.link_mask_of_station
+    conflicts = city.conflicts
+    special = city.tourist_mask | city.monument_mask
+    stations, _, ends, blocked = board.line(colour)
+    starts = stations if branch else ends
+    open_targets = targets & ~stations
+    counts = [(stations & m).bit_count() for m in city.district_masks]
+    districts = len(counts) - counts.count(0)
+    best = max(counts)
+    base = districts * best
+    line_boxes = boxes + (stations & city.tourist_mask).bit_count()
+    best_key = -1.0
+    best_move: tuple[int, int, int] | None = None
+    while starts:
+        sbit = starts & -starts
+        starts ^= sbit
+        s = sbit.bit_length() - 1
+        table = links_by_target[s]
+        cand = neighbours[s] & open_targets
+        while cand:
+            tbit = cand & -cand
+            cand ^= tbit
+            _, t, link, lbit = table[tbit]
+            if blocked & lbit:
+                continue
+            n = counts[district_of[t]]
+            gain = (districts + (n == 0)) * (best if best > n else n + 1) - base
+            gain += inter[t]
+            if tbit & special:
+                gain += _site_gain(city, tb, tbit, line_boxes)
+            if lbit & city.river_mask:
+                gain += city.river_points
+            if link in tb.bridge_of:
+                gain += _bridge_gain(tb, board, colour, link)
+            after = blocked | conflicts[link]
+            key = gain + OPEN_WEIGHT * _open_links(
+                links_by_target, neighbours, link_mask, t, after | lbit, stations
+            )
+            if key > best_key:
+                best_key, best_move = key, (s, t, link)
+    return best_move
 
 
 def _first_section(
@@ -264,10 +304,8 @@ def _interchange_gains(tb: _Tables, board: PlayerMap, colour: int) -> list[int]:
     lines = [0] * len(tb.district_of)
     for c, mask in enumerate(board.stations):
         if c != colour:
-            while mask:
-                low = mask & -mask
-                mask ^= low
-                lines[low.bit_length() - 1] += 1
+            for t in bits(mask):
+                lines[t] += 1
     points = tb.interchange
     return [points[k + 1] - points[k] if k else 0 for k in lines]
 
