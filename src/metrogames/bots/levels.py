@@ -74,8 +74,8 @@ LEVELS: dict[str, dict[str, Algorithm]] = {
     },
     "hard": {
         "metro": Algorithm("montecarlo", 1500),
-        "london": Algorithm("montecarlo", 400, use_heuristic=True),
-        "paris": Algorithm("montecarlo", 400, use_heuristic=True),
+        "london": Algorithm("montecarlo", 500, use_heuristic=True),
+        "paris": Algorithm("montecarlo", 500, use_heuristic=True),
         ANY_GAME: Algorithm("montecarlo", 1000),
     },
     "expert": {

@@ -348,7 +348,8 @@ def _best_engine_action(
             after.add_section(city, colour, s, t, city.link_of[(s, t)])
         if action.circle is not None:
             after.circled[colour] = action.circle
-        key = (_map_value(city, tb, after, colour, boxes), bool(action.sections), not action.powers_used)
+        value = _map_value(city, tb, after, colour, boxes)
+        key = (value, bool(action.sections), not action.powers_used)
         if key > best_key:
             best, best_key = action, key
     return best
