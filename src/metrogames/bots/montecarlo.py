@@ -99,7 +99,8 @@ class MonteCarloBot:
 
     Args:
         seed: the bot's seed.
-        budget: playouts per decision (at least one per legal action).
+        budget: playouts per decision (at least one per legal action); with the game's
+            estimate, estimates per decision (one per player and position weighed).
         greedy_turns: turns of each playout played by the greedy rule before the engine's
             random playout finishes the game.
         use_heuristic: value the positions after an action by the game's ``heuristic`` hook
@@ -151,6 +152,8 @@ class MonteCarloBot:
         dropped: list[int] = []
         rounds = max(1, (n - 1).bit_length())  # ceil(log2(n))
         per_round = self.budget / rounds
+        if self.use_heuristic and game_type(state.game.name).heuristic is not None:
+            per_round /= state.num_players  # one estimate per player and position
         pass_action = state.game.pass_action
 
         def order(i: int) -> tuple[float, bool, int]:
