@@ -13,9 +13,10 @@ time per decision (``benchmarks/bots.py``; the figures are in the README's "Bots
   nearly every 2-player game.
 * ``hard``: flat Monte Carlo, about 0.1–0.3 s a decision: random playouts in Metro; in Next
   Station each position after an action is valued by the game's own estimate (the
-  ``heuristic`` hook: a fast greedy playout of the player's map).
-* ``expert``: the same searches with larger budgets, about 0.3–0.6 s a decision on one core
-  (the issue allows 2 s).
+  ``heuristic`` hook: a fast greedy playout of the player's map) — 500 estimates in London,
+  250 in Paris (whose estimate is about twice as slow), about 0.1 s a decision.
+* ``expert``: the same searches with larger budgets, about 0.4 s a decision on one core in
+  Next Station (2000 estimates in London, 1000 in Paris; the issue allows 2 s).
 
 A level delegates to a bot seeded like the level itself, so ``medium`` in London plays exactly
 the games ``greedy`` plays with the same seed.
@@ -75,13 +76,13 @@ LEVELS: dict[str, dict[str, Algorithm]] = {
     "hard": {
         "metro": Algorithm("montecarlo", 1500),
         "london": Algorithm("montecarlo", 500, use_heuristic=True),
-        "paris": Algorithm("montecarlo", 500, use_heuristic=True),
+        "paris": Algorithm("montecarlo", 250, use_heuristic=True),
         ANY_GAME: Algorithm("montecarlo", 1000),
     },
     "expert": {
         "metro": Algorithm("montecarlo", 6000),
         "london": Algorithm("montecarlo", 2000, use_heuristic=True),
-        "paris": Algorithm("montecarlo", 2000, use_heuristic=True),
+        "paris": Algorithm("montecarlo", 1000, use_heuristic=True),
         ANY_GAME: Algorithm("montecarlo", 4000),
     },
 }
