@@ -74,6 +74,10 @@ def test_every_level_has_an_entry_for_any_game() -> None:
     # Metro's greedy loses to random (it closes its own routes at once): medium weighs routes
     assert level_algorithm("medium", "metro").code == "heuristic"
     assert level_algorithm("medium", "london").code == "greedy"
+    for level in ("hard", "expert"):  # Next Station's levels search with the game's estimate
+        assert level_algorithm(level, "london").use_heuristic
+        assert level_algorithm(level, "paris").use_heuristic
+        assert not level_algorithm(level, "metro").use_heuristic
 
 
 def test_medium_plays_london_exactly_as_greedy_with_the_same_seed() -> None:
@@ -214,8 +218,8 @@ def test_metro_medium_beats_random() -> None:
 
 
 def test_montecarlo_beats_greedy_in_london_solo() -> None:
-    """On the same six deals, a small Monte Carlo search (the algorithm of London's hard and
-    expert levels) scores more than greedy in total."""
+    """On the same six deals, a small Monte Carlo search with random playouts (what the
+    levels play in a game without an estimate of its own) scores more than greedy in total."""
     game = load_game("london", players=1)
     mc = greedy = 0
     for seed in range(40, 46):

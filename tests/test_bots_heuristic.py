@@ -11,13 +11,14 @@ from dataclasses import replace
 
 import pytest
 
+import line3
 from metrogames.bots import make_bot
 from metrogames.bots.base import Bot
 from metrogames.bots.heuristic import HeuristicBot, margin
 from metrogames.bots.levels import LEVELS, level_algorithm
 from metrogames.bots.lookahead import LookaheadBot
 from metrogames.bots.play import play_bots
-from metrogames.core.protocol import Action, State
+from metrogames.core.protocol import CHANCE, Action, State
 from metrogames.core.rng import Rng
 from metrogames.games import load_game
 from metrogames.games.metro import DRAW
@@ -113,11 +114,18 @@ def test_bad_settings_and_games_without_a_heuristic_are_refused() -> None:
         LookaheadBot(width=0)
     with pytest.raises(ValueError, match="rounds >= 0"):
         LookaheadBot(rounds=-1)
-    state = first_decision("london", 1)
-    legal = state.legal_actions(0)
-    for bot in (HeuristicBot(1), LookaheadBot(1)):
-        with pytest.raises(ValueError, match="'london' has no heuristic"):
-            bot.decide(state, 0, legal)
+    line3.register()  # a game without the heuristic hook (the tests' plug-in game)
+    try:
+        state = load_game("line3", players=2).new_game(1)
+        while CHANCE in state.to_move():
+            state.apply_in_place(CHANCE, state.legal_actions(CHANCE)[0])
+        player = min(state.to_move())
+        legal = state.legal_actions(player)
+        for bot in (HeuristicBot(1), LookaheadBot(1)):
+            with pytest.raises(ValueError, match="'line3' has no heuristic"):
+                bot.decide(state, player, legal)
+    finally:
+        line3.unregister()
 
 
 def test_the_same_seed_gives_the_same_game() -> None:

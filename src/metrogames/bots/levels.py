@@ -12,13 +12,16 @@ time per decision (``benchmarks/bots.py``; the figures are in the README's "Bots
   random, the one-ply heuristic player (:mod:`~metrogames.bots.heuristic`, on Metro's
   estimate of its open routes; about 1 ms a decision), which won all of 300 2-player games
   against random.
-* ``hard``: flat Monte Carlo with random playouts, about 0.1–0.3 s a decision; in Metro a
-  short heuristic lookahead (:mod:`~metrogames.bots.lookahead`: the 4 best actions followed
-  for one round of decisions on 8 determinizations), 30–60 ms with 2 players.
-* ``expert``: the strongest setting within about 2 s a decision on one core: flat Monte
-  Carlo with greedy playouts in Next Station; in Metro a deeper heuristic lookahead (the 6
-  best actions followed for two rounds on 16 determinizations), 0.15–0.4 s (p95 under 0.8 s
-  with 2 or 4 players).
+* ``hard``: in Next Station flat Monte Carlo where each position after an action is valued by
+  the game's own estimate (the ``heuristic`` hook: a fast greedy playout of the player's map)
+  — 500 estimates in London, 250 in Paris (whose estimate is about twice as slow), about 0.1 s
+  a decision; in Metro a short heuristic lookahead (:mod:`~metrogames.bots.lookahead`: the 4
+  best actions followed for one round of decisions on 8 determinizations), 30–60 ms with 2
+  players; flat Monte Carlo with random playouts for a game without an estimate.
+* ``expert``: the same searches with larger budgets, within 2 s a decision on one core: in
+  Next Station 2000 estimates in London, 1000 in Paris (about 0.4–0.5 s a decision); in Metro
+  a deeper lookahead (the 6 best actions followed for two rounds on 16 determinizations),
+  0.15–0.4 s (p95 under 0.8 s with 2 or 4 players).
 
 A level delegates to a bot seeded like the level itself, so ``medium`` in London plays exactly
 the games ``greedy`` plays with the same seed.
@@ -40,10 +43,10 @@ from metrogames.core.protocol import Action, State
 class Algorithm:
     """One entry of the level table: an algorithm code (``random``, ``greedy``,
     ``montecarlo``, ``heuristic`` or ``lookahead``) and its settings: for ``montecarlo`` the
-    budget of playouts per decision and the greedy turns that start each playout
-    (:class:`~metrogames.bots.montecarlo.MonteCarloBot`); for ``heuristic`` and ``lookahead``
-    the determinizations per decision (``budget``), and for ``lookahead`` the candidates
-    (``width``) and the rounds of decisions followed (``rounds``)
+    budget of playouts (or of the game's estimates, with ``use_heuristic``) per decision and
+    the greedy turns that start each playout (:class:`~metrogames.bots.montecarlo.MonteCarloBot`);
+    for ``heuristic`` and ``lookahead`` the determinizations per decision (``budget``), and for
+    ``lookahead`` the candidates (``width``) and the rounds of decisions followed (``rounds``)
     (:class:`~metrogames.bots.lookahead.LookaheadBot`)."""
 
     code: str
@@ -51,11 +54,17 @@ class Algorithm:
     greedy_turns: int = 0
     width: int = 0
     rounds: int = 0
+    use_heuristic: bool = False
 
     def make(self, seed: int) -> Bot:
         """The bot of this entry, seeded with ``seed``."""
         if self.code == "montecarlo":
-            return MonteCarloBot(seed, budget=self.budget, greedy_turns=self.greedy_turns)
+            return MonteCarloBot(
+                seed,
+                budget=self.budget,
+                greedy_turns=self.greedy_turns,
+                use_heuristic=self.use_heuristic,
+            )
         if self.code == "heuristic":
             return HeuristicBot(seed, samples=self.budget)
         if self.code == "lookahead":
@@ -73,6 +82,8 @@ class Algorithm:
         if self.code != "montecarlo":
             return self.code
         start = f", {self.greedy_turns} greedy turns first" if self.greedy_turns else ""
+        if self.use_heuristic:
+            return f"montecarlo ({self.budget} game estimates)"
         return f"montecarlo ({self.budget} playouts{start})"
 
 
@@ -87,10 +98,14 @@ LEVELS: dict[str, dict[str, Algorithm]] = {
     },
     "hard": {
         "metro": Algorithm("lookahead", 8, width=4, rounds=1),
+        "london": Algorithm("montecarlo", 500, use_heuristic=True),
+        "paris": Algorithm("montecarlo", 250, use_heuristic=True),
         ANY_GAME: Algorithm("montecarlo", 1000),
     },
     "expert": {
         "metro": Algorithm("lookahead", 16, width=6, rounds=2),
+        "london": Algorithm("montecarlo", 2000, use_heuristic=True),
+        "paris": Algorithm("montecarlo", 1000, use_heuristic=True),
         ANY_GAME: Algorithm("montecarlo", 4000),
     },
 }

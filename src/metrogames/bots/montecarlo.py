@@ -39,6 +39,7 @@ from metrogames.bots.base import bot_rng, check_decision, register
 from metrogames.bots.greedy import greedy_choice
 from metrogames.core.protocol import CHANCE, Action, State
 from metrogames.core.rng import Rng
+from metrogames.games import game_type
 
 DEFAULT_BUDGET = 1000
 """Playouts per decision of the ``montecarlo`` code."""
@@ -64,7 +65,7 @@ class Estimate:
     value: float
 
 
-def outcome_value(scores: Sequence[int], player: int) -> float:
+def outcome_value(scores: Sequence[float], player: int) -> float:
     """The value of a finished playout for ``player``: its score minus the best other
     player's, or its score in a solo game."""
     best_other = max((s for p, s in enumerate(scores) if p != player), default=0)
@@ -98,9 +99,12 @@ class MonteCarloBot:
 
     Args:
         seed: the bot's seed.
-        budget: playouts per decision (at least one per legal action).
+        budget: playouts per decision (at least one per legal action); with the game's
+            estimate, estimates per decision (one per player and position weighed).
         greedy_turns: turns of each playout played by the greedy rule before the engine's
             random playout finishes the game.
+        use_heuristic: value the positions after an action by the game's ``heuristic`` hook
+            instead of playouts (games without the hook are played out as usual).
         name: the bot's code.
     """
 
@@ -111,6 +115,7 @@ class MonteCarloBot:
         seed: int = 0,
         budget: int = DEFAULT_BUDGET,
         greedy_turns: int = 0,
+        use_heuristic: bool = False,
         name: str = "montecarlo",
     ) -> None:
         if budget < 1:
@@ -120,6 +125,7 @@ class MonteCarloBot:
         self.name = name
         self.budget = budget
         self.greedy_turns = greedy_turns
+        self.use_heuristic = use_heuristic
         self.rng = bot_rng(seed, name)
 
     def decide(self, state: State[Action], player: int, legal_actions: Sequence[Action]) -> Action:
@@ -146,6 +152,8 @@ class MonteCarloBot:
         dropped: list[int] = []
         rounds = max(1, (n - 1).bit_length())  # ceil(log2(n))
         per_round = self.budget / rounds
+        if self.use_heuristic and game_type(state.game.name).heuristic is not None:
+            per_round /= state.num_players  # one estimate per player and position
         pass_action = state.game.pass_action
 
         def order(i: int) -> tuple[float, bool, int]:
@@ -182,15 +190,21 @@ class MonteCarloBot:
         rng = self.rng
         table = state.resample(player, rng)
         seeds = [rng.next64() for _ in range(table.num_players)]
+        estimate = game_type(state.game.name).heuristic if self.use_heuristic else None
         for i in alive:
             after = table.clone()
             after.apply_in_place(player, legal_actions[i], check=False)
-            if self.greedy_turns:
-                greedy_turns(after, self.greedy_turns, Rng(seeds[0], "greedy"))
-            if not after.is_over():
-                after.random_playout([Rng(s) for s in seeds])
-            scores = after.scores()
-            winners = after.winners()
+            scores: Sequence[float]
+            if estimate is not None:
+                scores = [estimate(after, p) for p in range(after.num_players)]
+                winners = [p for p, s in enumerate(scores) if s == max(scores)]
+            else:
+                if self.greedy_turns:
+                    greedy_turns(after, self.greedy_turns, Rng(seeds[0], "greedy"))
+                if not after.is_over():
+                    after.random_playout([Rng(s) for s in seeds])
+                scores = after.scores()
+                winners = after.winners()
             row = stats[i]
             row[0] += outcome_value(scores, player)
             row[1] += scores[player]

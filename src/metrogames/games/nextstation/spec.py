@@ -113,6 +113,12 @@ def _score_bound(state: State[Action], player: int) -> dict[str, int] | None:
     return score_bound(cast(NextStationState, state), player)
 
 
+def _heuristic(state: State[Action], player: int) -> float:
+    from metrogames.games.nextstation.heuristic import heuristic
+
+    return heuristic(state, player)
+
+
 def solo_result(state: State[Action]) -> JsonObject | None:
     """For a finished solo game: ``{"score", "modules", "rating": {"adjusted", "band",
     "range", "phrase", "penalty"} | None, "percentile": 0-100 | None, "reference":
@@ -164,6 +170,7 @@ def _register(city_name: str) -> None:
             solo_result=solo_result,
             family="nextstation",
             score_bound=_score_bound,
+            heuristic=_heuristic,
         )
     )
 
