@@ -16,6 +16,7 @@ import pkgutil
 import pytest
 
 import metrogames
+from metrogames.bots.analysis import AnalysisRefusedError
 from metrogames.cli.daily import DailyError, RefusalError
 from metrogames.cli.prompt import QuitGame
 from metrogames.core.errors import (
@@ -31,6 +32,7 @@ from metrogames.core.errors import (
 )
 from metrogames.sim.cluster import ClusterError
 from metrogames.web.checks import RoomError
+from metrogames.web.daily_deal import Stopped
 
 INSTANCES: list[BaseException] = [
     MetrogamesError("base"),
@@ -46,6 +48,8 @@ INSTANCES: list[BaseException] = [
     RefusalError(409, "already played today", "attempt-used"),
     QuitGame(),
     ClusterError("cannot start or reach the Ray cluster at ray://head:10001: timeout"),
+    AnalysisRefusedError("not-solo", "only a solo game can be analysed"),
+    Stopped(),
 ]
 
 

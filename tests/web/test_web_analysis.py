@@ -4,6 +4,7 @@ uploaded record's, the refusals, the cache, the rate limit and the daily challen
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -125,5 +126,8 @@ def test_requests_for_a_running_analysis_share_it() -> None:
         texts.append(await analyses.get(key, give, lambda: charged.append(1)))
         return texts
 
-    texts = asyncio.run(run())
+    # a loop of its own on a thread of its own: the browser tests' Playwright keeps an event
+    # loop running on the main thread for the whole session
+    with ThreadPoolExecutor(1) as pool:
+        texts = pool.submit(asyncio.run, run()).result()
     assert len(set(texts)) == 1 and len(charged) == len(asked) == 1

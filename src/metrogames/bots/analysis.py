@@ -47,6 +47,11 @@ class AnalysisRefusedError(MetrogamesError):
     def __init__(self, reason: str, message: str) -> None:
         super().__init__(f"{message} ({reason})")
         self.reason = reason
+        self.detail = message
+
+    def __reduce__(self) -> tuple[type[AnalysisRefusedError], tuple[str, str]]:
+        # rebuilt from its fields (Exception would call cls(text)): it crosses processes intact
+        return type(self), (self.reason, self.detail)
 
 
 @dataclass
