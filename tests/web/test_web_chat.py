@@ -171,36 +171,31 @@ def test_messages_are_pushed_to_every_socket_and_sent_over_the_socket(client: Te
         for ws, token in ((ada, tokens["0"]), (bob, tokens["1"])):
             ws.send_json({"type": "hello", "token": token})
         ada.send_json({"type": "chat", "text": "<b>hello</b>"})
-        bob.send_json({"type": "chat", "text": "\t"})
+        bob.send_json({"type": "chat", "text": "a\tb"})
         spectator.send_json({"type": "chat", "text": "I watch"})
+        seen = {id(ws): until(ws, {"chat"}) for ws in (ada,)}
+        seen |= {id(ws): until(ws, {"chat", "error"}) for ws in (bob, spectator)}
         for ws in (ada, bob, spectator):
-            chats = [m for m in until_chat(ws)]
-            assert chats[-1] == {
-                "type": "chat",
-                "message": {**chats[-1]["message"], "seq": 1, "seat": 0, "name": "Ada"},
+            (chat,) = [m for m in seen[id(ws)] if m["type"] == "chat"]
+            assert chat["message"] | {"time": 0} == {
+                "seq": 1,
+                "seat": 0,
+                "name": "Ada",
+                "text": "<b>hello</b>",
+                "time": 0,
             }
-            assert chats[-1]["message"]["text"] == "<b>hello</b>"
-        errors = [m for m in until_error(bob)]
-        assert errors[-1]["reason"] == "bad-request" and "control character" in errors[-1]["error"]
-        error = until_error(spectator)[-1]
+        (error,) = [m for m in seen[id(bob)] if m["type"] == "error"]
+        assert error["reason"] == "bad-request" and "control character U+0009" in error["error"]
+        (error,) = [m for m in seen[id(spectator)] if m["type"] == "error"]
         assert error["reason"] == "bad-token" and "spectators cannot chat" in error["error"]
     assert stored(client, room) == [(1, 0, "Ada", "<b>hello</b>")]
 
 
-def until_chat(ws: Any) -> list[dict[str, Any]]:
-    """Messages read up to the first chat message."""
-    return until(ws, "chat")
-
-
-def until_error(ws: Any) -> list[dict[str, Any]]:
-    """Messages read up to the first error message."""
-    return until(ws, "error")
-
-
-def until(ws: Any, kind: str) -> list[dict[str, Any]]:
-    seen = []
+def until(ws: Any, kinds: set[str]) -> list[dict[str, Any]]:
+    """Messages read until one of each type in ``kinds`` came."""
+    seen: list[dict[str, Any]] = []
     for _ in range(50):
         seen.append(ws.receive_json())
-        if seen[-1]["type"] == kind:
+        if kinds <= {m["type"] for m in seen}:
             return seen
-    raise AssertionError(f"no {kind} message in {seen}")
+    raise AssertionError(f"no {kinds} messages in {seen}")
