@@ -59,7 +59,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     env["METROGAMES_DAILY_EXPERT"] = "easy"  # the daily deal's strong bot, at no cost
     # every test's rooms, players, accounts and analyses come from this machine
     kinds = ("ROOMS", "PLAYERS", "JOINS", "REPLAYS", "SCORES", "HINTS", "ACCOUNTS", "SIGNINS")
-    for kind in (*kinds, "ANALYSES"):
+    for kind in (*kinds, "ANALYSES", "CHAT"):
         env[f"METROGAMES_RATE_{kind}"] = "10000/minute"
     env["METROGAMES_DAILY_GUEST_RANKED"] = "1000"
     env["METROGAMES_ANALYSIS_BUDGET"] = "quick"

@@ -6,6 +6,7 @@ import { NextStationScreen, sheetTable } from "./play-nextstation.js";
 import { MetroScreen, seatChip } from "./play-metro.js";
 import { lobbyRatings } from "./account.js";
 import { analysable, analysisPanel } from "./analysis.js";
+import { ChatPanel } from "./chat.js";
 
 const PACE_MS = () => {
   try { const v = localStorage.getItem("metrogames.pace"); return v === null ? 350 : Number(v); } catch { return 350; }
@@ -61,7 +62,11 @@ export class RoomScreen {
     this.socket = new API.RoomSocket(this.room, this.tokenFor(this.seat), {
       onView: (v) => this.onView(v),
       onError: (e) => this.onError(e),
-      onStatus: (st) => { this.connState = st; this.renderHeader(); },
+      onStatus: (st) => {
+        if (st === "connected" && this.connState === "reconnecting" && this.chat) this.chat.load();
+        this.connState = st; this.renderHeader();
+      },
+      onChat: (m) => { if (this.chat) this.chat.add(m); },
     });
     if (this.summary.status === "waiting") this.renderLobby();
     this.pollTimer = setInterval(() => this.poll(), 4000);
@@ -104,6 +109,10 @@ export class RoomScreen {
       body: h("div", { class: "room-body" }),
     };
     clear(this.root).append(this.el.header, this.el.notice, this.el.body);
+    if (this.summary.mode === "online") {
+      this.chat = new ChatPanel(this.room, () => this.tokenFor(this.seat));
+      this.root.append(this.chat.el);
+    }
     this.renderHeader();
   }
 
