@@ -16,9 +16,12 @@ def test_two_players_chat_at_an_online_table(
     guest = new_page(browser, errors, viewport={"width": 390, "height": 844}, is_mobile=True)
     room = create_game(host, server, "london", "online", **{"player-count": "2"})
     guest.goto(f"{server}/r/{room}")
+    expect(guest.locator("[data-testid=chat-readonly]")).to_be_visible()  # not seated yet
+    expect(guest.locator("[data-testid=chat-input]")).to_be_hidden()
     guest.fill("#join-name", "Bob")
     guest.click("[data-join='1']")
     expect(guest.locator(".lobby-seat[data-seat='1']")).to_contain_text("you")
+    expect(guest.locator("[data-testid=chat-input]")).to_be_visible()
     # in the lobby already: the host says hello, the guest sees it live
     host.fill("[data-testid=chat-input]", "Hello Bob, ready?")
     host.click("[data-testid=chat-send]")

@@ -78,6 +78,7 @@ def test_on_a_phone_a_metro_tile_waits_on_its_square(
     square.click()
     expect(page.locator("[data-testid=pending-move]")).to_contain_text(f"on {name}")
     expect(placed).to_have_count(before + 1)  # the tile is drawn on its square, pending
+    expect(page.locator(f"svg .tile-pending[data-square='{name}']")).to_have_count(1)
     expect(page.locator(".hit-square")).to_have_count(0)
     shot(page, "confirm-pending-metro-phone")
     assert server_step(server, room) == step

@@ -14,9 +14,18 @@ export class ChatPanel {
     this.log = h("ol", { class: "chat-log", "data-testid": "chat-log", "aria-live": "polite" });
     this.input = h("input", { class: "chat-input", "data-testid": "chat-input", maxlength: "200", placeholder: "Say something to the table…", "aria-label": "chat message" });
     this.button = h("button", { class: "btn small", type: "submit", "data-testid": "chat-send" }, "Send");
-    const form = h("form", { class: "chat-form", onsubmit: (ev) => { ev.preventDefault(); this.send(); } }, this.input, this.button);
-    this.el = h("section", { class: "panel chat", "data-testid": "chat" }, h("h3", {}, "Table chat"), this.log, form);
+    this.form = h("form", { class: "chat-form", onsubmit: (ev) => { ev.preventDefault(); this.send(); } }, this.input, this.button);
+    this.note = h("p", { class: "muted", "data-testid": "chat-readonly" }, "Players chat here; you are watching.");
+    this.el = h("section", { class: "panel chat", "data-testid": "chat" }, h("h3", {}, "Table chat"), this.log, this.form, this.note);
+    this.refresh();
     this.load();
+  }
+
+  // The input for a seat, a note for a spectator (after taking a seat: call again).
+  refresh() {
+    const seated = Boolean(this.token());
+    this.form.hidden = !seated;
+    this.note.hidden = seated;
   }
 
   // All the recent messages again (at start and after a reconnection).

@@ -70,7 +70,7 @@ export class MetroScreen {
     if (!opts.has(this.selectedTile)) this.selectedTile = opts.size ? [...opts.keys()][0] : null;
     this.map.update({
       players: v.seats.length,
-      board: this.pending ? [...(v.board || []), { square: this.pending.square, tile: this.pending.tile || v.drawn, by: v.you }] : v.board,
+      board: this.pending ? [...(v.board || []), { square: this.pending.square, tile: this.pending.tile || v.drawn, by: v.you, pending: true }] : v.board,
       trains: v.trains,
       routes: v.routes,
       last: v.last,

@@ -191,6 +191,7 @@ export class RoomScreen {
       try { if (name) localStorage.setItem("metrogames.name", name.trim()); } catch { /* ignore */ }
       this.seat = seat;
       this.socket.setToken(res.token);
+      if (this.chat) this.chat.refresh();
       this.summary = await API.getRoom(this.room);
       this.renderLobby();
     } catch (err) { toast(`Cannot take seat ${seat + 1}: ${err.message}`); }
