@@ -3,7 +3,8 @@
 Short messages (1–200 characters, the rules of names: :func:`~metrogames.web.checks.chat_text`)
 from a seat of an online room — a seat token; spectators read but do not write —, stored with
 the room (:class:`~metrogames.web.models.ChatRow`: they survive a restart and stay readable once
-the game is over), each seat limited by ``rate_chat``. Each message is written in one
+the game is over), each seat limited by ``rate_chat`` (a stored message counts; a refused or
+failed one does not). Each message is written in one
 transaction on the rooms' writer thread (which also numbers it: ``seq`` 1, 2, … per room) and
 only once committed pushed to every WebSocket of the room as ``{"type": "chat", "message"}``: a
 refused or failed write sends nothing and changes nothing.
@@ -94,9 +95,11 @@ class Chat:
             RoomError: 409 ``no-chat``, 429 ``rate-limited`` (nothing stored or sent).
         """
         self.check_online(table)
-        self.limits.charge_key("chat", f"{table.id}/{seat}", "seat")
+        key = f"{table.id}/{seat}"
+        self.limits.check("chat", key, "seat")
         name = table.seats[seat].name
         message = await self.rooms.write(self._write, table.id, seat, name, text, time.time())
+        self.limits.count("chat", key)  # only a stored message counts
         for send in list(self.sinks.get(table.id, {}).values()):
             with contextlib.suppress(Exception):  # a closed socket is dropped by its reader
                 await send({"type": "chat", "message": message})

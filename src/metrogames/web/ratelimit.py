@@ -80,12 +80,14 @@ class RateLimits:
             RoomError: 429 ``rate-limited`` with the limit and how long to wait (also as
                 ``Retry-After``).
         """
-        self.charge_key(kind, client_key(connection), "address")
+        key = client_key(connection)
+        self.check(kind, key, "address")
+        self.count(kind, key)
 
-    def charge_key(self, kind: str, key: str, who: str) -> None:
-        """Count one request of ``kind`` by ``key`` (e.g. a room's seat for the table chat),
-        or refuse it (nothing counted) when one of the kind's limits is reached; ``who``
-        names the key in the refusal (``address``, ``seat``).
+    def check(self, kind: str, key: str, who: str) -> None:
+        """Refuse one more request of ``kind`` by ``key`` when one of the kind's limits is
+        reached (nothing is counted: :meth:`count` does, e.g. once the request's write
+        committed).
 
         Raises:
             RoomError: 429 ``rate-limited`` with the limit and how long to wait (also as
@@ -102,5 +104,8 @@ class RateLimits:
                     f"(try again in {wait} s)",
                     headers={"Retry-After": str(wait)},
                 )
+
+    def count(self, kind: str, key: str) -> None:
+        """Count one request of ``kind`` by ``key``."""
         for item in self.rules[kind]:
             self.limiter.hit(item, kind, key)
