@@ -3,7 +3,8 @@
 Measurements, not tests. Run from the repository root::
 
     .venv/bin/python benchmarks/bots.py [--games london,paris,metro] [--levels easy,...]
-        [--deals 200] [--deal-seed 2026] [--metro-games 40] [--workers 2] [--json]
+        [--deals 200] [--deal-seed 2026] [--metro-games 40] [--metro-versus-games N]
+        [--workers 2] [--json]
 
 * London and Paris: every level plays the same solo deals (deal ``i`` is the deal of seed
   ``deal_seed + i``, the bot is seeded ``1 + i``: exactly ``metrogames deals london --games N
@@ -11,8 +12,9 @@ Measurements, not tests. Run from the repository root::
   deals.jsonl``); the mean score, its 95 % confidence half-width and the mean difference to
   ``greedy`` on the same deals (paired).
 * Metro: each level's win rate in 2-player games against ``random`` in every turn mode, and
-  for ``expert`` against ``medium`` (2 players) and against three ``medium`` bots (4 players);
-  seats rotate game by game, shared wins count as a fraction.
+  for ``expert`` against ``medium`` (2 players) and against three ``medium`` bots (4 players),
+  these first (``--metro-versus-games`` each); seats rotate game by game, shared wins count
+  as a fraction.
 * Time per decision: CPU time (``time.process_time``) of each ``decide`` call of the level's
   seat(s), mean and 95th percentile; one process per worker, so each figure is one core's.
 """
@@ -131,22 +133,23 @@ def solo(game: str, levels: list[str], deals: int, deal_seed: int, workers: int)
     return out
 
 
-def metro(levels: list[str], games: int, workers: int) -> list[dict]:
-    """Win rates: each level against random (2 players, every turn mode); expert against
-    medium (2 players, draw mode) and against three mediums (4 players, draw mode)."""
-    matches: list[tuple[str, str, int, str]] = []  # (level, opponent, players, mode)
+def metro(levels: list[str], games: int, versus: int, workers: int) -> list[dict]:
+    """Win rates: expert against medium (2 players, draw mode) and against three mediums
+    (4 players, draw mode), ``versus`` games each, first (the slowest and most telling);
+    then each level against random (2 players, every turn mode), ``games`` games each."""
+    matches: list[tuple[str, str, int, str, int]] = []  # (level, opponent, players, mode, n)
+    if "expert" in levels:
+        matches.append(("expert", "medium", 2, "draw", versus))
+        matches.append(("expert", "medium", 4, "draw", versus))
     for code in levels:
         if code == "easy":
             continue
         for mode in MODES:
-            matches.append((code, "random", 2, mode))
-    if "expert" in levels:
-        matches.append(("expert", "medium", 2, "draw"))
-        matches.append(("expert", "medium", 4, "draw"))
+            matches.append((code, "random", 2, mode, games))
     out = []
-    for code, opponent, players, mode in matches:
+    for code, opponent, players, mode, n in matches:
         jobs = []
-        for i in range(games):
+        for i in range(n):
             seat = i % players
             bots = [opponent] * players
             bots[seat] = code
@@ -161,7 +164,7 @@ def metro(levels: list[str], games: int, workers: int) -> list[dict]:
             "opponent": opponent,
             "players": players,
             "turn_mode": mode,
-            "games": games,
+            "games": n,
             "win_rate": mean(wins),
             "mean_score": mean([r["scores"][0] for r in results]),
             **timing(results),
@@ -192,6 +195,12 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=200, help="solo deals (London, Paris)")
     parser.add_argument("--deal-seed", type=int, default=2026)
     parser.add_argument("--metro-games", type=int, default=40, help="games per Metro match")
+    parser.add_argument(
+        "--metro-versus-games",
+        type=int,
+        default=None,
+        help="games of each expert-against-medium match (default: --metro-games)",
+    )
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -199,7 +208,8 @@ def main() -> None:
     rows = []
     for game in args.games.split(","):
         if game == "metro":
-            rows += metro(levels, args.metro_games, args.workers)
+            versus = args.metro_versus_games or args.metro_games
+            rows += metro(levels, args.metro_games, versus, args.workers)
         else:
             rows += solo(game, levels, args.deals, args.deal_seed, args.workers)
     if args.json:

@@ -8,6 +8,7 @@ full measurements are ``benchmarks/bots.py`` (README, "Bots").
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 
@@ -21,7 +22,7 @@ from metrogames.core.protocol import CHANCE, Action, State
 from metrogames.core.rng import Rng
 from metrogames.games import load_game
 
-ALGORITHMS = ("greedy", "montecarlo", "random")
+ALGORITHMS = ("greedy", "heuristic", "lookahead", "montecarlo", "random")
 MODES = ("draw", "hand", "official-hand")
 
 
@@ -70,8 +71,8 @@ def test_every_level_has_an_entry_for_any_game() -> None:
         assert ANY_GAME in table, level
         assert level_algorithm(level, "no-such-game") == table[ANY_GAME]
     assert level_algorithm("easy", "metro").code == "random"
-    # Metro's greedy loses to random (it closes its own routes at once): medium searches
-    assert level_algorithm("medium", "metro").code == "montecarlo"
+    # Metro's greedy loses to random (it closes its own routes at once): medium weighs routes
+    assert level_algorithm("medium", "metro").code == "heuristic"
     assert level_algorithm("medium", "london").code == "greedy"
 
 
@@ -140,9 +141,12 @@ def test_bots_decide_on_what_they_may_know(code: str) -> None:
         first, second = seen.resample(seat, Rng(1)), seen.resample(seat, Rng(2))
         assert first.snapshot() != second.snapshot() or game == "london"
         legal = seen.legal_actions(seat)
-        if code in ("expert", "montecarlo"):  # the same algorithm, a test-sized budget
-            turns = level_algorithm(code, game).greedy_turns if code == "expert" else 0
-            bots = [MonteCarloBot(4, budget=40, greedy_turns=turns) for _ in range(3)]
+        if code == "expert":  # the same algorithm, a test-sized budget
+            algorithm = level_algorithm(code, game)
+            budget = 4 if algorithm.code == "lookahead" else 40
+            bots = [replace(algorithm, budget=budget).make(4) for _ in range(3)]
+        elif code == "montecarlo":
+            bots = [MonteCarloBot(4, budget=40) for _ in range(3)]
         else:
             bots = [make_bot(code, 4) for _ in range(3)]
         chosen = {

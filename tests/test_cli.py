@@ -305,8 +305,8 @@ def test_simulate_deals_manifest_gives_every_bot_the_same_cards(tmp_path: Path) 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("london", "--bots", "foo", "--games", "2"), "unknown bot 'foo' (known: easy, medium, hard, expert, greedy, montecarlo, random)"),
-        (("london", "--bots", "", "--games", "2"), "--bots needs at least one bot code (known: easy, medium, hard, expert, greedy, montecarlo, random)"),
+        (("london", "--bots", "foo", "--games", "2"), "unknown bot 'foo' (known: easy, medium, hard, expert, greedy, heuristic, lookahead, montecarlo, random)"),
+        (("london", "--bots", "", "--games", "2"), "--bots needs at least one bot code (known: easy, medium, hard, expert, greedy, heuristic, lookahead, montecarlo, random)"),
         (("tokyo", "--bots", "random", "--games", "2"), "unknown game 'tokyo'"),
         (("london", "--bots", "random"), "give either --games N or --deals FILE"),
         (("london", "--bots", "random", "--games", "0"), "--games must be at least 1"),

@@ -19,7 +19,9 @@ from metrogames.core.protocol import CHANCE, Action, State
 from metrogames.core.rng import Rng
 from metrogames.games import load_game
 
-BUDGET = 120
+BUDGETS = {"london": 120, "paris": 120, "metro": 4}
+"""Small budgets in each game's unit: playouts (Next Station's Monte Carlo), determinizations
+(Metro's heuristic lookahead)."""
 
 
 def first_decision(game: str, players: int, **options: object) -> State[Action]:
@@ -39,7 +41,7 @@ def test_the_figure_is_the_games_and_a_solo_game_shows_the_score(
     state = first_decision(game, players)
     assert coach_figure(state) == figure
     seat = min(state.to_move())
-    assert hints(state.view(seat), seat, budget=BUDGET, k=2).figure == figure
+    assert hints(state.view(seat), seat, budget=BUDGETS[game], k=2).figure == figure
 
 
 @pytest.mark.parametrize(("game", "players"), [("london", 1), ("metro", 2)])
@@ -50,14 +52,14 @@ def test_hints_are_the_experts_best_k_legal_moves_ordered_by_the_figure(
     seat = min(state.to_move())
     view = state.view(seat)
     legal = view.legal_actions(seat)
-    got = hints(view, seat, seed=5, budget=BUDGET)
+    got = hints(view, seat, seed=5, budget=BUDGETS[game])
     assert len(got.best) == 3 and len({h.action for h in got.best}) == 3
     assert all(h.action in legal for h in got.best)
     assert got.about is None
     figures = [getattr(h, got.figure) for h in got.best]
     assert figures == sorted(figures, reverse=True)
     # the same search run by hand: the expert's algorithm with the hint's budget
-    algorithm = dataclasses.replace(level_algorithm("expert", game), budget=BUDGET)
+    algorithm = dataclasses.replace(level_algorithm("expert", game), budget=BUDGETS[game])
     ranked = algorithm.make(5).rank(view, seat, legal, keep=3)  # type: ignore[attr-defined]
     assert {h.action for h in got.best} == {e.action for e in ranked[:3]}
     by_action = {e.action: e for e in ranked}
@@ -75,12 +77,14 @@ def test_hints_are_the_experts_best_k_legal_moves_ordered_by_the_figure(
 def test_the_move_about_to_be_made_gets_its_estimate() -> None:
     state = first_decision("london", 1)
     view = state.view(0)
-    got = hints(view, 0, about=view.game.pass_action, seed=2, budget=BUDGET)
+    got = hints(view, 0, about=view.game.pass_action, seed=2, budget=BUDGETS["london"])
     assert got.about is not None and got.about.text == "pass"
-    assert view.game.pass_action not in {h.action for h in got.best}  # passing on the first turn is poor
+    assert view.game.pass_action not in {
+        h.action for h in got.best
+    }  # passing on the first turn is poor
     assert got.about.score < got.best[-1].score
     top = got.best[0]
-    again = hints(view, 0, about=top.action, seed=2, budget=BUDGET)
+    again = hints(view, 0, about=top.action, seed=2, budget=BUDGETS["london"])
     assert again.about == top  # the same search: the same estimate
 
 
@@ -89,9 +93,9 @@ def test_fewer_moves_than_asked_and_json() -> None:
     seat = min(state.to_move())
     view = state.view(seat)
     n = len(view.legal_actions(seat))
-    got = hints(view, seat, k=n + 5, budget=BUDGET)
+    got = hints(view, seat, k=n + 5, budget=BUDGETS["metro"])
     assert len(got.best) == n
-    one = hints(view, seat, k=1, budget=BUDGET, about=got.best[-1].action)
+    one = hints(view, seat, k=1, budget=BUDGETS["metro"], about=got.best[-1].action)
     data = one.to_json(view, seat)
     assert data["figure"] == "win" and len(data["moves"]) == 1  # type: ignore[arg-type]
     about = data["about"]
@@ -107,7 +111,7 @@ def test_hints_never_read_hidden_information() -> None:
     seen = state.view(seat)
     first, second = seen.resample(seat, Rng(1)), seen.resample(seat, Rng(2))
     assert first.snapshot() != second.snapshot()
-    results = [hints(s, seat, seed=9, budget=BUDGET) for s in (seen, first, second)]
+    results = [hints(s, seat, seed=9, budget=BUDGETS["metro"]) for s in (seen, first, second)]
     assert results[0] == results[1] == results[2]
 
 
@@ -121,19 +125,19 @@ def test_refusals() -> None:
     mover = min(state.to_move())
     other = 1 - mover
     with pytest.raises(NotYourTurnError, match="not-your-turn"):
-        hints(state.view(other), other, budget=BUDGET)
+        hints(state.view(other), other, budget=BUDGETS["metro"])
     with pytest.raises(ValueError, match="its own view"):
-        hints(state.view(other), mover, budget=BUDGET)
+        hints(state.view(other), mover, budget=BUDGETS["metro"])
     with pytest.raises(ValueError, match="at least 1 move"):
         hints(state.view(mover), mover, k=0)
     with pytest.raises(ValueError, match="at least 1 playout"):
         hints(state.view(mover), mover, budget=0)
     illegal = state.view(mover).string_to_action(mover, "aaaa A1")
     with pytest.raises(IllegalActionError, match=r"aaaa A1 is not a legal move now \(not-legal\)"):
-        hints(state.view(mover), mover, about=illegal, budget=BUDGET)
+        hints(state.view(mover), mover, about=illegal, budget=BUDGETS["metro"])
     over = play_bots(load_game("metro", players=2).new_game(2), [make_bot("random", 1)] * 2)
     with pytest.raises(GameOverError, match="game-over"):
-        hints(over.view(0), 0, budget=BUDGET)
+        hints(over.view(0), 0, budget=BUDGETS["metro"])
 
 
 def test_a_hint_is_a_frozen_value() -> None:

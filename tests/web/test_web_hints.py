@@ -183,7 +183,8 @@ def test_the_seat_menu_lists_the_levels_first_with_what_they_play(client: TestCl
         assert g["bot_labels"]["easy"] == "Easy — random"
         assert g["bot_labels"]["random"] == "Algorithm: random", name
     assert games["london"]["bot_labels"]["medium"] == "Medium — greedy"
-    played = str(level_algorithm("medium", "metro"))  # montecarlo (200 playouts)
-    assert played.startswith("montecarlo (")
-    assert games["metro"]["bot_labels"]["medium"] == f"Medium — Monte Carlo {played[11:]}"
+    played = str(level_algorithm("hard", "metro"))  # lookahead (4 candidates, ...)
+    assert played.startswith("lookahead (")
+    assert games["metro"]["bot_labels"]["hard"] == f"Hard — {played}"
+    assert games["london"]["bot_labels"]["hard"].startswith("Hard — Monte Carlo (")
     assert games["metro"]["bot_labels"]["montecarlo"] == "Algorithm: Monte Carlo"

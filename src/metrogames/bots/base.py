@@ -74,7 +74,14 @@ def make_bot(code: str, seed: int = 0) -> Bot:
 
 def _load() -> None:
     # imported for their registrations
-    from metrogames.bots import greedy, levels, montecarlo, random_bot  # noqa: F401
+    from metrogames.bots import (  # noqa: F401
+        greedy,
+        heuristic,
+        levels,
+        lookahead,
+        montecarlo,
+        random_bot,
+    )
 
 
 def check_decision(

@@ -9,11 +9,16 @@ time per decision (``benchmarks/bots.py``; the figures are in the README's "Bots
 * ``easy``: the uniformly random player everywhere.
 * ``medium``: the greedy player in Next Station (it beats random there by about 30 points);
   in Metro, where the greedy player closes its own routes as soon as they score and loses to
-  random, a small flat Monte Carlo search (about 20–40 ms a decision) that beats random in
-  nearly every 2-player game.
-* ``hard``: flat Monte Carlo with random playouts, about 0.1–0.3 s a decision.
-* ``expert``: the strongest setting within about 2 s a decision on one core: flat Monte Carlo
-  with many random playouts in Metro, with greedy playouts in Next Station.
+  random, the one-ply heuristic player (:mod:`~metrogames.bots.heuristic`, on Metro's
+  estimate of its open routes; about 1 ms a decision), which won all of 300 2-player games
+  against random.
+* ``hard``: flat Monte Carlo with random playouts, about 0.1–0.3 s a decision; in Metro a
+  short heuristic lookahead (:mod:`~metrogames.bots.lookahead`: the 4 best actions followed
+  for one round of decisions on 8 determinizations), 30–60 ms with 2 players.
+* ``expert``: the strongest setting within about 2 s a decision on one core: flat Monte
+  Carlo with greedy playouts in Next Station; in Metro a deeper heuristic lookahead (the 6
+  best actions followed for two rounds on 16 determinizations), 0.15–0.4 s (p95 under 0.8 s
+  with 2 or 4 players).
 
 A level delegates to a bot seeded like the level itself, so ``medium`` in London plays exactly
 the games ``greedy`` plays with the same seed.
@@ -25,27 +30,46 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from metrogames.bots.base import Bot, check_decision, make_bot, register
+from metrogames.bots.heuristic import HeuristicBot
+from metrogames.bots.lookahead import LookaheadBot
 from metrogames.bots.montecarlo import MonteCarloBot
 from metrogames.core.protocol import Action, State
 
 
 @dataclass(frozen=True)
 class Algorithm:
-    """One entry of the level table: an algorithm code (``random``, ``greedy`` or
-    ``montecarlo``) and, for ``montecarlo``, its budget of playouts per decision and the
-    greedy turns that start each playout (:class:`~metrogames.bots.montecarlo.MonteCarloBot`)."""
+    """One entry of the level table: an algorithm code (``random``, ``greedy``,
+    ``montecarlo``, ``heuristic`` or ``lookahead``) and its settings: for ``montecarlo`` the
+    budget of playouts per decision and the greedy turns that start each playout
+    (:class:`~metrogames.bots.montecarlo.MonteCarloBot`); for ``heuristic`` and ``lookahead``
+    the determinizations per decision (``budget``), and for ``lookahead`` the candidates
+    (``width``) and the rounds of decisions followed (``rounds``)
+    (:class:`~metrogames.bots.lookahead.LookaheadBot`)."""
 
     code: str
     budget: int = 0
     greedy_turns: int = 0
+    width: int = 0
+    rounds: int = 0
 
     def make(self, seed: int) -> Bot:
         """The bot of this entry, seeded with ``seed``."""
         if self.code == "montecarlo":
             return MonteCarloBot(seed, budget=self.budget, greedy_turns=self.greedy_turns)
+        if self.code == "heuristic":
+            return HeuristicBot(seed, samples=self.budget)
+        if self.code == "lookahead":
+            return LookaheadBot(seed, samples=self.budget, width=self.width, rounds=self.rounds)
         return make_bot(self.code, seed)
 
     def __str__(self) -> str:
+        if self.code == "heuristic":
+            return f"heuristic ({self.budget} determinization{'s' * (self.budget != 1)})"
+        if self.code == "lookahead":
+            return (
+                f"lookahead ({self.width} candidates, {self.rounds} round{'s' * (self.rounds != 1)}, "
+                f"{self.budget} determinizations)"
+            )
         if self.code != "montecarlo":
             return self.code
         start = f", {self.greedy_turns} greedy turns first" if self.greedy_turns else ""
@@ -58,15 +82,15 @@ ANY_GAME = "*"
 LEVELS: dict[str, dict[str, Algorithm]] = {
     "easy": {ANY_GAME: Algorithm("random")},
     "medium": {
-        "metro": Algorithm("montecarlo", 200),
+        "metro": Algorithm("heuristic", 1),
         ANY_GAME: Algorithm("greedy"),
     },
     "hard": {
-        "metro": Algorithm("montecarlo", 1500),
+        "metro": Algorithm("lookahead", 8, width=4, rounds=1),
         ANY_GAME: Algorithm("montecarlo", 1000),
     },
     "expert": {
-        "metro": Algorithm("montecarlo", 6000),
+        "metro": Algorithm("lookahead", 16, width=6, rounds=2),
         ANY_GAME: Algorithm("montecarlo", 4000),
     },
 }

@@ -101,6 +101,8 @@ class RoomBody(Body):
     seats: Annotated[list[SeatSpec], Field(min_length=1, max_length=MAX_SEATS)]
     options: Annotated[dict[str, Json], Field(max_length=MAX_KEYS)] | None = None
     turn_clock: Annotated[int, Field(ge=10, le=MAX_TURN_CLOCK)] | None = None
+    tutorial: bool = False
+    """Deal the game's fixed guided-first-game deal (``web/tutorial.py``)."""
 
 
 class JoinBody(Body):

@@ -73,6 +73,7 @@ from metrogames.web.tables import (
     loaded_seed,
     stored_seed,
 )
+from metrogames.web.tutorial import tutorial_seed
 from metrogames.web.views import Frame, build_view
 
 log = logging.getLogger(__name__)
@@ -366,7 +367,7 @@ class RoomService:
         if mode == "online" and not seats[0].human:
             raise bad_request("a room: seats: an online room's creator holds seat 0, a human seat")
         options = body.options or {}
-        seed = secrets.randbits(63)
+        seed = tutorial_seed(body) if body.tutorial else secrets.randbits(63)
         try:
             state = game_from_options(game, len(seats), options).new_game(seed)
         except (MetrogamesError, ValueError) as exc:

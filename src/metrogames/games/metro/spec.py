@@ -13,6 +13,7 @@ from typing import cast
 from metrogames.core.errors import NotationError, OptionError, RecordError
 from metrogames.core.protocol import Action, Game, GameType, JsonObject, OptionSpec, Preset, State
 from metrogames.games.metro import present
+from metrogames.games.metro.heuristic import metro_heuristic
 from metrogames.games.metro.options import MetroOptions
 from metrogames.games.metro.record import read_metro_record, replay_metro_record
 from metrogames.games.metro.sheet import score_metro_sheet
@@ -51,6 +52,10 @@ def _from_deal(data: object, players: int) -> State[Action]:
     if len(record.players) != players:
         raise RecordError(f"a deal for {len(record.players)} players, not {players}")
     return cast(State[Action], record.game.from_pile(record.tiles))
+
+
+def _heuristic(state: State[Action], player: int) -> float:
+    return metro_heuristic(cast(MetroState, state), player)
 
 
 def _view_json(state: State[Action], you: int | None) -> JsonObject:
@@ -92,6 +97,7 @@ register_game(
         view_json=_view_json,
         family="metro",
         presets=PRESETS,
+        heuristic=_heuristic,
         coach_figure="win",
     )
 )

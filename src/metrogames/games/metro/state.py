@@ -475,6 +475,17 @@ class MetroState:
         return tuple(codes[t] if t >= 0 else HIDDEN for t in self._hands[player])
 
     @property
+    def last_square(self) -> int:
+        """The square of the last tile placed, or -1 before the first placement (and in a
+        state read from a snapshot, until its first placement)."""
+        node = self._history
+        while node is not None:
+            node, player, action, _ = node
+            if player >= 0 and isinstance(action, MetroAction) and action.square >= 0:
+                return action.square
+        return -1
+
+    @property
     def drawn_tile(self) -> str | None:
         """The tile drawn this turn that must be placed now (draw mode, or official-hand after
         :data:`DRAW`), else ``None``."""

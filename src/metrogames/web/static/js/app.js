@@ -1,7 +1,8 @@
 // Entry point: a tiny router over the screens. Routes: /r/{room} (a room; the share link),
 // #/r/{room}, #/replay/{room}, #/replay-file, #/daily[/{game}[/{date}]] (leaderboards),
 // #/daily/{game}/{date}/r/{room} (a daily game), #/score[/{game}] (score a paper game),
-// #/u/{account} (a profile), anything else: home.
+// #/u/{account} (a profile), #/rules/{game} (a rules page), #/learn/{game} (the guided first
+// game), anything else: home.
 // Who is signed in is asked of the server once, before the first screen.
 
 import { h, clear } from "./dom.js";
@@ -12,6 +13,8 @@ import { DailyBoardScreen, dailyRoomScreen } from "./daily.js";
 import { ProfileScreen } from "./account.js";
 import { loadAccount } from "./api.js";
 import { ScoreScreen } from "./score.js";
+import { RulesScreen } from "./rules.js";
+import { TutorialScreen } from "./tutorial.js";
 
 const main = document.getElementById("main");
 let current = null;
@@ -41,6 +44,10 @@ function route() {
     current = new ProfileScreen(main, navigate, m[1]);
   } else if ((m = hash.match(/^\/score(?:\/([a-z0-9-]+))?\/?$/))) {
     current = new ScoreScreen(main, navigate, m[1] || "london");
+  } else if ((m = hash.match(/^\/rules\/([a-z0-9-]+)\/?$/))) {
+    current = new RulesScreen(main, navigate, m[1]);
+  } else if ((m = hash.match(/^\/learn\/([a-z0-9-]+)\/?$/))) {
+    current = new TutorialScreen(main, navigate, m[1]);
   } else if ((m = hash.match(/^\/replay\/([a-z0-9]+)/))) {
     current = new ReplayScreen(main, { room: m[1] });
   } else if (hash.startsWith("/replay-file")) {

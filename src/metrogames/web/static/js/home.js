@@ -2,6 +2,7 @@
 // watch a record file; score a paper game.
 
 import { h, clear, toast } from "./dom.js";
+import { RULES_GAMES } from "./rules.js";
 import { getGames, createRoom, saveTokens, knownRooms, getRoom, loadTokens, getView } from "./api.js";
 import { dailyPanel } from "./daily.js";
 import { accountPanel } from "./account.js";
@@ -208,11 +209,19 @@ export async function renderHome(root, navigate) {
     h("div", { class: "buttons" }, games.map((g) => h("a", { class: "btn", href: `/#/score/${g.game}`, "data-game": g.game,
       onclick: (ev) => { ev.preventDefault(); navigate(`#/score/${g.game}`); } }, g.title))));
 
+  const learn = h("section", { class: "panel", id: "learn-panel" }, h("h2", {}, "Learn to play"),
+    h("p", { class: "muted" }, "A guided first game on a fixed deal, one idea at a time, or the rules."),
+    RULES_GAMES.map(([game, title]) => h("div", { class: "buttons", "data-game": game },
+      h("a", { class: "btn", href: `/#/learn/${game}`, "data-testid": `learn-${game}`,
+        onclick: (ev) => { ev.preventDefault(); navigate(`#/learn/${game}`); } }, title),
+      h("a", { class: "btn small", href: `/#/rules/${game}`, "data-testid": `rules-${game}`,
+        onclick: (ev) => { ev.preventDefault(); navigate(`#/rules/${game}`); } }, "Rules"))));
+
   const recentPanel = yourGames(navigate, Object.fromEntries(games.map((g) => [g.game, g.title])));
 
   clear(root).append(h("div", { class: "home" },
     h("div", { class: "home-main" }, dailyPanel(navigate), form),
-    h("div", { class: "home-side" }, accountPanel(navigate, () => renderHome(root, navigate)), recentPanel, join, replay, paper)));
+    h("div", { class: "home-side" }, accountPanel(navigate, () => renderHome(root, navigate)), learn, recentPanel, join, replay, paper)));
 }
 
 /** "Your games": the rooms this browser holds a seat in, those where it is your turn first

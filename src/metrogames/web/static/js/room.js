@@ -7,6 +7,7 @@ import { MetroScreen, seatChip } from "./play-metro.js";
 import { lobbyRatings } from "./account.js";
 import { analysable, analysisPanel } from "./analysis.js";
 import { ChatPanel } from "./chat.js";
+import { rulesLink } from "./rules.js";
 
 const PACE_MS = () => {
   try { const v = localStorage.getItem("metrogames.pace"); return v === null ? 350 : Number(v); } catch { return 350; }
@@ -127,6 +128,7 @@ export class RoomScreen {
       sum.preset ? h("span", { class: "tag", "data-testid": "preset", title: "rules" }, sum.preset.title) : "",
       h("span", { class: "clock-wrap" }, clockIcon(), h("span", { class: "clock", id: "clock", "aria-live": "off" })),
       this.connState === "reconnecting" ? h("span", { class: "tag warn" }, "reconnecting…") : "",
+      rulesLink(sum.game) || "",
       this.opts.header ? this.opts.header() : "");
     if (sum.mode === "online") {
       const link = `${location.origin}/r/${this.room}`;

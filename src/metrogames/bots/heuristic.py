@@ -1,0 +1,148 @@
+"""One-ply heuristic search: every legal action is judged by the game's own position estimate
+(the registry's ``heuristic`` hook, :class:`~metrogames.core.protocol.GameType`) right after it.
+
+Honest hidden information: the bot plays only on ``state.resample(player, rng)`` — its view
+with the hidden parts drawn at random — never on the true state (the hook may read the whole
+state it is given).
+
+The rule (one decision), on each of ``samples`` determinizations:
+
+* every legal action is applied to a copy; chance steps that follow are taken as the
+  determinization deals them, and when the same player must then act again (Metro's
+  ``official-hand`` draw: draw a tile, then place it) its best action by the same rule is
+  taken (one level deep);
+* the position reached is worth the player's estimate minus the best other player's
+  (:func:`margin`; the estimate alone in a solo game; final scores once the game is over).
+
+The action with the best mean margin is played (ties: the earlier legal action). A game
+without a heuristic hook cannot be played by this bot (``ValueError``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from metrogames.bots.base import bot_rng, check_decision, register
+from metrogames.bots.montecarlo import Estimate
+from metrogames.core.protocol import CHANCE, Action, State
+from metrogames.games import game_type
+
+Heuristic = Callable[[State[Action], int], float]
+
+
+def heuristic_of(state: State[Action]) -> Heuristic:
+    """The heuristic hook of ``state``'s game.
+
+    Raises:
+        ValueError: the game has none.
+    """
+    hook = game_type(state.game.name).heuristic
+    if hook is None:
+        raise ValueError(f"the game {state.game.name!r} has no heuristic: use a playout bot")
+    return hook
+
+
+def margin(values: Sequence[float], player: int) -> float:
+    """``values[player]`` minus the best other player's value (itself in a solo game)."""
+    best_other = max((v for p, v in enumerate(values) if p != player), default=0.0)
+    return values[player] - best_other
+
+
+def values_of(state: State[Action], heuristic: Heuristic) -> list[float]:
+    """Every player's value of a full ``state``: the final scores once it is over, else the
+    heuristic's estimates."""
+    if state.is_over():
+        return [float(s) for s in state.scores()]
+    return [heuristic(state, p) for p in range(state.num_players)]
+
+
+def settle(state: State[Action], player: int, heuristic: Heuristic, again: int = 1) -> list[float]:
+    """Every player's value of a full ``state`` (changed in place) once the chance steps due
+    are taken as dealt; when ``player`` must act again, after its best action by
+    :func:`margin` (``again`` levels deep; past that, the position as it stands)."""
+    while CHANCE in state.to_move():
+        state.apply_in_place(CHANCE, state.legal_actions(CHANCE)[0], check=False)
+    if again <= 0 or player not in state.to_move():
+        return values_of(state, heuristic)
+    best: list[float] | None = None
+    for action in state.legal_actions(player):
+        after = state.clone()
+        after.apply_in_place(player, action, check=False)
+        values = settle(after, player, heuristic, again - 1)
+        if best is None or margin(values, player) > margin(best, player):
+            best = values
+    return best if best is not None else values_of(state, heuristic)
+
+
+def after_each(
+    table: State[Action], player: int, legal_actions: Sequence[Action], heuristic: Heuristic
+) -> list[list[float]]:
+    """Per action of ``legal_actions``, every player's value after it on the full state
+    ``table`` (:func:`settle`)."""
+    out = []
+    for action in legal_actions:
+        after = table.clone()
+        after.apply_in_place(player, action, check=False)
+        out.append(settle(after, player, heuristic))
+    return out
+
+
+class HeuristicBot:
+    """The one-ply heuristic rule; see the module docstring.
+
+    Args:
+        seed: the bot's seed.
+        samples: determinizations per decision (each action is judged on all of them).
+        name: the bot's code.
+    """
+
+    sees_state = True
+
+    def __init__(self, seed: int = 0, samples: int = 1, name: str = "heuristic") -> None:
+        if samples < 1:
+            raise ValueError(f"a heuristic bot needs at least 1 sample, not {samples}")
+        self.name = name
+        self.samples = samples
+        self.rng = bot_rng(seed, name)
+
+    def decide(self, state: State[Action], player: int, legal_actions: Sequence[Action]) -> Action:
+        check_decision(self.name, state, player, legal_actions)
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        return self.rank(state, player, legal_actions)[0].action
+
+    def rank(
+        self, state: State[Action], player: int, legal_actions: Sequence[Action], keep: int = 1
+    ) -> list[Estimate]:
+        """Every action of ``legal_actions`` with its :class:`Estimate`, best first (all are
+        judged alike, so ``keep`` changes nothing): ``score`` is the mean estimate of the
+        player's final score, ``value`` the mean :func:`margin`, ``win`` the share of samples
+        where that margin is positive (half for zero), ``playouts`` the samples.
+
+        Raises:
+            GameOverError, NotYourTurnError, IllegalActionError: as
+                :func:`~metrogames.bots.base.check_decision`.
+            ValueError: the game has no heuristic.
+        """
+        check_decision(self.name, state, player, legal_actions)
+        heuristic = heuristic_of(state)
+        n = len(legal_actions)
+        sums = [[0.0, 0.0, 0.0] for _ in range(n)]  # score, margin, wins
+        for _ in range(self.samples):
+            table = state.resample(player, self.rng)
+            for row, values in zip(
+                sums, after_each(table, player, legal_actions, heuristic), strict=True
+            ):
+                m = margin(values, player)
+                row[0] += values[player]
+                row[1] += m
+                row[2] += 1.0 if m > 0 else 0.5 if m == 0 else 0.0
+        s = self.samples
+        order = sorted(range(n), key=lambda i: (-sums[i][1], i))
+        return [
+            Estimate(legal_actions[i], s, sums[i][0] / s, sums[i][2] / s, sums[i][1] / s)
+            for i in order
+        ]
+
+
+register("heuristic")(HeuristicBot)

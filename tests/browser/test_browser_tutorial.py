@@ -1,0 +1,177 @@
+"""The guided first games (#/learn/{game}) clicked through step by step, wrong clicks
+included, to a real game played to its end; the rules pages (#/rules/{game})."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser, Page, expect
+
+from browser.conftest import PageErrors, new_page
+from browser.helpers import (
+    GAME_OVER,
+    in_viewport,
+    metro_move,
+    next_station_move,
+    play_next_station,
+    shot,
+    step_of,
+)
+
+COUNT = "[data-testid=tutorial-count]"
+HINT = "[data-testid=tutorial-hint]"
+
+
+def at(page: Page, number: int, total: int) -> None:
+    expect(page.locator(COUNT)).to_have_text(f"{number} / {total}")
+
+
+def click(page: Page, *names: str) -> None:
+    """Click the board's hit targets of these stations (or squares), one after the other."""
+    for name in names:
+        page.locator(f".hit[data-station='{name}'], .hit[data-square='{name}']").first.click()
+
+
+def refused_click(page: Page, name: str, hint: str) -> None:
+    """A click the step does not expect: the guide hints and nothing is sent."""
+    step = step_of(page)
+    click(page, name)
+    expect(page.locator(HINT)).to_contain_text(hint)
+    page.wait_for_timeout(300)
+    assert step_of(page) == step
+
+
+def open_guide(page: Page, server: str, game: str, total: int) -> None:
+    page.goto(f"{server}/#/learn/{game}")
+    page.wait_for_selector("[data-testid=tutorial] h2")
+    page.wait_for_selector(".hit")
+    at(page, 1, total)
+    expect(page.locator("[data-testid=guided-tag]")).to_be_visible()
+    link = page.locator(".room-header [data-testid=rules-link]")
+    expect(link).to_have_attribute("href", f"/#/rules/{game}")
+    expect(link).to_have_attribute("target", "_blank")
+    # an explanation step: the board waits for Next
+    refused_click(page, page.locator(".hit").first.get_attribute("data-station") or "D1", "Next")
+    page.click("#tutorial-next")
+    at(page, 2, total)
+
+
+def test_london_guided_first_game(page: Page, server: str) -> None:
+    open_guide(page, server, "london", 9)
+    expect(page.locator(".hit.tut-mark[data-station=D7]")).to_have_count(1)
+    shot(page, "tutorial-london-section")
+    refused_click(page, "C4", "Click D7")  # a legal section, but not this step's
+    step = step_of(page)
+    page.locator(".hit[data-station=C4]").focus()
+    page.keyboard.press("Enter")  # nor by keyboard
+    page.wait_for_timeout(300)
+    assert step_of(page) == step
+    expect(page.locator(".hit-target")).to_have_count(2)  # nothing was drawn
+    click(page, "D7")
+    at(page, 3, 9)
+    click(page, "D3", "C4")
+    at(page, 4, 9)
+    expect(page.locator("g.station.tut-refused[data-station=E4]")).to_have_count(1)
+    expect(page.locator(".hit[data-station=E4]")).to_have_count(0)  # the crossing is refused
+    shot(page, "tutorial-london-crossing")
+    click(page, "C4", "B5")
+    at(page, 5, 9)
+    click(page, "B5", "A4")  # the switch turn, to the tourist site
+    at(page, 6, 9)
+    page.wait_for_selector("#pass-btn")
+    while page.locator(COUNT).inner_text().startswith("6 "):
+        next_station_move(page, use_powers=False)
+    at(page, 7, 9)
+    facts = page.locator("[data-testid=tutorial-facts]")
+    expect(facts).to_contain_text("Your green line:")
+    expect(facts).to_contain_text("districts ×")
+    shot(page, "tutorial-london-scoring")
+    page.click("#tutorial-next")
+    at(page, 8, 9)
+    next_station_move(page, use_powers=False)
+    at(page, 9, 9)
+    expect(page.locator("[data-testid=tutorial-text]")).to_contain_text("finish the game")
+    play_next_station(page, use_powers=False)
+    expect(page.locator(GAME_OVER)).to_be_visible()
+    at(page, 9, 9)
+
+
+def test_paris_guided_first_game(page: Page, server: str) -> None:
+    open_guide(page, server, "paris", 8)
+    refused_click(page, "I9", "Click H6")
+    click(page, "H6")
+    at(page, 3, 8)
+    click(page, "H8", "I8")
+    at(page, 4, 8)
+    click(page, "I8", "E5")  # across the overhead crossing
+    at(page, 5, 8)
+    click(page, "E5", "F7")  # free entry to the monument, then its extra section
+    expect(page.locator("#done-btn")).to_be_visible()
+    page.click("#done-btn")  # finishing without the extra section is not this step
+    expect(page.locator(HINT)).to_contain_text("F7 (the monument), then E8")
+    click(page, "E8")
+    at(page, 6, 8)
+    shot(page, "tutorial-paris-monument")
+    while page.locator(COUNT).inner_text().startswith("6 "):
+        next_station_move(page, use_powers=False)
+    at(page, 7, 8)
+    expect(page.locator("[data-testid=tutorial-facts]")).to_contain_text("Your purple line:")
+    page.click("#tutorial-next")
+    at(page, 8, 8)
+    play_next_station(page, use_powers=False)
+    expect(page.locator(GAME_OVER)).to_be_visible()
+
+
+def test_metro_guided_first_game(page: Page, server: str) -> None:
+    open_guide(page, server, "metro", 5)
+    expect(page.locator(".hit.tut-mark[data-square=D1]")).to_have_count(1)
+    refused_click(page, "A1", "D1")
+    click(page, "D1")
+    at(page, 3, 5)
+    page.wait_for_selector(".hit[data-square=B2]")  # the bot has placed its tile
+    click(page, "B2")
+    at(page, 4, 5)
+    expect(page.locator("rect.central.tut-mark")).to_have_count(1)
+    shot(page, "tutorial-metro-centre")
+    page.click("#tutorial-next")
+    at(page, 5, 5)
+    for _ in range(80):
+        if page.locator(GAME_OVER).count():
+            break
+        if not metro_move(page):
+            page.wait_for_selector(f".hit-square, {GAME_OVER}")
+    expect(page.locator(GAME_OVER)).to_be_visible()
+
+
+def test_rules_pages(page: Page, server: str) -> None:
+    page.goto(f"{server}/")
+    page.click("[data-testid=rules-paris]")
+    expect(page.locator("[data-testid=rules-text] h1")).to_contain_text("Next Station: Paris")
+    page.click(".rules-tabs [data-game=london]")
+    expect(page.locator("[data-testid=rules-text] h1")).to_contain_text("Next Station: London")
+    expect(page.locator("[data-testid=rules-text] table").first).to_be_visible()
+    shot(page, "rules-london")
+    page.click("[data-testid=learn-link]")
+    page.wait_for_selector("[data-testid=tutorial]")
+    at(page, 1, 9)
+
+
+def test_the_guide_stays_in_sight_on_a_phone(
+    browser: Browser, errors: PageErrors, server: str
+) -> None:
+    page = new_page(browser, errors, viewport={"width": 390, "height": 844}, is_mobile=True)
+    try:
+        page.goto(f"{server}/#/learn/london")
+        page.click("#tutorial-next")
+        at(page, 2, 9)
+        target = page.locator(".hit[data-station=D7]")
+        target.scroll_into_view_if_needed()
+        assert in_viewport(page, "[data-testid=tutorial-text]")
+        shot(page, "tutorial-london-phone", full_page=False)
+        refused_click(page, "C4", "Click D7")
+        click(page, "D7")
+        at(page, 3, 9)
+        page.click("#tutorial-fold")
+        expect(page.locator("[data-testid=tutorial-text]")).to_be_hidden()
+        page.click("#tutorial-fold")
+        expect(page.locator("[data-testid=tutorial-text]")).to_be_visible()
+    finally:
+        page.context.close()
