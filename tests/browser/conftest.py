@@ -59,7 +59,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     env["METROGAMES_DAILY_EXPERT"] = "easy"  # the daily deal's strong bot, at no cost
     # every test's rooms, players, accounts and analyses come from this machine
     kinds = ("ROOMS", "PLAYERS", "JOINS", "REPLAYS", "SCORES", "HINTS", "ACCOUNTS", "SIGNINS")
-    for kind in (*kinds, "ANALYSES"):
+    for kind in (*kinds, "ANALYSES", "CHAT"):
         env[f"METROGAMES_RATE_{kind}"] = "10000/minute"
     env["METROGAMES_DAILY_GUEST_RANKED"] = "1000"
     env["METROGAMES_ANALYSIS_BUDGET"] = "quick"
@@ -134,9 +134,15 @@ def watch(page: Page, errors: PageErrors) -> None:
 
 
 def new_page(browser: Browser, errors: PageErrors, **kwargs: object) -> Page:
-    """A page in a fresh context (its own localStorage) with bot pacing turned off."""
+    """A page in a fresh context (its own localStorage) with bot pacing and the confirmation
+    of moves turned off."""
     context = browser.new_context(**kwargs)  # type: ignore[arg-type]
     context.add_init_script("try { localStorage.setItem('metrogames.pace', '0'); } catch (e) {}")
+    # moves are sent as soon as they are built, on phones too (the confirm-or-undo setting
+    # is off; test_browser_confirm.py tests it and its default)
+    context.add_init_script(
+        "try { localStorage.setItem('metrogames.confirm-moves', '0'); } catch (e) {}"
+    )
     page = context.new_page()
     page.set_default_timeout(15_000)
     watch(page, errors)

@@ -5,7 +5,8 @@ at start, rooms resumed and idle rooms evicted while it runs.
 database and applies the migrations, serves ``/api`` (:mod:`.api`; the daily challenge:
 :mod:`.daily_api`; score sheets: :mod:`.score_api`), ``/ws`` (:mod:`.ws`) and the browser
 client in ``static/`` at ``/`` (``/r/{room}`` is the same page); accounts and sessions:
-:mod:`.accounts_api`; ratings of online play: :mod:`.ratings` and :mod:`.ratings_api`. Every
+:mod:`.accounts_api`; ratings of online play: :mod:`.ratings` and :mod:`.ratings_api`; the table chat of online rooms:
+:mod:`.chat` and :mod:`.chat_api`. Every
 response carries :data:`SECURITY_HEADERS`: the page
 runs only the site's own scripts and styles and cannot be framed. A request the server fails
 to carry out (e.g. the database fails) is a 500 ``{"error", "reason": "server-error"}``.
@@ -35,8 +36,18 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from metrogames.web import accounts_api, api, daily_api, ratings, ratings_api, score_api, ws
+from metrogames.web import (
+    accounts_api,
+    api,
+    chat_api,
+    daily_api,
+    ratings,
+    ratings_api,
+    score_api,
+    ws,
+)
 from metrogames.web.accounts import Accounts
+from metrogames.web.chat import Chat
 from metrogames.web.checks import RoomError
 from metrogames.web.config import Settings
 from metrogames.web.daily import DailyService, load_secret
@@ -140,6 +151,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     app.state.settings = settings
     app.state.limits = RateLimits(settings)
     app.state.rooms = rooms = RoomService(settings, engine)
+    app.state.chat = Chat(rooms, app.state.limits)
     app.state.now = now or time.time
     app.state.players = Players(rooms.sessions)
     app.state.accounts = Accounts(rooms.sessions, settings.session_days)
@@ -186,6 +198,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     app.include_router(score_api.router)
     app.include_router(accounts_api.router)
     app.include_router(ratings_api.router)
+    app.include_router(chat_api.router)
     app.include_router(ws.router)
     index = static_dir() / "index.html"
 

@@ -26,7 +26,14 @@ from pydantic import (
     model_validator,
 )
 
-from metrogames.web.checks import bad_request, human_name, known_bot, normal_name, shown
+from metrogames.web.checks import (
+    bad_request,
+    chat_text,
+    human_name,
+    known_bot,
+    normal_name,
+    shown,
+)
 
 MAX_TURN_CLOCK = 7 * 24 * 3600
 """The longest turn clock, in seconds (7 days: turn-based games by correspondence)."""
@@ -153,6 +160,16 @@ class AccountBody(Body):
     password: Password
 
 
+ChatText = Annotated[str, StringConstraints(max_length=1024), AfterValidator(chat_text)]
+"""A table chat message (:func:`~metrogames.web.checks.chat_text`)."""
+
+
+class ChatBody(Body):
+    """``POST /api/rooms/{room}/chat``."""
+
+    text: ChatText
+
+
 class Hello(Body):
     """WebSocket ``{"type": "hello", "token": <seat token> | null}``."""
 
@@ -166,8 +183,17 @@ class ActionMessage(ActionBody):
     type: Literal["action"]
 
 
-class Message(RootModel[Annotated[Hello | ActionMessage, Field(discriminator="type")]]):
-    """A WebSocket message: a :class:`Hello` or an :class:`ActionMessage` (by ``type``)."""
+class ChatMessage(ChatBody):
+    """WebSocket ``{"type": "chat", "text"}``."""
+
+    type: Literal["chat"]
+
+
+class Message(
+    RootModel[Annotated[Hello | ActionMessage | ChatMessage, Field(discriminator="type")]]
+):
+    """A WebSocket message: a :class:`Hello`, an :class:`ActionMessage` or a
+    :class:`ChatMessage` (by ``type``)."""
 
     model_config = ConfigDict(strict=True, allow_inf_nan=False, frozen=True)
 

@@ -14,6 +14,8 @@ import unicodedata
 from metrogames.bots.base import bot_codes
 
 MAX_NAME = 64
+MAX_CHAT = 200
+"""The longest table chat message (characters, after NFC and trimming)."""
 BIDI_CONTROLS = frozenset(
     "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 )
@@ -80,17 +82,36 @@ def normal_name(value: str) -> str:
     Raises:
         ValueError: the rule the name breaks (used as a pydantic validator).
     """
-    name = unicodedata.normalize("NFC", value).strip()
-    if not name or len(name) > MAX_NAME:
-        raise ValueError(f"a name is 1 to {MAX_NAME} characters")
-    for c in name:
+    return clean_text(value, "a name", MAX_NAME)
+
+
+def chat_text(value: str) -> str:
+    """A table chat message: the rules of :func:`normal_name`, 1–200 characters.
+
+    Raises:
+        ValueError: the rule the text breaks (used as a pydantic validator).
+    """
+    return clean_text(value, "a chat message", MAX_CHAT)
+
+
+def clean_text(value: str, what: str, limit: int) -> str:
+    """``value`` NFC-normalised and trimmed: 1 to ``limit`` characters, something visible,
+    no control character, line/paragraph separator or bidi control.
+
+    Raises:
+        ValueError: the rule broken, naming ``what`` (e.g. ``a name is 1 to 64 characters``).
+    """
+    text = unicodedata.normalize("NFC", value).strip()
+    if not text or len(text) > limit:
+        raise ValueError(f"{what} is 1 to {limit} characters")
+    for c in text:
         if unicodedata.category(c) in REFUSED_CATEGORIES:
-            raise ValueError(f"a name cannot hold the control character U+{ord(c):04X}")
+            raise ValueError(f"{what} cannot hold the control character U+{ord(c):04X}")
         if c in BIDI_CONTROLS:
-            raise ValueError(f"a name cannot hold the bidi control U+{ord(c):04X}")
-    if all(unicodedata.category(c) in BLANK_CATEGORIES or c in BLANK_LETTERS for c in name):
-        raise ValueError("a name needs a visible character")
-    return name
+            raise ValueError(f"{what} cannot hold the bidi control U+{ord(c):04X}")
+    if all(unicodedata.category(c) in BLANK_CATEGORIES or c in BLANK_LETTERS for c in text):
+        raise ValueError(f"{what} needs a visible character")
+    return text
 
 
 BOT_PREFIX = "bot:"

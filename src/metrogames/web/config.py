@@ -16,7 +16,8 @@ a room, or a finished room, stays in memory once nothing uses it; reloaded on de
 ``METROGAMES_RATE_ACCOUNTS``, ``METROGAMES_RATE_SIGNINS`` and ``METROGAMES_RATE_ANALYSES`` (how
 many rooms, players, seat claims, uploaded replays, scored sheets, hints, sign-ups, sign-in
 attempts and hindsight analyses one client address may ask for, in the ``limits`` library's
-notation, e.g. ``20/minute;200/hour``), ``METROGAMES_ANALYSIS_BUDGET`` (``quick``, ``normal``
+notation, e.g. ``20/minute;200/hour``), ``METROGAMES_RATE_CHAT`` (how many table chat messages
+one seat of a room may send, same notation), ``METROGAMES_ANALYSIS_BUDGET`` (``quick``, ``normal``
 or ``deep``: the hindsight analyses' search),
 ``METROGAMES_TRUSTED_PROXIES`` (comma-separated addresses or networks of reverse proxies whose
 ``X-Forwarded-For`` names the client; empty: the direct peer is the client),
@@ -62,6 +63,7 @@ class Settings(BaseSettings):
     rate_accounts: str = "3/minute;20/day"
     rate_signins: str = "10/minute;100/hour"
     rate_analyses: str = "6/minute;30/hour"
+    rate_chat: str = "10/minute;100/hour"
     analysis_budget: str = "normal"
     trusted_proxies: str = ""
     secure_cookies: bool = False
@@ -87,6 +89,7 @@ class Settings(BaseSettings):
         "rate_accounts",
         "rate_signins",
         "rate_analyses",
+        "rate_chat",
     )
     @classmethod
     def _rate(cls, value: str) -> str:

@@ -1,6 +1,6 @@
 """The stored tables (SQLAlchemy 2 declarative): rooms, seats and every action of a game;
 the daily challenge's players, attempts, bot scores and server secret; accounts, their
-sign-in sessions, and the ratings of online play.
+sign-in sessions, the ratings of online play, and the table chat of online rooms.
 
 A game is stored as its record's ingredients: the secret ``seed``, the ``options`` asked for,
 and each action in order (chance included) as notation JSON; the state is rebuilt from them.
@@ -231,3 +231,21 @@ class RatedGameRow(Base):
         String(8), ForeignKey("rooms.id", ondelete="CASCADE"), unique=True
     )
     finished: Mapped[float] = mapped_column(Float)
+
+
+class ChatRow(Base):
+    """A table chat message of an online room: its ``seq`` (1, 2, … per room), the ``seat``
+    that wrote it, that seat's ``name`` at the time, the ``text`` (1–200 characters, checked
+    by :func:`~metrogames.web.checks.chat_text`) and ``time`` (epoch s). Kept with the room's
+    game (deleted with the room)."""
+
+    __tablename__ = "chat_messages"
+
+    room_id: Mapped[str] = mapped_column(
+        String(8), ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str] = mapped_column(String(200))
+    time: Mapped[float] = mapped_column(Float)

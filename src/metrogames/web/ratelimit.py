@@ -34,6 +34,7 @@ WHAT = {
     "scores": "score sheets",
     "hints": "hints",
     "analyses": "analyses",
+    "chat": "chat messages",
 }
 """The limited kinds of request and how a refusal names them."""
 
@@ -54,7 +55,7 @@ def client_key(connection: HTTPConnection) -> str:
 class RateLimits:
     """The limits of :class:`~metrogames.web.config.Settings` (``rate_rooms``,
     ``rate_players``, ``rate_joins``, ``rate_replays``, ``rate_scores``, ``rate_hints``,
-    ``rate_accounts``, ``rate_signins``, ``rate_analyses``)."""
+    ``rate_accounts``, ``rate_signins``, ``rate_analyses``, ``rate_chat``)."""
 
     def __init__(self, settings: Settings) -> None:
         self.limiter = MovingWindowRateLimiter(MemoryStorage())
@@ -68,6 +69,7 @@ class RateLimits:
             "scores": parse_many(settings.rate_scores),
             "hints": parse_many(settings.rate_hints),
             "analyses": parse_many(settings.rate_analyses),
+            "chat": parse_many(settings.rate_chat),
         }
 
     def charge(self, kind: str, connection: HTTPConnection) -> None:
@@ -79,6 +81,18 @@ class RateLimits:
                 ``Retry-After``).
         """
         key = client_key(connection)
+        self.check(kind, key, "address")
+        self.count(kind, key)
+
+    def check(self, kind: str, key: str, who: str) -> None:
+        """Refuse one more request of ``kind`` by ``key`` when one of the kind's limits is
+        reached (nothing is counted: :meth:`count` does, e.g. once the request's write
+        committed).
+
+        Raises:
+            RoomError: 429 ``rate-limited`` with the limit and how long to wait (also as
+                ``Retry-After``).
+        """
         for item in self.rules[kind]:
             if not self.limiter.test(item, kind, key):
                 reset = self.limiter.get_window_stats(item, kind, key).reset_time
@@ -86,9 +100,12 @@ class RateLimits:
                 raise RoomError(
                     429,
                     "rate-limited",
-                    f"too many {WHAT[kind]} from this address: at most {item} "
+                    f"too many {WHAT[kind]} from this {who}: at most {item} "
                     f"(try again in {wait} s)",
                     headers={"Retry-After": str(wait)},
                 )
+
+    def count(self, kind: str, key: str) -> None:
+        """Count one request of ``kind`` by ``key``."""
         for item in self.rules[kind]:
             self.limiter.hit(item, kind, key)

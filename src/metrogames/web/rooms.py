@@ -137,9 +137,9 @@ class RoomService:
         self.no_hints: Callable[[Table], bool] = lambda _table: False
         """Whether hints are refused in a room (a ranked daily game)."""
 
-    async def write(self, fn: Callable[..., None], *args: Any) -> None:
-        """Run the database write ``fn(*args)`` on the writer thread and wait for it."""
-        await asyncio.get_running_loop().run_in_executor(self._writer, fn, *args)
+    async def write(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run the database write ``fn(*args)`` on the writer thread and wait for its result."""
+        return await asyncio.get_running_loop().run_in_executor(self._writer, fn, *args)
 
     async def offload(self, fn: Callable[..., T], *args: Any) -> T:
         """Run the heavy read ``fn(*args)`` on a worker thread and wait for its result."""

@@ -2,7 +2,9 @@
 
 The client's first message is ``{"type": "hello", "token": <seat token> | null}``; the server
 answers ``{"type": "view", "view": ...}`` at once and after every change of the room. The client
-plays with ``{"type": "action", "action": ..., "step": n}``; a refusal comes back as
+plays with ``{"type": "action", "action": ..., "step": n}`` and, in an online room, chats with
+``{"type": "chat", "text"}`` (every socket of the room that said hello gets each new message as
+``{"type": "chat", "message"}``: :mod:`.chat`); a refusal comes back as
 ``{"type": "error", "error", "reason"}`` and changes nothing. A client that says hello again
 (or reconnects) gets the current view. Messages are limited to 16 KiB and parsed into their
 declared models (:mod:`.bodies`); a message that is not one, or a request the server fails
@@ -19,7 +21,8 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from metrogames.web.bodies import ActionMessage, Hello, Message, parse
+from metrogames.web.bodies import ActionMessage, ChatMessage, Hello, Message, parse
+from metrogames.web.chat import Chat
 from metrogames.web.checks import RoomError, bad_request
 from metrogames.web.rooms import RoomService
 from metrogames.web.tables import Table
@@ -37,8 +40,8 @@ def _error(exc: RoomError) -> dict[str, Any]:
     return {"type": "error", "error": exc.message, "reason": exc.reason}
 
 
-def _decode(text: str | None) -> Hello | ActionMessage:
-    """A client message: a hello or an action.
+def _decode(text: str | None) -> Hello | ActionMessage | ChatMessage:
+    """A client message: a hello, an action or a chat message.
 
     Raises:
         RoomError: 413 ``too-large``, 400 ``bad-request`` naming the field.
@@ -59,6 +62,8 @@ class Connection:
         self.table = table
         self.seat: int | None = None
         self.key: int | None = None
+        self.chat: Chat = socket.app.state.chat
+        self.chat_key: int | None = None
         self.send_lock = asyncio.Lock()
 
     async def send(self, message: dict[str, Any]) -> None:
@@ -75,6 +80,8 @@ class Connection:
             self.rooms.unlisten(self.table, self.key)
         self.seat = seat
         self.key = self.rooms.listen(self.table, seat, self.push_view)
+        if self.chat_key is None:
+            self.chat_key = self.chat.listen(self.table.id, self.send)
         if seat is not None:
             await self.rooms.notify(self.table)  # everyone sees the seat connected
         else:
@@ -87,7 +94,18 @@ class Connection:
             raise RoomError(401, "bad-token", "spectators cannot act; say hello with a token")
         await self.rooms.act_as(self.table, self.seat, message)
 
+    async def say(self, message: ChatMessage) -> None:
+        if self.key is None:
+            raise bad_request('say {"type": "hello"} first')
+        self.chat.check_online(self.table)
+        if self.seat is None:
+            raise RoomError(401, "bad-token", "spectators cannot chat; say hello with a token")
+        await self.chat.say(self.table, self.seat, message.text)
+
     def close(self) -> None:
+        if self.chat_key is not None:
+            self.chat.unlisten(self.table.id, self.chat_key)
+            self.chat_key = None
         if self.key is not None:
             self.rooms.unlisten(self.table, self.key)
             self.key = None
@@ -118,6 +136,8 @@ async def serve_connection(conn: Connection) -> None:
                 message = _decode(data.get("text"))
                 if isinstance(message, Hello):
                     await conn.hello(message)
+                elif isinstance(message, ChatMessage):
+                    await conn.say(message)
                 else:
                     await conn.action(message)
             except RoomError as exc:

@@ -75,6 +75,8 @@ export const sendAction = (room, action, step, token) =>
   api("POST", `/api/rooms/${room}/actions`, { action, step }, token);
 // The coach's best three moves for the token's seat at `step`, and `about`'s estimate (a move
 // the player is about to make, or null).
+export const getChat = (room) => api("GET", `/api/rooms/${room}/chat`);
+export const postChat = (room, text, token) => api("POST", `/api/rooms/${room}/chat`, { text }, token);
 export const getHint = (room, step, about, token) =>
   api("POST", `/api/rooms/${room}/hint`, about === null || about === undefined ? { step } : { step, about }, token);
 // The record as the server wrote it (text): never parsed and re-serialised, so the seed
@@ -138,10 +140,11 @@ export function knownRooms() {
 
 // -- WebSocket: pushed views, reconnecting with hello ---------------------------------------
 export class RoomSocket {
-  constructor(room, token, { onView, onError, onStatus }) {
+  constructor(room, token, { onView, onError, onStatus, onChat }) {
     this.room = room;
     this.token = token;
     this.onView = onView;
+    this.onChat = onChat || (() => {});
     this.onError = onError || (() => {});
     this.onStatus = onStatus || (() => {});
     this.closed = false;
@@ -164,6 +167,7 @@ export class RoomSocket {
       try { msg = JSON.parse(ev.data); } catch { return; }
       if (msg.type === "view") this.onView(msg.view);
       else if (msg.type === "error") this.onError(msg);
+      else if (msg.type === "chat") this.onChat(msg.message);
     };
     ws.onclose = () => {
       if (this.closed) return;

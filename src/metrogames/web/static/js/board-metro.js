@@ -113,7 +113,7 @@ export class MetroBoard {
     return out;
   }
 
-  // state: {players, board: [{square, tile, by}], trains, routes, legal: [names], last,
+  // state: {players, board: [{square, tile, by, pending?}], trains, routes, legal: [names], last,
   //         previewTile: code, hints: [{square, rank}]}
   update(state) {
     this.state = state;
@@ -136,6 +136,7 @@ export class MetroBoard {
       }
       const tg = drawTile(t, U - 2, { x: this.sx(q.col) + 1, y: this.sy(q.row) + 1, colours, dashes });
       tg.setAttribute("data-square", name);
+      if (p.pending) tg.classList.add("tile-pending"); // not sent yet (confirm.js)
       g.append(tg);
     }
     this.drawStations(owners, state);

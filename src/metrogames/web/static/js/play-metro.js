@@ -3,6 +3,7 @@
 
 import { h, clear, colourHex, fmtName } from "./dom.js";
 import { MetroBoard, SEAT_LETTERS, tileSvg } from "./board-metro.js";
+import { confirmMoves, confirmToggle, pendingBar } from "./confirm.js";
 
 export function seatChip(board, seat, { label = true } = {}) {
   const colour = board.colours[seat];
@@ -41,7 +42,7 @@ export class MetroScreen {
   }
 
   update(view) {
-    if (!this.view || this.view.step !== view.step) { this.busy = false; }
+    if (!this.view || this.view.step !== view.step) { this.busy = false; this.pending = null; }
     this.view = view;
     this.render();
   }
@@ -69,11 +70,11 @@ export class MetroScreen {
     if (!opts.has(this.selectedTile)) this.selectedTile = opts.size ? [...opts.keys()][0] : null;
     this.map.update({
       players: v.seats.length,
-      board: v.board,
+      board: this.pending ? [...(v.board || []), { square: this.pending.square, tile: this.pending.tile || v.drawn, by: v.you, pending: true }] : v.board,
       trains: v.trains,
       routes: v.routes,
       last: v.last,
-      legal: this.busy ? [] : opts.get(this.selectedTile) || [],
+      legal: this.busy || this.pending ? [] : opts.get(this.selectedTile) || [],
       previewTile: this.selectedTile,
       hints: this.hintMarks(v),
     });
@@ -140,13 +141,18 @@ export class MetroScreen {
       row.append(btn);
     });
     el.append(row);
-    if (legal.length) {
+    if (legal.length && this.pending && !this.busy) {
+      const pending = this.pending;
+      el.append(pendingBar(`Place the tile on ${pending.square}?`, () => this.send(pending), () => { this.pending = null; this.render(); }));
+      el.append(confirmToggle(() => { if (!confirmMoves()) this.send(pending); }));
+    } else if (legal.length) {
       const squares = opts.get(this.selectedTile) || [];
       el.append(h("p", { class: "help", "data-testid": "turn-help" }, this.busy ? "Placing…" :
         squares.length ? `Click a highlighted square (${squares.length} possible) to place the ${codes.length > 1 ? "chosen " : ""}tile.` : "Choose a tile."));
       if (legal.includes("draw")) {
         el.append(h("div", { class: "buttons" }, h("button", { class: "btn", id: "draw-btn", onclick: () => this.send("draw") }, "Draw a new tile and place it (keep the held one)")));
       }
+      if (this.ctx.interactive !== false) el.append(confirmToggle(() => this.render()));
     } else if (v.status === "playing") {
       el.append(h("p", { class: "waiting" }, "Waiting for the other players…"));
     }
@@ -155,6 +161,7 @@ export class MetroScreen {
   async send(action) {
     if (this.busy) return;
     this.busy = true;
+    this.pending = null;
     this.render();
     try {
       await this.ctx.act(action, this.view.step);
@@ -167,7 +174,8 @@ export class MetroScreen {
   pick(square) {
     const v = this.view;
     const action = this.legal().find((a) => a !== "draw" && a.square === square && (a.tile || v.drawn) === this.selectedTile);
-    if (action) this.send(action);
+    if (!action || this.pending) return;
+    if (confirmMoves()) { this.pending = action; this.render(); } else this.send(action);
   }
 
   renderScores() {

@@ -3,6 +3,7 @@
 
 import { h, clear, colourChip, colourLetters, faceIcon, fmtName } from "./dom.js";
 import { NextStationBoard } from "./board-nextstation.js";
+import { confirmMoves, confirmToggle, pendingBar } from "./confirm.js";
 
 const POWER_LABEL = {
   "double-section": "Double section",
@@ -229,15 +230,27 @@ export class NextStationScreen {
     if (t.mode === "circle") {
       if (t.phase === "draw" && complete.length && !longer.length) t.phase = "circle";
     } else if (complete.length && !longer.length && t.prefix.length) {
-      this.submit(complete[0]);
+      this.propose(complete[0]);
       return;
     }
     this.render();
   }
 
+  // A move built on the board: sent at once, or held for Confirm/Undo (confirm.js).
+  propose(action) {
+    if (!confirmMoves()) { this.submit(action); return; }
+    this.turn.pending = action;
+    this.render();
+  }
+
+  undoPending() {
+    this.turn = { ...this.turn, prefix: [], selected: null, phase: "draw", pending: null };
+    this.render();
+  }
+
   pick(name, kind) {
     const t = this.turn;
-    if (t.busy) return;
+    if (t.busy || t.pending) return;
     if (kind === "start") t.selected = name;
     else if (kind === "selected") t.selected = null;
     else if (kind === "target" && t.selected) {
@@ -247,7 +260,7 @@ export class NextStationScreen {
       return;
     } else if (kind === "circle") {
       const a = this.analyse().complete.find((x) => x.circle === name);
-      if (a) { this.submit(a); return; }
+      if (a) { this.propose(a); return; }
     }
     this.render();
     const again = this.map.svg.querySelector(`.hit[data-station="${name}"]`) || this.map.svg.querySelector(".hit-target");
@@ -275,6 +288,12 @@ export class NextStationScreen {
       return;
     }
     const t = this.turn;
+    if (t.pending && !t.busy) {
+      const what = t.pending.circle ? `circle ${t.pending.circle}` : "the drawn section(s)";
+      el.append(pendingBar(`Send ${what}?`, () => this.submit(t.pending), () => this.undoPending()));
+      el.append(confirmToggle(() => { if (!confirmMoves()) this.submit(t.pending); }));
+      return;
+    }
     const p = this.picks();
     let help;
     if (t.busy) help = "Sending…";
@@ -301,6 +320,7 @@ export class NextStationScreen {
       buttons.append(h("button", { class: "btn", onclick: () => { this.turn = { ...this.turn, prefix: [], selected: null, phase: "draw" }; this.render(); } }, "Undo selection"));
     }
     el.append(buttons);
+    if (this.ctx.interactive !== false) el.append(confirmToggle(() => this.render()));
     const modes = uniq(legal.map(actionMode).filter((m) => m && m !== "normal"));
     if (modes.length) {
       const pw = h("div", { class: "buttons powers" }, h("span", { class: "muted" }, "Pencil power:"));

@@ -6,6 +6,7 @@ import { NextStationScreen, sheetTable } from "./play-nextstation.js";
 import { MetroScreen, seatChip } from "./play-metro.js";
 import { lobbyRatings } from "./account.js";
 import { analysable, analysisPanel } from "./analysis.js";
+import { ChatPanel } from "./chat.js";
 import { rulesLink } from "./rules.js";
 
 const PACE_MS = () => {
@@ -62,7 +63,11 @@ export class RoomScreen {
     this.socket = new API.RoomSocket(this.room, this.tokenFor(this.seat), {
       onView: (v) => this.onView(v),
       onError: (e) => this.onError(e),
-      onStatus: (st) => { this.connState = st; this.renderHeader(); },
+      onStatus: (st) => {
+        if (st === "connected" && this.connState === "reconnecting" && this.chat) this.chat.load();
+        this.connState = st; this.renderHeader();
+      },
+      onChat: (m) => { if (this.chat) this.chat.add(m); },
     });
     if (this.summary.status === "waiting") this.renderLobby();
     this.pollTimer = setInterval(() => this.poll(), 4000);
@@ -105,6 +110,10 @@ export class RoomScreen {
       body: h("div", { class: "room-body" }),
     };
     clear(this.root).append(this.el.header, this.el.notice, this.el.body);
+    if (this.summary.mode === "online") {
+      this.chat = new ChatPanel(this.room, () => this.tokenFor(this.seat));
+      this.root.append(this.chat.el);
+    }
     this.renderHeader();
   }
 
@@ -184,6 +193,7 @@ export class RoomScreen {
       try { if (name) localStorage.setItem("metrogames.name", name.trim()); } catch { /* ignore */ }
       this.seat = seat;
       this.socket.setToken(res.token);
+      if (this.chat) this.chat.refresh();
       this.summary = await API.getRoom(this.room);
       this.renderLobby();
     } catch (err) { toast(`Cannot take seat ${seat + 1}: ${err.message}`); }
