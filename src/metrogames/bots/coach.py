@@ -22,7 +22,7 @@ from typing import Protocol
 
 from metrogames.bots.base import check_decision
 from metrogames.bots.levels import level_algorithm
-from metrogames.bots.montecarlo import Estimate
+from metrogames.bots.search import Estimate
 from metrogames.core.errors import IllegalActionError, Where
 from metrogames.core.protocol import Action, CoachFigure, JsonObject, State
 from metrogames.games import game_type

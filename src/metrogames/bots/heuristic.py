@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from metrogames.bots.base import bot_rng, check_decision, register
-from metrogames.bots.montecarlo import Estimate
+from metrogames.bots.search import Estimate, RankingBot
 from metrogames.core.protocol import CHANCE, Action, State
 from metrogames.games import game_type
 
@@ -87,7 +87,7 @@ def after_each(
     return out
 
 
-class HeuristicBot:
+class HeuristicBot(RankingBot):
     """The one-ply heuristic rule; see the module docstring.
 
     Args:
@@ -96,20 +96,12 @@ class HeuristicBot:
         name: the bot's code.
     """
 
-    sees_state = True
-
     def __init__(self, seed: int = 0, samples: int = 1, name: str = "heuristic") -> None:
         if samples < 1:
             raise ValueError(f"a heuristic bot needs at least 1 sample, not {samples}")
         self.name = name
         self.samples = samples
         self.rng = bot_rng(seed, name)
-
-    def decide(self, state: State[Action], player: int, legal_actions: Sequence[Action]) -> Action:
-        check_decision(self.name, state, player, legal_actions)
-        if len(legal_actions) == 1:
-            return legal_actions[0]
-        return self.rank(state, player, legal_actions)[0].action
 
     def rank(
         self, state: State[Action], player: int, legal_actions: Sequence[Action], keep: int = 1

@@ -35,7 +35,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from metrogames.bots.coach import coach
-from metrogames.bots.montecarlo import Estimate, greedy_turns
+from metrogames.bots.montecarlo import greedy_turns
+from metrogames.bots.search import Estimate
 from metrogames.core.protocol import CHANCE, Action, State
 from metrogames.core.rng import Rng
 

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 
 from metrogames.bots.base import bot_rng, check_decision, register
 from metrogames.bots.heuristic import Heuristic, after_each, heuristic_of, margin, values_of
-from metrogames.bots.montecarlo import Estimate
+from metrogames.bots.search import Estimate, RankingBot
 from metrogames.core.protocol import CHANCE, Action, State
 
 DEFAULT_SAMPLES = 24
@@ -72,7 +72,7 @@ def _deal(state: State[Action]) -> None:
         state.apply_in_place(CHANCE, state.legal_actions(CHANCE)[0], check=False)
 
 
-class LookaheadBot:
+class LookaheadBot(RankingBot):
     """Heuristic lookahead over determinizations; see the module docstring.
 
     Args:
@@ -83,8 +83,6 @@ class LookaheadBot:
             judging.
         name: the bot's code.
     """
-
-    sees_state = True
 
     def __init__(
         self,
@@ -106,12 +104,6 @@ class LookaheadBot:
         self.width = width
         self.rounds = rounds
         self.rng = bot_rng(seed, name)
-
-    def decide(self, state: State[Action], player: int, legal_actions: Sequence[Action]) -> Action:
-        check_decision(self.name, state, player, legal_actions)
-        if len(legal_actions) == 1:
-            return legal_actions[0]
-        return self.rank(state, player, legal_actions)[0].action
 
     def rank(
         self, state: State[Action], player: int, legal_actions: Sequence[Action], keep: int = 1

@@ -33,36 +33,16 @@ The budget is a number of playouts, not a time: the same seed always gives the s
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from metrogames.bots.base import bot_rng, check_decision, register
 from metrogames.bots.greedy import greedy_choice
+from metrogames.bots.search import Estimate, RankingBot
 from metrogames.core.protocol import CHANCE, Action, State
 from metrogames.core.rng import Rng
 from metrogames.games import game_type
 
 DEFAULT_BUDGET = 1000
 """Playouts per decision of the ``montecarlo`` code."""
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """What a search found for one legal action (the coach shows these).
-
-    Attributes:
-        action: the action.
-        playouts: the finished playouts behind the figures.
-        score: the player's mean final score after the action, in points.
-        win: the share of those playouts the player won (a shared win counts as a fraction;
-            in a solo game, the share it finished at all: 1.0).
-        value: the search's criterion, the mean margin (:func:`outcome_value`), in points.
-    """
-
-    action: Action
-    playouts: int
-    score: float
-    win: float
-    value: float
 
 
 def outcome_value(scores: Sequence[float], player: int) -> float:
@@ -94,7 +74,7 @@ def greedy_turns(state: State[Action], turns: int, rng: Rng) -> None:
         played += 1
 
 
-class MonteCarloBot:
+class MonteCarloBot(RankingBot):
     """Flat Monte Carlo with successive halving; see the module docstring.
 
     Args:
@@ -107,8 +87,6 @@ class MonteCarloBot:
             instead of playouts (games without the hook are played out as usual).
         name: the bot's code.
     """
-
-    sees_state = True
 
     def __init__(
         self,
@@ -127,12 +105,6 @@ class MonteCarloBot:
         self.greedy_turns = greedy_turns
         self.use_heuristic = use_heuristic
         self.rng = bot_rng(seed, name)
-
-    def decide(self, state: State[Action], player: int, legal_actions: Sequence[Action]) -> Action:
-        check_decision(self.name, state, player, legal_actions)
-        if len(legal_actions) == 1:
-            return legal_actions[0]
-        return self.rank(state, player, legal_actions)[0].action
 
     def rank(
         self, state: State[Action], player: int, legal_actions: Sequence[Action], keep: int = 1
