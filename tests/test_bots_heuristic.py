@@ -136,3 +136,13 @@ def test_the_same_seed_gives_the_same_game() -> None:
 
     assert game() == game()
     assert Rng(1, "bot:lookahead").next64() == LookaheadBot(1).rng.next64()
+
+
+def test_win_chance_reads_a_lead_by_a_logistic_curve() -> None:
+    from metrogames.bots.heuristic import win_chance
+
+    assert win_chance(0) == 0.5
+    assert abs(win_chance(15) - 1 / (1 + 2.718281828459045**-1)) < 1e-9  # ≈ 0.731
+    assert abs(win_chance(-15) + win_chance(15) - 1) < 1e-12
+    assert 0.5 < win_chance(5) < 0.62  # a small lead early is far from a sure win
+    assert win_chance(1e9) == 1.0 and win_chance(-1e9) < 1e-200

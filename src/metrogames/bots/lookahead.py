@@ -29,7 +29,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from metrogames.bots.base import bot_rng, check_decision, register
-from metrogames.bots.heuristic import Heuristic, after_each, heuristic_of, margin, values_of
+from metrogames.bots.heuristic import (
+    Heuristic,
+    after_each,
+    heuristic_of,
+    margin,
+    values_of,
+    win_chance,
+)
 from metrogames.bots.search import Estimate, RankingBot
 from metrogames.core.protocol import CHANCE, Action, State
 
@@ -111,8 +118,8 @@ class LookaheadBot(RankingBot):
         """Every action of ``legal_actions`` with its :class:`Estimate`, best first: the
         candidates (at least ``keep`` of them) by their lookahead, then the others by the
         one-ply rule on one determinization (``playouts`` 1). ``score`` is the mean estimate
-        of the player's final score, ``value`` the mean margin, ``win`` the share of samples
-        ending with a positive margin (half for zero).
+        of the player's final score, ``value`` the mean margin, ``win`` the mean
+        :func:`~metrogames.bots.heuristic.win_chance` of the margins.
 
         Raises:
             GameOverError, NotYourTurnError, IllegalActionError: as
@@ -138,7 +145,7 @@ class LookaheadBot(RankingBot):
                 row = sums[i]
                 row[0] += values[player]
                 row[1] += m
-                row[2] += 1.0 if m > 0 else 0.5 if m == 0 else 0.0
+                row[2] += win_chance(m)
         s = self.samples
         chosen.sort(key=lambda i: (-sums[i][1], i))
         out = [
@@ -147,8 +154,7 @@ class LookaheadBot(RankingBot):
         ]
         for i in order[len(chosen) :]:
             m = margin(first[i], player)
-            win = 1.0 if m > 0 else 0.5 if m == 0 else 0.0
-            out.append(Estimate(legal_actions[i], 1, first[i][player], win, m))
+            out.append(Estimate(legal_actions[i], 1, first[i][player], win_chance(m), m))
         return out
 
 
