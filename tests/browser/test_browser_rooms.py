@@ -50,6 +50,9 @@ def test_online_room_two_players(browser: Browser, server: str, errors: PageErro
     guest.wait_for_selector("svg.board-ns .hit")
     host.wait_for_selector("svg.board-ns .hit")
     expect(host.locator("#clock")).to_contain_text("s")
+    # the table opens scrolled to the board: the whole map and the turn's dock on screen
+    for part in ("svg.board-ns", ".turn-dock .card", "#pass-btn"):
+        assert in_viewport(guest, part), part
     shot(guest, "room-guest-phone")
     # on the phone, with the top of the board in view, the card, the instruction and Pass
     # stay on screen (no scrolling per turn), and buttons are finger-sized

@@ -751,7 +751,7 @@ def serve(
         ),
     ] = None,
 ) -> None:
-    """Serve the web table (needs the ``web`` extra); prints its address once it is up."""
+    """Serve the web table (needs the web extra); prints its address once it is up."""
     try:
         import asyncio
 

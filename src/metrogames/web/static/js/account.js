@@ -42,12 +42,16 @@ export function accountPanel(navigate, onChange) {
   const name = h("input", { id: "account-name", maxlength: "64", autocomplete: "username", required: true });
   const password = h("input", { id: "account-password", type: "password", minlength: "8", maxlength: "256", autocomplete: "current-password", required: true });
   const errorLine = h("p", { class: "error", role: "alert", "data-testid": "account-error" });
+  let busy = false; // one request at a time: a double click sends it once
   const submit = (how) => async (ev) => {
     ev.preventDefault();
+    if (busy) return;
     if (!name.value.trim() || password.value.length < 8) {
       errorLine.textContent = "A name, and a password of at least 8 characters.";
       return;
     }
+    busy = true;
+    for (const b of form.querySelectorAll("button")) b.disabled = true;
     try {
       if (how === "up") await API.signUp(name.value.trim(), password.value);
       else await API.signIn(name.value.trim(), password.value);
@@ -56,6 +60,9 @@ export function accountPanel(navigate, onChange) {
       errorLine.textContent = err.reason === "bad-password" ? "No account has this name and password."
         : err.reason === "name-taken" ? "This name is taken: choose another, or sign in."
         : err.message;
+    } finally {
+      busy = false;
+      for (const b of form.querySelectorAll("button")) b.disabled = false;
     }
   };
   const form = h("form", { class: "account-form", onsubmit: submit("in") },

@@ -379,7 +379,7 @@ export class NextStationScreen {
       let state = "";
       if (v.status === "playing") {
         if (p.acted) state = "✓ played";
-        else if ((v.to_move || []).includes(p.seat)) state = "… thinking";
+        else if ((v.to_move || []).includes(p.seat)) state = p.seat === v.you ? "your turn" : "… thinking";
       }
       const winner = v.seats.length > 1 && (v.winners || []).includes(p.seat);
       list.append(h("li", { class: `player${p.seat === v.you ? " you" : ""}`, "data-seat": p.seat },

@@ -278,6 +278,8 @@ export class RoomScreen {
       this.el.body.append(this.el.extra, this.el.table, this.el.moves);
       const ctx = { act: (a, step) => this.act(a, step), interactive: true, online: this.summary.mode === "online" };
       this.screen = v.game === "metro" ? new MetroScreen(this.el.table, this.board, ctx) : new NextStationScreen(this.el.table, this.board, ctx);
+      // on a phone the table opens scrolled to the board: the whole map above the turn's dock
+      if (window.matchMedia("(max-width: 600px)").matches) requestAnimationFrame(() => this.el.table.scrollIntoView({ block: "start" }));
     }
     if (v.status === "finished") clear(this.el.notice); // no hand-over once the game is over
     else if (prev && prev.you !== v.you && prev.you !== null && this.mySeats().length > 1) {
