@@ -32,7 +32,7 @@ The budget is a number of playouts, not a time: the same seed always gives the s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from metrogames.bots.base import bot_rng, check_decision, register
 from metrogames.bots.greedy import greedy_choice
@@ -124,7 +124,8 @@ class MonteCarloBot(RankingBot):
         dropped: list[int] = []
         rounds = max(1, (n - 1).bit_length())  # ceil(log2(n))
         per_round = self.budget / rounds
-        if self.use_heuristic and game_type(state.game.name).heuristic is not None:
+        estimate = game_type(state.game.name).heuristic if self.use_heuristic else None
+        if estimate is not None:
             per_round /= state.num_players  # one estimate per player and position
         pass_action = state.game.pass_action
 
@@ -135,7 +136,7 @@ class MonteCarloBot(RankingBot):
         while True:
             repeats = max(1, int(per_round / len(alive)))
             for _ in range(repeats):
-                self._sample(state, player, legal_actions, alive, stats)
+                self._sample(state, player, legal_actions, alive, stats, estimate)
             alive.sort(key=order)
             if len(alive) <= keep:
                 break
@@ -157,12 +158,13 @@ class MonteCarloBot(RankingBot):
         legal_actions: Sequence[Action],
         alive: Sequence[int],
         stats: list[list[float]],
+        estimate: Callable[[State[Action], int], float] | None,
     ) -> None:
-        """One determinization; every action in ``alive`` played out once on it."""
+        """One determinization; every action in ``alive`` played out once on it (or valued by
+        the game's ``estimate``, when given)."""
         rng = self.rng
         table = state.resample(player, rng)
         seeds = [rng.next64() for _ in range(table.num_players)]
-        estimate = game_type(state.game.name).heuristic if self.use_heuristic else None
         for i in alive:
             after = table.clone()
             after.apply_in_place(player, legal_actions[i], check=False)

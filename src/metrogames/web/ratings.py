@@ -183,24 +183,7 @@ def finished(session: Session, table: Table, progress: Progress, now: float) -> 
     keys = [(s.account, table.game, players) for s in seats if s.human and s.account]
     ratings = stored(session, keys)
     for key in rate(ratings, row.id, table.game, seats, ranks(progress.state)):
-        account, game, count = key
-        new = ratings[key]
-        found = session.get(RatingRow, (account, game, count))
-        if found is None:
-            session.add(
-                RatingRow(
-                    account_id=account,
-                    game=game,
-                    players=count,
-                    mu=new.mu,
-                    sigma=new.sigma,
-                    games=new.games,
-                    rated_id=new.rated_id,
-                )
-            )
-        else:
-            found.mu, found.sigma = new.mu, new.sigma
-            found.games, found.rated_id = new.games, new.rated_id
+        session.merge(rating_row(key, ratings[key]))  # inserted, or the stored one updated
 
 
 def final_state(session: Session, room: str) -> State[Action]:
@@ -248,18 +231,21 @@ def differences(old: dict[Key, Rating], new: dict[Key, Rating]) -> list[str]:
 def write(session: Session, ratings: dict[Key, Rating]) -> None:
     """Replace every stored rating by ``ratings``."""
     session.execute(delete(RatingRow))
-    for (account, game, players), r in ratings.items():
-        session.add(
-            RatingRow(
-                account_id=account,
-                game=game,
-                players=players,
-                mu=r.mu,
-                sigma=r.sigma,
-                games=r.games,
-                rated_id=r.rated_id,
-            )
-        )
+    session.add_all(rating_row(key, r) for key, r in ratings.items())
+
+
+def rating_row(key: Key, rating: Rating) -> RatingRow:
+    """The stored row of ``rating`` for ``key`` (account, game, player count)."""
+    account, game, players = key
+    return RatingRow(
+        account_id=account,
+        game=game,
+        players=players,
+        mu=rating.mu,
+        sigma=rating.sigma,
+        games=rating.games,
+        rated_id=rating.rated_id,
+    )
 
 
 @dataclass(frozen=True)
