@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from metrogames.web.app import static_dir
+from metrogames.web.checks import human_name
 
 GAMES = ("london", "paris", "metro")
 LANGS = ("fr", "nl", "sk")
@@ -120,8 +121,10 @@ def differences(english: Any, mine: Any, where: str = "") -> list[str]:
 def test_a_translated_guide_is_the_english_one_in_other_words(lang: str) -> None:
     english, mine = tutorials("en"), tutorials(lang)
     assert differences(english, mine) == []
-    texts = [s["text"] for g in ("london", "paris", "metro") for s in mine[g]["steps"]]
+    texts = [s["text"] for g in GAMES for s in mine[g]["steps"]]
     assert not set(texts) & {s["text"] for g in GAMES for s in english[g]["steps"]}
+    for game in GAMES:  # the guide's seat names are names a room accepts
+        assert all(human_name(s["name"]) == s["name"] for s in mine[game]["seats"] if "name" in s)
 
 
 def test_the_guide_comparison_sees_what_a_translation_must_keep() -> None:
