@@ -111,9 +111,8 @@ def differences(english: Any, mine: Any, where: str = "") -> list[str]:
                 out += differences(english[key], mine[key], f"{where}.{key}")
         return out
     if isinstance(english, list) and isinstance(mine, list) and len(english) == len(mine):
-        return [
-            d for i, (a, b) in enumerate(zip(english, mine)) for d in differences(a, b, f"{where}[{i}]")
-        ]
+        pairs = enumerate(zip(english, mine, strict=True))
+        return [d for i, (a, b) in pairs for d in differences(a, b, f"{where}[{i}]")]
     return [] if english == mine else [f"{where}: {mine!r} != {english!r}"]
 
 
