@@ -199,3 +199,6 @@ def test_rules_pages_are_served(client: TestClient) -> None:
     assert r.status_code == 200
     assert r.headers["content-type"].startswith("text/html")
     assert "<h1>Metro" in r.text
+    for path, words in [("/rules/london.fr.html", "la Tamise"), ("/tutorials.sk.json", "Temžu")]:
+        r = client.get(path)  # the translations the client asks for, served as they are
+        assert r.status_code == 200 and words in r.text, path
