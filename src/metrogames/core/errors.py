@@ -114,7 +114,11 @@ class IllegalActionError(MetrogamesError):
             "{detail} ({reason})", {"detail": self.detail_message(), "reason": self.reason}
         )
         where = self.where.as_message()
-        return text if where is None else Message("{where}: {text}", {"where": where, "text": text})
+        return (
+            text
+            if where is None
+            else Message(N_("{where}: {text}"), {"where": where, "text": text})
+        )
 
     def __str__(self) -> str:
         prefix = str(self.where)

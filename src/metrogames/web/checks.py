@@ -1,7 +1,8 @@
 """Checking requests: the refusal type, names, bot codes, seat tokens and safe messages.
 
 Refusals are :class:`RoomError` (HTTP status, reason code from ``docs/web-api.md``, "Errors",
-and a message naming the problem); the API turns them into ``{"error", "reason"}`` bodies.
+and a message naming the problem, translatable when given as a :class:`~metrogames.i18n.Message`);
+the API turns them into ``{"error", "reason"}`` bodies in the client's language.
 Request bodies themselves are declared in :mod:`.bodies`.
 """
 
@@ -12,6 +13,7 @@ import secrets
 import unicodedata
 
 from metrogames.bots.base import bot_codes
+from metrogames.i18n import Gettext, Message
 
 MAX_NAME = 64
 MAX_CHAT = 200
@@ -32,28 +34,42 @@ BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 class RoomError(Exception):
     """A refusal: ``status`` (4xx), ``reason`` (``docs/web-api.md``, "Errors") and message.
 
-    The message is kept as valid text (a lone surrogate quoted from the input would make the
-    response unencodable): anything that is not is shown as a backslash escape. ``headers`` go
-    with the answer (e.g. ``Retry-After``).
+    ``message`` is English text or a translatable :class:`~metrogames.i18n.Message` (kept as
+    ``text``; ``message`` is then its English rendering). The message is kept as valid text (a
+    lone surrogate quoted from the input would make the response unencodable): anything that is
+    not is shown as a backslash escape. ``headers`` go with the answer (e.g. ``Retry-After``).
     """
 
     def __init__(
-        self, status: int, reason: str, message: str, headers: dict[str, str] | None = None
+        self,
+        status: int,
+        reason: str,
+        message: str | Message,
+        headers: dict[str, str] | None = None,
     ) -> None:
-        message = message.encode("utf-8", "backslashreplace").decode("utf-8")
-        super().__init__(message)
+        self.text = message if isinstance(message, Message) else None
+        english = _valid(str(message))
+        super().__init__(english)
         self.status = status
         self.reason = reason
-        self.message = message
+        self.message = english
         self.headers = headers
 
     def __reduce__(
         self,
-    ) -> tuple[type[RoomError], tuple[int, str, str, dict[str, str] | None]]:
-        return type(self), (self.status, self.reason, self.message, self.headers)
+    ) -> tuple[type[RoomError], tuple[int, str, str | Message, dict[str, str] | None]]:
+        return type(self), (self.status, self.reason, self.text or self.message, self.headers)
+
+    def localized(self, gettext: Gettext) -> str:
+        """The message in the language of ``gettext`` (English when it has no translation)."""
+        return self.message if self.text is None else _valid(self.text.render(gettext))
 
 
-def bad_request(message: str) -> RoomError:
+def _valid(text: str) -> str:
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def bad_request(message: str | Message) -> RoomError:
     """A 400 ``bad-request`` refusal."""
     return RoomError(400, "bad-request", message)
 

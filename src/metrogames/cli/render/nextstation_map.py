@@ -25,6 +25,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
+from metrogames.cli.lang import _, tr
 from metrogames.cli.render.canvas import Canvas, colour_hex
 from metrogames.games.nextstation.actions import TurnAction, format_action
 from metrogames.games.nextstation.board import PlayerMap
@@ -99,7 +100,7 @@ def colour_text(city: CityMap, colour: int | str, *, glyph: bool = True) -> Text
     """A line colour written out: ``━ pink (p)`` in that colour."""
     name = city.colours[colour] if isinstance(colour, int) else colour
     letter = colour_letters(city)[name]
-    label = f"━ {name} ({letter})" if glyph else f"{name} ({letter})"
+    label = f"━ {_(name)} ({letter})" if glyph else f"{_(name)} ({letter})"
     return Text(label, style=Style(color=colour_hex(name), bold=True))
 
 
@@ -520,15 +521,19 @@ def turn_view(
 def line_score_text(city: CityMap, colour: int, ls: LineScore) -> Text:
     """``6 districts × 3 + 1 Thames × 2 = 20`` for one scored line."""
     t = colour_text(city, colour, glyph=False)
-    t.append(f": {ls.districts} districts × {ls.max_in_district}")
+    t.append(": " + tr("{n} districts × {most}", n=ls.districts, most=ls.max_in_district))
     if city.river_mask:
-        t.append(f" + {ls.river} {city.river_name} × {city.river_points}")
+        t.append(f" + {ls.river} {river_word(city)} × {city.river_points}")
     if city.monument_mask:
-        t.append(f" + {ls.monuments} monuments × {city.monument_points}")
+        t.append(
+            " + " + tr("{n} monuments × {points}", n=ls.monuments, points=city.monument_points)
+        )
     t.append(" = ")
     t.append(str(ls.score), style="bold")
     if ls.circled >= 0:
-        t.append(f"  (circled {city.stations[ls.circled].name})", style=_DIM)
+        t.append(
+            "  " + tr("(circled {station})", station=city.stations[ls.circled].name), style=_DIM
+        )
     return t
 
 
@@ -537,15 +542,17 @@ def final_table(state: NextStationState, names: Sequence[str]) -> Table:
     objectives and the total."""
     city = state.city
     sheets = [state.breakdown(p).to_json(city) for p in range(len(names))]
-    return sheets_table(city, names, sheets, f"{city.title}: final scores")
+    return sheets_table(city, names, sheets, tr("{title}: final scores", title=city.title))
 
 
-def plural(count: int, noun: str) -> str:
-    """``1 box``, ``2 boxes``, ``0 boxes`` (nouns ending in s, x, z, ch, sh take ``es``)."""
-    if count == 1:
-        return f"{count} {noun}"
-    ending = "es" if noun.endswith(("s", "x", "z", "ch", "sh")) else "s"
-    return f"{count} {noun}{ending}"
+def river_word(city: CityMap) -> str:
+    """The city's river (``Thames``), translated; empty for a city without one."""
+    return _(city.river_name) if city.river_name else ""
+
+
+def boxes(count: int) -> str:
+    """``1 box``, ``2 boxes``, ``0 boxes`` (the tourist track's crossed-off boxes)."""
+    return tr("{n} box", n=count) if count == 1 else tr("{n} boxes", n=count)
 
 
 def sheets_table(
@@ -554,10 +561,12 @@ def sheets_table(
     """Score sheets in the ``score --json`` shape (``Breakdown.to_json``), one column each."""
     table = Table(title=title, title_style="bold")
     table.add_column("", style="bold")
+    river = tr("{river} crossings × {points}", river=river_word(city), points=city.river_points)
+    monuments = tr("monuments × {points}", points=city.monument_points)
     table.caption = (
-        "lines: districts × most in one district"
-        + (f" + {city.river_name} crossings × {city.river_points}" if city.river_mask else "")
-        + (f" + monuments × {city.monument_points}" if city.monument_mask else "")
+        _("lines: districts × most in one district")
+        + (f" + {river}" if city.river_mask else "")
+        + (f" + {monuments}" if city.monument_mask else "")
     )
     for n in names:
         table.add_column(n, justify="right")
@@ -570,17 +579,19 @@ def sheets_table(
                 detail += f" + {ln.get('thames', ln.get('river', 0))}×{city.river_points}"
             if "monuments" in ln:
                 detail += f" + {ln['monuments']}×{city.monument_points}"
-            circled = f" (circled {ln['circled']})" if "circled" in ln else ""
+            circled = (
+                " " + tr("(circled {station})", station=ln["circled"]) if "circled" in ln else ""
+            )
             cells.append(f"{detail} = {ln['score']}{circled}")
         table.add_row(colour_text(city, c, glyph=False), *cells)
     if city.tourist_points:
         table.add_row(
-            "tourist sites",
-            *(f"{plural(s['tourist']['boxes'], 'box')} → {s['tourist']['points']}" for s in sheets),
+            _("tourist sites"),
+            *(f"{boxes(s['tourist']['boxes'])} → {s['tourist']['points']}" for s in sheets),
         )
     keys = [k for k in sheets[0]["interchanges"] if k != "points"]
     table.add_row(
-        f"interchanges ({'/'.join(keys)} lines)",
+        tr("interchanges ({counts} lines)", counts="/".join(keys)),
         *(
             " + ".join(str(s["interchanges"][k]) for k in keys)
             + f" → {s['interchanges']['points']}"
@@ -589,10 +600,14 @@ def sheets_table(
     )
     if "bridges" in sheets[0]:
         table.add_row(
-            "bridges",
+            _("bridges"),
             *(
-                f"{s['bridges']['single']} single {s['bridges']['double']} double → "
-                f"{s['bridges']['points']}"
+                tr(
+                    "{single} single {double} double → {points}",
+                    single=s["bridges"]["single"],
+                    double=s["bridges"]["double"],
+                    points=s["bridges"]["points"],
+                )
                 for s in sheets
             ),
         )
@@ -602,6 +617,6 @@ def sheets_table(
             *(f"✔ {city.objective_points}" if s["objectives"][o] else "✘ 0" for s in sheets),
         )
     table.add_row(
-        Text("total", style="bold"), *(Text(str(s["total"]), style="bold") for s in sheets)
+        Text(_("total"), style="bold"), *(Text(str(s["total"]), style="bold") for s in sheets)
     )
     return table

@@ -24,8 +24,15 @@ WORDS = (
     N_("joker"),
     N_("switch"),
     N_("circle-station"),
+    N_("street"),
+    N_("underground"),
+    N_("metro"),
+    N_("free-entry"),
+    N_("Thames"),
+    N_("Seine"),
 )
-"""Colours (London, Paris), symbols (``any``: every card reaches it) and pencil powers."""
+"""Colours (London, Paris), symbols (``any``: every card reaches it), pencil powers, card
+kinds and faces, rivers."""
 
 
 def term(word: str) -> Message:
