@@ -5,7 +5,9 @@ line, web) can turn any of them into a clean message. Illegal actions carry a ma
 ``reason`` code (kebab-case, as in ``docs/notation.md``), an English ``detail`` and, once known,
 where they happened; those raised with :meth:`IllegalActionError.of` also carry the detail as a
 translatable :class:`~metrogames.i18n.Message` (engines stay language-neutral: upper layers
-render :meth:`IllegalActionError.as_message` in the reader's language).
+render :meth:`IllegalActionError.as_message` in the reader's language). Refusals a player cannot
+meet through the notation (a hand-built action object, playing on a view, a pile that cannot
+be) keep a plain English detail, shown as it is in every language.
 """
 
 from __future__ import annotations

@@ -114,7 +114,9 @@ class PlayerMap:
         what drawing a section reads (fast paths keep them in local ints)."""
         return self.stations[colour], self.sections[colour], self.ends[colour], self.blocked
 
-    def set_line(self, colour: int, stations: int, sections: int, ends: int, blocked: int) -> None:
+    def set_line(
+        self, colour: int, stations: int, sections: int, ends: int, blocked: int
+    ) -> None:
         """Store what :meth:`line` gives after sections were added to line ``colour`` (the
         drawn links follow)."""
         self.stations[colour] = stations
