@@ -21,7 +21,6 @@ from __future__ import annotations
 import gettext
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -43,21 +42,37 @@ def _same(text: str) -> str:
     return text
 
 
-@dataclass(frozen=True)
 class Message:
     """A translatable text: an English ``template`` (``str.format`` placeholders) and its
     ``params``; a parameter that is itself a :class:`Message` is rendered in the same language.
-    A template missing from the catalogs (e.g. ``"{a}, {b}"``) is used as it is."""
+    A template missing from the catalogs (e.g. ``"{a}, {b}"``) is used as it is. Treated as
+    immutable; equal when template and parameters are."""
 
-    template: str
-    params: Mapping[str, object] = field(default_factory=dict)
+    __slots__ = ("params", "template")
+
+    def __init__(self, template: str, params: Mapping[str, object] | None = None) -> None:
+        self.template = template
+        self.params: Mapping[str, object] = params or {}
 
     def render(self, gettext: Gettext = _same) -> str:
         """The text in the language of ``gettext`` (English by default)."""
         values = {
             k: v.render(gettext) if isinstance(v, Message) else v for k, v in self.params.items()
         }
-        return gettext(self.template).format(**values)
+        return gettext(self.template).format_map(values)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Message):
+            return NotImplemented
+        return self.template == other.template and dict(self.params) == dict(other.params)
+
+    __hash__ = None  # type: ignore[assignment]  # parameters may be unhashable
+
+    def __reduce__(self) -> tuple[type[Message], tuple[str, dict[str, object]]]:
+        return type(self), (self.template, dict(self.params))
+
+    def __repr__(self) -> str:
+        return f"Message({self.template!r}, {dict(self.params)!r})"
 
     def __str__(self) -> str:
         return self.render()

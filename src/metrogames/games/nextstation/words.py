@@ -7,7 +7,7 @@ city data is one of :data:`WORDS` (checked by the catalog tests).
 
 from __future__ import annotations
 
-from metrogames.i18n import N_, Message
+from metrogames.i18n import N_, Message, verbatim
 
 WORDS = (
     N_("blue"),
@@ -35,6 +35,9 @@ WORDS = (
 kinds and faces, rivers."""
 
 
+_TERMS = {word: Message(word) for word in WORDS}
+
+
 def term(word: str) -> Message:
     """``word`` as a message, translated when it is one of :data:`WORDS` (else as it is)."""
-    return Message(word) if word in WORDS else Message("{text}", {"text": word})
+    return _TERMS.get(word) or verbatim(word)
