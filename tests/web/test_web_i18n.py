@@ -95,3 +95,32 @@ def test_websocket_refusals_follow_the_upgrade_request(client: TestClient) -> No
             "error": "diváci nemôžu hrať; pošlite hello s tokenom",
             "reason": "bad-token",
         }
+
+
+def test_join_and_chat_refusals_in_the_cookies_language(client: TestClient) -> None:
+    made = create(client, game="london", mode="online", seats=[{"name": "Ada"}, {}])
+    room, host = made["room"]["room"], made["host_token"]
+    url = f"/api/rooms/{room}/join"
+    english = client.post(url, json={"seat": 1, "name": "  "})
+    assert english.json() == {
+        "error": "a join: name: a name is 1 to 64 characters",
+        "reason": "bad-request",
+    }
+    dutch = client.post(url, json={"seat": 1, "name": "  "}, headers={"Cookie": "lang=nl"})
+    assert dutch.status_code == 400
+    assert dutch.json() == {
+        "error": "deelnemen: name: een naam: 1 tot 64 tekens",
+        "reason": "bad-request",
+    }
+    r = client.post(url, json={"seat": 1, "name": "Bob"})
+    assert r.status_code == 200, r.text
+    taken = client.post(url, json={"seat": 1, "name": "Eve"}, headers={"Cookie": "lang=fr"})
+    assert taken.json() == {"error": "la place 1 n'est pas libre", "reason": "seat-taken"}
+    assert client.post(f"/api/rooms/{room}/start", headers=auth(host)).status_code == 200
+    r = client.post(
+        f"/api/rooms/{room}/chat",
+        json={"text": "x" * 201},
+        headers=auth(made["tokens"]["0"]) | {"Accept-Language": "sk-SK"},
+    )
+    assert r.status_code == 400
+    assert r.json()["error"] == "správa v chate: text: správa v chate: 1 až 200 znakov"

@@ -113,7 +113,7 @@ async def get_board(game: str) -> dict[str, Any]:
 async def create_room(request: Request) -> dict[str, Any]:
     """Create a room: ``{"room": <summary>, "tokens": {seat: token}, "host_token"}``."""
     rooms = service(request)
-    body = await read_body(request, RoomBody, "a room")
+    body = await read_body(request, RoomBody, N_("a room"))
     charge(request, "rooms")
     table, tokens, host = await rooms.create(body)
     return {"room": rooms.summary(table), "tokens": tokens, "host_token": host}
@@ -129,7 +129,7 @@ async def get_room(room: str, request: Request) -> dict[str, Any]:
 @router.post("/rooms/{room}/join")
 async def join_room(room: str, request: Request) -> dict[str, Any]:
     """Claim an open seat: ``{"token"}``."""
-    body = await read_body(request, JoinBody, "a join")
+    body = await read_body(request, JoinBody, N_("a join"))
     charge(request, "joins")
     return {"token": await service(request).join(room, body)}
 

@@ -13,7 +13,7 @@ import secrets
 import unicodedata
 
 from metrogames.bots.base import bot_codes
-from metrogames.i18n import Gettext, Message
+from metrogames.i18n import N_, Gettext, Message, msg
 
 MAX_NAME = 64
 MAX_CHAT = 200
@@ -98,7 +98,7 @@ def normal_name(value: str) -> str:
     Raises:
         ValueError: the rule the name breaks (used as a pydantic validator).
     """
-    return clean_text(value, "a name", MAX_NAME)
+    return clean_text(value, N_("a name"), MAX_NAME)
 
 
 def chat_text(value: str) -> str:
@@ -107,7 +107,7 @@ def chat_text(value: str) -> str:
     Raises:
         ValueError: the rule the text breaks (used as a pydantic validator).
     """
-    return clean_text(value, "a chat message", MAX_CHAT)
+    return clean_text(value, N_("a chat message"), MAX_CHAT)
 
 
 def clean_text(value: str, what: str, limit: int) -> str:
@@ -115,18 +115,22 @@ def clean_text(value: str, what: str, limit: int) -> str:
     no control character, line/paragraph separator or bidi control.
 
     Raises:
-        ValueError: the rule broken, naming ``what`` (e.g. ``a name is 1 to 64 characters``).
+        ValueError: the rule broken, naming ``what`` (e.g. ``a name is 1 to 64 characters``),
+            its argument a translatable :class:`~metrogames.i18n.Message` (``what`` is one).
     """
     text = unicodedata.normalize("NFC", value).strip()
+    item = Message(what)
     if not text or len(text) > limit:
-        raise ValueError(f"{what} is 1 to {limit} characters")
+        raise ValueError(msg(N_("{what} is 1 to {limit} characters"), what=item, limit=limit))
     for c in text:
+        code = f"U+{ord(c):04X}"
         if unicodedata.category(c) in REFUSED_CATEGORIES:
-            raise ValueError(f"{what} cannot hold the control character U+{ord(c):04X}")
+            rule = N_("{what} cannot hold the control character {code}")
+            raise ValueError(msg(rule, what=item, code=code))
         if c in BIDI_CONTROLS:
-            raise ValueError(f"{what} cannot hold the bidi control U+{ord(c):04X}")
+            raise ValueError(msg(N_("{what} cannot hold the bidi control {code}"), what=item, code=code))
     if all(unicodedata.category(c) in BLANK_CATEGORIES or c in BLANK_LETTERS for c in text):
-        raise ValueError(f"{what} needs a visible character")
+        raise ValueError(msg(N_("{what} needs a visible character"), what=item))
     return text
 
 

@@ -57,7 +57,7 @@ def _decode(text: str | None) -> Hello | ActionMessage | ChatMessage:
         raise RoomError(
             413, "too-large", msg(N_("a message is at most {limit} bytes"), limit=MESSAGE_LIMIT)
         )
-    return parse(Message, text, "a message").root
+    return parse(Message, text, N_("a message")).root
 
 
 class Connection:
