@@ -15,7 +15,9 @@ from typer.testing import CliRunner, Result
 from conftest import SPEC_SCORE, SPEC_SHEET
 from metrogames import catalogs
 from metrogames.cli.main import app
+from metrogames.cli.render.metro_board import SEAT_COLOURS
 from metrogames.core.errors import IllegalActionError, Where
+from metrogames.games.metro.tiles import load_metro
 from metrogames.games.nextstation.citymap import load_city
 from metrogames.games.nextstation.words import WORDS, term
 from metrogames.i18n import (
@@ -79,6 +81,7 @@ def test_every_word_of_the_city_data_is_translatable() -> None:
         if city.river_name:
             used.add(city.river_name)
         assert used <= set(WORDS), used - set(WORDS)
+    assert set(load_metro().seat_colours) <= set(SEAT_COLOURS)
     assert term("pink").render(gettext_for("nl")) == "roze"
     assert term("D3").render(gettext_for("nl")) == "D3"  # a name is no word: kept as it is
 

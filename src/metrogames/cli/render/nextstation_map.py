@@ -111,7 +111,7 @@ def card_text(card: Card, *, long: bool = False) -> Text:
     bg = "#a8326e" if card.ends_round else "#2d5da1"
     style = Style(color="white", bgcolor=bg, bold=True)
     label = (
-        f" {card.kind} {face} {card.face.replace('-', ' ')} "
+        f" {_(card.kind)} {face} {_(card.face).replace('-', ' ')} "
         if long
         else (f"{card.kind[0].upper()}{face}")
     )
@@ -371,19 +371,19 @@ def map_legend(city: CityMap) -> Text:
         if sym == ANY and not city.wild_mask:
             continue
         hollow, filled = GLYPHS[sym][1], GLYPHS[sym][0]
-        t.append(f"{hollow if hollow == filled else hollow + filled} {sym}  ")
-    t.append(f"{DOT} free link\n")
+        t.append(f"{hollow if hollow == filled else hollow + filled} {_(sym)}  ")
+    t.append(DOT + " " + _("free link") + "\n")
     if city.tourist_mask:
-        t.append(f"{TOURIST_MARK} tourist site  ", style="#ffd23f")
+        t.append(TOURIST_MARK + " " + _("tourist site") + "  ", style="#ffd23f")
     if city.monument_mask:
-        t.append(f"{MONUMENT_MARK} monument  ", style="#ffb347")
+        t.append(MONUMENT_MARK + " " + _("monument") + "  ", style="#ffb347")
     if city.bridges:
-        t.append(f"{BRIDGE_MARK} bridge  ", style="#ffb347")
+        t.append(BRIDGE_MARK + " " + _("bridge") + "  ", style="#ffb347")
     if city.river_course:
-        t.append(f"{RIVER_CHAR} {city.river_name}  ", style="#5aa9e6")
-    t.append("lines: ")
+        t.append(f"{RIVER_CHAR} {river_word(city)}  ", style="#5aa9e6")
+    t.append(_("lines:") + " ")
     for colour, letter in colour_letters(city).items():
-        t.append(f"{letter}={colour} ", style=Style(color=colour_hex(colour), bold=True))
+        t.append(f"{letter}={_(colour)} ", style=Style(color=colour_hex(colour), bold=True))
     return t
 
 
@@ -417,12 +417,12 @@ def panel_head(city: CityMap, name: str, round_number: int, turn: int, colour: i
     grid = Table.grid(padding=(0, 1))
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column()
-    grid.add_row("Player", Text(name, style="bold"))
-    grid.add_row("Round", f"{round_number} of 4 · turn {turn}")
+    grid.add_row(_("Player"), Text(name, style="bold"))
+    grid.add_row(_("Round"), tr("{round} of 4 · turn {turn}", round=round_number, turn=turn))
     dep = city.stations[city.departures[colour]]
     line = colour_text(city, colour)
-    line.append(f"  from {dep.name} {GLYPHS[dep.symbol][0]}", style=_FG)
-    grid.add_row("Line", line)
+    line.append("  " + tr("from {station}", station=dep.name) + f" {GLYPHS[dep.symbol][0]}", style=_FG)
+    grid.add_row(_("Line"), line)
     return grid
 
 
@@ -443,26 +443,28 @@ def table_panel(
         chips.append_text(card_text(city.card_by_id[cid]))
         chips.append(" ")
     kind = next((c.kind for c in city.deck if c.ends_round), "round-end")
-    chips.append(f"\n{kind}: {state.ends_flipped}/{city.round_end_count}", style="#ff5fb4")
-    grid.add_row("Cards", chips)
+    chips.append(f"\n{_(kind)}: {state.ends_flipped}/{city.round_end_count}", style="#ff5fb4")
+    grid.add_row(_("Cards"), chips)
     if state.card is not None:
         current = card_text(city.card_by_id[state.card], long=True)
         if state.branch:
-            current.append("  after a switch: start from any station of the line", style="#ffd23f")
-        grid.add_row("Card now", current)
+            current.append(
+                "  " + _("after a switch: start from any station of the line"), style="#ffd23f"
+            )
+        grid.add_row(_("Card now"), current)
     if state.deal.powers is not None:
         power = state.power_of(player)
         if power is not None:
             used = state.power_available(player) is None
-            p = Text(power, style="bold strike" if used else "bold #ffd23f")
-            p.append(" used" if used else f" — {city.power_text.get(power, '')}", style=_DIM)
-            grid.add_row("Power", p)
+            p = Text(_(power), style="bold strike" if used else "bold #ffd23f")
+            p.append(" " + _("used") if used else f" — {city.power_text.get(power, '')}", style=_DIM)
+            grid.add_row(_("Power"), p)
     if state.deal.objectives:
         obj = Text()
         for k, o in enumerate(state.deal.objectives):
             obj.append(("\n" if k else "") + o, style="bold")
             obj.append(f": {city.objective_text.get(o, '')}", style=_DIM)
-        grid.add_row("Objectives", obj)
+        grid.add_row(_("Objectives"), obj)
     scored = Text()
     for c, ls in enumerate(state.line_scores[player]):
         if state.round > 0 and any(state.colour(player, r) == c for r in range(state.round)):
@@ -470,16 +472,16 @@ def table_panel(
             scored.append(f" {ls.score}\n")
     if scored:
         scored.rstrip()
-        grid.add_row("Scored", scored)
+        grid.add_row(_("Scored"), scored)
     sheet = state.breakdown(player)
     now = Text(str(sheet.total), style="bold")
+    line_score = sheet.lines[city.colours[colour]].score
     now.append(
-        f"  (this line {sheet.lines[city.colours[colour]].score}, if the game ended now)",
-        style=_DIM,
+        "  " + tr("(this line {score}, if the game ended now)", score=line_score), style=_DIM
     )
-    grid.add_row("Total", now)
+    grid.add_row(_("Total"), now)
     if legal is not None:
-        grid.add_row("Moves", moves_text(city, legal))
+        grid.add_row(_("Moves"), moves_text(city, legal))
     return grid
 
 
