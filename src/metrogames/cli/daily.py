@@ -36,7 +36,7 @@ from rich.text import Text
 
 from metrogames.cli.hints import HINT_WORD, hints_from_json, hints_text
 from metrogames.cli.lang import _, tr
-from metrogames.cli.prompt import QuitGame, read_move
+from metrogames.cli.prompt import QuitGame, read_move, refusal_text
 from metrogames.cli.render import Seats, TerminalRenderer, renderer_for
 from metrogames.core.errors import MetrogamesError, NotationError
 from metrogames.core.protocol import CHANCE, Action, State
@@ -461,7 +461,7 @@ class DailySession:
             try:
                 action = r.complete(seen, seat, seen.string_to_action(seat, text))
             except NotationError as exc:
-                self.console.print(Text(f"✘ {exc}", style="bold red"))
+                self.console.print(Text(f"✘ {refusal_text(exc)}", style="bold red"))
                 continue
             sent = self.send(room, view, seen.action_to_json(seat, action))
             if sent is not None:
@@ -482,7 +482,8 @@ class DailySession:
                 body["about"] = seen.action_to_json(seat, move)
             data = self.server.call("POST", f"/api/rooms/{room}/hint", body)
         except NotationError as exc:
-            return Text("✘ " + tr("no hint for that move: {detail}", detail=exc), style="bold red")
+            detail = refusal_text(exc)
+            return Text("✘ " + tr("no hint for that move: {detail}", detail=detail), style="bold red")
         except RefusalError as exc:
             if exc.reason == "ranked-game":
                 return Text(

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from rich.console import Console, RenderableType
 
 from metrogames.cli.lang import say
-from metrogames.core.errors import IllegalActionError
+from metrogames.core.errors import IllegalActionError, message_of
 
 QUIT_WORDS = frozenset({"quit", "exit", "q"})
 HELP_WORDS = frozenset({"help", "?", "h"})
@@ -67,4 +67,4 @@ def refusal_text(exc: Exception) -> str:
     the error's message."""
     if isinstance(exc, IllegalActionError):
         return f"{say(exc.detail_message())} ({exc.reason})"
-    return str(exc)
+    return say(message_of(exc))

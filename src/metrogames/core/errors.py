@@ -23,7 +23,17 @@ class MetrogamesError(Exception):
 
 
 class NotationError(MetrogamesError, ValueError):
-    """Text or JSON that does not parse as the notation (bad syntax, unknown name or key)."""
+    """Text or JSON that does not parse as the notation (bad syntax, unknown name or key).
+
+    Raised with a :class:`~metrogames.i18n.Message` (its English rendering is ``str(error)``)
+    where a player may type the text; :func:`message_of` gives it back."""
+
+
+def message_of(error: BaseException) -> Message:
+    """The message an error was raised with, translatable when it was a
+    :class:`~metrogames.i18n.Message` (else its text as it is)."""
+    first = error.args[0] if len(error.args) == 1 else None
+    return first if isinstance(first, Message) else verbatim(str(error))
 
 
 class DataError(MetrogamesError):

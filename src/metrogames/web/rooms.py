@@ -49,6 +49,7 @@ from metrogames.core.errors import (
     MetrogamesError,
     NotYourTurnError,
     RecordError,
+    message_of,
 )
 from metrogames.core.protocol import CHANCE
 from metrogames.games import game_from_options, game_names, game_type, preset_of
@@ -760,7 +761,7 @@ class RoomService:
             try:
                 action = state.action_from_json(seat, body.action)
             except MetrogamesError as exc:
-                raise RoomError(400, "bad-notation", str(exc)) from None
+                raise RoomError(400, "bad-notation", message_of(exc)) from None
             await self._play(table, seat, action)
             table.present[seat] = self.clock()
             table.timed_out.pop(seat, None)
@@ -801,7 +802,7 @@ class RoomService:
                 try:
                     about = view.action_from_json(seat, body.about)
                 except MetrogamesError as exc:
-                    raise RoomError(400, "bad-notation", str(exc)) from None
+                    raise RoomError(400, "bad-notation", message_of(exc)) from None
                 if not view.is_legal(seat, about):
                     text = view.action_to_string(seat, about)
                     raise RoomError(

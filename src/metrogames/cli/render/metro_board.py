@@ -628,13 +628,13 @@ def final_table(state: MetroState, names: Sequence[str]) -> Table:
 def legend() -> Text:
     """How to read the board."""
     out = Text(style=_DIM)
-    out.append("Stations: number·seat letter (")
+    out.append(_("Stations: number·seat letter") + " (")
     for seat, letter in enumerate(SEAT_LETTERS):
         out.append(letter, style=seat_style(seat))
         out.append(" " if seat < len(SEAT_LETTERS) - 1 else "")
-    out.append("). ● central station (×2). ")
-    out.append("Y↓ a train waiting to enter a square. ")
-    out.append("Named squares: where your tile may go. ┼ tracks cross.")
+    out.append("). ● " + _("central station (×2).") + " ")
+    out.append("Y↓ " + _("a train waiting to enter a square.") + " ")
+    out.append(_("Named squares: where your tile may go.") + " ┼ " + _("tracks cross."))
     return out
 
 
