@@ -8,12 +8,13 @@ with ``{name}`` placeholders, marked for extraction, and its parameters. The Eng
 translated with ``translations(lang).gettext``.
 
 Catalogs are GNU gettext files, domain ``metrogames``, under ``metrogames/locale/<lang>/
-LC_MESSAGES/``; ``scripts/i18n.py`` extracts, updates and compiles them with Babel (the
+LC_MESSAGES/``; :mod:`metrogames.catalogs` extracts, updates and compiles them with Babel (the
 compiled ``.mo`` files are committed, so an installed package needs no build step).
 
 The language is chosen by :func:`best_language` (an HTTP ``Accept-Language`` header) or
 :func:`environment_language` (``METROGAMES_LANG``, then gettext's ``LANGUAGE``, ``LC_ALL``,
-``LC_MESSAGES``, ``LANG``); anything unknown, ``C`` or ``POSIX`` gives English.
+``LC_MESSAGES``, ``LANG``); anything unknown, ``C`` or ``POSIX`` gives English. Under
+``LANG=C`` gettext's ``LANGUAGE`` is ignored, as GNU gettext does.
 """
 
 from __future__ import annotations
