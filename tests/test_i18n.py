@@ -145,7 +145,7 @@ def test_a_refusal_keeps_its_english_and_renders_in_any_language() -> None:
     )
     back = pickle.loads(pickle.dumps(error))
     assert back.as_message().render(gettext_for("sk")) == (
-        "kolo 2, ťah 4, hráč 0: úsek D3-G3 kríži úsek E4-G2 linky ružová (crosses-section)"
+        "kolo 2, ťah 4, hráč 0: úsek D3-G3 kríži úsek E4-G2 (linka ružová) (crosses-section)"
     )
     plain = IllegalActionError("bad-notation", "cannot read {x}", Where(turn=1))
     assert plain.as_message().render(gettext_for("nl")) == "beurt 1: cannot read {x} (bad-notation)"
