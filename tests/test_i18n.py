@@ -175,6 +175,7 @@ def test_terminal_refusal_and_score_table_in_dutch(tmp_path: Path) -> None:
     assert table.exit_code == 0
     assert "London: scoreblad" in table.stdout
     assert "6×4 + 1×2 = 26 (omcirkeld: E4)" in table.stdout
+    assert "blauw (b)" in table.stdout  # the line's colour, its letter as typed
     assert "toeristische plekken" in table.stdout and "1 vakje → 1" in table.stdout
     assert "totaal" in table.stdout and "punten" in table.stdout
     assert "lijnen: wijken × meeste in één wijk" in table.stdout
