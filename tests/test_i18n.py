@@ -166,7 +166,7 @@ def test_terminal_refusal_and_score_table_in_dutch(tmp_path: Path) -> None:
     played = invoke(DUTCH, "play", "london", "--seed", "3", "--out", out, stdin="Z9-A1\nA1-J10\nquit\n")
     assert played.exit_code == 0, played.output
     assert "✘ onbekend station 'Z9' op de kaart van Next Station: London" in played.stdout
-    assert "✘ traject A1-J10: geen verbinding tussen deze stations (not-a-link)" in played.stdout
+    assert "✘ verbinding A1-J10: geen verbindingslijn tussen deze stations (not-a-link)" in played.stdout
     assert "Typ een geldige zet, moves, map, hint, help of quit." in played.stdout
     assert f"Spel gestopt. Het verslag tot nu toe is opgeslagen in {out}" in played.stdout
     sheet = tmp_path / "sheet.json"
@@ -176,9 +176,9 @@ def test_terminal_refusal_and_score_table_in_dutch(tmp_path: Path) -> None:
     assert "London: scoreblad" in table.stdout
     assert "6×4 + 1×2 = 26 (omcirkeld: E4)" in table.stdout
     assert "blauw (b)" in table.stdout  # the line's colour, its letter as typed
-    assert "toeristische plekken" in table.stdout and "1 vakje → 1" in table.stdout
+    assert "bezienswaardigheden" in table.stdout and "1 vakje → 1" in table.stdout
     assert "totaal" in table.stdout and "punten" in table.stdout
-    assert "lijnen: wijken × meeste in één wijk" in table.stdout
+    assert "lijnen: districten × meeste in één district" in table.stdout
 
 
 def test_json_output_stays_english_in_any_language(tmp_path: Path) -> None:
