@@ -55,6 +55,7 @@ from metrogames.web.db import migrate, open_database
 from metrogames.web.players import Players
 from metrogames.web.ratelimit import RateLimits
 from metrogames.web.rooms import RoomService
+from metrogames.web.views import ViewCache
 
 PLACEHOLDER = "<!doctype html><title>metrogames</title><p>The browser client is not installed."
 REASONS = {
@@ -152,6 +153,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     app.state.limits = RateLimits(settings)
     app.state.rooms = rooms = RoomService(settings, engine)
     app.state.chat = Chat(rooms, app.state.limits)
+    app.state.views = ViewCache()
     app.state.now = now or time.time
     app.state.players = Players(rooms.sessions)
     app.state.accounts = Accounts(rooms.sessions, settings.session_days)

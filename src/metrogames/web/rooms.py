@@ -37,7 +37,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from cachetools import LRUCache
-from sqlalchemy import Engine, or_, select, update
+from sqlalchemy import Engine, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -78,6 +78,9 @@ from metrogames.web.views import Frame, build_view
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+ACTIONS = ActionRow.metadata.tables["actions"]
+ROOMS = RoomRow.metadata.tables["rooms"]
+"""The tables the hot writes address in Core (no ORM unit of work per action)."""
 
 ROOM_ALPHABET = string.ascii_lowercase + string.digits
 CLOCK_BOT = "medium"
@@ -494,16 +497,21 @@ class RoomService:
     def _add_actions(
         session: Session, room: str, first: int, moves: Sequence[tuple[int, Any]], state: Any
     ) -> None:
-        """Add ``moves`` as the actions of steps ``first``, ``first + 1``… of ``room``."""
-        for i, (player, action) in enumerate(moves):
-            session.add(
-                ActionRow(
-                    room_id=room,
-                    step=first + i,
-                    player=player,
-                    action=json.dumps(state.action_to_json(player, action)),
-                )
-            )
+        """Add ``moves`` as the actions of steps ``first``, ``first + 1``… of ``room`` (one
+        Core ``INSERT``, after what the session holds: no ORM unit of work on the hot path)."""
+        if not moves:
+            return
+        session.flush()
+        rows = [
+            {
+                "room_id": room,
+                "step": first + i,
+                "player": player,
+                "action": json.dumps(state.action_to_json(player, action)),
+            }
+            for i, (player, action) in enumerate(moves)
+        ]
+        session.execute(insert(ACTIONS), rows)
 
     def seat_of(self, table: Table, token: str | None) -> int:
         """The seat whose token is ``token``.
@@ -860,7 +868,7 @@ class RoomService:
         with self.sessions.begin() as session:
             self._add_actions(session, table.id, trial.step - len(moves), moves, state)
             if room:
-                session.execute(update(RoomRow).where(RoomRow.id == table.id).values(**room))
+                session.execute(update(ROOMS).where(ROOMS.c.id == table.id).values(**room))
             if room.get("status") == "finished":
                 for hook in self.on_finish:
                     hook(session, table, trial)
@@ -1071,10 +1079,14 @@ class RoomService:
 
     def view(self, table: Table, you: int | None) -> dict[str, Any]:
         """The view of ``docs/web-api.md`` for seat ``you`` (``None``: a spectator)."""
+        return build_view(self.frame(table, you), table.progress.state, you)
+
+    def frame(self, table: Table, you: int | None) -> Frame:
+        """The room-level facts of seat ``you``'s view (``None``: a spectator)."""
         seats = [
             {k: s[k] for k in ("seat", "name", "kind", "connected")} for s in self.seats_json(table)
         ]
-        frame = Frame(
+        return Frame(
             table.id,
             table.game,
             table.status,
@@ -1083,7 +1095,6 @@ class RoomService:
             table.deadline,
             None if you is None else table.timed_out.get(you),
         )
-        return build_view(frame, table.progress.state, you)
 
     def record(self, table: Table) -> dict[str, Any]:
         """``GET /api/rooms/{room}/record``. Finished: the whole record with seed and decks

@@ -1,7 +1,8 @@
 """The live channel: WebSocket ``/ws/rooms/{room}`` (``docs/web-api.md``, "Playing").
 
 The client's first message is ``{"type": "hello", "token": <seat token> | null}``; the server
-answers ``{"type": "view", "view": ...}`` at once and after every change of the room. The client
+answers ``{"type": "view", "view": ...}`` at once and after every change of the room (built
+once per seat and change, the same text for each of the seat's sockets: :mod:`.views`). The client
 plays with ``{"type": "action", "action": ..., "step": n}`` and, in an online room, chats with
 ``{"type": "chat", "text"}`` (every socket of the room that said hello gets each new message as
 ``{"type": "chat", "message"}``: :mod:`.chat`); a refusal comes back as
@@ -26,6 +27,7 @@ from metrogames.web.chat import Chat
 from metrogames.web.checks import RoomError, bad_request
 from metrogames.web.rooms import RoomService
 from metrogames.web.tables import Table
+from metrogames.web.views import ViewCache, encode
 
 MESSAGE_LIMIT = 16 * 1024
 FRAME_LIMIT = 64 * 1024
@@ -63,16 +65,23 @@ class Connection:
         self.seat: int | None = None
         self.key: int | None = None
         self.chat: Chat = socket.app.state.chat
+        self.views: ViewCache = socket.app.state.views
         self.chat_key: int | None = None
         self.send_lock = asyncio.Lock()
 
     async def send(self, message: dict[str, Any]) -> None:
+        await self.send_text(encode(message))
+
+    async def send_text(self, text: str) -> None:
         async with self.send_lock:
-            await self.socket.send_json(message)
+            await self.socket.send_text(text)
 
     async def push_view(self) -> None:
-        """Send the current view for this connection's seat."""
-        await self.send({"type": "view", "view": self.rooms.view(self.table, self.seat)})
+        """Send the current view for this connection's seat (the text shared by the seat's
+        sockets: :class:`~metrogames.web.views.ViewCache`)."""
+        table, seat = self.table, self.seat
+        frame = self.rooms.frame(table, seat)
+        await self.send_text(self.views.message(frame, table.progress.state, seat))
 
     async def hello(self, message: Hello) -> None:
         seat = self.rooms.viewer(self.table, message.token)
@@ -120,7 +129,7 @@ async def room_socket(socket: WebSocket, room: str) -> None:
         async with rooms.held(room) as table:
             await serve_connection(Connection(socket, rooms, table))
     except RoomError as exc:
-        await socket.send_json(_error(exc))
+        await socket.send_text(encode(_error(exc)))
         await socket.close(code=4404)
 
 
