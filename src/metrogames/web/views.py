@@ -122,6 +122,7 @@ def encode(message: Any) -> str:
         return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
+_Cached = tuple[Frame, State[Action], str]
 VIEW_CACHE_BYTES = 32 * 1024 * 1024
 """View messages kept as JSON text (a Next Station view of four seats: about 20 KB)."""
 
@@ -133,9 +134,8 @@ class ViewCache:
     of text, the least recently used dropped first. Used on the event loop only."""
 
     def __init__(self, max_bytes: int = VIEW_CACHE_BYTES) -> None:
-        self._texts: LRUCache[tuple[str, int | None], tuple[Frame, State[Action], str]] = (
-            LRUCache(max_bytes, getsizeof=lambda entry: len(entry[2]))
-        )
+        self._texts: LRUCache[tuple[str, int | None], _Cached]
+        self._texts = LRUCache(max_bytes, getsizeof=lambda entry: len(entry[2]))
 
     def message(self, frame: Frame, state: State[Action], you: int | None) -> str:
         """The view message of ``state`` for seat ``you`` (``None``: a spectator)."""
