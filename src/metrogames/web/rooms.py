@@ -37,7 +37,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from cachetools import LRUCache
-from sqlalchemy import Engine, insert, or_, select, update
+from sqlalchemy import Connection, Engine, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -115,6 +115,7 @@ class RoomService:
 
     def __init__(self, settings: Settings, engine: Engine) -> None:
         self.settings = settings
+        self.engine = engine
         self.sessions = session_factory(engine)
         self.tables: dict[str, Table] = {}
         self.clock: Callable[[], float] = time.monotonic
@@ -495,13 +496,18 @@ class RoomService:
 
     @staticmethod
     def _add_actions(
-        session: Session, room: str, first: int, moves: Sequence[tuple[int, Any]], state: Any
+        target: Session | Connection,
+        room: str,
+        first: int,
+        moves: Sequence[tuple[int, Any]],
+        state: Any,
     ) -> None:
         """Add ``moves`` as the actions of steps ``first``, ``first + 1``… of ``room`` (one
-        Core ``INSERT``, after what the session holds: no ORM unit of work on the hot path)."""
+        Core ``INSERT``, after what a session holds: no ORM unit of work on the hot path)."""
         if not moves:
             return
-        session.flush()
+        if isinstance(target, Session):
+            target.flush()
         rows = [
             {
                 "room_id": room,
@@ -511,7 +517,7 @@ class RoomService:
             }
             for i, (player, action) in enumerate(moves)
         ]
-        session.execute(insert(ACTIONS), rows)
+        target.execute(insert(ACTIONS), rows)
 
     def seat_of(self, table: Table, token: str | None) -> int:
         """The seat whose token is ``token``.
@@ -865,13 +871,16 @@ class RoomService:
         room: dict[str, Any],
         state: Any,
     ) -> None:
-        with self.sessions.begin() as session:
-            self._add_actions(session, table.id, trial.step - len(moves), moves, state)
+        # Core on one connection, one transaction; an ORM session only for the finish hooks
+        with self.engine.begin() as connection:
+            self._add_actions(connection, table.id, trial.step - len(moves), moves, state)
             if room:
-                session.execute(update(ROOMS).where(ROOMS.c.id == table.id).values(**room))
-            if room.get("status") == "finished":
-                for hook in self.on_finish:
-                    hook(session, table, trial)
+                connection.execute(update(ROOMS).where(ROOMS.c.id == table.id).values(**room))
+            if room.get("status") == "finished" and self.on_finish:
+                with self.sessions(bind=connection) as session:  # joins the transaction
+                    for hook in self.on_finish:
+                        hook(session, table, trial)
+                    session.flush()
 
     async def _settle(self, table: Table) -> None:
         """After a change: start the clock of a new turn (its deadline is in the views), tell
