@@ -37,7 +37,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from cachetools import LRUCache
-from sqlalchemy import Connection, Engine, insert, or_, select, update
+from sqlalchemy import Connection, Engine, bindparam, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -80,7 +80,11 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 ACTIONS = ActionRow.metadata.tables["actions"]
 ROOMS = RoomRow.metadata.tables["rooms"]
-"""The tables the hot writes address in Core (no ORM unit of work per action)."""
+INSERT_ACTIONS = insert(ACTIONS)
+UPDATE_ROOM = update(ROOMS).where(ROOMS.c.id == bindparam("room"))
+"""The hot writes, built once, in Core (no ORM unit of work per action): the actions of a
+step (parameters: the rows), the room's facts that changed with it (parameters: ``room`` and
+the changed columns)."""
 
 ROOM_ALPHABET = string.ascii_lowercase + string.digits
 CLOCK_BOT = "medium"
@@ -517,7 +521,7 @@ class RoomService:
             }
             for i, (player, action) in enumerate(moves)
         ]
-        target.execute(insert(ACTIONS), rows)
+        target.execute(INSERT_ACTIONS, rows)
 
     def seat_of(self, table: Table, token: str | None) -> int:
         """The seat whose token is ``token``.
@@ -875,7 +879,7 @@ class RoomService:
         with self.engine.begin() as connection:
             self._add_actions(connection, table.id, trial.step - len(moves), moves, state)
             if room:
-                connection.execute(update(ROOMS).where(ROOMS.c.id == table.id).values(**room))
+                connection.execute(UPDATE_ROOM, {"room": table.id, **room})
             if room.get("status") == "finished" and self.on_finish:
                 with self.sessions(bind=connection) as session:  # joins the transaction
                     for hook in self.on_finish:
