@@ -52,6 +52,7 @@ from metrogames.core.errors import (
 )
 from metrogames.core.protocol import CHANCE
 from metrogames.games import game_from_options, game_names, game_type, preset_of
+from metrogames.web import metrics
 from metrogames.web.bodies import ActionBody, HintBody, JoinBody, RoomBody
 from metrogames.web.checks import (
     RoomError,
@@ -146,8 +147,10 @@ class RoomService:
         """Whether hints are refused in a room (a ranked daily game)."""
 
     async def write(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run the database write ``fn(*args)`` on the writer thread and wait for its result."""
-        return await asyncio.get_running_loop().run_in_executor(self._writer, fn, *args)
+        """Run the database write ``fn(*args)`` on the writer thread and wait for its result
+        (its duration goes to the metrics: :mod:`.metrics`)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._writer, metrics.timed_write, fn, *args)
 
     async def offload(self, fn: Callable[..., T], *args: Any) -> T:
         """Run the heavy read ``fn(*args)`` on a worker thread and wait for its result."""
@@ -830,6 +833,7 @@ class RoomService:
             raise RoomError(400, exc.reason, str(exc)) from None
         moves = [(seat, action), *trial.chance_actions()]
         await self._store(table, trial, moves, "finished" if trial.state.is_over() else None)
+        metrics.ACTIONS.labels(table.game).inc()
 
     async def _store(
         self, table: Table, trial: Progress, moves: list[tuple[int, Any]], status: str | None

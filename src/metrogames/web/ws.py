@@ -18,13 +18,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from metrogames.web import logs
 from metrogames.web.bodies import ActionMessage, ChatMessage, Hello, Message, parse
 from metrogames.web.chat import Chat
 from metrogames.web.checks import RoomError, bad_request
+from metrogames.web.metrics import ROUND_TRIP, SOCKETS, worker
 from metrogames.web.rooms import RoomService
 from metrogames.web.tables import Table
 from metrogames.web.views import ViewCache, encode
@@ -88,6 +91,7 @@ class Connection:
         if self.key is not None:
             self.rooms.unlisten(self.table, self.key)
         self.seat = seat
+        logs.bind(seat=seat)
         self.key = self.rooms.listen(self.table, seat, self.push_view)
         if self.chat_key is None:
             self.chat_key = self.chat.listen(self.table.id, self.send)
@@ -125,12 +129,17 @@ async def room_socket(socket: WebSocket, room: str) -> None:
     """Serve one client of room ``room`` until it disconnects."""
     rooms: RoomService = socket.app.state.rooms
     await socket.accept()
+    logs.bind(room=room[:8])
+    sockets = SOCKETS.labels(worker())
+    sockets.inc()
     try:
         async with rooms.held(room) as table:
             await serve_connection(Connection(socket, rooms, table))
     except RoomError as exc:
         await socket.send_text(encode(_error(exc)))
         await socket.close(code=4404)
+    finally:
+        sockets.dec()
 
 
 async def serve_connection(conn: Connection) -> None:
@@ -141,6 +150,7 @@ async def serve_connection(conn: Connection) -> None:
             data = await socket.receive()
             if data["type"] == "websocket.disconnect":
                 break
+            received = time.perf_counter()
             try:
                 message = _decode(data.get("text"))
                 if isinstance(message, Hello):
@@ -149,6 +159,7 @@ async def serve_connection(conn: Connection) -> None:
                     await conn.say(message)
                 else:
                     await conn.action(message)
+                    ROUND_TRIP.labels(table.game).observe(time.perf_counter() - received)
             except RoomError as exc:
                 await conn.send(_error(exc))
             except WebSocketDisconnect:
