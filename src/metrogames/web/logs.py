@@ -45,6 +45,7 @@ class ContextFields(logging.Filter):
         for key, value in _CONTEXT.get({}).items():
             if not hasattr(record, key):
                 setattr(record, key, value)
+        record.__dict__.pop("color_message", None)  # uvicorn's terminal colours
         args = record.args
         if record.name == "uvicorn.access" and isinstance(args, tuple) and len(args) == 5:
             record.client, record.method, record.path, _, record.status = args

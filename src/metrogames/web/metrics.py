@@ -98,7 +98,9 @@ def sample_rooms(count: int) -> None:
 
 
 async def sample(rooms: Callable[[], int]) -> None:
-    """Sample ``rooms()`` (rooms in memory) every :data:`SAMPLE_SECONDS`, forever."""
+    """Sample ``rooms()`` (rooms in memory) every :data:`SAMPLE_SECONDS`, forever (and show
+    this worker's open sockets from the start, at 0)."""
+    SOCKETS.labels(worker())
     while True:
         sample_rooms(rooms())
         await asyncio.sleep(SAMPLE_SECONDS)
