@@ -17,7 +17,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import create_engine
 from webutil import create
 
-from metrogames.web import logs
+from metrogames.web import logs, views
 from metrogames.web.config import Settings
 from metrogames.web.server import server_config
 
@@ -158,3 +158,37 @@ def test_text_logs_and_bad_settings() -> None:
         Settings(log_format="xml")
     with pytest.raises(ValueError, match="log level"):
         Settings(log_level="loud")
+
+
+def test_a_view_is_built_once_per_seat_and_change(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made = create(client, game="london", mode="solo", seats=[{"name": "Ada"}])
+    room, token = made["room"]["room"], made["tokens"]["0"]
+    built: list[int | None] = []
+    build = views.build_view
+
+    def counted(frame: Any, state: Any, you: int | None, **kw: Any) -> dict[str, Any]:
+        built.append(you)
+        return build(frame, state, you, **kw)
+
+    monkeypatch.setattr(views, "build_view", counted)
+    url = f"/ws/rooms/{room}"
+    with (
+        client.websocket_connect(url) as a,
+        client.websocket_connect(url) as b,
+        client.websocket_connect(url) as seat,
+    ):
+        for ws in (a, b):
+            ws.send_json({"type": "hello", "token": None})
+            ws.receive_json()
+        seat.send_json({"type": "hello", "token": token})
+        step = seat.receive_json()["view"]["step"]
+        assert a.receive_json() == b.receive_json()  # the seat connected
+        built.clear()
+        seat.send_json({"type": "action", "action": "pass", "step": step})
+        mine = seat.receive_json()["view"]
+        seen_a, seen_b = a.receive_json()["view"], b.receive_json()["view"]
+        assert sorted(built, key=str) == [0, None]  # one per seat, shared by the spectators
+    assert seen_a == seen_b and seen_a["you"] is None and mine["you"] == 0
+    assert seen_a["step"] == mine["step"] > step

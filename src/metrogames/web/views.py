@@ -122,16 +122,18 @@ def encode(message: Any) -> str:
         return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
-_Cached = tuple[Frame, State[Action], str]
+_Cached = tuple[Frame, int, str]
 VIEW_CACHE_BYTES = 32 * 1024 * 1024
 """View messages kept as JSON text (a Next Station view of four seats: about 20 KB)."""
 
 
 class ViewCache:
     """The last view message (``{"type": "view", "view": ...}`` as JSON text) of each
-    (room, seat), reused while the room's frame equals and its state is the same object (a
-    room's state is replaced, never changed, by each action it stores); at most ``max_bytes``
-    of text, the least recently used dropped first. Used on the event loop only."""
+    (room, seat), reused while the room's frame is equal and its state the same object: a
+    room's state is replaced, never changed, by each action it stores, and the frame's
+    ``step`` pins the position (a step's stored action is unique). Only the state's ``id`` is
+    kept, not the state. At most ``max_bytes`` of text, the least recently used dropped
+    first. Used on the event loop only."""
 
     def __init__(self, max_bytes: int = VIEW_CACHE_BYTES) -> None:
         self._texts: LRUCache[tuple[str, int | None], _Cached]
@@ -141,8 +143,8 @@ class ViewCache:
         """The view message of ``state`` for seat ``you`` (``None``: a spectator)."""
         key = (frame.room, you)
         hit = self._texts.get(key)
-        if hit is not None and hit[1] is state and hit[0] == frame:
+        if hit is not None and hit[1] == id(state) and hit[0] == frame:
             return hit[2]
         text = encode({"type": "view", "view": build_view(frame, state, you)})
-        self._texts[key] = (frame, state, text)
+        self._texts[key] = (frame, id(state), text)
         return text
