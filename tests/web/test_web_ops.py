@@ -111,20 +111,20 @@ def test_health_is_503_when_redis_does_not_answer(client: TestClient) -> None:
     assert r.json()["database"] == "ok"
 
 
-def _line(config: dict[str, Any], logger: str, *args: Any, **extra: Any) -> str:
-    """One record logged through the handler of ``config`` (written to a buffer)."""
+def _line(config: dict[str, Any], logger: str, message: str, *args: Any) -> str:
+    """One record of logger ``logger`` written by the handler of ``config`` (to a buffer; the
+    record goes to the handler directly, whatever other tests did to the loggers)."""
     handlers = config["handlers"]["lines"]
     assert handlers["stream"] == "ext://sys.stderr"
+    assert config["root"]["handlers"] == ["lines"]
     buffer = io.StringIO()
-    configured = dict(config, handlers={"lines": dict(handlers, stream=buffer)})
-    configured["root"] = {"handlers": ["lines"], "level": "INFO"}
-    configured["loggers"] = {}
-    configured["disable_existing_loggers"] = False
+    configured = dict(config, handlers={"lines": dict(handlers, stream=buffer)}, loggers={})
     root = logging.getLogger()
     saved = root.handlers[:], root.level
     logging.config.dictConfig(configured)
     try:
-        logging.getLogger(logger).info(*args, extra=extra)
+        handler = root.handlers[0]
+        handler.handle(logging.LogRecord(logger, logging.INFO, __file__, 1, message, args, None))
     finally:
         root.handlers[:], root.level = saved
     return buffer.getvalue()
