@@ -15,7 +15,6 @@ import pytest
 from dailyutil import DAY, Clock, clean, new_player, started
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session
 from webutil import act, auth, create, failing_writes, later, make_settings, record, view
 
 from metrogames.web import rooms as rooms_module
@@ -227,8 +226,9 @@ def test_a_failed_bot_action_is_tried_again(app_client: TestClient) -> None:
     dealt = players_stored(c, room)
     assert dealt and set(dealt) == {-1}  # the first card(s)
 
-    def bot_action(session: Session) -> bool:
-        return any(isinstance(o, ActionRow) and o.player == 1 for o in session.new)
+    def bot_action(statement: Any, rows: list[dict[str, Any]]) -> bool:
+        table = getattr(statement, "table", None)
+        return getattr(table, "name", "") == "actions" and any(r["player"] == 1 for r in rows)
 
     with failing_writes(c, bot_action) as failed:
         assert act(c, room, token, "pass", v["step"]).status_code == 200
@@ -284,8 +284,9 @@ def test_a_failed_daily_start_and_finish_change_nothing(app_client: TestClient) 
     assert failed and stored(c) == before and tables == rooms_before
     room = started(c, token)["room"]
 
-    def finishing(session: Session) -> bool:
-        return any(isinstance(o, DailyAttemptRow) for o in session.dirty)
+    def finishing(statement: Any, _rows: list[dict[str, Any]]) -> bool:
+        table = getattr(statement, "table", None)
+        return statement.is_update and table is DailyAttemptRow.__table__
 
     last: dict[str, Any] = {}
     with failing_writes(c, finishing) as failed:

@@ -11,7 +11,6 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 from sqlalchemy import event
-from sqlalchemy.orm import Session
 from typer.testing import CliRunner
 
 from metrogames.cli.main import app as cli
@@ -36,25 +35,35 @@ def later(client: TestClient, seconds: float) -> None:
     rooms.clock = lambda: clock() + seconds
 
 
+Rows = list[dict[str, Any]]
+
+
+def _every_write(_statement: Any, _rows: Rows) -> bool:
+    return True
+
+
 @contextmanager
 def failing_writes(
-    client: TestClient, when: Callable[[Session], bool] = lambda _session: True
+    client: TestClient, when: Callable[[Any, Rows], bool] = _every_write
 ) -> Iterator[list[str]]:
-    """Every flush of the app's sessions for which ``when(session)`` holds raises (after the
-    SQL ran, so the transaction must be rolled back); yields the list of failures injected."""
-    sessions = client.app.state.rooms.sessions  # type: ignore[attr-defined]
+    """Every write statement (INSERT, UPDATE, DELETE: an ORM flush's or a Core one) the app's
+    database runs for which ``when(statement, rows)`` holds (``rows``: its parameter dicts)
+    raises after it ran, so its transaction must be rolled back; yields the list of failures
+    injected."""
+    engine = client.app.state.rooms.sessions.kw["bind"]  # type: ignore[attr-defined]
     failed: list[str] = []
 
-    def fail(session: Session, _context: Any) -> None:
-        if when(session):
+    def fail(_conn: Any, statement: Any, multiparams: Any, params: Any, *_rest: Any) -> None:
+        rows = list(multiparams) or [params]
+        if getattr(statement, "is_dml", False) and when(statement, rows):
             failed.append("write")
             raise RuntimeError("injected: the database failed")
 
-    event.listen(sessions, "after_flush", fail)
+    event.listen(engine, "after_execute", fail)
     try:
         yield failed
     finally:
-        event.remove(sessions, "after_flush", fail)
+        event.remove(engine, "after_execute", fail)
 
 
 def auth(token: str) -> dict[str, str]:

@@ -6,7 +6,8 @@ database and applies the migrations, serves ``/api`` (:mod:`.api`; the daily cha
 :mod:`.daily_api`; score sheets: :mod:`.score_api`), ``/ws`` (:mod:`.ws`) and the browser
 client in ``static/`` at ``/`` (``/r/{room}`` is the same page); accounts and sessions:
 :mod:`.accounts_api`; ratings of online play: :mod:`.ratings` and :mod:`.ratings_api`; the table chat of online rooms:
-:mod:`.chat` and :mod:`.chat_api`. Every
+:mod:`.chat` and :mod:`.chat_api`; ``/metrics`` and ``/api/health``: :mod:`.ops`; log lines
+carry a request id (:mod:`.logs`). Every
 response carries :data:`SECURITY_HEADERS`: the page
 runs only the site's own scripts and styles and cannot be framed. A request the server fails
 to carry out (e.g. the database fails) is a 500 ``{"error", "reason": "server-error"}``.
@@ -42,6 +43,7 @@ from metrogames.web import (
     api,
     chat_api,
     daily_api,
+    ops,
     ratings,
     ratings_api,
     score_api,
@@ -54,9 +56,12 @@ from metrogames.web.config import Settings
 from metrogames.web.daily import DailyService, load_secret
 from metrogames.web.db import migrate, open_database
 from metrogames.web.language import connection_gettext
+from metrogames.web.logs import RequestIds
+from metrogames.web.metrics import sample, worker_gone
 from metrogames.web.players import Players
 from metrogames.web.ratelimit import RateLimits
 from metrogames.web.rooms import RoomService
+from metrogames.web.views import ViewCache
 
 PLACEHOLDER = "<!doctype html><title>metrogames</title><p>The browser client is not installed."
 REASONS = {
@@ -121,6 +126,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     the rooms' clocks and bots and the daily expert's games."""
     rooms: RoomService = app.state.rooms
     tasks = [asyncio.create_task(rooms.resume()), asyncio.create_task(sweep(rooms))]
+    tasks.append(asyncio.create_task(sample(lambda: len(rooms.tables))))
     try:
         yield
     finally:
@@ -128,6 +134,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             task.cancel()
         await rooms.stop()
         await app.state.daily.stop()
+        worker_gone()
 
 
 def create_app(settings: Settings | None = None, now: Callable[[], float] | None = None) -> FastAPI:
@@ -148,12 +155,14 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         lifespan=lifespan,
     )
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(RequestIds)
     if settings.trusted_proxies:
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxies)
     app.state.settings = settings
     app.state.limits = RateLimits(settings)
     app.state.rooms = rooms = RoomService(settings, engine)
     app.state.chat = Chat(rooms, app.state.limits)
+    app.state.views = ViewCache()
     app.state.now = now or time.time
     app.state.players = Players(rooms.sessions)
     app.state.accounts = Accounts(rooms.sessions, settings.session_days)
@@ -203,6 +212,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     app.include_router(ratings_api.router)
     app.include_router(chat_api.router)
     app.include_router(ws.router)
+    app.include_router(ops.router)
     index = static_dir() / "index.html"
 
     @app.get("/r/{room}", include_in_schema=False)

@@ -24,6 +24,9 @@ or ``deep``: the hindsight analyses' search),
 ``METROGAMES_SECURE_COOKIES`` (mark the session cookie ``Secure``: set it behind HTTPS),
 ``METROGAMES_SESSION_DAYS`` (how long a sign-in lasts) and ``METROGAMES_DAILY_GUEST_RANKED``
 (how many ranked guest games of one daily game one client address may start per UTC day).
+``METROGAMES_LOG_FORMAT`` (``json``: one JSON object per line; ``text``: plain lines for
+development) and ``METROGAMES_LOG_LEVEL`` (``warning``; ``info`` adds the access log):
+:mod:`.logs`.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from __future__ import annotations
 import ipaddress
 
 from limits import parse_many
-from pydantic import Field, field_validator
+from pydantic import Field, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from metrogames.bots import make_bot
@@ -69,6 +72,8 @@ class Settings(BaseSettings):
     secure_cookies: bool = False
     session_days: float = Field(default=30.0, gt=0, le=3650)
     daily_guest_ranked: int = Field(default=3, ge=0, le=10_000)
+    log_format: str = "json"
+    log_level: str = "warning"
 
     @field_validator("analysis_budget")
     @classmethod
@@ -94,6 +99,17 @@ class Settings(BaseSettings):
     @classmethod
     def _rate(cls, value: str) -> str:
         parse_many(value)  # ValueError naming the text it cannot read
+        return value
+
+    @field_validator("log_format", "log_level")
+    @classmethod
+    def _logs(cls, value: str, info: ValidationInfo) -> str:
+        from metrogames.web.logs import log_config
+
+        if info.field_name == "log_format":
+            log_config(fmt=value)  # ValueError naming the formats
+        else:
+            log_config(level=value)
         return value
 
     @field_validator("daily_expert")

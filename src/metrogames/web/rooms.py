@@ -37,7 +37,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from cachetools import LRUCache
-from sqlalchemy import Engine, or_, select, update
+from sqlalchemy import Connection, Engine, bindparam, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -54,6 +54,7 @@ from metrogames.core.errors import (
 from metrogames.core.protocol import CHANCE
 from metrogames.games import game_from_options, game_names, game_type, preset_of
 from metrogames.i18n import N_, Message, msg
+from metrogames.web import metrics
 from metrogames.web.bodies import ActionBody, HintBody, JoinBody, RoomBody
 from metrogames.web.checks import (
     RoomError,
@@ -80,6 +81,13 @@ from metrogames.web.views import Frame, build_view
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+ACTIONS = ActionRow.metadata.tables["actions"]
+ROOMS = RoomRow.metadata.tables["rooms"]
+INSERT_ACTIONS = insert(ACTIONS)
+UPDATE_ROOM = update(ROOMS).where(ROOMS.c.id == bindparam("room"))
+"""The hot writes, built once, in Core (no ORM unit of work per action): the actions of a
+step (parameters: the rows), the room's facts that changed with it (parameters: ``room`` and
+the changed columns)."""
 
 ROOM_ALPHABET = string.ascii_lowercase + string.digits
 CLOCK_BOT = "medium"
@@ -118,6 +126,7 @@ class RoomService:
 
     def __init__(self, settings: Settings, engine: Engine) -> None:
         self.settings = settings
+        self.engine = engine
         self.sessions = session_factory(engine)
         self.tables: dict[str, Table] = {}
         self.clock: Callable[[], float] = time.monotonic
@@ -144,8 +153,10 @@ class RoomService:
         """Whether hints are refused in a room (a ranked daily game)."""
 
     async def write(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run the database write ``fn(*args)`` on the writer thread and wait for its result."""
-        return await asyncio.get_running_loop().run_in_executor(self._writer, fn, *args)
+        """Run the database write ``fn(*args)`` on the writer thread and wait for its result
+        (its duration goes to the metrics: :mod:`.metrics`)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._writer, metrics.timed_write, fn, *args)
 
     async def offload(self, fn: Callable[..., T], *args: Any) -> T:
         """Run the heavy read ``fn(*args)`` on a worker thread and wait for its result."""
@@ -498,18 +509,28 @@ class RoomService:
 
     @staticmethod
     def _add_actions(
-        session: Session, room: str, first: int, moves: Sequence[tuple[int, Any]], state: Any
+        target: Session | Connection,
+        room: str,
+        first: int,
+        moves: Sequence[tuple[int, Any]],
+        state: Any,
     ) -> None:
-        """Add ``moves`` as the actions of steps ``first``, ``first + 1``… of ``room``."""
-        for i, (player, action) in enumerate(moves):
-            session.add(
-                ActionRow(
-                    room_id=room,
-                    step=first + i,
-                    player=player,
-                    action=json.dumps(state.action_to_json(player, action)),
-                )
-            )
+        """Add ``moves`` as the actions of steps ``first``, ``first + 1``… of ``room`` (one
+        Core ``INSERT``, after what a session holds: no ORM unit of work on the hot path)."""
+        if not moves:
+            return
+        if isinstance(target, Session):
+            target.flush()
+        rows = [
+            {
+                "room_id": room,
+                "step": first + i,
+                "player": player,
+                "action": json.dumps(state.action_to_json(player, action)),
+            }
+            for i, (player, action) in enumerate(moves)
+        ]
+        target.execute(INSERT_ACTIONS, rows)
 
     def seat_of(self, table: Table, token: str | None) -> int:
         """The seat whose token is ``token``.
@@ -842,6 +863,7 @@ class RoomService:
             raise RoomError(400, exc.reason, exc.as_message()) from None
         moves = [(seat, action), *trial.chance_actions()]
         await self._store(table, trial, moves, "finished" if trial.state.is_over() else None)
+        metrics.ACTIONS.labels(table.game).inc()
 
     async def _store(
         self, table: Table, trial: Progress, moves: list[tuple[int, Any]], status: str | None
@@ -887,13 +909,16 @@ class RoomService:
         room: dict[str, Any],
         state: Any,
     ) -> None:
-        with self.sessions.begin() as session:
-            self._add_actions(session, table.id, trial.step - len(moves), moves, state)
+        # Core on one connection, one transaction; an ORM session only for the finish hooks
+        with self.engine.begin() as connection:
+            self._add_actions(connection, table.id, trial.step - len(moves), moves, state)
             if room:
-                session.execute(update(RoomRow).where(RoomRow.id == table.id).values(**room))
-            if room.get("status") == "finished":
-                for hook in self.on_finish:
-                    hook(session, table, trial)
+                connection.execute(UPDATE_ROOM, {"room": table.id, **room})
+            if room.get("status") == "finished" and self.on_finish:
+                with self.sessions(bind=connection) as session:  # joins the transaction
+                    for hook in self.on_finish:
+                        hook(session, table, trial)
+                    session.flush()
 
     async def _settle(self, table: Table) -> None:
         """After a change: start the clock of a new turn (its deadline is in the views), tell
@@ -1101,10 +1126,14 @@ class RoomService:
 
     def view(self, table: Table, you: int | None) -> dict[str, Any]:
         """The view of ``docs/web-api.md`` for seat ``you`` (``None``: a spectator)."""
+        return build_view(self.frame(table, you), table.progress.state, you)
+
+    def frame(self, table: Table, you: int | None) -> Frame:
+        """The room-level facts of seat ``you``'s view (``None``: a spectator)."""
         seats = [
             {k: s[k] for k in ("seat", "name", "kind", "connected")} for s in self.seats_json(table)
         ]
-        frame = Frame(
+        return Frame(
             table.id,
             table.game,
             table.status,
@@ -1113,7 +1142,6 @@ class RoomService:
             table.deadline,
             None if you is None else table.timed_out.get(you),
         )
-        return build_view(frame, table.progress.state, you)
 
     def record(self, table: Table) -> dict[str, Any]:
         """``GET /api/rooms/{room}/record``. Finished: the whole record with seed and decks

@@ -6,12 +6,20 @@ undrawn tile, no other seat's held tile, no other seat's action in a simultaneou
 progress). This module adds the room-level facts and the legal actions; the game's part comes
 from its registered ``view_json`` hook. The functions here only read engine states; the room
 service decides who the viewer is.
+
+Views go out as JSON text: :func:`encode` writes it (``orjson``), and :class:`ViewCache` keeps
+the last view message of each (room, seat), so every socket of a seat — and every spectator of
+a room — gets the same text, built once per change of the room.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
+
+import orjson
+from cachetools import LRUCache
 
 from metrogames.core.errors import MetrogamesError
 from metrogames.core.protocol import CHANCE, HIDDEN, Action, State
@@ -98,3 +106,45 @@ def move_log(state: State[Action], you: int | None) -> list[dict[str, Any]]:
             text = HIDDEN
         out.append({"step": step, "player": None if player == CHANCE else player, "move": text})
     return out
+
+
+def encode(message: Any) -> str:
+    """``message`` as compact JSON text (non-ASCII characters as they are), the form every
+    WebSocket message takes. Written by ``orjson``; what it cannot write (an integer beyond
+    64 bits) by the standard library.
+
+    Raises:
+        TypeError: a value JSON cannot hold.
+    """
+    try:
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+_Cached = tuple[Frame, int, str]
+VIEW_CACHE_BYTES = 32 * 1024 * 1024
+"""View messages kept as JSON text (a Next Station view of four seats: about 20 KB)."""
+
+
+class ViewCache:
+    """The last view message (``{"type": "view", "view": ...}`` as JSON text) of each
+    (room, seat), reused while the room's frame is equal and its state the same object: a
+    room's state is replaced, never changed, by each action it stores, and the frame's
+    ``step`` pins the position (a step's stored action is unique). Only the state's ``id`` is
+    kept, not the state. At most ``max_bytes`` of text, the least recently used dropped
+    first. Used on the event loop only."""
+
+    def __init__(self, max_bytes: int = VIEW_CACHE_BYTES) -> None:
+        self._texts: LRUCache[tuple[str, int | None], _Cached]
+        self._texts = LRUCache(max_bytes, getsizeof=lambda entry: len(entry[2]))
+
+    def message(self, frame: Frame, state: State[Action], you: int | None) -> str:
+        """The view message of ``state`` for seat ``you`` (``None``: a spectator)."""
+        key = (frame.room, you)
+        hit = self._texts.get(key)
+        if hit is not None and hit[1] == id(state) and hit[0] == frame:
+            return hit[2]
+        text = encode({"type": "view", "view": build_view(frame, state, you)})
+        self._texts[key] = (frame, id(state), text)
+        return text

@@ -1,7 +1,8 @@
 """The live channel: WebSocket ``/ws/rooms/{room}`` (``docs/web-api.md``, "Playing").
 
 The client's first message is ``{"type": "hello", "token": <seat token> | null}``; the server
-answers ``{"type": "view", "view": ...}`` at once and after every change of the room. The client
+answers ``{"type": "view", "view": ...}`` at once and after every change of the room (built
+once per seat and change, the same text for each of the seat's sockets: :mod:`.views`). The client
 plays with ``{"type": "action", "action": ..., "step": n}`` and, in an online room, chats with
 ``{"type": "chat", "text"}`` (every socket of the room that said hello gets each new message as
 ``{"type": "chat", "message"}``: :mod:`.chat`); a refusal comes back as
@@ -18,17 +19,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from metrogames.i18n import N_, Gettext, msg
+from metrogames.web import logs
 from metrogames.web.bodies import ActionMessage, ChatMessage, Hello, Message, parse
 from metrogames.web.chat import Chat
 from metrogames.web.checks import RoomError, bad_request
 from metrogames.web.language import connection_gettext
+from metrogames.web.metrics import ROUND_TRIP, SOCKETS, worker
 from metrogames.web.rooms import RoomService
 from metrogames.web.tables import Table
+from metrogames.web.views import ViewCache, encode
 
 MESSAGE_LIMIT = 16 * 1024
 FRAME_LIMIT = 64 * 1024
@@ -70,23 +75,31 @@ class Connection:
         self.seat: int | None = None
         self.key: int | None = None
         self.chat: Chat = socket.app.state.chat
+        self.views: ViewCache = socket.app.state.views
         self.chat_key: int | None = None
         self.send_lock = asyncio.Lock()
         self.gettext = connection_gettext(socket)
 
     async def send(self, message: dict[str, Any]) -> None:
+        await self.send_text(encode(message))
+
+    async def send_text(self, text: str) -> None:
         async with self.send_lock:
-            await self.socket.send_json(message)
+            await self.socket.send_text(text)
 
     async def push_view(self) -> None:
-        """Send the current view for this connection's seat."""
-        await self.send({"type": "view", "view": self.rooms.view(self.table, self.seat)})
+        """Send the current view for this connection's seat (the text shared by the seat's
+        sockets: :class:`~metrogames.web.views.ViewCache`)."""
+        table, seat = self.table, self.seat
+        frame = self.rooms.frame(table, seat)
+        await self.send_text(self.views.message(frame, table.progress.state, seat))
 
     async def hello(self, message: Hello) -> None:
         seat = self.rooms.viewer(self.table, message.token)
         if self.key is not None:
             self.rooms.unlisten(self.table, self.key)
         self.seat = seat
+        logs.bind(seat=seat)
         self.key = self.rooms.listen(self.table, seat, self.push_view)
         if self.chat_key is None:
             self.chat_key = self.chat.listen(self.table.id, self.send)
@@ -128,12 +141,17 @@ async def room_socket(socket: WebSocket, room: str) -> None:
     """Serve one client of room ``room`` until it disconnects."""
     rooms: RoomService = socket.app.state.rooms
     await socket.accept()
+    logs.bind(room=room[:8])
+    sockets = SOCKETS.labels(worker())
+    sockets.inc()
     try:
         async with rooms.held(room) as table:
             await serve_connection(Connection(socket, rooms, table))
     except RoomError as exc:
-        await socket.send_json(_error(exc, connection_gettext(socket)))
+        await socket.send_text(encode(_error(exc, connection_gettext(socket))))
         await socket.close(code=4404)
+    finally:
+        sockets.dec()
 
 
 async def serve_connection(conn: Connection) -> None:
@@ -144,6 +162,7 @@ async def serve_connection(conn: Connection) -> None:
             data = await socket.receive()
             if data["type"] == "websocket.disconnect":
                 break
+            received = time.perf_counter()
             try:
                 message = _decode(data.get("text"))
                 if isinstance(message, Hello):
@@ -152,6 +171,7 @@ async def serve_connection(conn: Connection) -> None:
                     await conn.say(message)
                 else:
                     await conn.action(message)
+                    ROUND_TRIP.labels(table.game).observe(time.perf_counter() - received)
             except RoomError as exc:
                 await conn.send(_error(exc, conn.gettext))
             except WebSocketDisconnect:

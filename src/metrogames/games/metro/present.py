@@ -32,6 +32,8 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "one_tile_routes": ONE_TILE_ROUTES,
 }
 """Option name -> its values, the default first (``docs/notation.md``, "Options")."""
+SQUARE_NAMES = tuple(square_name(sq) for sq in range(64))
+"""Square index -> its name (``"C5"``), for the views written after every action."""
 
 
 def board_json() -> JsonObject:
@@ -95,7 +97,7 @@ def _trains(state: MetroState) -> list[dict[str, Any]]:
             {
                 "station": k + 1,
                 "seat": owner if owner >= 0 else None,
-                "square": square_name(pos >> 3),
+                "square": SQUARE_NAMES[pos >> 3],
                 "side": VIEW_SIDES[(pos & 7) // 2],
                 "tiles": board.route_len[k],
             }
@@ -116,7 +118,7 @@ def view_json(state: MetroState, you: int | None) -> JsonObject:
     last = None
     if last_square >= 0:
         last = {
-            "square": square_name(last_square),
+            "square": SQUARE_NAMES[last_square],
             "tile": board.tile_at(last_square),
             "by": placed_by[last_square],
             "routes": _routes(state.last_completed()),
@@ -124,9 +126,9 @@ def view_json(state: MetroState, you: int | None) -> JsonObject:
     return {
         "scores": state.scores(),
         "board": [
-            {"square": square_name(sq), "tile": tile, "by": placed_by.get(sq)}
-            for sq in range(64)
-            if (tile := board.tile_at(sq)) is not None
+            {"square": SQUARE_NAMES[sq], "tile": tile, "by": placed_by.get(sq)}
+            for sq, tile in enumerate(map(board.tile_at, range(64)))
+            if tile is not None
         ],
         "pile": state.pile_size,
         "hand": list(state.hand(you)) if you is not None else [],

@@ -1,0 +1,122 @@
+"""What the server does, for Prometheus (``prometheus-client``): ``GET /metrics`` (text format).
+
+Series (all prefixed ``metrogames_``):
+
+* ``actions_total{game}`` — player actions applied and stored (humans', bots', and those a turn
+  clock played), a counter: ``rate(metrogames_actions_total[1m])`` is actions per second;
+* ``action_round_trip_seconds{game}`` — a histogram of the server's part of a WebSocket action:
+  from the message received to the views of its change handed to every socket of the room (with
+  ``bot_delay`` 0, the bots that play inline after it are included);
+* ``db_write_seconds{op}`` — a histogram of the database writes on the writer thread, by
+  operation (``write``: an action; ``save_seat``, ``save_room``, ``write_room``…);
+* ``open_websockets{worker}`` and ``rooms_in_memory{worker}`` — gauges per worker process
+  (``worker``: its process id); the rooms are sampled every :data:`SAMPLE_SECONDS` and at each
+  scrape.
+
+**Several workers** (``metrogames serve --workers N``): each process has its own counters, and
+a scrape reaches one worker at random. Set ``PROMETHEUS_MULTIPROC_DIR`` to an empty folder
+(wiped at each start) in the environment of ``metrogames serve``: every worker then writes its
+values there and any worker's ``/metrics`` answers for all of them (``prometheus_client``'s
+multiprocess mode) — counters and histograms summed over the workers, live and dead; the gauges
+per live worker. Without it (one process) the values are that process's own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
+
+T = TypeVar("T")
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+SAMPLE_SECONDS = 5.0
+"""How often each worker samples its rooms in memory."""
+
+ACTIONS = Counter(
+    "metrogames_actions",
+    "Player actions applied and stored (bots' and turn clocks' included)",
+    ["game"],
+)
+ROUND_TRIP = Histogram(
+    "metrogames_action_round_trip_seconds",
+    "A WebSocket action in the server: message received to the room's views sent",
+    ["game"],
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
+)
+DB_WRITE = Histogram(
+    "metrogames_db_write_seconds",
+    "A database write on the writer thread, by operation",
+    ["op"],
+    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+)
+SOCKETS = Gauge(
+    "metrogames_open_websockets",
+    "Open WebSockets of this worker",
+    ["worker"],
+    multiprocess_mode="livesum",
+)
+ROOMS = Gauge(
+    "metrogames_rooms_in_memory",
+    "Rooms in this worker's memory",
+    ["worker"],
+    multiprocess_mode="livesum",
+)
+
+
+def worker() -> str:
+    """This process's ``worker`` label (its process id)."""
+    return str(os.getpid())
+
+
+def timed_write(fn: Callable[..., T], *args: object) -> T:
+    """Run the database write ``fn(*args)`` and observe its duration in ``db_write_seconds``
+    (labelled with ``fn``'s name without its leading underscore)."""
+    started = time.perf_counter()
+    try:
+        return fn(*args)
+    finally:
+        op = getattr(fn, "__name__", "write").lstrip("_")
+        DB_WRITE.labels(op).observe(time.perf_counter() - started)
+
+
+def sample_rooms(count: int) -> None:
+    """Record how many rooms this worker holds in memory."""
+    ROOMS.labels(worker()).set(count)
+
+
+async def sample(rooms: Callable[[], int]) -> None:
+    """Sample ``rooms()`` (rooms in memory) every :data:`SAMPLE_SECONDS`, forever (and show
+    this worker's open sockets from the start, at 0)."""
+    SOCKETS.labels(worker())
+    while True:
+        sample_rooms(rooms())
+        await asyncio.sleep(SAMPLE_SECONDS)
+
+
+def exposition() -> tuple[bytes, str]:
+    """The metrics in Prometheus' text format and its content type: every worker's (in
+    multiprocess mode, ``PROMETHEUS_MULTIPROC_DIR`` set) or this process's."""
+    if os.environ.get(MULTIPROC_ENV):
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+        return generate_latest(registry), CONTENT_TYPE_LATEST
+    return generate_latest(REGISTRY), CONTENT_TYPE_LATEST
+
+
+def worker_gone() -> None:
+    """At a worker's exit (multiprocess mode): drop its live gauges."""
+    if os.environ.get(MULTIPROC_ENV):
+        multiprocess.mark_process_dead(os.getpid())  # type: ignore[no-untyped-call]
