@@ -523,7 +523,7 @@ export class DailyBoardScreen {
     panel.append(h("div", { class: "panel-head" },
       h("h3", { id: titleId }, guests ? t("daily.guests-of", { city: shortOf(this.game), date }) : t("daily.ranking-of", { city: shortOf(this.game), date })),
       h("span", { class: "muted small", "data-testid": guests ? "guests-total" : "ranking-total" },
-        t(guests ? (data.open ? "daily.guests-so-far" : "daily.guests-ranked") : (data.open ? "daily.players-so-far" : "daily.players-ranked"), { n: data.total }))));
+        (guests ? (data.open ? t("daily.guests-so-far", { n: data.total }) : t("daily.guests-ranked", { n: data.total })) : (data.open ? t("daily.players-so-far", { n: data.total }) : t("daily.players-ranked", { n: data.total }))))));
     if (guests) panel.append(h("p", { class: "muted small" }, t("daily.guests-note")));
     if (!shown) {
       panel.append(h("p", { class: "muted" }, data.open ? t("daily.nobody-today") : t("daily.nobody-day")));

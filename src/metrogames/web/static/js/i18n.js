@@ -5,7 +5,8 @@
 // Numbers in params are formatted for the language (Intl.NumberFormat).
 // Keys are literal strings in the code (t("home.join.title")) so a test can check every
 // catalog against the keys used (tests/web/test_i18n_catalogs.py); index.html marks its
-// texts with data-i18n="key" (text) and data-i18n-attr="attr:key,..." (attributes).
+// texts with a data-i18n attribute (the key of the text) and data-i18n-attr (pairs
+// attribute:key separated by semicolons).
 //
 // The language: the one kept (localStorage metrogames.lang, mirrored in the cookie `lang`
 // the server reads for its own messages), else the best match of navigator.languages, else
@@ -112,8 +113,8 @@ export function fmtTime(date) {
   return date.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" });
 }
 
-// index.html's marked texts: data-i18n="key" sets the text, data-i18n-attr="attr:key;..."
-// sets attributes.
+// index.html's marked texts: data-i18n (a key) sets the text, data-i18n-attr (attribute:key
+// pairs separated by semicolons) sets attributes.
 function translateStatic() {
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   for (const el of document.querySelectorAll("[data-i18n-attr]")) {

@@ -149,7 +149,7 @@ export class MetroScreen {
     } else if (legal.length) {
       const squares = opts.get(this.selectedTile) || [];
       el.append(h("p", { class: "help", "data-testid": "turn-help" }, this.busy ? t("metro.placing") :
-        squares.length ? t(codes.length > 1 ? "metro.help.chosen" : "metro.help", { n: squares.length }) : t("metro.choose-tile")));
+        squares.length ? (codes.length > 1 ? t("metro.help.chosen", { n: squares.length }) : t("metro.help", { n: squares.length })) : t("metro.choose-tile")));
       if (legal.includes("draw")) {
         el.append(h("div", { class: "buttons" }, h("button", { class: "btn", id: "draw-btn", onclick: () => this.send("draw") }, t("metro.draw"))));
       }
@@ -210,7 +210,7 @@ export class MetroScreen {
     for (const r of v.last.routes || []) {
       el.append(h("p", { class: "route" }, "✔ ",
         r.player === null || r.player === undefined ? t("metro.station-nobody", { station: r.station }) : seatChip(this.board, r.player, { label: false }),
-        ` ${t(r.central ? "metro.route-central" : "metro.route", { station: r.station, n: r.tiles, points: r.points })}`));
+        ` ${(r.central ? t("metro.route-central", { station: r.station, n: r.tiles, points: r.points }) : t("metro.route", { station: r.station, n: r.tiles, points: r.points }))}`));
     }
   }
 

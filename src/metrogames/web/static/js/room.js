@@ -594,5 +594,5 @@ function clockText(left) {
   if (left < 120) return `${left} s`;
   if (left < 3600) return `${Math.floor(left / 60)} min`;
   if (left < 86400) return `${Math.floor(left / 3600)} h ${Math.floor((left % 3600) / 60)} min`;
-  return `${Math.floor(left / 86400)} d ${Math.floor((left % 86400) / 3600)} h`;
+  return `${Math.floor(left / 86400)} ${t("clock.day-unit")} ${Math.floor((left % 86400) / 3600)} h`;
 }

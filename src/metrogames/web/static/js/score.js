@@ -529,7 +529,7 @@ class MetroEditor {
       h("td", { class: "num" }, String(points))));
     const routes = result.routes.map((r) => h("li", { class: "route" },
       `${r.player === null ? t("metro.station-nobody", { station: r.station }) : t("score.station-of", { station: r.station, colour: colourName(this.board.colours[r.player]) })}: `
-      + t(r.central ? "score.route-central" : "score.route", { n: r.tiles, points: r.points })));
+      + (r.central ? t("score.route-central", { n: r.tiles, points: r.points }) : t("score.route", { n: r.tiles, points: r.points }))));
     return h("div", {}, h("table", { class: "sheet-table" }, h("tbody", {}, rows)),
       routes.length ? h("ul", { class: "train-list" }, routes) : h("p", { class: "muted small" }, t("score.no-route")));
   }
