@@ -19,24 +19,48 @@ from browser.helpers import create_game, next_station_move, shot, step_of
 # per language: visible words of the home page, the table and the join form
 WORDS: dict[str, dict[str, str]] = {
     "en": {
-        "daily": "Daily challenge", "start": "Start the game", "join": "Join a room",
-        "round": "Round 1 of 4", "pass": "Pass", "sheet": "Score sheet", "malformed": "is not a room code",
-        "players": "Players", "html": "en",
+        "daily": "Daily challenge",
+        "start": "Start the game",
+        "join": "Join a room",
+        "round": "Round 1 of 4",
+        "pass": "Pass",
+        "sheet": "Score sheet",
+        "malformed": "is not a room code",
+        "players": "Players",
+        "html": "en",
     },
     "fr": {
-        "daily": "Défi du jour", "start": "Commencer la partie", "join": "Rejoindre une salle",
-        "round": "Manche 1 sur 4", "pass": "Passer", "sheet": "Feuille de score",
-        "malformed": "n'est pas un code de salle", "players": "Joueurs", "html": "fr",
+        "daily": "Défi du jour",
+        "start": "Commencer la partie",
+        "join": "Rejoindre une salle",
+        "round": "Manche 1 sur 4",
+        "pass": "Passer",
+        "sheet": "Feuille de score",
+        "malformed": "n'est pas un code de salle",
+        "players": "Joueurs",
+        "html": "fr",
     },
     "nl": {
-        "daily": "Dagelijkse uitdaging", "start": "De partij starten", "join": "Naar een kamer",
-        "round": "Ronde 1 van 4", "pass": "Passen", "sheet": "Scoreblad", "malformed": "is geen kamercode",
-        "players": "Spelers", "html": "nl",
+        "daily": "Dagelijkse uitdaging",
+        "start": "De partij starten",
+        "join": "Naar een kamer",
+        "round": "Ronde 1 van 4",
+        "pass": "Passen",
+        "sheet": "Scoreblad",
+        "malformed": "is geen kamercode",
+        "players": "Spelers",
+        "html": "nl",
     },
     "sk": {
-        "daily": "Denná výzva", "start": "Začať hru", "join": "Pripojiť sa do miestnosti",
-        "round": "Kolo 1 z 4", "pass": "Pasovať", "sheet": "Bodovací hárok",
-        "malformed": "nie je kód miestnosti", "players": "Hráči", "html": "sk",
+        "daily": "Denná výzva",
+        "start": "Začať hru",
+        "join": "Pripojiť sa do miestnosti",
+        "round": "Kolo 1 z 4",
+        "pass": "Pasovať",
+        "sheet": "Bodovací hárok",
+        "malformed": "nie je kód miestnosti",
+        "players": "Hráči",
+        "html": "sk",
     },
 }
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
@@ -161,9 +185,13 @@ def test_the_language_follows_the_browser_and_a_switch_keeps_the_game(
         expect(page.locator("html")).to_have_attribute("lang", "sk")  # the choice is kept
         expect(page.locator(".status-line .round")).to_have_text("Kolo 1 z 4")
         page.goto(f"{server}/#/rules/london")
-        expect(page.locator("[data-testid=learn-link]")).to_have_text("Hrať prvú hru so sprievodcom")
+        expect(page.locator("[data-testid=learn-link]")).to_have_text(
+            "Hrať prvú hru so sprievodcom"
+        )
         switch_to(page, "fr")  # the switch is on every page
-        expect(page.locator("[data-testid=learn-link]")).to_have_text("Jouer la première partie guidée")
+        expect(page.locator("[data-testid=learn-link]")).to_have_text(
+            "Jouer la première partie guidée"
+        )
         page.goto(f"{server}/#/daily")
         expect(page.locator(".daily-header h2")).to_have_text("Défi du jour")
         page.goto(f"{server}/#/score/london")

@@ -193,12 +193,18 @@ export class TutorialScreen {
 
   paintMarks() {
     const root = this.el.table;
-    // a move held for Confirm: the guide says how to send it
+    // a move held for Confirm: the guide says how to send it, with the table's Confirm and
+    // Undo at hand (on a phone the guide covers the turn's dock)
     const pending = !!root.querySelector("[data-testid=pending-move]");
     if (pending !== !!this.toldConfirm) {
       this.toldConfirm = pending;
       const hint = this.el.panel.querySelector("[data-testid=tutorial-hint]");
-      if (hint) hint.textContent = pending ? t("tutorial.confirm") : "";
+      const press = (id) => () => { const btn = root.querySelector(id); if (btn) btn.click(); };
+      if (hint) {
+        clear(hint).append(...(pending ? [t("tutorial.confirm"), h("span", { class: "buttons" },
+          h("button", { class: "btn primary small", id: "tutorial-confirm", onclick: press("#confirm-btn") }, t("confirm.confirm")),
+          h("button", { class: "btn small", id: "tutorial-undo", onclick: press("#undo-btn") }, t("confirm.undo")))] : []));
+      }
     }
     const step = this.step;
     const want = new Set(step.mark || []);
