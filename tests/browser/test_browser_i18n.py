@@ -196,6 +196,16 @@ def test_the_language_follows_the_browser_and_a_switch_keeps_the_game(
         expect(page.locator(".daily-header h2")).to_have_text("Défi du jour")
         page.goto(f"{server}/#/score/london")
         expect(page.locator(".score-page h2")).to_have_text("Compter une partie sur papier")
+        # the guided game: a switch keeps its room and its step
+        page.goto(f"{server}/#/learn/metro")
+        page.click("#tutorial-next")
+        expect(page.locator("[data-testid=tutorial-count]")).to_have_text("2 / 5")
+        code = page.locator("[data-testid=room-code]").inner_text()
+        switch_to(page, "nl")
+        expect(page.locator("[data-testid=tutorial] h2")).to_contain_text("Begeleide eerste partij")
+        expect(page.locator("[data-testid=tutorial-count]")).to_have_text("2 / 5")
+        expect(page.locator("[data-testid=room-code]")).to_have_text(code)
+        expect(page.locator(".hit.tut-mark[data-square=D1]")).to_have_count(1)
     finally:
         page.context.close()
 
@@ -222,5 +232,17 @@ def test_nothing_is_clipped_on_a_phone(
         page.wait_for_selector(".hit-square")
         assert clipped(page) == []
         shot(page, f"i18n-metro-phone-{lang}", full_page=False)
+        page.goto(f"{server}/#/score/paris")
+        page.wait_for_selector("[data-testid=score-result] h3")
+        assert clipped(page) == []
+        shot(page, f"i18n-score-phone-{lang}")
+        page.goto(f"{server}/#/daily/london")
+        page.wait_for_selector(".day-panel")
+        assert clipped(page) == []
+        shot(page, f"i18n-daily-phone-{lang}")
+        page.goto(f"{server}/#/learn/paris")
+        page.wait_for_selector("[data-testid=tutorial] h2")
+        assert clipped(page) == []
+        shot(page, f"i18n-tutorial-phone-{lang}", full_page=False)
     finally:
         page.context.close()
