@@ -70,6 +70,7 @@ document.getElementById("home-link").addEventListener("click", (ev) => {
 });
 // A new language redraws the screen: in place where it holds a game (relang), else anew.
 window.addEventListener("langchange", () => {
+  if (!location.hash.startsWith("#/daily")) document.title = t("app.title");
   if (current && current.relang) current.relang();
   else route();
 });

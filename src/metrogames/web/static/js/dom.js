@@ -192,8 +192,15 @@ export function botLevel(code) {
 // ("Medium — greedy": the part after the dash is technical and stays as sent).
 export function botLabel(g, b) {
   const label = (g.bot_labels || {})[b] || b;
-  const detail = label.includes(" — ") ? label.split(" — ").slice(1).join(" — ") : "";
-  if (["easy", "medium", "hard", "expert"].includes(b)) return detail ? `${botLevel(b)} — ${detail}` : botLevel(b);
+  // the detail names an algorithm first ("greedy", "Monte Carlo (500 game estimates)"):
+  // that name in words, its figures as sent
+  const raw = label.includes(" — ") ? label.split(" — ").slice(1).join(" — ") : "";
+  const algo = { greedy: "greedy", heuristic: "heuristic", lookahead: "lookahead", "Monte Carlo": "montecarlo", random: "random" };
+  const first = Object.keys(algo).find((name) => raw === name || raw.startsWith(`${name} `));
+  const detail = first ? `${botLevel(algo[first])}${raw.slice(first.length)}` : raw;
+  const level = botLevel(b);
+  const title = `${level[0].toUpperCase()}${level.slice(1)}`;
+  if (["easy", "medium", "hard", "expert"].includes(b)) return detail ? `${title} — ${detail}` : title;
   return t("bot.algorithm", { name: botLevel(b) });
 }
 

@@ -43,6 +43,7 @@ export class RoomScreen {
   // on the board starts over).
   relang() {
     if (!this.el) return;
+    this.baseTitle = null; // the page's title in the new language (app.js)
     this.renderHeader();
     if (this.chat) {
       const chat = new ChatPanel(this.room, () => this.tokenFor(this.seat));
