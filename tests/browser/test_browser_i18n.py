@@ -176,7 +176,8 @@ def test_the_language_follows_the_browser_and_a_switch_keeps_the_game(
         next_station_move(page, use_powers=False)
         step = step_of(page)
         sections = page.locator("svg.board-ns line.section").count()
-        switch_to(page, "sk")
+        with page.expect_websocket():  # the room's socket opens again with the new cookie
+            switch_to(page, "sk")
         expect(page.locator(".status-line .round")).to_have_text("Kolo 1 z 4")
         expect(page.locator(".players h3")).to_have_text("Hráči")
         assert page.url.rstrip("/").endswith(room) and step_of(page) == step

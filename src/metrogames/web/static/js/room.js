@@ -44,6 +44,8 @@ export class RoomScreen {
   relang() {
     if (!this.el) return;
     this.baseTitle = null; // the page's title in the new language (app.js)
+    // the socket reconnects, so the server's messages on it follow the new cookie `lang`
+    if (this.socket && this.socket.ws) this.socket.ws.close();
     this.renderHeader();
     if (this.chat) {
       const chat = new ChatPanel(this.room, () => this.tokenFor(this.seat));
