@@ -233,6 +233,10 @@ def test_nothing_is_clipped_on_a_phone(
         page.wait_for_selector(".hit-square")
         assert clipped(page) == []
         shot(page, f"i18n-metro-phone-{lang}", full_page=False)
+        create_game(page, server, "london", "online", **{"player-count": "3"})
+        page.wait_for_selector("[data-testid=lobby-facts]")
+        assert clipped(page) == []
+        shot(page, f"i18n-lobby-phone-{lang}")
         page.goto(f"{server}/#/score/paris")
         page.wait_for_selector("[data-testid=score-result] h3")
         assert clipped(page) == []
@@ -247,3 +251,49 @@ def test_nothing_is_clipped_on_a_phone(
         shot(page, f"i18n-tutorial-phone-{lang}", full_page=False)
     finally:
         page.context.close()
+
+
+FIT_JS = """async (langs) => {
+  const m = await import("/js/i18n.js");
+  const faces = ["square", "circle", "triangle", "pentagon", "joker", "switch", "free-entry"];
+  const kinds = ["street", "underground", "metro"];
+  const out = [];
+  const row = document.createElement("div");
+  row.className = "card-row";
+  document.body.append(row); // outside main: a language switch redraws main
+  for (const lang of langs) {
+    await m.setLang(lang);
+    for (const current of [false, true]) {
+      for (const face of faces) {
+        for (const kind of kinds) {
+          const card = document.createElement("div");
+          card.className = `card card-street${current ? " current" : ""}`;
+          const k = document.createElement("span");
+          k.className = "card-kind";
+          k.textContent = m.t(`card.${kind}`);
+          const f = document.createElement("span");
+          f.className = "card-face";
+          f.textContent = m.t(`face.${face}`);
+          card.append(k, f);
+          row.append(card);
+          const box = card.getBoundingClientRect();
+          for (const el of current ? [k, f] : [f]) {
+            const r = el.getBoundingClientRect();
+            if (r.left < box.left - 0.5 || r.right > box.right + 0.5) out.push(`${lang} ${kind} ${face} ${el.textContent}`);
+          }
+          card.remove();
+        }
+      }
+    }
+  }
+  row.remove();
+  return out;
+}"""
+
+
+def test_every_card_word_fits_its_card(page: Page, server: str) -> None:
+    """The card faces and kinds, in every language, stay inside the card (small and current)."""
+    page.goto(f"{server}/")
+    page.wait_for_selector("#create-form")
+    overflowing = page.evaluate(FIT_JS, list(WORDS))
+    assert overflowing == [], "\n".join(overflowing)
