@@ -26,6 +26,7 @@ WORDS: dict[str, dict[str, str]] = {
         "pass": "Pass",
         "sheet": "Score sheet",
         "malformed": "is not a room code",
+        "unknown": "No room has the code",
         "players": "Players",
         "html": "en",
     },
@@ -37,6 +38,7 @@ WORDS: dict[str, dict[str, str]] = {
         "pass": "Passer",
         "sheet": "Feuille de score",
         "malformed": "n'est pas un code de salle",
+        "unknown": "Aucune salle n'a le code",
         "players": "Joueurs",
         "html": "fr",
     },
@@ -48,6 +50,7 @@ WORDS: dict[str, dict[str, str]] = {
         "pass": "Passen",
         "sheet": "Scoreblad",
         "malformed": "is geen kamercode",
+        "unknown": "Geen kamer heeft de code",
         "players": "Spelers",
         "html": "nl",
     },
@@ -59,6 +62,7 @@ WORDS: dict[str, dict[str, str]] = {
         "pass": "Pasovať",
         "sheet": "Bodovací hárok",
         "malformed": "nie je kód miestnosti",
+        "unknown": "Žiadna miestnosť nemá kód",
         "players": "Hráči",
         "html": "sk",
     },
@@ -133,6 +137,10 @@ def test_a_london_turn_and_a_refusal_in_each_language(
         page.fill("#join-code", "abc!")
         page.click("#join-btn")
         expect(page.locator("[data-testid=join-error]")).to_contain_text(words["malformed"])
+        page.fill("#join-code", "zzzz9999")  # well formed, but no such room
+        page.click("#join-btn")
+        expect(page.locator("[data-testid=join-error]")).to_contain_text(words["unknown"])
+        expect(page.locator("[data-testid=join-error]")).to_contain_text("zzzz9999")
         shot(page, f"i18n-home-{lang}")
 
         create_game(page, server, "london", "solo")
