@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
 from browser.conftest import PageErrors, new_page
-from browser.helpers import create_game, next_station_move, shot, step_of
+from browser.helpers import create_game, finished_london, next_station_move, shot, step_of
 
 # per language: visible words of the home page, the table and the join form
 WORDS: dict[str, dict[str, str]] = {
@@ -215,6 +215,15 @@ def test_the_language_follows_the_browser_and_a_switch_keeps_the_game(
         expect(page.locator("[data-testid=tutorial-count]")).to_have_text("2 / 5")
         expect(page.locator("[data-testid=room-code]")).to_have_text(code)
         expect(page.locator(".hit.tut-mark[data-square=D1]")).to_have_count(1)
+        # a replay: a switch keeps its step
+        page.goto(f"{server}/#/replay/{finished_london(server)}")
+        page.click("#replay-next")
+        page.click("#replay-next")
+        counter = page.locator("[data-testid=replay-counter]")
+        expect(counter).to_contain_text("stap 3 van")
+        switch_to(page, "sk")
+        expect(counter).to_contain_text("krok 3 z")
+        expect(page.locator("#replay-play")).to_have_text("▶ Prehrať")
     finally:
         page.context.close()
 

@@ -20,6 +20,15 @@ export class ReplayScreen {
     this.load();
   }
 
+  // A new language: the controls and the table again, at the same step.
+  relang() {
+    if (!this.screen) return;
+    const at = this.index;
+    this.stop();
+    this.build();
+    this.show(at);
+  }
+
   destroy() {
     this.stop();
     document.removeEventListener("keydown", this.keys);
