@@ -1,7 +1,7 @@
 // Next Station at the table: the map, the cards, the turn builder (made only of the view's
 // `legal` actions), the players' state and the score sheet.
 
-import { h, clear, colourChip, colourLetters, faceIcon, fmtName, faceName, colourName, objectiveTextOf } from "./dom.js";
+import { h, clear, colourChip, colourLetters, faceIcon, fmtName, faceName, objectiveTextOf } from "./dom.js";
 import { t } from "./i18n.js";
 import { NextStationBoard } from "./board-nextstation.js";
 import { confirmMoves, confirmToggle, pendingBar } from "./confirm.js";
