@@ -1,10 +1,13 @@
 """Regenerate the web table's rules pages from the project's rules text in ``docs/``.
 
-The client shows ``#/rules/{game}`` from ``static/rules/{game}.html``, an HTML fragment made
-here from the game's document (``docs/next-station-london.md``, ``docs/next-station-paris.md``,
-``docs/metro.md``) with markdown-it-py (CommonMark and tables; raw HTML in the text is escaped,
-never passed through). ``tests/web/test_web_tutorial.py`` checks that the shipped fragments are
-what this script makes of the current documents, so run it after editing the rules:
+The client shows ``#/rules/{game}`` from ``static/rules/{game}.html`` (English) or
+``static/rules/{game}.{lang}.html`` (``lang`` in ``LANGS``), HTML fragments made here from the
+game's document — ``docs/next-station-london.md``, ``docs/next-station-paris.md``,
+``docs/metro.md`` and their translations ``docs/{stem}.{lang}.md`` — with markdown-it-py
+(CommonMark and tables; raw HTML in the text is escaped, never passed through).
+``tests/web/test_web_tutorial.py`` checks that the shipped fragments are what this script makes
+of the current documents, and that every translation has the English page's sections, so run it
+after editing the rules:
 
     .venv/bin/python scripts/build_rules.py
 """
@@ -17,40 +20,65 @@ from markdown_it import MarkdownIt
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = {
-    "london": "next-station-london.md",
-    "paris": "next-station-paris.md",
-    "metro": "metro.md",
+    "london": "next-station-london",
+    "paris": "next-station-paris",
+    "metro": "metro",
 }
-"""Each game with a rules page, and its document in ``docs/``."""
+"""Each game with a rules page, and the stem of its document in ``docs/``."""
+INTRO = {
+    "en": "The rules as this site plays them, in the project's own words. Where the printed rules "
+    "leave a point open, a **Decision** line says what the site does.",
+    "fr": "Les règles telles que ce site les joue, dans les mots du projet. Là où les règles "
+    "imprimées laissent un point ouvert, une ligne **Décision** dit ce que fait le site.",
+    "nl": "De regels zoals deze site ze speelt, in de eigen woorden van het project. Waar de "
+    "gedrukte regels een punt open laten, zegt een regel **Beslissing** wat de site doet.",
+    "sk": "Pravidlá tak, ako ich hrá táto stránka, vlastnými slovami projektu. Kde tlačené "
+    "pravidlá nechávajú niečo otvorené, riadok **Rozhodnutie** hovorí, čo robí stránka.",
+}
+"""The line that replaces the developers' notes before the first section, per language."""
+LANGS = ("fr", "nl", "sk")
+"""The translated pages' languages (English, ``en``, is the source and has no suffix)."""
 OUT = ROOT / "src" / "metrogames" / "web" / "static" / "rules"
 
 
-def for_players(text: str) -> str:
-    """The document as players read it: its title without the developers' suffix ("— rules
-    to implement") and, before the first section, one line on what the page is instead of the
-    notes for the project's developers (where reference data and seeds lie)."""
+def source(game: str, lang: str = "en") -> str:
+    """The path of ``game``'s document in ``lang``, relative to the repository
+    (``KeyError`` for a game without a rules page)."""
+    suffix = "" if lang == "en" else f".{lang}"
+    return f"docs/{RULES[game]}{suffix}.md"
+
+
+def page(game: str, lang: str = "en") -> Path:
+    """Where ``game``'s page in ``lang`` is shipped."""
+    return OUT / (f"{game}.html" if lang == "en" else f"{game}.{lang}.html")
+
+
+def for_players(text: str, lang: str = "en") -> str:
+    """The document as players read it: its title without the developers' suffix (" — rules
+    to implement" or its translation) and, before the first section, one line on what the page
+    is (``INTRO[lang]``) instead of the notes for the project's developers."""
     head, _, rest = text.partition("\n## ")
     title = head.splitlines()[0].split(" — ")[0]
-    intro = (
-        "The rules as this site plays them, in the project's own words. Where the printed rules "
-        "leave a point open, a **Decision** line says what the site does."
-    )
-    return f"{title}\n\n{intro}\n\n## {rest}" if rest else text
+    return f"{title}\n\n{INTRO[lang]}\n\n## {rest}" if rest else text
 
 
-def render(game: str) -> str:
-    """The HTML fragment of ``game``'s rules page (``KeyError`` for a game without one)."""
-    text = for_players((ROOT / "docs" / RULES[game]).read_text(encoding="utf-8"))
+def render(game: str, lang: str = "en") -> str:
+    """The HTML fragment of ``game``'s rules page in ``lang`` (``KeyError`` for a game without
+    one or an unknown language; ``FileNotFoundError`` when the translation is missing)."""
+    if lang not in INTRO:
+        raise KeyError(lang)
+    text = for_players((ROOT / source(game, lang)).read_text(encoding="utf-8"), lang)
     html = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
-    source = f"docs/{RULES[game]}"
-    return f"<!-- generated by scripts/build_rules.py from {source}: do not edit -->\n{html}"
+    origin = source(game, lang)
+    return f"<!-- generated by scripts/build_rules.py from {origin}: do not edit -->\n{html}"
 
 
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     for game in RULES:
-        (OUT / f"{game}.html").write_text(render(game), encoding="utf-8")
-        print(f"wrote {OUT / f'{game}.html'}")
+        for lang in ("en", *LANGS):
+            page(game, lang).write_text(render(game, lang), encoding="utf-8")
+            print(f"wrote {page(game, lang)}")
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ non-empty ``CI`` a run that skipped, xfailed or deselected anything fails) and p
 from __future__ import annotations
 
 import copy
+import os
 from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
@@ -23,6 +24,9 @@ from metrogames.games.nextstation.record import FORMAT, to_record
 from metrogames.games.nextstation.state import NextStationGame, NextStationState
 
 pytest_plugins = ["pytester", "ci_strict"]
+
+# The terminal speaks the machine's language (LANG): these tests read its English texts.
+os.environ["METROGAMES_LANG"] = "en"
 
 LONDON = load_city("london")
 

@@ -63,11 +63,10 @@ def test_score_table(tmp_path: Path) -> None:
     assert "total" in result.stdout and "27" in result.stdout
 
 
-def test_plural() -> None:
-    from metrogames.cli.render.nextstation_map import plural
+def test_boxes() -> None:
+    from metrogames.cli.render.nextstation_map import boxes
 
-    assert [plural(n, "box") for n in (0, 1, 2)] == ["0 boxes", "1 box", "2 boxes"]
-    assert plural(1, "section") == "1 section" and plural(3, "section") == "3 sections"
+    assert [boxes(n) for n in (0, 1, 2)] == ["0 boxes", "1 box", "2 boxes"]
 
 
 @pytest.mark.parametrize(

@@ -30,6 +30,7 @@ from metrogames.core.errors import (
     RecordError,
     Where,
 )
+from metrogames.i18n import N_, msg
 from metrogames.sim.cluster import ClusterError
 from metrogames.web.checks import RoomError
 from metrogames.web.daily_deal import Stopped
@@ -44,6 +45,10 @@ INSTANCES: list[BaseException] = [
     NotYourTurnError("not-your-turn", "player 1 is not to move now", Where(turn=3)),
     GameOverError("game-over", "the game is over"),
     RoomError(409, "seat-taken", "seat 1 is not open"),
+    RoomError(409, "seat-taken", msg(N_("seat {seat} is not open"), seat=1)),
+    NotYourTurnError.of(
+        "not-your-turn", msg(N_("player {player} is not to move now"), player=1), Where(turn=3)
+    ),
     DailyError("no daily challenge on this server", 2),
     RefusalError(409, "already played today", "attempt-used"),
     QuitGame(),

@@ -130,6 +130,28 @@ def test_a_guest_unshared_ranked_game_shows_to_its_owner_only(db_url: str) -> No
         assert get(client, f"/api/players/{pid}/history", other)["days"] == theirs
 
 
+def test_an_account_unshared_ranked_game_is_private_on_every_list(db_url: str) -> None:
+    """Sharing off keeps a ranked game off every public list (the day's board, all-time best,
+    others' view of the history) and on the owner's own history (shown there as not shared), while
+    its score still counts in the day's percentiles."""
+    with daily_client(db_url, Clock()) as client:
+        ada, made = new_account(client, "Ada")
+        final = play_day(ada, None, policy=3, share=False)
+        score = final["scores"][0]
+        bob, _ = new_account(client, "Bob")
+        play_day(bob, None, policy=1, share=True)
+        assert names(client, "leaderboard") == [("Bob", 1)]
+        assert [b["name"] for b in get(client, "/api/daily/london/best")] == ["Bob"]
+        mine = get(ada, f"/api/players/{made['player']}/history")["days"]
+        assert [(d["date"], d["score"], d["ranked"], d["rank"]) for d in mine] == [
+            (DAY, score, True, None)
+        ]
+        assert get(bob, f"/api/players/{made['player']}/history")["days"] == []
+        result = get(ada, f"/api/daily/london/{DAY}/result")
+        assert result["score"] == score and result["rank"] is None
+        assert result["percentile"] in {0.0, 25.0, 50.0, 75.0, 100.0}
+
+
 def test_the_midnight_rule_is_stated_once_and_sent_before_a_start(db_url: str) -> None:
     with daily_client(db_url, Clock()) as client:
         overview = get(client, "/api/daily")

@@ -180,9 +180,16 @@ def test_rules_pages_are_the_documents_rendered() -> None:
     build = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(build)
     for game in ("london", "paris", "metro"):
-        shipped = (static_dir() / "rules" / f"{game}.html").read_text(encoding="utf-8")
-        assert shipped == build.render(game), f"run scripts/build_rules.py ({game})"
-        assert "<h1>" in shipped and "<script" not in shipped
+        for lang in ("en", "fr", "nl", "sk"):
+            shipped = build.page(game, lang).read_text(encoding="utf-8")
+            assert shipped == build.render(game, lang), f"run scripts/build_rules.py ({game})"
+            assert "<h1>" in shipped and "<script" not in shipped
+    assert build.LANGS == ("fr", "nl", "sk")
+    assert sorted(p.name for p in (static_dir() / "rules").iterdir()) == sorted(
+        f"{game}{'' if lang == 'en' else '.' + lang}.html"
+        for game in ("london", "paris", "metro")
+        for lang in ("en", "fr", "nl", "sk")
+    )  # no stale page of a removed document
     london = (static_dir() / "rules" / "london.html").read_text(encoding="utf-8")
     assert "<h1>Next Station: London" in london and "<td><code>thames-6</code></td>" in london
 
@@ -192,3 +199,6 @@ def test_rules_pages_are_served(client: TestClient) -> None:
     assert r.status_code == 200
     assert r.headers["content-type"].startswith("text/html")
     assert "<h1>Metro" in r.text
+    for path, words in [("/rules/london.fr.html", "la Tamise"), ("/tutorials.sk.json", "Temžu")]:
+        r = client.get(path)  # the translations the client asks for, served as they are
+        assert r.status_code == 200 and words in r.text, path

@@ -26,6 +26,7 @@ from metrogames.bots.search import Estimate
 from metrogames.core.errors import IllegalActionError, Where
 from metrogames.core.protocol import Action, CoachFigure, JsonObject, State
 from metrogames.games import game_type
+from metrogames.i18n import N_, msg
 
 COACH_LEVEL = "expert"
 """The level whose search gives the hints."""
@@ -164,7 +165,9 @@ def hints(
     check_decision("coach", view, player, legal)
     if about is not None and about not in legal:
         text = view.action_to_string(player, about)
-        raise IllegalActionError("not-legal", f"{text} is not a legal move now", Where(player=player))
+        raise IllegalActionError.of(
+            "not-legal", msg(N_("{move} is not a legal move now"), move=text), Where(player=player)
+        )
     figure = coach_figure(view)
     ranked = coach(view.game.name, seed, budget).rank(view, player, legal, keep=k)
 

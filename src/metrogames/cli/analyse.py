@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.text import Text
 
 from metrogames.bots.analysis import Analysis
+from metrogames.cli.lang import _, tr
 from metrogames.cli.render import renderer_for
 from metrogames.games import game_type
 
@@ -17,14 +18,23 @@ from metrogames.games import game_type
 def turn_text(turn: dict[str, Any]) -> str:
     """``round 2, turn 5 (street-circle): played F4-H6, better C6-E6 — 9.6 points lost
     (estimates 106.4 and 116.0)``; the where-part holds what the game gives."""
-    where = ", ".join(f"{k} {turn[k]}" for k in ("round", "turn") if k in turn)
-    where = where or f"step {turn['step']}"
+    parts = []
+    if "round" in turn:
+        parts.append(tr("round {round}", round=turn["round"]))
+    if "turn" in turn:
+        parts.append(tr("turn {turn}", turn=turn["turn"]))
+    where = ", ".join(parts) or tr("step {step}", step=turn["step"])
     if "card" in turn:
         where += f" ({turn['card']})"
-    return (
-        f"{where}: played {turn['played']}, better {turn['better']} — "
-        f"{turn['loss']} points lost (estimates {turn['played_estimate']} and "
-        f"{turn['better_estimate']})"
+    return tr(
+        "{where}: played {played}, better {better} — {loss} points lost (estimates {estimate} "
+        "and {better_estimate})",
+        where=where,
+        played=turn["played"],
+        better=turn["better"],
+        loss=turn["loss"],
+        estimate=turn["played_estimate"],
+        better_estimate=turn["better_estimate"],
     )
 
 
@@ -35,18 +45,29 @@ def print_analysis(console: Console, analysis: Analysis) -> None:
     kind = game_type(doc["game"])
     renderer = renderer_for(kind)
     name = str(doc["player"])
-    console.print(Text(f"{kind.title}: hindsight on {name}'s game", style="bold"))
+    console.print(
+        Text(tr("{title}: hindsight on {name}'s game", title=kind.title, name=name), style="bold")
+    )
     console.print(
         Columns(
             [
-                renderer.final_map(analysis.final, 0, f"{name}: {doc['score']} points"),
-                renderer.final_map(analysis.best.state, 0, f"Best found: {best['score']} points"),
+                renderer.final_map(
+                    analysis.final, 0, f"{name}: " + tr("{points} points", points=doc["score"])
+                ),
+                renderer.final_map(
+                    analysis.best.state,
+                    0,
+                    tr("Best found: {points} points", points=best["score"]),
+                ),
             ],
             padding=(0, 4),
         )
     )
     gain = best["gain"]
-    line = Text(f"Your score {doc['score']} · best found {best['score']}", style="bold")
+    line = Text(
+        tr("Your score {score} · best found {best}", score=doc["score"], best=best["score"]),
+        style="bold",
+    )
     line.append(f" ({'+' if gain >= 0 else ''}{gain})")
     console.print(line)
     console.print(Text(f"That is {best['note']}.", style="dim"))
@@ -63,11 +84,11 @@ def print_analysis(console: Console, analysis: Analysis) -> None:
     search = doc["search"]
     turns = doc["costly_turns"]
     if turns:
-        console.print(Text("Costliest turn: " + turn_text(turns[0]), style="bold"))
+        console.print(Text(tr("Costliest turn: {turn}", turn=turn_text(turns[0])), style="bold"))
         for turn in turns[1:]:
-            console.print(Text("Also: " + turn_text(turn)))
+            console.print(Text(tr("Also: {turn}", turn=turn_text(turn))))
     else:
-        console.print(Text("No turn lost points against the expert's estimate."))
+        console.print(Text(_("No turn lost points against the expert's estimate.")))
     console.print(
         Text(
             f"Estimates: mean final scores of Monte Carlo playouts on your view "

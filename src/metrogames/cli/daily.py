@@ -35,11 +35,13 @@ from rich.rule import Rule
 from rich.text import Text
 
 from metrogames.cli.hints import HINT_WORD, hints_from_json, hints_text
-from metrogames.cli.prompt import QuitGame, read_move
+from metrogames.cli.lang import _, tr
+from metrogames.cli.prompt import QuitGame, read_move, refusal_text
 from metrogames.cli.render import Seats, TerminalRenderer, renderer_for
 from metrogames.core.errors import MetrogamesError, NotationError
 from metrogames.core.protocol import CHANCE, Action, State
 from metrogames.games import game_type, replay_record
+from metrogames.i18n import environment_language
 
 DAILY_GAMES = ("london", "paris")
 DEFAULT_SERVER = "http://127.0.0.1:8000"
@@ -158,7 +160,9 @@ class Server:
             DailyError: the server cannot be reached, or answers 5xx or not JSON.
         """
         assert self.http is not None
-        headers = {"Authorization": f"Bearer {self.token}"} if auth and self.token else {}
+        headers = {"Accept-Language": environment_language()}  # the server's refusals in it
+        if auth and self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
         try:
             res = self.http.request(method, self.base + path, json=body, headers=headers)
         except httpx.HTTPError as exc:
@@ -184,40 +188,61 @@ class Server:
 # -- the end ----------------------------------------------------------------------------------
 def result_lines(result: dict[str, Any], game: str) -> list[Text]:
     """The result of ``GET .../result`` as printed lines."""
-    out = [Text(f"Score: {result['score']}", style="bold green")]
-    among = " (guests' list)" if result.get("board") == "guests" else ""
+    out = [Text(tr("Score: {score}", score=result["score"]), style="bold green")]
+    among = " " + _("(guests' list)") if result.get("board") == "guests" else ""
     if result.get("rank") is not None:
-        out.append(Text(f"Rank: {result['rank']} of {result.get('of')}{among}", style="bold"))
+        rank = tr("Rank: {rank} of {of}", rank=result["rank"], of=result.get("of"))
+        out.append(Text(rank + among, style="bold"))
     else:
         out.append(
-            Text(f"Rank: not ranked (not shared or practice) · {result.get('of')} players ranked")
+            Text(
+                tr(
+                    "Rank: not ranked (not shared or practice) · {of} players ranked",
+                    of=result.get("of"),
+                )
+            )
         )
     pct = result.get("percentile")
     if pct is not None:
         p = float(pct)
         shown = f"{p:.1f}" if p < 1 or p > 99 else f"{p:.0f}"
-        out.append(Text(f"Percentile: {shown}"))
+        out.append(Text(tr("Percentile: {shown}", shown=shown)))
     rating = result.get("rating")
     if rating:
-        text = f"Solo rating: band {rating.get('band')} ({rating.get('range')})"
+        band = tr("band {band} ({range})", band=rating.get("band"), range=rating.get("range"))
+        text = tr("Solo rating: {score}", score=band)
         if rating.get("phrase"):
             text += f": “{rating['phrase']}”"
         out.append(Text(text, style="bold"))
     elif game == "london":
-        out.append(Text("Solo rating: —", style=_DIM))
+        out.append(Text(tr("Solo rating: {score}", score="—"), style=_DIM))
     for key in ("bot", "expert"):
         bot = result.get(key)
         if not bot:
             continue
         name = bot.get("name", key)
         if bot.get("score") is None:
-            out.append(Text(f"The {name} bot is still playing the deal: ask again later.", style=_DIM))
+            still = tr("The {name} bot is still playing the deal: ask again later.", name=name)
+            out.append(Text(still, style=_DIM))
             continue
         diff = int(result["score"]) - int(bot["score"])
         verdict = (
-            f"you beat it by {diff}" if diff > 0 else f"it beat you by {-diff}" if diff else "a tie"
+            tr("you beat it by {n}", n=diff)
+            if diff > 0
+            else tr("it beat you by {n}", n=-diff)
+            if diff
+            else _("a tie")
         )
-        out.append(Text(f"The {name} bot scored {bot['score']} on the same deal: {verdict}"))
+        out.append(
+            Text(
+                tr(
+                    "The {name} bot scored {score} on the same deal: {verdict}",
+                    name=name,
+                    score=bot["score"],
+                    verdict=verdict,
+                )
+            )
+        )
     return out
 
 
@@ -312,7 +337,14 @@ class DailySession:
             Rule(f"Daily challenge · {self.kind.title} · {date} (UTC)", style="bold")
         )
         self.console.print(
-            Text(f"The day closes in {left // 3600} h {left % 3600 // 60:02d} min.", style=_DIM)
+            Text(
+                tr(
+                    "The day closes in {hours} h {minutes} min.",
+                    hours=left // 3600,
+                    minutes=format(left % 3600 // 60, "02d"),
+                ),
+                style=_DIM,
+            )
         )
         try:
             start = self.server.call(
@@ -338,14 +370,16 @@ class DailySession:
                 style=_DIM,
             )
         )
-        self.console.print(Text("Type help for the notation, quit to stop.", style=_DIM))
+        self.console.print(Text(_("Type help for the notation, quit to stop."), style=_DIM))
         try:
             state = self.play(room)
         except QuitGame:
             self.console.print(
                 Text(
-                    "Stopped. Your game stays open until the day closes: run the same command "
-                    "to continue it.",
+                    _(
+                        "Stopped. Your game stays open until the day closes: run the same command "
+                        "to continue it."
+                    ),
                     style="bold #ffd23f",
                 )
             )
@@ -427,7 +461,7 @@ class DailySession:
             try:
                 action = r.complete(seen, seat, seen.string_to_action(seat, text))
             except NotationError as exc:
-                self.console.print(Text(f"✘ {exc}", style="bold red"))
+                self.console.print(Text(f"✘ {refusal_text(exc)}", style="bold red"))
                 continue
             sent = self.send(room, view, seen.action_to_json(seat, action))
             if sent is not None:
@@ -448,17 +482,21 @@ class DailySession:
                 body["about"] = seen.action_to_json(seat, move)
             data = self.server.call("POST", f"/api/rooms/{room}/hint", body)
         except NotationError as exc:
-            return Text(f"✘ no hint for that move: {exc}", style="bold red")
+            detail = refusal_text(exc)
+            return Text("✘ " + tr("no hint for that move: {detail}", detail=detail), style="bold red")
         except RefusalError as exc:
             if exc.reason == "ranked-game":
                 return Text(
-                    "✘ No hints in a ranked daily game: today's score must be yours alone "
-                    "(past days' practice games have hints).",
+                    "✘ "
+                    + _(
+                        "No hints in a ranked daily game: today's score must be yours alone "
+                        "(past days' practice games have hints)."
+                    ),
                     style="bold red",
                 )
             if exc.reason == "bad-token":
                 raise
-            return Text(f"✘ no hint: {exc.error}", style="bold red")
+            return Text("✘ " + tr("no hint: {detail}", detail=exc.error), style="bold red")
         return hints_text(hints_from_json(data), seen.num_players)
 
     def send(self, room: str, view: dict[str, Any], action: Any) -> dict[str, Any] | None:
@@ -471,8 +509,9 @@ class DailySession:
             if exc.reason == "bad-token":
                 raise
             shown = exc.error if exc.error.endswith(f"({exc.reason})") else str(exc)
-            self.console.print(Text(f"✘ refused: {shown}", style="bold red"))
-            self.console.print(Text("Type a legal move, moves, help or quit.", style=_DIM))
+            self.console.print(Text("✘ " + tr("refused: {detail}", detail=shown), style="bold red"))
+            again = tr("Type a legal move, {words}, help or quit.", words="moves")
+            self.console.print(Text(again, style=_DIM))
             return None
         return data
 

@@ -15,17 +15,20 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from metrogames.bots.coach import Hint, Hints, hints
+from metrogames.cli.lang import _, tr
+from metrogames.cli.prompt import refusal_text
 from metrogames.core.errors import IllegalActionError, NotationError
 from metrogames.core.protocol import Action, State
+from metrogames.i18n import N_
 
 HINT_WORD = "hint"
-HINT_HELP = "hint [MOVE] (the coach's best three moves; with a move, its estimate too)"
+HINT_HELP = N_("hint [MOVE] (the coach's best three moves; with a move, its estimate too)")
 
 
 def figures(hint: Hint, figure: str, players: int) -> str:
     """``95.6 points`` / ``57% to win`` with the other figure in brackets when several play."""
-    points = f"{hint.score:.1f} points"
-    win = f"{100 * hint.win:.0f}% to win"
+    points = tr("{points} points", points=format(hint.score, ".1f"))
+    win = tr("{percent}% to win", percent=format(100 * hint.win, ".0f"))
     if players == 1:
         return points
     return f"{win} ({points})" if figure == "win" else f"{points} ({win})"
@@ -33,19 +36,21 @@ def figures(hint: Hint, figure: str, players: int) -> str:
 
 def hints_text(found: Hints, players: int) -> RenderableType:
     """The coach's answer as lines: the moves, best first, then the move about to be made."""
-    what = "win probability" if found.figure == "win" else "expected final score"
-    lines: list[Text] = [Text(f"Coach (the expert's estimates, {what}):", style="bold")]
+    what = _("win probability") if found.figure == "win" else _("expected final score")
+    lines: list[Text] = [
+        Text(tr("Coach (the expert's estimates, {what}):", what=what), style="bold")
+    ]
     for i, h in enumerate(found.best, 1):
         line = Text(f"  {i}. ")
         line.append(h.text, style="bold #2ec4b6")
         line.append(f"  {figures(h, found.figure, players)}")
-        line.append(f"  · {h.playouts} playouts", style="dim")
+        line.append("  · " + tr("{n} playouts", n=h.playouts), style="dim")
         lines.append(line)
     if found.about is not None:
-        line = Text("  Your move ")
+        line = Text("  " + _("Your move") + " ")
         line.append(found.about.text, style="bold #ffd23f")
         line.append(f": {figures(found.about, found.figure, players)}")
-        line.append(f"  · {found.about.playouts} playouts", style="dim")
+        line.append("  · " + tr("{n} playouts", n=found.about.playouts), style="dim")
         lines.append(line)
     return Group(*lines)
 
@@ -86,8 +91,10 @@ def hint_command(
                 about = read(rest)
             found = hints(view, seat, about=about, seed=seed)
         except (NotationError, IllegalActionError) as exc:
-            detail = f"{exc.detail} ({exc.reason})" if isinstance(exc, IllegalActionError) else exc
-            return Text(f"✘ no hint for that move: {detail}", style="bold red")
+            detail = refusal_text(exc)
+            return Text(
+                "✘ " + tr("no hint for that move: {detail}", detail=detail), style="bold red"
+            )
         return hints_text(found, view.num_players)
 
     return command

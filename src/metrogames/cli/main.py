@@ -18,6 +18,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from metrogames.cli.lang import _, say
 from metrogames.cli.options import game_options
 from metrogames.core.errors import IllegalActionError, MetrogamesError
 from metrogames.core.rng import MAX_SEED, check_seed
@@ -57,7 +58,8 @@ def fail(message: str, code: int = 1) -> typer.Exit:
     """Print ``message`` to stderr and return the exit to raise."""
     # escaped: messages quote user input ("[from, to]", a name like "[/x]") that rich would
     # otherwise read as markup, dropping text or raising MarkupError
-    err.print(f"[red]error:[/red] {escape(message)}", markup=True, highlight=False)
+    label = escape(_("error:"))
+    err.print(f"[red]{label}[/red] {escape(message)}", markup=True, highlight=False)
     return typer.Exit(code)
 
 
@@ -187,6 +189,8 @@ def score(
             raise fail(f'{sheet}: a score sheet is a JSON object with "game"')
         kind = game_type(data["game"])
         result = kind.score_sheet(data)
+    except IllegalActionError as exc:  # the drawing breaks a rule: told in the reader's language
+        raise fail(str(exc) if as_json else say(exc.as_message())) from None
     except MetrogamesError as exc:
         raise fail(str(exc)) from None
     if as_json:

@@ -27,6 +27,7 @@ from rich.text import Text
 from metrogames.bots import Bot, make_bot
 from metrogames.cli.files import read_json
 from metrogames.cli.hints import HINT_HELP, HINT_WORD, hint_command
+from metrogames.cli.lang import _, tr
 from metrogames.cli.options import default_record_path, save_record
 from metrogames.cli.prompt import QuitGame, read_line, read_move, refusal_text
 from metrogames.cli.render import Seats, TerminalRenderer, renderer_for
@@ -110,8 +111,9 @@ class TerminalTable:
             return
         name = self.seats.names[seat]
         self.console.clear()
-        self.console.print(Rule(f"{name}, your turn", style="bold"))
-        read_line(self.input_fn, f"{name}: press Enter when only you can see the screen > ")
+        self.console.print(Rule(tr("{name}, your turn", name=name), style="bold"))
+        prompt = tr("{name}: press Enter when only you can see the screen", name=name)
+        read_line(self.input_fn, f"{prompt} > ")
         self.shown_to = seat
 
     def _human_turn(self, seat: int) -> None:
@@ -133,13 +135,17 @@ class TerminalTable:
         extra = r.commands(view, seat)
         commands = {"moves": lambda: r.moves(view, seat), "map": screen}
         commands.update({word: show for word, (_, show) in extra.items()})
-        words = ["moves (every legal move)", "map (the screen again)"]
-        words += [f"{word} ({text})" for word, (text, _) in extra.items()]
-        words.append(HINT_HELP)
-        help_text = (
-            f"{r.notation_help}\nCommands: {' · '.join(words)} · help · quit (save and stop)"
+        words = [_("moves (every legal move)"), _("map (the screen again)")]
+        words += [f"{word} ({text})" for word, (text, _show) in extra.items()]
+        words.append(_(HINT_HELP))
+        commands_line = tr(
+            "Commands: {words} · help · quit (save and stop)", words=" · ".join(words)
         )
-        again = f"Type a legal move, {', '.join(['moves', 'map', *extra, HINT_WORD])}, help or quit."
+        help_text = f"{r.notation_help}\n{commands_line}"
+        again = tr(
+            "Type a legal move, {words}, help or quit.",
+            words=", ".join(["moves", "map", *extra, HINT_WORD]),
+        )
 
         def read(text: str) -> Action:
             return r.complete(view, seat, view.string_to_action(seat, text))
@@ -170,10 +176,12 @@ class TerminalTable:
         console = self.console
         console.print(self.renderer.intro(self.state, self.seats, self.seed))
         if self.seats.humans:
-            console.print(Text("Type help for the notation, quit to save and stop.", style="dim"))
+            console.print(
+                Text(_("Type help for the notation, quit to save and stop."), style="dim")
+            )
         if resumed:
             where = self.renderer.position(self.state)
-            console.print(Text(f"Resumed at {where}.", style="bold #ffd23f"))
+            console.print(Text(tr("Resumed at {where}.", where=where), style="bold #ffd23f"))
         try:
             self.run()
         except QuitGame:
@@ -181,8 +189,11 @@ class TerminalTable:
             save_record(path, record)
             console.print(
                 Text(
-                    f"Game stopped. Record so far saved to {path} "
-                    f"(metrogames play --resume {path} continues it)",
+                    tr(
+                        "Game stopped. Record so far saved to {path} "
+                        "(metrogames play --resume {path} continues it)",
+                        path=path,
+                    ),
                     style="bold #ffd23f",
                 )
             )
@@ -191,7 +202,7 @@ class TerminalTable:
         console.print(self.renderer.verdict(self.state, self.seats))
         record = self.record()
         save_record(path, record)
-        console.print(Text(f"Record saved to {path}", style="bold"))
+        console.print(Text(tr("Record saved to {path}", path=path), style="bold"))
         return record
 
 

@@ -6,7 +6,8 @@ from collections.abc import Callable, Mapping
 
 from rich.console import Console, RenderableType
 
-from metrogames.core.errors import IllegalActionError
+from metrogames.cli.lang import say
+from metrogames.core.errors import IllegalActionError, message_of
 
 QUIT_WORDS = frozenset({"quit", "exit", "q"})
 HELP_WORDS = frozenset({"help", "?", "h"})
@@ -62,7 +63,8 @@ def read_move(
 
 def refusal_text(exc: Exception) -> str:
     """What a player is told when a move is refused: the rule's detail and code for an illegal
-    move (without the round/turn prefix they are looking at), else the error's message."""
+    move (without the round/turn prefix they are looking at) in the terminal's language, else
+    the error's message."""
     if isinstance(exc, IllegalActionError):
-        return f"{exc.detail} ({exc.reason})"
-    return str(exc)
+        return f"{say(exc.detail_message())} ({exc.reason})"
+    return say(message_of(exc))

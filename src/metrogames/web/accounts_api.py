@@ -17,6 +17,7 @@ from fastapi import APIRouter, Request, Response
 from sqlalchemy import func, select
 from sqlalchemy.orm import aliased
 
+from metrogames.i18n import N_
 from metrogames.web.accounts import COOKIE, Account, Accounts
 from metrogames.web.api import bearer, charge, read_body
 from metrogames.web.bodies import AccountBody, NoBody, PlayerBody
@@ -79,7 +80,7 @@ def account_json(request: Request, account: Account) -> dict[str, Any]:
 @router.post("/accounts", status_code=201)
 async def sign_up(request: Request, response: Response) -> dict[str, Any]:
     """Sign up ``{"name", "password"}`` → the account, signed in (cookie)."""
-    body = await read_body(request, AccountBody, "a sign-up")
+    body = await read_body(request, AccountBody, N_("a sign-up"))
     charge(request, "accounts")
     account, token = await asyncio.to_thread(accounts(request).sign_up, body.name, body.password)
     _set_cookie(request, response, token)
@@ -119,7 +120,7 @@ async def get_account(request: Request) -> dict[str, Any]:
 async def rename(request: Request) -> dict[str, Any]:
     """Rename the signed-in account: ``{"name"}`` → as ``GET /api/accounts/me``."""
     account = await account_of(request)
-    body = await read_body(request, PlayerBody, "a rename")
+    body = await read_body(request, PlayerBody, N_("a rename"))
     renamed = await asyncio.to_thread(accounts(request).rename, account, body.name)
     return await asyncio.to_thread(account_json, request, renamed)
 

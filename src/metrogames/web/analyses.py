@@ -39,7 +39,7 @@ def analysis_text(record: Any, budget: str) -> str:
     except AnalysisRefusedError as exc:
         raise RoomError(409, exc.reason, str(exc)) from None
     except IllegalActionError as exc:
-        raise RoomError(400, exc.reason, str(exc)) from None
+        raise RoomError(400, exc.reason, exc.as_message()) from None
     except (MetrogamesError, ValueError) as exc:
         raise bad_request(f"record: {exc}") from None
     return json.dumps({**result.to_json(), "views": result.views()})

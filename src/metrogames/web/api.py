@@ -14,6 +14,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 
+from metrogames.i18n import N_, Message, msg
 from metrogames.web.analyses import Analyses, record_key
 from metrogames.web.boards import board, games_list
 from metrogames.web.bodies import (
@@ -39,6 +40,10 @@ router = APIRouter(prefix="/api")
 M = TypeVar("M", bound=BaseModel)
 
 
+def _too_large(limit: int) -> Message:
+    return msg(N_("the body is larger than {limit} bytes"), limit=limit)
+
+
 async def read_body(request: Request, model: type[M], what: str, limit: int = BODY_LIMIT) -> M:
     """The request's body, read at most ``limit`` bytes far, parsed as ``model`` (no body:
     ``{}``).
@@ -48,12 +53,12 @@ async def read_body(request: Request, model: type[M], what: str, limit: int = BO
     """
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise RoomError(413, "too-large", f"the body is larger than {limit} bytes")
+        raise RoomError(413, "too-large", _too_large(limit))
     chunks = bytearray()
     async for chunk in request.stream():
         chunks += chunk
         if len(chunks) > limit:
-            raise RoomError(413, "too-large", f"the body is larger than {limit} bytes")
+            raise RoomError(413, "too-large", _too_large(limit))
     return parse(model, bytes(chunks), what)
 
 
@@ -85,7 +90,7 @@ def seat_number(text: str) -> int:
         RoomError: 404 for anything but a small whole number.
     """
     if not text.isdigit() or len(text) > 2:
-        raise RoomError(404, "not-found", f"no seat {text[:20]!r}")
+        raise RoomError(404, "not-found", msg(N_("no seat {seat}"), seat=repr(text[:20])))
     return int(text)
 
 
@@ -108,7 +113,7 @@ async def get_board(game: str) -> dict[str, Any]:
 async def create_room(request: Request) -> dict[str, Any]:
     """Create a room: ``{"room": <summary>, "tokens": {seat: token}, "host_token"}``."""
     rooms = service(request)
-    body = await read_body(request, RoomBody, "a room")
+    body = await read_body(request, RoomBody, N_("a room"))
     charge(request, "rooms")
     table, tokens, host = await rooms.create(body)
     return {"room": rooms.summary(table), "tokens": tokens, "host_token": host}
@@ -124,7 +129,7 @@ async def get_room(room: str, request: Request) -> dict[str, Any]:
 @router.post("/rooms/{room}/join")
 async def join_room(room: str, request: Request) -> dict[str, Any]:
     """Claim an open seat: ``{"token"}``."""
-    body = await read_body(request, JoinBody, "a join")
+    body = await read_body(request, JoinBody, N_("a join"))
     charge(request, "joins")
     return {"token": await service(request).join(room, body)}
 

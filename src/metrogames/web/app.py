@@ -36,6 +36,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from metrogames.i18n import N_
 from metrogames.web import (
     accounts_api,
     api,
@@ -52,6 +53,7 @@ from metrogames.web.checks import RoomError
 from metrogames.web.config import Settings
 from metrogames.web.daily import DailyService, load_secret
 from metrogames.web.db import migrate, open_database
+from metrogames.web.language import connection_gettext
 from metrogames.web.players import Players
 from metrogames.web.ratelimit import RateLimits
 from metrogames.web.rooms import RoomService
@@ -165,9 +167,9 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     )
 
     @app.exception_handler(RoomError)
-    async def room_error(_: Request, exc: RoomError) -> JSONResponse:
+    async def room_error(request: Request, exc: RoomError) -> JSONResponse:
         return JSONResponse(
-            {"error": exc.message, "reason": exc.reason},
+            {"error": exc.localized(connection_gettext(request)), "reason": exc.reason},
             status_code=exc.status,
             headers=exc.headers,
         )
@@ -179,10 +181,11 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         )
 
     @app.exception_handler(Exception)
-    async def server_error(_: Request, exc: Exception) -> JSONResponse:
+    async def server_error(request: Request, exc: Exception) -> JSONResponse:
         # answered by the outermost middleware, outside SecurityHeaders: the headers go here
+        text = connection_gettext(request)(N_("the server failed on this request"))
         return JSONResponse(
-            {"error": "the server failed on this request", "reason": "server-error"},
+            {"error": text, "reason": "server-error"},
             status_code=500,
             headers=SECURITY_HEADERS,
         )

@@ -26,6 +26,8 @@ from pydantic import (
     model_validator,
 )
 
+from metrogames import i18n
+from metrogames.i18n import N_, msg
 from metrogames.web.checks import (
     bad_request,
     chat_text,
@@ -221,12 +223,21 @@ def parse(model: type[M], raw: bytes | str, what: str) -> M:
         raise bad_request(describe(exc, raw, what)) from None
 
 
-def describe(exc: ValidationError, raw: bytes | str, what: str) -> str:
-    """The message of a refused body: the first problem, where it is and what is wrong."""
+def describe(exc: ValidationError, raw: bytes | str, what: str) -> str | i18n.Message:
+    """The message of a refused body: the first problem, where it is and what is wrong;
+    translatable when it is the only problem and a rule of :mod:`.checks` broken by a field
+    (``what``, e.g. ``a join``, is translated when marked)."""
     errors = exc.errors(include_url=False, include_input=False)
     first = errors[0]
     more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
     kind, ctx = first["type"], first.get("ctx") or {}
+    rule = ctx.get("error")
+    if kind == "value_error" and not more and isinstance(rule, ValueError) and first["loc"]:
+        text = rule.args[0] if rule.args else None
+        if isinstance(text, i18n.Message):
+            place = ".".join(_key(p) for p in first["loc"])
+            label = i18n.Message(what)
+            return msg(N_("{what}: {place}: {rule}"), what=label, place=place, rule=text)
     if kind == "json_invalid":
         error = str(ctx.get("error", first["msg"]))
         return (

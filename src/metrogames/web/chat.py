@@ -20,6 +20,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from metrogames.i18n import N_, msg
 from metrogames.web.checks import RoomError
 from metrogames.web.models import ChatRow
 from metrogames.web.ratelimit import RateLimits
@@ -73,7 +74,11 @@ class Chat:
             RoomError: 409 ``no-chat`` for a room that is not an online room.
         """
         if table.mode != "online":
-            raise RoomError(409, "no-chat", f"only online rooms have a chat ({table.mode} room)")
+            raise RoomError(
+                409,
+                "no-chat",
+                msg(N_("only online rooms have a chat ({mode} room)"), mode=table.mode),
+            )
 
     async def post(self, room: str, token: str | None, text: str) -> dict[str, Any]:
         """``POST /api/rooms/{room}/chat``: store ``text`` (already checked) as the token's
@@ -96,7 +101,7 @@ class Chat:
         """
         self.check_online(table)
         key = f"{table.id}/{seat}"
-        self.limits.check("chat", key, "seat")
+        self.limits.check("chat", key, N_("seat"))
         name = table.seats[seat].name
         message = await self.rooms.write(self._write, table.id, seat, name, text, time.time())
         self.limits.count("chat", key)  # only a stored message counts

@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
+from metrogames.i18n import N_
 from metrogames.web.api import bearer, read_body
 from metrogames.web.bodies import ChatBody
 from metrogames.web.chat import Chat
@@ -23,7 +24,7 @@ def chat(request: Request) -> Chat:
 @router.post("/rooms/{room}/chat", status_code=201)
 async def post_chat(room: str, request: Request) -> dict[str, Any]:
     """Say ``{"text"}`` at the table (seat token of an online room): ``{"message"}``."""
-    body = await read_body(request, ChatBody, "a chat message")
+    body = await read_body(request, ChatBody, N_("a chat message"))
     return {"message": await chat(request).post(room, bearer(request), body.text)}
 
 

@@ -1,7 +1,8 @@
 """Checking requests: the refusal type, names, bot codes, seat tokens and safe messages.
 
 Refusals are :class:`RoomError` (HTTP status, reason code from ``docs/web-api.md``, "Errors",
-and a message naming the problem); the API turns them into ``{"error", "reason"}`` bodies.
+and a message naming the problem, translatable when given as a :class:`~metrogames.i18n.Message`);
+the API turns them into ``{"error", "reason"}`` bodies in the client's language.
 Request bodies themselves are declared in :mod:`.bodies`.
 """
 
@@ -12,6 +13,7 @@ import secrets
 import unicodedata
 
 from metrogames.bots.base import bot_codes
+from metrogames.i18n import N_, Gettext, Message, msg
 
 MAX_NAME = 64
 MAX_CHAT = 200
@@ -32,28 +34,42 @@ BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 class RoomError(Exception):
     """A refusal: ``status`` (4xx), ``reason`` (``docs/web-api.md``, "Errors") and message.
 
-    The message is kept as valid text (a lone surrogate quoted from the input would make the
-    response unencodable): anything that is not is shown as a backslash escape. ``headers`` go
-    with the answer (e.g. ``Retry-After``).
+    ``message`` is English text or a translatable :class:`~metrogames.i18n.Message` (kept as
+    ``text``; ``message`` is then its English rendering). The message is kept as valid text (a
+    lone surrogate quoted from the input would make the response unencodable): anything that is
+    not is shown as a backslash escape. ``headers`` go with the answer (e.g. ``Retry-After``).
     """
 
     def __init__(
-        self, status: int, reason: str, message: str, headers: dict[str, str] | None = None
+        self,
+        status: int,
+        reason: str,
+        message: str | Message,
+        headers: dict[str, str] | None = None,
     ) -> None:
-        message = message.encode("utf-8", "backslashreplace").decode("utf-8")
-        super().__init__(message)
+        self.text = message if isinstance(message, Message) else None
+        english = _valid(str(message))
+        super().__init__(english)
         self.status = status
         self.reason = reason
-        self.message = message
+        self.message = english
         self.headers = headers
 
     def __reduce__(
         self,
-    ) -> tuple[type[RoomError], tuple[int, str, str, dict[str, str] | None]]:
-        return type(self), (self.status, self.reason, self.message, self.headers)
+    ) -> tuple[type[RoomError], tuple[int, str, str | Message, dict[str, str] | None]]:
+        return type(self), (self.status, self.reason, self.text or self.message, self.headers)
+
+    def localized(self, gettext: Gettext) -> str:
+        """The message in the language of ``gettext`` (English when it has no translation)."""
+        return self.message if self.text is None else _valid(self.text.render(gettext))
 
 
-def bad_request(message: str) -> RoomError:
+def _valid(text: str) -> str:
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def bad_request(message: str | Message) -> RoomError:
     """A 400 ``bad-request`` refusal."""
     return RoomError(400, "bad-request", message)
 
@@ -82,7 +98,7 @@ def normal_name(value: str) -> str:
     Raises:
         ValueError: the rule the name breaks (used as a pydantic validator).
     """
-    return clean_text(value, "a name", MAX_NAME)
+    return clean_text(value, N_("a name"), MAX_NAME)
 
 
 def chat_text(value: str) -> str:
@@ -91,7 +107,7 @@ def chat_text(value: str) -> str:
     Raises:
         ValueError: the rule the text breaks (used as a pydantic validator).
     """
-    return clean_text(value, "a chat message", MAX_CHAT)
+    return clean_text(value, N_("a chat message"), MAX_CHAT)
 
 
 def clean_text(value: str, what: str, limit: int) -> str:
@@ -99,18 +115,22 @@ def clean_text(value: str, what: str, limit: int) -> str:
     no control character, line/paragraph separator or bidi control.
 
     Raises:
-        ValueError: the rule broken, naming ``what`` (e.g. ``a name is 1 to 64 characters``).
+        ValueError: the rule broken, naming ``what`` (e.g. ``a name is 1 to 64 characters``),
+            its argument a translatable :class:`~metrogames.i18n.Message` (``what`` is one).
     """
     text = unicodedata.normalize("NFC", value).strip()
+    item = Message(what)
     if not text or len(text) > limit:
-        raise ValueError(f"{what} is 1 to {limit} characters")
+        raise ValueError(msg(N_("{what} is 1 to {limit} characters"), what=item, limit=limit))
     for c in text:
+        code = f"U+{ord(c):04X}"
         if unicodedata.category(c) in REFUSED_CATEGORIES:
-            raise ValueError(f"{what} cannot hold the control character U+{ord(c):04X}")
+            rule = N_("{what} cannot hold the control character {code}")
+            raise ValueError(msg(rule, what=item, code=code))
         if c in BIDI_CONTROLS:
-            raise ValueError(f"{what} cannot hold the bidi control U+{ord(c):04X}")
+            raise ValueError(msg(N_("{what} cannot hold the bidi control {code}"), what=item, code=code))
     if all(unicodedata.category(c) in BLANK_CATEGORIES or c in BLANK_LETTERS for c in text):
-        raise ValueError(f"{what} needs a visible character")
+        raise ValueError(msg(N_("{what} needs a visible character"), what=item))
     return text
 
 

@@ -58,6 +58,7 @@ from sqlalchemy import Select, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased, sessionmaker
 
+from metrogames.i18n import N_, Message, msg
 from metrogames.web import daily_deal as dd
 from metrogames.web.checks import RoomError, hash_token, new_token
 from metrogames.web.models import (
@@ -114,6 +115,10 @@ def check_limit(value: int, what: str, high: int = MAX_LIMIT) -> int:
     if not 0 <= value <= high:
         raise RoomError(400, "bad-request", f"{what} must be from 0 to {high}")
     return value
+
+
+def _not_begun(game: str, day: str) -> Message:
+    return msg(N_("the {game} challenge of {day} has not begun"), game=game, day=day)
 
 
 BOARDS = ("accounts", "guests")
@@ -291,7 +296,7 @@ class DailyService:
         game, day = dd.check_game(game), dd.check_day(day)
         today = self.today()
         if day > today:
-            raise RoomError(409, "day-not-open", f"the {game} challenge of {day} has not begun")
+            raise RoomError(409, "day-not-open", _not_begun(game, day))
         ranked = day == today
         capped = ranked and not account
         key = self.address_key(address) if capped else None
@@ -311,8 +316,14 @@ class DailyService:
                 raise RoomError(
                     409,
                     "guest-limit",
-                    f"this address has started {self.guest_ranked} ranked guest games of "
-                    f"{game} today: sign in to play ranked, or practise a past day",
+                    msg(
+                        N_(
+                            "this address has started {n} ranked guest games of {game} today: "
+                            "sign in to play ranked, or practise a past day"
+                        ),
+                        n=self.guest_ranked,
+                        game=game,
+                    ),
                 )
             started = self.now()
 
@@ -349,7 +360,10 @@ class DailyService:
             raise RoomError(
                 409,
                 "attempt-used",
-                f"today's ranked {attempt.game} game is played; past days can be practised",
+                msg(
+                    N_("today's ranked {game} game is played; past days can be practised"),
+                    game=attempt.game,
+                ),
             )
         table = await self.rooms.table(attempt.room_id)
         # an account's seat token is not kept: a new one (an older one stops working)
@@ -496,7 +510,7 @@ class DailyService:
     def _check_begun(self, game: str, day: str) -> tuple[str, str]:
         game, day = dd.check_game(game), dd.check_day(day)
         if day > self.today():
-            raise RoomError(409, "day-not-open", f"the {game} challenge of {day} has not begun")
+            raise RoomError(409, "day-not-open", _not_begun(game, day))
         return game, day
 
     def leaderboard(

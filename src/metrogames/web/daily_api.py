@@ -19,6 +19,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from metrogames.i18n import N_
 from metrogames.web.accounts import Account
 from metrogames.web.accounts_api import accounts, session_token, signed_in
 from metrogames.web.api import bearer, charge, read_body
@@ -69,7 +70,7 @@ async def who(request: Request) -> tuple[Player, Account | None]:
 @router.post("/players", status_code=201)
 async def create_player(request: Request) -> dict[str, Any]:
     """``{"name"}`` → ``{"player", "name", "token"}`` (the token is shown only here)."""
-    body = await read_body(request, PlayerBody, "a player")
+    body = await read_body(request, PlayerBody, N_("a player"))
     charge(request, "players")
     player, token = await asyncio.to_thread(players(request).create, body.name)
     return {"player": player.id, "name": player.name, "token": token}
@@ -85,7 +86,7 @@ async def get_me(request: Request) -> dict[str, Any]:
 async def rename_me(request: Request) -> dict[str, Any]:
     """Rename: ``{"name"}`` → as ``GET /api/players/me``."""
     player = await me(request)
-    body = await read_body(request, PlayerBody, "a player")
+    body = await read_body(request, PlayerBody, N_("a player"))
     renamed = await asyncio.to_thread(players(request).rename, player, body.name)
     return await asyncio.to_thread(daily(request).me, renamed)
 

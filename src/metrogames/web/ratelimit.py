@@ -21,20 +21,21 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from starlette.requests import HTTPConnection
 
+from metrogames.i18n import N_, Message, msg
 from metrogames.web.checks import RoomError
 from metrogames.web.config import Settings
 
 WHAT = {
-    "rooms": "rooms",
-    "players": "players",
-    "joins": "seat claims",
-    "replays": "replays",
-    "accounts": "sign-ups",
-    "signins": "sign-in attempts",
-    "scores": "score sheets",
-    "hints": "hints",
-    "analyses": "analyses",
-    "chat": "chat messages",
+    "rooms": N_("rooms"),
+    "players": N_("players"),
+    "joins": N_("seat claims"),
+    "replays": N_("replays"),
+    "accounts": N_("sign-ups"),
+    "signins": N_("sign-in attempts"),
+    "scores": N_("score sheets"),
+    "hints": N_("hints"),
+    "analyses": N_("analyses"),
+    "chat": N_("chat messages"),
 }
 """The limited kinds of request and how a refusal names them."""
 
@@ -81,7 +82,7 @@ class RateLimits:
                 ``Retry-After``).
         """
         key = client_key(connection)
-        self.check(kind, key, "address")
+        self.check(kind, key, N_("address"))
         self.count(kind, key)
 
     def check(self, kind: str, key: str, who: str) -> None:
@@ -100,8 +101,15 @@ class RateLimits:
                 raise RoomError(
                     429,
                     "rate-limited",
-                    f"too many {WHAT[kind]} from this {who}: at most {item} "
-                    f"(try again in {wait} s)",
+                    msg(
+                        N_(
+                            "too many {what} from this {who}: at most {limit} (try again in {wait} s)"
+                        ),
+                        what=Message(WHAT[kind]),
+                        who=Message(who),
+                        limit=str(item),
+                        wait=wait,
+                    ),
                     headers={"Retry-After": str(wait)},
                 )
 

@@ -36,7 +36,7 @@ def frames_of_record(data: Any) -> dict[str, Any]:
         final = replay_record(data)
         first = record_start(data)
     except IllegalActionError as exc:
-        raise RoomError(400, exc.reason, str(exc)) from None
+        raise RoomError(400, exc.reason, exc.as_message()) from None
     except (MetrogamesError, ValueError) as exc:
         raise bad_request(f"record: {exc}") from None
     history = final.history()

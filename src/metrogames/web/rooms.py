@@ -49,9 +49,11 @@ from metrogames.core.errors import (
     MetrogamesError,
     NotYourTurnError,
     RecordError,
+    message_of,
 )
 from metrogames.core.protocol import CHANCE
 from metrogames.games import game_from_options, game_names, game_type, preset_of
+from metrogames.i18n import N_, Message, msg
 from metrogames.web.bodies import ActionBody, HintBody, JoinBody, RoomBody
 from metrogames.web.checks import (
     RoomError,
@@ -98,7 +100,11 @@ def check_room_id(room: str) -> None:
         RoomError: 404 ``not-found``.
     """
     if not (isinstance(room, str) and len(room) == 8 and set(room) <= set(ROOM_ALPHABET)):
-        raise RoomError(404, "not-found", f"no room {room[:20]!r}")
+        raise RoomError(404, "not-found", msg(N_("no room {room}"), room=repr(room[:20])))
+
+
+def _stale(step: int, current: int) -> Message:
+    return msg(N_("step {step} is not the current step {current}"), step=step, current=current)
 
 
 class RoomService:
@@ -291,7 +297,7 @@ class RoomService:
         with self.sessions() as session:
             row = session.get(RoomRow, room)
             if row is None:
-                raise RoomError(404, "not-found", f"no room {room!r}")
+                raise RoomError(404, "not-found", msg(N_("no room {room}"), room=repr(room)))
             seats = session.scalars(
                 select(SeatRow).where(SeatRow.room_id == room).order_by(SeatRow.seat)
             ).all()
@@ -512,12 +518,14 @@ class RoomService:
             RoomError: 401 ``bad-token`` without a token, 403 ``bad-token`` for a wrong one.
         """
         if not token:
-            raise RoomError(401, "bad-token", "this needs a seat token (Authorization: Bearer)")
+            raise RoomError(
+                401, "bad-token", msg(N_("this needs a seat token (Authorization: Bearer)"))
+            )
         digest = hash_token(token)
         for s in table.seats:
             if s.token_hash is not None and secrets.compare_digest(s.token_hash, digest):
                 return s.seat
-        raise RoomError(403, "bad-token", "this token holds no seat of this room")
+        raise RoomError(403, "bad-token", msg(N_("this token holds no seat of this room")))
 
     def viewer(self, table: Table, token: str | None) -> int | None:
         """The seat of ``token``, or ``None`` (a spectator) without one.
@@ -545,15 +553,17 @@ class RoomService:
             return
         if not token:
             raise RoomError(
-                409, "day-open", "a daily game is seen only by its player until its day closes"
+                409,
+                "day-open",
+                msg(N_("a daily game is seen only by its player until its day closes")),
             )
         self.seat_of(table, token)
 
     def _check_host(self, table: Table, token: str | None) -> None:
         if not token:
-            raise RoomError(401, "bad-token", "this needs the host token")
+            raise RoomError(401, "bad-token", msg(N_("this needs the host token")))
         if not secrets.compare_digest(hash_token(token), table.host_hash):
-            raise RoomError(403, "bad-token", "only the room's host may do this")
+            raise RoomError(403, "bad-token", msg(N_("only the room's host may do this")))
 
     async def join(self, room: str, body: JoinBody) -> str:
         """``POST /api/rooms/{room}/join``: claim an open human seat; returns its token.
@@ -565,11 +575,15 @@ class RoomService:
             seat = body.seat
             if seat >= len(table.seats):
                 last = len(table.seats) - 1
-                raise bad_request(f"a join: seat: this room's seats are 0 to {last}")
+                raise bad_request(
+                    msg(N_("a join: seat: this room's seats are 0 to {last}"), last=last)
+                )
             async with table.lock:
                 s = table.seats[seat]
                 if table.status != "waiting" or not s.human or s.token_hash is not None:
-                    raise RoomError(409, "seat-taken", f"seat {seat} is not open")
+                    raise RoomError(
+                        409, "seat-taken", msg(N_("seat {seat} is not open"), seat=seat)
+                    )
                 token = new_token()
                 name = body.name or f"Player {seat + 1}"
                 await self._change_seat(table, seat, name=name, token_hash=hash_token(token))
@@ -587,10 +601,14 @@ class RoomService:
             self._check_host(table, host)
             async with table.lock:
                 if table.status != "waiting":
-                    raise RoomError(409, "already-started", "the game has already started")
+                    raise RoomError(409, "already-started", msg(N_("the game has already started")))
                 open_seats = [s.seat for s in table.seats if s.human and s.token_hash is None]
                 if open_seats:
-                    raise RoomError(409, "seats-open", f"seat(s) {open_seats} wait for players")
+                    raise RoomError(
+                        409,
+                        "seats-open",
+                        msg(N_("seat(s) {seats} wait for players"), seats=open_seats),
+                    )
                 await self._start(table)
             await self._settle(table)
         return table
@@ -615,7 +633,7 @@ class RoomService:
                 s = self._seat(table, seat)
                 self._check_playing(table)
                 if not s.human:
-                    raise bad_request(f"seat {seat} is a bot's seat")
+                    raise bad_request(msg(N_("seat {seat} is a bot's seat"), seat=seat))
                 if s.bot is None:
                     self._check_departed(table, seat)
                 await self._change_seat(table, seat, bot=bot)
@@ -631,12 +649,21 @@ class RoomService:
             RoomError: 409 ``player-present``.
         """
         grace = self.settings.handover_grace
-        rule = f"a seat goes to a bot once its player has been gone for {grace:g} s"
+        rule = msg(
+            N_("a seat goes to a bot once its player has been gone for {grace} s"),
+            grace=f"{grace:g}",
+        )
         if table.connected[seat] > 0:
-            raise RoomError(409, "player-present", f"seat {seat}'s player is connected: {rule}")
+            message = msg(N_("seat {seat}'s player is connected: {rule}"), seat=seat, rule=rule)
+            raise RoomError(409, "player-present", message)
         away = self.clock() - table.present[seat]
         if away < grace:
-            message = f"seat {seat}'s player was here {away:.0f} s ago: {rule}"
+            message = msg(
+                N_("seat {seat}'s player was here {away} s ago: {rule}"),
+                seat=seat,
+                away=f"{away:.0f}",
+                rule=rule,
+            )
             raise RoomError(409, "player-present", message)
 
     async def reclaim(self, room: str, seat: int, token: str | None) -> Table:
@@ -649,7 +676,9 @@ class RoomService:
             async with table.lock:
                 s = self._seat(table, seat)
                 if self.seat_of(table, token) != seat:
-                    raise RoomError(403, "bad-token", f"this token does not hold seat {seat}")
+                    raise RoomError(
+                        403, "bad-token", msg(N_("this token does not hold seat {seat}"), seat=seat)
+                    )
                 if s.bot is not None:
                     await self._change_seat(table, seat, bot=None)
                 table.present[seat] = self.clock()
@@ -658,7 +687,7 @@ class RoomService:
 
     def _seat(self, table: Table, seat: int) -> Seat:
         if not 0 <= seat < len(table.seats):
-            raise RoomError(404, "not-found", f"no seat {seat} in this room")
+            raise RoomError(404, "not-found", msg(N_("no seat {seat} in this room"), seat=seat))
         return table.seats[seat]
 
     async def _change_seat(self, table: Table, seat: int, **changes: Any) -> None:
@@ -693,9 +722,9 @@ class RoomService:
     # -- playing ----------------------------------------------------------------------------
     def _check_playing(self, table: Table) -> None:
         if table.status == "waiting":
-            raise RoomError(409, "not-started", "the game has not started")
+            raise RoomError(409, "not-started", msg(N_("the game has not started")))
         if table.status == "finished":
-            raise RoomError(409, "game-over", "the game is over")
+            raise RoomError(409, "game-over", msg(N_("the game is over")))
 
     async def act(self, room: str, token: str | None, body: ActionBody) -> tuple[Table, int]:
         """``POST /api/rooms/{room}/actions``: play ``{"action", "step"}`` for the token's seat.
@@ -721,20 +750,18 @@ class RoomService:
         async with table.lock:
             self._check_playing(table)
             if not self._step_current(table, seat, step):
-                raise RoomError(
-                    409,
-                    "stale-step",
-                    f"step {step} is not the current step {table.progress.step}",
-                )
+                raise RoomError(409, "stale-step", _stale(step, table.progress.step))
             if table.seats[seat].bot is not None:
                 raise RoomError(
-                    409, "not-your-turn", f"seat {seat} is played by a bot; reclaim it first"
+                    409,
+                    "not-your-turn",
+                    msg(N_("seat {seat} is played by a bot; reclaim it first"), seat=seat),
                 )
             state = table.progress.state
             try:
                 action = state.action_from_json(seat, body.action)
             except MetrogamesError as exc:
-                raise RoomError(400, "bad-notation", str(exc)) from None
+                raise RoomError(400, "bad-notation", message_of(exc)) from None
             await self._play(table, seat, action)
             table.present[seat] = self.clock()
             table.timed_out.pop(seat, None)
@@ -759,25 +786,28 @@ class RoomService:
         async with self.held(room) as table:
             seat = self.seat_of(table, token)
             if self.no_hints(table):
-                raise RoomError(409, "ranked-game", "hints are off in a ranked daily game")
+                raise RoomError(409, "ranked-game", msg(N_("hints are off in a ranked daily game")))
             self._check_playing(table)
             step = body.step
             if not self._step_current(table, seat, step):
-                message = f"step {step} is not the current step {table.progress.step}"
-                raise RoomError(409, "stale-step", message)
+                raise RoomError(409, "stale-step", _stale(step, table.progress.step))
             state = table.progress.state
             if seat not in state.to_move() or table.seats[seat].bot is not None:
-                raise RoomError(409, "not-your-turn", f"seat {seat} is not to move")
+                raise RoomError(
+                    409, "not-your-turn", msg(N_("seat {seat} is not to move"), seat=seat)
+                )
             view = state.view(seat)
             about = None
             if body.about is not None:
                 try:
                     about = view.action_from_json(seat, body.about)
                 except MetrogamesError as exc:
-                    raise RoomError(400, "bad-notation", str(exc)) from None
+                    raise RoomError(400, "bad-notation", message_of(exc)) from None
                 if not view.is_legal(seat, about):
                     text = view.action_to_string(seat, about)
-                    raise RoomError(400, "not-legal", f"{text} is not a legal move now")
+                    raise RoomError(
+                        400, "not-legal", msg(N_("{move} is not a legal move now"), move=text)
+                    )
             digest = hashlib.sha256(f"metrogames/hint/{table.id}/{step}".encode()).digest()
             seed = int.from_bytes(digest[:8], "big")
             found = await self.think(hints, view, seat, about=about, seed=seed, k=HINT_MOVES)
@@ -805,11 +835,11 @@ class RoomService:
         try:
             trial.apply(seat, action)
         except NotYourTurnError as exc:
-            raise RoomError(409, "not-your-turn", str(exc)) from None
+            raise RoomError(409, "not-your-turn", exc.as_message()) from None
         except GameOverError as exc:
-            raise RoomError(409, "game-over", str(exc)) from None
+            raise RoomError(409, "game-over", exc.as_message()) from None
         except IllegalActionError as exc:
-            raise RoomError(400, exc.reason, str(exc)) from None
+            raise RoomError(400, exc.reason, exc.as_message()) from None
         moves = [(seat, action), *trial.chance_actions()]
         await self._store(table, trial, moves, "finished" if trial.state.is_over() else None)
 
@@ -837,7 +867,7 @@ class RoomService:
         try:
             await self.write(self._write, table, trial, moves, room, state)
         except IntegrityError:
-            raise RoomError(409, "stale-step", "another action took this step") from None
+            raise RoomError(409, "stale-step", msg(N_("another action took this step"))) from None
         table.progress = trial
         if status is not None:
             table.status = status

@@ -5,7 +5,8 @@ answers ``{"type": "view", "view": ...}`` at once and after every change of the 
 plays with ``{"type": "action", "action": ..., "step": n}`` and, in an online room, chats with
 ``{"type": "chat", "text"}`` (every socket of the room that said hello gets each new message as
 ``{"type": "chat", "message"}``: :mod:`.chat`); a refusal comes back as
-``{"type": "error", "error", "reason"}`` and changes nothing. A client that says hello again
+``{"type": "error", "error", "reason"}`` (the error in the socket's language:
+:mod:`.language`, read from the upgrade request) and changes nothing. A client that says hello again
 (or reconnects) gets the current view. Messages are limited to 16 KiB and parsed into their
 declared models (:mod:`.bodies`); a message that is not one, or a request the server fails
 to carry out, is answered with an error message and the socket stays open. The server caps
@@ -21,23 +22,27 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from metrogames.i18n import N_, Gettext, msg
 from metrogames.web.bodies import ActionMessage, ChatMessage, Hello, Message, parse
 from metrogames.web.chat import Chat
 from metrogames.web.checks import RoomError, bad_request
+from metrogames.web.language import connection_gettext
 from metrogames.web.rooms import RoomService
 from metrogames.web.tables import Table
 
 MESSAGE_LIMIT = 16 * 1024
 FRAME_LIMIT = 64 * 1024
 """The largest message the WebSocket protocol reads at all (uvicorn's ``ws_max_size``)."""
-SERVER_ERROR = RoomError(500, "server-error", "the server failed on this request")
+SERVER_ERROR = RoomError(500, "server-error", msg(N_("the server failed on this request")))
+
+_HELLO_FIRST = msg(N_('say {{"type": "hello"}} first'))
 
 log = logging.getLogger(__name__)
 router = APIRouter()
 
 
-def _error(exc: RoomError) -> dict[str, Any]:
-    return {"type": "error", "error": exc.message, "reason": exc.reason}
+def _error(exc: RoomError, gettext: Gettext) -> dict[str, Any]:
+    return {"type": "error", "error": exc.localized(gettext), "reason": exc.reason}
 
 
 def _decode(text: str | None) -> Hello | ActionMessage | ChatMessage:
@@ -47,10 +52,12 @@ def _decode(text: str | None) -> Hello | ActionMessage | ChatMessage:
         RoomError: 413 ``too-large``, 400 ``bad-request`` naming the field.
     """
     if text is None:
-        raise bad_request("messages are JSON text")
+        raise bad_request(msg(N_("messages are JSON text")))
     if len(text.encode()) > MESSAGE_LIMIT:
-        raise RoomError(413, "too-large", f"a message is at most {MESSAGE_LIMIT} bytes")
-    return parse(Message, text, "a message").root
+        raise RoomError(
+            413, "too-large", msg(N_("a message is at most {limit} bytes"), limit=MESSAGE_LIMIT)
+        )
+    return parse(Message, text, N_("a message")).root
 
 
 class Connection:
@@ -65,6 +72,7 @@ class Connection:
         self.chat: Chat = socket.app.state.chat
         self.chat_key: int | None = None
         self.send_lock = asyncio.Lock()
+        self.gettext = connection_gettext(socket)
 
     async def send(self, message: dict[str, Any]) -> None:
         async with self.send_lock:
@@ -89,17 +97,21 @@ class Connection:
 
     async def action(self, message: ActionMessage) -> None:
         if self.key is None:
-            raise bad_request('say {"type": "hello"} first')
+            raise bad_request(_HELLO_FIRST)
         if self.seat is None:
-            raise RoomError(401, "bad-token", "spectators cannot act; say hello with a token")
+            raise RoomError(
+                401, "bad-token", msg(N_("spectators cannot act; say hello with a token"))
+            )
         await self.rooms.act_as(self.table, self.seat, message)
 
     async def say(self, message: ChatMessage) -> None:
         if self.key is None:
-            raise bad_request('say {"type": "hello"} first')
+            raise bad_request(_HELLO_FIRST)
         self.chat.check_online(self.table)
         if self.seat is None:
-            raise RoomError(401, "bad-token", "spectators cannot chat; say hello with a token")
+            raise RoomError(
+                401, "bad-token", msg(N_("spectators cannot chat; say hello with a token"))
+            )
         await self.chat.say(self.table, self.seat, message.text)
 
     def close(self) -> None:
@@ -120,7 +132,7 @@ async def room_socket(socket: WebSocket, room: str) -> None:
         async with rooms.held(room) as table:
             await serve_connection(Connection(socket, rooms, table))
     except RoomError as exc:
-        await socket.send_json(_error(exc))
+        await socket.send_json(_error(exc, connection_gettext(socket)))
         await socket.close(code=4404)
 
 
@@ -141,12 +153,12 @@ async def serve_connection(conn: Connection) -> None:
                 else:
                     await conn.action(message)
             except RoomError as exc:
-                await conn.send(_error(exc))
+                await conn.send(_error(exc, conn.gettext))
             except WebSocketDisconnect:
                 raise
             except Exception:  # e.g. the database failed: the room is unchanged, the socket lives
                 log.exception("room %s: a WebSocket message failed", table.id)
-                await conn.send(_error(SERVER_ERROR))
+                await conn.send(_error(SERVER_ERROR, conn.gettext))
     except WebSocketDisconnect:
         pass
     finally:

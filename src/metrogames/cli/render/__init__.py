@@ -22,6 +22,7 @@ from typing import Protocol
 from rich.console import RenderableType
 from rich.text import Text
 
+from metrogames.cli.lang import _, tr
 from metrogames.core.protocol import Action, GameType, JsonObject, State
 from metrogames.games import game_type
 
@@ -143,9 +144,8 @@ def renderer_for(kind: GameType) -> TerminalRenderer:
 def scores_line(state: State[Action], names: Sequence[str]) -> Text:
     """``Final scores: Player 1: 118 · bot:greedy: 97``."""
     scores = state.scores()
-    return Text(
-        "Final scores: " + " · ".join(f"{n}: {s}" for n, s in zip(names, scores, strict=True))
-    )
+    listed = " · ".join(f"{n}: {s}" for n, s in zip(names, scores, strict=True))
+    return Text(tr("Final scores: {scores}", scores=listed))
 
 
 def winners_line(state: State[Action], names: Sequence[str], detail: str = "") -> Text:
@@ -154,8 +154,13 @@ def winners_line(state: State[Action], names: Sequence[str], detail: str = "") -
     winners = state.winners()
     scores = state.scores()
     who = ", ".join(names[w] for w in winners)
-    verb = "wins" if len(winners) == 1 else "share the victory"
-    return Text(f"{who} {verb} with {scores[winners[0]]} points{detail}.", style="bold green")
+    template = (
+        _("{who} wins with {points} points{detail}.")
+        if len(winners) == 1
+        else _("{who} share the victory with {points} points{detail}.")
+    )
+    text = template.format(who=who, points=scores[winners[0]], detail=detail)
+    return Text(text, style="bold green")
 
 
 def solo_lines(result: JsonObject) -> list[Text]:
@@ -164,12 +169,13 @@ def solo_lines(result: JsonObject) -> list[Text]:
     out = []
     rating = result.get("rating")
     if isinstance(rating, dict):
-        text = f"Solo rating: {result['score']}"
+        text = tr("Solo rating: {score}", score=result["score"])
         modules = result.get("modules")
         if isinstance(modules, int) and modules:
-            text += f" − {rating['penalty']} ({modules} module{'s' if modules > 1 else ''})"
+            count = tr("{n} modules", n=modules) if modules > 1 else _("1 module")
+            text += f" − {rating['penalty']} ({count})"
             text += f" = {rating['adjusted']}"
-        text += f" → band {rating['band']} ({rating['range']})"
+        text += " → " + tr("band {band} ({range})", band=rating["band"], range=rating["range"])
         if rating.get("phrase"):
             text += f": “{rating['phrase']}”"
         out.append(Text(text, style="bold green"))
@@ -179,8 +185,13 @@ def solo_lines(result: JsonObject) -> list[Text]:
         shown = f"{rank:.1f}" if rank < 1 or rank > 99 else f"{rank:.0f}"
         out.append(
             Text(
-                f"Percentile: {shown} — better than {shown}% of {reference['games']} solo "
-                f"games of the {reference['bot']} bot",
+                tr(
+                    "Percentile: {shown} — better than {shown}% of {games} solo games of the "
+                    "{bot} bot",
+                    shown=shown,
+                    games=reference["games"],
+                    bot=reference["bot"],
+                ),
                 style="bold green",
             )
         )

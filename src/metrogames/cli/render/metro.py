@@ -19,6 +19,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from metrogames.cli.lang import _, tr
 from metrogames.cli.render import Command, Seats, scores_line, winners_line
 from metrogames.cli.render.metro_board import (
     SEAT_LETTERS,
@@ -66,10 +67,13 @@ class MetroRenderer:
         """The seed and options, each seat's colour and stations, the unused stations."""
         metro = _metro(state)
         options = metro.game.options
-        head = "Metro" + (f" · seed {seed}" if seed is not None else "")
-        intro = Text(
-            f"{head} · {options.turn_mode} mode · one-tile routes {options.one_tile_routes}"
+        head = "Metro" + (" · " + tr("seed {seed}", seed=seed) if seed is not None else "")
+        modes = tr(
+            "{mode} mode · one-tile routes {routes}",
+            mode=options.turn_mode,
+            routes=options.one_tile_routes,
         )
+        intro = Text(f"{head} · {modes}")
         intro.stylize("bold")
         lines: list[RenderableType] = [intro]
         players = metro.num_players
@@ -77,15 +81,21 @@ class MetroRenderer:
         for p, name in enumerate(seats.names):
             line = Text("  ")
             line.append_text(seat_text(p, name))
-            line.append(f" · stations {' '.join(map(str, allocation[p]))}", style="dim")
+            line.append(
+                " · " + tr("stations {numbers}", numbers=" ".join(map(str, allocation[p]))),
+                style="dim",
+            )
             lines.append(line)
         unused = metro.data.unused[players]
         if unused:
-            lines.append(Text(f"  unused stations: {' '.join(map(str, unused))}", style="dim"))
+            numbers = " ".join(map(str, unused))
+            lines.append(
+                Text("  " + tr("unused stations: {numbers}", numbers=numbers), style="dim")
+            )
         return Group(*lines)
 
     def position(self, state: State[Action]) -> str:
-        return f"placement {min(_metro(state).turn, 60)} of 60"
+        return tr("placement {n} of 60", n=min(_metro(state).turn, 60))
 
     def private(self, state: State[Action]) -> bool:
         return _metro(state).game.options.hand  # held tiles are secret in the hand modes
@@ -97,13 +107,18 @@ class MetroRenderer:
         scores, the player's own tile(s) and where they may go, the trains on their way."""
         metro = _metro(view)
         title = seat_text(seat, seats.names[seat])
-        title.append(f": your turn · placement {metro.turn} of 60")
+        title.append(": " + tr("your turn · placement {n} of 60", n=metro.turn))
         last = _last_placement(metro)
         last_text = None
         if last is not None:
             who, action = last
             last_text = Text(
-                f"Last: {seats.names[who]} placed {action.tile} on {square_name(action.square)}",
+                tr(
+                    "Last: {name} placed {tile} on {square}",
+                    name=seats.names[who],
+                    tile=action.tile,
+                    square=square_name(action.square),
+                ),
                 style="dim",
             )
         screen = turn_view(
@@ -121,20 +136,20 @@ class MetroRenderer:
         name = seats.names[seat]
         drawn = metro.drawn_tile
         if drawn is not None:
-            return f"{name} · place {drawn} > "
+            return f"{name} · " + tr("place {tile}", tile=drawn) + " > "
         held = ", ".join(metro.hand(seat))
         if metro.game.options.turn_mode == "official-hand":
-            return f"{name} · place {held} or draw > "
-        return f"{name} · tiles {held} > "
+            return f"{name} · " + tr("place {tile} or draw", tile=held) + " > "
+        return f"{name} · " + tr("tiles {tiles}", tiles=held) + " > "
 
     def moves(self, view: State[Action], seat: int) -> RenderableType:
-        return Group(Text("Legal moves:", style="bold"), moves_text(_metro(view), seat))
+        return Group(Text(_("Legal moves:"), style="bold"), moves_text(_metro(view), seat))
 
     def commands(self, view: State[Action], seat: int) -> dict[str, Command]:
         def routes() -> RenderableType:
-            return Group(Text("Open routes:", style="bold"), open_routes_text(_metro(view)))
+            return Group(Text(_("Open routes:"), style="bold"), open_routes_text(_metro(view)))
 
-        return {"routes": ("every open route", routes)}
+        return {"routes": (_("every open route"), routes)}
 
     def complete(self, view: State[Action], seat: int, action: Action) -> Action:
         """A bare square names the tile when only one kind of tile can be placed."""
@@ -159,9 +174,14 @@ class MetroRenderer:
             line.append(f"{SEAT_LETTERS[player]} ", style=seat_style(player))
             line.append(seats.names[player], style="bold")
             if move.is_draw:
-                line.append(" draws a new tile to place")
+                line.append(" " + _("draws a new tile to place"))
             else:
-                line.append(f" places {move.tile} on {square_name(move.square)}")
+                line.append(
+                    " "
+                    + tr(
+                        "places {tile} on {square}", tile=move.tile, square=square_name(move.square)
+                    )
+                )
             out.append(line)
         board = _metro(after).board
         for k in board.completed[len(_metro(before).board.completed) :]:
@@ -176,7 +196,7 @@ class MetroRenderer:
         last = _last_placement(metro)
         return Group(
             Text(""),
-            Rule("Metro: game over", style="bold"),
+            Rule(_("Metro: game over"), style="bold"),
             render_board(metro, last=last[1].square if last is not None else None),
             legend(),
             final_table(metro, seats.names),
@@ -192,25 +212,26 @@ class MetroRenderer:
         names = seats.names
         longest = metro.longest_routes()
         routes = " · ".join(
-            f"{n}: {t} tile{'s' if t != 1 else ''}" for n, t in zip(names, longest, strict=True)
+            f"{n}: " + (_("1 tile") if t == 1 else tr("{n} tiles", n=t))
+            for n, t in zip(names, longest, strict=True)
         )
         scores = metro.scores()
         winners = metro.winners()
         detail = ""
         if sum(1 for s in scores if s == max(scores)) > len(winners):
-            detail = f" (tie-break: longest route, {longest[winners[0]]} tiles)"
+            detail = " " + tr("(tie-break: longest route, {n} tiles)", n=longest[winners[0]])
         elif len(winners) > 1:
-            detail = f" (still tied on the longest route, {longest[winners[0]]} tiles)"
+            detail = " " + tr("(still tied on the longest route, {n} tiles)", n=longest[winners[0]])
         return Group(
             scores_line(state, names),
-            Text(f"Longest routes: {routes}"),
+            Text(tr("Longest routes: {routes}", routes=routes)),
             winners_line(state, names, detail),
         )
 
     def sheet(self, game: str, result: JsonObject) -> RenderableType:
         """A ``score --json`` result: the completed routes, then the scores per player."""
-        table = Table(title="Metro: completed routes", title_style="bold")
-        for name in ("station", "player", "tiles", "centre", "points"):
+        table = Table(title=_("Metro: completed routes"), title_style="bold")
+        for name in (_("station"), _("player"), _("tiles"), _("centre"), _("points")):
             table.add_column(name, justify="right")
         for route in cast(list[JsonObject], result["routes"]):
             player = "—" if route["player"] is None else str(route["player"])
@@ -219,8 +240,8 @@ class MetroRenderer:
                 str(route["station"]), player, str(route["tiles"]), centre, str(route["points"])
             )
         scores = cast(list[int], result["scores"])
-        shown = ", ".join(f"player {p}: {s}" for p, s in enumerate(scores))
-        return Group(table, Text(f"scores: {shown}"))
+        shown = ", ".join(tr("player {p}: {score}", p=p, score=s) for p, s in enumerate(scores))
+        return Group(table, Text(tr("scores: {scores}", scores=shown)))
 
 
 RENDERER = MetroRenderer()

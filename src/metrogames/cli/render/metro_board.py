@@ -36,9 +36,11 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
+from metrogames.cli.lang import _, tr
 from metrogames.cli.render.canvas import Canvas, colour_hex
 from metrogames.games.metro import MetroState, Route, load_metro, square_name
 from metrogames.games.metro.tiles import CENTRAL_BASE, SIZE, MetroData
+from metrogames.i18n import N_
 
 CELL_W = 7
 """Canvas columns per square."""
@@ -54,8 +56,10 @@ BOARD_W = LEFT + SIZE * CELL_W + RIGHT
 """Width of the rendered board in characters."""
 
 SEAT_LETTERS = "YBOGRV"
+SEAT_COLOURS = (N_("yellow"), N_("blue"), N_("orange"), N_("green"), N_("red"), N_("violet"))
+"""The seats' colour names as the catalogs hold them (the data's ``seat_colours``)."""
 """One letter per seat colour (yellow blue orange green red violet)."""
-SIDE_NAMES = ("north", "east", "south", "west")
+SIDE_NAMES = (N_("north"), N_("east"), N_("south"), N_("west"))
 
 ENDPOINT_CELL: dict[int, tuple[int, int, str]] = {
     0: (0, 2, "u"),
@@ -183,7 +187,7 @@ def seat_text(seat: int, name: str | None = None) -> Text:
     out = Text()
     if name is not None:
         out.append(f"{name} · ", style="bold")
-    out.append(f"{seat_colour(seat)} ({SEAT_LETTERS[seat]})", style=seat_style(seat))
+    out.append(f"{_(seat_colour(seat))} ({SEAT_LETTERS[seat]})", style=seat_style(seat))
     return out
 
 
@@ -380,22 +384,33 @@ def tiles_row(codes: Sequence[str]) -> Text:
 # -- words ------------------------------------------------------------------------------------
 def arrival_text(data: MetroData, code: int) -> str:
     """``station 9`` or ``the centre`` for an arrival code."""
-    return "the centre" if code <= CENTRAL_BASE else f"station {-code}"
+    return _("the centre") if code <= CENTRAL_BASE else tr("station {n}", n=-code)
+
+
+def tile_count(n: int) -> str:
+    """``1 tile``, ``3 tiles``."""
+    return _("1 tile") if n == 1 else tr("{n} tiles", n=n)
 
 
 def route_text(state: MetroState, route: Route) -> Text:
     """A completed route as it scores: ``yellow (Y): station 6, 5 tiles, ×2 centre = 10
     (→ the centre)``; a route from an unallocated station scores for nobody."""
     out = Text("  ✔ ")
-    tiles = f"{route.tiles} tile{'s' if route.tiles != 1 else ''}"
+    tiles = tile_count(route.tiles)
     end = arrival_text(state.data, route.arrival)
     if route.player is None:
-        out.append(f"station {route.station} (nobody's), {tiles} → {end}: no points", style=_DIM)
+        text = tr(
+            "station {n} (nobody's), {tiles} → {end}: no points",
+            n=route.station,
+            tiles=tiles,
+            end=end,
+        )
+        out.append(text, style=_DIM)
         return out
     out.append_text(seat_text(route.player))
-    out.append(f": station {route.station}, {tiles}")
+    out.append(": " + tr("station {n}", n=route.station) + f", {tiles}")
     if route.central:
-        out.append(", ×2 centre", style=_LEGAL_FG)
+        out.append(", " + _("×2 centre"), style=_LEGAL_FG)
     out.append(f" = {route.points}", style="bold")
     out.append(f"  (→ {end})", style=_DIM)
     return out
@@ -435,14 +450,14 @@ def open_routes_text(state: MetroState, *, moved_only: bool = False) -> Text:
         if i:
             out.append("\n")
         out.append_text(seat_text(o.seat))
-        where = f"{square_name(o.square)} {SIDE_NAMES[o.side]}"
-        out.append(f": station {o.station} → waiting at {where}")
+        where = f"{square_name(o.square)} {_(SIDE_NAMES[o.side])}"
+        out.append(": " + tr("station {n} → waiting at {where}", n=o.station, where=where))
         if o.tiles:
-            out.append(f" ({o.tiles} tile{'s' if o.tiles != 1 else ''})", style=_DIM)
+            out.append(f" ({tile_count(o.tiles)})", style=_DIM)
         else:
-            out.append(" (at its station)", style=_DIM)
+            out.append(" " + _("(at its station)"), style=_DIM)
     if not out.plain:
-        out.append("no train is on its way", style=_DIM)
+        out.append(_("no train is on its way"), style=_DIM)
     return out
 
 
@@ -462,7 +477,7 @@ def _compact_open(state: MetroState) -> Text:
         ]
         out.append(" · ".join(parts))
     if not out.plain:
-        out.append("none has left its station yet", style=_DIM)
+        out.append(_("none has left its station yet"), style=_DIM)
     return out
 
 
@@ -490,7 +505,7 @@ def moves_text(state: MetroState, player: int) -> Text:
         out.append(" " + " ".join(square_name(sq) for sq in squares))
     if can_draw(state, player):
         out.append("\n  draw", style="bold")
-        out.append("  (take a new tile and place it, keeping the held one)", style=_DIM)
+        out.append("  " + _("(take a new tile and place it, keeping the held one)"), style=_DIM)
     return out
 
 
@@ -499,11 +514,11 @@ def scores_table(state: MetroState, names: Sequence[str], *, current: int | None
     board = state.board
     table = Table(box=None, padding=(0, 1), show_edge=False, header_style="bold")
     table.add_column("")
-    table.add_column("player")
-    table.add_column("score", justify="right")
-    table.add_column("longest", justify="right")
-    table.add_column("done", justify="right")
-    table.add_column("open", justify="right")
+    table.add_column(_("player"))
+    table.add_column(_("score"), justify="right")
+    table.add_column(_("longest"), justify="right")
+    table.add_column(_("done"), justify="right")
+    table.add_column(_("open"), justify="right")
     done = [0] * len(names)
     running = [0] * len(names)
     for k, owner in enumerate(board.owners):
@@ -543,10 +558,10 @@ def turn_view(
     board = render_board(state, legal=squares, last=last)
     panel = Table.grid(padding=(0, 0))
     panel.add_column()
-    head = Text(f"Placement {min(state.turn, 60)} of 60", style="bold")
-    head.append(f" · {state.pile_size} tiles in the pile", style=_DIM)
+    head = Text(tr("Placement {n} of 60", n=min(state.turn, 60)), style="bold")
+    head.append(" · " + tr("{n} tiles in the pile", n=state.pile_size), style=_DIM)
     panel.add_row(head)
-    to_play = Text("To play: ")
+    to_play = Text(_("To play:") + " ")
     to_play.append_text(seat_text(player, names[player]))
     panel.add_row(to_play)
     if last_text is not None:
@@ -556,9 +571,9 @@ def turn_view(
     panel.add_row(Text(""))
     drawn = state.drawn_tile
     codes = [drawn] if drawn is not None else list(state.hand(player))
-    title = "Your tile" if len(codes) == 1 else "Your tiles"
+    title = _("Your tile") if len(codes) == 1 else _("Your tiles")
     if drawn is not None and state.game.options.hand:
-        title = "Drawn tile (place it)"
+        title = _("Drawn tile (place it)")
     panel.add_row(Text(title, style="bold"))
     if codes:
         panel.add_row(tiles_row(codes))
@@ -567,15 +582,15 @@ def turn_view(
         same.setdefault(tuple(sqs), []).append(code)
     for where, group in same.items():
         line = Text(f"{', '.join(group)} → ", style="bold")
-        line.append(" ".join(square_name(sq) for sq in where) or "nowhere", style=_LEGAL_FG)
+        line.append(" ".join(square_name(sq) for sq in where) or _("nowhere"), style=_LEGAL_FG)
         panel.add_row(line)
     if can_draw(state, player):
-        panel.add_row(Text("or type draw: take a new tile and place it", style=_DIM))
+        panel.add_row(Text(_("or type draw: take a new tile and place it"), style=_DIM))
     if drawn is not None and state.game.options.turn_mode == "official-hand":
-        held = ", ".join(state.hand(player)) or "none"
-        panel.add_row(Text(f"(you keep the held tile: {held})", style=_DIM))
+        held = ", ".join(state.hand(player)) or _("none")
+        panel.add_row(Text(tr("(you keep the held tile: {held})", held=held), style=_DIM))
     panel.add_row(Text(""))
-    panel.add_row(Text("Trains on their way", style="bold"))
+    panel.add_row(Text(_("Trains on their way"), style="bold"))
     panel.add_row(_compact_open(state))
     if width >= BOARD_W + 40:
         outer = Table.grid(padding=(0, 2))
@@ -613,13 +628,13 @@ def final_table(state: MetroState, names: Sequence[str]) -> Table:
 def legend() -> Text:
     """How to read the board."""
     out = Text(style=_DIM)
-    out.append("Stations: number·seat letter (")
+    out.append(_("Stations: number·seat letter") + " (")
     for seat, letter in enumerate(SEAT_LETTERS):
         out.append(letter, style=seat_style(seat))
         out.append(" " if seat < len(SEAT_LETTERS) - 1 else "")
-    out.append("). ● central station (×2). ")
-    out.append("Y↓ a train waiting to enter a square. ")
-    out.append("Named squares: where your tile may go. ┼ tracks cross.")
+    out.append("). ● " + _("central station (×2).") + " ")
+    out.append("Y↓ " + _("a train waiting to enter a square.") + " ")
+    out.append(_("Named squares: where your tile may go.") + " ┼ " + _("tracks cross."))
     return out
 
 

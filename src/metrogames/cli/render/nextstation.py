@@ -14,6 +14,7 @@ from rich.console import Group, RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
+from metrogames.cli.lang import _, tr
 from metrogames.cli.render import Command, Seats, plain_verdict
 from metrogames.cli.render.nextstation_map import (
     MOVES_HELP,
@@ -48,22 +49,28 @@ class NextStationRenderer:
         ns = _ns(state)
         city = ns.city
         deal = ns.deal
-        head = Text(city.title + (f" · seed {seed}" if seed is not None else "") + " · ")
+        head = Text(
+            city.title + (" · " + tr("seed {seed}", seed=seed) if seed is not None else "") + " · "
+        )
         head.stylize("bold")
         head.append(", ".join(seats.names))
         lines: list[RenderableType] = [head]
-        cycle = " → ".join(city.colours[c] for c in deal.colour_cycle)
-        lines.append(Text(f"Colour order: {cycle}", style="dim"))
+        cycle = " → ".join(_(city.colours[c]) for c in deal.colour_cycle)
+        lines.append(Text(tr("Colour order: {cycle}", cycle=cycle), style="dim"))
         for o in deal.objectives:
-            lines.append(Text(f"Objective {o}: {city.objective_text.get(o, '')}"))
+            lines.append(
+                Text(tr("Objective {o}: {text}", o=o, text=city.objective_text.get(o, "")))
+            )
         if deal.powers is not None:
-            pairs = zip(city.colours, deal.powers, strict=True)
-            lines.append(Text("Pencil powers: " + ", ".join(f"{c} {p}" for c, p in pairs)))
+            pairs = ", ".join(
+                f"{_(c)} {_(p)}" for c, p in zip(city.colours, deal.powers, strict=True)
+            )
+            lines.append(Text(tr("Pencil powers: {pairs}", pairs=pairs)))
         return Group(*lines)
 
     def position(self, state: State[Action]) -> str:
         ns = _ns(state)
-        return f"round {ns.round + 1}, turn {ns.turn}"
+        return tr("round {round}, turn {turn}", round=ns.round + 1, turn=ns.turn)
 
     def private(self, state: State[Action]) -> bool:
         return False  # the maps are public; a turn's moves show once every player has moved
@@ -79,15 +86,19 @@ class NextStationRenderer:
         colour = ns.colour(seat)
         parts: list[RenderableType] = []
         if len(seats.humans) > 1:
-            parts.append(Rule(f"{name}: your turn", style="bold"))
+            parts.append(Rule(tr("{name}: your turn", name=name), style="bold"))
         fresh = not ns.maps[seat].sections[colour]
         parts.append(turn_view(ns, seat, name, legal, width=width, show_departure=fresh))
         if legal == [PASS]:
             card = ns.city.card_by_id[ns.card or ""]
             parts.append(
                 Text(
-                    f"No legal section for the {card.kind} {card.face} card: "
-                    f"{name} passes automatically.",
+                    tr(
+                        "No legal section for the {kind} {face} card: {name} passes automatically.",
+                        kind=_(card.kind),
+                        face=_(card.face),
+                        name=name,
+                    ),
                     style="#ffd23f",
                 )
             )
@@ -98,7 +109,8 @@ class NextStationRenderer:
         city = ns.city
         card = city.card_by_id[ns.card or ""]
         line = city.colours[ns.colour(seat)]
-        return f"{seats.names[seat]} · {line} line · {card.kind} {card.face} > "
+        line_text = tr("{colour} line", colour=_(line))
+        return f"{seats.names[seat]} · {line_text} · {_(card.kind)} {_(card.face)} > "
 
     def moves(self, view: State[Action], seat: int) -> RenderableType:
         ns = _ns(view)
@@ -123,15 +135,18 @@ class NextStationRenderer:
         old, new = _ns(before), _ns(after)
         city = new.city
         out: list[RenderableType] = []
-        bots = Text("Bots: ", style="bold")
+        label = _("Bots:") + " "
+        bots = Text(label, style="bold")
         for k, (p, action) in enumerate(m for m in moves if m[0] not in seats.humans):
             bots.append(("  ·  " if k else "") + f"{seats.names[p]} ")
             bots.append(format_action(city, cast(TurnAction, action)), style="bold")
         for p, action in moves:
             if p in seats.humans:
                 shown = format_action(city, cast(TurnAction, action))
-                out.append(Text(f"{seats.names[p]} plays {shown}", style="green"))
-        if seats.humans and len(bots) > len("Bots: "):
+                out.append(
+                    Text(tr("{name} plays {move}", name=seats.names[p], move=shown), style="green")
+                )
+        if seats.humans and len(bots) > len(label):
             out.append(bots)
         if new.round != old.round or (new.is_over() and not old.is_over()):
             out.extend(self._round_scores(old, new, seats))
@@ -143,16 +158,27 @@ class NextStationRenderer:
         city = state.city
         out: list[RenderableType] = [
             Text(""),
-            Rule(f"{city.title} · round {state.round + 1} of {ROUNDS}", style="bold"),
+            Rule(
+                city.title
+                + " · "
+                + tr("round {round} of {rounds}", round=state.round + 1, rounds=ROUNDS),
+                style="bold",
+            ),
         ]
         for p, name in enumerate(seats.names):
             colour = state.colour(p)
-            line = Text(f"{name} draws the ")
+            before, _sep, after = tr(
+                "{name} draws the {colour} line from {station}",
+                name=name,
+                colour="\0",
+                station=city.stations[city.departures[colour]].name,
+            ).partition("\0")
+            line = Text(before)
             line.append_text(colour_text(city, colour))
-            line.append(f" line from {city.stations[city.departures[colour]].name}")
+            line.append(after)
             power = state.power_of(p)
             if power is not None:
-                line.append(f" · pencil power: {power}", style="#ffd23f")
+                line.append(" · " + tr("pencil power: {power}", power=_(power)), style="#ffd23f")
             out.append(line)
         return out
 
@@ -161,14 +187,16 @@ class NextStationRenderer:
     ) -> list[RenderableType]:
         city = after.city
         scored = before.round
-        out: list[RenderableType] = [Rule(f"End of round {scored + 1}: line scores", style="bold")]
+        out: list[RenderableType] = [
+            Rule(tr("End of round {round}: line scores", round=scored + 1), style="bold")
+        ]
         for p, name in enumerate(seats.names):
             colour = after.colour(p, scored)
             line = Text(f"{name} · ")
             line.append_text(line_score_text(city, colour, after.line_score(p, colour)))
             if city.tourist_points:
                 sites = after.tourist_boxes[p] - before.tourist_boxes[p]
-                line.append(f"  · tourist sites on the line: {sites}", style="dim")
+                line.append("  · " + tr("tourist sites on the line: {n}", n=sites), style="dim")
             out.append(line)
         for p in seats.humans:
             view = MapView(current=after.colour(p, scored), title=seats.names[p])
@@ -179,7 +207,10 @@ class NextStationRenderer:
         """Every player's map, the legend and the score sheets side by side."""
         ns = _ns(state)
         city = ns.city
-        parts: list[RenderableType] = [Text(""), Rule(f"{city.title}: game over", style="bold")]
+        parts: list[RenderableType] = [
+            Text(""),
+            Rule(tr("{title}: game over", title=city.title), style="bold"),
+        ]
         for p, name in enumerate(seats.names):
             parts.append(Text(name, style="bold"))
             parts.append(render_map(city, ns.maps[p]))
@@ -199,7 +230,9 @@ class NextStationRenderer:
         """A ``score --json`` breakdown as the score sheet table (rows: lines, tourist sites,
         interchanges, bridges, objectives, total)."""
         city = load_city(game)
-        return sheets_table(city, ["points"], [result], f"{city.title}: score sheet")
+        return sheets_table(
+            city, [_("points")], [result], tr("{title}: score sheet", title=city.title)
+        )
 
 
 RENDERER = NextStationRenderer()

@@ -25,6 +25,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
+from metrogames.cli.lang import _, tr
 from metrogames.cli.render.canvas import Canvas, colour_hex
 from metrogames.games.nextstation.actions import TurnAction, format_action
 from metrogames.games.nextstation.board import PlayerMap
@@ -99,7 +100,7 @@ def colour_text(city: CityMap, colour: int | str, *, glyph: bool = True) -> Text
     """A line colour written out: ``━ pink (p)`` in that colour."""
     name = city.colours[colour] if isinstance(colour, int) else colour
     letter = colour_letters(city)[name]
-    label = f"━ {name} ({letter})" if glyph else f"{name} ({letter})"
+    label = f"━ {_(name)} ({letter})" if glyph else f"{_(name)} ({letter})"
     return Text(label, style=Style(color=colour_hex(name), bold=True))
 
 
@@ -110,7 +111,7 @@ def card_text(card: Card, *, long: bool = False) -> Text:
     bg = "#a8326e" if card.ends_round else "#2d5da1"
     style = Style(color="white", bgcolor=bg, bold=True)
     label = (
-        f" {card.kind} {face} {card.face.replace('-', ' ')} "
+        f" {_(card.kind)} {face} {_(card.face).replace('-', ' ')} "
         if long
         else (f"{card.kind[0].upper()}{face}")
     )
@@ -370,19 +371,19 @@ def map_legend(city: CityMap) -> Text:
         if sym == ANY and not city.wild_mask:
             continue
         hollow, filled = GLYPHS[sym][1], GLYPHS[sym][0]
-        t.append(f"{hollow if hollow == filled else hollow + filled} {sym}  ")
-    t.append(f"{DOT} free link\n")
+        t.append(f"{hollow if hollow == filled else hollow + filled} {_(sym)}  ")
+    t.append(DOT + " " + _("free link") + "\n")
     if city.tourist_mask:
-        t.append(f"{TOURIST_MARK} tourist site  ", style="#ffd23f")
+        t.append(TOURIST_MARK + " " + _("tourist site") + "  ", style="#ffd23f")
     if city.monument_mask:
-        t.append(f"{MONUMENT_MARK} monument  ", style="#ffb347")
+        t.append(MONUMENT_MARK + " " + _("monument") + "  ", style="#ffb347")
     if city.bridges:
-        t.append(f"{BRIDGE_MARK} bridge  ", style="#ffb347")
+        t.append(BRIDGE_MARK + " " + _("bridge") + "  ", style="#ffb347")
     if city.river_course:
-        t.append(f"{RIVER_CHAR} {city.river_name}  ", style="#5aa9e6")
-    t.append("lines: ")
+        t.append(f"{RIVER_CHAR} {river_word(city)}  ", style="#5aa9e6")
+    t.append(_("lines:") + " ")
     for colour, letter in colour_letters(city).items():
-        t.append(f"{letter}={colour} ", style=Style(color=colour_hex(colour), bold=True))
+        t.append(f"{letter}={_(colour)} ", style=Style(color=colour_hex(colour), bold=True))
     return t
 
 
@@ -416,12 +417,12 @@ def panel_head(city: CityMap, name: str, round_number: int, turn: int, colour: i
     grid = Table.grid(padding=(0, 1))
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column()
-    grid.add_row("Player", Text(name, style="bold"))
-    grid.add_row("Round", f"{round_number} of 4 · turn {turn}")
+    grid.add_row(_("Player"), Text(name, style="bold"))
+    grid.add_row(_("Round"), tr("{round} of 4 · turn {turn}", round=round_number, turn=turn))
     dep = city.stations[city.departures[colour]]
     line = colour_text(city, colour)
-    line.append(f"  from {dep.name} {GLYPHS[dep.symbol][0]}", style=_FG)
-    grid.add_row("Line", line)
+    line.append("  " + tr("from {station}", station=dep.name) + f" {GLYPHS[dep.symbol][0]}", style=_FG)
+    grid.add_row(_("Line"), line)
     return grid
 
 
@@ -442,26 +443,28 @@ def table_panel(
         chips.append_text(card_text(city.card_by_id[cid]))
         chips.append(" ")
     kind = next((c.kind for c in city.deck if c.ends_round), "round-end")
-    chips.append(f"\n{kind}: {state.ends_flipped}/{city.round_end_count}", style="#ff5fb4")
-    grid.add_row("Cards", chips)
+    chips.append(f"\n{_(kind)}: {state.ends_flipped}/{city.round_end_count}", style="#ff5fb4")
+    grid.add_row(_("Cards"), chips)
     if state.card is not None:
         current = card_text(city.card_by_id[state.card], long=True)
         if state.branch:
-            current.append("  after a switch: start from any station of the line", style="#ffd23f")
-        grid.add_row("Card now", current)
+            current.append(
+                "  " + _("after a switch: start from any station of the line"), style="#ffd23f"
+            )
+        grid.add_row(_("Card now"), current)
     if state.deal.powers is not None:
         power = state.power_of(player)
         if power is not None:
             used = state.power_available(player) is None
-            p = Text(power, style="bold strike" if used else "bold #ffd23f")
-            p.append(" used" if used else f" — {city.power_text.get(power, '')}", style=_DIM)
-            grid.add_row("Power", p)
+            p = Text(_(power), style="bold strike" if used else "bold #ffd23f")
+            p.append(" " + _("used") if used else f" — {city.power_text.get(power, '')}", style=_DIM)
+            grid.add_row(_("Power"), p)
     if state.deal.objectives:
         obj = Text()
         for k, o in enumerate(state.deal.objectives):
             obj.append(("\n" if k else "") + o, style="bold")
             obj.append(f": {city.objective_text.get(o, '')}", style=_DIM)
-        grid.add_row("Objectives", obj)
+        grid.add_row(_("Objectives"), obj)
     scored = Text()
     for c, ls in enumerate(state.line_scores[player]):
         if state.round > 0 and any(state.colour(player, r) == c for r in range(state.round)):
@@ -469,16 +472,16 @@ def table_panel(
             scored.append(f" {ls.score}\n")
     if scored:
         scored.rstrip()
-        grid.add_row("Scored", scored)
+        grid.add_row(_("Scored"), scored)
     sheet = state.breakdown(player)
     now = Text(str(sheet.total), style="bold")
+    line_score = sheet.lines[city.colours[colour]].score
     now.append(
-        f"  (this line {sheet.lines[city.colours[colour]].score}, if the game ended now)",
-        style=_DIM,
+        "  " + tr("(this line {score}, if the game ended now)", score=line_score), style=_DIM
     )
-    grid.add_row("Total", now)
+    grid.add_row(_("Total"), now)
     if legal is not None:
-        grid.add_row("Moves", moves_text(city, legal))
+        grid.add_row(_("Moves"), moves_text(city, legal))
     return grid
 
 
@@ -520,15 +523,19 @@ def turn_view(
 def line_score_text(city: CityMap, colour: int, ls: LineScore) -> Text:
     """``6 districts × 3 + 1 Thames × 2 = 20`` for one scored line."""
     t = colour_text(city, colour, glyph=False)
-    t.append(f": {ls.districts} districts × {ls.max_in_district}")
+    t.append(": " + tr("{n} districts × {most}", n=ls.districts, most=ls.max_in_district))
     if city.river_mask:
-        t.append(f" + {ls.river} {city.river_name} × {city.river_points}")
+        t.append(f" + {ls.river} {river_word(city)} × {city.river_points}")
     if city.monument_mask:
-        t.append(f" + {ls.monuments} monuments × {city.monument_points}")
+        t.append(
+            " + " + tr("{n} monuments × {points}", n=ls.monuments, points=city.monument_points)
+        )
     t.append(" = ")
     t.append(str(ls.score), style="bold")
     if ls.circled >= 0:
-        t.append(f"  (circled {city.stations[ls.circled].name})", style=_DIM)
+        t.append(
+            "  " + tr("(circled {station})", station=city.stations[ls.circled].name), style=_DIM
+        )
     return t
 
 
@@ -537,15 +544,17 @@ def final_table(state: NextStationState, names: Sequence[str]) -> Table:
     objectives and the total."""
     city = state.city
     sheets = [state.breakdown(p).to_json(city) for p in range(len(names))]
-    return sheets_table(city, names, sheets, f"{city.title}: final scores")
+    return sheets_table(city, names, sheets, tr("{title}: final scores", title=city.title))
 
 
-def plural(count: int, noun: str) -> str:
-    """``1 box``, ``2 boxes``, ``0 boxes`` (nouns ending in s, x, z, ch, sh take ``es``)."""
-    if count == 1:
-        return f"{count} {noun}"
-    ending = "es" if noun.endswith(("s", "x", "z", "ch", "sh")) else "s"
-    return f"{count} {noun}{ending}"
+def river_word(city: CityMap) -> str:
+    """The city's river (``Thames``), translated; empty for a city without one."""
+    return _(city.river_name) if city.river_name else ""
+
+
+def boxes(count: int) -> str:
+    """``1 box``, ``2 boxes``, ``0 boxes`` (the tourist track's crossed-off boxes)."""
+    return tr("{n} box", n=count) if count == 1 else tr("{n} boxes", n=count)
 
 
 def sheets_table(
@@ -554,10 +563,12 @@ def sheets_table(
     """Score sheets in the ``score --json`` shape (``Breakdown.to_json``), one column each."""
     table = Table(title=title, title_style="bold")
     table.add_column("", style="bold")
+    river = tr("{river} crossings × {points}", river=river_word(city), points=city.river_points)
+    monuments = tr("monuments × {points}", points=city.monument_points)
     table.caption = (
-        "lines: districts × most in one district"
-        + (f" + {city.river_name} crossings × {city.river_points}" if city.river_mask else "")
-        + (f" + monuments × {city.monument_points}" if city.monument_mask else "")
+        _("lines: districts × most in one district")
+        + (f" + {river}" if city.river_mask else "")
+        + (f" + {monuments}" if city.monument_mask else "")
     )
     for n in names:
         table.add_column(n, justify="right")
@@ -570,17 +581,19 @@ def sheets_table(
                 detail += f" + {ln.get('thames', ln.get('river', 0))}×{city.river_points}"
             if "monuments" in ln:
                 detail += f" + {ln['monuments']}×{city.monument_points}"
-            circled = f" (circled {ln['circled']})" if "circled" in ln else ""
+            circled = (
+                " " + tr("(circled {station})", station=ln["circled"]) if "circled" in ln else ""
+            )
             cells.append(f"{detail} = {ln['score']}{circled}")
         table.add_row(colour_text(city, c, glyph=False), *cells)
     if city.tourist_points:
         table.add_row(
-            "tourist sites",
-            *(f"{plural(s['tourist']['boxes'], 'box')} → {s['tourist']['points']}" for s in sheets),
+            _("tourist sites"),
+            *(f"{boxes(s['tourist']['boxes'])} → {s['tourist']['points']}" for s in sheets),
         )
     keys = [k for k in sheets[0]["interchanges"] if k != "points"]
     table.add_row(
-        f"interchanges ({'/'.join(keys)} lines)",
+        tr("interchanges ({counts} lines)", counts="/".join(keys)),
         *(
             " + ".join(str(s["interchanges"][k]) for k in keys)
             + f" → {s['interchanges']['points']}"
@@ -589,10 +602,14 @@ def sheets_table(
     )
     if "bridges" in sheets[0]:
         table.add_row(
-            "bridges",
+            _("bridges"),
             *(
-                f"{s['bridges']['single']} single {s['bridges']['double']} double → "
-                f"{s['bridges']['points']}"
+                tr(
+                    "{single} single {double} double → {points}",
+                    single=s["bridges"]["single"],
+                    double=s["bridges"]["double"],
+                    points=s["bridges"]["points"],
+                )
                 for s in sheets
             ),
         )
@@ -602,6 +619,6 @@ def sheets_table(
             *(f"✔ {city.objective_points}" if s["objectives"][o] else "✘ 0" for s in sheets),
         )
     table.add_row(
-        Text("total", style="bold"), *(Text(str(s["total"]), style="bold") for s in sheets)
+        Text(_("total"), style="bold"), *(Text(str(s["total"]), style="bold") for s in sheets)
     )
     return table

@@ -27,6 +27,7 @@ from typing import Any, TypeAlias
 
 from metrogames.core.errors import NotationError
 from metrogames.games.metro.tiles import SQUARES, load_metro, parse_square, square_name
+from metrogames.i18n import N_, msg
 
 MAX_TEXT = 40
 """Longest action text accepted (characters)."""
@@ -102,8 +103,10 @@ def parse_metro_action(text: object) -> MetroAction:
         code = data.tile_codes[data.tile(tokens[0])]
         return MetroAction(parse_square(tokens[1]), code)
     if not tokens:
-        raise NotationError("empty Metro action: type a tile and a square, like cbaa C5")
-    raise NotationError(f"cannot read {text!r}: a Metro action is written like cbaa C5")
+        raise NotationError(msg(N_("empty Metro action: type a tile and a square, like cbaa C5")))
+    raise NotationError(
+        msg(N_("cannot read {text}: a Metro action is written like cbaa C5"), text=repr(text))
+    )
 
 
 def metro_action_to_json(action: MetroPlay) -> Any:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from metrogames.core.errors import IllegalActionError
 from metrogames.games.metro.tiles import CENTRAL_BASE, SQUARES, MetroData, square_name
+from metrogames.i18n import N_, msg
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,16 +197,26 @@ class MetroBoard:
         code = data.tile_codes[tile]
         name = square_name(sq)
         if data.central_mask & bit:
-            raise IllegalActionError(
-                "central-square", f"{name} is a central-station square and takes no tile"
+            raise IllegalActionError.of(
+                "central-square",
+                msg(N_("{square} is a central-station square and takes no tile"), square=name),
             )
         if self.occupied & bit:
             held = data.tile_codes[self.tiles[sq] - 1]
-            raise IllegalActionError("square-occupied", f"square {name} already holds {held}")
+            raise IllegalActionError.of(
+                "square-occupied",
+                msg(N_("square {square} already holds {tile}"), square=name, tile=held),
+            )
         if not self.frontier & bit:
-            raise IllegalActionError(
+            raise IllegalActionError.of(
                 "not-adjacent",
-                f"{code} on {name}: the square touches neither the board edge nor a placed tile",
+                msg(
+                    N_(
+                        "{tile} on {square}: the square touches neither the board edge nor a placed tile"
+                    ),
+                    tile=code,
+                    square=name,
+                ),
             )
         if (
             one_tile_forbidden
@@ -217,10 +228,17 @@ class MetroBoard:
                 for st in data.stations
                 if st.square == sq and data.advance[tile][sq * 8 + st.departure] < 0
             )
-            raise IllegalActionError(
+            raise IllegalActionError.of(
                 "one-tile-route",
-                f"{code} on {name} makes a one-tile route from station {station}, "
-                "and the tile has another legal square",
+                msg(
+                    N_(
+                        "{tile} on {square} makes a one-tile route from station {station}, "
+                        "and the tile has another legal square"
+                    ),
+                    tile=code,
+                    square=name,
+                    station=station,
+                ),
             )
 
     # -- placing ---------------------------------------------------------------------------

@@ -44,6 +44,7 @@ from metrogames.games.metro.state import (
     MetroState,
 )
 from metrogames.games.metro.tiles import load_metro, square_name
+from metrogames.i18n import N_, msg
 
 FORMAT = "metrogames/1"
 GAME = "metro"
@@ -354,12 +355,26 @@ def _official_choice(state: MetroState, action: MetroAction, actor: int, listed:
         return  # the held tile (or an unknown code, which apply reports)
     pile_next = state.known_pile()[:1]
     if state.drawn_count >= TILES or (pile_next and pile_next[0] != code):
-        shown = f", nor the pile's next tile {pile_next[0]}" if pile_next else ""
-        raise IllegalActionError(
-            "wrong-tile",
-            f"tile {code} on {square_name(action.square)} is not the held tile "
-            f"{', '.join(held) or '(none)'}{shown}",
-        ).at(turn=state.turn, player=actor)
+        square, codes = square_name(action.square), ", ".join(held) or "(none)"
+        text = (
+            msg(
+                N_(
+                    "tile {tile} on {square} is not the held tile {held}, nor the pile's next tile {next}"
+                ),
+                tile=code,
+                square=square,
+                held=codes,
+                next=pile_next[0],
+            )
+            if pile_next
+            else msg(
+                N_("tile {tile} on {square} is not the held tile {held}"),
+                tile=code,
+                square=square,
+                held=codes,
+            )
+        )
+        raise IllegalActionError.of("wrong-tile", text).at(turn=state.turn, player=actor)
     state.apply_in_place(actor, DRAW, check=True)
     if state.drawn_count >= listed:
         raise RecordError(f"turn {state.turn}: the record's tiles run out before this turn")

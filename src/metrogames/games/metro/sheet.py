@@ -22,6 +22,7 @@ from metrogames.games.metro.board import MetroBoard
 from metrogames.games.metro.options import MetroOptions
 from metrogames.games.metro.state import MAX_PLAYERS, MIN_PLAYERS, TILES
 from metrogames.games.metro.tiles import load_metro, square_name
+from metrogames.i18n import N_, msg
 
 SHEET_KEYS = frozenset({"game", "player_count", "placements", "options"})
 
@@ -72,10 +73,14 @@ def metro_sheet_board(sheet: Any) -> MetroBoard:
         t = data.tile_index[action.tile]
         try:
             if used[t] >= data.tile_counts[t]:
-                raise IllegalActionError(
+                raise IllegalActionError.of(
                     "no-tile-left",
-                    f"{action.tile} on {square_name(action.square)}: all "
-                    f"{data.tile_counts[t]} tiles {action.tile} are already placed",
+                    msg(
+                        N_("{tile} on {square}: all {count} tiles {tile} are already placed"),
+                        tile=action.tile,
+                        square=square_name(action.square),
+                        count=data.tile_counts[t],
+                    ),
                 )
             board.check_place(action.square, t, forbidden)
         except IllegalActionError as exc:

@@ -52,6 +52,7 @@ from metrogames.games.metro.actions import (
 from metrogames.games.metro.board import MetroBoard, Route, recount
 from metrogames.games.metro.options import MetroOptions
 from metrogames.games.metro.tiles import SQUARES, MetroData, load_metro, square_name
+from metrogames.i18n import N_, msg, verbatim
 
 if TYPE_CHECKING:
     from metrogames.core.protocol import Game, State
@@ -683,7 +684,9 @@ class MetroState:
         (``in_view``: judge a view's action on what it shows instead of refusing it)."""
         data = self.data
         if self._phase == _OVER:
-            raise GameOverError("game-over", "the game is over: all 60 tiles are placed")
+            raise GameOverError.of(
+                "game-over", msg(N_("the game is over: all 60 tiles are placed"))
+            )
         if self.viewer is not None and not in_view:
             raise IllegalActionError(
                 "hidden-information",
@@ -691,12 +694,16 @@ class MetroState:
             )
         if player != self._actor:
             if self._actor == CHANCE:
-                detail = "a tile must be drawn first"
+                detail = msg(N_("a tile must be drawn first"))
             elif player == CHANCE:
-                detail = f"player {self._actor} must place a tile, not draw"
+                detail = msg(N_("player {player} must place a tile, not draw"), player=self._actor)
             else:
-                detail = f"player {player!r} is not to move now (player {self._actor} is)"
-            raise NotYourTurnError("not-your-turn", detail)
+                detail = msg(
+                    N_("player {player} is not to move now (player {actor} is)"),
+                    player=repr(player),
+                    actor=self._actor,
+                )
+            raise NotYourTurnError.of("not-your-turn", detail)
         if player == CHANCE:
             t = data.tile_index.get(action, -1) if isinstance(action, str) else -1
             if t < 0:
@@ -706,11 +713,18 @@ class MetroState:
                 )
             nxt = self._next_known()
             if nxt >= 0 and nxt != t:
-                raise IllegalActionError(
-                    "wrong-tile", f"the pile's next tile is {data.tile_codes[nxt]}, not {action}"
+                raise IllegalActionError.of(
+                    "wrong-tile",
+                    msg(
+                        N_("the pile's next tile is {next}, not {tile}"),
+                        next=data.tile_codes[nxt],
+                        tile=action,
+                    ),
                 )
             if self.drawn_count >= TILES or (nxt < 0 and action not in self.unseen_tiles()):
-                raise IllegalActionError("no-tile-left", f"no tile {action} is left in the pile")
+                raise IllegalActionError.of(
+                    "no-tile-left", msg(N_("no tile {tile} is left in the pile"), tile=action)
+                )
             return
         if not isinstance(action, MetroAction):
             raise IllegalActionError(
@@ -718,13 +732,17 @@ class MetroState:
             )
         if action.is_draw:
             if self._mode != 2:
-                raise IllegalActionError(
-                    "no-draw", "drawing instead of placing is an official-hand mode choice"
+                raise IllegalActionError.of(
+                    "no-draw", msg(N_("drawing instead of placing is an official-hand mode choice"))
                 )
             if self._drawn >= 0:
-                raise IllegalActionError("no-draw", "a tile was already drawn this turn")
+                raise IllegalActionError.of(
+                    "no-draw", msg(N_("a tile was already drawn this turn"))
+                )
             if self.drawn_count >= TILES:
-                raise IllegalActionError("no-draw", "the pile is empty: place the held tile")
+                raise IllegalActionError.of(
+                    "no-draw", msg(N_("the pile is empty: place the held tile"))
+                )
             return
         t = self._tile_of(action)
         self.board.check_place(action.square, t, self._forbidden)
@@ -734,27 +752,44 @@ class MetroState:
         data = self.data
         code = action.tile
         t = -1 if code is None else data.tile_index.get(code, -1) if isinstance(code, str) else -2
-        where = f" on {_square(action.square)}"
+        square = _square(action.square)
         if t == -2 or (code is not None and t < 0):
-            raise IllegalActionError("wrong-tile", f"unknown tile {_short(code)}{where}")
+            raise IllegalActionError.of(
+                "wrong-tile",
+                msg(N_("unknown tile {tile} on {square}"), tile=_short(code), square=square),
+            )
         if self._drawn >= 0:
             if t >= 0 and t != self._drawn:
-                raise IllegalActionError(
+                raise IllegalActionError.of(
                     "wrong-tile",
-                    f"tile {data.tile_codes[t]}{where} is not the drawn tile "
-                    f"{data.tile_codes[self._drawn]}",
+                    msg(
+                        N_("tile {tile} on {square} is not the drawn tile {drawn}"),
+                        tile=data.tile_codes[t],
+                        square=square,
+                        drawn=data.tile_codes[self._drawn],
+                    ),
                 )
             return self._drawn
         hand = self._hands[self._actor]
         if t < 0:
-            raise IllegalActionError(
+            raise IllegalActionError.of(
                 "missing-tile",
-                f"name the tile to place{where}: one of {', '.join(self.hand(self._actor))}",
+                msg(
+                    N_("name the tile to place on {square}: one of {tiles}"),
+                    square=square,
+                    tiles=", ".join(self.hand(self._actor)),
+                ),
             )
         if t not in hand:
-            held = ", ".join(self.hand(self._actor)) or "no tile"
-            raise IllegalActionError(
-                "wrong-tile", f"tile {data.tile_codes[t]}{where} is not in hand (holds {held})"
+            codes = ", ".join(self.hand(self._actor))
+            raise IllegalActionError.of(
+                "wrong-tile",
+                msg(
+                    N_("tile {tile} on {square} is not in hand (holds {held})"),
+                    tile=data.tile_codes[t],
+                    square=square,
+                    held=verbatim(codes) if codes else msg(N_("no tile")),
+                ),
             )
         return t
 

@@ -27,6 +27,7 @@ from typing import Any
 
 from metrogames.core.errors import DataError, NotationError
 from metrogames.data import load_json
+from metrogames.i18n import N_, msg
 
 SIZE = 8
 SQUARES = SIZE * SIZE
@@ -59,7 +60,9 @@ def parse_square(text: object) -> int:
         if len(t) == 2 and t[0] in COLUMN_LETTERS and t[1] in "12345678":
             return (int(t[1]) - 1) * SIZE + COLUMN_LETTERS.index(t[0])
     shown = repr(text) if len(repr(text)) <= 40 else repr(text)[:37] + "..."
-    raise NotationError(f"unknown square {shown}: a Metro square is A-H and 1-8, like C5")
+    raise NotationError(
+        msg(N_("unknown square {square}: a Metro square is A-H and 1-8, like C5"), square=shown)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,7 +294,9 @@ class MetroData:
             if idx is not None:
                 return idx
         shown = repr(code) if len(repr(code)) <= 40 else repr(code)[:37] + "..."
-        raise NotationError(f"unknown Metro tile {shown} (a 4-letter type code such as cbaa)")
+        raise NotationError(
+            msg(N_("unknown Metro tile {tile} (a 4-letter type code such as cbaa)"), tile=shown)
+        )
 
     def owners(self, players: int) -> tuple[int, ...]:
         """Per edge station index, the seat owning it with ``players`` players, or -1."""

@@ -18,6 +18,7 @@ from typing import Any, TypeAlias
 
 from metrogames.core.errors import NotationError
 from metrogames.games.nextstation.citymap import CityMap
+from metrogames.i18n import N_, msg
 
 POWERS_IN_ACTION = ("double-section", "joker", "switch")
 """Powers written with ``+power``; the circle-station power is written ``@STATION``."""
@@ -105,7 +106,7 @@ def parse_action(city: CityMap, text: str) -> TurnAction:
         raise NotationError(f"action text longer than {MAX_TEXT} characters")
     tokens = _DASHES.sub("-", text.replace(",", " ")).split()
     if not tokens:
-        raise NotationError("empty action: type a section like D3-G3, or pass")
+        raise NotationError(msg(N_("empty action: type a section like D3-G3, or pass")))
     if len(tokens) == 1 and tokens[0].lower() == "pass":
         return PASS
     sections: list[tuple[int, int]] = []
@@ -114,25 +115,32 @@ def parse_action(city: CityMap, text: str) -> TurnAction:
     for token in tokens:
         low = token.lower()
         if low == "pass":
-            raise NotationError("'pass' cannot be combined with other parts")
+            raise NotationError(msg(N_("'pass' cannot be combined with other parts")))
         if low.startswith("+"):
             if power is not None:
-                raise NotationError("only one power per turn")
+                raise NotationError(msg(N_("only one power per turn")))
             power = low[1:]
             if power == CIRCLE_POWER:
-                raise NotationError("write the circle-station power as @STATION, e.g. @E4")
+                raise NotationError(
+                    msg(N_("write the circle-station power as @STATION, e.g. @E4"))
+                )
             if power not in POWERS_IN_ACTION:
                 raise NotationError(
-                    f"unknown power {token!r} (expected +double-section, +joker or +switch)"
+                    msg(
+                        N_("unknown power {power} (expected +double-section, +joker or +switch)"),
+                        power=repr(token),
+                    )
                 )
         elif low.startswith("@"):
             if circle is not None:
-                raise NotationError("only one circled station per turn")
+                raise NotationError(msg(N_("only one circled station per turn")))
             circle = _station(city, token[1:])
         else:
             ends = token.split("-")
             if len(ends) != 2 or not ends[0] or not ends[1]:
-                raise NotationError(f"cannot read {token!r}: a section is written like D3-G3")
+                raise NotationError(
+                    msg(N_("cannot read {text}: a section is written like D3-G3"), text=repr(token))
+                )
             sections.append((_station(city, ends[0]), _station(city, ends[1])))
     return _make(sections, power, circle)
 
@@ -140,13 +148,17 @@ def parse_action(city: CityMap, text: str) -> TurnAction:
 def _station(city: CityMap, name: Any) -> int:
     """``city.station(name)``, with the name shortened in the error (hostile input may be huge)."""
     if not isinstance(name, str) or len(name) > 16:
-        raise NotationError(f"unknown station {_short(name)} on the {city.title} map")
+        raise NotationError(
+            msg(N_("unknown station {name} on the {map} map"), name=_short(name), map=city.title)
+        )
     return city.station(name)
 
 
 def _make(sections: list[tuple[int, int]], power: str | None, circle: int | None) -> TurnAction:
     if len(sections) > 2:
-        raise NotationError(f"a turn draws at most 2 sections, not {len(sections)}")
+        raise NotationError(
+            msg(N_("a turn draws at most 2 sections, not {n}"), n=len(sections))
+        )
     if not sections and power is not None:
         raise NotationError(f"the power {power} needs a section")
     if power is not None and circle is not None:

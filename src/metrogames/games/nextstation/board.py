@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from metrogames.core.errors import IllegalActionError
 from metrogames.games.nextstation.citymap import CityMap, bits
+from metrogames.games.nextstation.words import term
+from metrogames.i18n import N_, Message, msg
 
 
 class PlayerMap:
@@ -134,45 +136,83 @@ class PlayerMap:
                 ``crosses-section``, and a detail naming the section (and what it crosses).
         """
         names = city.stations
-        label = f"section {names[start].name}-{names[target].name}"
+        pair = f"{names[start].name}-{names[target].name}"
         link = city.link_of.get((start, target))
         if link is None:
-            raise IllegalActionError("not-a-link", f"{label}: no link joins these stations")
+            raise IllegalActionError.of(
+                "not-a-link",
+                msg(N_("{section}: no link joins these stations"), section=_section(pair)),
+            )
         if not (starts >> start) & 1:
             if not self.sections[colour]:
                 dep = names[city.departures[colour]].name
-                raise IllegalActionError(
+                raise IllegalActionError.of(
                     "not-an-end",
-                    f"{label}: the first section must leave the departure station {dep}",
+                    msg(
+                        N_(
+                            "{section}: the first section must leave the departure station {station}"
+                        ),
+                        section=_section(pair),
+                        station=dep,
+                    ),
                 )
             if (self.stations[colour] >> start) & 1:
-                raise IllegalActionError(
-                    "not-an-end", f"{label}: {names[start].name} is not an end of the line"
+                raise IllegalActionError.of(
+                    "not-an-end",
+                    msg(
+                        N_("{section}: {station} is not an end of the line"),
+                        section=_section(pair),
+                        station=names[start].name,
+                    ),
                 )
-            raise IllegalActionError(
+            raise IllegalActionError.of(
                 "not-on-line",
-                f"{label}: {names[start].name} is not on the {city.colours[colour]} line",
+                msg(
+                    N_("{section}: {station} is not on the {colour} line"),
+                    section=_section(pair),
+                    station=names[start].name,
+                    colour=term(city.colours[colour]),
+                ),
             )
         if not (targets >> target) & 1:
-            raise IllegalActionError(
+            raise IllegalActionError.of(
                 "wrong-symbol",
-                f"{label}: {names[target].name} is a {names[target].symbol}, not the card's symbol",
+                msg(
+                    N_("{section}: {station} is a {symbol}, not the card's symbol"),
+                    section=_section(pair),
+                    station=names[target].name,
+                    symbol=term(names[target].symbol),
+                ),
             )
         if (self.stations[colour] >> target) & 1:
-            raise IllegalActionError(
-                "revisits-station", f"{label}: {names[target].name} is already on the line"
+            raise IllegalActionError.of(
+                "revisits-station",
+                msg(
+                    N_("{section}: {station} is already on the line"),
+                    section=_section(pair),
+                    station=names[target].name,
+                ),
             )
         if (self.drawn >> link) & 1:
-            raise IllegalActionError(
+            raise IllegalActionError.of(
                 "doubled-section",
-                f"{label} is already drawn by the {self.colour_of(city, link)} line",
+                msg(
+                    N_("{section} is already drawn by the {colour} line"),
+                    section=_section(pair),
+                    colour=term(self.colour_of(city, link)),
+                ),
             )
         crossing = city.conflicts[link] & self.drawn
         if crossing:
             other = bits(crossing)[0]
-            raise IllegalActionError(
+            raise IllegalActionError.of(
                 "crosses-section",
-                f"{label} crosses the {self.colour_of(city, other)} section {city.link_name(other)}",
+                msg(
+                    N_("{section} crosses the {colour} section {link}"),
+                    section=_section(pair),
+                    colour=term(self.colour_of(city, other)),
+                    link=city.link_name(other),
+                ),
             )
         return link
 
@@ -182,6 +222,10 @@ class PlayerMap:
             if (mask >> link) & 1:
                 return city.colours[c]
         return "?"
+
+
+def _section(pair: str) -> Message:
+    return msg(N_("section {link}"), link=pair)
 
 
 def find_sections(

@@ -20,6 +20,7 @@ from typing import Any
 from metrogames.core.errors import DataError, NotationError
 from metrogames.core.geometry import Point, on_segment, segments_cross
 from metrogames.data import load_json
+from metrogames.i18n import N_, msg
 
 SYMBOLS = ("square", "circle", "triangle", "pentagon")
 ANY = "any"
@@ -329,7 +330,9 @@ class CityMap:
             idx = self.station_index.get(name.strip().upper())
             if idx is not None:
                 return idx
-        raise NotationError(f"unknown station {name!r} on the {self.title} map")
+        raise NotationError(
+            msg(N_("unknown station {name} on the {map} map"), name=repr(name), map=self.title)
+        )
 
     def link_by_names(self, a: str, b: str) -> int:
         """The link index joining stations ``a`` and ``b``; ``KeyError`` if there is none."""

@@ -18,6 +18,8 @@ from metrogames.games.nextstation.scoring import (
     line_tourist_boxes,
     score_line,
 )
+from metrogames.games.nextstation.words import term
+from metrogames.i18n import N_, msg
 
 SHEET_KEYS = {"game", "lines", "circled", "objectives"}
 MAX_SECTIONS = 60
@@ -121,15 +123,25 @@ def draw_sheet(
             try:
                 link = board.check_section(city, c, s, t, starts, city.all_stations_mask)
             except IllegalActionError as exc:
-                raise IllegalActionError(
-                    exc.reason, f"{city.colours[c]} line, section {k}: {exc.detail}"
+                raise IllegalActionError.of(
+                    exc.reason,
+                    msg(
+                        N_("{colour} line, section {k}: {detail}"),
+                        colour=term(city.colours[c]),
+                        k=k,
+                        detail=exc.detail_message(),
+                    ),
                 ) from None
             board.add_section(city, c, s, t, link)
     for c, station in circled.items():
         if not (board.stations[c] >> station) & 1:
-            raise IllegalActionError(
+            raise IllegalActionError.of(
                 "circle-not-on-line",
-                f"{city.colours[c]} line: circled station {city.stations[station].name} is not on it",
+                msg(
+                    N_("{colour} line: circled station {station} is not on it"),
+                    colour=term(city.colours[c]),
+                    station=city.stations[station].name,
+                ),
             )
         board.circled[c] = station
     return board

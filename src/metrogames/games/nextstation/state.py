@@ -51,6 +51,8 @@ from metrogames.games.nextstation.scoring import (
     line_tourist_boxes,
     score_line,
 )
+from metrogames.games.nextstation.words import term
+from metrogames.i18n import N_, msg
 
 if TYPE_CHECKING:
     from metrogames.core.protocol import Game, State
@@ -660,7 +662,7 @@ class NextStationState:
                 f"this is {self._viewer_name()} view: resample() it before playing on",
             ).at(**where)
         if self.over:
-            raise GameOverError("game-over", "the game is over").at(**where)
+            raise GameOverError.of("game-over", msg(N_("the game is over"))).at(**where)
         if player == CHANCE:
             card = self._check_card(action)
             self._flip(card)
@@ -678,11 +680,11 @@ class NextStationState:
         """Raise ``not-your-turn`` unless ``player`` is a seat still to act this turn."""
         seat = 0 <= player < self.game.players
         if self.awaiting_card or not seat or not (self._pending >> player) & 1:
-            raise NotYourTurnError(
+            raise NotYourTurnError.of(
                 "not-your-turn",
-                "a card must be flipped first"
+                msg(N_("a card must be flipped first"))
                 if self.awaiting_card and seat
-                else f"player {player} is not to move now",
+                else msg(N_("player {player} is not to move now"), player=player),
             )
 
     def _check_shape(self, action: object) -> TurnAction:
@@ -729,21 +731,26 @@ class NextStationState:
     def _check_card(self, card_id: object) -> Card:
         where = {"round": self.round + 1, "turn": self.turn + 1}
         if not self.awaiting_card:
-            raise NotYourTurnError("not-your-turn", "players must act before the next card").at(
-                **where
-            )
+            raise NotYourTurnError.of(
+                "not-your-turn", msg(N_("players must act before the next card"))
+            ).at(**where)
         card = self.city.card_by_id.get(card_id) if isinstance(card_id, str) else None
         if card is None:
             raise IllegalActionError("unknown-card", f"unknown card {_short(card_id)}").at(**where)
         if card.id in self.flipped:
-            raise IllegalActionError(
-                "card-already-flipped", f"card {card.id} was already flipped this round"
+            raise IllegalActionError.of(
+                "card-already-flipped",
+                msg(N_("card {card} was already flipped this round"), card=card.id),
             ).at(**where)
         deck = self.deal.decks[self.round]
         if deck is not None and deck[len(self.flipped)] != card.id:
-            raise IllegalActionError(
+            raise IllegalActionError.of(
                 "not-the-dealt-card",
-                f"card {card.id} is not the deal's next card {deck[len(self.flipped)]}",
+                msg(
+                    N_("card {card} is not the deal's next card {next}"),
+                    card=card.id,
+                    next=deck[len(self.flipped)],
+                ),
             ).at(**where)
         return card
 
@@ -805,9 +812,13 @@ class NextStationState:
         if action.circle is not None:
             if not (board.stations[colour] >> action.circle) & 1:
                 name = city.stations[action.circle].name
-                raise IllegalActionError(
+                raise IllegalActionError.of(
                     "circle-not-on-line",
-                    f"cannot circle {name}: it is not on the {city.colours[colour]} line",
+                    msg(
+                        N_("cannot circle {station}: it is not on the {colour} line"),
+                        station=name,
+                        colour=term(city.colours[colour]),
+                    ),
                 )
             board.circled[colour] = action.circle
 
@@ -824,62 +835,94 @@ class NextStationState:
         n = len(action.sections)
         used = action.powers_used
         if action.power is not None and action.circle is not None:
-            raise IllegalActionError(
-                "too-many-powers", f"one power per turn, not {action.power} and a circle"
+            raise IllegalActionError.of(
+                "too-many-powers",
+                msg(N_("one power per turn, not {power} and a circle"), power=term(action.power)),
             )
         if used:
             power = used[0]
             holder = self.power_of(player)
             colour = city.colours[self.colour(player)]
             if holder is None:
-                raise IllegalActionError("no-powers", f"pencil powers are not in play ({power})")
+                raise IllegalActionError.of(
+                    "no-powers",
+                    msg(N_("pencil powers are not in play ({power})"), power=term(power)),
+                )
             if power != holder:
-                raise IllegalActionError(
-                    "wrong-power", f"the {colour} pencil's power is {holder}, not {power}"
+                raise IllegalActionError.of(
+                    "wrong-power",
+                    msg(
+                        N_("the {colour} pencil's power is {holder}, not {power}"),
+                        colour=term(colour),
+                        holder=term(holder),
+                        power=term(power),
+                    ),
                 )
             if self.power_used[player]:
-                raise IllegalActionError(
-                    "power-used", f"the {colour} pencil's power {power} was already used this round"
+                raise IllegalActionError.of(
+                    "power-used",
+                    msg(
+                        N_("the {colour} pencil's power {power} was already used this round"),
+                        colour=term(colour),
+                        power=term(power),
+                    ),
                 )
             if power == "joker" and face == "joker":
-                raise IllegalActionError(
-                    "power-not-usable", "the joker power cannot be used on a joker card"
+                raise IllegalActionError.of(
+                    "power-not-usable", msg(N_("the joker power cannot be used on a joker card"))
                 )
             if power == "switch" and (self.turn < FIRST_EFFECTIVE_SWITCH or self.branch):
-                raise IllegalActionError(
+                raise IllegalActionError.of(
                     "power-not-usable",
-                    "the switch power cannot be used in turns 1-2 or in a turn with a switch effect",
+                    msg(
+                        N_(
+                            "the switch power cannot be used in turns 1-2 or in a turn with a "
+                            "switch effect"
+                        )
+                    ),
                 )
         if n > 2:  # a hand-built action; the notation readers already refuse it
-            raise IllegalActionError(
-                "wrong-section-count", f"a turn draws at most 2 sections, not {n}"
+            raise IllegalActionError.of(
+                "wrong-section-count", msg(N_("a turn draws at most 2 sections, not {n}"), n=n)
             )
         if action.power == "double-section":
             if n != 2:
-                raise IllegalActionError(
+                raise IllegalActionError.of(
                     "wrong-section-count",
-                    f"the double-section power draws exactly 2 sections, not {n}",
+                    msg(N_("the double-section power draws exactly 2 sections, not {n}"), n=n),
                 )
         elif action.power is not None and n != 1:  # joker, switch: a hand-built action
-            raise IllegalActionError(
-                "wrong-section-count", f"the {action.power} power draws 1 section, not {n}"
+            raise IllegalActionError.of(
+                "wrong-section-count",
+                msg(
+                    N_("the {power} power draws 1 section, not {n}"), power=term(action.power), n=n
+                ),
             )
         elif n == 2:
             t = action.sections[0][1]
             if face != "free-entry" or action.power is not None:
-                raise IllegalActionError(
+                raise IllegalActionError.of(
                     "wrong-section-count",
-                    "only one section per turn without the double-section power",
+                    msg(N_("only one section per turn without the double-section power")),
                 )
             if not (city.monument_mask >> t) & 1:
-                raise IllegalActionError(
+                raise IllegalActionError.of(
                     "no-extra-section",
-                    f"the extra section follows a free entry to a monument; {city.stations[t].name} is not one",
+                    msg(
+                        N_(
+                            "the extra section follows a free entry to a monument; "
+                            "{station} is not one"
+                        ),
+                        station=city.stations[t].name,
+                    ),
                 )
             if action.sections[1][0] != t:
-                raise IllegalActionError(
+                raise IllegalActionError.of(
                     "not-an-end",
-                    f"the extra section must leave the monument {city.stations[t].name}",
+                    msg(
+                        N_("the extra section must leave the monument {station}"),
+                        station=city.stations[t].name,
+                    ),
                 )
 
     def _end_turn(self) -> None:

@@ -1,0 +1,26 @@
+"""The terminal's language (``metrogames.i18n.environment_language``: ``METROGAMES_LANG``,
+``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``; English for ``C``, ``POSIX`` or unset).
+
+Messages shown during play, scores and refusals are translated; ``--help``, ``--json`` output
+and the files of ``docs/notation.md`` stay English. ``_("text")`` and ``tr("template", **p)``
+are the extraction keywords of the terminal's own texts.
+"""
+
+from __future__ import annotations
+
+from metrogames.i18n import Message, environment_language, gettext_for
+
+
+def _(text: str) -> str:
+    """``text`` (a literal English message) in the terminal's language."""
+    return gettext_for(environment_language())(text)
+
+
+def tr(template: str, /, **params: object) -> str:
+    """``template`` (a literal with ``{name}`` placeholders) translated, then filled in."""
+    return _(template).format(**params)
+
+
+def say(message: Message) -> str:
+    """A translatable message (e.g. a refusal's) in the terminal's language."""
+    return message.render(gettext_for(environment_language()))
