@@ -8,6 +8,7 @@ catalogs."""
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -357,3 +358,36 @@ def test_a_refused_sheet_is_marked_in_every_language(
     page.wait_for_selector("#create-form")
     at = page.evaluate(REFUSAL_JS, [lang, message, colours])
     assert [at["colour"], at["n"]] == where
+
+
+BLUE = ["F8", "F5", "E4", "F4", "G3", "H4", "J2", "J1"]
+BREAKS = {
+    "en": "This drawing breaks a rule:",
+    "fr": "Ce tracé enfreint une règle",
+    "nl": "Deze tekening breekt een regel:",
+    "sk": "Táto kresba porušuje pravidlo:",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "nl", "sk"])
+def test_a_refused_paper_sheet_in_each_language(page: Page, server: str, lang: str) -> None:
+    """A sheet whose pink line crosses the blue one: the engine's refusal in the reader's
+    language (the server's words), and the refused section marked on the map."""
+    sheet = {
+        "game": "london",
+        "lines": {
+            "blue": [list(pair) for pair in pairwise(BLUE)],
+            "pink": [["H4", "H6"], ["H6", "E6"]],
+        },
+    }
+    page.add_init_script(
+        f"localStorage.setItem('metrogames.lang', '{lang}');"
+        f"localStorage.setItem('metrogames.sheet.london', {json.dumps(json.dumps(sheet))});"
+    )
+    page.goto(f"{server}/#/score/london")
+    error = page.locator("[data-testid=score-error]")
+    expect(error).to_have_attribute("data-reason", "crosses-section")
+    expect(error).to_contain_text(BREAKS[lang])
+    expect(error).to_contain_text("H6-E6")
+    expect(page.locator(".bad-section[data-bad='H6-E6']")).to_have_count(1)
+    shot(page, f"i18n-score-refused-{lang}", full_page=False)
