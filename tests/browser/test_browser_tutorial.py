@@ -171,6 +171,8 @@ def test_paris_guided_first_game(page: Page, server: str, lang: str) -> None:
 def test_metro_guided_first_game(page: Page, server: str, lang: str) -> None:
     open_guide(page, server, "metro", 5, lang)
     expect(page.locator(".hit.tut-mark[data-square=D1]")).to_have_count(1)
+    # the guide's seat is named "you" in the language: no "(you)" after it
+    expect(page.locator(".scores tr.you td").nth(2)).not_to_contain_text("(")
     refused_click(page, "A1", "D1")
     click(page, "D1")
     at(page, 3, 5)

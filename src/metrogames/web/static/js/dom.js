@@ -179,6 +179,13 @@ export function fmtName(name) {
   return name.startsWith("bot:") ? t("name.bot", { name: botLevel(name.slice(4)) }) : name;
 }
 
+// This browser's seat: its name with "(you)", unless the name says so already (the guided
+// game's seat is called "You", "Vous", "Jij", "Vy").
+export function youName(name) {
+  const shown = fmtName(name);
+  return shown.toLowerCase() === t("common.you").toLowerCase() ? shown : t("common.name-you", { name: shown });
+}
+
 // A bot level (easy, medium, hard, expert) or algorithm in words.
 export function botLevel(code) {
   return {

@@ -1,7 +1,7 @@
 // Metro at the table: the board, the player's tile(s), the legal squares (from `legal`),
 // the trains on their way, scores and whose turn it is.
 
-import { h, clear, colourHex, fmtName, colourName } from "./dom.js";
+import { h, clear, colourHex, fmtName, youName, colourName } from "./dom.js";
 import { t } from "./i18n.js";
 import { MetroBoard, SEAT_LETTERS, tileSvg } from "./board-metro.js";
 import { confirmMoves, confirmToggle, pendingBar } from "./confirm.js";
@@ -189,7 +189,7 @@ export class MetroScreen {
       return h("tr", { class: `${turn ? "turn " : ""}${i === v.you ? "you" : ""}`, "data-seat": i },
         h("td", {}, turn ? "▶" : ""),
         h("td", {}, seatChip(this.board, i, { label: false })),
-        h("td", {}, `${i === v.you ? t("common.name-you", { name: fmtName(seat.name) }) : fmtName(seat.name)}${win ? " ★" : ""}`,
+        h("td", {}, `${i === v.you ? youName(seat.name) : fmtName(seat.name)}${win ? " ★" : ""}`,
           seat.kind === "bot" ? h("span", { class: "tag" }, t("common.bot")) : null,
           seat.connected === false && seat.kind === "human" && this.ctx.online ? h("span", { class: "tag warn" }, t("common.away")) : null),
         h("td", { class: "num" }, String((v.scores || [])[i] ?? 0)),

@@ -1,7 +1,7 @@
 // Next Station at the table: the map, the cards, the turn builder (made only of the view's
 // `legal` actions), the players' state and the score sheet.
 
-import { h, clear, colourChip, colourLetters, faceIcon, fmtName, faceName, objectiveTextOf } from "./dom.js";
+import { h, clear, colourChip, colourLetters, faceIcon, fmtName, youName, faceName, objectiveTextOf } from "./dom.js";
 import { t } from "./i18n.js";
 import { NextStationBoard } from "./board-nextstation.js";
 import { confirmMoves, confirmToggle, pendingBar } from "./confirm.js";
@@ -127,7 +127,7 @@ export class NextStationScreen {
     if (v.players.length < 2) return;
     for (const p of v.players) {
       const seat = v.seats[p.seat] || {};
-      const label = p.seat === v.you ? t("common.name-you", { name: fmtName(seat.name) }) : fmtName(seat.name);
+      const label = p.seat === v.you ? youName(seat.name) : fmtName(seat.name);
       tabs.append(h("button", {
         class: `tab${p.seat === this.shownSeat ? " active" : ""}`, role: "tab",
         "aria-selected": p.seat === this.shownSeat ? "true" : "false",
@@ -397,7 +397,7 @@ export class NextStationScreen {
       const winner = v.seats.length > 1 && (v.winners || []).includes(p.seat);
       list.append(h("li", { class: `player${p.seat === v.you ? " you" : ""}`, "data-seat": p.seat },
         colourChip(p.colour, this.letters[p.colour], { label: false }),
-        h("span", { class: "pname" }, `${p.seat === v.you ? t("common.name-you", { name: fmtName(seat.name) }) : fmtName(seat.name)}${winner ? " ★" : ""}`),
+        h("span", { class: "pname" }, `${p.seat === v.you ? youName(seat.name) : fmtName(seat.name)}${winner ? " ★" : ""}`),
         seat.kind === "bot" ? h("span", { class: "tag" }, t("common.bot")) : null,
         seat.connected === false && seat.kind === "human" && this.ctx.online ? h("span", { class: "tag warn" }, t("common.away")) : null,
         h("span", { class: `pstate${p.acted ? " acted" : ""}` }, state),
