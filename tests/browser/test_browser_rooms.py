@@ -31,7 +31,7 @@ def test_online_room_two_players(browser: Browser, server: str, errors: PageErro
     expect(host.locator("#start-btn")).to_be_disabled()
     facts = host.locator("[data-testid=lobby-facts]")
     expect(facts).to_contain_text("2 min per turn")  # the lobby shows the clock and options
-    expect(facts).to_contain_text("objectives: none")
+    expect(facts).to_contain_text("Shared objectives: none")
     shot(host, "room-lobby-host")
 
     guest.goto(link)

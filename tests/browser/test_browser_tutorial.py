@@ -1,8 +1,12 @@
 """The guided first games (#/learn/{game}) clicked through step by step, wrong clicks
-included, to a real game played to its end; the rules pages (#/rules/{game})."""
+included, to a real game played to its end — each game in each language of the client (the
+guide's own words checked as written here; the steps' texts come from tutorials.{lang}.json
+when it exists, else English, so a step's hint is checked by the station it names); a move
+held for Confirm in the guide on a phone; the rules pages (#/rules/{game})."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from browser.conftest import PageErrors, new_page
@@ -18,6 +22,29 @@ from browser.helpers import (
 
 COUNT = "[data-testid=tutorial-count]"
 HINT = "[data-testid=tutorial-hint]"
+LANGS = ["en", "fr", "nl", "sk"]
+# the guide's words per language: its title, the hint of a reading step, the end of the game
+GUIDE = {
+    "en": ("Guided first game", "press Next", "Game over"),
+    "fr": ("Première partie guidée", "appuyez sur Suivant", "Partie terminée"),
+    "nl": ("Begeleide eerste partij", "druk dan op Volgende", "Einde van de partij"),
+    "sk": ("Prvá hra so sprievodcom", "potom stlačte Ďalej", "Koniec hry"),
+}
+# "Your {colour} line:" of a scored line (the step's facts)
+LINE = {
+    "green": {
+        "en": "Your green line:",
+        "fr": "Votre ligne verte :",
+        "nl": "Je lijn in het groen:",
+        "sk": "Vaša linka (zelená):",
+    },
+    "purple": {
+        "en": "Your purple line:",
+        "fr": "Votre ligne violette :",
+        "nl": "Je lijn in het paars:",
+        "sk": "Vaša linka (fialová):",
+    },
+}
 
 
 def at(page: Page, number: int, total: int) -> None:
@@ -39,26 +66,44 @@ def refused_click(page: Page, name: str, hint: str) -> None:
     assert step_of(page) == step
 
 
-def open_guide(page: Page, server: str, game: str, total: int) -> None:
+def open_guide(page: Page, server: str, game: str, total: int, lang: str = "en") -> None:
+    page.add_init_script(f"localStorage.setItem('metrogames.lang', '{lang}')")
     page.goto(f"{server}/#/learn/{game}")
     page.wait_for_selector("[data-testid=tutorial] h2")
     page.wait_for_selector(".hit")
     at(page, 1, total)
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    expect(page.locator("[data-testid=tutorial] h2")).to_contain_text(GUIDE[lang][0])
+    # a reading step: the board's own invitations to click are hidden
+    expect(page.locator(".tutorial-table.tutorial-reading")).to_have_count(1)
+    expect(page.locator(".start-mark, .target-mark, .legal-mark").first).to_be_hidden()
     expect(page.locator("[data-testid=guided-tag]")).to_be_visible()
     link = page.locator(".room-header [data-testid=rules-link]")
     expect(link).to_have_attribute("href", f"/#/rules/{game}")
     expect(link).to_have_attribute("target", "_blank")
     # an explanation step: the board waits for Next
-    refused_click(page, page.locator(".hit").first.get_attribute("data-station") or "D1", "Next")
+    first = page.locator(".hit").first
+    refused_click(
+        page,
+        first.get_attribute("data-station") or first.get_attribute("data-square") or "D1",
+        GUIDE[lang][1],
+    )
     page.click("#tutorial-next")
     at(page, 2, total)
+    expect(page.locator(".tutorial-table.tutorial-reading")).to_have_count(0)
 
 
-def test_london_guided_first_game(page: Page, server: str) -> None:
-    open_guide(page, server, "london", 9)
+def finished(page: Page, lang: str) -> None:
+    expect(page.locator(GAME_OVER)).to_be_visible()
+    expect(page.locator(GAME_OVER)).to_contain_text(GUIDE[lang][2])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_london_guided_first_game(page: Page, server: str, lang: str) -> None:
+    open_guide(page, server, "london", 9, lang)
     expect(page.locator(".hit.tut-mark[data-station=D7]")).to_have_count(1)
-    shot(page, "tutorial-london-section")
-    refused_click(page, "C4", "Click D7")  # a legal section, but not this step's
+    shot(page, f"tutorial-london-section-{lang}")
+    refused_click(page, "C4", "D7")  # a legal section, but not this step's
     step = step_of(page)
     page.locator(".hit[data-station=C4]").focus()
     page.keyboard.press("Enter")  # nor by keyboard
@@ -71,7 +116,7 @@ def test_london_guided_first_game(page: Page, server: str) -> None:
     at(page, 4, 9)
     expect(page.locator("g.station.tut-refused[data-station=E4]")).to_have_count(1)
     expect(page.locator(".hit[data-station=E4]")).to_have_count(0)  # the crossing is refused
-    shot(page, "tutorial-london-crossing")
+    shot(page, f"tutorial-london-crossing-{lang}")
     click(page, "C4", "B5")
     at(page, 5, 9)
     click(page, "B5", "A4")  # the switch turn, to the tourist site
@@ -81,22 +126,24 @@ def test_london_guided_first_game(page: Page, server: str) -> None:
         next_station_move(page, use_powers=False)
     at(page, 7, 9)
     facts = page.locator("[data-testid=tutorial-facts]")
-    expect(facts).to_contain_text("Your green line:")
-    expect(facts).to_contain_text("districts ×")
-    shot(page, "tutorial-london-scoring")
+    expect(facts).to_contain_text(LINE["green"][lang])
+    expect(facts).to_contain_text(" × ")
+    shot(page, f"tutorial-london-scoring-{lang}")
     page.click("#tutorial-next")
     at(page, 8, 9)
     next_station_move(page, use_powers=False)
     at(page, 9, 9)
-    expect(page.locator("[data-testid=tutorial-text]")).to_contain_text("finish the game")
+    if lang == "en":
+        expect(page.locator("[data-testid=tutorial-text]")).to_contain_text("finish the game")
     play_next_station(page, use_powers=False)
-    expect(page.locator(GAME_OVER)).to_be_visible()
+    finished(page, lang)
     at(page, 9, 9)
 
 
-def test_paris_guided_first_game(page: Page, server: str) -> None:
-    open_guide(page, server, "paris", 8)
-    refused_click(page, "I9", "Click H6")
+@pytest.mark.parametrize("lang", LANGS)
+def test_paris_guided_first_game(page: Page, server: str, lang: str) -> None:
+    open_guide(page, server, "paris", 8, lang)
+    refused_click(page, "I9", "H6")
     click(page, "H6")
     at(page, 3, 8)
     click(page, "H8", "I8")
@@ -106,31 +153,34 @@ def test_paris_guided_first_game(page: Page, server: str) -> None:
     click(page, "E5", "F7")  # free entry to the monument, then its extra section
     expect(page.locator("#done-btn")).to_be_visible()
     page.click("#done-btn")  # finishing without the extra section is not this step
-    expect(page.locator(HINT)).to_contain_text("F7 (the monument), then E8")
+    expect(page.locator(HINT)).to_contain_text("E8")
     click(page, "E8")
     at(page, 6, 8)
-    shot(page, "tutorial-paris-monument")
+    shot(page, f"tutorial-paris-monument-{lang}")
     while page.locator(COUNT).inner_text().startswith("6 "):
         next_station_move(page, use_powers=False)
     at(page, 7, 8)
-    expect(page.locator("[data-testid=tutorial-facts]")).to_contain_text("Your purple line:")
+    expect(page.locator("[data-testid=tutorial-facts]")).to_contain_text(LINE["purple"][lang])
     page.click("#tutorial-next")
     at(page, 8, 8)
     play_next_station(page, use_powers=False)
-    expect(page.locator(GAME_OVER)).to_be_visible()
+    finished(page, lang)
 
 
-def test_metro_guided_first_game(page: Page, server: str) -> None:
-    open_guide(page, server, "metro", 5)
+@pytest.mark.parametrize("lang", LANGS)
+def test_metro_guided_first_game(page: Page, server: str, lang: str) -> None:
+    open_guide(page, server, "metro", 5, lang)
     expect(page.locator(".hit.tut-mark[data-square=D1]")).to_have_count(1)
+    # the guide's seat is named "you" in the language: no "(you)" after it
+    expect(page.locator(".scores tr.you td").nth(2)).not_to_contain_text("(")
     refused_click(page, "A1", "D1")
     click(page, "D1")
     at(page, 3, 5)
     page.wait_for_selector(".hit[data-square=B2]")  # the bot has placed its tile
     click(page, "B2")
     at(page, 4, 5)
-    expect(page.locator("rect.central.tut-mark")).to_have_count(1)
-    shot(page, "tutorial-metro-centre")
+    expect(page.locator("rect.central.tut-mark")).to_have_count(1)  # a mark to look at
+    shot(page, f"tutorial-metro-centre-{lang}")
     page.click("#tutorial-next")
     at(page, 5, 5)
     for _ in range(80):
@@ -138,7 +188,7 @@ def test_metro_guided_first_game(page: Page, server: str) -> None:
             break
         if not metro_move(page):
             page.wait_for_selector(f".hit-square, {GAME_OVER}")
-    expect(page.locator(GAME_OVER)).to_be_visible()
+    finished(page, lang)
 
 
 def test_rules_pages(page: Page, server: str) -> None:
@@ -173,5 +223,40 @@ def test_the_guide_stays_in_sight_on_a_phone(
         expect(page.locator("[data-testid=tutorial-text]")).to_be_hidden()
         page.click("#tutorial-fold")
         expect(page.locator("[data-testid=tutorial-text]")).to_be_visible()
+    finally:
+        page.context.close()
+
+
+def test_the_guide_waits_for_confirm_on_a_phone(
+    browser: Browser, errors: PageErrors, server: str
+) -> None:
+    """With "Confirm moves before sending" on, the guide's expected move waits for Confirm
+    (the guide says so), Undo takes it back, and Confirm sends it; in a reading step Confirm
+    and Undo are not there to press and the board invites no click."""
+    page = new_page(browser, errors, viewport={"width": 390, "height": 844}, is_mobile=True)
+    try:
+        page.add_init_script("localStorage.setItem('metrogames.confirm-moves', '1')")
+        page.add_init_script("localStorage.setItem('metrogames.lang', 'fr')")
+        page.goto(f"{server}/#/learn/london")
+        at(page, 1, 9)
+        expect(page.locator("[data-testid=confirm-moves]").first).to_be_checked()
+        page.click("#tutorial-next")
+        at(page, 2, 9)
+        step = step_of(page)
+        click(page, "D7")
+        expect(page.locator("[data-testid=pending-move]")).to_be_visible()
+        expect(page.locator(HINT)).to_contain_text("Confirmer")
+        shot(page, "tutorial-confirm-phone-fr", full_page=False)
+        page.click("#tutorial-undo")  # the guide's own Undo: the same step, nothing sent
+        expect(page.locator("[data-testid=pending-move]")).to_have_count(0)
+        at(page, 2, 9)
+        assert step_of(page) == step
+        click(page, "D7")
+        page.click("#tutorial-confirm")
+        at(page, 3, 9)
+        assert step_of(page) > step
+        click(page, "D3", "C4")
+        page.click("#confirm-btn")  # the table's own Confirm works as well
+        at(page, 4, 9)
     finally:
         page.context.close()

@@ -3,11 +3,11 @@
 // daily history) and the ratings shown in an online room's lobby. The session is an HttpOnly
 // cookie: this page never sees it, it only asks the server who is signed in.
 
-import { h, clear, toast } from "./dom.js";
+import { h, clear, toast, gameTitle } from "./dom.js";
+import { t, fmtNumber } from "./i18n.js";
 import * as API from "./api.js";
 
-const GAME_TITLES = { london: "Next Station: London", paris: "Next Station: Paris", metro: "Metro" };
-const titleOf = (game) => GAME_TITLES[game] || game;
+const titleOf = (game) => gameTitle(game);
 export const profileHref = (id) => `#/u/${id}`;
 
 function link(navigate, to, label, attrs = {}) {
@@ -20,23 +20,23 @@ export function accountPanel(navigate, onChange) {
   const me = API.signedIn();
   if (me) {
     const guest = API.loadPlayer();
-    section.append(h("h2", { id: "account-title" }, "Your account"),
-      h("p", { "data-testid": "signed-in" }, "Signed in as ", h("strong", {}, me.name), ". ",
-        link(navigate, profileHref(me.account), "Your profile", { id: "profile-link" })),
-      h("p", { class: "muted small" }, "Your daily games rank on the leaderboard (one ranked attempt a day), and your seats in online rooms are rated."));
+    section.append(h("h2", { id: "account-title" }, t("account.yours")),
+      h("p", { "data-testid": "signed-in" }, t("account.signed-in-as"), " ", h("strong", {}, me.name), ". ",
+        link(navigate, profileHref(me.account), t("account.profile"), { id: "profile-link" })),
+      h("p", { class: "muted small" }, t("account.signed-in-help")));
     if (guest) {
-      section.append(h("p", { class: "small" }, `This browser also holds the guest player “${guest.name}”. `,
+      section.append(h("p", { class: "small" }, t("account.guest-held", { name: guest.name }), " ",
         h("button", { class: "btn small", type: "button", id: "claim-guest", onclick: async () => {
           try {
             await API.claimGuest();
-            toast(`${guest.name}'s daily history is now on your profile.`, "info");
+            toast(t("account.claimed", { name: guest.name }), "info");
             onChange();
-          } catch (err) { toast(`Cannot claim it: ${err.message}`); }
-        } }, "Add its history to my account")));
+          } catch (err) { toast(t("account.cannot-claim", { error: err.message })); }
+        } }, t("account.claim"))));
     }
     section.append(h("button", { class: "btn small", type: "button", id: "sign-out", onclick: async () => {
-      try { await API.signOut(); onChange(); } catch (err) { toast(`Cannot sign out: ${err.message}`); }
-    } }, "Sign out"));
+      try { await API.signOut(); onChange(); } catch (err) { toast(t("account.cannot-sign-out", { error: err.message })); }
+    } }, t("account.sign-out")));
     return section;
   }
   const name = h("input", { id: "account-name", maxlength: "64", autocomplete: "username", required: true });
@@ -47,7 +47,7 @@ export function accountPanel(navigate, onChange) {
     ev.preventDefault();
     if (busy) return;
     if (!name.value.trim() || password.value.length < 8) {
-      errorLine.textContent = "A name, and a password of at least 8 characters.";
+      errorLine.textContent = t("account.need");
       return;
     }
     busy = true;
@@ -57,8 +57,8 @@ export function accountPanel(navigate, onChange) {
       else await API.signIn(name.value.trim(), password.value);
       onChange();
     } catch (err) {
-      errorLine.textContent = err.reason === "bad-password" ? "No account has this name and password."
-        : err.reason === "name-taken" ? "This name is taken: choose another, or sign in."
+      errorLine.textContent = err.reason === "bad-password" ? t("account.bad-password")
+        : err.reason === "name-taken" ? t("account.name-taken")
         : err.message;
     } finally {
       busy = false;
@@ -66,14 +66,14 @@ export function accountPanel(navigate, onChange) {
     }
   };
   const form = h("form", { class: "account-form", onsubmit: submit("in") },
-    h("label", { class: "row" }, "Name ", name),
-    h("label", { class: "row" }, "Password ", password),
+    h("label", { class: "row" }, t("common.name"), " ", name),
+    h("label", { class: "row" }, t("account.password"), " ", password),
     errorLine,
     h("div", { class: "buttons" },
-      h("button", { class: "btn primary", type: "submit", id: "sign-in" }, "Sign in"),
-      h("button", { class: "btn", type: "button", id: "sign-up", onclick: submit("up") }, "Create an account")));
-  section.append(h("h2", { id: "account-title" }, "Sign in"),
-    h("p", { class: "muted small" }, "Without an account you play the daily challenge as a guest: guests are listed apart from the leaderboard. Online games are rated for accounts."),
+      h("button", { class: "btn primary", type: "submit", id: "sign-in" }, t("account.sign-in")),
+      h("button", { class: "btn", type: "button", id: "sign-up", onclick: submit("up") }, t("account.sign-up"))));
+  section.append(h("h2", { id: "account-title" }, t("account.sign-in")),
+    h("p", { class: "muted small" }, t("account.guest-help")),
     form);
   return section;
 }
@@ -88,47 +88,47 @@ export class ProfileScreen {
   }
 
   async render() {
-    clear(this.root).append(h("p", { class: "muted" }, "Loading the profile…"));
+    clear(this.root).append(h("p", { class: "muted" }, t("profile.loading")));
     let p;
     try {
       p = await API.getProfile(this.account);
     } catch (err) {
-      clear(this.root).append(h("div", { class: "panel" }, h("h2", {}, "No such player"), h("p", {}, err.message),
-        h("a", { class: "btn", href: "/#/" }, "Home")));
+      clear(this.root).append(h("div", { class: "panel" }, h("h2", {}, t("profile.none")), h("p", {}, err.message),
+        h("a", { class: "btn", href: "/#/" }, t("common.home"))));
       return;
     }
     document.title = `${p.name} — metrogames`;
     const ratings = p.ratings.length
       ? h("table", { class: "score-table", "data-testid": "ratings" },
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "game"), h("th", { class: "num", scope: "col" }, "players"),
-          h("th", { class: "num", scope: "col" }, "rating"), h("th", { class: "num", scope: "col" }, "games"))),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("col.game")), h("th", { class: "num", scope: "col" }, t("col.players")),
+          h("th", { class: "num", scope: "col" }, t("col.rating")), h("th", { class: "num", scope: "col" }, t("col.games")))),
         h("tbody", {}, p.ratings.map((r) => h("tr", {}, h("td", {}, titleOf(r.game)), h("td", { class: "num" }, String(r.players)),
-          h("td", { class: "num" }, h("strong", { title: `mu ${r.mu.toFixed(2)}, sigma ${r.sigma.toFixed(2)}` }, r.rating.toFixed(1))),
+          h("td", { class: "num" }, h("strong", { title: `mu ${fmtNumber(r.mu, 2)}, sigma ${fmtNumber(r.sigma, 2)}` }, fmtNumber(r.rating, 1))),
           h("td", { class: "num" }, String(r.games))))))
-      : h("p", { class: "muted" }, "No rated game yet: online games with two players or more are rated.");
+      : h("p", { class: "muted" }, t("profile.no-rated"));
     const games = p.games.length
       ? h("ul", { class: "recent-games", "data-testid": "recent-games" }, p.games.map((g) => h("li", {},
-        `${titleOf(g.game)}, ${g.players} players — `,
+        `${titleOf(g.game)}, ${t("profile.players", { n: g.players })} — `,
         g.status === "finished"
-          ? link(this.navigate, `#/replay/${g.room}`, "▶ replay", { "data-replay": g.room })
-          : link(this.navigate, `#/r/${g.room}`, g.status === "waiting" ? "lobby" : "in progress"),
-        g.rated ? h("span", { class: "tag" }, "rated") : "")))
-      : h("p", { class: "muted" }, "No online game yet.");
+          ? link(this.navigate, `#/replay/${g.room}`, t("profile.replay"), { "data-replay": g.room })
+          : link(this.navigate, `#/r/${g.room}`, g.status === "waiting" ? t("profile.lobby") : t("common.in-progress")),
+        g.rated ? h("span", { class: "tag" }, t("profile.rated")) : "")))
+      : h("p", { class: "muted" }, t("profile.no-online"));
     const days = p.daily.length
       ? h("table", { class: "score-table history", "data-testid": "profile-daily" },
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "day"), h("th", { scope: "col" }, "game"),
-          h("th", { class: "num", scope: "col" }, "score"), h("th", { class: "num", scope: "col" }, "rank"))),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("col.day")), h("th", { scope: "col" }, t("col.game")),
+          h("th", { class: "num", scope: "col" }, t("col.score")), h("th", { class: "num", scope: "col" }, t("col.rank")))),
         h("tbody", {}, p.daily.map((d) => h("tr", {},
           h("td", {}, link(this.navigate, `#/daily/${d.game}/${d.date}`, d.date)), h("td", {}, titleOf(d.game)),
-          h("td", { class: "num" }, d.score === null ? h("span", { class: "muted" }, "in progress") : String(d.score)),
-          h("td", { class: "num" }, d.rank ? String(d.rank) : h("span", { class: "muted" }, d.ranked ? "not shared" : "practice"))))))
-      : h("p", { class: "muted" }, "No daily game yet.");
+          h("td", { class: "num" }, d.score === null ? h("span", { class: "muted" }, t("common.in-progress")) : String(d.score)),
+          h("td", { class: "num" }, d.rank ? String(d.rank) : h("span", { class: "muted" }, d.ranked ? t("daily.not-shared") : t("daily.practice-word")))))))
+      : h("p", { class: "muted" }, t("profile.no-daily"));
     clear(this.root).append(h("div", { class: "profile" },
       h("h2", { "data-testid": "profile-name" }, p.name),
-      h("section", { class: "panel" }, h("h3", {}, "Ratings"), ratings,
-        h("p", { class: "muted small" }, "Rating = mu − 3 sigma (OpenSkill, per game and player count).")),
-      h("section", { class: "panel" }, h("h3", {}, "Recent online games"), games),
-      h("section", { class: "panel" }, h("h3", {}, "Daily challenge"), days)));
+      h("section", { class: "panel" }, h("h3", {}, t("profile.ratings")), ratings,
+        h("p", { class: "muted small" }, t("profile.rating-help"))),
+      h("section", { class: "panel" }, h("h3", {}, t("profile.recent")), games),
+      h("section", { class: "panel" }, h("h3", {}, t("header.daily")), days)));
   }
 }
 
@@ -136,15 +136,15 @@ export class ProfileScreen {
 // Shown under an online room's seats; a signed-in player's seat is tied to the account (so the
 // game is rated) the first time the lobby shows it.
 export function lobbyRatings(room, seats, mySeats, tokenFor) {
-  const box = h("div", { class: "lobby-ratings", "data-testid": "lobby-ratings" }, h("p", { class: "muted small" }, "Loading the ratings…"));
+  const box = h("div", { class: "lobby-ratings", "data-testid": "lobby-ratings" }, h("p", { class: "muted small" }, t("ratings.loading")));
   const show = (r) => {
     const rows = r.seats.map((s) => h("li", { "data-seat": s.seat },
-      `Seat ${s.seat + 1}: `,
+      `${t("room.seat", { n: s.seat + 1 })}: `,
       s.account ? h("strong", {}, s.name)
-        : h("span", { class: "muted" }, s.rating ? "bot" : seats[s.seat].claimed ? "guest (not rated)" : "open seat"),
-      " — ", s.rating ? h("span", { class: "rating" }, `rating ${s.rating.rating.toFixed(1)}${s.rating.games === null ? " (fixed)" : ` (${s.rating.games} games)`}`)
-        : h("span", { class: "muted" }, s.account ? "new" : "—")));
-    box.replaceChildren(h("h3", {}, `Ratings (${titleOf(r.game)}, ${r.players} players)`), h("ul", {}, rows));
+        : h("span", { class: "muted" }, s.rating ? t("common.bot") : seats[s.seat].claimed ? t("ratings.guest") : t("ratings.open")),
+      " — ", s.rating ? h("span", { class: "rating" }, `${t("ratings.rating", { rating: fmtNumber(s.rating.rating, 1) })} ${s.rating.games === null ? t("ratings.fixed") : t("ratings.games", { n: s.rating.games })}`)
+        : h("span", { class: "muted" }, s.account ? t("ratings.new") : "—")));
+    box.replaceChildren(h("h3", {}, t("ratings.title", { game: titleOf(r.game), n: r.players })), h("ul", {}, rows));
   };
   (async () => {
     try {
@@ -155,7 +155,7 @@ export function lobbyRatings(room, seats, mySeats, tokenFor) {
       }
       show(r);
     } catch (err) {
-      box.replaceChildren(h("p", { class: "muted small" }, `No ratings: ${err.message}`));
+      box.replaceChildren(h("p", { class: "muted small" }, t("ratings.none", { error: err.message })));
     }
   })();
   return box;

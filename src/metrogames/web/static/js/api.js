@@ -1,5 +1,8 @@
 // REST + WebSocket client for the web table contract (docs/web-api.md).
-// Nothing here knows a rule: it sends what the player chose and hands back what the server says.
+// Nothing here knows a rule: it sends what the player chose and hands back what the server says
+// (its messages in the language of the cookie `lang`, i18n.js).
+
+import { t } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(status, error, reason) {
@@ -27,7 +30,7 @@ export async function api(method, path, body = undefined, token = null, { raw = 
       body: body === undefined ? undefined : body instanceof RawJson ? body.text : JSON.stringify(body),
     });
   } catch (err) {
-    throw new ApiError(0, `network error: ${err.message}`, "network");
+    throw new ApiError(0, t("api.network", { error: err.message }), "network");
   }
   const text = await res.text();
   let data = null;

@@ -15,6 +15,7 @@ import { loadAccount } from "./api.js";
 import { ScoreScreen } from "./score.js";
 import { RulesScreen } from "./rules.js";
 import { TutorialScreen } from "./tutorial.js";
+import { initI18n, languageSwitch, t } from "./i18n.js";
 
 const main = document.getElementById("main");
 let current = null;
@@ -35,7 +36,7 @@ function route() {
   const path = location.pathname;
   let m;
   window.scrollTo(0, 0);
-  if (!hash.startsWith("/daily")) document.title = "metrogames — Next Station & Metro";
+  if (!hash.startsWith("/daily")) document.title = t("app.title");
   if ((m = hash.match(/^\/daily\/([a-z]+)\/(\d{4}-\d{2}-\d{2})\/r\/([a-z0-9]+)/))) {
     current = dailyRoomScreen(main, navigate, m[1], m[2], m[3]);
   } else if ((m = hash.match(/^\/daily(?:\/([a-z]+))?(?:\/(\d{4}-\d{2}-\d{2}))?\/?$/))) {
@@ -67,6 +68,16 @@ document.getElementById("home-link").addEventListener("click", (ev) => {
   ev.preventDefault();
   navigate("#/");
 });
+// A new language redraws the screen: in place where it holds a game (relang), else anew.
+window.addEventListener("langchange", () => {
+  if (!location.hash.startsWith("#/daily")) document.title = t("app.title");
+  if (current && current.relang) current.relang();
+  else route();
+});
 if (!main) document.body.append(h("p", {}, "missing #main"));
 else clear(main);
-loadAccount().catch(() => null).finally(route);
+initI18n().then(() => {
+  const slot = document.getElementById("lang-slot");
+  if (slot) slot.append(languageSwitch());
+  return loadAccount();
+}).catch(() => null).finally(route);

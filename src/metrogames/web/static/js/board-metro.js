@@ -2,7 +2,8 @@
 // colours, the central block, placed tiles drawn from their tracks. Routes are coloured by
 // following the placed tracks from each station (a drawing matter; scores come from the view).
 
-import { s, clear, colourHex, activate, DASHES } from "./dom.js";
+import { s, clear, colourHex, activate, DASHES, colourName } from "./dom.js";
+import { t } from "./i18n.js";
 
 export const SEAT_LETTERS = "YBOGRV";
 const U = 64;
@@ -48,7 +49,7 @@ export function drawTile(tile, size, { x = 0, y = 0, colours = {}, dashes = {}, 
 }
 
 export function tileSvg(tile, size = 72, { label = null } = {}) {
-  const svg = s("svg", { viewBox: `-2 -2 ${size + 4} ${size + 4}`, width: size, height: size, class: "tile-svg", role: "img", "aria-label": `tile ${tile.code}` });
+  const svg = s("svg", { viewBox: `-2 -2 ${size + 4} ${size + 4}`, width: size, height: size, class: "tile-svg", role: "img", "aria-label": t("metro.tile-code", { code: tile.code }) });
   svg.append(drawTile(tile, size));
   if (label) svg.append(s("title", { text: label }));
   return svg;
@@ -58,7 +59,7 @@ export class MetroBoard {
   constructor(board, { onPick = null } = {}) {
     this.board = board;
     this.onPick = onPick;
-    this.tiles = new Map(board.tiles.map((t) => [t.code, t]));
+    this.tiles = new Map(board.tiles.map((tile) => [tile.code, tile]));
     this.squares = new Map(board.squares.map((q) => [q.name, q]));
     this.colours = board.colours;
     this.build();
@@ -69,7 +70,7 @@ export class MetroBoard {
 
   build() {
     const size = 2 * M + 8 * U;
-    this.svg = s("svg", { viewBox: `0 0 ${size} ${size}`, class: "board board-metro", role: "group", "aria-label": "Metro board" });
+    this.svg = s("svg", { viewBox: `0 0 ${size} ${size}`, class: "board board-metro", role: "group", "aria-label": t("metro.board") });
     this.layers = {};
     for (const n of ["base", "tiles", "marks", "stations", "trains", "hits"]) {
       this.layers[n] = s("g", { class: `layer-${n}` });
@@ -93,7 +94,7 @@ export class MetroBoard {
     const cx = this.sx(c0);
     const cy = this.sy(r0);
     base.append(s("rect", { x: cx + 3, y: cy + 3, width: 2 * U - 6, height: 2 * U - 6, rx: 10, class: "central" }));
-    base.append(s("text", { x: cx + U, y: cy + U - 4, class: "central-label", "text-anchor": "middle", text: "CENTRAL" }));
+    base.append(s("text", { x: cx + U, y: cy + U - 4, class: "central-label", "text-anchor": "middle", text: t("metro.central") }));
     base.append(s("text", { x: cx + U, y: cy + U + 18, class: "central-x2", "text-anchor": "middle", text: "×2" }));
     for (const cs of this.board.central_stations || []) {
       const q = this.squares.get(cs.square);
@@ -123,18 +124,18 @@ export class MetroBoard {
     const g = clear(this.layers.tiles);
     for (const [name, p] of placed) {
       const q = this.squares.get(name);
-      const t = this.tiles.get(p.tile);
-      if (!t) continue;
+      const tile = this.tiles.get(p.tile);
+      if (!tile) continue;
       const colours = {};
       const dashes = {};
-      for (const [a] of t.tracks) {
+      for (const [a] of tile.tracks) {
         const seat = travelled.get(`${name}:${a}`);
         if (seat !== undefined) {
           colours[a] = this.colours[seat];
           dashes[a] = DASHES[seat];
         }
       }
-      const tg = drawTile(t, U - 2, { x: this.sx(q.col) + 1, y: this.sy(q.row) + 1, colours, dashes });
+      const tg = drawTile(tile, U - 2, { x: this.sx(q.col) + 1, y: this.sy(q.row) + 1, colours, dashes });
       tg.setAttribute("data-square", name);
       if (p.pending) tg.classList.add("tile-pending"); // not sent yet (confirm.js)
       g.append(tg);
@@ -166,8 +167,8 @@ export class MetroBoard {
       for (let guard = 0; guard < 300 && q && !q.central; guard++) {
         const p = placed.get(q.name);
         if (!p) break;
-        const t = this.tiles.get(p.tile);
-        const track = t.tracks.find(([a, b]) => a === e || b === e);
+        const tile = this.tiles.get(p.tile);
+        const track = tile.tracks.find(([a, b]) => a === e || b === e);
         const partner = track[0] === e ? track[1] : track[0];
         out.set(`${q.name}:${track[0]}`, seat);
         const [dc, dr] = STEP[partner >> 1];
@@ -201,7 +202,7 @@ export class MetroBoard {
       else [x, y, w, hgt] = [hx + U + 3, hy + 5, d, U - 10];
       const colour = seat === undefined ? null : this.colours[seat];
       const sg = s("g", { class: `edge-station${done.has(st.number) ? " done" : ""}${seat === undefined ? " unused" : ""}`, "data-station": st.number });
-      sg.append(s("title", { text: `station ${st.number}${seat === undefined ? " (nobody's)" : `: ${colour} (${SEAT_LETTERS[seat]})`}${done.has(st.number) ? ", route complete" : ""}` }));
+      sg.append(s("title", { text: `${seat === undefined ? t("metro.station-nobody", { station: st.number }) : t("metro.station-of", { station: st.number, colour: colourName(colour), letter: SEAT_LETTERS[seat] })}${done.has(st.number) ? `, ${t("metro.route-complete")}` : ""}` }));
       sg.append(s("rect", { x, y, width: w, height: hgt, rx: 5, fill: colour ? colourHex(colour) : "#bbb", class: "edge-box" }));
       const vertical = side === 1 || side === 3;
       sg.append(s("text", { x: x + w / 2, y: y + hgt / 2 + (vertical ? -3 : 5), "text-anchor": "middle", class: "edge-num", text: String(st.number) }));
@@ -220,20 +221,20 @@ export class MetroBoard {
 
   drawTrains(trains) {
     const g = clear(this.layers.trains);
-    for (const t of trains) {
-      if (!t.tiles || t.seat === null || t.seat === undefined) continue; // at its station, or nobody's
-      const q = this.squares.get(t.square);
+    for (const tr of trains) {
+      if (!tr.tiles || tr.seat === null || tr.seat === undefined) continue; // at its station, or nobody's
+      const q = this.squares.get(tr.square);
       if (!q) continue;
-      const e = 2 * SIDES[t.side];
+      const e = 2 * SIDES[tr.side];
       const [ex, ey] = EP[e];
       const [nx, ny] = INWARD[e];
       const x = this.sx(q.col) + (ex + nx * 0.13) * U;
       const y = this.sy(q.row) + (ey + ny * 0.13) * U;
-      const colour = colourHex(this.colours[t.seat]);
-      g.append(s("g", { transform: `translate(${x} ${y})`, class: "train", "data-station": t.station },
-        s("title", { text: `train of station ${t.station} (${this.colours[t.seat]}), ${t.tiles} tiles so far` }),
+      const colour = colourHex(this.colours[tr.seat]);
+      g.append(s("g", { transform: `translate(${x} ${y})`, class: "train", "data-station": tr.station },
+        s("title", { text: t("metro.train-title", { station: tr.station, colour: colourName(this.colours[tr.seat]), n: tr.tiles }) }),
         s("circle", { r: 9, fill: colour }),
-        s("text", { "text-anchor": "middle", dy: "0.35em", text: SEAT_LETTERS[t.seat] })));
+        s("text", { "text-anchor": "middle", dy: "0.35em", text: SEAT_LETTERS[tr.seat] })));
     }
   }
 
@@ -259,7 +260,7 @@ export class MetroBoard {
     });
     for (const name of names) {
       const q = this.squares.get(name);
-      const hit = s("g", { class: "hit hit-square", tabindex: "0", role: "button", "aria-label": `place the tile on ${name}`, "data-square": name },
+      const hit = s("g", { class: "hit hit-square", tabindex: "0", role: "button", "aria-label": t("metro.hit", { square: name }), "data-square": name },
         s("rect", { x: this.sx(q.col) + 1, y: this.sy(q.row) + 1, width: U - 2, height: U - 2, rx: 4 }));
       activate(hit, () => this.onPick && this.onPick(name));
       hit.addEventListener("pointerenter", () => this.showPreview(name));
@@ -275,9 +276,9 @@ export class MetroBoard {
     const code = this.state && this.state.previewTile;
     if (!name || !code) return;
     const q = this.squares.get(name);
-    const t = this.tiles.get(code);
-    if (!t) return;
-    this.preview = drawTile(t, U - 2, { x: this.sx(q.col) + 1, y: this.sy(q.row) + 1, cls: "tile preview" });
+    const tile = this.tiles.get(code);
+    if (!tile) return;
+    this.preview = drawTile(tile, U - 2, { x: this.sx(q.col) + 1, y: this.sy(q.row) + 1, cls: "tile preview" });
     this.layers.trains.append(this.preview);
   }
 }

@@ -2,15 +2,13 @@
 // The player's lines and the clickable stations come from the view; nothing here decides
 // what is legal.
 
-import { s, clear, colourHex, colourLetters, DASHES, symbolShape, star, activate } from "./dom.js";
+import { s, clear, colourHex, colourLetters, DASHES, symbolShape, star, activate, faceName, colourName, gameTitle } from "./dom.js";
+import { t } from "./i18n.js";
 
 const U = 48; // pixels per grid cell in the viewBox
 const PAD = 1.05; // cells of margin around the station grid (labels)
 const SHADES = ["#f3ead6", "#e6ecdd", "#ece2ef", "#e2e9f1"];
 
-const SYMBOL_WORD = {
-  square: "square", circle: "circle", triangle: "triangle", pentagon: "pentagon", any: "any symbol",
-};
 
 export class NextStationBoard {
   constructor(board, { onPick = null, onHover = null } = {}) {
@@ -61,7 +59,7 @@ export class NextStationBoard {
       viewBox: `0 0 ${w} ${hgt}`,
       class: `board board-ns board-${this.board.game}`,
       role: "group",
-      "aria-label": `${this.board.title} map`,
+      "aria-label": t("board.map", { game: gameTitle(this.board.game) }),
     });
     this.layers = {};
     for (const name of ["base", "links", "lines", "under", "stations", "labels", "marks", "preview", "hits"]) {
@@ -176,13 +174,13 @@ export class NextStationBoard {
     this.riverSpots = [];
     const [left, right] = [this.x(0) + 24, this.x(this.cols - 1) - 24];
     for (let i = 0; i + 1 < pts.length; i++) {
-      for (const t of [0.5, 0.25, 0.75]) {
-        const x = pts[i][0] + (pts[i + 1][0] - pts[i][0]) * t;
-        if (x >= left && x <= right) this.riverSpots.push([x, pts[i][1] + (pts[i + 1][1] - pts[i][1]) * t]);
+      for (const f of [0.5, 0.25, 0.75]) {
+        const x = pts[i][0] + (pts[i + 1][0] - pts[i][0]) * f;
+        if (x >= left && x <= right) this.riverSpots.push([x, pts[i][1] + (pts[i + 1][1] - pts[i][1]) * f]);
       }
     }
     if (!this.riverSpots.length) this.riverSpots.push([(pts[0][0] + pts[1][0]) / 2, (pts[0][1] + pts[1][1]) / 2]);
-    this.riverName = s("text", { class: "river-name", "text-anchor": "middle", dy: "0.35em", text: river.name });
+    this.riverName = s("text", { class: "river-name", "text-anchor": "middle", dy: "0.35em", text: river.name === "Thames" ? t("river.thames") : river.name });
     this.layers.labels.append(this.riverName);
     this.drawRiverName([], []);
   }
@@ -234,7 +232,7 @@ export class NextStationBoard {
     for (const b of this.board.bridges || []) {
       const [x, y] = [this.x(b.at[0]), this.y(b.at[1])];
       this.layers.stations.append(s("g", { transform: `translate(${x} ${y})`, class: "bridge" },
-        s("title", { text: `overhead crossing: ${b.links.join(" / ")}` }),
+        s("title", { text: t("board.crossing", { links: b.links.join(" / ") }) }),
         s("rect", { x: -7, y: -7, width: 14, height: 14, rx: 3, transform: "rotate(45)" }),
         s("path", { d: "M-5 3 Q0 -5 5 3" }),
       ));
@@ -248,8 +246,10 @@ export class NextStationBoard {
     for (const st of this.board.stations) {
       const [x, y] = [this.x(st.col), this.y(st.row)];
       const g = s("g", { transform: `translate(${x} ${y})`, class: "station", "data-station": st.name });
-      const word = st.monument ? "monument (any symbol)" : SYMBOL_WORD[st.symbol] || st.symbol;
-      g.append(s("title", { text: `${st.name}: ${word}${st.tourist_site ? ", tourist site" : ""}${deps[st.name] ? `, ${deps[st.name]} departure` : ""}` }));
+      const words = [st.monument ? faceName("monument") : faceName(st.symbol)];
+      if (st.tourist_site) words.push(t("legend.tourist-site"));
+      if (deps[st.name]) words.push(t("board.departure", { colour: colourName(deps[st.name]) }));
+      g.append(s("title", { text: `${st.name}: ${words.join(", ")}` }));
       if (deps[st.name]) {
         const colour = deps[st.name];
         g.append(s("circle", { r: st.cells ? U * 0.9 : r * 1.55, class: "departure-ring", stroke: colourHex(colour) }));
@@ -320,9 +320,9 @@ export class NextStationBoard {
         const [[x1, y1], [x2, y2]] = this.segment(a, b);
         // a diagonal's marker sits a third of the way along: two diagonals crossing in one
         // cell share their midpoint, and their markers must not cover each other
-        const t = x1 !== x2 && y1 !== y2 ? 0.3 : 0.5;
-        const mx = x1 + (x2 - x1) * t;
-        const my = y1 + (y2 - y1) * t;
+        const f = x1 !== x2 && y1 !== y2 ? 0.3 : 0.5;
+        const mx = x1 + (x2 - x1) * f;
+        const my = y1 + (y2 - y1) * f;
         markers.push([mx, my]);
         lg.append(s("g", { transform: `translate(${mx} ${my})`, class: "line-letter" },
           s("circle", { r: 6.5, stroke: hex }),
@@ -367,7 +367,7 @@ export class NextStationBoard {
       const [x, y] = this.pos(name);
       const r = st.cells ? U * 0.86 : U * 0.3;
       g.append(s("g", { transform: `translate(${x} ${y})`, class: "interchange", "data-interchange": name, "data-lines": n },
-        s("title", { text: `${name}: interchange of ${n} lines` }),
+        s("title", { text: t("board.interchange", { station: name, n }) }),
         s("circle", { r: r + 1, class: "interchange-ring outer" }),
         s("circle", { r, class: "interchange-ring" })));
     }
@@ -469,10 +469,13 @@ export class NextStationBoard {
       const kind = kinds.get(name);
       const st = this.station(name);
       const [x, y] = this.pos(name);
-      const verb = { start: "draw from", target: "draw to", circle: "circle", selected: "selected start (choose again to cancel)" }[kind];
+      const label = {
+        start: t("board.hit.start", { station: st.name }), target: t("board.hit.target", { station: st.name }),
+        circle: t("board.hit.circle", { station: st.name }), selected: t("board.hit.selected", { station: st.name }),
+      }[kind];
       const hit = s("g", {
         class: `hit hit-${kind}`, tabindex: "0", role: "button",
-        "aria-label": `${verb} ${st.name}`, "data-station": st.name, "data-kind": kind,
+        "aria-label": label, "data-station": st.name, "data-kind": kind,
         transform: `translate(${x} ${y})`,
       }, s("circle", { r: st.cells ? U * 0.95 : Math.max(U * 0.46, reach(i)) }));
       activate(hit, () => this.onPick && this.onPick(st.name, kind));
@@ -514,6 +517,6 @@ function pointToSegment(x, y, x1, y1, x2, y2) {
   const dx = x2 - x1;
   const dy = y2 - y1;
   const len = dx * dx + dy * dy;
-  const t = len ? Math.max(0, Math.min(1, ((x - x1) * dx + (y - y1) * dy) / len)) : 0;
-  return Math.hypot(x - (x1 + t * dx), y - (y1 + t * dy));
+  const f = len ? Math.max(0, Math.min(1, ((x - x1) * dx + (y - y1) * dy) / len)) : 0;
+  return Math.hypot(x - (x1 + f * dx), y - (y1 + f * dy));
 }

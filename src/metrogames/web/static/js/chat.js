@@ -3,6 +3,7 @@
 // as text nodes only (h() never parses markup).
 
 import { h, clear, toast, fmtName } from "./dom.js";
+import { t, fmtTime } from "./i18n.js";
 import * as API from "./api.js";
 
 export class ChatPanel {
@@ -12,11 +13,11 @@ export class ChatPanel {
     this.token = token;
     this.messages = new Map(); // seq -> message
     this.log = h("ol", { class: "chat-log", "data-testid": "chat-log", "aria-live": "polite" });
-    this.input = h("input", { class: "chat-input", "data-testid": "chat-input", maxlength: "200", placeholder: "Say something to the table…", "aria-label": "chat message" });
-    this.button = h("button", { class: "btn small", type: "submit", "data-testid": "chat-send" }, "Send");
+    this.input = h("input", { class: "chat-input", "data-testid": "chat-input", maxlength: "200", placeholder: t("chat.placeholder"), "aria-label": t("chat.message") });
+    this.button = h("button", { class: "btn small", type: "submit", "data-testid": "chat-send" }, t("chat.send"));
     this.form = h("form", { class: "chat-form", onsubmit: (ev) => { ev.preventDefault(); this.send(); } }, this.input, this.button);
-    this.note = h("p", { class: "muted", "data-testid": "chat-readonly" }, "Players chat here; you are watching.");
-    this.el = h("section", { class: "panel chat", "data-testid": "chat" }, h("h3", {}, "Table chat"), this.log, this.form, this.note);
+    this.note = h("p", { class: "muted", "data-testid": "chat-readonly" }, t("chat.readonly"));
+    this.el = h("section", { class: "panel chat", "data-testid": "chat" }, h("h3", {}, t("chat.title")), this.log, this.form, this.note);
     this.refresh();
     this.load();
   }
@@ -42,7 +43,7 @@ export class ChatPanel {
     const list = clear(this.log);
     for (const seq of [...this.messages.keys()].sort((a, b) => a - b)) {
       const x = this.messages.get(seq);
-      const when = new Date(x.time * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+      const when = fmtTime(new Date(x.time * 1000));
       list.append(h("li", { "data-seq": String(seq), "data-seat": String(x.seat) },
         h("span", { class: "chat-time muted" }, when), " ",
         h("strong", { class: "chat-name" }, fmtName(x.name)), ": ",
@@ -55,14 +56,14 @@ export class ChatPanel {
     const text = this.input.value.trim();
     if (!text) return;
     const token = this.token();
-    if (!token) { toast("Take a seat to chat: spectators read only."); return; }
+    if (!token) { toast(t("chat.take-seat")); return; }
     this.button.disabled = true;
     try {
       const { message } = await API.postChat(this.room, text, token);
       this.input.value = "";
       this.add(message);
     } catch (err) {
-      toast(`Not sent: ${err.message}`);
+      toast(t("chat.not-sent", { error: err.message }));
     } finally {
       this.button.disabled = false;
       this.input.focus();

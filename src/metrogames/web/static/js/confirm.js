@@ -3,6 +3,7 @@
 // by default on for phones (a narrow screen or a coarse pointer), off on desktops.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 const KEY = "metrogames.confirm-moves";
 const PHONE = "(max-width: 600px), (pointer: coarse)";
@@ -22,14 +23,14 @@ function setConfirmMoves(on) {
 export function confirmToggle(onChange) {
   const box = h("input", { type: "checkbox", id: "confirm-moves", "data-testid": "confirm-moves", checked: confirmMoves(),
     onchange: (ev) => { setConfirmMoves(ev.target.checked); onChange(); } });
-  return h("label", { class: "confirm-toggle muted", title: "Show each move before it is sent" }, box, " Confirm moves before sending");
+  return h("label", { class: "confirm-toggle muted", title: t("confirm.title") }, box, " ", t("confirm.label"));
 }
 
 // The pending move's bar: what it is, Confirm and Undo.
 export function pendingBar(text, confirm, undo) {
-  return h("div", { class: "pending-move", role: "group", "aria-label": "pending move", "data-testid": "pending-move" },
+  return h("div", { class: "pending-move", role: "group", "aria-label": t("confirm.pending"), "data-testid": "pending-move" },
     h("p", { class: "help" }, text),
     h("div", { class: "buttons" },
-      h("button", { class: "btn primary", id: "confirm-btn", onclick: confirm }, "Confirm"),
-      h("button", { class: "btn", id: "undo-btn", onclick: undo }, "Undo")));
+      h("button", { class: "btn primary", id: "confirm-btn", onclick: confirm }, t("confirm.confirm")),
+      h("button", { class: "btn", id: "undo-btn", onclick: undo }, t("confirm.undo"))));
 }

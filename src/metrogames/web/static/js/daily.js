@@ -4,16 +4,17 @@
 // pages (#/daily/{game}/{date}). Nothing here knows a rule or a score: it shows what the
 // server sends.
 
-import { h, clear, toast } from "./dom.js";
+import { h, clear, toast, gameTitle, fmtName } from "./dom.js";
+import { t, fmtDate } from "./i18n.js";
 import * as API from "./api.js";
 import { RoomScreen, downloadRecord } from "./room.js";
 
 export const DAILY_GAMES = [
-  { game: "london", title: "Next Station: London", short: "London" },
-  { game: "paris", title: "Next Station: Paris", short: "Paris" },
+  { game: "london", short: () => t("daily.short.london") },
+  { game: "paris", short: () => t("daily.short.paris") },
 ];
-const titleOf = (game) => (DAILY_GAMES.find((g) => g.game === game) || { title: game }).title;
-const shortOf = (game) => (DAILY_GAMES.find((g) => g.game === game) || { short: game }).short;
+const titleOf = (game) => gameTitle(game);
+const shortOf = (game) => (DAILY_GAMES.find((g) => g.game === game) || { short: () => game }).short();
 
 // -- dates (UTC, YYYY-MM-DD) -----------------------------------------------------------------
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
@@ -24,10 +25,7 @@ export function addDays(date, n) {
 }
 
 export function longDate(date) {
-  const [y, m, d] = date.split("-").map(Number);
-  return new Date(Date.UTC(y, m - 1, d)).toLocaleDateString("en-GB", {
-    weekday: "short", day: "numeric", month: "short", year: "numeric", timeZone: "UTC",
-  });
+  return fmtDate(date);
 }
 
 // "5 h 12 min 03 s" until `epoch` (seconds).
@@ -79,14 +77,14 @@ export function ensurePlayer() {
   return new Promise((resolve) => {
     let last = "";
     try { last = localStorage.getItem("metrogames.name") || ""; } catch { /* ignore */ }
-    const input = h("input", { id: "daily-name", maxlength: "24", required: true, value: last, placeholder: "Your name", autocomplete: "nickname" });
+    const input = h("input", { id: "daily-name", maxlength: "24", required: true, value: last, placeholder: t("common.your-name"), autocomplete: "nickname" });
     const errorLine = h("p", { class: "error", role: "alert" });
     const dialog = h("dialog", { class: "panel name-dialog", "aria-labelledby": "daily-name-title" });
     const finish = (player) => { dialog.close(); dialog.remove(); resolve(player); };
     const form = h("form", { method: "dialog", onsubmit: async (ev) => {
       ev.preventDefault();
       const name = input.value.trim();
-      if (!name) { errorLine.textContent = "Type a name to show on the leaderboard."; input.focus(); return; }
+      if (!name) { errorLine.textContent = t("daily.name.empty"); input.focus(); return; }
       const btn = form.querySelector("button[type=submit]");
       btn.disabled = true;
       try {
@@ -96,17 +94,17 @@ export function ensurePlayer() {
         try { localStorage.setItem("metrogames.name", name); } catch { /* ignore */ }
         finish(player);
       } catch (err) {
-        errorLine.textContent = `Cannot create the player: ${err.message}`;
+        errorLine.textContent = t("daily.name.cannot", { error: err.message });
         btn.disabled = false;
       }
     } },
-    h("h2", { id: "daily-name-title" }, "Your name for the daily challenge"),
-    h("p", { class: "muted" }, "No account: the server gives this browser a player token. Your name is shown on the leaderboard only if you share your score."),
-    h("label", { class: "row" }, "Display name ", input),
+    h("h2", { id: "daily-name-title" }, t("daily.name.title")),
+    h("p", { class: "muted" }, t("daily.name.help")),
+    h("label", { class: "row" }, t("daily.name.label"), " ", input),
     errorLine,
     h("div", { class: "buttons" },
-      h("button", { class: "btn primary", type: "submit", id: "daily-name-ok" }, "Continue"),
-      h("button", { class: "btn", type: "button", onclick: () => finish(null) }, "Cancel")));
+      h("button", { class: "btn primary", type: "submit", id: "daily-name-ok" }, t("common.continue")),
+      h("button", { class: "btn", type: "button", onclick: () => finish(null) }, t("common.cancel"))));
     dialog.append(form);
     dialog.addEventListener("cancel", (ev) => { ev.preventDefault(); finish(null); });
     document.body.append(dialog);
@@ -120,7 +118,7 @@ export function ensurePlayer() {
 function tokenPanel(onChange) {
   const me = API.loadPlayer();
   const body = h("div", { class: "token-body" });
-  const pasteInput = h("input", { id: "paste-token", autocomplete: "off", spellcheck: "false", placeholder: "paste a player token" });
+  const pasteInput = h("input", { id: "paste-token", autocomplete: "off", spellcheck: "false", placeholder: t("token.paste") });
   const usePasted = async (ev) => {
     ev.preventDefault();
     const token = pasteInput.value.trim();
@@ -128,18 +126,18 @@ function tokenPanel(onChange) {
     try {
       const info = await API.getMe(token);
       API.savePlayer({ player: info.player, name: info.name, token });
-      toast(`Now playing as ${info.name}.`, "info");
+      toast(t("token.now-playing", { name: info.name }), "info");
       onChange();
     } catch (err) {
-      toast(err.reason === "bad-token" ? "This token is not known to this server." : `Cannot use this token: ${err.message}`);
+      toast(err.reason === "bad-token" ? t("token.unknown") : t("token.cannot", { error: err.message }));
     }
   };
   if (me) {
-    const tokenInput = h("input", { id: "my-token", readonly: true, value: me.token, "aria-label": "your player token", onfocus: (ev) => ev.target.select() });
-    const nameInput = h("input", { id: "rename", maxlength: "24", value: me.name || "", "aria-label": "display name" });
+    const tokenInput = h("input", { id: "my-token", readonly: true, value: me.token, "aria-label": t("token.aria"), onfocus: (ev) => ev.target.select() });
+    const nameInput = h("input", { id: "rename", maxlength: "24", value: me.name || "", "aria-label": t("daily.name.label") });
     body.append(
-      h("p", { class: "small" }, "Copy it to play as ", h("strong", {}, me.name || "you"), " on another device (paste it there). Keep it private: it is your player."),
-      h("div", { class: "share" }, tokenInput, h("button", { class: "btn small", type: "button", id: "copy-token", onclick: () => copyText(me.token) }, "Copy")),
+      h("p", { class: "small" }, t("token.copy-help", { name: me.name || t("common.you") })),
+      h("div", { class: "share" }, tokenInput, h("button", { class: "btn small", type: "button", id: "copy-token", onclick: () => copyText(me.token) }, t("common.copy"))),
       h("form", { class: "row", onsubmit: async (ev) => {
         ev.preventDefault();
         const name = nameInput.value.trim();
@@ -147,29 +145,29 @@ function tokenPanel(onChange) {
         try {
           const res = await API.renameMe(name);
           API.savePlayer({ ...me, name: res.name || name });
-          toast("Name changed.", "info");
+          toast(t("token.renamed"), "info");
           onChange();
-        } catch (err) { toast(`Cannot rename: ${err.message}`); }
-      } }, h("label", { class: "row" }, "Name ", nameInput), h("button", { class: "btn small", type: "submit" }, "Rename")));
+        } catch (err) { toast(t("token.cannot-rename", { error: err.message })); }
+      } }, h("label", { class: "row" }, t("common.name"), " ", nameInput), h("button", { class: "btn small", type: "submit" }, t("token.rename"))));
   } else {
-    body.append(h("p", { class: "small" }, "You get a player token when you first play a daily challenge. Played on another device? Paste its token here."));
+    body.append(h("p", { class: "small" }, t("token.none-help")));
   }
   body.append(h("form", { class: "row", onsubmit: usePasted },
-    h("label", { class: "row" }, me ? "Use another token " : "Token ", pasteInput),
-    h("button", { class: "btn small", type: "submit", id: "use-token" }, "Use it")));
+    h("label", { class: "row" }, me ? t("token.another") : t("token.token"), " ", pasteInput),
+    h("button", { class: "btn small", type: "submit", id: "use-token" }, t("token.use"))));
   if (me) {
     body.append(h("button", { class: "btn small", type: "button", onclick: () => {
-      if (window.confirm("Forget this player on this device? Without its token you cannot play as it again.")) { API.savePlayer(null); onChange(); }
-    } }, "Forget this player here"));
+      if (window.confirm(t("token.forget.confirm"))) { API.savePlayer(null); onChange(); }
+    } }, t("token.forget")));
   }
   return h("details", { class: "token-panel", id: "token-panel" },
-    h("summary", {}, me ? `Your player token (${me.name})` : "Your player token"), body);
+    h("summary", {}, me ? t("token.title-of", { name: me.name }) : t("token.title")), body);
 }
 
 function copyText(text) {
   if (navigator.clipboard && navigator.clipboard.writeText) {
-    navigator.clipboard.writeText(text).then(() => toast("Copied.", "info"), () => toast("Select the text and copy it.", "info"));
-  } else toast("Select the text and copy it.", "info");
+    navigator.clipboard.writeText(text).then(() => toast(t("common.copied"), "info"), () => toast(t("common.select-copy"), "info"));
+  } else toast(t("common.select-copy"), "info");
 }
 
 // Start (or continue) `game` on `date` and open its room. Today: the one ranked attempt (a
@@ -184,10 +182,10 @@ export async function playDaily(navigate, game, date, share) {
     navigate(roomHref(game, date, res.room));
     return true;
   } catch (err) {
-    if (err.reason === "attempt-used") toast("You have played today's challenge already: one ranked attempt per day.");
+    if (err.reason === "attempt-used") toast(t("daily.attempt-used"));
     else if (err.reason === "guest-limit") toast(`${err.message}.`);
-    else if (err.reason === "bad-token") toast("The server does not know your player token: paste a valid one or forget it.");
-    else toast(`Cannot start: ${err.message}`);
+    else if (err.reason === "bad-token") toast(t("daily.bad-token"));
+    else toast(t("common.cannot-start", { error: err.message }));
     return false;
   }
 }
@@ -195,7 +193,7 @@ export async function playDaily(navigate, game, date, share) {
 // -- the home page's "Today's challenge" -----------------------------------------------------
 export function dailyPanel(navigate) {
   const section = h("section", { class: "panel daily", id: "daily", "aria-labelledby": "daily-title" },
-    h("h2", { id: "daily-title" }, "Today's challenge"), h("p", { class: "muted" }, "Loading…"));
+    h("h2", { id: "daily-title" }, t("daily.today")), h("p", { class: "muted" }, t("common.loading")));
   let timer = null;
   const refresh = async () => {
     clearInterval(timer);
@@ -203,8 +201,8 @@ export function dailyPanel(navigate) {
     try {
       info = await loadDaily();
     } catch (err) {
-      clear(section).append(h("h2", { id: "daily-title" }, "Today's challenge"),
-        h("p", { class: "muted" }, `The daily challenge is not available: ${err.message}`));
+      clear(section).append(h("h2", { id: "daily-title" }, t("daily.today")),
+        h("p", { class: "muted" }, t("daily.unavailable", { error: err.message })));
       return;
     }
     const { daily, badToken } = info;
@@ -220,16 +218,15 @@ export function dailyPanel(navigate) {
     };
     clear(section).append(
       h("div", { class: "panel-head" },
-        h("h2", { id: "daily-title" }, "Today's challenge"),
+        h("h2", { id: "daily-title" }, t("daily.today")),
         h("span", { class: "daily-date" }, h("time", { datetime: daily.date, "data-testid": "daily-date" }, longDate(daily.date)), " (UTC)")),
-      h("p", { class: "muted small" }, "One solo deal per city per day, the same for everyone; one ranked attempt. ",
-        "Closes in ", h("strong", { class: "countdown", "aria-live": "off" }, timeLeft(daily.closes_at)), "."),
-      badToken ? h("p", { class: "note" }, "This server does not know the player token saved here: paste a valid one below, or forget it to start afresh.") : "",
+      h("p", { class: "muted small" }, t("daily.rules"), " ",
+        t("daily.closes-in"), " ", h("strong", { class: "countdown", "aria-live": "off" }, timeLeft(daily.closes_at)), "."),
+      badToken ? h("p", { class: "note" }, t("daily.bad-token-note")) : "",
       cards,
-      h("p", { class: "small midnight-rule", "data-testid": "midnight-rule" }, h("strong", {}, "Midnight rule: "), daily.midnight_rule),
-      API.signedIn() ? "" : h("p", { class: "small muted", "data-testid": "guest-note" },
-        `Playing as a guest: guests are listed apart from the leaderboard, at most ${daily.guest_ranked} ranked guest game${daily.guest_ranked === 1 ? "" : "s"} of a city per day from one address. Sign in to rank.`),
-      h("p", { class: "small" }, me ? `Playing as ${me.name}. ` : "", link(navigate, dailyHref("london", daily.date), "Leaderboards and past days")),
+      h("p", { class: "small midnight-rule", "data-testid": "midnight-rule" }, h("strong", {}, t("daily.midnight")), " ", daily.midnight_rule),
+      API.signedIn() ? "" : h("p", { class: "small muted", "data-testid": "guest-note" }, t("daily.guest-note", { n: daily.guest_ranked })),
+      h("p", { class: "small" }, me ? `${t("daily.playing-as", { name: me.name })} ` : "", link(navigate, dailyHref("london", daily.date), t("daily.leaderboards"))),
       API.signedIn() ? "" : tokenPanel(refresh));
     timer = setInterval(() => { if (!section.isConnected) clearInterval(timer); else countdowns(); }, 1000);
   };
@@ -256,24 +253,24 @@ async function dailyCard(navigate, daily, entry, badToken) {
   const play = h("button", { class: "btn primary daily-play", type: "button", "data-game": game }, "");
   let state;
   if (status === "new") {
-    state = h("p", { class: "daily-state" }, "○ Not played yet");
-    play.textContent = `Play today's ${shortOf(game)}`;
+    state = h("p", { class: "daily-state" }, t("daily.state.new"));
+    play.textContent = t("daily.play-today", { city: shortOf(game) });
     play.addEventListener("click", async () => {
       play.disabled = true;
       if (!await playDaily(navigate, game, daily.date, share.checked)) play.disabled = false;
     });
   } else if (status === "playing") {
-    state = h("p", { class: "daily-state" }, "◐ In progress");
-    play.textContent = "Continue my game";
+    state = h("p", { class: "daily-state" }, t("daily.state.playing"));
+    play.textContent = t("daily.continue");
     play.addEventListener("click", () => {
       // an account's seat token may be on another device: a start hands out a new one
       if (API.signedIn()) playDaily(navigate, game, daily.date, false);
       else navigate(roomHref(game, daily.date, entry.room));
     });
   } else {
-    const score = result ? ` — ${result.score} points${result.rank ? `, rank ${result.rank} of ${result.of}` : ""}` : "";
-    state = h("p", { class: "daily-state done" }, `✓ Played${score}`);
-    play.textContent = "See my result";
+    const score = !result ? "" : result.rank ? ` — ${t("daily.score-rank", { n: result.score, rank: result.rank, of: result.of })}` : ` — ${t("common.points", { n: result.score })}`;
+    state = h("p", { class: "daily-state done" }, `${t("daily.state.played")}${score}`);
+    play.textContent = t("daily.see-result");
     play.classList.remove("primary");
     play.addEventListener("click", () => {
       if (entry.room) navigate(roomHref(game, daily.date, entry.room));
@@ -284,8 +281,8 @@ async function dailyCard(navigate, daily, entry, badToken) {
     h("h3", {}, titleOf(game)),
     state,
     status === "new" ? h("label", { class: "share-opt" }, share,
-      h("span", {}, "Share my score on the leaderboard", h("span", { class: "muted small" }, " (optional: unticked, you still get your score and percentile)"))) : null,
-    h("div", { class: "buttons" }, play, link(navigate, dailyHref(game, daily.date), "Leaderboard", { class: "btn" })));
+      h("span", {}, t("daily.share"), " ", h("span", { class: "muted small" }, t("daily.share.optional-long")))) : null,
+    h("div", { class: "buttons" }, play, link(navigate, dailyHref(game, daily.date), t("daily.leaderboard"), { class: "btn" })));
 }
 
 // -- the day's game: a RoomScreen with the player token and the daily result ----------------
@@ -298,15 +295,15 @@ export function dailyRoomScreen(root, navigate, game, date, room) {
       return me ? { 0: me.token } : {};
     },
     header: () => h("span", { class: "daily-tag" },
-      link(navigate, dailyHref(game, date), `${shortOf(game)} · ${date} · leaderboard`, { class: "daily-link" })),
+      link(navigate, dailyHref(game, date), `${shortOf(game)} · ${date} · ${t("daily.leaderboard-word")}`, { class: "daily-link" })),
     endPanel: (view, sheets) => {
       if (!resultPanel) resultPanel = resultSection(navigate, game, date, room, view);
       return h("section", { class: "panel end daily-end" }, resultPanel, sheets,
         h("div", { class: "buttons" },
-          link(navigate, dailyHref(game, date), "The day's leaderboard →", { class: "btn primary", id: "leaderboard-link" }),
-          h("button", { class: "btn", id: "replay-btn", type: "button", onclick: () => navigate(`#/replay/${room}`) }, "▶ Replay my game"),
-          h("button", { class: "btn", id: "download-btn", type: "button", onclick: () => downloadRecord(room) }, "⬇ Download the record"),
-          h("a", { class: "btn", href: "/#/" }, "Home")));
+          link(navigate, dailyHref(game, date), t("daily.day-leaderboard"), { class: "btn primary", id: "leaderboard-link" }),
+          h("button", { class: "btn", id: "replay-btn", type: "button", onclick: () => navigate(`#/replay/${room}`) }, t("daily.replay-mine")),
+          h("button", { class: "btn", id: "download-btn", type: "button", onclick: () => downloadRecord(room) }, t("end.download")),
+          h("a", { class: "btn", href: "/#/" }, t("common.home"))));
     },
   });
   return screen;
@@ -315,17 +312,17 @@ export function dailyRoomScreen(root, navigate, game, date, room) {
 function resultSection(navigate, game, date, room, view) {
   const score = (view.scores || [])[0];
   const box = h("div", { class: "daily-result", "data-testid": "daily-result", "aria-live": "polite" },
-    h("h2", { "data-testid": "game-over" }, `Game over — ${score ?? "?"} points`),
-    h("p", { class: "muted" }, "Fetching the day's ranking…"));
+    h("h2", { "data-testid": "game-over" }, t("end.solo", { n: score ?? "?" })),
+    h("p", { class: "muted" }, t("daily.fetching")));
   API.getDailyResult(game, date).then((r) => {
     // a practice game of a day also played ranked: the server's result is the ranked game's
     const other = score !== undefined && score !== r.score;
-    box.replaceChildren(h("h2", { "data-testid": "game-over" }, `Game over — ${score ?? r.score} points`),
-      other ? h("p", { class: "note" }, `This practice game is not ranked. Your ranked game of ${date}:`) : "",
+    box.replaceChildren(h("h2", { "data-testid": "game-over" }, t("end.solo", { n: score ?? r.score })),
+      other ? h("p", { class: "note" }, t("daily.practice-not-ranked", { date })) : "",
       resultFacts(navigate, game, date, r));
   }).catch((err) => {
-    box.replaceChildren(h("h2", { "data-testid": "game-over" }, `Game over — ${score ?? "?"} points`),
-      h("p", { class: "muted" }, `No ranking for this game: ${err.message}`));
+    box.replaceChildren(h("h2", { "data-testid": "game-over" }, t("end.solo", { n: score ?? "?" })),
+      h("p", { class: "muted" }, t("daily.no-ranking-game", { error: err.message })));
   });
   return box;
 }
@@ -333,31 +330,32 @@ function resultSection(navigate, game, date, room, view) {
 function resultFacts(navigate, game, date, r) {
   const rows = [];
   const row = (label, value, id) => rows.push(h("div", { class: "fact", "data-fact": id }, h("dt", {}, label), h("dd", {}, value)));
-  row("Score", h("strong", { "data-testid": "result-score" }, String(r.score)), "score");
+  row(t("daily.fact.score"), h("strong", { "data-testid": "result-score" }, String(r.score)), "score");
   if (r.rank !== null && r.rank !== undefined) {
-    row("Rank", h("span", { "data-testid": "result-rank" }, h("strong", {}, String(r.rank)), ` of ${r.of}`), "rank");
+    row(t("daily.fact.rank"), h("span", { "data-testid": "result-rank" }, h("strong", {}, String(r.rank)), ` ${t("daily.of", { n: r.of })}`), "rank");
   } else {
-    row("Rank", h("span", { class: "muted" }, `not ranked (${r.of} players ranked)`), "rank");
+    row(t("daily.fact.rank"), h("span", { class: "muted" }, t("daily.not-ranked", { n: r.of })), "rank");
   }
   if (r.percentile !== null && r.percentile !== undefined) {
     const p = Number(r.percentile);
     const shown = p < 1 || p > 99 ? p.toFixed(1) : p.toFixed(0);
-    row("Percentile", h("span", {}, h("strong", {}, shown), ` — ahead of ${shown}% of the day's ranked games (ties count half)`), "percentile");
+    row(t("daily.fact.percentile"), h("span", {}, h("strong", {}, shown), ` — ${t("daily.ahead-of", { pct: shown })}`), "percentile");
   }
   if (r.rating) {
-    row("Solo rating", h("span", {}, h("strong", {}, `band ${r.rating.band}`), ` (${r.rating.range})`,
+    row(t("daily.fact.rating"), h("span", {}, h("strong", {}, t("end.band", { band: r.rating.band })), ` (${r.rating.range})`,
       r.rating.phrase ? h("em", {}, ` “${r.rating.phrase}”`) : ""), "rating");
   }
   for (const [key, bot] of [["bot", r.bot], ["expert", r.expert]]) {
     if (!bot) continue;
-    const label = `${bot.name[0].toUpperCase()}${bot.name.slice(1)} bot`;
+    const name = fmtName(`bot:${bot.name}`);
+    const label = `${name[0].toUpperCase()}${name.slice(1)}`;
     if (bot.score === null || bot.score === undefined) {
-      row(label, h("span", { class: "muted" }, "still playing the deal: look again in a minute"), key);
+      row(label, h("span", { class: "muted" }, t("daily.bot-playing")), key);
       continue;
     }
     const diff = r.score - bot.score;
-    const verdict = diff > 0 ? `you beat it by ${diff}` : diff < 0 ? `it beat you by ${-diff}` : "a tie";
-    row(label, h("span", {}, h("strong", {}, String(bot.score)), ` on the same deal — ${verdict}`), key);
+    const verdict = diff > 0 ? t("daily.you-beat", { n: diff }) : diff < 0 ? t("daily.it-beat", { n: -diff }) : t("daily.tie");
+    row(label, h("span", {}, h("strong", {}, String(bot.score)), ` ${t("daily.same-deal")} — ${verdict}`), key);
   }
   return h("dl", { class: "facts" }, rows);
 }
@@ -380,12 +378,12 @@ export class DailyBoardScreen {
 
   async render() {
     const root = this.root;
-    clear(root).append(h("p", { class: "muted" }, "Loading the leaderboard…"));
+    clear(root).append(h("p", { class: "muted" }, t("daily.loading-board")));
     let info;
     try {
       info = await loadDaily();
     } catch (err) {
-      clear(root).append(h("div", { class: "panel" }, h("h2", {}, "Daily challenge"), h("p", { class: "error" }, `Cannot reach the server: ${err.message}`)));
+      clear(root).append(h("div", { class: "panel" }, h("h2", {}, t("header.daily")), h("p", { class: "error" }, t("common.no-server", { error: err.message }))));
       return;
     }
     if (this.closed) return;
@@ -395,16 +393,16 @@ export class DailyBoardScreen {
     const date = this.date || today;
     this.date = date;
     const game = this.game;
-    document.title = `Daily ${shortOf(game)} ${date} — metrogames`;
+    document.title = t("daily.page-title", { city: shortOf(game), date });
     const isToday = date === today;
     const future = date > today;
     const main = h("div", { class: "daily-main" });
     const side = h("div", { class: "daily-side" });
     clear(root).append(
       h("header", { class: "daily-header" },
-        h("h2", {}, "Daily challenge"),
-        h("nav", { class: "game-tabs", "aria-label": "game" }, DAILY_GAMES.map((g) =>
-          link(this.navigate, dailyHref(g.game, date), g.short, { class: `tab${g.game === game ? " active" : ""}`, "aria-current": g.game === game ? "page" : false, "data-game-tab": g.game })))),
+        h("h2", {}, t("header.daily")),
+        h("nav", { class: "game-tabs", "aria-label": t("home.game") }, DAILY_GAMES.map((g) =>
+          link(this.navigate, dailyHref(g.game, date), g.short(), { class: `tab${g.game === game ? " active" : ""}`, "aria-current": g.game === game ? "page" : false, "data-game-tab": g.game })))),
       this.dateNav(date, today),
       h("div", { class: "daily-layout" }, main, side));
     main.append(this.dayPanel(date, isToday, future));
@@ -418,59 +416,59 @@ export class DailyBoardScreen {
 
   dateNav(date, today) {
     const go = (d) => this.navigate(dailyHref(this.game, d));
-    const picker = h("input", { type: "date", id: "daily-date-pick", value: date, max: today, "aria-label": "go to a date", onchange: (ev) => { if (DATE_RE.test(ev.target.value)) go(ev.target.value); } });
+    const picker = h("input", { type: "date", id: "daily-date-pick", value: date, max: today, "aria-label": t("daily.go-to-date"), onchange: (ev) => { if (DATE_RE.test(ev.target.value)) go(ev.target.value); } });
     const next = addDays(date, 1);
-    return h("nav", { class: "date-nav", "aria-label": "days" },
+    return h("nav", { class: "date-nav", "aria-label": t("daily.days") },
       link(this.navigate, dailyHref(this.game, addDays(date, -1)), `← ${addDays(date, -1)}`, { class: "btn small", id: "prev-day", rel: "prev" }),
-      h("strong", { class: "date-now" }, h("time", { datetime: date }, longDate(date)), date === today ? " · today" : ""),
+      h("strong", { class: "date-now" }, h("time", { datetime: date }, longDate(date)), date === today ? ` · ${t("daily.today-word")}` : ""),
       next <= today
         ? link(this.navigate, dailyHref(this.game, next), `${next} →`, { class: "btn small", id: "next-day", rel: "next" })
         : h("span", { class: "btn small", "aria-disabled": "true", id: "next-day" }, `${next} →`),
-      date !== today ? link(this.navigate, dailyHref(this.game, today), "Today", { class: "btn small", id: "today-link" }) : null,
+      date !== today ? link(this.navigate, dailyHref(this.game, today), t("daily.today-link"), { class: "btn small", id: "today-link" }) : null,
       picker);
   }
 
   dayPanel(date, isToday, future) {
     const panel = h("section", { class: "panel day-panel" });
     if (future) {
-      panel.append(h("p", {}, "This day has not opened yet: its deal is secret until 00:00 UTC."));
+      panel.append(h("p", {}, t("daily.future")));
       return panel;
     }
     if (isToday) {
       const entry = (this.daily.games || []).find((x) => x.game === this.game) || {};
       const countdown = h("strong", { class: "countdown" }, timeLeft(this.daily.closes_at));
       this.timer = setInterval(() => { countdown.textContent = timeLeft(this.daily.closes_at); }, 1000);
-      panel.append(h("p", {}, h("span", { class: "tag open-tag" }, "open"), ` ${titleOf(this.game)}: open until 24:00 UTC — closes in `, countdown, "."));
+      panel.append(h("p", {}, h("span", { class: "tag open-tag" }, t("daily.open")), " ", t("daily.open-until", { game: titleOf(this.game) }), " ", countdown, "."));
       const share = h("input", { type: "checkbox", class: "daily-share", id: "board-share" });
       if (entry.room && !this.badToken) {
-        panel.append(h("div", { class: "buttons" }, link(this.navigate, roomHref(this.game, date, entry.room), "My game of today", { class: "btn primary", id: "my-game-link" })));
+        panel.append(h("div", { class: "buttons" }, link(this.navigate, roomHref(this.game, date, entry.room), t("daily.my-game"), { class: "btn primary", id: "my-game-link" })));
       } else {
         const btn = h("button", { class: "btn primary", type: "button", id: "board-play", onclick: async () => {
           btn.disabled = true;
           if (!await playDaily(this.navigate, this.game, date, share.checked)) btn.disabled = false;
-        } }, `Play today's ${shortOf(this.game)}`);
-        panel.append(h("label", { class: "share-opt" }, share, h("span", {}, "Share my score on the leaderboard", h("span", { class: "muted small" }, " (optional)"))),
-          h("p", { class: "small midnight-rule" }, h("strong", {}, "Midnight rule: "), this.daily.midnight_rule),
+        } }, t("daily.play-today", { city: shortOf(this.game) }));
+        panel.append(h("label", { class: "share-opt" }, share, h("span", {}, t("daily.share"), " ", h("span", { class: "muted small" }, t("daily.share.optional")))),
+          h("p", { class: "small midnight-rule" }, h("strong", {}, t("daily.midnight")), " ", this.daily.midnight_rule),
           h("div", { class: "buttons" }, btn));
       }
-      panel.append(h("p", { class: "muted small" }, "The deal and every ranked game are published once the day closes."));
+      panel.append(h("p", { class: "muted small" }, t("daily.published")));
       return panel;
     }
-    panel.append(h("p", {}, h("span", { class: "tag" }, "closed"), ` ${titleOf(this.game)}: this day is closed; its deal is public.`));
-    const seedLine = h("p", { class: "small seed-line" }, "Loading the deal…");
+    panel.append(h("p", {}, h("span", { class: "tag" }, t("daily.closed")), " ", t("daily.closed-text", { game: titleOf(this.game) })));
+    const seedLine = h("p", { class: "small seed-line" }, t("daily.loading-deal"));
     const practice = h("button", { class: "btn primary", type: "button", id: "practice-btn", onclick: async () => {
       practice.disabled = true;
       if (!await playDaily(this.navigate, this.game, date, false)) practice.disabled = false;
-    } }, "▶ Replay / verify this deal (practice)");
-    const dl = h("button", { class: "btn", type: "button", id: "deal-download", onclick: () => this.downloadDeal(date, "deal") }, "⬇ Download the deal record");
-    const dlAll = h("button", { class: "btn", type: "button", id: "games-download", onclick: () => this.downloadDeal(date, "all") }, "⬇ Every ranked game (JSON)");
+    } }, t("daily.practice"));
+    const dl = h("button", { class: "btn", type: "button", id: "deal-download", onclick: () => this.downloadDeal(date, "deal") }, t("daily.download-deal"));
+    const dlAll = h("button", { class: "btn", type: "button", id: "games-download", onclick: () => this.downloadDeal(date, "all") }, t("daily.download-all"));
     panel.append(seedLine, h("div", { class: "buttons" }, practice, dl, dlAll),
-      h("p", { class: "muted small" }, "Practice games are not ranked. The deal record replays with ", h("code", {}, "metrogames replay"), "; the ranked games' records check every score."));
+      h("p", { class: "muted small" }, t("daily.practice-note"), " ", h("code", {}, "metrogames replay")));
     API.getDealText(this.game, date).then((text) => {
       this.dealText = text;
       const seed = (text.match(/"seed"\s*:\s*(\d+)/) || [])[1];
-      seedLine.replaceChildren("Seed ", h("code", { "data-testid": "deal-seed" }, seed || "?"));
-    }).catch((err) => { seedLine.textContent = `The deal is not available: ${err.message}`; dl.disabled = true; dlAll.disabled = true; });
+      seedLine.replaceChildren(t("daily.seed"), " ", h("code", { "data-testid": "deal-seed" }, seed || "?"));
+    }).catch((err) => { seedLine.textContent = t("daily.deal-unavailable", { error: err.message }); dl.disabled = true; dlAll.disabled = true; });
     return panel;
   }
 
@@ -479,7 +477,7 @@ export class DailyBoardScreen {
       const text = this.dealText || await API.getDealText(this.game, date);
       const body = what === "deal" ? dealRecordText(text) : text;
       saveText(body, what === "deal" ? `${this.game}-daily-${date}-deal.json` : `${this.game}-daily-${date}-games.json`);
-    } catch (err) { toast(`Cannot download the deal: ${err.message}`); }
+    } catch (err) { toast(t("daily.cannot-download", { error: err.message })); }
   }
 
   // The day's leaderboard (accounts) or, apart, its guests list: the same table.
@@ -493,7 +491,7 @@ export class DailyBoardScreen {
     try {
       data = await fetchPage(0);
     } catch (err) {
-      panel.append(h("h3", { id: titleId }, guests ? "Guests" : "Ranking"), h("p", { class: "muted" }, `No ranking: ${err.message}`));
+      panel.append(h("h3", { id: titleId }, guests ? t("daily.guests") : t("daily.ranking")), h("p", { class: "muted" }, t("daily.no-ranking", { error: err.message })));
       return panel;
     }
     const tbody = h("tbody", {});
@@ -503,7 +501,7 @@ export class DailyBoardScreen {
         tbody.append(h("tr", { class: mine ? "mine" : "", "data-player": e.player },
           h("td", { class: "num rank" }, String(e.rank)),
           h("td", {}, e.account ? link(this.navigate, `#/u/${e.account}`, e.name, { class: "profile-link" }) : e.name,
-            mine ? h("strong", { class: "you-mark" }, " (you)") : ""),
+            mine ? h("strong", { class: "you-mark" }, ` ${t("daily.you-mark")}`) : ""),
           h("td", { class: "num" }, h("strong", {}, String(e.score))),
           h("td", { class: "num time" }, fmtFinished(e.finished_at))));
       }
@@ -519,20 +517,21 @@ export class DailyBoardScreen {
         more.hidden = shown >= next.total || !(next.entries || []).length;
       } catch (err) { toast(err.message); }
       more.disabled = false;
-    } }, "Show more");
+    } }, t("daily.show-more"));
     if (guests) more.id = "more-guest-rows";
     more.hidden = shown >= data.total;
     panel.append(h("div", { class: "panel-head" },
-      h("h3", { id: titleId }, guests ? `Guests — ${shortOf(this.game)}, ${date}` : `Ranking — ${shortOf(this.game)}, ${date}`),
-      h("span", { class: "muted small", "data-testid": guests ? "guests-total" : "ranking-total" }, `${data.total} ${guests ? "guest" : "player"}${data.total === 1 ? "" : "s"} ranked${data.open ? " so far" : ""}`)));
-    if (guests) panel.append(h("p", { class: "muted small" }, "Players without an account, listed apart from the accounts' leaderboard."));
+      h("h3", { id: titleId }, guests ? t("daily.guests-of", { city: shortOf(this.game), date }) : t("daily.ranking-of", { city: shortOf(this.game), date })),
+      h("span", { class: "muted small", "data-testid": guests ? "guests-total" : "ranking-total" },
+        (guests ? (data.open ? t("daily.guests-so-far", { n: data.total }) : t("daily.guests-ranked", { n: data.total })) : (data.open ? t("daily.players-so-far", { n: data.total }) : t("daily.players-ranked", { n: data.total }))))));
+    if (guests) panel.append(h("p", { class: "muted small" }, t("daily.guests-note")));
     if (!shown) {
-      panel.append(h("p", { class: "muted" }, data.open ? "Nobody has shared a finished game yet today." : "Nobody shared a game this day."));
+      panel.append(h("p", { class: "muted" }, data.open ? t("daily.nobody-today") : t("daily.nobody-day")));
     } else {
       panel.append(h("div", { class: "table-scroll" }, h("table", { class: "score-table leaderboard", "data-testid": guests ? "guests" : "leaderboard" },
-        h("caption", { class: "sr-only" }, `Ranking of ${date}: equal scores share a rank`),
-        h("thead", {}, h("tr", {}, h("th", { class: "num", scope: "col" }, "rank"), h("th", { scope: "col" }, "player"), h("th", { class: "num", scope: "col" }, "score"), h("th", { class: "num", scope: "col" }, "finished"))),
-        tbody)), more, h("p", { class: "muted small" }, "Equal scores share a rank; ties are listed by finishing time."));
+        h("caption", { class: "sr-only" }, t("daily.caption", { date })),
+        h("thead", {}, h("tr", {}, h("th", { class: "num", scope: "col" }, t("col.rank")), h("th", { scope: "col" }, t("col.player")), h("th", { class: "num", scope: "col" }, t("col.score")), h("th", { class: "num", scope: "col" }, t("col.finished")))),
+        tbody)), more, h("p", { class: "muted small" }, t("daily.ties")));
     }
     return panel;
   }
@@ -545,29 +544,29 @@ export class DailyBoardScreen {
     try {
       hist = await API.getHistory(me.player, this.game);
     } catch (err) {
-      panel.append(h("h3", { id: "history-title" }, "Your days"), h("p", { class: "muted" }, err.message));
+      panel.append(h("h3", { id: "history-title" }, t("daily.your-days")), h("p", { class: "muted" }, err.message));
       return panel;
     }
     const days = [...(hist.days || [])].filter((d) => !d.game || d.game === this.game)
       .sort((a, b) => (a.date < b.date ? 1 : -1));
-    panel.append(h("h3", { id: "history-title" }, `Your days — ${hist.name || me.name}`),
-      h("p", { class: "streak" }, "Streak: ", h("strong", { "data-testid": "streak" }, `${hist.streak} day${hist.streak === 1 ? "" : "s"}`),
-        h("span", { class: "muted small" }, " (consecutive days with a ranked game)")));
+    panel.append(h("h3", { id: "history-title" }, t("daily.your-days-of", { name: hist.name || me.name })),
+      h("p", { class: "streak" }, t("daily.streak"), " ", h("strong", { "data-testid": "streak" }, t("daily.days-n", { n: hist.streak })),
+        " ", h("span", { class: "muted small" }, t("daily.streak-help"))));
     if (!days.length) {
-      panel.append(h("p", { class: "muted" }, `No ${shortOf(this.game)} day played yet.`));
+      panel.append(h("p", { class: "muted" }, t("daily.no-day", { city: shortOf(this.game) })));
       return panel;
     }
     panel.append(h("table", { class: "score-table history" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "day"), h("th", { class: "num", scope: "col" }, "score"), h("th", { class: "num", scope: "col" }, "rank"))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("col.day")), h("th", { class: "num", scope: "col" }, t("col.score")), h("th", { class: "num", scope: "col" }, t("col.rank")))),
       h("tbody", {}, days.slice(0, 30).map((d) => h("tr", { class: d.date === date ? "current" : "" },
         h("td", {}, link(this.navigate, dailyHref(this.game, d.date), d.date)),
-        h("td", { class: "num" }, d.score === null || d.score === undefined ? h("span", { class: "muted" }, "in progress") : String(d.score)),
-        h("td", { class: "num" }, d.rank ? String(d.rank) : h("span", { class: "muted" }, d.ranked ? "not shared" : "practice")))))));
+        h("td", { class: "num" }, d.score === null || d.score === undefined ? h("span", { class: "muted" }, t("common.in-progress")) : String(d.score)),
+        h("td", { class: "num" }, d.rank ? String(d.rank) : h("span", { class: "muted" }, d.ranked ? t("daily.not-shared") : t("daily.practice-word"))))))));
     return panel;
   }
 
   async bestPanel() {
-    const panel = h("section", { class: "panel best", "aria-labelledby": "best-title" }, h("h3", { id: "best-title" }, `All-time best — ${shortOf(this.game)}`));
+    const panel = h("section", { class: "panel best", "aria-labelledby": "best-title" }, h("h3", { id: "best-title" }, t("daily.best", { city: shortOf(this.game) })));
     let best;
     try {
       best = await API.getBest(this.game, 20);
@@ -576,7 +575,7 @@ export class DailyBoardScreen {
       return panel;
     }
     if (!best.length) {
-      panel.append(h("p", { class: "muted" }, "No ranked game yet."));
+      panel.append(h("p", { class: "muted" }, t("daily.no-ranked")));
       return panel;
     }
     panel.append(h("ol", { class: "best-list" }, best.map((b) => h("li", {},

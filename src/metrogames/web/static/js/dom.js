@@ -1,5 +1,7 @@
 // Tiny DOM helpers, colours, letters and shapes shared by every screen.
 
+import { t } from "./i18n.js";
+
 const SVGNS = "http://www.w3.org/2000/svg";
 
 function applyAttrs(node, attrs) {
@@ -55,6 +57,28 @@ export const COLOUR_HEX = {
   violet: "#9b4dca",
 };
 
+// A colour's name in the current language (the code when unknown).
+export function colourName(c) {
+  return {
+    blue: t("colour.blue"), pink: t("colour.pink"), purple: t("colour.purple"), green: t("colour.green"),
+    orange: t("colour.orange"), yellow: t("colour.yellow"), red: t("colour.red"), violet: t("colour.violet"),
+  }[c] || c;
+}
+
+// A symbol or card face in words.
+export function faceName(face) {
+  return {
+    square: t("face.square"), circle: t("face.circle"), triangle: t("face.triangle"), pentagon: t("face.pentagon"),
+    any: t("face.any"), joker: t("face.joker"), switch: t("face.switch"), "free-entry": t("face.free-entry"),
+    monument: t("face.monument"),
+  }[face] || face;
+}
+
+// A game's name (the published titles stay as printed; the map from the code keeps them here).
+export function gameTitle(game) {
+  return { london: t("game.london"), paris: t("game.paris"), metro: t("game.metro") }[game] || game;
+}
+
 export function colourHex(name) {
   return COLOUR_HEX[name] || "#555";
 }
@@ -80,7 +104,7 @@ export function colourChip(colour, letter, { label = true } = {}) {
     "span",
     { class: "chip", style: { "--c": colourHex(colour) } },
     h("span", { class: "chip-swatch", "aria-hidden": "true" }, letter.toUpperCase()),
-    label ? h("span", { class: "chip-name" }, colour) : null,
+    label ? h("span", { class: "chip-name" }, colourName(colour)) : null,
   );
 }
 
@@ -152,7 +176,67 @@ export function activate(node, fn) {
 
 export function fmtName(name) {
   if (!name) return "—";
-  return name.startsWith("bot:") ? `${name.slice(4)} bot` : name;
+  return name.startsWith("bot:") ? t("name.bot", { name: botLevel(name.slice(4)) }) : name;
+}
+
+// This browser's seat: its name with "(you)", unless the name says so already (the guided
+// game's seat is called "You", "Vous", "Jij", "Vy").
+export function youName(name) {
+  const shown = fmtName(name);
+  return shown.toLowerCase() === t("common.you").toLowerCase() ? shown : t("common.name-you", { name: shown });
+}
+
+// A bot level (easy, medium, hard, expert) or algorithm in words.
+export function botLevel(code) {
+  return {
+    easy: t("bot.easy"), medium: t("bot.medium"), hard: t("bot.hard"), expert: t("bot.expert"),
+    greedy: t("bot.greedy"), heuristic: t("bot.heuristic"), lookahead: t("bot.lookahead"),
+    montecarlo: t("bot.montecarlo"), random: t("bot.random"),
+  }[code] || code;
+}
+
+// A bot's menu label: the level in words, then the server's account of what it plays
+// ("Medium — greedy": the part after the dash is technical and stays as sent).
+export function botLabel(g, b) {
+  const label = (g.bot_labels || {})[b] || b;
+  // the detail names an algorithm first ("greedy", "Monte Carlo (500 game estimates)"):
+  // that name in words, its figures as sent
+  const raw = label.includes(" — ") ? label.split(" — ").slice(1).join(" — ") : "";
+  const algo = { greedy: "greedy", heuristic: "heuristic", lookahead: "lookahead", "Monte Carlo": "montecarlo", random: "random" };
+  const first = Object.keys(algo).find((name) => raw === name || raw.startsWith(`${name} `));
+  const detail = first ? `${botLevel(algo[first])}${raw.slice(first.length)}` : raw;
+  const level = botLevel(b);
+  const title = `${level[0].toUpperCase()}${level.slice(1)}`;
+  if (["easy", "medium", "hard", "expert"].includes(b)) return detail ? `${title} — ${detail}` : title;
+  return t("bot.algorithm", { name: botLevel(b) });
+}
+
+// A published rule set's title and note (Metro: seed, box), in words.
+export function presetText(name, p) {
+  const known = {
+    seed: [t("preset.seed"), t("preset.seed.note")],
+    box: [t("preset.box"), t("preset.box.note")],
+  }[name];
+  return known ? { title: known[0], note: known[1] } : { title: p.title, note: p.note };
+}
+
+// An option's value in words (Metro's turn modes and one-tile routes).
+export function optionValue(v) {
+  return {
+    draw: t("option.value.draw"), hand: t("option.value.hand"), "official-hand": t("option.value.official-hand"),
+    allowed: t("option.value.allowed"), forbidden: t("option.value.forbidden"),
+  }[v] || v;
+}
+
+// An objective's text by its id (the board's English text when unknown).
+export function objectiveTextOf(id, fallback) {
+  return {
+    "interchanges-8": t("objective.interchanges-8"), "all-districts": t("objective.all-districts"),
+    "all-tourist-sites": t("objective.all-tourist-sites"), "central-district": t("objective.central-district"),
+    "thames-6": t("objective.thames-6"), "triple-interchanges-3": t("objective.triple-interchanges-3"),
+    "districts-7": t("objective.districts-7"), "double-bridges-2": t("objective.double-bridges-2"),
+    "monuments-6": t("objective.monuments-6"),
+  }[id] || fallback || id;
 }
 
 export function toast(message, kind = "error") {

@@ -1,24 +1,25 @@
 // The home page: choose a game, a mode and options; create a room; join one by code;
 // watch a record file; score a paper game.
 
-import { h, clear, toast } from "./dom.js";
-import { RULES_GAMES } from "./rules.js";
+import { h, clear, toast, gameTitle, botLabel, presetText, optionValue } from "./dom.js";
+import { rulesGames } from "./rules.js";
+import { t } from "./i18n.js";
 import { getGames, createRoom, saveTokens, knownRooms, getRoom, loadTokens, getView } from "./api.js";
 import { dailyPanel } from "./daily.js";
 import { accountPanel } from "./account.js";
 
-const MODES = [
-  { id: "solo", label: "Solo", help: "one player" },
-  { id: "bots", label: "Against bots", help: "you and 1–3 bots (Metro: 1–5)" },
-  { id: "hotseat", label: "Hot-seat", help: "several players on this device" },
-  { id: "online", label: "Online room", help: "share a link; others join from their devices" },
+const MODES = () => [
+  { id: "solo", label: t("mode.solo"), help: t("mode.solo.help") },
+  { id: "bots", label: t("mode.bots"), help: t("mode.bots.help") },
+  { id: "hotseat", label: t("mode.hotseat"), help: t("mode.hotseat.help") },
+  { id: "online", label: t("mode.online"), help: t("mode.online.help") },
 ];
 
-const GAME_BLURB = {
-  london: "Draw four Underground lines on the map of London, one per round.",
-  paris: "Draw four metro lines across Paris: monuments, bridges and the central platform.",
-  metro: "Lay track tiles on an 8×8 board and run your trains as far as they go.",
-};
+const GAME_BLURB = () => ({
+  london: t("home.blurb.london"),
+  paris: t("home.blurb.paris"),
+  metro: t("home.blurb.metro"),
+});
 
 function remember(key, value) {
   try { localStorage.setItem(`metrogames.${key}`, value); } catch { /* ignore */ }
@@ -28,12 +29,12 @@ function recall(key, fallback) {
 }
 
 export async function renderHome(root, navigate) {
-  clear(root).append(h("p", { class: "muted" }, "Loading…"));
+  clear(root).append(h("p", { class: "muted" }, t("common.loading")));
   let games;
   try {
     games = await getGames();
   } catch (err) {
-    clear(root).append(h("p", { class: "error" }, `Cannot reach the server: ${err.message}`));
+    clear(root).append(h("p", { class: "error" }, t("common.no-server", { error: err.message })));
     return;
   }
   const st = {
@@ -49,12 +50,12 @@ export async function renderHome(root, navigate) {
   if (!games.find((g) => g.game === st.game)) st.game = games[0].game;
   const form = h("form", { class: "panel create", id: "create-form", onsubmit: (ev) => { ev.preventDefault(); create(); } });
   const body = h("div");
-  const nameInput = h("input", { id: "your-name", name: "name", maxlength: "24", value: recall("name", ""), placeholder: "Your name", autocomplete: "nickname" });
+  const nameInput = h("input", { id: "your-name", name: "name", maxlength: "24", value: recall("name", ""), placeholder: t("common.your-name"), autocomplete: "nickname" });
 
   const game = () => games.find((g) => g.game === st.game);
 
   function modesFor(g) {
-    return MODES.filter((m) => !(m.id === "solo" && g.players[0] > 1));
+    return MODES().filter((m) => !(m.id === "solo" && g.players[0] > 1));
   }
 
   function draw() {
@@ -65,51 +66,51 @@ export async function renderHome(root, navigate) {
     st.count = Math.min(Math.max(st.count, minCount), hi);
     clear(body);
     body.append(
-      h("fieldset", { class: "choices" }, h("legend", {}, "Game"),
+      h("fieldset", { class: "choices" }, h("legend", {}, t("home.game")),
         games.map((x) => h("label", { class: `choice game-choice${x.game === st.game ? " checked" : ""}` },
           h("input", { type: "radio", name: "game", value: x.game, checked: x.game === st.game, onchange: () => { st.game = x.game; remember("game", x.game); draw(); } }),
-          h("span", { class: "choice-title" }, x.title),
-          h("span", { class: "choice-help" }, GAME_BLURB[x.game] || "")))),
-      h("fieldset", { class: "choices" }, h("legend", {}, "Mode"),
+          h("span", { class: "choice-title" }, gameTitle(x.game)),
+          h("span", { class: "choice-help" }, GAME_BLURB()[x.game] || "")))),
+      h("fieldset", { class: "choices" }, h("legend", {}, t("home.mode")),
         modesFor(g).map((m) => h("label", { class: `choice${m.id === st.mode ? " checked" : ""}` },
           h("input", { type: "radio", name: "mode", value: m.id, checked: m.id === st.mode, onchange: () => { st.mode = m.id; remember("mode", m.id); draw(); } }),
           h("span", { class: "choice-title" }, m.label),
           h("span", { class: "choice-help" }, m.help)))),
     );
-    const seats = h("fieldset", { class: "seats" }, h("legend", {}, "Players"));
+    const seats = h("fieldset", { class: "seats" }, h("legend", {}, t("home.players")));
     if (st.mode !== "solo") {
       const sel = h("select", { id: "player-count", onchange: (ev) => { st.count = Number(ev.target.value); draw(); } });
       for (let n = minCount; n <= hi; n++) sel.append(h("option", { value: n, selected: n === st.count }, String(n)));
-      seats.append(h("label", { class: "row" }, "Number of players ", sel));
+      seats.append(h("label", { class: "row" }, t("home.player-count"), " ", sel));
     }
-    seats.append(h("label", { class: "row" }, st.mode === "hotseat" ? "Player 1 " : "Your name ", nameInput));
+    seats.append(h("label", { class: "row" }, st.mode === "hotseat" ? t("home.player-n", { n: 1 }) : t("common.your-name"), " ", nameInput));
     for (let i = 1; i < (st.mode === "solo" ? 1 : st.count); i++) {
       if (st.mode === "bots") {
-        seats.append(h("label", { class: "row" }, `Seat ${i + 1}: bot `, botSelect(g, i - 1)));
+        seats.append(h("label", { class: "row" }, t("home.seat-bot", { n: i + 1 }), " ", botSelect(g, i - 1)));
       } else if (st.mode === "hotseat") {
-        seats.append(h("label", { class: "row" }, `Player ${i + 1} `, h("input", {
-          maxlength: "24", value: st.names[i], placeholder: `Player ${i + 1}`, "data-seat": i,
+        seats.append(h("label", { class: "row" }, t("home.player-n", { n: i + 1 }), " ", h("input", {
+          maxlength: "24", value: st.names[i], placeholder: t("home.player-n", { n: i + 1 }), "data-seat": i,
           oninput: (ev) => { st.names[i] = ev.target.value; },
         })));
       } else if (st.mode === "online") {
         const sel = h("select", { "data-seat": i, onchange: (ev) => { st.online[i - 1] = ev.target.value; } },
-          h("option", { value: "human", selected: st.online[i - 1] === "human" }, "a player who joins"),
-          (g.bots || []).map((b) => h("option", { value: b, selected: st.online[i - 1] === b }, `bot: ${botLabel(g, b)}`)));
-        seats.append(h("label", { class: "row" }, `Seat ${i + 1}: `, sel));
+          h("option", { value: "human", selected: st.online[i - 1] === "human" }, t("home.seat-human")),
+          (g.bots || []).map((b) => h("option", { value: b, selected: st.online[i - 1] === b }, t("home.seat-bot-option", { bot: botLabel(g, b) }))));
+        seats.append(h("label", { class: "row" }, t("home.seat-n", { n: i + 1 }), " ", sel));
       }
     }
     body.append(seats);
     body.append(optionsFieldset(g));
     if (st.mode === "online") {
       const clock = h("select", { id: "turn-clock", onchange: (ev) => { st.clock = ev.target.value; draw(); } },
-        [["", "no clock"], ["30", "30 s"], ["60", "1 min"], ["120", "2 min"], ["300", "5 min"],
-          ["3600", "1 hour (turn-based)"], ["86400", "1 day (turn-based)"], ["259200", "3 days (turn-based)"]].map(([v, l]) =>
+        [["", t("clock.none")], ["30", t("clock.seconds", { n: 30 })], ["60", t("clock.minutes", { n: 1 })], ["120", t("clock.minutes", { n: 2 })], ["300", t("clock.minutes", { n: 5 })],
+          ["3600", t("clock.hours-turn-based", { n: 1 })], ["86400", t("clock.days-turn-based", { n: 1 })], ["259200", t("clock.days-turn-based", { n: 3 })]].map(([v, l]) =>
           h("option", { value: v, selected: st.clock === v }, l)));
-      body.append(h("fieldset", {}, h("legend", {}, "Turn clock"), h("label", { class: "row" }, "Time per turn ", clock),
-        Number(st.clock) >= 3600 ? h("p", { class: "muted" }, "A turn-based game waits for each move; come back to \u201cYour games\u201d on this page when it is your turn.") : null));
+      body.append(h("fieldset", {}, h("legend", {}, t("home.turn-clock")), h("label", { class: "row" }, t("home.time-per-turn"), " ", clock),
+        Number(st.clock) >= 3600 ? h("p", { class: "muted" }, t("home.turn-based-note")) : null));
     }
     body.append(h("div", { class: "buttons" }, h("button", { class: "btn primary big", type: "submit", id: "create-btn" },
-      st.mode === "online" ? "Create the room" : "Start the game")));
+      st.mode === "online" ? t("home.create-room") : t("home.start-game"))));
   }
 
   function botSelect(g, i) {
@@ -117,10 +118,8 @@ export async function renderHome(root, navigate) {
       (g.bots || ["medium", "easy"]).map((b) => h("option", { value: b, selected: st.bots[i] === b }, botLabel(g, b))));
   }
 
-  function botLabel(g, b) { return (g.bot_labels || {})[b] || b; }
-
   function optionsFieldset(g) {
-    const fs = h("fieldset", { class: "options" }, h("legend", {}, "Options"));
+    const fs = h("fieldset", { class: "options" }, h("legend", {}, t("home.options")));
     const opts = g.options || {};
     const presets = Object.entries(g.presets || {});
     const pick = (key, choices, label, help) => {
@@ -129,7 +128,7 @@ export async function renderHome(root, navigate) {
       st.options[key] = current;
       const sel = h("select", { id: `opt-${key}`, onchange: (ev) => { st.options[key] = ev.target.value; if (presets.length) draw(); } },
         choices.map(([v, l]) => h("option", { value: JSON.stringify(v), selected: JSON.stringify(v) === current }, l)));
-      fs.append(h("label", { class: "row", title: help || "" }, `${label} `, sel));
+      fs.append(h("label", { class: "row", title: help || "" }, label, " ", sel));
     };
     if (presets.length) {
       // a published rule set sets its options; the options stay adjustable ("custom" then)
@@ -140,15 +139,15 @@ export async function renderHome(root, navigate) {
         if (!preset) return;
         for (const [k, v] of Object.entries(preset.options)) st.options[k] = JSON.stringify(v);
         draw();
-      } }, [h("option", { value: "", selected: !name }, "custom"), ...presets.map(([n, p]) => h("option", { value: n, selected: n === name }, p.title))]);
-      fs.append(h("label", { class: "row", title: "a published rule set; the options below stay adjustable" }, "Rules ", sel),
-        h("p", { class: "muted preset-note", "data-testid": "preset-note" }, chosen ? chosen.note : "your own choice of options"));
+      } }, [h("option", { value: "", selected: !name }, t("preset.custom")), ...presets.map(([n, p]) => h("option", { value: n, selected: n === name }, presetText(n, p).title))]);
+      fs.append(h("label", { class: "row", title: t("preset.title") }, t("home.rules"), " ", sel),
+        h("p", { class: "muted preset-note", "data-testid": "preset-note" }, chosen ? presetText(name, chosen).note : t("preset.custom.note")));
     }
-    pick("objectives", [[[], "none"], ["random", "2 drawn at random"]], "Shared objectives", "advanced module: +10 per objective met");
-    pick("powers", [[null, "none"], ["random", "dealt at random"]], "Pencil powers", "advanced module: one power per pencil");
-    if (opts.turn_mode) pick("turn_mode", opts.turn_mode.values.map((v) => [v, { draw: "draw and place", hand: "hold a tile (seed variant)", "official-hand": "hold a tile (publisher's rules)" }[v] || v]), "Turn mode");
-    if (opts.one_tile_routes) pick("one_tile_routes", opts.one_tile_routes.values.map((v) => [v, v]), "One-tile routes");
-    if (fs.children.length === 1) fs.append(h("p", { class: "muted" }, "No options for this game."));
+    pick("objectives", [[[], t("option.none")], ["random", t("option.objectives.random")]], t("option.objectives"), t("option.objectives.help"));
+    pick("powers", [[null, t("option.none")], ["random", t("option.powers.random")]], t("option.powers"), t("option.powers.help"));
+    if (opts.turn_mode) pick("turn_mode", opts.turn_mode.values.map((v) => [v, optionValue(v)]), t("option.turn_mode"));
+    if (opts.one_tile_routes) pick("one_tile_routes", opts.one_tile_routes.values.map((v) => [v, optionValue(v)]), t("option.one_tile_routes"));
+    if (fs.children.length === 1) fs.append(h("p", { class: "muted" }, t("home.no-options")));
     return fs;
   }
 
@@ -156,11 +155,11 @@ export async function renderHome(root, navigate) {
     const g = game();
     const me = nameInput.value.trim();
     remember("name", me);
-    const seats = [{ name: me || "Player 1" }];
+    const seats = [{ name: me || t("home.player-n", { n: 1 }) }];
     const n = st.mode === "solo" ? 1 : st.count;
     for (let i = 1; i < n; i++) {
       if (st.mode === "bots") seats.push({ bot: st.bots[i - 1] });
-      else if (st.mode === "hotseat") seats.push({ name: st.names[i].trim() || `Player ${i + 1}` });
+      else if (st.mode === "hotseat") seats.push({ name: st.names[i].trim() || t("home.player-n", { n: i + 1 }) });
       else seats.push(st.online[i - 1] === "human" ? {} : { bot: st.online[i - 1] });
     }
     const options = {};
@@ -177,47 +176,54 @@ export async function renderHome(root, navigate) {
       saveTokens(id, { tokens: res.tokens, host: res.host_token, name: me });
       navigate(`/r/${id}`);
     } catch (err) {
-      toast(`Cannot create the room: ${err.message}`);
+      toast(t("home.cannot-create", { error: err.message }));
       btn.disabled = false;
     }
   }
 
   draw();
-  form.append(h("h2", {}, "New game"), body);
+  form.append(h("h2", {}, t("home.new-game")), body);
 
-  const codeInput = h("input", { id: "join-code", maxlength: "60", placeholder: "room code or link", autocomplete: "off" });
+  const codeInput = h("input", { id: "join-code", maxlength: "60", placeholder: t("home.join.placeholder"), autocomplete: "off", "aria-describedby": "join-error" });
+  const joinError = h("p", { class: "error", id: "join-error", role: "alert", "data-testid": "join-error" });
   const join = h("form", { class: "panel join", onsubmit: async (ev) => {
     ev.preventDefault();
     const raw = codeInput.value.trim();
-    const m = raw.match(/([a-z0-9]{8})\/?$/i);
-    if (!m) { toast("A room code is 8 letters and digits."); return; }
+    const m = raw.match(/(?:^|\/r\/)([a-z0-9]{8})\/?$/i);
+    joinError.textContent = "";
+    codeInput.removeAttribute("aria-invalid");
+    const fail = (text) => { joinError.textContent = text; codeInput.setAttribute("aria-invalid", "true"); codeInput.focus(); };
+    if (!raw) { fail(t("home.join.empty")); return; }
+    if (!m) { fail(t("home.join.malformed", { code: raw.length > 40 ? `${raw.slice(0, 40)}…` : raw })); return; }
     const id = m[1].toLowerCase();
-    try { await getRoom(id); navigate(`/r/${id}`); } catch (err) { toast(`No such room: ${err.message}`); }
-  } }, h("h2", {}, "Join a room"), h("label", { class: "row" }, "Code ", codeInput),
-  h("div", { class: "buttons" }, h("button", { class: "btn", type: "submit", id: "join-btn" }, "Join")));
+    try { await getRoom(id); navigate(`/r/${id}`); } catch (err) {
+      fail(err.status === 404 ? t("home.join.unknown", { code: id }) : t("home.join.cannot", { error: err.message }));
+    }
+  } }, h("h2", {}, t("home.join.title")), h("label", { class: "row" }, t("home.join.code"), " ", codeInput), joinError,
+  h("div", { class: "buttons" }, h("button", { class: "btn", type: "submit", id: "join-btn" }, t("home.join.button"))));
 
   const file = h("input", { type: "file", id: "record-file", accept: ".json,application/json", onchange: (ev) => {
     const f = ev.target.files[0];
     if (f) navigate("#/replay-file", { file: f });
   } });
-  const replay = h("section", { class: "panel" }, h("h2", {}, "Watch a record"),
-    h("p", { class: "muted" }, "Upload a game record (.json) to replay it step by step."),
-    h("label", { class: "row file" }, "Record file ", file));
+  const replay = h("section", { class: "panel" }, h("h2", {}, t("home.record.title")),
+    h("p", { class: "muted" }, t("home.record.help")),
+    h("label", { class: "row file" }, t("home.record.file"), " ", file));
 
-  const paper = h("section", { class: "panel", id: "score-panel" }, h("h2", {}, "Score a paper game"),
-    h("p", { class: "muted" }, "Played with the box? Redraw your sheet by clicking and get it checked and scored."),
+  const paper = h("section", { class: "panel", id: "score-panel" }, h("h2", {}, t("score.title")),
+    h("p", { class: "muted" }, t("home.paper.help")),
     h("div", { class: "buttons" }, games.map((g) => h("a", { class: "btn", href: `/#/score/${g.game}`, "data-game": g.game,
-      onclick: (ev) => { ev.preventDefault(); navigate(`#/score/${g.game}`); } }, g.title))));
+      onclick: (ev) => { ev.preventDefault(); navigate(`#/score/${g.game}`); } }, gameTitle(g.game)))));
 
-  const learn = h("section", { class: "panel", id: "learn-panel" }, h("h2", {}, "Learn to play"),
-    h("p", { class: "muted" }, "A guided first game on a fixed deal, one idea at a time, or the rules."),
-    RULES_GAMES.map(([game, title]) => h("div", { class: "buttons", "data-game": game },
+  const learn = h("section", { class: "panel", id: "learn-panel" }, h("h2", {}, t("home.learn.title")),
+    h("p", { class: "muted" }, t("home.learn.help")),
+    rulesGames().map(([game, title]) => h("div", { class: "buttons", "data-game": game },
       h("a", { class: "btn", href: `/#/learn/${game}`, "data-testid": `learn-${game}`,
         onclick: (ev) => { ev.preventDefault(); navigate(`#/learn/${game}`); } }, title),
       h("a", { class: "btn small", href: `/#/rules/${game}`, "data-testid": `rules-${game}`,
-        onclick: (ev) => { ev.preventDefault(); navigate(`#/rules/${game}`); } }, "Rules"))));
+        onclick: (ev) => { ev.preventDefault(); navigate(`#/rules/${game}`); } }, t("rules.link")))));
 
-  const recentPanel = yourGames(navigate, Object.fromEntries(games.map((g) => [g.game, g.title])));
+  const recentPanel = yourGames(navigate, Object.fromEntries(games.map((g) => [g.game, gameTitle(g.game)])));
 
   clear(root).append(h("div", { class: "home" },
     h("div", { class: "home-main" }, dailyPanel(navigate), form),
@@ -230,7 +236,7 @@ function yourGames(navigate, titles) {
   const ids = knownRooms().slice(0, 12);
   if (!ids.length) return null;
   const list = h("ul", { class: "recent your-games", "data-testid": "your-games" });
-  const panel = h("section", { class: "panel" }, h("h2", {}, "Your games"), list);
+  const panel = h("section", { class: "panel" }, h("h2", {}, t("home.your-games")), list);
   const open = (id) => (ev) => { ev.preventDefault(); navigate(`/r/${id}`); };
   Promise.all(ids.map(async (id) => {
     const tokens = loadTokens(id).tokens;
@@ -243,12 +249,12 @@ function yourGames(navigate, titles) {
   })).then((rows) => {
     const known = rows.filter(Boolean).sort((a, b) => Number(b.yours) - Number(a.yours) || (a.v.status === "finished") - (b.v.status === "finished"));
     for (const { id, v, yours } of known) {
-      const state = v.status === "finished" ? "finished" : v.status === "waiting" ? "waiting for players" : yours ? "your turn" : "their turn";
+      const state = v.status === "finished" ? t("status.finished") : v.status === "waiting" ? t("status.waiting") : yours ? t("status.your-turn") : t("status.their-turn");
       list.append(h("li", { class: yours ? "your-turn" : "", "data-room": id },
         h("a", { href: `/r/${id}`, onclick: open(id) }, `${titles[v.game] || v.game} · ${id}`), " ",
         h("span", { class: yours ? "tag turn" : "tag" }, state)));
     }
-    if (!known.length) list.append(h("li", { class: "muted" }, "No game to show."));
+    if (!known.length) list.append(h("li", { class: "muted" }, t("home.no-game")));
   });
   return panel;
 }

@@ -1,7 +1,8 @@
 // Metro at the table: the board, the player's tile(s), the legal squares (from `legal`),
 // the trains on their way, scores and whose turn it is.
 
-import { h, clear, colourHex, fmtName } from "./dom.js";
+import { h, clear, colourHex, fmtName, youName, colourName } from "./dom.js";
+import { t } from "./i18n.js";
 import { MetroBoard, SEAT_LETTERS, tileSvg } from "./board-metro.js";
 import { confirmMoves, confirmToggle, pendingBar } from "./confirm.js";
 
@@ -9,14 +10,14 @@ export function seatChip(board, seat, { label = true } = {}) {
   const colour = board.colours[seat];
   return h("span", { class: "chip", style: { "--c": colourHex(colour) } },
     h("span", { class: "chip-swatch", "aria-hidden": "true" }, SEAT_LETTERS[seat]),
-    label ? h("span", { class: "chip-name" }, colour) : null);
+    label ? h("span", { class: "chip-name" }, colourName(colour)) : null);
 }
 
 export class MetroScreen {
   constructor(root, board, ctx) {
     this.board = board;
     this.ctx = ctx;
-    this.tiles = new Map(board.tiles.map((t) => [t.code, t]));
+    this.tiles = new Map(board.tiles.map((tile) => [tile.code, tile]));
     this.map = new MetroBoard(board, { onPick: (sq) => this.pick(sq) });
     this.selectedTile = null;
     this.busy = false;
@@ -35,10 +36,10 @@ export class MetroScreen {
 
   legend() {
     return h("div", { class: "legend" },
-      h("span", { class: "legend-item" }, "Stations: number + seat letter (Y B O G R V)"),
-      h("span", { class: "legend-item" }, h("span", { class: "legend-legal" }), "square your tile may go to"),
-      h("span", { class: "legend-item" }, "● train waiting to enter a square"),
-      h("span", { class: "legend-item" }, "central stations score ×2"));
+      h("span", { class: "legend-item" }, t("metro.legend.stations")),
+      h("span", { class: "legend-item" }, h("span", { class: "legend-legal" }), t("metro.legend.legal")),
+      h("span", { class: "legend-item" }, `● ${t("metro.legend.train")}`),
+      h("span", { class: "legend-item" }, t("metro.legend.central")));
   }
 
   update(view) {
@@ -101,14 +102,14 @@ export class MetroScreen {
     const el = clear(this.el.status);
     const placed = (v.board || []).length;
     if (v.status === "finished") {
-      el.append(h("strong", {}, "Game over"), ` · ${placed} tiles placed`);
+      el.append(h("strong", {}, t("end.over")), ` · ${t("metro.placed", { n: placed })}`);
       return;
     }
     const turn = (v.to_move || [])[0];
-    el.append(h("span", {}, `Placement ${Math.min(placed + 1, 60)} of 60 · ${v.pile} in the pile · `));
+    el.append(h("span", {}, `${t("metro.placement", { n: Math.min(placed + 1, 60), of: 60 })} · ${t("metro.pile", { n: v.pile })} · `));
     if (turn !== undefined) {
       const seat = v.seats[turn] || {};
-      el.append(turn === v.you ? h("strong", { class: "your-turn" }, "Your turn ") : h("span", {}, `${fmtName(seat.name)} to play `), seatChip(this.board, turn));
+      el.append(turn === v.you ? h("strong", { class: "your-turn" }, t("metro.your-turn")) : h("span", {}, t("metro.to-play", { name: fmtName(seat.name) })), " ", seatChip(this.board, turn));
     }
   }
 
@@ -119,42 +120,42 @@ export class MetroScreen {
     const codes = v.drawn ? [v.drawn] : [];
     for (const c of v.hand || []) codes.push(c);
     const legal = this.legal();
-    el.append(h("h3", {}, codes.length > 1 ? (v.drawn ? "Your tiles (drawn + held)" : "Your tiles") : "Your tile"));
+    el.append(h("h3", {}, codes.length > 1 ? (v.drawn ? t("metro.tiles-drawn-held") : t("metro.tiles")) : t("metro.tile")));
     if (!codes.length) {
-      el.append(h("p", { class: "muted" }, v.you === null || v.you === undefined ? "Watching." : "No tile in hand."));
+      el.append(h("p", { class: "muted" }, v.you === null || v.you === undefined ? t("common.watching") : t("metro.no-tile")));
     }
     const row = h("div", { class: "tile-row" });
     const seen = new Set();
     codes.forEach((code, i) => {
-      const t = this.tiles.get(code);
-      if (!t) return;
+      const tile = this.tiles.get(code);
+      if (!tile) return;
       const playable = opts.has(code);
       const selected = playable && code === this.selectedTile && !seen.has(code);
       seen.add(code);
-      const label = i === 0 && v.drawn ? "drawn" : "held";
+      const label = i === 0 && v.drawn ? t("metro.drawn-tile") : t("metro.held-tile");
       const btn = h("button", {
         class: `tile-btn${selected ? " selected" : ""}`, disabled: !playable || opts.size < 2,
         "aria-pressed": selected ? "true" : "false", "data-tile": code,
-        "aria-label": `${label} tile ${code}${playable ? "" : " (cannot be played now)"}`,
+        "aria-label": `${label} ${code}${playable ? "" : ` ${t("metro.not-playable")}`}`,
         onclick: () => { this.selectedTile = code; this.render(); },
-      }, tileSvg(t, 72), h("span", { class: "tile-code", title: `tile ${code}` }, `${label} tile`));
+      }, tileSvg(tile, 72), h("span", { class: "tile-code", title: t("metro.tile-code", { code }) }, label));
       row.append(btn);
     });
     el.append(row);
     if (legal.length && this.pending && !this.busy) {
       const pending = this.pending;
-      el.append(pendingBar(`Place the tile on ${pending.square}?`, () => this.send(pending), () => { this.pending = null; this.render(); }));
+      el.append(pendingBar(t("metro.place-on", { square: pending.square }), () => this.send(pending), () => { this.pending = null; this.render(); }));
       el.append(confirmToggle(() => { if (!confirmMoves()) this.send(pending); }));
     } else if (legal.length) {
       const squares = opts.get(this.selectedTile) || [];
-      el.append(h("p", { class: "help", "data-testid": "turn-help" }, this.busy ? "Placing…" :
-        squares.length ? `Click a highlighted square (${squares.length} possible) to place the ${codes.length > 1 ? "chosen " : ""}tile.` : "Choose a tile."));
+      el.append(h("p", { class: "help", "data-testid": "turn-help" }, this.busy ? t("metro.placing") :
+        squares.length ? (codes.length > 1 ? t("metro.help.chosen", { n: squares.length }) : t("metro.help", { n: squares.length })) : t("metro.choose-tile")));
       if (legal.includes("draw")) {
-        el.append(h("div", { class: "buttons" }, h("button", { class: "btn", id: "draw-btn", onclick: () => this.send("draw") }, "Draw a new tile and place it (keep the held one)")));
+        el.append(h("div", { class: "buttons" }, h("button", { class: "btn", id: "draw-btn", onclick: () => this.send("draw") }, t("metro.draw"))));
       }
       if (this.ctx.interactive !== false) el.append(confirmToggle(() => this.render()));
     } else if (v.status === "playing") {
-      el.append(h("p", { class: "waiting" }, "Waiting for the other players…"));
+      el.append(h("p", { class: "waiting" }, t("metro.waiting")));
     }
   }
 
@@ -181,21 +182,21 @@ export class MetroScreen {
   renderScores() {
     const v = this.view;
     const el = clear(this.el.scores);
-    el.append(h("h3", {}, "Scores"));
+    el.append(h("h3", {}, t("metro.scores")));
     const rows = v.seats.map((seat, i) => {
       const turn = (v.to_move || []).includes(i);
       const win = (v.winners || []).includes(i);
       return h("tr", { class: `${turn ? "turn " : ""}${i === v.you ? "you" : ""}`, "data-seat": i },
         h("td", {}, turn ? "▶" : ""),
         h("td", {}, seatChip(this.board, i, { label: false })),
-        h("td", {}, `${fmtName(seat.name)}${i === v.you ? " (you)" : ""}${win ? " ★" : ""}`,
-          seat.kind === "bot" ? h("span", { class: "tag" }, "bot") : null,
-          seat.connected === false && seat.kind === "human" && this.ctx.online ? h("span", { class: "tag warn" }, "away") : null),
+        h("td", {}, `${i === v.you ? youName(seat.name) : fmtName(seat.name)}${win ? " ★" : ""}`,
+          seat.kind === "bot" ? h("span", { class: "tag" }, t("common.bot")) : null,
+          seat.connected === false && seat.kind === "human" && this.ctx.online ? h("span", { class: "tag warn" }, t("common.away")) : null),
         h("td", { class: "num" }, String((v.scores || [])[i] ?? 0)),
         h("td", { class: "num muted" }, String((v.longest || [])[i] ?? 0)));
     });
     el.append(h("table", { class: "score-table" },
-      h("thead", {}, h("tr", {}, h("th", {}), h("th", {}), h("th", {}, "player"), h("th", { class: "num" }, "score"), h("th", { class: "num" }, "longest"))),
+      h("thead", {}, h("tr", {}, h("th", {}), h("th", {}), h("th", {}, t("col.player")), h("th", { class: "num" }, t("col.score")), h("th", { class: "num" }, t("col.longest")))),
       h("tbody", {}, rows)));
   }
 
@@ -205,11 +206,11 @@ export class MetroScreen {
     if (!v.last) { el.hidden = true; return; }
     el.hidden = false;
     const by = v.seats[v.last.by] || {};
-    el.append(h("p", {}, "Last: ", seatChip(this.board, v.last.by, { label: false }), ` ${fmtName(by.name)} placed a tile on ${v.last.square}`));
+    el.append(h("p", {}, t("metro.last"), " ", seatChip(this.board, v.last.by, { label: false }), ` ${t("metro.last-placed", { name: fmtName(by.name), square: v.last.square })}`));
     for (const r of v.last.routes || []) {
       el.append(h("p", { class: "route" }, "✔ ",
-        r.player === null || r.player === undefined ? `station ${r.station} (nobody's)` : seatChip(this.board, r.player, { label: false }),
-        ` station ${r.station}: ${r.tiles} tile${r.tiles === 1 ? "" : "s"}${r.central ? " × 2 centre" : ""} = ${r.points}`));
+        r.player === null || r.player === undefined ? t("metro.station-nobody", { station: r.station }) : seatChip(this.board, r.player, { label: false }),
+        ` ${(r.central ? t("metro.route-central", { station: r.station, n: r.tiles, points: r.points }) : t("metro.route", { station: r.station, n: r.tiles, points: r.points }))}`));
     }
   }
 
@@ -218,18 +219,18 @@ export class MetroScreen {
     const el = clear(this.el.trains);
     if (v.status === "finished") { el.hidden = true; return; } // nothing "current" once over
     el.hidden = false;
-    el.append(h("h3", {}, "Trains on their way"));
+    el.append(h("h3", {}, t("metro.trains")));
     const bySeat = new Map();
-    for (const t of v.trains || []) {
-      if (t.seat === null || t.seat === undefined || !t.tiles) continue;
-      if (!bySeat.has(t.seat)) bySeat.set(t.seat, []);
-      bySeat.get(t.seat).push(t);
+    for (const tr of v.trains || []) {
+      if (tr.seat === null || tr.seat === undefined || !tr.tiles) continue;
+      if (!bySeat.has(tr.seat)) bySeat.set(tr.seat, []);
+      bySeat.get(tr.seat).push(tr);
     }
-    if (!bySeat.size) el.append(h("p", { class: "muted" }, "none has left its station yet"));
+    if (!bySeat.size) el.append(h("p", { class: "muted" }, t("metro.no-train")));
     for (const [seat, list] of [...bySeat.entries()].sort((a, b) => a[0] - b[0])) {
-      el.append(h("ul", { class: "train-list" }, list.sort((a, b) => b.tiles - a.tiles).map((t) =>
+      el.append(h("ul", { class: "train-list" }, list.sort((a, b) => b.tiles - a.tiles).map((tr) =>
         h("li", { class: "train-line" }, seatChip(this.board, seat, { label: false }),
-          ` station ${t.station}: ${t.tiles} tile${t.tiles === 1 ? "" : "s"} so far, waiting at ${t.square}`))));
+          ` ${t("metro.train-line", { station: tr.station, n: tr.tiles, square: tr.square })}`))));
     }
   }
 }

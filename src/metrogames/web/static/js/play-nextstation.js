@@ -1,23 +1,35 @@
 // Next Station at the table: the map, the cards, the turn builder (made only of the view's
 // `legal` actions), the players' state and the score sheet.
 
-import { h, clear, colourChip, colourLetters, faceIcon, fmtName } from "./dom.js";
+import { h, clear, colourChip, colourLetters, faceIcon, fmtName, youName, faceName, objectiveTextOf } from "./dom.js";
+import { t } from "./i18n.js";
 import { NextStationBoard } from "./board-nextstation.js";
 import { confirmMoves, confirmToggle, pendingBar } from "./confirm.js";
 
-const POWER_LABEL = {
-  "double-section": "Double section",
-  joker: "Joker",
-  switch: "Switch",
-  "circle-station": "Circle a station",
-};
-const MODE_HELP = {
-  normal: "",
-  "double-section": "Double section: draw two sections to the card's symbol.",
-  joker: "Joker: this turn's card counts as a joker.",
-  switch: "Switch: start from any station of your line.",
-  circle: "Circle a station: draw your section (or not), then click the station to circle.",
-};
+export const powerLabel = (id) => ({
+  "double-section": t("power.double-section"),
+  joker: t("power.joker"),
+  switch: t("power.switch"),
+  "circle-station": t("power.circle-station"),
+}[id] || id);
+const modeHelp = (mode) => ({
+  "double-section": t("power.double-section.help"),
+  joker: t("power.joker.help"),
+  switch: t("power.switch.help"),
+  circle: t("power.circle.help"),
+}[mode] || "");
+
+// A pencil power's rule, by its id.
+const powerText = (id) => ({
+  "double-section": t("power.double-section.text"), joker: t("power.joker.text"),
+  switch: t("power.switch.text"), "circle-station": t("power.circle-station.text"),
+}[id] || "");
+
+// A card's kind in words: street, underground (London), metro (Paris).
+export const cardKind = (kind) => ({ street: t("card.street"), underground: t("card.underground"), metro: t("card.metro") }[kind] || kind);
+
+// The river's name (London: the Thames).
+export const riverName = (name) => (name === "Thames" ? t("river.thames") : name);
 
 const sameSection = (p, q) => p[0] === q[0] && p[1] === q[1];
 const uniq = (xs) => [...new Set(xs)];
@@ -37,7 +49,6 @@ export class NextStationScreen {
     this.letters = colourLetters(board.colours);
     this.cards = new Map(board.cards.map((c) => [c.id, c]));
     this.objectiveText = new Map((board.objectives || []).map((o) => [o.id, o.text]));
-    this.powerText = new Map((board.powers || []).map((p) => [p.id, p.text]));
     this.map = new NextStationBoard(board, { onPick: (name, kind) => this.pick(name, kind) });
     this.shownSeat = null;
     this.resetTurn();
@@ -45,10 +56,10 @@ export class NextStationScreen {
     this.el = {
       tabs: h("div", { class: "seat-tabs", role: "tablist" }),
       status: h("div", { class: "status-line" }),
-      cards: h("section", { class: "panel cards", "aria-label": "cards" }),
+      cards: h("section", { class: "panel cards", "aria-label": t("ns.cards") }),
       turn: h("section", { class: "panel turn", "aria-live": "polite" }),
-      players: h("section", { class: "panel players", "aria-label": "players" }),
-      sheet: h("section", { class: "panel sheet", "aria-label": "score sheet" }),
+      players: h("section", { class: "panel players", "aria-label": t("ns.players") }),
+      sheet: h("section", { class: "panel sheet", "aria-label": t("ns.sheet") }),
       objectives: h("section", { class: "panel objectives" }),
     };
     clear(root).append(
@@ -62,14 +73,14 @@ export class NextStationScreen {
   legend() {
     const items = this.board.colours.map((c) => colourChip(c, this.letters[c]));
     const extra = [];
-    if (this.board.river) extra.push(h("span", { class: "legend-item" }, h("span", { class: "legend-river" }), this.board.river.name));
-    if (this.board.stations.some((st) => st.tourist_site)) extra.push(h("span", { class: "legend-item" }, "★ tourist site"));
-    if (this.board.stations.some((st) => st.monument)) extra.push(h("span", { class: "legend-item" }, "◆ monument (any symbol)"));
-    if ((this.board.bridges || []).length) extra.push(h("span", { class: "legend-item" }, "◇ overhead crossing"));
-    extra.push(h("span", { class: "legend-item" }, h("span", { class: "legend-interchange" }), "interchange (2+ of your lines)"));
+    if (this.board.river) extra.push(h("span", { class: "legend-item" }, h("span", { class: "legend-river" }), riverName(this.board.river.name)));
+    if (this.board.stations.some((st) => st.tourist_site)) extra.push(h("span", { class: "legend-item" }, `★ ${t("legend.tourist-site")}`));
+    if (this.board.stations.some((st) => st.monument)) extra.push(h("span", { class: "legend-item" }, `◆ ${t("face.monument")}`));
+    if ((this.board.bridges || []).length) extra.push(h("span", { class: "legend-item" }, `◇ ${t("legend.crossing")}`));
+    extra.push(h("span", { class: "legend-item" }, h("span", { class: "legend-interchange" }), t("legend.interchange")));
     return h("div", { class: "legend" }, ...items, ...extra,
-      h("span", { class: "legend-item" }, h("span", { class: "legend-start" }), "line end you may draw from"),
-      h("span", { class: "legend-item" }, h("span", { class: "legend-target" }), "station you may draw to"));
+      h("span", { class: "legend-item" }, h("span", { class: "legend-start" }), t("legend.start")),
+      h("span", { class: "legend-item" }, h("span", { class: "legend-target" }), t("legend.target")));
   }
 
   resetTurn() {
@@ -116,7 +127,7 @@ export class NextStationScreen {
     if (v.players.length < 2) return;
     for (const p of v.players) {
       const seat = v.seats[p.seat] || {};
-      const label = `${fmtName(seat.name)}${p.seat === v.you ? " (you)" : ""}`;
+      const label = p.seat === v.you ? youName(seat.name) : fmtName(seat.name);
       tabs.append(h("button", {
         class: `tab${p.seat === this.shownSeat ? " active" : ""}`, role: "tab",
         "aria-selected": p.seat === this.shownSeat ? "true" : "false",
@@ -129,15 +140,15 @@ export class NextStationScreen {
     const v = this.view;
     const el = clear(this.el.status);
     if (v.status === "finished") {
-      el.append(h("strong", {}, "Game over"));
+      el.append(h("strong", {}, t("end.over")));
       return;
     }
     const me = this.me() || v.players[this.shownSeat];
     el.append(
-      h("span", { class: "round" }, `Round ${v.round} of 4`),
-      h("span", { class: "turnno" }, ` · turn ${v.turn || 0}`),
+      h("span", { class: "round" }, t("ns.round-of", { n: v.round, of: 4 })),
+      h("span", { class: "turnno" }, ` · ${t("ns.turn", { n: v.turn || 0 })}`),
       " · ",
-      h("span", {}, v.you === null ? "line: " : "your line: "),
+      h("span", {}, v.you === null ? t("ns.line") : t("ns.your-line"), " "),
       colourChip(me.colour, this.letters[me.colour]),
     );
   }
@@ -151,24 +162,26 @@ export class NextStationScreen {
     const pips = h("span", { class: "pips", "aria-hidden": "true" });
     for (let i = 0; i < re.count; i++) pips.append(h("span", { class: `pip${i < re.flipped ? " on" : ""}` }));
     el.append(h("div", { class: "ucount" },
-      h("span", { class: "ucount-label" }, `${kindName[0].toUpperCase()}${kindName.slice(1)} cards`),
+      h("span", { class: "ucount-label" }, kindName === "metro" ? t("ns.metro-cards") : kindName === "underground" ? t("ns.underground-cards") : kindName),
       pips,
       h("strong", { class: "ucount-num", "data-testid": "round-end-count" }, `${re.flipped}/${re.count}`)));
     const row = h("div", { class: "card-row" });
     const flipped = v.flipped || [];
     flipped.forEach((id, i) => row.append(this.cardEl(id, i === flipped.length - 1 && v.card === id)));
-    if (!flipped.length) row.append(h("span", { class: "muted" }, "no card flipped yet"));
+    if (!flipped.length) row.append(h("span", { class: "muted" }, t("ns.no-card")));
     el.append(row);
-    if (v.branch) el.append(h("div", { class: "note" }, "⇄ Switch: this turn you may start from any station of your line."));
+    if (v.branch) el.append(h("div", { class: "note" }, `⇄ ${t("ns.switch-note")}`));
   }
 
   cardEl(id, current) {
     const c = this.cards.get(id) || { kind: "?", face: id, ends_round: false };
-    const face = c.face.replace("-", " ");
+    const face = faceName(c.face);
+    const kind = cardKind(c.kind);
+    const label = t("ns.card", { kind, face });
     return h("div", {
       class: `card card-${c.ends_round ? "end" : "street"}${current ? " current" : ""}`,
-      title: `${c.kind} card: ${face}`, "data-card": id, role: "img", "aria-label": `${c.kind} card: ${face}`,
-    }, h("span", { class: "card-kind", "aria-hidden": "true" }, current ? c.kind : c.kind[0].toUpperCase()),
+      title: label, "data-card": id, role: "img", "aria-label": label,
+    }, h("span", { class: "card-kind", "aria-hidden": "true" }, current ? kind : kind[0].toUpperCase()),
     faceIcon(c.face, current ? 34 : 22), h("span", { class: "card-face", "aria-hidden": "true" }, face));
   }
 
@@ -278,58 +291,58 @@ export class NextStationScreen {
     const legal = this.legal();
     const me = this.me();
     if (v.status === "finished") {
-      el.append(h("p", {}, "The game is over."));
+      el.append(h("p", {}, t("ns.over")));
       return;
     }
     if (!legal.length) {
-      if (me && me.acted) el.append(h("p", { class: "waiting" }, "✓ Done for this turn — waiting for the other players…"));
-      else if (v.you === null || v.you === undefined) el.append(h("p", { class: "muted" }, "Watching."));
-      else el.append(h("p", { class: "waiting" }, "Waiting for the next card…"));
+      if (me && me.acted) el.append(h("p", { class: "waiting" }, t("ns.done-waiting")));
+      else if (v.you === null || v.you === undefined) el.append(h("p", { class: "muted" }, t("common.watching")));
+      else el.append(h("p", { class: "waiting" }, t("ns.waiting-card")));
       return;
     }
-    const t = this.turn;
-    if (t.pending && !t.busy) {
-      const what = t.pending.circle ? `circle ${t.pending.circle}` : "the drawn section(s)";
-      el.append(pendingBar(`Send ${what}?`, () => this.submit(t.pending), () => this.undoPending()));
-      el.append(confirmToggle(() => { if (!confirmMoves()) this.submit(t.pending); }));
+    const turn = this.turn;
+    if (turn.pending && !turn.busy) {
+      const what = turn.pending.circle ? t("ns.send-circle", { station: turn.pending.circle }) : t("ns.send-sections", { n: turn.pending.sections.length });
+      el.append(pendingBar(what, () => this.submit(turn.pending), () => this.undoPending()));
+      el.append(confirmToggle(() => { if (!confirmMoves()) this.submit(turn.pending); }));
       return;
     }
     const p = this.picks();
     let help;
-    if (t.busy) help = "Sending…";
-    else if (t.mode === "circle" && t.phase === "circle") help = "Click the station of your line to circle (dashed double rings).";
-    else if (t.prefix.length && t.mode === "double-section") help = "Now draw the second section.";
-    else if (t.prefix.length) help = "You may draw one extra section from the monument, or finish.";
-    else if (!p.starts.length) help = "No section can be drawn with this card: pass.";
-    else if (t.selected) help = `From ${t.selected}: choose a target station (solid ring), or another start.`;
-    else help = "Choose the line end to draw from (dashed ring), then the target.";
+    if (turn.busy) help = t("ns.sending");
+    else if (turn.mode === "circle" && turn.phase === "circle") help = t("ns.help.circle");
+    else if (turn.prefix.length && turn.mode === "double-section") help = t("ns.help.second");
+    else if (turn.prefix.length) help = t("ns.help.monument");
+    else if (!p.starts.length) help = t("ns.help.pass");
+    else if (turn.selected) help = t("ns.help.from", { station: turn.selected });
+    else help = t("ns.help.start");
     el.append(h("p", { class: "help", "data-testid": "turn-help" }, help));
-    if (MODE_HELP[t.mode]) el.append(h("p", { class: "note" }, MODE_HELP[t.mode]));
+    if (modeHelp(turn.mode)) el.append(h("p", { class: "note" }, modeHelp(turn.mode)));
     const buttons = h("div", { class: "buttons" });
     if (legal.includes("pass")) {
-      buttons.append(h("button", { class: "btn", id: "pass-btn", disabled: t.busy, onclick: () => this.submit("pass") }, "Pass"));
+      buttons.append(h("button", { class: "btn", id: "pass-btn", disabled: turn.busy, onclick: () => this.submit("pass") }, t("ns.pass")));
     }
-    if (p.complete.length && p.longer.length && t.mode !== "circle") {
-      buttons.append(h("button", { class: "btn primary", id: "done-btn", onclick: () => this.submit(p.complete[0]) }, "Done (no extra section)"));
+    if (p.complete.length && p.longer.length && turn.mode !== "circle") {
+      buttons.append(h("button", { class: "btn primary", id: "done-btn", onclick: () => this.submit(p.complete[0]) }, t("ns.done")));
     }
-    if (t.mode === "circle" && t.phase === "draw" && p.complete.length) {
-      buttons.append(h("button", { class: "btn primary", id: "circle-now-btn", onclick: () => { t.phase = "circle"; this.render(); } },
-        t.prefix.length ? "Done drawing: circle a station" : "Circle without drawing"));
+    if (turn.mode === "circle" && turn.phase === "draw" && p.complete.length) {
+      buttons.append(h("button", { class: "btn primary", id: "circle-now-btn", onclick: () => { turn.phase = "circle"; this.render(); } },
+        turn.prefix.length ? t("ns.circle-now") : t("ns.circle-without")));
     }
-    if (t.prefix.length || t.selected || t.phase !== "draw") {
-      buttons.append(h("button", { class: "btn", onclick: () => { this.turn = { ...this.turn, prefix: [], selected: null, phase: "draw" }; this.render(); } }, "Undo selection"));
+    if (turn.prefix.length || turn.selected || turn.phase !== "draw") {
+      buttons.append(h("button", { class: "btn", onclick: () => { this.turn = { ...this.turn, prefix: [], selected: null, phase: "draw" }; this.render(); } }, t("ns.undo-selection")));
     }
     el.append(buttons);
     if (this.ctx.interactive !== false) el.append(confirmToggle(() => this.render()));
     const modes = uniq(legal.map(actionMode).filter((m) => m && m !== "normal"));
     if (modes.length) {
-      const pw = h("div", { class: "buttons powers" }, h("span", { class: "muted" }, "Pencil power:"));
+      const pw = h("div", { class: "buttons powers" }, h("span", { class: "muted" }, t("ns.power")));
       for (const m of modes) {
         const id = m === "circle" ? "circle-station" : m;
         pw.append(h("button", {
-          class: `btn power${t.mode === m ? " active" : ""}`, "aria-pressed": t.mode === m ? "true" : "false",
-          "data-power": id, title: this.powerText.get(id) || "", onclick: () => this.setMode(m),
-        }, `${t.mode === m ? "✓ " : ""}${POWER_LABEL[id] || id}`));
+          class: `btn power${turn.mode === m ? " active" : ""}`, "aria-pressed": turn.mode === m ? "true" : "false",
+          "data-power": id, title: powerText(id), onclick: () => this.setMode(m),
+        }, `${turn.mode === m ? "✓ " : ""}${powerLabel(id)}`));
       }
       el.append(pw);
     }
@@ -372,21 +385,21 @@ export class NextStationScreen {
   renderPlayers() {
     const v = this.view;
     const el = clear(this.el.players);
-    el.append(h("h3", {}, "Players"));
+    el.append(h("h3", {}, t("home.players")));
     const list = h("ul", { class: "player-list" });
     for (const p of v.players) {
       const seat = v.seats[p.seat] || {};
       let state = "";
       if (v.status === "playing") {
-        if (p.acted) state = "✓ played";
-        else if ((v.to_move || []).includes(p.seat)) state = p.seat === v.you ? "your turn" : "… thinking";
+        if (p.acted) state = t("ns.played");
+        else if ((v.to_move || []).includes(p.seat)) state = p.seat === v.you ? t("status.your-turn") : t("ns.thinking");
       }
       const winner = v.seats.length > 1 && (v.winners || []).includes(p.seat);
       list.append(h("li", { class: `player${p.seat === v.you ? " you" : ""}`, "data-seat": p.seat },
         colourChip(p.colour, this.letters[p.colour], { label: false }),
-        h("span", { class: "pname" }, `${fmtName(seat.name)}${p.seat === v.you ? " (you)" : ""}${winner ? " ★" : ""}`),
-        seat.kind === "bot" ? h("span", { class: "tag" }, "bot") : null,
-        seat.connected === false && seat.kind === "human" && this.ctx.online ? h("span", { class: "tag warn" }, "away") : null,
+        h("span", { class: "pname" }, `${p.seat === v.you ? youName(seat.name) : fmtName(seat.name)}${winner ? " ★" : ""}`),
+        seat.kind === "bot" ? h("span", { class: "tag" }, t("common.bot")) : null,
+        seat.connected === false && seat.kind === "human" && this.ctx.online ? h("span", { class: "tag warn" }, t("common.away")) : null,
         h("span", { class: `pstate${p.acted ? " acted" : ""}` }, state),
         h("span", { class: "pscore" }, String((v.scores || [])[p.seat] ?? p.sheet.total))));
     }
@@ -398,12 +411,12 @@ export class NextStationScreen {
     const p = v.players[this.shownSeat];
     const el = clear(this.el.sheet);
     const seat = v.seats[p.seat] || {};
-    el.append(h("h3", {}, `Score sheet — ${fmtName(seat.name)}`));
+    el.append(h("h3", {}, t("ns.sheet-of", { name: fmtName(seat.name) })));
     el.append(sheetTable(this.board, p.sheet, p.line_scores, this.letters));
     if (p.power) {
-      el.append(h("p", { class: "power-line" }, "Pencil power: ",
-        h("strong", {}, POWER_LABEL[p.power.id] || p.power.id),
-        v.status === "finished" ? "" : p.power.available ? " (available this round)" : " (not available now)"));
+      el.append(h("p", { class: "power-line" }, t("ns.power"), " ",
+        h("strong", {}, powerLabel(p.power.id)),
+        v.status === "finished" ? "" : ` ${p.power.available ? t("ns.power.available") : t("ns.power.unavailable")}`));
     }
   }
 
@@ -413,10 +426,10 @@ export class NextStationScreen {
     if (!v.objectives || !v.objectives.length) { el.hidden = true; return; }
     el.hidden = false;
     const sheet = v.players[this.shownSeat].sheet;
-    el.append(h("h3", {}, "Shared objectives (+10 each)"));
+    el.append(h("h3", {}, t("ns.objectives")));
     el.append(h("ul", {}, v.objectives.map((id) => {
       const met = sheet.objectives && sheet.objectives[id];
-      return h("li", { class: met ? "met" : "" }, met ? "✓ " : "○ ", this.objectiveText.get(id) || id);
+      return h("li", { class: met ? "met" : "" }, met ? "✓ " : "○ ", objectiveTextOf(id, this.objectiveText.get(id)));
     })));
   }
 }
@@ -429,25 +442,25 @@ export function sheetTable(board, sheet, lineScores = {}, letters = colourLetter
     const ln = (sheet.lines || {})[colour] || {};
     const scored = lineScores && colour in lineScores;
     let detail = `${ln.districts ?? 0} × ${ln.max_in_district ?? 0}`;
-    if (riverKey && ln[riverKey]) detail += ` + ${ln[riverKey]}×2 ${board.river.name}`;
-    if (ln.monuments) detail += ` + ${ln.monuments}×2 monuments`;
-    if (ln.circled) detail += ` (circled ${ln.circled})`;
+    if (riverKey && ln[riverKey]) detail += ` + ${ln[riverKey]}×2 ${riverName(board.river.name)}`;
+    if (ln.monuments) detail += ` + ${t("sheet.monuments", { n: ln.monuments })}`;
+    if (ln.circled) detail += ` ${t("score.circled", { station: ln.circled })}`;
     rows.push(h("tr", { class: scored ? "" : "unscored" },
       h("th", { scope: "row" }, colourChip(colour, letters[colour])),
       h("td", {}, scored || ln.score ? detail : "—"),
       h("td", { class: "num" }, scored ? String(ln.score) : ln.score ? `(${ln.score})` : "")));
   }
-  if (sheet.tourist) rows.push(h("tr", {}, h("th", { scope: "row" }, "Tourist sites"), h("td", {}, `${sheet.tourist.boxes} box${sheet.tourist.boxes === 1 ? "" : "es"}`), h("td", { class: "num" }, String(sheet.tourist.points))));
+  if (sheet.tourist) rows.push(h("tr", {}, h("th", { scope: "row" }, t("sheet.tourist")), h("td", {}, t("sheet.boxes", { n: sheet.tourist.boxes })), h("td", { class: "num" }, String(sheet.tourist.points))));
   if (sheet.interchanges) {
     const ic = sheet.interchanges;
-    rows.push(h("tr", {}, h("th", { scope: "row" }, "Interchanges"), h("td", {}, `${ic["2"] || 0}×2 lines, ${ic["3"] || 0}×3, ${ic["4"] || 0}×4`), h("td", { class: "num" }, String(ic.points))));
+    rows.push(h("tr", {}, h("th", { scope: "row" }, t("sheet.interchanges")), h("td", {}, t("sheet.interchange-counts", { two: ic["2"] || 0, three: ic["3"] || 0, four: ic["4"] || 0 })), h("td", { class: "num" }, String(ic.points))));
   }
-  if (sheet.bridges) rows.push(h("tr", {}, h("th", { scope: "row" }, "Overhead crossings"), h("td", {}, `${sheet.bridges.single} single, ${sheet.bridges.double} double`), h("td", { class: "num" }, String(sheet.bridges.points))));
+  if (sheet.bridges) rows.push(h("tr", {}, h("th", { scope: "row" }, t("sheet.crossings")), h("td", {}, t("sheet.crossing-counts", { single: sheet.bridges.single, double: sheet.bridges.double })), h("td", { class: "num" }, String(sheet.bridges.points))));
   if (sheet.objectives) {
     const met = Object.entries(sheet.objectives).filter(([k, val]) => k !== "points" && val).length;
     const all = Object.keys(sheet.objectives).filter((k) => k !== "points").length;
-    if (all) rows.push(h("tr", {}, h("th", { scope: "row" }, "Objectives"), h("td", {}, `${met} of ${all} met`), h("td", { class: "num" }, String(sheet.objectives.points))));
+    if (all) rows.push(h("tr", {}, h("th", { scope: "row" }, t("sheet.objectives")), h("td", {}, t("sheet.objectives-met", { met, n: all })), h("td", { class: "num" }, String(sheet.objectives.points))));
   }
-  rows.push(h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"), h("td", {}), h("td", { class: "num", "data-testid": "sheet-total" }, String(sheet.total))));
+  rows.push(h("tr", { class: "total" }, h("th", { scope: "row" }, t("sheet.total")), h("td", {}), h("td", { class: "num", "data-testid": "sheet-total" }, String(sheet.total))));
   return h("table", { class: "sheet-table" }, h("tbody", {}, rows));
 }

@@ -1,7 +1,8 @@
 // Replays: the frames of a finished room (GET /api/rooms/{room}/replay) or of an uploaded
 // record (POST /api/replays), one spectator view per step, with prev/next/play controls.
 
-import { h, clear } from "./dom.js";
+import { h, clear, gameTitle } from "./dom.js";
+import { t } from "./i18n.js";
 import * as API from "./api.js";
 import { NextStationScreen } from "./play-nextstation.js";
 import { MetroScreen } from "./play-metro.js";
@@ -19,28 +20,37 @@ export class ReplayScreen {
     this.load();
   }
 
+  // A new language: the controls and the table again, at the same step.
+  relang() {
+    if (!this.screen) return;
+    const at = this.index;
+    this.stop();
+    this.build();
+    this.show(at);
+  }
+
   destroy() {
     this.stop();
     document.removeEventListener("keydown", this.keys);
   }
 
   async load() {
-    clear(this.root).append(h("p", { class: "muted" }, "Loading the replay…"));
+    clear(this.root).append(h("p", { class: "muted" }, t("replay.loading")));
     try {
       if (this.room) {
         this.data = await API.getReplay(this.room);
       } else if (this.file) {
         const text = await this.file.text();
-        try { JSON.parse(text); } catch { throw new Error("this file is not JSON"); }
+        try { JSON.parse(text); } catch { throw new Error(t("replay.not-json")); }
         this.record = text;
         this.data = await API.postReplayText(text);
       } else {
-        throw new Error("nothing to replay: upload a record file from the home page");
+        throw new Error(t("replay.nothing"));
       }
       this.board = await API.getBoard(this.data.game);
     } catch (err) {
-      clear(this.root).append(h("section", { class: "panel" }, h("h2", {}, "Cannot replay"),
-        h("p", { class: "error", "data-testid": "replay-error" }, err.message), h("a", { class: "btn", href: "/#/" }, "Home")));
+      clear(this.root).append(h("section", { class: "panel" }, h("h2", {}, t("replay.cannot")),
+        h("p", { class: "error", "data-testid": "replay-error" }, err.message), h("a", { class: "btn", href: "/#/" }, t("common.home"))));
       return;
     }
     this.build();
@@ -50,25 +60,25 @@ export class ReplayScreen {
 
   build() {
     const n = this.data.frames.length;
-    this.slider = h("input", { type: "range", min: 0, max: Math.max(0, n - 1), value: 0, id: "replay-slider", "aria-label": "step", oninput: (ev) => { this.stop(); this.show(Number(ev.target.value)); } });
+    this.slider = h("input", { type: "range", min: 0, max: Math.max(0, n - 1), value: 0, id: "replay-slider", "aria-label": t("replay.step"), oninput: (ev) => { this.stop(); this.show(Number(ev.target.value)); } });
     this.counter = h("span", { class: "replay-counter", "data-testid": "replay-counter" });
-    this.playBtn = h("button", { class: "btn", id: "replay-play", onclick: () => (this.playing ? this.stop() : this.play()) }, "▶ Play");
-    const controls = h("div", { class: "replay-controls", role: "toolbar", "aria-label": "replay controls" },
-      h("button", { class: "btn", id: "replay-first", "aria-label": "first step", onclick: () => { this.stop(); this.show(0); } }, "|◀"),
-      h("button", { class: "btn", id: "replay-prev", "aria-label": "previous step", onclick: () => { this.stop(); this.show(this.index - 1); } }, "◀ Prev"),
+    this.playBtn = h("button", { class: "btn", id: "replay-play", onclick: () => (this.playing ? this.stop() : this.play()) }, t("replay.play"));
+    const controls = h("div", { class: "replay-controls", role: "toolbar", "aria-label": t("replay.controls") },
+      h("button", { class: "btn", id: "replay-first", "aria-label": t("replay.first"), onclick: () => { this.stop(); this.show(0); } }, "|◀"),
+      h("button", { class: "btn", id: "replay-prev", "aria-label": t("replay.previous"), onclick: () => { this.stop(); this.show(this.index - 1); } }, t("replay.prev")),
       this.playBtn,
-      h("button", { class: "btn", id: "replay-next", "aria-label": "next step", onclick: () => { this.stop(); this.show(this.index + 1); } }, "Next ▶"),
-      h("button", { class: "btn", id: "replay-last", "aria-label": "last step", onclick: () => { this.stop(); this.show(n - 1); } }, "▶|"),
+      h("button", { class: "btn", id: "replay-next", "aria-label": t("replay.next-step"), onclick: () => { this.stop(); this.show(this.index + 1); } }, t("replay.next")),
+      h("button", { class: "btn", id: "replay-last", "aria-label": t("replay.last"), onclick: () => { this.stop(); this.show(n - 1); } }, "▶|"),
       this.slider, this.counter,
-      h("button", { class: "btn", id: "replay-download", onclick: () => downloadRecord(this.room, this.record) }, "⬇ Record"));
+      h("button", { class: "btn", id: "replay-download", onclick: () => downloadRecord(this.room, this.record) }, t("replay.record")));
     const players = (this.data.players || []).join(", ");
     this.table = h("div", { class: "table" });
     clear(this.root).append(
-      h("header", { class: "room-header" }, h("h2", {}, `Replay — ${this.board.title || this.data.game}`),
-        this.room ? h("span", { class: "room-code" }, "Room ", h("code", {}, this.room)) : null,
+      h("header", { class: "room-header" }, h("h2", {}, t("replay.title", { game: gameTitle(this.data.game) })),
+        this.room ? h("span", { class: "room-code" }, t("room.code"), " ", h("code", {}, this.room)) : null,
         h("span", { class: "muted" }, players)),
       controls,
-      h("p", { class: "muted small" }, "Keys: ← → step, Home/End, Space play/pause."),
+      h("p", { class: "muted small" }, t("replay.keys")),
       this.table);
     const last = this.data.frames[n - 1];
     if (last && analysable(last)) {
@@ -83,7 +93,7 @@ export class ReplayScreen {
     if (!n) return;
     this.index = Math.max(0, Math.min(n - 1, i));
     this.slider.value = String(this.index);
-    this.counter.textContent = `step ${this.index + 1} of ${n}`;
+    this.counter.textContent = t("replay.counter", { n: this.index + 1, of: n });
     this.screen.update(this.data.frames[this.index]);
     if (this.index === n - 1) this.stop();
   }
@@ -91,14 +101,14 @@ export class ReplayScreen {
   play() {
     if (this.index >= this.data.frames.length - 1) this.show(0);
     this.playing = true;
-    this.playBtn.textContent = "❚❚ Pause";
+    this.playBtn.textContent = t("replay.pause");
     this.timer = setInterval(() => this.show(this.index + 1), 600);
   }
 
   stop() {
     this.playing = false;
     clearInterval(this.timer);
-    if (this.playBtn) this.playBtn.textContent = "▶ Play";
+    if (this.playBtn) this.playBtn.textContent = t("replay.play");
   }
 
   onKey(ev) {

@@ -1,6 +1,7 @@
 // A room: the lobby while it waits, the table while it plays, the results at the end.
 
-import { h, clear, toast, fmtName, colourChip, colourLetters } from "./dom.js";
+import { h, clear, toast, fmtName, colourChip, colourLetters, gameTitle, presetText, optionValue, botLevel } from "./dom.js";
+import { t, fmtNumber, currentLang } from "./i18n.js";
 import * as API from "./api.js";
 import { NextStationScreen, sheetTable } from "./play-nextstation.js";
 import { MetroScreen, seatChip } from "./play-metro.js";
@@ -38,6 +39,29 @@ export class RoomScreen {
     clearInterval(this.pollTimer);
   }
 
+  // A new language: the same room drawn again in it (the view is kept; a move being built
+  // on the board starts over).
+  relang() {
+    if (!this.el) return;
+    this.baseTitle = null; // the page's title in the new language (app.js)
+    // the socket reconnects, so the server's messages on it follow the new cookie `lang`
+    if (this.socket && this.socket.ws) this.socket.ws.close();
+    this.renderHeader();
+    if (this.chat) {
+      const chat = new ChatPanel(this.room, () => this.tokenFor(this.seat));
+      this.chat.el.replaceWith(chat.el);
+      this.chat = chat;
+    }
+    if (this.summary.status === "waiting") this.renderLobby();
+    const v = this.view;
+    if (v && this.screen) {
+      this.screen = null;
+      this.analysisEl = null;
+      this.view = null;
+      this.display(v);
+    }
+  }
+
   get stored() {
     if (this.opts.tokens) return { tokens: this.opts.tokens(), host: null, name: "" };
     return API.loadTokens(this.room);
@@ -48,13 +72,13 @@ export class RoomScreen {
   tokenFor(seat) { return seat === null || seat === undefined ? null : this.stored.tokens[String(seat)] || null; }
 
   async start() {
-    clear(this.root).append(h("p", { class: "muted" }, "Loading the room…"));
+    clear(this.root).append(h("p", { class: "muted" }, t("room.loading")));
     try {
       this.summary = await API.getRoom(this.room);
       this.board = await API.getBoard(this.summary.game);
     } catch (err) {
-      clear(this.root).append(h("div", { class: "panel" }, h("h2", {}, "Room not found"),
-        h("p", {}, err.message), h("a", { href: "/#/", class: "btn" }, "Home")));
+      clear(this.root).append(h("div", { class: "panel" }, h("h2", {}, t("room.not-found")),
+        h("p", {}, err.message), h("a", { href: "/#/", class: "btn" }, t("common.home"))));
       return;
     }
     await this.reclaimSeats();
@@ -82,8 +106,8 @@ export class RoomScreen {
       if (s && s.kind === "bot") {
         try {
           this.summary = await API.reclaimSeat(this.room, seat, this.tokenFor(seat));
-          toast(`Welcome back: seat ${seat + 1} is yours again.`, "info");
-        } catch (err) { toast(`Cannot take seat ${seat + 1} back: ${err.message}`); }
+          toast(t("room.welcome-back", { n: seat + 1 }), "info");
+        } catch (err) { toast(t("room.cannot-reclaim", { n: seat + 1, error: err.message })); }
       }
     }
   }
@@ -121,18 +145,19 @@ export class RoomScreen {
     if (!this.el) return;
     const sum = this.summary;
     const el = clear(this.el.header);
-    const title = this.board.title || sum.game;
+    const title = gameTitle(sum.game);
+    const modes = { solo: t("mode.solo"), bots: t("mode.bots"), hotseat: t("mode.hotseat"), online: t("mode.online") };
     el.append(h("h2", {}, title),
-      h("span", { class: "room-code", title: "room code" }, "Room ", h("code", { "data-testid": "room-code" }, this.room)),
-      h("span", { class: "mode tag" }, sum.mode),
-      sum.preset ? h("span", { class: "tag", "data-testid": "preset", title: "rules" }, sum.preset.title) : "",
+      h("span", { class: "room-code", title: t("room.code.title") }, t("room.code"), " ", h("code", { "data-testid": "room-code" }, this.room)),
+      h("span", { class: "mode tag" }, modes[sum.mode] || sum.mode),
+      sum.preset ? h("span", { class: "tag", "data-testid": "preset", title: t("home.rules") }, presetText(sum.preset.name, sum.preset).title) : "",
       h("span", { class: "clock-wrap" }, clockIcon(), h("span", { class: "clock", id: "clock", "aria-live": "off" })),
-      this.connState === "reconnecting" ? h("span", { class: "tag warn" }, "reconnecting…") : "",
+      this.connState === "reconnecting" ? h("span", { class: "tag warn" }, t("room.reconnecting")) : "",
       rulesLink(sum.game) || "",
       this.opts.header ? this.opts.header() : "");
     if (sum.mode === "online") {
       const link = `${location.origin}/r/${this.room}`;
-      el.append(h("button", { class: "btn small", onclick: () => copy(link) }, "Copy link"));
+      el.append(h("button", { class: "btn small", onclick: () => copy(link) }, t("room.copy-link")));
     }
     this.tickClock();
   }
@@ -144,7 +169,7 @@ export class RoomScreen {
     if (!v || !v.clock || !v.clock.deadline || v.status !== "playing") { el.textContent = ""; return; }
     const left = Math.max(0, Math.ceil(v.clock.deadline - Date.now() / 1000));
     el.textContent = clockText(left);
-    el.setAttribute("aria-label", `turn clock: ${clockText(left)} left`);
+    el.setAttribute("aria-label", t("room.clock-left", { time: clockText(left) }));
     el.classList.toggle("urgent", left <= 10);
   }
 
@@ -156,31 +181,31 @@ export class RoomScreen {
     const host = this.stored.host;
     const link = `${location.origin}/r/${this.room}`;
     if (this.joinName === undefined) this.joinName = localStorage.getItem("metrogames.name") || "";
-    const nameInput = h("input", { id: "join-name", maxlength: "24", placeholder: "Your name", value: this.joinName, oninput: (ev) => { this.joinName = ev.target.value; } });
+    const nameInput = h("input", { id: "join-name", maxlength: "24", placeholder: t("common.your-name"), value: this.joinName, oninput: (ev) => { this.joinName = ev.target.value; } });
     const hadFocus = document.activeElement && document.activeElement.id === "join-name";
     const rows = sum.seats.map((s) => {
       let state;
-      if (s.kind === "bot") state = h("span", { class: "tag" }, `${s.bot || "bot"}`);
-      else if (mine.has(s.seat)) state = h("strong", {}, "you");
-      else if (s.claimed) state = h("span", {}, "✓ taken");
-      else if (!mine.size) state = h("button", { class: "btn small primary", "data-join": s.seat, onclick: () => this.join(s.seat, nameInput.value) }, "Take this seat");
-      else state = h("span", { class: "muted" }, "waiting for a player…");
-      return h("li", { class: "lobby-seat", "data-seat": s.seat }, h("span", { class: "seatno" }, `Seat ${s.seat + 1}`),
+      if (s.kind === "bot") state = h("span", { class: "tag" }, s.bot ? botLevel(s.bot) : t("common.bot"));
+      else if (mine.has(s.seat)) state = h("strong", {}, t("common.you"));
+      else if (s.claimed) state = h("span", {}, t("room.seat-taken"));
+      else if (!mine.size) state = h("button", { class: "btn small primary", "data-join": s.seat, onclick: () => this.join(s.seat, nameInput.value) }, t("room.take-seat"));
+      else state = h("span", { class: "muted" }, t("room.waiting-player"));
+      return h("li", { class: "lobby-seat", "data-seat": s.seat }, h("span", { class: "seatno" }, t("room.seat", { n: s.seat + 1 })),
         h("span", { class: "pname" }, s.kind === "bot" ? fmtName(s.name) : s.name || "—"), state);
     });
     const open = sum.seats.filter((s) => s.kind === "human" && !s.claimed).length;
     const panel = h("section", { class: "panel lobby" },
-      h("h2", {}, "Waiting for players"),
-      h("p", {}, "Share this link or the code ", h("code", {}, this.room), ":"),
+      h("h2", {}, t("room.lobby.title")),
+      h("p", {}, t("room.lobby.share"), " ", h("code", {}, this.room)),
       h("div", { class: "share" }, h("input", { readonly: true, value: link, id: "share-link", onfocus: (ev) => ev.target.select() }),
-        h("button", { class: "btn small", onclick: () => copy(link) }, "Copy")),
+        h("button", { class: "btn small", onclick: () => copy(link) }, t("common.copy"))),
       lobbyFacts(sum),
-      !mine.size && open ? h("label", { class: "row" }, "Your name ", nameInput) : null,
+      !mine.size && open ? h("label", { class: "row" }, t("common.your-name"), " ", nameInput) : null,
       h("ul", { class: "lobby-seats" }, rows),
-      !mine.size && !open ? h("p", { class: "notice", "data-testid": "room-full" }, "This room is full: you are watching. The game appears here when the host starts it.") : null,
+      !mine.size && !open ? h("p", { class: "notice", "data-testid": "room-full" }, t("room.full")) : null,
       host ? h("div", { class: "buttons" }, h("button", {
         class: "btn primary big", id: "start-btn", disabled: open > 0, onclick: () => this.startGame(),
-      }, open ? `Waiting for ${open} player${open > 1 ? "s" : ""}` : "Start the game")) : h("p", { class: "muted" }, "The host starts the game when everyone is here."));
+      }, open ? t("room.waiting-for", { n: open }) : t("home.start-game"))) : h("p", { class: "muted" }, t("room.host-starts")));
     if (sum.mode === "online") panel.append(lobbyRatings(this.room, sum.seats, [...mine], (seat) => this.tokenFor(seat)));
     clear(this.el.body).append(panel);
     if (hadFocus) nameInput.focus();
@@ -196,7 +221,7 @@ export class RoomScreen {
       if (this.chat) this.chat.refresh();
       this.summary = await API.getRoom(this.room);
       this.renderLobby();
-    } catch (err) { toast(`Cannot take seat ${seat + 1}: ${err.message}`); }
+    } catch (err) { toast(t("room.cannot-take", { n: seat + 1, error: err.message })); }
   }
 
   async startGame() {
@@ -204,12 +229,12 @@ export class RoomScreen {
       this.summary = await API.startRoom(this.room, this.stored.host);
       const v = await API.getView(this.room, this.tokenFor(this.seat));
       this.onView(v);
-    } catch (err) { toast(`Cannot start: ${err.message}`); }
+    } catch (err) { toast(t("common.cannot-start", { error: err.message })); }
   }
 
   // -- views -----------------------------------------------------------------------------
   onError(e) {
-    toast(e.error || "refused");
+    toast(e.error || t("room.refused"));
   }
 
   onView(v) {
@@ -274,7 +299,7 @@ export class RoomScreen {
       this.el.table = h("div", { class: "table" });
       this.el.extra = h("div", { class: "extra" });
       this.el.moves = h("details", { class: "panel moves", "data-testid": "moves", ontoggle: () => this.renderMoves() },
-        h("summary", {}, "Move log"), h("ol", { class: "move-log" }));
+        h("summary", {}, t("room.move-log")), h("ol", { class: "move-log" }));
       this.el.body.append(this.el.extra, this.el.table, this.el.moves);
       const ctx = { act: (a, step) => this.act(a, step), interactive: true, online: this.summary.mode === "online" };
       this.screen = v.game === "metro" ? new MetroScreen(this.el.table, this.board, ctx) : new NextStationScreen(this.el.table, this.board, ctx);
@@ -287,11 +312,11 @@ export class RoomScreen {
       if (v.game === "metro" && (v.hand || []).length && v.status === "playing") {
         // hot-seat with held tiles: hide them until the next player is at the screen
         this.el.table.classList.add("concealed");
-        const node = h("div", { class: "notice handover" }, `Pass the device to ${name}. `,
-          h("button", { class: "btn small", id: "reveal-btn", onclick: () => { this.el.table.classList.remove("concealed"); node.remove(); } }, `I am ${name}: show my tiles`));
+        const node = h("div", { class: "notice handover" }, t("room.pass-device", { name }), " ",
+          h("button", { class: "btn small", id: "reveal-btn", onclick: () => { this.el.table.classList.remove("concealed"); node.remove(); } }, t("room.reveal", { name })));
         clear(this.el.notice).append(node);
       } else {
-        this.showNotice(h("div", { class: "notice handover" }, `Now playing: ${name}`));
+        this.showNotice(h("div", { class: "notice handover" }, t("room.now-playing", { name })));
       }
     }
     this.announceTurn(prev, v);
@@ -308,9 +333,8 @@ export class RoomScreen {
     const told = v.status === "playing" ? v.timed_out : null;
     if (old && (!told || old.dataset.step !== String(told.step))) old.remove();
     if (!told || (old && old.isConnected)) return;
-    const what = v.game === "metro" ? "the server played your turn" : "you passed this turn";
-    this.el.notice.append(h("div", { class: "notice timeout", role: "alert", "data-testid": "timeout-notice", "data-step": String(told.step) },
-      `Your time ran out: ${what}.`));
+    const what = v.game === "metro" ? t("room.timeout.metro") : t("room.timeout.pass");
+    this.el.notice.append(h("div", { class: "notice timeout", role: "alert", "data-testid": "timeout-notice", "data-step": String(told.step) }, what));
   }
 
   // "Your turn": in the tab's title while it is, and a notice when it becomes so (for a
@@ -319,10 +343,10 @@ export class RoomScreen {
     const mine = new Set(this.mySeats());
     const yours = v.status === "playing" && (v.to_move || []).some((s) => mine.has(s));
     const base = this.baseTitle || (this.baseTitle = document.title);
-    document.title = yours ? `● Your turn — ${base}` : base;
+    document.title = yours ? t("room.your-turn-title", { title: base }) : base;
     const was = prev && prev.status === "playing" && (prev.to_move || []).some((s) => mine.has(s));
     if (yours && !was && prev && this.summary.mode === "online") {
-      this.showNotice(h("div", { class: "notice your-turn", "data-testid": "your-turn" }, "Your turn!"));
+      this.showNotice(h("div", { class: "notice your-turn", "data-testid": "your-turn" }, t("room.your-turn")));
     }
   }
 
@@ -337,8 +361,8 @@ export class RoomScreen {
     const seats = (this.view && this.view.seats) || [];
     const list = clear(panel.querySelector(".move-log"));
     for (const m of moves) {
-      const who = m.player === null ? h("span", { class: "muted" }, "chance") : fmtName((seats[m.player] || {}).name || `seat ${m.player + 1}`);
-      list.append(h("li", { value: m.step }, who, ": ", m.move === "?" ? h("span", { class: "muted", title: "you cannot see this" }, "hidden") : h("code", {}, m.move)));
+      const who = m.player === null ? h("span", { class: "muted" }, t("room.log.chance")) : fmtName((seats[m.player] || {}).name || t("room.seat", { n: m.player + 1 }));
+      list.append(h("li", { value: m.step }, who, ": ", m.move === "?" ? h("span", { class: "muted", title: t("room.log.hidden.title") }, t("room.log.hidden")) : h("code", {}, m.move)));
     }
     list.scrollTop = list.scrollHeight;
   }
@@ -394,8 +418,8 @@ export class RoomScreen {
     }
     const hint = this.hint && this.hint.step === v.step && this.hint.seat === v.you ? this.hint : null;
     const busy = !!(hint && hint.busy);
-    panel.append(h("div", { class: "panel-head" }, h("h3", {}, "Coach"),
-      h("button", { class: "btn small", id: "hint-btn", disabled: busy, onclick: () => this.askHint() }, busy ? "Thinking…" : "Hint")));
+    panel.append(h("div", { class: "panel-head" }, h("h3", {}, t("coach.title")),
+      h("button", { class: "btn small", id: "hint-btn", disabled: busy, onclick: () => this.askHint() }, busy ? t("coach.thinking") : t("coach.hint"))));
     if (hint && hint.data) panel.append(hintList(hint.data, v.seats.length));
     return panel;
   }
@@ -414,7 +438,7 @@ export class RoomScreen {
       }
     } catch (err) {
       this.hint = null;
-      if (err.reason === "ranked-game") this.hintsOff = "No hints in a ranked daily game: its score is yours alone.";
+      if (err.reason === "ranked-game") this.hintsOff = t("coach.ranked");
       else if (err.reason !== "stale-step") toast(err.message);
     }
     if (this.view) this.renderExtra(this.view);
@@ -428,34 +452,34 @@ export class RoomScreen {
     const rows = Object.entries(lr.lines).map(([seat, ln]) => {
       const p = v.players[Number(seat)];
       const colour = Object.keys(p.line_scores || {}).at(-1) || p.colour; // keys in round order
-      let detail = `${ln.districts} districts × ${ln.max_in_district}`;
-      if (ln.thames) detail += ` + ${ln.thames} Thames × 2`;
-      if (ln.river) detail += ` + ${ln.river} river × 2`;
-      if (ln.monuments) detail += ` + ${ln.monuments} monuments × 2`;
-      if (ln.circled) detail += ` (circled ${ln.circled})`;
+      let detail = t("score.districts-times", { n: ln.districts, max: ln.max_in_district });
+      if (ln.thames) detail += ` + ${t("score.thames-times", { n: ln.thames })}`;
+      if (ln.river) detail += ` + ${t("score.river-times", { n: ln.river })}`;
+      if (ln.monuments) detail += ` + ${t("score.monuments-times", { n: ln.monuments })}`;
+      if (ln.circled) detail += ` ${t("score.circled", { station: ln.circled })}`;
       return h("tr", {}, h("td", {}, fmtName((v.seats[Number(seat)] || {}).name)),
         h("td", {}, colourChip(colour, letters[colour] || "?", { label: false })),
         h("td", {}, detail), h("td", { class: "num" }, h("strong", {}, String(ln.score))));
     });
     return h("section", { class: "panel round-result", "data-testid": "round-result" },
-      h("div", { class: "panel-head" }, h("h3", {}, `Round ${lr.round} scored`),
-        h("button", { class: "btn small", "aria-label": "close the round result", onclick: () => { this.dismissed = lr.round; this.renderExtra(this.view); } }, "OK")),
+      h("div", { class: "panel-head" }, h("h3", {}, t("room.round-scored", { n: lr.round })),
+        h("button", { class: "btn small", "aria-label": t("room.round-close"), onclick: () => { this.dismissed = lr.round; this.renderExtra(this.view); } }, t("common.ok"))),
       h("table", { class: "score-table" }, h("tbody", {}, rows)));
   }
 
   endPanel(v) {
     const winners = (v.winners || []).map((s) => fmtName((v.seats[s] || {}).name));
-    const title = v.seats.length === 1 ? `Game over — ${(v.scores || [])[0]} points`
-      : winners.length ? `Game over — ${winners.join(" and ")} win${winners.length > 1 ? "" : "s"}!` : "Game over";
+    const title = v.seats.length === 1 ? t("end.solo", { n: (v.scores || [])[0] })
+      : winners.length ? t("end.winners", { n: winners.length, names: new Intl.ListFormat(currentLang()).format(winners) }) : t("end.over");
     const head = h("div", { class: "panel-head" }, h("h2", { "data-testid": "game-over" }, title));
     const buttons = h("div", { class: "buttons" },
-      h("button", { class: "btn primary", id: "replay-btn", onclick: () => this.navigate(`#/replay/${this.room}`) }, "▶ Replay this game"),
-      h("button", { class: "btn", id: "download-btn", onclick: () => downloadRecord(this.room) }, "⬇ Download the record"),
-      h("a", { class: "btn", href: "/#/" }, "New game"));
+      h("button", { class: "btn primary", id: "replay-btn", onclick: () => this.navigate(`#/replay/${this.room}`) }, t("end.replay")),
+      h("button", { class: "btn", id: "download-btn", onclick: () => downloadRecord(this.room) }, t("end.download")),
+      h("a", { class: "btn", href: "/#/" }, t("home.new-game")));
     let details;
     if (v.game === "metro") {
       details = h("table", { class: "score-table final" },
-        h("thead", {}, h("tr", {}, h("th", {}), h("th", {}, "player"), h("th", { class: "num" }, "score"), h("th", { class: "num" }, "longest route"))),
+        h("thead", {}, h("tr", {}, h("th", {}), h("th", {}, t("col.player")), h("th", { class: "num" }, t("col.score")), h("th", { class: "num" }, t("col.longest-route")))),
         h("tbody", {}, v.seats.map((s, i) => h("tr", { class: (v.winners || []).includes(i) ? "winner" : "" },
           h("td", {}, seatChip(this.board, i, { label: false })), h("td", {}, fmtName(s.name)),
           h("td", { class: "num" }, h("strong", {}, String(v.scores[i]))), h("td", { class: "num" }, String((v.longest || [])[i] ?? ""))))));
@@ -476,13 +500,13 @@ export class RoomScreen {
     for (const s of v.seats) {
       if (host && s.kind === "human" && !s.connected && !mine.has(s.seat)) {
         items.push(h("button", { class: "btn small", "data-bot-seat": s.seat, onclick: async () => {
-          try { this.summary = await API.seatToBot(this.room, s.seat, "medium", host); toast(`A bot plays seat ${s.seat + 1} until its player comes back.`, "info"); } catch (err) { toast(err.message); }
-        } }, `${fmtName(s.name)} left: let a bot play`));
+          try { this.summary = await API.seatToBot(this.room, s.seat, "medium", host); toast(t("room.bot-plays", { n: s.seat + 1 }), "info"); } catch (err) { toast(err.message); }
+        } }, t("room.left-bot", { name: fmtName(s.name) })));
       }
       if (mine.has(s.seat) && s.kind === "bot") {
         items.push(h("button", { class: "btn small primary", onclick: async () => {
           try { this.summary = await API.reclaimSeat(this.room, s.seat, this.tokenFor(s.seat)); } catch (err) { toast(err.message); }
-        } }, `Take seat ${s.seat + 1} back`));
+        } }, t("room.take-back", { n: s.seat + 1 })));
       }
     }
     return items.length ? h("div", { class: "panel host-controls" }, ...items) : null;
@@ -494,18 +518,17 @@ export class RoomScreen {
 // being built.
 function hintList(data, players) {
   const figures = (m) => {
-    const points = `${m.score.toFixed(1)} points`;
-    const win = `${Math.round(100 * m.win)}% to win`;
+    const points = t("coach.points", { score: fmtNumber(m.score, 1) });
+    const win = t("coach.win", { pct: Math.round(100 * m.win) });
     if (players < 2) return points;
     return data.figure === "win" ? `${win} (${points})` : `${points} (${win})`;
   };
   const item = (m, i) => h("li", { class: "hint-move", "data-hint": String(i) },
     h("code", { class: "hint-text" }, m.text), " ", h("strong", {}, figures(m)));
-  const what = data.figure === "win" ? "win probability" : "expected final score";
   return h("div", { class: "hints" },
-    h("p", { class: "muted small" }, `The expert bot's best moves by ${what}:`),
+    h("p", { class: "muted small" }, data.figure === "win" ? t("coach.best-by-win") : t("coach.best-by-score")),
     h("ol", { class: "hint-list", "data-testid": "hint-list" }, data.moves.map(item)),
-    data.about ? h("p", { class: "hint-about", "data-testid": "hint-about" }, "Your move ", h("code", {}, data.about.text), ": ", h("strong", {}, figures(data.about))) : "");
+    data.about ? h("p", { class: "hint-about", "data-testid": "hint-about" }, t("coach.your-move"), " ", h("code", {}, data.about.text), ": ", h("strong", {}, figures(data.about))) : "");
 }
 
 // Save the record file exactly as the server wrote it (or `text`, an uploaded record).
@@ -520,7 +543,7 @@ export async function downloadRecord(room, text = null) {
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(a.href), 2000);
-  } catch (err) { toast(`Cannot download the record: ${err.message}`); }
+  } catch (err) { toast(t("end.cannot-download", { error: err.message })); }
 }
 
 function clockIcon() {
@@ -536,7 +559,7 @@ function clockIcon() {
 
 function copy(text) {
   if (navigator.clipboard && navigator.clipboard.writeText) {
-    navigator.clipboard.writeText(text).then(() => toast("Copied.", "info"), () => toast(text, "info"));
+    navigator.clipboard.writeText(text).then(() => toast(t("common.copied"), "info"), () => toast(text, "info"));
   } else toast(text, "info");
 }
 
@@ -547,21 +570,26 @@ function soloResult(solo) {
   if (!solo) return null;
   const r = solo.rating;
   const parts = [];
-  const adjusted = r && r.penalty ? ` for ${solo.score} − ${r.penalty} (modules) = ${r.adjusted}` : "";
-  if (r) parts.push(h("span", {}, "Solo rating: ", h("strong", {}, `band ${r.band}`), ` (${r.range})${adjusted}`, r.phrase ? h("em", {}, ` “${r.phrase}”`) : ""));
-  if (solo.percentile != null) parts.push(h("span", {}, ` · better than ${Math.round(solo.percentile)} % of the ${solo.reference.bot} bot's games`));
+  const adjusted = r && r.penalty ? ` ${t("end.solo-adjusted", { score: solo.score, penalty: r.penalty, adjusted: r.adjusted })}` : "";
+  if (r) parts.push(h("span", {}, t("end.solo-rating"), " ", h("strong", {}, t("end.band", { band: r.band })), ` (${r.range})${adjusted}`, r.phrase ? h("em", {}, ` “${r.phrase}”`) : ""));
+  if (solo.percentile != null) parts.push(h("span", {}, " · ", t("end.percentile", { pct: Math.round(solo.percentile), bot: fmtName(`bot:${solo.reference.bot}`) })));
   return parts.length ? h("p", { class: "solo-result", "data-testid": "solo-result" }, ...parts) : null;
 }
 
 /** The lobby's facts: the rule set, the options and the turn clock. */
 function lobbyFacts(sum) {
-  const shown = (v) => v === null || (Array.isArray(v) && !v.length) ? "none" : Array.isArray(v) ? v.join(", ") : typeof v === "object" ? Object.entries(v).map(([k, x]) => `${k}: ${x}`).join(", ") : String(v);
-  const opts = Object.entries(sum.options || {}).map(([k, v]) => `${k.replace(/_/g, " ")}: ${shown(v)}`);
-  const clock = sum.turn_clock ? `${clockText(sum.turn_clock).replace(/ 0 (min|h)$/, "")} per turn${sum.turn_clock >= 3600 ? " (turn-based)" : ""}` : "no turn clock";
+  const shown = (v) => v === null || (Array.isArray(v) && !v.length) ? t("option.none") : Array.isArray(v) ? v.join(", ") : typeof v === "object" ? Object.entries(v).map(([k, x]) => `${k}: ${x}`).join(", ") : optionValue(String(v));
+  const names = {
+    objectives: t("option.objectives"), powers: t("option.powers"), turn_mode: t("option.turn_mode"),
+    one_tile_routes: t("option.one_tile_routes"), colour_cycle: t("option.colour_cycle"),
+  };
+  const opts = Object.entries(sum.options || {}).map(([k, v]) => `${names[k] || k.replace(/_/g, " ")}: ${shown(v)}`);
+  const per = clockText(sum.turn_clock || 0).replace(/ 0 (min|h)$/, "");
+  const clock = sum.turn_clock ? (sum.turn_clock >= 3600 ? t("room.clock.turn-based", { time: per }) : t("room.clock.per-turn", { time: per })) : t("room.clock.none");
   return h("dl", { class: "lobby-facts", "data-testid": "lobby-facts" },
-    sum.preset ? [h("dt", {}, "Rules"), h("dd", {}, sum.preset.title)] : [],
-    h("dt", {}, "Options"), h("dd", {}, opts.length ? opts.join(" · ") : "the game's defaults"),
-    h("dt", {}, "Clock"), h("dd", {}, clock));
+    sum.preset ? [h("dt", {}, t("home.rules")), h("dd", {}, presetText(sum.preset.name, sum.preset).title)] : [],
+    h("dt", {}, t("home.options")), h("dd", {}, opts.length ? opts.join(" · ") : t("room.defaults")),
+    h("dt", {}, t("room.clock")), h("dd", {}, clock));
 }
 
 /** ``42 s``, ``12 min``, ``5 h 3 min``, ``2 d 4 h``: a clock's time left. */
@@ -569,5 +597,5 @@ function clockText(left) {
   if (left < 120) return `${left} s`;
   if (left < 3600) return `${Math.floor(left / 60)} min`;
   if (left < 86400) return `${Math.floor(left / 3600)} h ${Math.floor((left % 3600) / 60)} min`;
-  return `${Math.floor(left / 86400)} d ${Math.floor((left % 86400) / 3600)} h`;
+  return `${Math.floor(left / 86400)} ${t("clock.day-unit")} ${Math.floor((left % 86400) / 3600)} h`;
 }

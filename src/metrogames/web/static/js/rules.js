@@ -1,48 +1,59 @@
 // The rules pages, #/rules/{game}: the project's rules text (docs/), shipped as HTML fragments
-// in /rules/{game}.html made by scripts/build_rules.py (no network beyond this server).
+// in /rules/{game}.html made by scripts/build_rules.py (no network beyond this server); in
+// another language /rules/{game}.{lang}.html, English when that file is absent.
 
-import { h, clear } from "./dom.js";
+import { h, clear, gameTitle } from "./dom.js";
+import { t, currentLang } from "./i18n.js";
 
-export const RULES_GAMES = [
-  ["london", "Next Station: London"],
-  ["paris", "Next Station: Paris"],
-  ["metro", "Metro"],
-];
+const GAMES = ["london", "paris", "metro"];
+// [game, title] of the games with a rules page, titles in the current language
+export const rulesGames = () => GAMES.map((g) => [g, gameTitle(g)]);
 
 // A link to a game's rules page, opened in a new tab (a table stays where it is).
-export function rulesLink(game, label = "Rules") {
-  if (!RULES_GAMES.some(([g]) => g === game)) return null;
+export function rulesLink(game, label = t("rules.link")) {
+  if (!GAMES.includes(game)) return null;
   return h("a", { class: "btn small rules-link", href: `/#/rules/${game}`, target: "_blank", rel: "noopener", "data-testid": "rules-link" }, label);
 }
 
 export class RulesScreen {
   constructor(root, navigate, game) {
-    const known = RULES_GAMES.find(([g]) => g === game);
-    const tabs = h("nav", { class: "seat-tabs rules-tabs" }, RULES_GAMES.map(([g, title]) =>
+    this.root = root;
+    this.navigate = navigate;
+    this.game = game;
+    this.render();
+  }
+
+  relang() { this.render(); }
+
+  render() {
+    const { root, navigate, game } = this;
+    const known = rulesGames().find(([g]) => g === game);
+    const tabs = h("nav", { class: "seat-tabs rules-tabs" }, rulesGames().map(([g, title]) =>
       h("a", { class: `tab${g === game ? " active" : ""}`, href: `/#/rules/${g}`, "data-game": g,
         onclick: (ev) => { ev.preventDefault(); navigate(`#/rules/${g}`); } }, title)));
-    this.body = h("article", { class: "panel rules-text", "data-testid": "rules-text" }, h("p", { class: "muted" }, "Loading the rules…"));
+    this.body = h("article", { class: "panel rules-text", "data-testid": "rules-text" }, h("p", { class: "muted" }, t("rules.loading")));
     const learn = known ? h("a", { class: "btn primary", href: `/#/learn/${game}`, "data-testid": "learn-link",
-      onclick: (ev) => { ev.preventDefault(); navigate(`#/learn/${game}`); } }, "Play the guided first game") : null;
-    const about = h("p", { class: "muted" }, "The rules this table plays by, as the project writes them down for its engine. ",
-      "Where the printed rules leave a point open, a ", h("strong", {}, "Decision"), " line says what the table does.");
+      onclick: (ev) => { ev.preventDefault(); navigate(`#/learn/${game}`); } }, t("rules.learn")) : null;
+    const about = h("p", { class: "muted" }, t("rules.about"));
     clear(root).append(h("div", { class: "rules-page" }, tabs, about, h("div", { class: "buttons" }, learn), this.body));
     if (!known) {
-      clear(this.body).append(h("p", {}, `No rules page for ${game}.`));
+      clear(this.body).append(h("p", {}, t("rules.none", { game })));
       return;
     }
-    document.title = `Rules — ${known[1]} — metrogames`;
+    document.title = t("rules.page-title", { game: known[1] });
     this.load(game);
   }
 
   async load(game) {
     try {
-      const res = await fetch(`/rules/${game}.html`);
+      const lang = currentLang();
+      let res = lang === "en" ? null : await fetch(`/rules/${game}.${lang}.html`);
+      if (!res || !res.ok) res = await fetch(`/rules/${game}.html`); // English when not translated
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       // our own text, rendered on the build machine with raw HTML escaped (build_rules.py)
       this.body.innerHTML = await res.text();
     } catch (err) {
-      clear(this.body).append(h("p", {}, `Cannot load the rules: ${err.message}`));
+      clear(this.body).append(h("p", {}, t("rules.cannot-load", { error: err.message })));
     }
   }
 }

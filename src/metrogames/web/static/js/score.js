@@ -6,7 +6,8 @@
 // (docs/notation.md, "Score sheet") and uploads again. Nothing here decides what is legal:
 // clicks follow the map's links and the board's squares; the server judges the drawing.
 
-import { h, s, clear, colourChip, colourLetters, colourHex, activate, toast } from "./dom.js";
+import { h, s, clear, colourChip, colourLetters, colourHex, activate, toast, colourName, gameTitle, optionValue, objectiveTextOf } from "./dom.js";
+import { t } from "./i18n.js";
 import { api, getBoard, getGames } from "./api.js";
 import { NextStationBoard } from "./board-nextstation.js";
 import { MetroBoard, tileSvg } from "./board-metro.js";
@@ -30,7 +31,7 @@ export class ScoreScreen {
   destroy() { this.closed = true; }
 
   async start() {
-    clear(this.root).append(h("p", { class: "muted" }, "Loading…"));
+    clear(this.root).append(h("p", { class: "muted" }, t("common.loading")));
     let games;
     try {
       games = await getGames();
@@ -40,7 +41,7 @@ export class ScoreScreen {
       }
       this.board = await getBoard(this.game);
     } catch (err) {
-      clear(this.root).append(h("p", { class: "error" }, `Cannot reach the server: ${err.message}`));
+      clear(this.root).append(h("p", { class: "error" }, t("common.no-server", { error: err.message })));
       return;
     }
     if (this.closed) return;
@@ -51,7 +52,7 @@ export class ScoreScreen {
       ? new MetroEditor(this.board, this.info, hooks)
       : new LinesEditor(this.board, hooks);
     this.editor.load(this.stored());
-    document.title = `Score a paper game — ${this.info.title}`;
+    document.title = t("score.page-title", { game: gameTitle(this.game) });
     this.frame(games);
     this.changed();
   }
@@ -61,9 +62,9 @@ export class ScoreScreen {
   }
 
   frame(games) {
-    const tabs = h("nav", { class: "seat-tabs score-games", "aria-label": "Game" }, games.map((g) =>
+    const tabs = h("nav", { class: "seat-tabs score-games", "aria-label": t("home.game") }, games.map((g) =>
       h("a", { class: `tab${g.game === this.game ? " active" : ""}`, href: `/#/score/${g.game}`, "aria-current": g.game === this.game ? "page" : null,
-        onclick: (ev) => { ev.preventDefault(); this.navigate(`#/score/${g.game}`); } }, g.title)));
+        onclick: (ev) => { ev.preventDefault(); this.navigate(`#/score/${g.game}`); } }, gameTitle(g.game))));
     this.el = {
       status: h("p", { class: "status-line score-status", "data-testid": "score-status", "aria-live": "polite" }),
       toolbar: h("div", { class: "score-toolbar" }),
@@ -76,13 +77,13 @@ export class ScoreScreen {
       ev.target.value = "";
       if (f) this.upload(f);
     } });
-    const file = h("section", { class: "panel" }, h("h3", {}, "The sheet as a file"),
-      h("p", { class: "muted small" }, "The format ", h("code", {}, "metrogames score SHEET.json"), " reads."),
+    const file = h("section", { class: "panel" }, h("h3", {}, t("score.file")),
+      h("p", { class: "muted small" }, t("score.format"), " ", h("code", {}, "metrogames score SHEET.json")),
       h("div", { class: "buttons" },
-        h("button", { class: "btn", type: "button", id: "sheet-download", onclick: () => this.download() }, "⬇ Download the sheet (.json)")),
-      h("label", { class: "row file" }, "Upload a sheet ", upload));
+        h("button", { class: "btn", type: "button", id: "sheet-download", onclick: () => this.download() }, t("score.download"))),
+      h("label", { class: "row file" }, t("score.upload"), " ", upload));
     clear(this.root).append(h("div", { class: "score-page" },
-      h("div", { class: "room-header" }, h("h2", {}, "Score a paper game"), tabs),
+      h("div", { class: "room-header" }, h("h2", {}, t("score.title")), tabs),
       h("p", { class: "muted score-intro" }, this.editor.intro),
       h("div", { class: "table-layout" },
         h("div", { class: "score-board" }, this.el.status, this.el.toolbar, h("div", { class: "board-wrap" }, this.editor.svg), this.el.help),
@@ -122,14 +123,14 @@ export class ScoreScreen {
     this.el.help.textContent = this.editor.help();
     const status = clear(this.el.status);
     const res = clear(this.el.result);
-    res.append(h("h3", {}, "Score"));
+    res.append(h("h3", {}, t("daily.fact.score")));
     if (this.el.result.dataset.pending && !this.result && !this.error) {
-      res.append(h("p", { class: "muted" }, "Scoring…"));
+      res.append(h("p", { class: "muted" }, t("score.scoring")));
     } else if (this.error) {
       const rule = this.error.reason && this.error.reason !== "bad-request" && this.error.status === 400;
-      status.append(h("span", { class: "error" }, `✗ ${rule ? "Refused" : "Not scored"}: ${this.error.message}`));
+      status.append(h("span", { class: "error" }, `✗ ${rule ? t("score.refused") : t("score.not-scored")}: ${this.error.message}`));
       res.append(h("p", { class: "error", role: "alert", "data-testid": "score-error", "data-reason": this.error.reason },
-        rule ? "This drawing breaks a rule: " : "Cannot score this sheet: ", this.error.message));
+        rule ? t("score.breaks") : t("score.cannot"), " ", this.error.message));
       if (rule) res.append(h("p", { class: "muted small" }, this.editor.fixHint));
     } else if (this.result) {
       status.append(this.editor.summary(this.result));
@@ -157,14 +158,14 @@ export class ScoreScreen {
     try {
       sheet = JSON.parse(await file.text());
     } catch (err) {
-      toast(`${file.name} is not JSON: ${err.message}`);
+      toast(t("score.not-json", { file: file.name, error: err.message }));
       return;
     }
     try {
       await scoreSheet(sheet);
     } catch (err) {
       if (err.reason === "bad-request" || err.status !== 400) {
-        toast(`Cannot load ${file.name}: ${err.message}`);
+        toast(t("score.cannot-load", { file: file.name, error: err.message }));
         return;
       }
     }
@@ -174,7 +175,7 @@ export class ScoreScreen {
       return;
     }
     this.editor.load(sheet);
-    toast(`Loaded ${file.name}.`, "info");
+    toast(t("score.loaded", { file: file.name }), "info");
     this.changed();
   }
 }
@@ -201,10 +202,8 @@ class LinesEditor {
     this.colour = board.colours[0];
     this.mode = "draw";
     this.selected = null;
-    this.fixHint = "The refused section is marked in red: click it to remove it, or remove the section it crosses.";
-    this.intro = `Copy your ${board.title} sheet: choose a colour, click its departure and then the next station, `
-      + "and so on along the line; click a drawn section to remove it. Each change is checked and scored like "
-      + "metrogames score.";
+    this.fixHint = t("score.fix.section");
+    this.intro = t("score.intro.lines", { game: gameTitle(board.game) });
   }
 
   load(sheet) {
@@ -293,8 +292,8 @@ class LinesEditor {
 
   draw(result, error) {
     this.bad = null;
-    const m = error && error.status === 400 && /^(\w+) line, section (\d+):/.exec(error.message);
-    if (m && this.lines[m[1]]) this.bad = this.lines[m[1]][Number(m[2]) - 1] ? [m[1], Number(m[2]) - 1] : null;
+    const at = error && error.status === 400 && error.reason !== "bad-request" ? refusalAt(error.message, this.board.colours) : null;
+    if (at && at.colour && at.n && this.lines[at.colour][at.n - 1]) this.bad = [at.colour, at.n - 1];
     this.redraw();
   }
 
@@ -317,7 +316,7 @@ class LinesEditor {
         const bad = this.bad && this.bad[0] === c && this.bad[1] === i;
         if (bad) g.append(s("line", { x1, y1, x2, y2, class: "bad-section", "data-bad": `${a}-${b}` }));
         const hit = s("g", { class: "hit hit-section", tabindex: "0", role: "button", "data-section": `${c}:${a}-${b}`,
-          "aria-label": `remove the ${c} section ${a}-${b}` }, s("polygon", { points: band(x1, y1, x2, y2, 8) }));
+          "aria-label": t("score.remove-section", { colour: colourName(c), section: `${a}-${b}` }) }, s("polygon", { points: band(x1, y1, x2, y2, 8) }));
         activate(hit, () => this.remove(c, i));
         g.append(hit);
       });
@@ -326,33 +325,33 @@ class LinesEditor {
 
   toolbar(el) {
     const counts = Object.fromEntries(this.board.colours.map((c) => [c, this.lines[c].length]));
-    el.append(h("div", { class: "score-colours", role: "radiogroup", "aria-label": "Line colour" }, this.board.colours.map((c) =>
+    el.append(h("div", { class: "score-colours", role: "radiogroup", "aria-label": t("score.line-colour") }, this.board.colours.map((c) =>
       h("label", { class: `choice colour-choice${c === this.colour ? " checked" : ""}`, style: { "--c": colourHex(c) } },
         h("input", { type: "radio", name: "colour", value: c, checked: c === this.colour, onchange: () => this.setColour(c) }),
         colourChip(c, this.letters[c]),
-        h("span", { class: "choice-help" }, `${counts[c]} section${counts[c] === 1 ? "" : "s"}${this.circled[c] ? `, ○ ${this.circled[c]}` : ""}`)))));
+        h("span", { class: "choice-help" }, `${t("score.sections", { n: counts[c] })}${this.circled[c] ? `, ○ ${this.circled[c]}` : ""}`)))));
     if (this.canCircle) {
       const modeBtn = (mode, label) => h("button", { type: "button", class: `btn small power${this.mode === mode ? " active" : ""}`,
         "aria-pressed": this.mode === mode ? "true" : "false", id: `mode-${mode}`,
         onclick: () => { this.mode = mode; this.selected = null; this.onShown(); } }, label);
-      el.append(h("div", { class: "buttons score-modes" }, modeBtn("draw", "Draw sections"), modeBtn("circle", "Circle a station")));
+      el.append(h("div", { class: "buttons score-modes" }, modeBtn("draw", t("score.mode.draw")), modeBtn("circle", t("power.circle-station"))));
     }
   }
 
   controls(el, result) {
-    el.append(h("h3", {}, "Your sheet"));
+    el.append(h("h3", {}, t("score.your-sheet")));
     el.append(h("div", { class: "buttons" },
       h("button", { type: "button", class: "btn small", id: "undo-section", disabled: !this.lines[this.colour].length,
-        onclick: () => this.remove(this.colour, this.lines[this.colour].length - 1) }, `Remove the last ${this.colour} section`),
+        onclick: () => this.remove(this.colour, this.lines[this.colour].length - 1) }, t("score.remove-last", { colour: colourName(this.colour) })),
       h("button", { type: "button", class: "btn small", id: "clear-sheet", onclick: () => {
-        if (!confirm("Clear the whole sheet?")) return;
+        if (!confirm(t("score.clear-sheet.confirm"))) return;
         this.load(null);
         this.onChange();
-      } }, "Clear the sheet")));
+      } }, t("score.clear-sheet"))));
     const objs = this.board.objectives || [];
     if (objs.length) {
       const met = (result && result.objectives) || {};
-      el.append(h("fieldset", { class: "score-objectives" }, h("legend", {}, "Shared objectives in play (up to 2)"),
+      el.append(h("fieldset", { class: "score-objectives" }, h("legend", {}, t("score.objectives")),
         objs.map((o) => {
           const on = this.objectives.includes(o.id);
           return h("label", { class: "row objective" },
@@ -360,31 +359,44 @@ class LinesEditor {
               this.objectives = ev.target.checked ? [...this.objectives, o.id] : this.objectives.filter((x) => x !== o.id);
               this.onChange();
             } }),
-            h("span", {}, o.text),
-            on && o.id in met ? h("span", { class: `tag${met[o.id] ? " met" : ""}` }, met[o.id] ? "✓ met" : "not met") : null);
+            h("span", {}, objectiveTextOf(o.id, o.text)),
+            on && o.id in met ? h("span", { class: `tag${met[o.id] ? " met" : ""}` }, met[o.id] ? t("score.met") : t("score.not-met")) : null);
         })));
     }
     if (this.canCircle) {
-      el.append(h("p", { class: "muted small" }, "Pencil powers: only the circle-station power leaves a mark the score needs "
-        + "(one circled station per line). Joker, switch and double section change what you could draw, which a sheet does not check."));
+      el.append(h("p", { class: "muted small" }, t("score.powers-note")));
     }
   }
 
   help() {
     const c = this.colour;
-    if (this.mode === "circle") return this.lines[c].length ? `Click a station of the ${c} line to circle it (again to remove the circle).` : `Draw the ${c} line first.`;
-    if (this.selected) return `${c} line: click a station next to ${this.selected} (yellow) to draw the section, or ${this.selected} again to let go.`;
-    return `${c} line: click a station of the line (dashed ring) to draw from it${this.lines[c].length ? "" : ` — the ${c} departure is ${this.board.departures[c]}`}.`;
+    const colour = colourName(c);
+    if (this.mode === "circle") return this.lines[c].length ? t("score.help.circle", { colour }) : t("score.help.draw-first", { colour });
+    if (this.selected) return t("score.help.selected", { colour, station: this.selected });
+    return this.lines[c].length ? t("score.help.start", { colour }) : t("score.help.start-departure", { colour, station: this.board.departures[c] });
   }
 
   summary(result) {
-    return h("span", {}, "Total: ", h("strong", { "data-testid": "score-total" }, String(result.total)), " points");
+    return h("span", {}, t("score.total"), " ", h("strong", { "data-testid": "score-total" }, String(result.total)), " ", t("score.points-word", { n: result.total }));
   }
 
   breakdown(result) {
     const scored = Object.fromEntries(this.board.colours.map((c) => [c, (result.lines[c] || {}).score || 0]));
     return sheetTable(this.board, result, scored, this.letters);
   }
+}
+
+/** Where a refusal of a sheet points, read from the server's message in the reader's
+ *  language: the words before its first colon name the line (a colour, by the first four
+ *  letters of its code or of its name here: "blue line, section 3", "ligne bleue, tronçon 3",
+ *  "lijn blauw, verbinding 3", "linka modrá, úsek 3") and the number of the section, or
+ *  Metro's turn ("turn 5", "tour 5"). {colour, n}: either may be null. */
+export function refusalAt(message, colours) {
+  const head = String(message).split(":")[0].toLowerCase();
+  const num = /(?:^|[^\p{L}\d])(\d+)(?![\p{L}\d])/u.exec(head);
+  const stem = (word) => word.toLowerCase().slice(0, 4);
+  const colour = colours.find((c) => head.includes(stem(c)) || head.includes(stem(colourName(c)))) || null;
+  return { colour, n: num ? Number(num[1]) : null };
 }
 
 // A selector for the control `el` that finds it again once redrawn, or null.
@@ -420,9 +432,8 @@ class MetroEditor {
     this.squareHits = s("g", { class: "layer-square-hits" });
     this.svg.insertBefore(this.squareHits, this.view.layers.hits);
     this.tile = board.tiles[0].code;
-    this.fixHint = "The refused tile is marked in red: click it to take it off, or lay the tiles in the order they were laid.";
-    this.intro = "Copy the Metro board: choose a tile and click the square it lies on, in the order the tiles were laid "
-      + "(a tile touches the edge or a tile already laid); click a laid tile to take it off. Each change is checked and scored.";
+    this.fixHint = t("score.fix.tile");
+    this.intro = t("score.intro.metro");
   }
 
   load(sheet) {
@@ -449,8 +460,8 @@ class MetroEditor {
   }
 
   draw(result, error) {
-    const m = error && error.status === 400 && /^turn (\d+):/.exec(error.message);
-    const bad = m ? this.placements[Number(m[1]) - 1] : null;
+    const at = error && error.status === 400 && error.reason !== "bad-request" ? refusalAt(error.message, []) : null;
+    const bad = at && at.n ? this.placements[at.n - 1] : null;
     const last = this.placements[this.placements.length - 1];
     this.view.update({
       players: this.players,
@@ -467,7 +478,7 @@ class MetroEditor {
       const [x, y] = [this.view.sx(q.col), this.view.sy(q.row)];
       const laid = this.placements.find((p) => p.square === q.name);
       const hit = s("g", { class: "hit hit-square", tabindex: "0", role: "button", "data-square": q.name,
-        "aria-label": laid ? `take the tile ${laid.tile} off ${q.name}` : `lay the tile ${this.tile} on ${q.name}` },
+        "aria-label": laid ? t("score.take-off", { tile: laid.tile, square: q.name }) : t("score.lay", { tile: this.tile, square: q.name }) },
       s("rect", { x: x + 1, y: y + 1, width: U - 2, height: U - 2, rx: 4 }));
       activate(hit, () => this.place(q.name));
       g.append(hit);
@@ -482,57 +493,57 @@ class MetroEditor {
   toolbar(el) {
     const used = new Map();
     for (const p of this.placements) used.set(p.tile, (used.get(p.tile) || 0) + 1);
-    el.append(h("div", { class: "tile-row score-tiles", role: "group", "aria-label": "The tile to lay" }, this.board.tiles.map((t) => {
-      const left = t.count - (used.get(t.code) || 0);
-      return h("button", { type: "button", class: `tile-btn${t.code === this.tile ? " selected" : ""}`, "data-tile": t.code,
-        "aria-pressed": t.code === this.tile ? "true" : "false", "aria-label": `tile ${t.code}, ${left} left`,
-        onclick: () => { this.tile = t.code; this.onShown(); } }, tileSvg(t, 40), h("span", { class: "tile-code" }, `${t.code} ×${left}`));
+    el.append(h("div", { class: "tile-row score-tiles", role: "group", "aria-label": t("score.tile-to-lay") }, this.board.tiles.map((tile) => {
+      const left = tile.count - (used.get(tile.code) || 0);
+      return h("button", { type: "button", class: `tile-btn${tile.code === this.tile ? " selected" : ""}`, "data-tile": tile.code,
+        "aria-pressed": tile.code === this.tile ? "true" : "false", "aria-label": t("score.tile-left", { code: tile.code, n: left }),
+        onclick: () => { this.tile = tile.code; this.onShown(); } }, tileSvg(tile, 40), h("span", { class: "tile-code" }, `${tile.code} ×${left}`));
     })));
   }
 
   controls(el) {
-    el.append(h("h3", {}, "Your board"));
+    el.append(h("h3", {}, t("score.your-board")));
     const [lo, hi] = this.info.players;
     const count = h("select", { id: "sheet-players", onchange: (ev) => { this.players = Number(ev.target.value); this.onChange(); } });
     for (let n = lo; n <= hi; n++) count.append(h("option", { value: n, selected: n === this.players }, String(n)));
-    el.append(h("label", { class: "row" }, "Players ", count));
+    el.append(h("label", { class: "row" }, t("home.players"), " ", count));
     const spec = (this.info.options || {}).one_tile_routes;
     if (spec) {
       const current = this.options.one_tile_routes || spec.default;
-      el.append(h("label", { class: "row" }, "One-tile routes ", h("select", { id: "sheet-one-tile", onchange: (ev) => {
+      el.append(h("label", { class: "row" }, t("option.one_tile_routes"), " ", h("select", { id: "sheet-one-tile", onchange: (ev) => {
         if (ev.target.value === spec.default) delete this.options.one_tile_routes;
         else this.options.one_tile_routes = ev.target.value;
         this.onChange();
-      } }, spec.values.map((v) => h("option", { value: v, selected: v === current }, v)))));
+      } }, spec.values.map((v) => h("option", { value: v, selected: v === current }, optionValue(v))))));
     }
-    el.append(h("p", { class: "muted small" }, `${this.placements.length} tile${this.placements.length === 1 ? "" : "s"} laid.`));
+    el.append(h("p", { class: "muted small" }, t("score.laid", { n: this.placements.length })));
     el.append(h("div", { class: "buttons" },
       h("button", { type: "button", class: "btn small", id: "undo-tile", disabled: !this.placements.length,
-        onclick: () => { this.placements.pop(); this.onChange(); } }, "Take off the last tile"),
+        onclick: () => { this.placements.pop(); this.onChange(); } }, t("score.take-off-last")),
       h("button", { type: "button", class: "btn small", id: "clear-sheet", onclick: () => {
-        if (!confirm("Clear the whole board?")) return;
+        if (!confirm(t("score.clear-board.confirm"))) return;
         this.placements = [];
         this.onChange();
-      } }, "Clear the board")));
+      } }, t("score.clear-board"))));
   }
 
   help() {
-    return `Click an empty square to lay ${this.tile} there; click a laid tile to take it off.`;
+    return t("score.help.metro", { tile: this.tile });
   }
 
   summary(result) {
-    return h("span", {}, "Scores: ", h("strong", { "data-testid": "score-total" }, result.scores.join(" · ")));
+    return h("span", {}, t("score.scores"), " ", h("strong", { "data-testid": "score-total" }, result.scores.join(" · ")));
   }
 
   breakdown(result) {
     const rows = result.scores.map((points, seat) => h("tr", {},
       h("th", { scope: "row" }, seatChip(this.board, seat)),
-      h("td", {}, `${result.routes.filter((r) => r.player === seat).length} routes`),
+      h("td", {}, t("score.routes", { n: result.routes.filter((r) => r.player === seat).length })),
       h("td", { class: "num" }, String(points))));
     const routes = result.routes.map((r) => h("li", { class: "route" },
-      `station ${r.station}${r.player === null ? " (nobody's)" : ` (${this.board.colours[r.player]})`}: ${r.tiles} tile${r.tiles === 1 ? "" : "s"}`
-      + `${r.central ? " to the centre ×2" : ""} = ${r.points}`));
+      `${r.player === null ? t("metro.station-nobody", { station: r.station }) : t("score.station-of", { station: r.station, colour: colourName(this.board.colours[r.player]) })}: `
+      + (r.central ? t("score.route-central", { n: r.tiles, points: r.points }) : t("score.route", { n: r.tiles, points: r.points }))));
     return h("div", {}, h("table", { class: "sheet-table" }, h("tbody", {}, rows)),
-      routes.length ? h("ul", { class: "train-list" }, routes) : h("p", { class: "muted small" }, "No route complete yet."));
+      routes.length ? h("ul", { class: "train-list" }, routes) : h("p", { class: "muted small" }, t("score.no-route")));
   }
 }

@@ -4,7 +4,8 @@
 // (others get the step's hint and are not sent); it goes on once the views show the move made.
 // The last step leaves a real game going on.
 //
-// The steps are data, /tutorials.json (so they can be translated): per game {mode, seats,
+// The steps are data, /tutorials.json, translated in /tutorials.{lang}.json (the same
+// structure; English when that file is absent or lacks the game): per game {mode, seats,
 // steps}, written for the fixed deals of web/tutorial.py (the same cards, colours and tiles
 // every time). A step is {text, and at most one of:
 //   move: [[from, to], ...]  (Next Station) the sections of the one move accepted;
@@ -16,8 +17,13 @@
 // squares to ring ("centre": Metro's central block), refused: [...] stations to show as
 // refused, line: colour (show that line's score), hint: said after a click that is not the
 // expected one}.
+// Only a step that expects a click shows the board's own invitations to click (a reading
+// step hides them: .tutorial-reading). With "Confirm moves before sending" on, the move
+// the step expects waits for Confirm (or Undo) like any other; Confirm and Undo are refused
+// in a reading step.
 
-import { h, clear, toast } from "./dom.js";
+import { h, clear, toast, colourName } from "./dom.js";
+import { t, currentLang } from "./i18n.js";
 import * as API from "./api.js";
 import { RoomScreen } from "./room.js";
 import { rulesLink } from "./rules.js";
@@ -55,28 +61,50 @@ export class TutorialScreen {
     if (this.observer) this.observer.disconnect();
   }
 
+  // The game's steps in the current language: /tutorials.{lang}.json, else /tutorials.json.
+  async loadSpec() {
+    const lang = currentLang();
+    const pick = (all) => (Object.hasOwn(all, this.game) && this.game !== "about" ? all[this.game] : null);
+    if (lang !== "en") {
+      try {
+        const res = await fetch(`/tutorials.${lang}.json`);
+        const spec = res.ok ? pick(await res.json()) : null;
+        if (spec) return spec;
+      } catch { /* English below */ }
+    }
+    const res = await fetch("/tutorials.json");
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    return pick(await res.json());
+  }
+
+  // A new language: the steps' texts and the table again, the game and the step kept.
+  async relang() {
+    if (!this.el) { if (!this.spec) this.start(); return; }
+    try { this.spec = await this.loadSpec() || this.spec; } catch { /* the texts stay */ }
+    if (this.closed) return;
+    this.room.relang();
+    this.render();
+  }
+
   async start() {
     try {
-      const res = await fetch("/tutorials.json");
-      if (!res.ok) throw new Error(`HTTP ${res.status}`);
-      const all = await res.json();
-      this.spec = Object.hasOwn(all, this.game) && this.game !== "about" ? all[this.game] : null;
+      this.spec = await this.loadSpec();
     } catch (err) {
-      clear(this.root).append(h("div", { class: "panel" }, h("h2", {}, "Cannot load the guide"), h("p", {}, err.message)));
+      clear(this.root).append(h("div", { class: "panel" }, h("h2", {}, t("tutorial.cannot-load")), h("p", {}, err.message)));
       return;
     }
     if (this.closed) return;
     if (!this.spec) {
-      clear(this.root).append(h("div", { class: "panel" }, h("h2", {}, "No guided game"),
-        h("p", {}, `There is no guided first game for ${this.game}.`), h("a", { href: "/#/", class: "btn" }, "Home")));
+      clear(this.root).append(h("div", { class: "panel" }, h("h2", {}, t("tutorial.none")),
+        h("p", {}, t("tutorial.none.text", { game: this.game })), h("a", { href: "/#/", class: "btn" }, t("common.home"))));
       return;
     }
-    clear(this.root).append(h("p", { class: "muted" }, "Setting up your first game…"));
+    clear(this.root).append(h("p", { class: "muted" }, t("tutorial.setting-up")));
     let res;
     try {
       res = await API.createRoom({ game: this.game, mode: this.spec.mode, seats: this.spec.seats, tutorial: true });
     } catch (err) {
-      clear(this.root).append(h("div", { class: "panel" }, h("h2", {}, "Cannot start the guided game"), h("p", {}, err.message)));
+      clear(this.root).append(h("div", { class: "panel" }, h("h2", {}, t("tutorial.cannot-start")), h("p", {}, err.message)));
       return;
     }
     if (this.closed) return;
@@ -92,7 +120,7 @@ export class TutorialScreen {
     this.observer.observe(this.el.table, { childList: true, subtree: true });
     this.room = new GuidedRoom(this.el.table, res.room.room, this.navigate, {
       tokens: () => tokens,
-      header: () => h("span", { class: "tag", "data-testid": "guided-tag" }, "guided first game"),
+      header: () => h("span", { class: "tag", "data-testid": "guided-tag" }, t("tutorial.tag")),
     }, this);
     this.render();
   }
@@ -101,7 +129,7 @@ export class TutorialScreen {
 
   // The player's own progress: Next Station, the turn reached; Metro, the tiles they placed.
   progress(v) {
-    if (v.game === "metro") return (v.board || []).filter((t) => t.by === v.you).length;
+    if (v.game === "metro") return (v.board || []).filter((p) => p.by === v.you).length;
     return (v.round || 0) * 100 + (v.turn || 0) + (v.status === "finished" ? 10000 : 0);
   }
 
@@ -111,7 +139,7 @@ export class TutorialScreen {
       const lines = Object.values(v.players[v.you].lines || {});
       return lines.some((ln) => step.move.every((m) => (ln.sections || []).some((s) => sameSection(s, m))));
     }
-    if (step.square) return (v.board || []).some((t) => t.square === step.square && t.by === v.you);
+    if (step.square) return (v.board || []).some((p) => p.square === step.square && p.by === v.you);
     if (step.play) return this.progress(v) > this.marker;
     if (step.round) return v.status === "finished" || (v.round || 0) >= step.round;
     return false; // an explanation: the Next button
@@ -142,13 +170,17 @@ export class TutorialScreen {
   filter(ev) {
     const allowed = this.allowed();
     if (allowed === null) return;
-    const target = ev.target.closest ? ev.target.closest(".hit, #pass-btn, .power, #done-btn, #circle-now-btn") : null;
+    const target = ev.target.closest ? ev.target.closest(".hit, #pass-btn, .power, #done-btn, #circle-now-btn, #confirm-btn, #undo-btn, #confirm-moves") : null;
     if (!target) return;
     const name = target.dataset.station || target.dataset.square;
     if (name && allowed.has(name)) return;
+    // the expected move, held for Confirm: Confirm sends it, Undo takes it back; the setting
+    // itself may be changed at any time
+    if (allowed.size && ["confirm-btn", "undo-btn"].includes(target.id)) return;
+    if (target.id === "confirm-moves") return;
     ev.preventDefault();
     ev.stopPropagation();
-    this.say(allowed.size ? this.step.hint || "Not this one: follow the step." : "Read the step, then press Next.");
+    this.say(allowed.size ? this.step.hint || t("tutorial.not-this") : t("tutorial.read-first"));
   }
 
   // The hint goes under the step's text, and in a toast too when that is out of sight.
@@ -161,6 +193,19 @@ export class TutorialScreen {
 
   paintMarks() {
     const root = this.el.table;
+    // a move held for Confirm: the guide says how to send it, with the table's Confirm and
+    // Undo at hand (on a phone the guide covers the turn's dock)
+    const pending = !!root.querySelector("[data-testid=pending-move]");
+    if (pending !== !!this.toldConfirm) {
+      this.toldConfirm = pending;
+      const hint = this.el.panel.querySelector("[data-testid=tutorial-hint]");
+      const press = (id) => () => { const btn = root.querySelector(id); if (btn) btn.click(); };
+      if (hint) {
+        clear(hint).append(...(pending ? [t("tutorial.confirm"), h("span", { class: "buttons" },
+          h("button", { class: "btn primary small", id: "tutorial-confirm", onclick: press("#confirm-btn") }, t("confirm.confirm")),
+          h("button", { class: "btn small", id: "tutorial-undo", onclick: press("#undo-btn") }, t("confirm.undo")))] : []));
+      }
+    }
     const step = this.step;
     const want = new Set(step.mark || []);
     const refused = new Set(step.refused || []);
@@ -183,10 +228,11 @@ export class TutorialScreen {
     const ln = v && v.players[v.you].sheet.lines[colour];
     if (!ln) return null;
     const extra = [];
-    if (ln.thames) extra.push(`${ln.thames} × 2 Thames`);
-    if (ln.monuments) extra.push(`${ln.monuments} × 2 monuments`);
+    if (ln.thames) extra.push(t("score.thames-times", { n: ln.thames }));
+    if (ln.monuments) extra.push(t("score.monuments-times", { n: ln.monuments }));
     return h("p", { class: "tutorial-facts", "data-testid": "tutorial-facts" },
-      `Your ${colour} line: ${ln.districts} districts × ${ln.max_in_district}${extra.map((x) => ` + ${x}`).join("")} = ${ln.score} points.`);
+      t("tutorial.facts", { colour: colourName(colour), districts: t("score.districts-times", { n: ln.districts, max: ln.max_in_district }),
+        extra: extra.map((x) => ` + ${x}`).join(""), n: ln.score }));
   }
 
   render() {
@@ -194,23 +240,26 @@ export class TutorialScreen {
     const step = this.step;
     const n = this.spec.steps.length;
     const panel = clear(this.el.panel);
+    this.toldConfirm = false;
     panel.dataset.step = String(this.index + 1);
+    const reading = this.allowed() !== null && !this.allowed().size;
+    this.el.table.classList.toggle("tutorial-reading", reading);
     panel.append(...[
-      h("h2", {}, "Guided first game", " ", h("span", { class: "muted tutorial-count", "data-testid": "tutorial-count" }, `${this.index + 1} / ${n}`)),
+      h("h2", {}, t("tutorial.title"), " ", h("span", { class: "muted tutorial-count", "data-testid": "tutorial-count" }, `${this.index + 1} / ${n}`)),
       h("p", { class: "tutorial-text", "data-testid": "tutorial-text" }, step.text),
       step.line ? this.lineFacts(step.line) : null,
       h("p", { class: "note tutorial-hint", "data-testid": "tutorial-hint" }),
     ].filter(Boolean));
     const buttons = h("div", { class: "buttons" });
     if (this.allowed() !== null && !step.move && !step.square) {
-      buttons.append(h("button", { class: "btn primary", id: "tutorial-next", onclick: () => this.goTo(this.index + 1) }, "Next"));
+      buttons.append(h("button", { class: "btn primary", id: "tutorial-next", onclick: () => this.goTo(this.index + 1) }, t("tutorial.next")));
     }
     const folded = this.el.panel.classList.contains("folded");
     buttons.append(h("button", { class: "btn", id: "tutorial-fold", "aria-expanded": folded ? "false" : "true", onclick: () => {
       this.el.panel.classList.toggle("folded");
       this.render();
-    } }, folded ? "Show the guide" : "Hide the guide"));
-    const rules = rulesLink(this.game, "Read the rules");
+    } }, folded ? t("tutorial.show") : t("tutorial.hide")));
+    const rules = rulesLink(this.game, t("tutorial.rules"));
     if (rules) buttons.append(rules);
     panel.append(buttons);
     this.paintMarks();

@@ -1,0 +1,393 @@
+"""The browser client in English, French, Dutch and Slovak: the language follows the browser,
+the header's switch changes it on any page (kept in localStorage and in the cookie the
+server reads), a London turn is played and an engine refusal shown in each language, a
+switch in the middle of a game redraws the table without losing it, and nothing is clipped
+or wider than a 390x844 phone. The expected words are written here, not read from the
+catalogs."""
+
+from __future__ import annotations
+
+import json
+from itertools import pairwise
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, Route, expect
+
+from browser.conftest import PageErrors, new_page
+from browser.helpers import create_game, finished_london, next_station_move, shot, step_of
+
+# per language: visible words of the home page, the table and the join form
+WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "daily": "Daily challenge",
+        "start": "Start the game",
+        "join": "Join a room",
+        "round": "Round 1 of 4",
+        "pass": "Pass",
+        "sheet": "Score sheet",
+        "malformed": "is not a room code",
+        "unknown": "No room has the code",
+        "players": "Players",
+        "html": "en",
+    },
+    "fr": {
+        "daily": "Défi du jour",
+        "start": "Commencer la partie",
+        "join": "Rejoindre une salle",
+        "round": "Manche 1 sur 4",
+        "pass": "Passer",
+        "sheet": "Feuille de score",
+        "malformed": "n'est pas un code de salle",
+        "unknown": "Aucune salle n'a le code",
+        "players": "Joueurs",
+        "html": "fr",
+    },
+    "nl": {
+        "daily": "Dagelijkse uitdaging",
+        "start": "De partij starten",
+        "join": "Naar een kamer",
+        "round": "Ronde 1 van 4",
+        "pass": "Passen",
+        "sheet": "Scoreblad",
+        "malformed": "is geen kamercode",
+        "unknown": "Geen kamer heeft de code",
+        "players": "Spelers",
+        "html": "nl",
+    },
+    "sk": {
+        "daily": "Denná výzva",
+        "start": "Začať hru",
+        "join": "Pripojiť sa do miestnosti",
+        "round": "Kolo 1 z 4",
+        "pass": "Pasovať",
+        "sheet": "Bodovací hárok",
+        "malformed": "nie je kód miestnosti",
+        "unknown": "Žiadna miestnosť nemá kód",
+        "players": "Hráči",
+        "html": "sk",
+    },
+}
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+# Elements whose text is cut (wider than their box, overflow hidden) or that stick out of the
+# page sideways; the page itself wider than its viewport.
+CLIPPED_JS = """() => {
+  const out = [];
+  const width = document.documentElement.clientWidth;
+  if (document.documentElement.scrollWidth > width + 1) out.push(`page ${document.documentElement.scrollWidth} > ${width}`);
+  for (const el of document.querySelectorAll("button, .btn, .tab, label, legend, h1, h2, h3, .tag, .help, .note, .status-line, .legend-item, select, .site-nav a")) {
+    const r = el.getBoundingClientRect();
+    if (!r.width || getComputedStyle(el).visibility === "hidden") continue;
+    const style = getComputedStyle(el);
+    const cut = style.overflow !== "visible" && el.scrollWidth > el.clientWidth + 1 && el.tagName !== "SELECT";
+    if (cut || r.right > width + 1 || r.left < -1) out.push(`${el.tagName}.${el.className}: ${el.textContent.trim().slice(0, 40)}`);
+  }
+  return out;
+}"""
+
+
+def clipped(page: Page) -> list[str]:
+    """What is clipped or out of the viewport sideways on the page."""
+    return list(page.evaluate(CLIPPED_JS))
+
+
+def switch_to(page: Page, lang: str) -> None:
+    page.select_option("#lang-switch", lang)
+    expect(page.locator("html")).to_have_attribute("lang", WORDS[lang]["html"])
+
+
+def kept_choice(page: Page) -> tuple[str | None, str]:
+    stored = page.evaluate("localStorage.getItem('metrogames.lang')")
+    cookies = {c["name"]: c["value"] for c in page.context.cookies()}
+    return stored, cookies.get("lang", "")
+
+
+def refuse_next_action(page: Page, seen: dict[str, Any]) -> None:
+    """Turn the page's next move into an illegal one on its way to the server (a section
+    from a station that is not an end of the line), so the engine refuses it; note the
+    request's cookie (the language the server answers in)."""
+
+    def handle(route: Route) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        seen["cookie"] = route.request.headers.get("cookie", "")
+        action = body.get("action")
+        if isinstance(action, dict) and action.get("sections"):
+            a, b = action["sections"][0]
+            action["sections"] = [[b, a], [a, b]]  # not from a line end, and back
+        route.continue_(post_data=json.dumps(body))
+
+    page.route("**/api/rooms/*/actions", handle, times=1)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "nl", "sk"])
+def test_a_london_turn_and_a_refusal_in_each_language(
+    browser: Browser, server: str, errors: PageErrors, lang: str
+) -> None:
+    page = new_page(browser, errors, viewport={"width": 1366, "height": 900})
+    try:
+        words = WORDS[lang]
+        page.goto(f"{server}/")
+        page.wait_for_selector("#create-form")
+        switch_to(page, lang)
+        expect(page.locator("#daily-nav")).to_have_text(words["daily"])
+        expect(page.locator("#create-btn")).to_have_text(words["start"])
+        expect(page.locator(".join h2")).to_have_text(words["join"])
+        assert kept_choice(page) == (lang, lang)
+        # a malformed room code says why, in the language
+        page.fill("#join-code", "abc!")
+        page.click("#join-btn")
+        expect(page.locator("[data-testid=join-error]")).to_contain_text(words["malformed"])
+        page.fill("#join-code", "zzzz9999")  # well formed, but no such room
+        page.click("#join-btn")
+        expect(page.locator("[data-testid=join-error]")).to_contain_text(words["unknown"])
+        expect(page.locator("[data-testid=join-error]")).to_contain_text("zzzz9999")
+        shot(page, f"i18n-home-{lang}")
+
+        create_game(page, server, "london", "solo")
+        page.wait_for_selector("svg.board-ns .hit")
+        expect(page.locator("html")).to_have_attribute("lang", lang)  # kept across pages
+        expect(page.locator(".status-line .round")).to_have_text(words["round"])
+        expect(page.locator("#pass-btn")).to_have_text(words["pass"])
+        expect(page.locator(".sheet h3")).to_contain_text(words["sheet"])
+        step = step_of(page)
+        assert next_station_move(page, use_powers=False)
+        assert step_of(page) > step
+        shot(page, f"i18n-table-{lang}")
+
+        seen: dict[str, Any] = {}
+        refuse_next_action(page, seen)
+        if not page.locator(".hit-target").count():
+            page.locator(".hit-start").first.click()
+        before = step_of(page)
+        page.locator(".hit-target").first.click()
+        toast = page.locator(".toast-error").last
+        expect(toast).to_be_visible()
+        assert toast.inner_text().strip(), "the refusal is shown with the server's reason"
+        assert f"lang={lang}" in seen["cookie"]
+        assert step_of(page) == before  # refused: nothing changed
+        shot(page, f"i18n-refusal-{lang}", full_page=False)
+    finally:
+        page.context.close()
+
+
+def test_the_language_follows_the_browser_and_a_switch_keeps_the_game(
+    browser: Browser, server: str, errors: PageErrors
+) -> None:
+    page = new_page(browser, errors, locale="nl-BE", viewport={"width": 1366, "height": 900})
+    try:
+        page.goto(f"{server}/")
+        expect(page.locator("html")).to_have_attribute("lang", "nl")  # nl-BE: Dutch
+        expect(page.locator("#daily-nav")).to_have_text("Dagelijkse uitdaging")
+        expect(page.locator("#lang-switch")).to_have_value("nl")
+        room = create_game(page, server, "london", "solo")
+        page.wait_for_selector("svg.board-ns .hit")
+        next_station_move(page, use_powers=False)
+        step = step_of(page)
+        sections = page.locator("svg.board-ns line.section").count()
+        with page.expect_websocket():  # the room's socket opens again with the new cookie
+            switch_to(page, "sk")
+        expect(page.locator(".status-line .round")).to_have_text("Kolo 1 z 4")
+        expect(page.locator(".players h3")).to_have_text("Hráči")
+        assert page.url.rstrip("/").endswith(room) and step_of(page) == step
+        expect(page.locator("svg.board-ns line.section")).to_have_count(sections)
+        page.reload()
+        expect(page.locator("html")).to_have_attribute("lang", "sk")  # the choice is kept
+        expect(page.locator(".status-line .round")).to_have_text("Kolo 1 z 4")
+        page.goto(f"{server}/#/rules/london")
+        expect(page.locator("[data-testid=learn-link]")).to_have_text(
+            "Hrať prvú hru so sprievodcom"
+        )
+        switch_to(page, "fr")  # the switch is on every page
+        expect(page.locator("[data-testid=learn-link]")).to_have_text(
+            "Jouer la première partie guidée"
+        )
+        page.goto(f"{server}/#/daily")
+        expect(page.locator(".daily-header h2")).to_have_text("Défi du jour")
+        page.goto(f"{server}/#/score/london")
+        expect(page.locator(".score-page h2")).to_have_text("Compter une partie sur papier")
+        # the guided game: a switch keeps its room and its step
+        page.goto(f"{server}/#/learn/metro")
+        page.click("#tutorial-next")
+        expect(page.locator("[data-testid=tutorial-count]")).to_have_text("2 / 5")
+        code = page.locator("[data-testid=room-code]").inner_text()
+        switch_to(page, "nl")
+        expect(page.locator("[data-testid=tutorial] h2")).to_contain_text("Begeleide eerste partij")
+        expect(page.locator("[data-testid=tutorial-count]")).to_have_text("2 / 5")
+        expect(page.locator("[data-testid=room-code]")).to_have_text(code)
+        expect(page.locator(".hit.tut-mark[data-square=D1]")).to_have_count(1)
+        # a replay: a switch keeps its step
+        page.goto(f"{server}/#/replay/{finished_london(server)}")
+        page.click("#replay-next")
+        page.click("#replay-next")
+        counter = page.locator("[data-testid=replay-counter]")
+        expect(counter).to_contain_text("stap 3 van")
+        switch_to(page, "sk")
+        expect(counter).to_contain_text("krok 3 z")
+        expect(page.locator("#replay-play")).to_have_text("▶ Prehrať")
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["fr", "nl", "sk"])
+def test_nothing_is_clipped_on_a_phone(
+    browser: Browser, server: str, errors: PageErrors, lang: str
+) -> None:
+    page = new_page(browser, errors, **PHONE)
+    try:
+        page.add_init_script(f"localStorage.setItem('metrogames.lang', '{lang}')")
+        page.goto(f"{server}/")
+        page.wait_for_selector("#create-form")
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        assert clipped(page) == []
+        shot(page, f"i18n-home-phone-{lang}")
+        page.check("input[name=mode][value=bots]")
+        assert clipped(page) == []
+        create_game(page, server, "london", "bots")
+        page.wait_for_selector("svg.board-ns .hit")
+        assert clipped(page) == []
+        shot(page, f"i18n-table-phone-{lang}", full_page=False)
+        create_game(page, server, "metro", "bots")
+        page.wait_for_selector(".hit-square")
+        assert clipped(page) == []
+        shot(page, f"i18n-metro-phone-{lang}", full_page=False)
+        create_game(page, server, "london", "online", **{"player-count": "3"})
+        page.wait_for_selector("[data-testid=lobby-facts]")
+        assert clipped(page) == []
+        shot(page, f"i18n-lobby-phone-{lang}")
+        page.goto(f"{server}/#/score/paris")
+        page.wait_for_selector("[data-testid=score-result] h3")
+        assert clipped(page) == []
+        shot(page, f"i18n-score-phone-{lang}")
+        page.goto(f"{server}/#/daily/london")
+        page.wait_for_selector(".day-panel")
+        assert clipped(page) == []
+        shot(page, f"i18n-daily-phone-{lang}")
+        page.goto(f"{server}/#/learn/paris")
+        page.wait_for_selector("[data-testid=tutorial] h2")
+        assert clipped(page) == []
+        shot(page, f"i18n-tutorial-phone-{lang}", full_page=False)
+    finally:
+        page.context.close()
+
+
+FIT_JS = """async (langs) => {
+  const m = await import("/js/i18n.js");
+  const faces = ["square", "circle", "triangle", "pentagon", "joker", "switch", "free-entry"];
+  const kinds = ["street", "underground", "metro"];
+  const out = [];
+  const row = document.createElement("div");
+  row.className = "card-row";
+  document.body.append(row); // outside main: a language switch redraws main
+  for (const lang of langs) {
+    await m.setLang(lang);
+    for (const current of [false, true]) {
+      for (const face of faces) {
+        for (const kind of kinds) {
+          const card = document.createElement("div");
+          card.className = `card card-street${current ? " current" : ""}`;
+          const k = document.createElement("span");
+          k.className = "card-kind";
+          k.textContent = m.t(`card.${kind}`);
+          const f = document.createElement("span");
+          f.className = "card-face";
+          f.textContent = m.t(`face.${face}`);
+          card.append(k, f);
+          row.append(card);
+          const box = card.getBoundingClientRect();
+          for (const el of current ? [k, f] : [f]) {
+            const r = el.getBoundingClientRect();
+            if (r.left < box.left - 0.5 || r.right > box.right + 0.5) out.push(`${lang} ${kind} ${face} ${el.textContent}`);
+          }
+          card.remove();
+        }
+      }
+    }
+  }
+  row.remove();
+  return out;
+}"""
+
+
+def test_every_card_word_fits_its_card(page: Page, server: str) -> None:
+    """The card faces and kinds, in every language, stay inside the card (small and current)."""
+    page.goto(f"{server}/")
+    page.wait_for_selector("#create-form")
+    overflowing = page.evaluate(FIT_JS, list(WORDS))
+    assert overflowing == [], "\n".join(overflowing)
+
+
+REFUSAL_JS = """async ([lang, message, colours]) => {
+  const i18n = await import("/js/i18n.js");
+  await i18n.setLang(lang);
+  const { refusalAt } = await import("/js/score.js");
+  return refusalAt(message, colours);
+}"""
+LONDON = ["blue", "pink", "purple", "green"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "message", "colours", "where"),
+    [
+        ("en", "pink line, section 3: D3-G3 crosses the blue section E4-G2", LONDON, ["pink", 3]),
+        (
+            "fr",
+            "ligne violette, tronçon 2\u00a0: D3-G3 croise le tronçon E4-G2",
+            LONDON,
+            ["purple", 2],
+        ),
+        (
+            "nl",
+            "lijn groen, verbinding 12: D3-G3 kruist de verbinding E4-G2",
+            LONDON,
+            ["green", 12],
+        ),
+        ("sk", "linka modrá, úsek 4: D3-G3 kríži úsek E4-G2", LONDON, ["blue", 4]),
+        ("fr", "tour 5\u00a0: la tuile C4 ne touche ni le bord ni une tuile", [], [None, 5]),
+        ("sk", "ťah 7: dlaždica C4 sa nedotýka okraja", [], [None, 7]),
+        ("en", "objectives: at most 2", LONDON, [None, None]),
+    ],
+)
+def test_a_refused_sheet_is_marked_in_every_language(
+    page: Page, server: str, lang: str, message: str, colours: list[str], where: list[Any]
+) -> None:
+    """The score page finds the refused section (or Metro turn) in the server's message in
+    the reader's language: its line's colour and its number, before the first colon
+    (station names such as D3 are not numbers)."""
+    page.goto(f"{server}/")
+    page.wait_for_selector("#create-form")
+    at = page.evaluate(REFUSAL_JS, [lang, message, colours])
+    assert [at["colour"], at["n"]] == where
+
+
+BLUE = ["F8", "F5", "E4", "F4", "G3", "H4", "J2", "J1"]
+BREAKS = {
+    "en": "This drawing breaks a rule:",
+    "fr": "Ce tracé enfreint une règle",
+    "nl": "Deze tekening breekt een regel:",
+    "sk": "Táto kresba porušuje pravidlo:",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "nl", "sk"])
+def test_a_refused_paper_sheet_in_each_language(page: Page, server: str, lang: str) -> None:
+    """A sheet whose pink line crosses the blue one: the engine's refusal in the reader's
+    language (the server's words), and the refused section marked on the map."""
+    sheet = {
+        "game": "london",
+        "lines": {
+            "blue": [list(pair) for pair in pairwise(BLUE)],
+            "pink": [["H4", "H6"], ["H6", "E6"]],
+        },
+    }
+    page.add_init_script(
+        f"localStorage.setItem('metrogames.lang', '{lang}');"
+        f"localStorage.setItem('metrogames.sheet.london', {json.dumps(json.dumps(sheet))});"
+    )
+    page.goto(f"{server}/#/score/london")
+    error = page.locator("[data-testid=score-error]")
+    expect(error).to_have_attribute("data-reason", "crosses-section")
+    expect(error).to_contain_text(BREAKS[lang])
+    expect(error).to_contain_text("H6-E6")
+    expect(page.locator(".bad-section[data-bad='H6-E6']")).to_have_count(1)
+    shot(page, f"i18n-score-refused-{lang}", full_page=False)
