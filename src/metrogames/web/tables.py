@@ -101,7 +101,9 @@ class Table:
     (``clock_for``: the deadline the clock task was started for), ``touched`` (the last request,
     change or connection, by the room service's clock), ``holds`` (requests and sockets using
     the table now: a held room stays in memory) and ``timed_out`` (per seat, what the turn
-    clock played for it last, until it acts again)."""
+    clock played for it last, until it acts again). With several workers (:mod:`.cluster`):
+    ``stale`` (another worker changed the room since it was read) and ``refresh_task`` (the
+    task catching it up and pushing views to this worker's sockets)."""
 
     id: str
     game: str
@@ -127,6 +129,8 @@ class Table:
     bot_task: asyncio.Task[None] | None = None
     bots: dict[int, Bot] = field(default_factory=dict)
     timed_out: dict[int, dict[str, Any]] = field(default_factory=dict)
+    stale: bool = False
+    refresh_task: asyncio.Task[None] | None = None
 
     def names(self) -> list[str]:
         return [s.name for s in self.seats]

@@ -24,6 +24,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from metrogames.web.bodies import ActionMessage, ChatMessage, Hello, Message, parse
 from metrogames.web.chat import Chat
 from metrogames.web.checks import RoomError, bad_request
+from metrogames.web.db import UNAVAILABLE, unavailable
 from metrogames.web.rooms import RoomService
 from metrogames.web.tables import Table
 
@@ -75,6 +76,7 @@ class Connection:
         await self.send({"type": "view", "view": self.rooms.view(self.table, self.seat)})
 
     async def hello(self, message: Hello) -> None:
+        await self.rooms.catch_up(self.table)
         seat = self.rooms.viewer(self.table, message.token)
         if self.key is not None:
             self.rooms.unlisten(self.table, self.key)
@@ -144,7 +146,10 @@ async def serve_connection(conn: Connection) -> None:
                 await conn.send(_error(exc))
             except WebSocketDisconnect:
                 raise
-            except Exception:  # e.g. the database failed: the room is unchanged, the socket lives
+            except Exception as exc:  # e.g. the database failed: nothing changed, the socket lives
+                if unavailable(exc):
+                    await conn.send(_error(UNAVAILABLE))
+                    continue
                 log.exception("room %s: a WebSocket message failed", table.id)
                 await conn.send(_error(SERVER_ERROR))
     except WebSocketDisconnect:
