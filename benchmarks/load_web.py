@@ -78,6 +78,11 @@ TEMPLATES: dict[str, dict[str, Any]] = {
     "metro-bots": {"game": "metro", "mode": "bots", "seats": [{"name": "solo"}, {"bot": "random"}]},
 }
 DEFAULT_MIX = ("london-solo", "london-online", "metro-online", "metro-bots")
+RETRIED = ("unavailable", "disconnected")
+"""Refusals after which a client sends the same action again: the database was down for a
+moment (503), or the socket dropped before the action was seen played (its worker died). A
+send refused so that was not played: should it have been, its step's record entry matches no
+accepted send and counts as duplicated."""
 MAX_STEPS = 3000
 """No game of these rooms comes near this many steps; a client stops there (an error)."""
 
@@ -554,6 +559,8 @@ def match_by_step(
     matched: set[int] = set()
     for seat, log in run.sent.items():
         for sent in log:
+            if sent.reason in RETRIED:
+                continue  # not played, and sent again: the later send is the one to match
             if sent.step >= len(history):
                 if finished or sent.outcome == "refused":
                     check.lost += sent.outcome != "refused"

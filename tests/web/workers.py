@@ -43,3 +43,23 @@ def two_workers(db_url: str, **settings: Any) -> Iterator[tuple[TestClient, Test
             for _ in range(2)
         )
         yield a, b
+
+
+class Alternating(TestClient):
+    """One client of two workers: its requests and sockets go to A and B in turn (no sticky
+    sessions), each worker keeping its own cookies."""
+
+    def __init__(self, a: TestClient, b: TestClient) -> None:
+        super().__init__(a.app)
+        self.workers = (a, b)
+        self.turn = 0
+
+    def _next(self) -> TestClient:
+        self.turn ^= 1
+        return self.workers[self.turn]
+
+    def request(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        return self._next().request(*args, **kwargs)
+
+    def websocket_connect(self, *args: Any, **kwargs: Any) -> Any:
+        return self._next().websocket_connect(*args, **kwargs)
