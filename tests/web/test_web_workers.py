@@ -1,7 +1,8 @@
 """Several workers, one truth: two apps on one PostgreSQL database and one Redis server
 (:mod:`workers`) serve one room — a change made through either reaches the sockets of both,
-a step is played once whichever worker gets it, clocks and bots act once, and the rate limits
-are counted once for both."""
+a step is played once whichever worker gets it, clocks and bots act once, the rate limits
+are counted once for both, and a database that cannot be reached is a 503 that changes
+nothing."""
 
 from __future__ import annotations
 
@@ -13,6 +14,9 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import event
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import Session
 from webutil import act, auth, create, view
 from workers import two_workers
 
@@ -168,3 +172,32 @@ def test_chat_said_on_one_worker_reaches_the_other(db_url: str) -> None:
             while message["type"] != "chat":
                 message = ws.receive_json()
             assert message["message"]["text"] == "hi"
+
+
+def test_an_unreachable_database_is_a_503_that_changes_nothing(db_url: str) -> None:
+    with two_workers(db_url) as (a, b):
+        made = create(a, game="london", mode="solo", seats=[{"name": "Ada"}])
+        room, token = made["room"]["room"], made["tokens"]["0"]
+        seen = view(b, room, token)
+        sessions = b.app.state.rooms.sessions  # type: ignore[attr-defined]
+
+        def down(_session: Session, _context: Any) -> None:
+            raise OperationalError("COMMIT", {}, ConnectionRefusedError("the server is down"))
+
+        event.listen(sessions, "after_flush", down)
+        try:
+            r = act(b, room, token, seen["legal"][0], seen["step"])
+            assert r.status_code == 503, r.text
+            assert r.json()["reason"] == "unavailable" and r.headers["retry-after"] == "2"
+            with b.websocket_connect(f"/ws/rooms/{room}") as ws:
+                ws.send_json({"type": "hello", "token": token})
+                assert ws.receive_json()["view"]["step"] == seen["step"]
+                ws.send_json({"type": "action", "action": seen["legal"][0], "step": seen["step"]})
+                answer = ws.receive_json()
+                assert answer["type"] == "error" and answer["reason"] == "unavailable"
+        finally:
+            event.remove(sessions, "after_flush", down)
+        assert view(a, room, token)["step"] == seen["step"]  # nothing was stored
+        r = act(b, room, token, seen["legal"][0], seen["step"])  # sent again: played once
+        assert r.status_code == 200, r.text
+        assert view(a, room, token)["step"] > seen["step"]
