@@ -2,16 +2,19 @@
 per-room locks (``METROGAMES_REDIS_URL``; without it a single process needs none of this).
 
 The database stays the only source of truth: Redis carries only what must cross processes
-and may be lost at any time. A change of room ``r`` committed by one worker is published on
-:data:`ROOMS` (payload ``"{worker} {room}"``); every other worker that holds ``r`` in memory
-catches up from the database and pushes views to its own sockets. A chat message goes on
-:data:`CHAT` (``{"worker", "room", "message"}`` JSON). A room's changes run under
-:meth:`Cluster.lock` (``SET NX PX`` with a :data:`LOCK_TTL` lease, released by a
-compare-and-delete script): a worker killed while holding it delays the room by at most the
-lease. When Redis cannot be reached, publishing is skipped (logged), locks are passed over
-(the database's unique ``(room, step)`` still refuses a second action for a step) and the
-subscriber reconnects on its own, then tells its worker to catch up every room
-(:meth:`Cluster.listen`'s ``on_reconnect``).
+and may be lost at any time. A room's changes run under :meth:`Cluster.lock`: a ``SET NX PX``
+lease of :data:`LOCK_TTL` (a worker killed while holding it delays the room by at most that),
+taken together with the room's *version* — a random token that each change replaces. A worker
+whose copy of the room was read at the version it finds needs no database read to catch up;
+any other catches up first. Releasing the lease after a change sets a new version and publishes
+the room on :data:`ROOMS` (payload ``"{worker} {room} {version}"``) in one script; every other
+worker that holds the room in memory catches up from the database and pushes views to its own
+sockets. A chat message goes on :data:`CHAT` (``{"worker", "room", "message"}`` JSON).
+
+When Redis cannot be reached, publishing is skipped (logged), locks are passed over (the
+version unknown: the room is caught up from the database; its unique ``(room, step)`` still
+refuses a second action for a step) and the subscriber reconnects on its own, then tells its
+worker that every room may be stale (:meth:`Cluster.listen`'s ``on_reconnect``).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import logging
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from redis.asyncio import Redis
@@ -42,10 +46,30 @@ LOCK_POLL = 0.003
 """Seconds between two tries to take a busy lock."""
 RECONNECT_SECONDS = 0.5
 """Pause before the subscriber tries Redis again."""
-_RELEASE = (
-    "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) "
-    "else return 0 end"
+_ACQUIRE = (
+    "if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then "
+    "return {1, redis.call('get', KEYS[2]) or ''} else return {0, ''} end"
 )
+"""Take the lease (KEYS[1]) and read the room's version (KEYS[2])."""
+_RELEASE = (
+    "if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('del', KEYS[1]) end "
+    "if ARGV[2] ~= '' then redis.call('set', KEYS[2], ARGV[2]) end "
+    "if ARGV[3] ~= '' then redis.call('publish', ARGV[3], ARGV[4]) end "
+    "return 1"
+)
+"""Give the lease back (if still ours), set a new version (ARGV[2], or none), publish the
+change (channel ARGV[3], or none)."""
+
+
+@dataclass
+class Lease:
+    """A room lock as taken: ``held`` (else Redis failed or the wait ran out), ``version``
+    (the room's version when taken, ``None``: unknown; after release: the version the room
+    now has, if known) and ``changed`` (set by the holder: the room was changed)."""
+
+    held: bool = False
+    version: str | None = None
+    changed: bool = False
 
 
 def connect(url: str) -> Redis:
@@ -73,13 +97,6 @@ class Cluster:
             self._warned = now
             log.warning("redis: %s failed (%s); going on without it", what, exc)
 
-    async def publish_room(self, room: str) -> None:
-        """Tell the other workers that ``room`` changed (skipped when Redis fails)."""
-        try:
-            await self.redis.publish(ROOMS, f"{self.worker} {room}")
-        except (RedisError, OSError) as exc:
-            self._warn("publishing a room change", exc)
-
     async def publish_chat(self, room: str, message: dict[str, Any]) -> None:
         """Hand a stored chat message of ``room`` to the other workers."""
         payload = json.dumps({"worker": self.worker, "room": room, "message": message})
@@ -88,39 +105,73 @@ class Cluster:
         except (RedisError, OSError) as exc:
             self._warn("publishing a chat message", exc)
 
+    async def version(self, room: str) -> str | None:
+        """The room's version now (``None``: unknown, or Redis failed)."""
+        try:
+            found = await self.redis.get(f"metrogames:version:{room}")
+        except (RedisError, OSError) as exc:
+            self._warn("reading a room's version", exc)
+            return None
+        if isinstance(found, bytes):
+            found = found.decode()
+        return found or None
+
     @contextlib.asynccontextmanager
-    async def lock(self, room: str) -> AsyncIterator[None]:
+    async def lock(self, room: str) -> AsyncIterator[Lease]:
         """Hold room ``room``'s lock across workers while the block runs (waiting up to
-        :data:`LOCK_WAIT` s for it, then going on without it, as when Redis fails)."""
-        key, token = f"metrogames:lock:{room}", secrets.token_hex(8)
-        held = False
+        :data:`LOCK_WAIT` s for it, then going on without it, as when Redis fails); the block
+        sets ``changed`` on the :class:`Lease` when it changed the room."""
+        key, versions = f"metrogames:lock:{room}", f"metrogames:version:{room}"
+        token = secrets.token_hex(8)
+        lease = Lease()
         try:
             give_up = time.monotonic() + LOCK_WAIT
-            while not held:
-                held = bool(await self.redis.set(key, token, nx=True, px=int(LOCK_TTL * 1000)))
-                if not held:
-                    if time.monotonic() >= give_up:
-                        log.warning("room %s: its lock stayed busy; going on without it", room)
-                        break
-                    await asyncio.sleep(LOCK_POLL)
+            while True:
+                taken, seen = await self.redis.eval(
+                    _ACQUIRE, 2, key, versions, token, int(LOCK_TTL * 1000)
+                )
+                if taken:
+                    lease.held, lease.version = True, seen.decode() or None
+                    break
+                if time.monotonic() >= give_up:
+                    log.warning("room %s: its lock stayed busy; going on without it", room)
+                    break
+                await asyncio.sleep(LOCK_POLL)
         except (RedisError, OSError) as exc:
             self._warn("taking a room lock", exc)
         try:
-            yield
+            yield lease
         finally:
-            if held:
-                try:
-                    await self.redis.eval(_RELEASE, 1, key, token)
-                except (RedisError, OSError) as exc:
-                    self._warn("releasing a room lock", exc)
+            await self._release(room, key, versions, token, lease)
+
+    async def _release(
+        self, room: str, key: str, versions: str, token: str, lease: Lease
+    ) -> None:
+        """Give the lease back; after a change (or while the version is unknown) the room gets
+        a new version, and a change is published."""
+        new = secrets.token_hex(8) if lease.changed or lease.version is None else ""
+        message = f"{self.worker} {room} {new or '-'}"
+        try:
+            if lease.held:
+                channel = ROOMS if lease.changed else ""
+                await self.redis.eval(_RELEASE, 2, key, versions, token, new, channel, message)
+                lease.version = new or lease.version
+            else:
+                lease.version = None
+                if lease.changed:
+                    await self.redis.publish(ROOMS, message)
+        except (RedisError, OSError) as exc:
+            lease.version = None
+            self._warn("releasing a room lock", exc)
 
     async def listen(
         self,
-        on_room: Callable[[str], None],
+        on_room: Callable[[str, str | None], None],
         on_chat: Callable[[str, dict[str, Any]], Awaitable[None]],
         on_reconnect: Callable[[], None],
     ) -> None:
-        """Until cancelled: call ``on_room(room)`` for each other worker's room change and
+        """Until cancelled: call ``on_room(room, version)`` for each other worker's room change
+        (``version``: the room's new one, or ``None``) and
         ``on_chat(room, message)`` for its chat messages; after each (re)subscription, call
         ``on_reconnect()`` (what was published meanwhile is lost)."""
         first = True
@@ -148,15 +199,15 @@ class Cluster:
     async def _dispatch(
         self,
         message: dict[str, Any],
-        on_room: Callable[[str], None],
+        on_room: Callable[[str, str | None], None],
         on_chat: Callable[[str, dict[str, Any]], Awaitable[None]],
     ) -> None:
         channel = message["channel"].decode()
         data = message["data"].decode()
         if channel == ROOMS:
-            worker, _, room = data.partition(" ")
+            worker, room, version = data.split(" ")
             if worker != self.worker:
-                on_room(room)
+                on_room(room, None if version == "-" else version)
         elif channel == CHAT:
             body = json.loads(data)
             if body["worker"] != self.worker:

@@ -219,17 +219,34 @@ class RoomService:
         async with table.lock:
             if self.cluster is None:
                 yield table
-            else:
-                async with self.cluster.lock(table.id):
+                return
+            async with self.cluster.lock(table.id) as lease:
+                if table.stale or lease.version is None or lease.version != table.version:
                     await self._sync(table)
+                before = self._fingerprint(table)
+                try:
                     yield table
+                finally:
+                    lease.changed = self._fingerprint(table) != before
+            table.version = lease.version
+
+    @staticmethod
+    def _fingerprint(table: Table) -> tuple[Any, ...]:
+        """What other workers must catch up on when it changes."""
+        seats = tuple(table.seats)
+        return table.progress.step, table.status, table.deadline, table.bots_due, seats
 
     async def catch_up(self, table: Table) -> None:
-        """With several workers: catch ``table`` up with the database now (a socket's hello:
-        a worker that died after its write may not have told the others)."""
-        if self.cluster is not None:
-            async with table.lock:
+        """With several workers: catch ``table`` up with the database unless its version is
+        the room's (a socket's hello: a worker that died after its write may not have told
+        the others)."""
+        if self.cluster is None:
+            return
+        version = await self.cluster.version(table.id)
+        async with table.lock:
+            if table.stale or version is None or version != table.version:
                 await self._sync(table)
+                table.version = version
 
     async def _sync(self, table: Table) -> None:
         """Adopt what other workers stored in ``table``'s room since it was read: its
@@ -254,35 +271,34 @@ class RoomService:
         table.seats = seats
         table.status, table.deadline, table.bots_due = row.status, row.deadline, row.bots_due
 
-    def _fetch(
-        self, room: str, step: int
-    ) -> tuple[RoomRow, list[Seat], list[tuple[int, str]]] | None:
-        """The stored room row, seats and actions from ``step`` on (``None``: no such room)."""
+    def _fetch(self, room: str, step: int) -> tuple[Any, list[Seat], list[Any]] | None:
+        """The stored room facts (``status``, ``deadline``, ``bots_due``), seats and actions
+        from ``step`` on (``None``: no such room), read with three indexed queries."""
         with self.sessions() as session:
-            row = session.get(RoomRow, room)
+            row = session.execute(
+                select(RoomRow.status, RoomRow.deadline, RoomRow.bots_due).where(RoomRow.id == room)
+            ).first()
             if row is None:
                 return None
-            seats = session.scalars(
-                select(SeatRow).where(SeatRow.room_id == room).order_by(SeatRow.seat)
+            seats = session.execute(
+                select(SeatRow.seat, SeatRow.name, SeatRow.human, SeatRow.bot, SeatRow.token_hash)
+                .where(SeatRow.room_id == room)
+                .order_by(SeatRow.seat)
             ).all()
             actions = session.execute(
                 select(ActionRow.player, ActionRow.action)
                 .where(ActionRow.room_id == room, ActionRow.step >= step)
                 .order_by(ActionRow.step)
             ).all()
-        return (
-            row,
-            [Seat(s.seat, s.name, s.human, s.bot, s.token_hash) for s in seats],
-            [(p, a) for p, a in actions],
-        )
+        return row, [Seat(*s) for s in seats], list(actions)
 
-    def room_changed(self, room: str) -> None:
-        """Another worker changed ``room``: the copy in memory (if any) is stale; with
-        sockets on it, it catches up and they get views now."""
+    def room_changed(self, room: str, version: str | None = None) -> None:
+        """Another worker changed ``room`` (its new ``version``, if known): the copy in memory
+        (if any) is stale; with sockets on it, it catches up and they get views now."""
         table = self.tables.get(room)
         if table is None:
             return
-        table.stale = True
+        table.stale, table.heard = True, version
         if table.listeners and table.refresh_task is None:
             table.refresh_task = asyncio.get_running_loop().create_task(self._refresh(table))
 
@@ -300,7 +316,9 @@ class RoomService:
                 try:
                     async with table.lock:
                         if table.stale:
+                            version = table.heard  # the state read next is at least this one
                             await self._sync(table)
+                            table.version = version
                 except Exception:
                     log.exception("room %s: could not catch up", table.id)
                     await asyncio.sleep(RETRY_SECONDS)
@@ -998,6 +1016,7 @@ class RoomService:
         try:
             await self.write(self._write, table, trial, moves, room, state)
         except IntegrityError:
+            table.stale, table.version = True, None  # another worker played: catch up next
             raise RoomError(409, "stale-step", "another action took this step") from None
         table.progress = trial
         if status is not None:
@@ -1189,10 +1208,9 @@ class RoomService:
                 table.present[seat] = self.clock()
 
     async def _notify(self, table: Table) -> None:
-        """After a change: push views to this worker's listeners and tell the other workers."""
+        """After a change: push views to this worker's listeners (the other workers were told
+        when the room's lock was released, :meth:`locked`)."""
         await self._push(table)
-        if self.cluster is not None:
-            await self.cluster.publish_room(table.id)
 
     async def _push(self, table: Table) -> None:
         for _, send in list(table.listeners.values()):
