@@ -20,9 +20,11 @@ Several workers (``METROGAMES_REDIS_URL`` set, :mod:`.cluster`): the database st
 truth and each worker's rooms in memory are caches. Every change runs under
 :meth:`RoomService.locked` — the room's lock in this process and across the workers — and
 first catches the room up with the database (:meth:`RoomService._sync`: the actions, seats and
-room facts stored by other workers); the primary key ``(room, step)`` of the stored actions is
-the last guard against a step played twice. After a change the worker publishes the room; the
-other workers mark their copy stale and, when they have sockets on it, catch up and push views.
+room facts stored by other workers) unless the room's version in Redis is the one its copy was
+read at; the primary key ``(room, step)`` of the stored actions is the last guard against a
+step played twice. A change gives the room a new version and is published when the lock is
+released (a socket's hello also catches up, :meth:`RoomService.catch_up`); the other workers
+mark their copy stale and, when they have sockets on it, catch up and push views.
 Turn clocks and bots run wherever the room is in memory (each fire catches up first, so the
 second finds nothing left to do), and every worker takes over, every
 :data:`TAKEOVER_SECONDS`, the rooms whose clock is overdue or whose bots are due
@@ -214,8 +216,9 @@ class RoomService:
     @contextlib.asynccontextmanager
     async def locked(self, table: Table) -> AsyncIterator[Table]:
         """Hold ``table``'s lock while the block changes the room. With several workers the
-        room's lock is also held across them and the room is first caught up with the
-        database (:meth:`_sync`)."""
+        room's lock is also held across them, the room is first caught up with the database
+        (:meth:`_sync`) unless its copy is at the room's version, and a change (seen in
+        :meth:`_fingerprint`) gives the room a new version and is published at the end."""
         async with table.lock:
             if self.cluster is None:
                 yield table
@@ -323,7 +326,7 @@ class RoomService:
                     log.exception("room %s: could not catch up", table.id)
                     await asyncio.sleep(RETRY_SECONDS)
                     continue
-                await self._push(table)
+                await self._notify(table)
         finally:
             table.refresh_task = None
 
@@ -1208,19 +1211,13 @@ class RoomService:
                 table.present[seat] = self.clock()
 
     async def _notify(self, table: Table) -> None:
-        """After a change: push views to this worker's listeners (the other workers were told
-        when the room's lock was released, :meth:`locked`)."""
-        await self._push(table)
-
-    async def _push(self, table: Table) -> None:
         for _, send in list(table.listeners.values()):
             with contextlib.suppress(Exception):  # a closed socket is dropped by its reader
                 await send()
 
     async def notify(self, table: Table) -> None:
-        """Push the current view to every listener of this worker (after a connection
-        change)."""
-        await self._push(table)
+        """Push the current view to every listener (after a connection change)."""
+        await self._notify(table)
 
     # -- reading --------------------------------------------------------------------------
     def seats_json(self, table: Table) -> list[dict[str, Any]]:
