@@ -1,6 +1,7 @@
 """Load benchmark of the web table: many concurrent WebSocket players through complete games.
 
-Run: ``.venv/bin/python benchmarks/load_web.py --players 200 --duration 60 [--db URL] [--json]``.
+Run: ``.venv/bin/python benchmarks/load_web.py --players 200 --duration 60 [--db URL] [--json]``
+(scale-out: ``--players 1000 --think 2 --duration 60 --workers 2 --json``).
 
 It starts ``metrogames serve`` itself as a subprocess on a free port of 127.0.0.1 (loopback
 only) with a fresh temporary SQLite database (or ``--db postgresql+psycopg://...``) and
@@ -35,6 +36,17 @@ are reported as ``unverified``.
 
 Everything is bounded: ``--duration``, ``--max-games``, an idle timeout per socket, a grace
 period for in-flight actions and a step limit per game; the server is always killed at the end.
+
+Scale-out: ``--workers N`` (N > 1) runs ``metrogames serve --workers N`` on PostgreSQL and Redis
+— throwaway servers on loopback (:mod:`services`) unless ``--db`` / ``--redis`` name them — and
+waits until every worker listens. A client whose socket drops opens it again (to whichever
+worker takes it) and sends again an action the new view does not show; a 503 ``unavailable``
+(the database is down) is sent again too: such sends count as refused (reasons
+:data:`RETRIED`), their resend is the one matched against the record. Fault modes, halfway
+through the run: ``--kill-worker`` (SIGKILL one worker; uvicorn starts another),
+``--restart-redis`` and ``--stop-db SECONDS`` (the throwaway servers). The JSON adds
+``workers``, ``reconnects``, ``unavailable`` (requests sent again, by kind: 503 answers,
+transport errors such as a request dropped by a dying worker) and ``faults``; the server's CPU and memory are those of all its processes.
 """
 
 from __future__ import annotations
@@ -144,7 +156,7 @@ class Stats:
     first_send: float | None = None
     last_done: float | None = None
     reconnects: int = 0
-    unavailable: int = 0
+    unavailable: Counter[str] = field(default_factory=Counter)
 
     def connect(self) -> None:
         self.connected += 1
@@ -176,13 +188,14 @@ class Result:
     server_rss_mb: float | None = None
     workers: int = 1
     reconnects: int = 0
-    unavailable: int = 0
+    unavailable: dict[str, int] = field(default_factory=dict)
     faults: list[str] = field(default_factory=list)
     examples: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return not (self.lost or self.duplicated or self.score_mismatches or self.errors)
+        bad = self.lost or self.duplicated or self.score_mismatches or self.errors
+        return not bad and self.actions > 0
 
 
 # -- one client -----------------------------------------------------------------------------
@@ -323,7 +336,7 @@ async def _play_connection(
         if message["type"] == "error":
             reason = message.get("reason")
             if reason == "unavailable":  # the database is down for a moment: try again
-                stats.unavailable += 1
+                stats.unavailable["action:503"] += 1
                 await asyncio.sleep(0.2)
                 if me.latest is None or me.reconnected:
                     await ws.send(hello)
@@ -425,7 +438,7 @@ async def start_when_greeted(
             if not unavailable(exc):
                 stats.errors[f"start:{type(exc).__name__}"] += 1
                 return
-            stats.unavailable += 1  # the database is down for a moment: try again
+            stats.unavailable[f"start:{retry_kind(exc)}"] += 1  # sent again
             await asyncio.sleep(0.5)
     stats.errors["start:unavailable"] += 1
 
@@ -451,7 +464,7 @@ async def run_group(
         except (httpx.HTTPError, KeyError, ValueError) as exc:
             stats.games_started -= 1
             if unavailable(exc):
-                stats.unavailable += 1  # the database is down for a moment: try again
+                stats.unavailable[f"setup:{retry_kind(exc)}"] += 1  # sent again
             else:
                 stats.errors[f"setup:{type(exc).__name__}"] += 1
             await asyncio.sleep(0.5)
@@ -486,6 +499,11 @@ async def run_group(
                 stats.errors[f"client:{type(res).__name__}"] += 1
         if run.final is not None:
             stats.games_completed += 1
+
+
+def retry_kind(exc: BaseException) -> str:
+    """``503`` or the name of the transport error."""
+    return "503" if isinstance(exc, httpx.HTTPStatusError) else type(exc).__name__
 
 
 def unavailable(exc: BaseException) -> bool:
@@ -694,7 +712,7 @@ async def run_load(base_url: str, cfg: LoadConfig, db: str = "") -> Result:
         errors=dict(errors),
         client_cpu_s=round(client_cpu, 2),
         reconnects=stats.reconnects,
-        unavailable=stats.unavailable,
+        unavailable=dict(stats.unavailable),
         examples=check.examples,
     )
 

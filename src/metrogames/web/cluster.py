@@ -29,7 +29,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 from redis.exceptions import RedisError
 
 log = logging.getLogger(__name__)
@@ -44,6 +44,8 @@ LOCK_WAIT = 6.0
 """Seconds a worker waits for a room lock before going on without it (the database guards)."""
 LOCK_POLL = 0.003
 """Seconds between two tries to take a busy lock."""
+CONNECTIONS = 32
+"""The most Redis connections one worker opens at once (its pub/sub listener holds one)."""
 RECONNECT_SECONDS = 0.5
 """Pause before the subscriber tries Redis again."""
 _ACQUIRE = (
@@ -73,12 +75,20 @@ class Lease:
 
 
 def connect(url: str) -> Redis:
-    """A redis.asyncio client for ``url`` (``redis://host:port/db``) with short timeouts.
+    """A redis.asyncio client for ``url`` (``redis://host:port/db``) with short timeouts and
+    at most :data:`CONNECTIONS` connections (a burst of requests waits for one).
 
     Raises:
         ValueError: a URL redis-py cannot read.
     """
-    return Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0)
+    pool = BlockingConnectionPool.from_url(
+        url,
+        max_connections=CONNECTIONS,
+        timeout=2.0,
+        socket_timeout=2.0,
+        socket_connect_timeout=2.0,
+    )
+    return Redis(connection_pool=pool)
 
 
 class Cluster:
