@@ -201,3 +201,24 @@ def test_an_unreachable_database_is_a_503_that_changes_nothing(db_url: str) -> N
         r = act(b, room, token, seen["legal"][0], seen["step"])  # sent again: played once
         assert r.status_code == 200, r.text
         assert view(a, room, token)["step"] > seen["step"]
+
+
+def test_a_worker_dead_between_its_write_and_its_release_leaves_no_stale_copy(
+    db_url: str,
+) -> None:
+    with two_workers(db_url) as (a, b):
+        room, tokens = online_metro(a, b)
+        seen = view(b, room, tokens[0])
+        mover = seen["to_move"][0]
+        # B plays: its copy is at the room's version
+        assert act(b, room, tokens[mover], seen["legal"][0], seen["step"]).status_code == 200
+        now = view(a, room, tokens[1 - mover])
+
+        async def dies(*_args: Any) -> None:  # A writes, then never releases nor publishes
+            return None
+
+        a.app.state.rooms.cluster._release = dies  # type: ignore[attr-defined]
+        assert act(a, room, tokens[1 - mover], now["legal"][0], now["step"]).status_code == 200
+        with b.websocket_connect(f"/ws/rooms/{room}") as ws:
+            ws.send_json({"type": "hello", "token": tokens[mover]})
+            assert ws.receive_json()["view"]["step"] > now["step"]  # B caught up

@@ -6,7 +6,9 @@ and may be lost at any time. A room's changes run under :meth:`Cluster.lock`: a 
 lease of :data:`LOCK_TTL` (a worker killed while holding it delays the room by at most that),
 taken together with the room's *version* — a random token that each change replaces. A worker
 whose copy of the room was read at the version it finds needs no database read to catch up;
-any other catches up first. Releasing the lease after a change sets a new version and publishes
+any other catches up first. While the lock is held the room is marked as being changed, and
+the mark goes only with a release: a worker that dies between its write and its release
+leaves the version unknown, so the next holder catches up. Releasing the lease after a change sets a new version and publishes
 the room on :data:`ROOMS` (payload ``"{worker} {room} {version}"``) in one script; every other
 worker that holds the room in memory catches up from the database and pushes views to its own
 sockets. A chat message goes on :data:`CHAT` (``{"worker", "room", "message"}`` JSON).
@@ -49,18 +51,24 @@ CONNECTIONS = 32
 RECONNECT_SECONDS = 0.5
 """Pause before the subscriber tries Redis again."""
 _ACQUIRE = (
-    "if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then "
-    "return {1, redis.call('get', KEYS[2]) or ''} else return {0, ''} end"
+    "if not redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return {0, ''} end "
+    "local dirty = redis.call('exists', KEYS[3]) "
+    "redis.call('set', KEYS[3], '1', 'EX', 86400) "
+    "if dirty == 1 then return {1, ''} end "
+    "return {1, redis.call('get', KEYS[2]) or ''}"
 )
-"""Take the lease (KEYS[1]) and read the room's version (KEYS[2])."""
+"""Take the lease (KEYS[1]), mark the room as being changed (KEYS[3]) and read its version
+(KEYS[2]; unknown when the mark was already there: the last holder died or lost its lease)."""
 _RELEASE = (
-    "if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('del', KEYS[1]) end "
+    "if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('del', KEYS[1], KEYS[3]) end "
     "if ARGV[2] ~= '' then redis.call('set', KEYS[2], ARGV[2]) end "
     "if ARGV[3] ~= '' then redis.call('publish', ARGV[3], ARGV[4]) end "
     "return 1"
 )
-"""Give the lease back (if still ours), set a new version (ARGV[2], or none), publish the
-change (channel ARGV[3], or none)."""
+"""Give the lease back and clear the mark (if the lease is still ours), set a new version
+(ARGV[2], or none), publish the change (channel ARGV[3], or none)."""
+_VERSION = "if redis.call('exists', KEYS[2]) == 1 then return '' end return redis.call('get', KEYS[1]) or ''"
+"""The room's version, unknown while it is being changed (or its last holder died)."""
 
 
 @dataclass
@@ -130,7 +138,7 @@ class Cluster:
     async def version(self, room: str) -> str | None:
         """The room's version now (``None``: unknown, or Redis failed)."""
         try:
-            found = await self.redis.get(f"metrogames:version:{room}")
+            found = await self.redis.eval(_VERSION, 2, *self._keys(room)[1:])
         except (RedisError, OSError) as exc:
             self._warn("reading a room's version", exc)
             return None
@@ -143,14 +151,14 @@ class Cluster:
         """Hold room ``room``'s lock across workers while the block runs (waiting up to
         :data:`LOCK_WAIT` s for it, then going on without it, as when Redis fails); the block
         sets ``changed`` on the :class:`Lease` when it changed the room."""
-        key, versions = f"metrogames:lock:{room}", f"metrogames:version:{room}"
+        keys = self._keys(room)
         token = secrets.token_hex(8)
         lease = Lease()
         try:
             give_up = time.monotonic() + LOCK_WAIT
             while True:
                 taken, seen = await self.redis.eval(
-                    _ACQUIRE, 2, key, versions, token, int(LOCK_TTL * 1000)
+                    _ACQUIRE, 3, *keys, token, int(LOCK_TTL * 1000)
                 )
                 if taken:
                     lease.held, lease.version = True, seen.decode() or None
@@ -164,10 +172,19 @@ class Cluster:
         try:
             yield lease
         finally:
-            await self._release(room, key, versions, token, lease)
+            await self._release(room, keys, token, lease)
+
+    @staticmethod
+    def _keys(room: str) -> tuple[str, str, str]:
+        """The room's lock, version and being-changed mark."""
+        return (
+            f"metrogames:lock:{room}",
+            f"metrogames:version:{room}",
+            f"metrogames:changing:{room}",
+        )
 
     async def _release(
-        self, room: str, key: str, versions: str, token: str, lease: Lease
+        self, room: str, keys: tuple[str, str, str], token: str, lease: Lease
     ) -> None:
         """Give the lease back; after a change (or while the version is unknown) the room gets
         a new version, and a change is published."""
@@ -176,7 +193,7 @@ class Cluster:
         try:
             if lease.held:
                 channel = ROOMS if lease.changed else ""
-                await self.redis.eval(_RELEASE, 2, key, versions, token, new, channel, message)
+                await self.redis.eval(_RELEASE, 3, *keys, token, new, channel, message)
                 lease.version = new or lease.version
             else:
                 lease.version = None
