@@ -1,6 +1,7 @@
 """Load benchmark of the web table: many concurrent WebSocket players through complete games.
 
-Run: ``.venv/bin/python benchmarks/load_web.py --players 200 --duration 60 [--db URL] [--json]``.
+Run: ``.venv/bin/python benchmarks/load_web.py --players 200 --duration 60 [--db URL] [--json]``
+(scale-out: ``--players 1000 --think 2 --duration 60 --workers 2 --json``).
 
 It starts ``metrogames serve`` itself as a subprocess on a free port of 127.0.0.1 (loopback
 only) with a fresh temporary SQLite database (or ``--db postgresql+psycopg://...``) and
@@ -35,6 +36,17 @@ are reported as ``unverified``.
 
 Everything is bounded: ``--duration``, ``--max-games``, an idle timeout per socket, a grace
 period for in-flight actions and a step limit per game; the server is always killed at the end.
+
+Scale-out: ``--workers N`` (N > 1) runs ``metrogames serve --workers N`` on PostgreSQL and Redis
+— throwaway servers on loopback (:mod:`services`) unless ``--db`` / ``--redis`` name them — and
+waits until every worker listens. A client whose socket drops opens it again (to whichever
+worker takes it) and sends again an action the new view does not show; a 503 ``unavailable``
+(the database is down) is sent again too: such sends count as refused (reasons
+:data:`RETRIED`), their resend is the one matched against the record. Fault modes, halfway
+through the run: ``--kill-worker`` (SIGKILL one worker; uvicorn starts another),
+``--restart-redis`` and ``--stop-db SECONDS`` (the throwaway servers). The JSON adds
+``workers``, ``reconnects``, ``unavailable`` (requests sent again, by kind: 503 answers,
+transport errors such as a request dropped by a dying worker) and ``faults``; the server's CPU and memory are those of all its processes.
 """
 
 from __future__ import annotations
@@ -52,6 +64,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
@@ -61,6 +74,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from metrogames.core.protocol import CHANCE
 from metrogames.games import replay_record
@@ -76,6 +90,11 @@ TEMPLATES: dict[str, dict[str, Any]] = {
     "metro-bots": {"game": "metro", "mode": "bots", "seats": [{"name": "solo"}, {"bot": "random"}]},
 }
 DEFAULT_MIX = ("london-solo", "london-online", "metro-online", "metro-bots")
+RETRIED = ("unavailable", "disconnected")
+"""Refusals after which a client sends the same action again: the database was down for a
+moment (503), or the socket dropped before the action was seen played (its worker died). A
+send refused so that was not played: should it have been, its step's record entry matches no
+accepted send and counts as duplicated."""
 MAX_STEPS = 3000
 """No game of these rooms comes near this many steps; a client stops there (an error)."""
 
@@ -136,6 +155,8 @@ class Stats:
     rooms: list[RoomRun] = field(default_factory=list)
     first_send: float | None = None
     last_done: float | None = None
+    reconnects: int = 0
+    unavailable: Counter[str] = field(default_factory=Counter)
 
     def connect(self) -> None:
         self.connected += 1
@@ -165,11 +186,16 @@ class Result:
     client_cpu_s: float
     server_cpu_s: float | None = None
     server_rss_mb: float | None = None
+    workers: int = 1
+    reconnects: int = 0
+    unavailable: dict[str, int] = field(default_factory=dict)
+    faults: list[str] = field(default_factory=list)
     examples: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return not (self.lost or self.duplicated or self.score_mismatches or self.errors)
+        bad = self.lost or self.duplicated or self.score_mismatches or self.errors
+        return not bad and self.actions > 0
 
 
 # -- one client -----------------------------------------------------------------------------
@@ -201,100 +227,158 @@ async def play_seat(
     rng: random.Random,
     greeted: asyncio.Event,
 ) -> None:
-    """Play one seat of one room over a WebSocket until the game ends or the run stops."""
-    log = run.sent.setdefault(seat, [])
+    """Play one seat of one room over a WebSocket until the game ends or the run stops; a
+    dropped socket (its worker died) is opened again — to whichever worker takes it — and an
+    action it carried that the new view does not show is played again."""
+    seat_play = SeatPlay(seat, run.sent.setdefault(seat, []), rng)
     loop = asyncio.get_running_loop()
+    while True:
+        try:
+            async with connect(ws_url, open_timeout=cfg.idle_timeout, max_size=2**22) as ws:
+                stats.connect()
+                try:
+                    await _play_connection(
+                        ws, token, seat_play, run, stats, cfg, stop_at, greeted
+                    )
+                    return
+                finally:
+                    stats.connected -= 1
+        except (ConnectionClosed, OSError, TimeoutError):
+            if loop.time() >= stop_at + cfg.grace:
+                stats.errors["unresolved-at-stop"] += 1
+                return
+            stats.reconnects += 1
+            seat_play.reconnected = True
+            await asyncio.sleep(0.05 + rng.random() * 0.2)
+
+
+@dataclass
+class SeatPlay:
+    """What one seat's client keeps across its connections."""
+
+    seat: int
+    log: list[Sent]
+    rng: random.Random
     pending: Sent | None = None
     latest: dict[str, Any] | None = None
-    last_sent = -1
+    last_sent: int = -1
     send_at: float | None = None
-    async with connect(ws_url, open_timeout=cfg.idle_timeout, max_size=2**22) as ws:
-        stats.connect()
+    reconnected: bool = False
+
+
+async def _play_connection(
+    ws: Any,
+    token: str,
+    me: SeatPlay,
+    run: RoomRun,
+    stats: Stats,
+    cfg: LoadConfig,
+    stop_at: float,
+    greeted: asyncio.Event,
+) -> None:
+    """Say hello on ``ws`` and play until the game ends or the run stops (returns), or the
+    socket drops (raises)."""
+    loop = asyncio.get_running_loop()
+    hello = json.dumps({"type": "hello", "token": token})
+    await ws.send(hello)
+    while True:
+        now = loop.time()
+        stopping = now >= stop_at
+        if stopping and me.pending is None:
+            return
+        if stopping and now >= stop_at + cfg.grace:
+            stats.errors["unresolved-at-stop"] += 1
+            return
+        latest = me.latest
+        # send when it is our turn (after the think time)
+        if (
+            me.pending is None
+            and not me.reconnected
+            and latest is not None
+            and latest["status"] == "playing"
+            and latest["step"] > me.last_sent
+            and me.seat in latest["to_move"]
+            and latest["legal"]
+        ):
+            if me.send_at is None:
+                think = me.rng.expovariate(1 / cfg.think) if cfg.think > 0 else 0
+                me.send_at = now + think
+            if now >= me.send_at:
+                legal = latest["legal"]
+                action = legal[0] if cfg.policy == "first" else me.rng.choice(legal)
+                step = latest["step"]
+                if step >= MAX_STEPS:
+                    stats.errors["game-too-long"] += 1
+                    return
+                me.pending = Sent(me.seat, step, action, _turn_of(latest), time.perf_counter())
+                me.log.append(me.pending)
+                if stats.first_send is None:
+                    stats.first_send = me.pending.t_send
+                await ws.send(json.dumps({"type": "action", "action": action, "step": step}))
+                me.last_sent = step
+                me.send_at = None
+        wait = cfg.idle_timeout
+        if me.send_at is not None:
+            wait = max(0.0, me.send_at - now)
+        elif not stopping:
+            wait = min(wait, max(0.0, stop_at - now) + 0.001)
+        else:
+            wait = min(wait, max(0.0, stop_at + cfg.grace - now) + 0.001)
         try:
-            await ws.send(json.dumps({"type": "hello", "token": token}))
-            while True:
-                now = loop.time()
-                stopping = now >= stop_at
-                if stopping and pending is None:
-                    return
-                if stopping and now >= stop_at + cfg.grace:
-                    stats.errors["unresolved-at-stop"] += 1
-                    return
-                # send when it is our turn (after the think time)
-                if (
-                    pending is None
-                    and latest is not None
-                    and latest["status"] == "playing"
-                    and latest["step"] > last_sent
-                    and seat in latest["to_move"]
-                    and latest["legal"]
-                ):
-                    if send_at is None:
-                        send_at = now + (rng.expovariate(1 / cfg.think) if cfg.think > 0 else 0)
-                    if now >= send_at:
-                        legal = latest["legal"]
-                        action = legal[0] if cfg.policy == "first" else rng.choice(legal)
-                        step = latest["step"]
-                        if step >= MAX_STEPS:
-                            stats.errors["game-too-long"] += 1
-                            return
-                        pending = Sent(seat, step, action, _turn_of(latest), time.perf_counter())
-                        log.append(pending)
-                        if stats.first_send is None:
-                            stats.first_send = pending.t_send
-                        await ws.send(
-                            json.dumps({"type": "action", "action": action, "step": step})
-                        )
-                        last_sent = step
-                        send_at = None
-                wait = cfg.idle_timeout
-                if send_at is not None:
-                    wait = max(0.0, send_at - now)
-                elif not stopping:
-                    wait = min(wait, max(0.0, stop_at - now) + 0.001)
-                else:
-                    wait = min(wait, max(0.0, stop_at + cfg.grace - now) + 0.001)
-                try:
-                    text = await asyncio.wait_for(ws.recv(), timeout=wait)
-                except TimeoutError:
-                    if send_at is None and loop.time() - now >= cfg.idle_timeout:
-                        stats.errors["idle-timeout"] += 1
-                        return
-                    continue
-                t = time.perf_counter()
-                message = json.loads(text)
-                if message["type"] == "error":
-                    if pending is None:
-                        stats.errors[f"unsolicited-error:{message.get('reason')}"] += 1
-                        continue
-                    pending.outcome, pending.reason, pending.t_done = (
-                        "refused",
-                        message["reason"],
-                        t,
-                    )
-                    if message["reason"] != "stale-step":
-                        stats.errors[f"refused:{message['reason']}"] += 1
-                    pending = None
-                    continue
-                if message["type"] != "view":
-                    stats.errors["unknown-message"] += 1
-                    continue
-                view = message["view"]
-                if latest is not None and view["step"] < latest["step"]:
-                    stats.out_of_order += 1  # an older view after a newer one: keep the newer
-                    continue
-                latest = view
-                greeted.set()
-                if pending is not None and _reflects(pending, view):
-                    pending.outcome, pending.t_done = "reflected", t
-                    stats.last_done = t
-                    pending = None
-                if view["status"] == "finished" and pending is None:
-                    if run.final is None:
-                        run.final = view
-                    return
-        finally:
-            stats.connected -= 1
+            text = await asyncio.wait_for(ws.recv(), timeout=wait)
+        except TimeoutError:
+            if me.send_at is None and loop.time() - now >= cfg.idle_timeout:
+                stats.errors["idle-timeout"] += 1
+                return
+            continue
+        t = time.perf_counter()
+        message = json.loads(text)
+        if message["type"] == "error":
+            reason = message.get("reason")
+            if reason == "unavailable":  # the database is down for a moment: try again
+                stats.unavailable["action:503"] += 1
+                await asyncio.sleep(0.2)
+                if me.latest is None or me.reconnected:
+                    await ws.send(hello)
+                if me.pending is not None:
+                    me.pending.outcome, me.pending.reason, me.pending.t_done = "refused", reason, t
+                    me.pending = None
+                    me.last_sent = -1  # not played: play this step again
+                continue
+            if me.pending is None:
+                stats.errors[f"unsolicited-error:{reason}"] += 1
+                continue
+            me.pending.outcome, me.pending.reason, me.pending.t_done = "refused", reason, t
+            if reason != "stale-step":
+                stats.errors[f"refused:{reason}"] += 1
+            me.pending = None
+            continue
+        if message["type"] == "chat":
+            continue
+        if message["type"] != "view":
+            stats.errors["unknown-message"] += 1
+            continue
+        view = message["view"]
+        if me.reconnected:  # the first view on a new socket: was the last action played?
+            me.reconnected = False
+            if me.pending is not None and not _reflects(me.pending, view):
+                me.pending.outcome, me.pending.reason = "refused", "disconnected"
+                me.pending.t_done = t
+                me.pending = None
+                me.last_sent = -1
+        if me.latest is not None and view["step"] < me.latest["step"]:
+            stats.out_of_order += 1  # an older view after a newer one: keep the newer
+            continue
+        me.latest = view
+        greeted.set()
+        if me.pending is not None and _reflects(me.pending, view):
+            me.pending.outcome, me.pending.t_done = "reflected", t
+            stats.last_done = t
+            me.pending = None
+        if view["status"] == "finished" and me.pending is None:
+            if run.final is None:
+                run.final = view
+            return
 
 
 # -- one group of players, game after game --------------------------------------------------
@@ -341,11 +425,22 @@ async def start_when_greeted(
         if not done:
             stats.errors["start:TimeoutError"] += 1
         return
-    try:
-        r = await http.post(f"/api/rooms/{room}/start", headers={"Authorization": f"Bearer {host}"})
-        r.raise_for_status()
-    except httpx.HTTPError as exc:
-        stats.errors[f"start:{type(exc).__name__}"] += 1
+    for _ in range(int(cfg.idle_timeout / 0.5)):
+        try:
+            r = await http.post(
+                f"/api/rooms/{room}/start", headers={"Authorization": f"Bearer {host}"}
+            )
+            r.raise_for_status()
+            return
+        except httpx.HTTPError as exc:
+            if already_started(exc):
+                return  # an earlier try started it; its answer was lost with its worker
+            if not unavailable(exc):
+                stats.errors[f"start:{type(exc).__name__}"] += 1
+                return
+            stats.unavailable[f"start:{retry_kind(exc)}"] += 1  # sent again
+            await asyncio.sleep(0.5)
+    stats.errors["start:unavailable"] += 1
 
 
 async def run_group(
@@ -367,7 +462,11 @@ async def run_group(
         try:
             room, tokens, host = await setup_room(http, kind, group)
         except (httpx.HTTPError, KeyError, ValueError) as exc:
-            stats.errors[f"setup:{type(exc).__name__}"] += 1
+            stats.games_started -= 1
+            if unavailable(exc):
+                stats.unavailable[f"setup:{retry_kind(exc)}"] += 1  # sent again
+            else:
+                stats.errors[f"setup:{type(exc).__name__}"] += 1
             await asyncio.sleep(0.5)
             continue
         if loop.time() >= stop_at:
@@ -400,6 +499,25 @@ async def run_group(
                 stats.errors[f"client:{type(res).__name__}"] += 1
         if run.final is not None:
             stats.games_completed += 1
+
+
+def retry_kind(exc: BaseException) -> str:
+    """``503`` or the name of the transport error."""
+    return "503" if isinstance(exc, httpx.HTTPStatusError) else type(exc).__name__
+
+
+def unavailable(exc: BaseException) -> bool:
+    """Whether ``exc`` is the server's 503 (its database cannot be reached for a moment) or a
+    connection its dying worker dropped: a request to send again."""
+    if isinstance(exc, httpx.HTTPStatusError):
+        return exc.response.status_code == 503
+    return isinstance(exc, httpx.TransportError)
+
+
+def already_started(exc: BaseException) -> bool:
+    if not isinstance(exc, httpx.HTTPStatusError) or exc.response.status_code != 409:
+        return False
+    return bool(exc.response.json().get("reason") == "already-started")
 
 
 # -- checking against the records -----------------------------------------------------------
@@ -459,6 +577,8 @@ def match_by_step(
     matched: set[int] = set()
     for seat, log in run.sent.items():
         for sent in log:
+            if sent.reason in RETRIED:
+                continue  # not played, and sent again: the later send is the one to match
             if sent.step >= len(history):
                 if finished or sent.outcome == "refused":
                     check.lost += sent.outcome != "refused"
@@ -591,6 +711,8 @@ async def run_load(base_url: str, cfg: LoadConfig, db: str = "") -> Result:
         out_of_order_views=stats.out_of_order,
         errors=dict(errors),
         client_cpu_s=round(client_cpu, 2),
+        reconnects=stats.reconnects,
+        unavailable=dict(stats.unavailable),
         examples=check.examples,
     )
 
@@ -612,6 +734,40 @@ def cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and its descendants now (Linux ``/proc``): a server and its workers."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    tree, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        tree.append(p)
+        todo.extend(children.get(p, []))
+    return tree
+
+
+def tree_cpu_seconds(pid: int) -> dict[int, float]:
+    """CPU seconds of ``pid`` and each of its descendants, by process."""
+    found = {p: cpu_seconds(p) for p in process_tree(pid)}
+    return {p: c for p, c in found.items() if c is not None}
+
+
+def workers_of(pid: int) -> list[int]:
+    """The worker processes of ``metrogames serve --workers N`` (pid): the children that run
+    the app (uvicorn spawns them; Python's resource tracker is left out)."""
+    found = []
+    for p in process_tree(pid)[1:]:
+        with contextlib.suppress(OSError):
+            if b"spawn_main" in Path(f"/proc/{p}/cmdline").read_bytes():
+                found.append(p)
+    return found
+
+
 def rss_mb(pid: int) -> float | None:
     """Resident memory of process ``pid`` in MiB (Linux ``/proc``), or ``None``."""
     try:
@@ -625,10 +781,14 @@ def rss_mb(pid: int) -> float | None:
 
 @contextlib.contextmanager
 def server_process(
-    db: str, workdir: Path, env: dict[str, str] | None = None
+    db: str,
+    workdir: Path,
+    env: dict[str, str] | None = None,
+    workers: int = 1,
+    redis: str | None = None,
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """``metrogames serve`` on a free loopback port with ``db`` (and settings ``env``); killed
-    on exit."""
+    """``metrogames serve`` on a free loopback port with ``db`` (and settings ``env``; with
+    ``workers`` processes sharing ``redis``); killed on exit."""
     port = free_port()
     script = Path(sys.executable).with_name("metrogames")
     cmd = (
@@ -637,6 +797,10 @@ def server_process(
         else [sys.executable, "-c", "from metrogames.cli.main import app; app()"]
     )
     cmd += ["serve", "--host", LOOPBACK, "--port", str(port), "--db", db]
+    if workers > 1:
+        cmd += ["--workers", str(workers)]
+    if redis:
+        cmd += ["--redis", redis]
     # every load client comes from 127.0.0.1: creation rate limits lifted
     lifted = {
         f"METROGAMES_RATE_{k}": "1000000/minute"
@@ -649,7 +813,7 @@ def server_process(
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
     url = f"http://{LOOPBACK}:{port}"
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 30 + 30 * workers
         while True:
             if proc.poll() is not None:
                 raise RuntimeError(
@@ -661,12 +825,12 @@ def server_process(
             except httpx.HTTPError:
                 pass
             if time.monotonic() > deadline:
-                raise RuntimeError("the server did not come up in 30 s")
+                raise RuntimeError("the server did not come up in time")
             time.sleep(0.1)
         yield url, proc
     finally:
         if proc.poll() is None:
-            proc.send_signal(signal.SIGINT)
+            proc.send_signal(signal.SIGINT if workers == 1 else signal.SIGTERM)
             try:
                 proc.wait(10)
             except subprocess.TimeoutExpired:
@@ -752,8 +916,35 @@ def main(argv: list[str] | None = None) -> int:
         metavar="OUT",
         help="py-spy record the server into OUT (.svg, or .txt: collapsed)",
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server worker processes; more than one: on PostgreSQL + Redis (throwaway servers "
+        "on loopback unless --db / --redis name them)",
+    )
+    parser.add_argument("--redis", help="Redis URL for the workers (default: a throwaway server)")
+    parser.add_argument(
+        "--kill-worker", action="store_true", help="fault: SIGKILL one worker mid-run"
+    )
+    parser.add_argument(
+        "--restart-redis", action="store_true", help="fault: restart the throwaway Redis mid-run"
+    )
+    parser.add_argument(
+        "--stop-db",
+        type=float,
+        metavar="SECONDS",
+        help="fault: stop the throwaway PostgreSQL for SECONDS mid-run",
+    )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     args = parser.parse_args(argv)
+    if args.workers < 1 or (args.kill_worker and args.workers < 2):
+        parser.error("--workers must be at least 1 (--kill-worker: at least 2)")
+    if args.restart_redis and args.redis:
+        parser.error("--restart-redis restarts the throwaway Redis: leave out --redis")
+    if args.stop_db is not None and (args.db or not 0 < args.stop_db < args.duration):
+        parser.error("--stop-db stops the throwaway PostgreSQL (leave out --db) for less than "
+                     "--duration")
     mix = tuple(k.strip() for k in args.mix.split(",") if k.strip())
     unknown = [k for k in mix if k not in TEMPLATES]
     if unknown or not mix or args.players < 1 or args.duration <= 0:
@@ -767,50 +958,116 @@ def main(argv: list[str] | None = None) -> int:
         think=args.think,
         seed=args.seed,
     )
-    with tempfile.TemporaryDirectory(prefix="metrogames-load-") as tmp:
-        db = args.db or f"sqlite:///{tmp}/load.db"
+    result = run_server_and_load(args, cfg)
+    if args.json:
+        print(json.dumps(asdict(result) | {"ok": result.ok}, indent=2))
+    else:
+        print_summary(result)
+    return 0 if result.ok else 1
+
+
+def run_server_and_load(args: argparse.Namespace, cfg: LoadConfig) -> Result:
+    """Start what ``args`` ask for (throwaway PostgreSQL and Redis, the server with its
+    workers), run the load with the fault asked for halfway through, and measure."""
+    import services  # beside this script (benchmarks/services.py)
+
+    scale_out = args.workers > 1
+    need_pg = (scale_out or args.stop_db is not None) and not args.db
+    need_redis = (scale_out or args.restart_redis) and not args.redis
+    with (
+        tempfile.TemporaryDirectory(prefix="metrogames-load-") as tmp,
+        services.throwaway(need_pg, need_redis) as (pg, rd),
+    ):
+        db = args.db or (pg.url if pg else f"sqlite:///{tmp}/load.db")
+        redis = args.redis or (rd.url if rd else None)
         shown = "postgresql" if db.startswith("postgresql") else "sqlite"
-        with server_process(db, Path(tmp)) as (url, proc):
-            spy = None
-            if args.profile:
-                fmt = "flamegraph" if args.profile.endswith(".svg") else "raw"
-                spy_bin = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
-                spy = subprocess.Popen(
-                    [
-                        spy_bin,
-                        "record",
-                        "--pid",
-                        str(proc.pid),
-                        "--rate",
-                        "200",
-                        "--format",
-                        fmt,
-                        "--output",
-                        args.profile,
-                        "--duration",
-                        str(int(args.duration) + 5),
-                        "--nonblocking",
-                    ],
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                )
-            cpu0 = cpu_seconds(proc.pid)
+        with server_process(db, Path(tmp), workers=args.workers, redis=redis) as (url, proc):
+            if redis:
+                wait_for_workers(redis, args.workers)
+            spy = start_profile(args.profile, proc.pid, args.duration)
+            cpu0 = tree_cpu_seconds(proc.pid)
+            faults: list[str] = []
+            fault = threading.Thread(
+                target=inject_fault, args=(args, cfg, proc.pid, pg, rd, faults), daemon=True
+            )
+            fault.start()
             result = asyncio.run(run_load(url, cfg, shown))
-            cpu1 = cpu_seconds(proc.pid)
-            if cpu0 is not None and cpu1 is not None:
-                result.server_cpu_s = round(cpu1 - cpu0, 2)
-            result.server_rss_mb = rss_mb(proc.pid)
+            fault.join()
+            cpu1 = tree_cpu_seconds(proc.pid)
+            result.server_cpu_s = round(
+                sum(c - cpu0.get(p, 0.0) for p, c in cpu1.items()), 2
+            )  # a worker started again mid-run counts from its start
+            result.server_rss_mb = round(sum(rss_mb(p) or 0.0 for p in cpu1), 1)
+            result.workers, result.faults = args.workers, faults
             if spy is not None:
                 spy.send_signal(signal.SIGINT)
                 try:
                     spy.wait(30)
                 except subprocess.TimeoutExpired:
                     spy.kill()
-    if args.json:
-        print(json.dumps(asdict(result) | {"ok": result.ok}, indent=2))
-    else:
-        print_summary(result)
-    return 0 if result.ok else 1
+    return result
+
+
+def wait_for_workers(redis_url: str, workers: int, timeout: float = 120.0) -> None:
+    """Wait until every worker listens to the others (subscribed to the room channel)."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            counts = dict(client.pubsub_numsub("metrogames:rooms"))
+            if counts.get(b"metrogames:rooms", 0) >= workers:
+                return
+            time.sleep(0.2)
+        raise RuntimeError(f"not all {workers} workers came up in {timeout:.0f} s")
+    finally:
+        client.close()
+
+
+def inject_fault(
+    args: argparse.Namespace,
+    cfg: LoadConfig,
+    server: int,
+    pg: Any,
+    rd: Any,
+    faults: list[str],
+) -> None:
+    """Halfway through the run: the fault asked for (on a thread beside the load), told in
+    ``faults`` (``pg``, ``rd``: the throwaway servers of :mod:`services`, or ``None``)."""
+    if not (args.kill_worker or args.restart_redis or args.stop_db):
+        return
+    time.sleep(cfg.ramp + cfg.duration / 2)
+    if args.kill_worker:
+        victim = workers_of(server)[0]
+        os.kill(victim, signal.SIGKILL)
+        faults.append(f"SIGKILL worker {victim}")
+    if args.restart_redis and rd is not None:
+        rd.stop()
+        rd.start()
+        faults.append("redis restarted")
+    if args.stop_db and pg is not None:
+        t0 = time.monotonic()
+        pg.stop()
+        time.sleep(args.stop_db)
+        pg.start()
+        faults.append(f"postgresql stopped for {time.monotonic() - t0:.1f} s")
+
+
+def start_profile(out: str | None, pid: int, duration: float) -> subprocess.Popen[bytes] | None:
+    """py-spy recording the server into ``out`` (``.svg``, or ``.txt``: collapsed)."""
+    if not out:
+        return None
+    fmt = "flamegraph" if out.endswith(".svg") else "raw"
+    spy_bin = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    return subprocess.Popen(
+        [
+            spy_bin, "record", "--pid", str(pid), "--rate", "200", "--format", fmt,
+            "--output", out, "--duration", str(int(duration) + 5), "--nonblocking",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
 
 
 if __name__ == "__main__":

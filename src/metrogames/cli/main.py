@@ -754,8 +754,25 @@ def serve(
             "postgresql+psycopg://user@host:port/name."
         ),
     ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            help="Worker processes (1-64); more than one needs PostgreSQL and Redis.",
+            min=1,
+            max=64,
+        ),
+    ] = 1,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            help="Redis URL shared by the workers, e.g. redis://127.0.0.1:6379/0 "
+            "(or METROGAMES_REDIS_URL)."
+        ),
+    ] = None,
 ) -> None:
-    """Serve the web table (needs the web extra); prints its address once it is up."""
+    """Serve the web table (needs the web extra); prints its address once it is up. With
+    --workers N, N processes share the address, the PostgreSQL database and the Redis
+    server."""
     try:
         import asyncio
 
@@ -778,9 +795,13 @@ def serve(
             "host": host or settings.host,
             "port": port or settings.port,
             "db": db or settings.db,
+            "redis_url": redis or settings.redis_url,
         }
     )
     _check_listen(settings.host, settings.port)
+    if workers > 1:
+        _serve_workers(settings, workers)
+        return
     try:
         application = create_app(settings)
         shown_db = make_url(settings.db).render_as_string(hide_password=True)
@@ -805,6 +826,43 @@ def serve(
         asyncio.run(run())
     if not server.started:
         raise fail(f"could not listen on {settings.host}:{settings.port}")
+
+
+def _serve_workers(settings: Any, workers: int) -> None:
+    """``serve --workers N``: migrate once, then run N uvicorn workers whose settings come from
+    the environment (set here from the options)."""
+    from sqlalchemy.engine import make_url
+    from uvicorn.supervisors import Multiprocess
+
+    from metrogames.web.db import migrate, open_database
+    from metrogames.web.server import worker_config
+
+    if make_url(settings.db).get_backend_name() != "postgresql":
+        raise fail("several workers need a PostgreSQL database (--db postgresql+psycopg://...)", 2)
+    if not settings.redis_url:
+        raise fail("several workers need a Redis server (--redis redis://host:port/0)", 2)
+    try:
+        engine = open_database(settings.db)
+        migrate(engine)
+        engine.dispose()
+    except Exception as exc:
+        raise fail(f"cannot open the database: {exc}") from None
+    os.environ.update(
+        METROGAMES_HOST=settings.host,
+        METROGAMES_PORT=str(settings.port),
+        METROGAMES_DB=settings.db,
+        METROGAMES_REDIS_URL=settings.redis_url,
+    )
+    shown_db = make_url(settings.db).render_as_string(hide_password=True)
+    out.print(
+        f"metrogames web table on http://{settings.host}:{settings.port}/ "
+        f"({workers} workers, database {shown_db}); Ctrl-C stops it",
+        highlight=False,
+        markup=False,
+    )
+    config = worker_config(settings, workers)
+    sockets = [config.bind_socket()]
+    Multiprocess(config, sockets=sockets).run()
 
 
 def _check_listen(host: str, port: int) -> None:

@@ -16,6 +16,11 @@ While the app runs (its lifespan), the rooms whose clock runs or whose bots are 
 (:meth:`~metrogames.web.rooms.RoomService.evict_idle`). Client addresses come from
 ``X-Forwarded-For`` only for the configured trusted proxies (uvicorn's proxy-headers
 middleware); they are what the creation rate limits count (:mod:`.ratelimit`).
+With ``METROGAMES_REDIS_URL`` set, ``app.state.redis`` is the shared Redis client
+(redis.asyncio; else ``None``): rate limits are counted there, and while the app runs it
+listens to the other workers' room changes and chat messages and takes over rooms nobody runs
+(:mod:`.cluster`). A request the database cannot serve because it is unreachable is a 503
+``{"error", "reason": "unavailable"}``, never a 500.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import DBAPIError
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -52,15 +58,16 @@ from metrogames.web import (
 from metrogames.web.accounts import Accounts
 from metrogames.web.chat import Chat
 from metrogames.web.checks import RoomError
+from metrogames.web.cluster import Cluster, connect
 from metrogames.web.config import Settings
 from metrogames.web.daily import DailyService, load_secret
-from metrogames.web.db import migrate, open_database
+from metrogames.web.db import UNAVAILABLE, migrate, open_database, unavailable
 from metrogames.web.language import connection_gettext
 from metrogames.web.logs import RequestIds
 from metrogames.web.metrics import sample, worker_gone
 from metrogames.web.players import Players
 from metrogames.web.ratelimit import RateLimits
-from metrogames.web.rooms import RoomService
+from metrogames.web.rooms import TAKEOVER_SECONDS, RoomService
 from metrogames.web.views import ViewCache
 
 PLACEHOLDER = "<!doctype html><title>metrogames</title><p>The browser client is not installed."
@@ -120,6 +127,17 @@ async def sweep(rooms: RoomService) -> None:
         rooms.evict_idle()
 
 
+async def take_over(rooms: RoomService) -> None:
+    """With several workers: take over the rooms nobody runs, every few seconds."""
+    while True:
+        await asyncio.sleep(TAKEOVER_SECONDS)
+        try:
+            await rooms.take_over()
+        except Exception as exc:  # e.g. the database is down: next time
+            if not unavailable(exc):
+                raise
+
+
 @contextlib.asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """While the app runs: resume the rooms that need it, evict idle ones; at the end, stop
@@ -127,14 +145,21 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     rooms: RoomService = app.state.rooms
     tasks = [asyncio.create_task(rooms.resume()), asyncio.create_task(sweep(rooms))]
     tasks.append(asyncio.create_task(sample(lambda: len(rooms.tables))))
+    if rooms.cluster is not None:
+        chat: Chat = app.state.chat
+        listen = rooms.cluster.listen(rooms.room_changed, chat.deliver, rooms.all_changed)
+        tasks += [asyncio.create_task(listen), asyncio.create_task(take_over(rooms))]
     try:
         yield
     finally:
         for task in tasks:
             task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
         await rooms.stop()
         await app.state.daily.stop()
         worker_gone()
+        if app.state.redis is not None:
+            await app.state.redis.aclose()
 
 
 def create_app(settings: Settings | None = None, now: Callable[[], float] | None = None) -> FastAPI:
@@ -161,6 +186,9 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     app.state.settings = settings
     app.state.limits = RateLimits(settings)
     app.state.rooms = rooms = RoomService(settings, engine)
+    app.state.redis = connect(settings.redis_url) if settings.redis_url else None
+    if app.state.redis is not None:
+        rooms.cluster = Cluster(app.state.redis)
     app.state.chat = Chat(rooms, app.state.limits)
     app.state.views = ViewCache()
     app.state.now = now or time.time
@@ -182,6 +210,12 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
             status_code=exc.status,
             headers=exc.headers,
         )
+
+    @app.exception_handler(DBAPIError)
+    async def database_error(request: Request, exc: DBAPIError) -> JSONResponse:
+        if not unavailable(exc):
+            raise exc  # a bug, not an outage: the 500 of server_error (and its trace logged)
+        return await room_error(request, UNAVAILABLE)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:

@@ -105,10 +105,17 @@ class Chat:
         name = table.seats[seat].name
         message = await self.rooms.write(self._write, table.id, seat, name, text, time.time())
         self.limits.count("chat", key)  # only a stored message counts
-        for send in list(self.sinks.get(table.id, {}).values()):
+        await self.deliver(table.id, message)
+        if self.rooms.cluster is not None:
+            await self.rooms.cluster.publish_chat(table.id, message)
+        return message
+
+    async def deliver(self, room: str, message: dict[str, Any]) -> None:
+        """Push a stored ``message`` of ``room`` to this worker's sockets of the room (also
+        called for the other workers' messages, :mod:`.cluster`)."""
+        for send in list(self.sinks.get(room, {}).values()):
             with contextlib.suppress(Exception):  # a closed socket is dropped by its reader
                 await send({"type": "chat", "message": message})
-        return message
 
     def _write(self, room: str, seat: int, name: str, text: str, when: float) -> dict[str, Any]:
         with self.rooms.sessions.begin() as session:

@@ -23,7 +23,10 @@ or ``deep``: the hindsight analyses' search),
 ``X-Forwarded-For`` names the client; empty: the direct peer is the client),
 ``METROGAMES_SECURE_COOKIES`` (mark the session cookie ``Secure``: set it behind HTTPS),
 ``METROGAMES_SESSION_DAYS`` (how long a sign-in lasts) and ``METROGAMES_DAILY_GUEST_RANKED``
-(how many ranked guest games of one daily game one client address may start per UTC day).
+(how many ranked guest games of one daily game one client address may start per UTC day),
+``METROGAMES_REDIS_URL`` (``redis://host:port/db``: several workers share rate limits, room
+changes and locks through this Redis server, :mod:`metrogames.web.cluster`; unset: one process,
+no Redis).
 ``METROGAMES_LOG_FORMAT`` (``json``: one JSON object per line; ``text``: plain lines for
 development) and ``METROGAMES_LOG_LEVEL`` (``warning``; ``info`` adds the access log):
 :mod:`.logs`.
@@ -74,6 +77,7 @@ class Settings(BaseSettings):
     daily_guest_ranked: int = Field(default=3, ge=0, le=10_000)
     log_format: str = "json"
     log_level: str = "warning"
+    redis_url: str | None = None
 
     @field_validator("analysis_budget")
     @classmethod

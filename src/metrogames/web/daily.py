@@ -474,6 +474,9 @@ class DailyService:
         try:
             if await asyncio.to_thread(self._bot_score_of, game, day, self.expert) is not None:
                 return
+            cluster = self.rooms.cluster
+            if cluster is not None and not await cluster.claim(f"expert:{game}:{day}", 120):
+                return  # another worker plays it (asked again at the next result)
             score = await asyncio.get_running_loop().run_in_executor(
                 self._expert_thread,
                 dd.bot_score,

@@ -2,7 +2,8 @@
 
 :func:`open_database` creates the engine for a URL (creating a SQLite file's folder), and
 :func:`migrate` applies the Alembic migrations packaged in :mod:`metrogames.web.migrations`,
-so an installed package migrates its own database at start.
+so an installed package migrates its own database at start; :func:`unavailable` tells an
+unreachable database (a 503, :data:`UNAVAILABLE`) from a failure of the server.
 """
 
 from __future__ import annotations
@@ -14,7 +15,19 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
+
+from metrogames.i18n import N_, msg
+from metrogames.web.checks import RoomError
+
+UNAVAILABLE = RoomError(
+    503,
+    "unavailable",
+    msg(N_("the database cannot be reached for a moment: nothing was changed, try again")),
+    headers={"Retry-After": "2"},
+)
+"""The refusal of a request the database could not serve (it is down or restarting)."""
 
 
 def open_database(url: str) -> Engine:
@@ -44,6 +57,14 @@ def open_database(url: str) -> Engine:
 
         return engine
     return create_engine(url, pool_pre_ping=True)
+
+
+def unavailable(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database could not be reached (rather than a bug): an
+    operational error, or a connection the driver found broken."""
+    return isinstance(exc, OperationalError) or (
+        isinstance(exc, DBAPIError) and exc.connection_invalidated
+    )
 
 
 def migrate(engine: Engine) -> None:

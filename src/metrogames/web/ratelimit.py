@@ -2,7 +2,9 @@
 sign in, or have records replayed, score sheets scored or moves hinted, per client address
 (``docs/web-api.md``, "Errors": 429 ``rate-limited``).
 
-The counting is the ``limits`` library's moving window, in this process's memory. The address
+The counting is the ``limits`` library's moving window, in this process's memory, or with
+several workers (``METROGAMES_REDIS_URL``) in Redis, shared by all of them (while Redis cannot
+be reached, each worker counts in its own memory meanwhile). The address
 is the request's client as the ASGI server gives it, after
 :class:`uvicorn.middleware.proxy_headers.ProxyHeadersMiddleware` has replaced it by the one
 ``X-Forwarded-For`` names — which the app asks of it only for the configured trusted proxies
@@ -13,17 +15,25 @@ counted by their /64 network (one host usually holds a whole /64).
 from __future__ import annotations
 
 import ipaddress
+import logging
 import math
 import time
+from typing import Any
 
 from limits import RateLimitItem, parse_many
-from limits.storage import MemoryStorage
+from limits.errors import StorageError
+from limits.storage import MemoryStorage, RedisStorage
 from limits.strategies import MovingWindowRateLimiter
+from redis.exceptions import RedisError
 from starlette.requests import HTTPConnection
 
 from metrogames.i18n import N_, Message, msg
 from metrogames.web.checks import RoomError
 from metrogames.web.config import Settings
+
+log = logging.getLogger(__name__)
+REDIS_TIMEOUT = 1.0
+"""Seconds a rate-limit count waits for Redis before counting in this process instead."""
 
 WHAT = {
     "rooms": N_("rooms"),
@@ -59,7 +69,21 @@ class RateLimits:
     ``rate_accounts``, ``rate_signins``, ``rate_analyses``, ``rate_chat``)."""
 
     def __init__(self, settings: Settings) -> None:
-        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+        self.local = MovingWindowRateLimiter(MemoryStorage())
+        """The counts of this process (single-process, or while Redis cannot be reached)."""
+        self.shared = (
+            MovingWindowRateLimiter(
+                RedisStorage(
+                    settings.redis_url,
+                    key_prefix="metrogames",
+                    socket_timeout=REDIS_TIMEOUT,
+                    socket_connect_timeout=REDIS_TIMEOUT,
+                )
+            )
+            if settings.redis_url
+            else None
+        )
+        """The counts shared by every worker, in Redis (``None``: single-process)."""
         self.rules: dict[str, list[RateLimitItem]] = {
             "rooms": parse_many(settings.rate_rooms),
             "players": parse_many(settings.rate_players),
@@ -95,8 +119,8 @@ class RateLimits:
                 ``Retry-After``).
         """
         for item in self.rules[kind]:
-            if not self.limiter.test(item, kind, key):
-                reset = self.limiter.get_window_stats(item, kind, key).reset_time
+            if not self._use("test", item, kind, key):
+                reset = self._use("get_window_stats", item, kind, key).reset_time
                 wait = max(1, math.ceil(reset - time.time()))
                 raise RoomError(
                     429,
@@ -116,4 +140,14 @@ class RateLimits:
     def count(self, kind: str, key: str) -> None:
         """Count one request of ``kind`` by ``key``."""
         for item in self.rules[kind]:
-            self.limiter.hit(item, kind, key)
+            self._use("hit", item, kind, key)
+
+    def _use(self, method: str, *args: Any) -> Any:
+        """The limiter's ``method(*args)`` on the shared counts, or on this process's own
+        when there are none or Redis fails."""
+        if self.shared is not None:
+            try:
+                return getattr(self.shared, method)(*args)
+            except (RedisError, StorageError, OSError) as exc:
+                log.warning("rate limits: redis failed (%s); counting in this process", exc)
+        return getattr(self.local, method)(*args)

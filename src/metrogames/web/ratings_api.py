@@ -39,7 +39,7 @@ async def link_seat(room: str, seat: str, request: Request) -> dict[str, Any]:
         raise RoomError(403, "bad-token", f"this is not the token of seat {number}")
     if table.mode != "online":
         raise RoomError(400, "bad-request", "only the seats of an online room are rated")
-    async with table.lock:
+    async with rooms.locked(table):
         if table.status != "waiting":
             raise RoomError(409, "already-started", "a seat is tied to an account in the lobby")
         await rooms.write(_link, rooms, table.id, number, account)

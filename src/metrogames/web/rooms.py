@@ -16,6 +16,20 @@ room leaves memory once nothing uses it — no request, socket, bot or clock —
 ``room_idle`` seconds (finished rooms: ``finished_idle``), and is reloaded on demand
 (:meth:`RoomService.evict_idle`).
 
+Several workers (``METROGAMES_REDIS_URL`` set, :mod:`.cluster`): the database stays the only
+truth and each worker's rooms in memory are caches. Every change runs under
+:meth:`RoomService.locked` — the room's lock in this process and across the workers — and
+first catches the room up with the database (:meth:`RoomService._sync`: the actions, seats and
+room facts stored by other workers) unless the room's version in Redis is the one its copy was
+read at; the primary key ``(room, step)`` of the stored actions is the last guard against a
+step played twice. A change gives the room a new version and is published when the lock is
+released (a socket's hello also catches up, :meth:`RoomService.catch_up`); the other workers
+mark their copy stale and, when they have sockets on it, catch up and push views.
+Turn clocks and bots run wherever the room is in memory (each fire catches up first, so the
+second finds nothing left to do), and every worker takes over, every
+:data:`TAKEOVER_SECONDS`, the rooms whose clock is overdue or whose bots are due
+(:meth:`RoomService.take_over`): a dead worker's rooms go on.
+
 Bodies arrive parsed (:mod:`.bodies`); errors are :class:`~metrogames.web.checks.RoomError`;
 rooms in memory are :class:`~metrogames.web.tables.Table` values.
 """
@@ -64,6 +78,7 @@ from metrogames.web.checks import (
     new_token,
     shown,
 )
+from metrogames.web.cluster import Cluster
 from metrogames.web.config import Settings
 from metrogames.web.db import session_factory
 from metrogames.web.models import ActionRow, RoomRow, SeatRow
@@ -99,6 +114,10 @@ REPLAY_CACHE_BYTES = 64 * 1024 * 1024
 """Finished rooms' replays kept as JSON text (a London solo game: about 110 KB)."""
 HINT_MOVES = 3
 """How many moves a hint shows."""
+TAKEOVER_SECONDS = 2.0
+"""With several workers: how often each looks for rooms whose clock or bots nobody runs."""
+TAKEOVER_GRACE = 2.0
+"""Seconds past a turn clock's deadline before any worker takes the room over."""
 
 
 def check_room_id(room: str) -> None:
@@ -151,6 +170,8 @@ class RoomService:
         each): off the event loop, and at most two at a time."""
         self.no_hints: Callable[[Table], bool] = lambda _table: False
         """Whether hints are refused in a room (a ranked daily game)."""
+        self.cluster: Cluster | None = None
+        """The link to the other workers (``None``: this process is the only one)."""
 
     async def write(self, fn: Callable[..., T], *args: Any) -> T:
         """Run the database write ``fn(*args)`` on the writer thread and wait for its result
@@ -186,6 +207,9 @@ class RoomService:
                 self._loading[room] = loading
                 loading.add_done_callback(lambda _task: self._loading.pop(room, None))
             table = await asyncio.shield(loading)
+        elif table.stale:
+            async with table.lock:
+                await self._sync(table)
         table.touched = self.clock()
         return table
 
@@ -205,6 +229,156 @@ class RoomService:
         finally:
             table.holds -= 1
             table.touched = self.clock()
+
+    @contextlib.asynccontextmanager
+    async def locked(self, table: Table) -> AsyncIterator[Table]:
+        """Hold ``table``'s lock while the block changes the room. With several workers the
+        room's lock is also held across them, the room is first caught up with the database
+        (:meth:`_sync`) unless its copy is at the room's version, and a change (seen in
+        :meth:`_fingerprint`) gives the room a new version and is published at the end."""
+        async with table.lock:
+            if self.cluster is None:
+                yield table
+                return
+            async with self.cluster.lock(table.id) as lease:
+                if table.stale or lease.version is None or lease.version != table.version:
+                    await self._sync(table)
+                before = self._fingerprint(table)
+                try:
+                    yield table
+                finally:
+                    lease.changed = self._fingerprint(table) != before
+            table.version = lease.version
+
+    @staticmethod
+    def _fingerprint(table: Table) -> tuple[Any, ...]:
+        """What other workers must catch up on when it changes."""
+        seats = tuple(table.seats)
+        return table.progress.step, table.status, table.deadline, table.bots_due, seats
+
+    async def catch_up(self, table: Table) -> None:
+        """With several workers: catch ``table`` up with the database unless its version is
+        the room's (a socket's hello: a worker that died after its write may not have told
+        the others)."""
+        if self.cluster is None:
+            return
+        version = await self.cluster.version(table.id)
+        async with table.lock:
+            if table.stale or version is None or version != table.version:
+                await self._sync(table)
+                table.version = version
+
+    async def _sync(self, table: Table) -> None:
+        """Adopt what other workers stored in ``table``'s room since it was read: its
+        actions from the step it is at, its seats, status, deadline and ``bots_due`` (the
+        room's lock is held; single-process: nothing to do)."""
+        if self.cluster is None:
+            return
+        table.stale = False
+        try:
+            fetched = await asyncio.to_thread(self._fetch, table.id, table.progress.step)
+        except Exception:
+            table.stale = True
+            raise
+        if fetched is None:
+            return
+        row, seats, actions = fetched
+        if actions:
+            progress = table.progress.copy()
+            for player, action in actions:
+                progress.apply(player, progress.state.action_from_json(player, json.loads(action)))
+            table.progress = progress
+        table.seats = seats
+        table.status, table.deadline, table.bots_due = row.status, row.deadline, row.bots_due
+
+    def _fetch(self, room: str, step: int) -> tuple[Any, list[Seat], list[Any]] | None:
+        """The stored room facts (``status``, ``deadline``, ``bots_due``), seats and actions
+        from ``step`` on (``None``: no such room), read with three indexed queries."""
+        with self.sessions() as session:
+            row = session.execute(
+                select(RoomRow.status, RoomRow.deadline, RoomRow.bots_due).where(RoomRow.id == room)
+            ).first()
+            if row is None:
+                return None
+            seats = session.execute(
+                select(SeatRow.seat, SeatRow.name, SeatRow.human, SeatRow.bot, SeatRow.token_hash)
+                .where(SeatRow.room_id == room)
+                .order_by(SeatRow.seat)
+            ).all()
+            actions = session.execute(
+                select(ActionRow.player, ActionRow.action)
+                .where(ActionRow.room_id == room, ActionRow.step >= step)
+                .order_by(ActionRow.step)
+            ).all()
+        return row, [Seat(*s) for s in seats], list(actions)
+
+    def room_changed(self, room: str, version: str | None = None) -> None:
+        """Another worker changed ``room`` (its new ``version``, if known): the copy in memory
+        (if any) is stale; with sockets on it, it catches up and they get views now."""
+        table = self.tables.get(room)
+        if table is None:
+            return
+        table.stale, table.heard = True, version
+        if table.listeners and table.refresh_task is None:
+            table.refresh_task = asyncio.get_running_loop().create_task(self._refresh(table))
+
+    def all_changed(self) -> None:
+        """What other workers published may have been lost (Redis came back): every room
+        in memory is stale."""
+        for room in list(self.tables):
+            self.room_changed(room)
+
+    async def _refresh(self, table: Table) -> None:
+        """Catch a stale room up and push views to this worker's sockets, until it is no
+        longer stale (a failed read is tried again ``RETRY_SECONDS`` later)."""
+        try:
+            while table.stale and table.listeners:
+                try:
+                    async with table.lock:
+                        if table.stale:
+                            version = table.heard  # the state read next is at least this one
+                            await self._sync(table)
+                            table.version = version
+                except Exception:
+                    log.exception("room %s: could not catch up", table.id)
+                    await asyncio.sleep(RETRY_SECONDS)
+                    continue
+                await self._notify(table)
+        finally:
+            table.refresh_task = None
+
+    async def take_over(self) -> int:
+        """With several workers: load the playing rooms whose turn clock is overdue by
+        ``TAKEOVER_GRACE`` seconds or whose bots are due and that run no clock or bot task
+        here, catch them up and run their clock and bots (another worker that does the same
+        finds, once it holds the room's lock, nothing left to do); returns their number."""
+        rooms = await asyncio.to_thread(self._overdue, time.time() - TAKEOVER_GRACE)
+        taken = 0
+        for room in rooms:
+            table = self.tables.get(room)
+            if table is not None and (table.clock_task or table.bot_task):
+                continue
+            try:
+                async with self.held(room) as table:
+                    async with self.locked(table):
+                        pass
+                    table.clock_for = None  # a deadline seen here before runs out now
+                    self._after_change(table, background=True)
+                taken += 1
+            except Exception:
+                log.exception("room %s: could not be taken over", room)
+        return taken
+
+    def _overdue(self, before: float) -> list[str]:
+        with self.sessions() as session:
+            return list(
+                session.scalars(
+                    select(RoomRow.id).where(
+                        RoomRow.status == "playing",
+                        or_(RoomRow.bots_due, RoomRow.deadline < before),
+                    )
+                )
+            )
 
     def snapshot(self, room: str) -> Table:
         """The room in memory when cached, else rebuilt from the database without caching it
@@ -256,7 +430,7 @@ class RoomService:
             return
         self._after_change(table, background=True)
         if table.bots_due and not self._bot_move(table):
-            async with table.lock:
+            async with self.locked(table):
                 try:
                     await self.write(self._save_room, table.id, {"bots_due": False})
                     table.bots_due = False
@@ -286,6 +460,7 @@ class RoomService:
                 or table.lock.locked()
                 or table.bot_task is not None
                 or table.clock_task is not None
+                or table.refresh_task is not None
             )
             if not busy and now - table.touched >= idle:
                 del self.tables[room]
@@ -297,7 +472,7 @@ class RoomService:
         stored: a restarted server resumes it)."""
         tasks = []
         for table in self.tables.values():
-            for task in (table.clock_task, table.bot_task):
+            for task in (table.clock_task, table.bot_task, table.refresh_task):
                 if task is not None:
                     task.cancel()
                     tasks.append(task)
@@ -599,7 +774,7 @@ class RoomService:
                 raise bad_request(
                     msg(N_("a join: seat: this room's seats are 0 to {last}"), last=last)
                 )
-            async with table.lock:
+            async with self.locked(table):
                 s = table.seats[seat]
                 if table.status != "waiting" or not s.human or s.token_hash is not None:
                     raise RoomError(
@@ -607,7 +782,8 @@ class RoomService:
                     )
                 token = new_token()
                 name = body.name or f"Player {seat + 1}"
-                await self._change_seat(table, seat, name=name, token_hash=hash_token(token))
+                changes = {"name": name, "token_hash": hash_token(token)}
+                await self._change_seat(table, seat, claim=True, **changes)
             await self._notify(table)
         return token
 
@@ -620,7 +796,7 @@ class RoomService:
         """
         async with self.held(room) as table:
             self._check_host(table, host)
-            async with table.lock:
+            async with self.locked(table):
                 if table.status != "waiting":
                     raise RoomError(409, "already-started", msg(N_("the game has already started")))
                 open_seats = [s.seat for s in table.seats if s.human and s.token_hash is None]
@@ -650,7 +826,7 @@ class RoomService:
         """
         async with self.held(room) as table:
             self._check_host(table, host)
-            async with table.lock:
+            async with self.locked(table):
                 s = self._seat(table, seat)
                 self._check_playing(table)
                 if not s.human:
@@ -694,7 +870,7 @@ class RoomService:
             RoomError: ``bad-token`` (no token, or another seat's), 404 for no such seat.
         """
         async with self.held(room) as table:
-            async with table.lock:
+            async with self.locked(table):
                 s = self._seat(table, seat)
                 if self.seat_of(table, token) != seat:
                     raise RoomError(
@@ -711,14 +887,18 @@ class RoomService:
             raise RoomError(404, "not-found", msg(N_("no seat {seat} in this room"), seat=seat))
         return table.seats[seat]
 
-    async def _change_seat(self, table: Table, seat: int, **changes: Any) -> None:
+    async def _change_seat(
+        self, table: Table, seat: int, claim: bool = False, **changes: Any
+    ) -> None:
         """Store ``seat`` with ``changes`` (``name``, ``bot``, ``token_hash``) and whether a bot
         is now to move, then put the changed seat in place of the old one (under the room's
-        lock)."""
+        lock). ``claim``: the seat must still be unclaimed in the database (else 409
+        ``seat-taken``: another worker claimed it meanwhile)."""
         changed = dataclasses.replace(table.seats[seat], **changes)
         seats = [changed if s.seat == seat else s for s in table.seats]
         due = table.status == "playing" and bool(self._bot_move(table, seats))
-        await self.write(self._save_seat, table.id, changed, None if due == table.bots_due else due)
+        flag = None if due == table.bots_due else due
+        await self.write(self._save_seat, table.id, changed, flag, claim)
         table.seats[seat] = changed
         table.bots_due = due
 
@@ -727,15 +907,17 @@ class RoomService:
         is handed out: the daily challenge gives an account's seat a fresh token at each start.
         """
         token = new_token()
-        async with table.lock:
+        async with self.locked(table):
             await self._change_seat(table, seat, token_hash=hash_token(token))
         return token
 
-    def _save_seat(self, room: str, s: Seat, due: bool | None) -> None:
+    def _save_seat(self, room: str, s: Seat, due: bool | None, claim: bool = False) -> None:
         with self.sessions.begin() as session:
-            row = session.get(SeatRow, (room, s.seat))
+            row = session.get(SeatRow, (room, s.seat), with_for_update=claim)
             if row is None:
                 raise RoomError(404, "not-found", f"no seat {s.seat}")
+            if claim and row.token_hash is not None:
+                raise RoomError(409, "seat-taken", f"seat {s.seat} is not open")
             row.name, row.bot, row.token_hash = s.name, s.bot, s.token_hash
             if due is not None:
                 session.execute(update(RoomRow).where(RoomRow.id == room).values(bots_due=due))
@@ -768,7 +950,7 @@ class RoomService:
         """Play ``{"action", "step"}`` for ``seat``, whose token was checked; errors as
         :meth:`act`."""
         step = body.step
-        async with table.lock:
+        async with self.locked(table):
             self._check_playing(table)
             if not self._step_current(table, seat, step):
                 raise RoomError(409, "stale-step", _stale(step, table.progress.step))
@@ -889,6 +1071,7 @@ class RoomService:
         try:
             await self.write(self._write, table, trial, moves, room, state)
         except IntegrityError:
+            table.stale, table.version = True, None  # another worker played: catch up next
             raise RoomError(409, "stale-step", msg(N_("another action took this step"))) from None
         table.progress = trial
         if status is not None:
@@ -971,7 +1154,7 @@ class RoomService:
                 if pause > 0:
                     await asyncio.sleep(pause)
                 pause = delay
-                async with table.lock:
+                async with self.locked(table):
                     if table.status != "playing":
                         return
                     movers = self._bot_move(table)
@@ -1030,8 +1213,11 @@ class RoomService:
         told what was played for it (``timed_out`` in its views). An action that cannot be
         stored is tried again ``RETRY_SECONDS`` later."""
         await asyncio.sleep(max(0.0, deadline - time.time()))
-        async with table.lock:
-            if table.clock_task is not asyncio.current_task() or table.status != "playing":
+        async with self.locked(table):
+            if table.clock_task is not asyncio.current_task():
+                return
+            if table.status != "playing" or table.deadline != deadline:  # done elsewhere
+                self._stop_clock(table)
                 return
             table.clock_task = None  # clock_for stays: this deadline is spent
             state = table.progress.state

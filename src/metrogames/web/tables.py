@@ -101,7 +101,11 @@ class Table:
     (``clock_for``: the deadline the clock task was started for), ``touched`` (the last request,
     change or connection, by the room service's clock), ``holds`` (requests and sockets using
     the table now: a held room stays in memory) and ``timed_out`` (per seat, what the turn
-    clock played for it last, until it acts again)."""
+    clock played for it last, until it acts again). With several workers (:mod:`.cluster`):
+    ``stale`` (another worker changed the room since it was read), ``refresh_task`` (the
+    task catching it up and pushing views to this worker's sockets), ``version`` (the room's
+    version in Redis this copy is known to match, or ``None``) and ``heard`` (the version the
+    last change published by another worker gave the room)."""
 
     id: str
     game: str
@@ -127,6 +131,10 @@ class Table:
     bot_task: asyncio.Task[None] | None = None
     bots: dict[int, Bot] = field(default_factory=dict)
     timed_out: dict[int, dict[str, Any]] = field(default_factory=dict)
+    stale: bool = False
+    refresh_task: asyncio.Task[None] | None = None
+    version: str | None = None
+    heard: str | None = None
 
     def names(self) -> list[str]:
         return [s.name for s in self.seats]

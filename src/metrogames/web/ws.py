@@ -29,6 +29,7 @@ from metrogames.web import logs
 from metrogames.web.bodies import ActionMessage, ChatMessage, Hello, Message, parse
 from metrogames.web.chat import Chat
 from metrogames.web.checks import RoomError, bad_request
+from metrogames.web.db import UNAVAILABLE, unavailable
 from metrogames.web.language import connection_gettext
 from metrogames.web.metrics import ROUND_TRIP, SOCKETS, worker
 from metrogames.web.rooms import RoomService
@@ -95,6 +96,7 @@ class Connection:
         await self.send_text(self.views.message(frame, table.progress.state, seat))
 
     async def hello(self, message: Hello) -> None:
+        await self.rooms.catch_up(self.table)
         seat = self.rooms.viewer(self.table, message.token)
         if self.key is not None:
             self.rooms.unlisten(self.table, self.key)
@@ -176,7 +178,10 @@ async def serve_connection(conn: Connection) -> None:
                 await conn.send(_error(exc, conn.gettext))
             except WebSocketDisconnect:
                 raise
-            except Exception:  # e.g. the database failed: the room is unchanged, the socket lives
+            except Exception as exc:  # e.g. the database failed: nothing changed, the socket lives
+                if unavailable(exc):
+                    await conn.send(_error(UNAVAILABLE, conn.gettext))
+                    continue
                 log.exception("room %s: a WebSocket message failed", table.id)
                 await conn.send(_error(SERVER_ERROR, conn.gettext))
     except WebSocketDisconnect:

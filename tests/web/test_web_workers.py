@@ -1,0 +1,224 @@
+"""Several workers, one truth: two apps on one PostgreSQL database and one Redis server
+(:mod:`workers`) serve one room — a change made through either reaches the sockets of both,
+a step is played once whichever worker gets it, clocks and bots act once, the rate limits
+are counted once for both, and a database that cannot be reached is a 503 that changes
+nothing."""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import event
+from sqlalchemy.exc import OperationalError
+from webutil import act, auth, create, view
+from workers import two_workers
+
+from metrogames.games import replay_record
+
+pytestmark = pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
+
+
+def record_history(client: TestClient, room: str) -> list[Any]:
+    r = client.get(f"/api/rooms/{room}/record")
+    assert r.status_code == 200, r.text
+    return list(replay_record(r.json()).history())
+
+
+def online_metro(a: TestClient, b: TestClient, turn_clock: int | None = None) -> tuple[str, list[str]]:
+    """A started two-player Metro room: created and started on A, its second seat claimed on
+    B; returns the room and the seat tokens."""
+    made = create(a, game="metro", mode="online", seats=[{"name": "Ada"}, {}], turn_clock=turn_clock)
+    room = made["room"]["room"]
+    j = b.post(f"/api/rooms/{room}/join", json={"seat": 1, "name": "Bo"})
+    assert j.status_code == 200, j.text
+    r = a.post(f"/api/rooms/{room}/start", headers=auth(made["host_token"]))
+    assert r.status_code == 200, r.text
+    return room, [made["tokens"]["0"], j.json()["token"]]
+
+
+def race(workers: list[TestClient], room: str, token: str, action: Any, step: int) -> list[Any]:
+    """The same action sent to every worker at once; their answers."""
+    go = threading.Barrier(len(workers))
+
+    def send(worker: TestClient) -> Any:
+        go.wait()
+        return act(worker, room, token, action, step)
+
+    with ThreadPoolExecutor(len(workers)) as pool:
+        return list(pool.map(send, workers))
+
+
+def test_an_action_on_one_worker_reaches_a_socket_on_the_other(db_url: str) -> None:
+    with two_workers(db_url) as (a, b):
+        room, tokens = online_metro(a, b)
+        with b.websocket_connect(f"/ws/rooms/{room}") as ws:
+            ws.send_json({"type": "hello", "token": tokens[1]})
+            first = ws.receive_json()["view"]
+            mover = first["to_move"][0]
+            seen = view(a, room, tokens[mover])
+            r = act(a, room, tokens[mover], seen["legal"][0], seen["step"])
+            assert r.status_code == 200, r.text
+            pushed = ws.receive_json()["view"]
+            while pushed["step"] == first["step"]:  # the seat-connected view may come first
+                pushed = ws.receive_json()["view"]
+            assert pushed["step"] > seen["step"]  # the move (and the tile drawn after it)
+            assert pushed["to_move"] == [1 - mover]
+        # B, which had the room in memory, plays on from the position A stored
+        now = view(b, room, tokens[1 - mover])
+        assert now["step"] == pushed["step"]
+        r = act(b, room, tokens[1 - mover], now["legal"][0], now["step"])
+        assert r.status_code == 200, r.text
+        history = record_history(a, room)
+        assert [who for who, _ in history[seen["step"] :] if who >= 0] == [mover, 1 - mover]
+
+
+def test_one_action_sent_to_both_workers_is_played_once(db_url: str) -> None:
+    with two_workers(db_url) as (a, b):
+        room, tokens = online_metro(a, b)
+        for _ in range(6):  # each worker has the room in memory; they race for each step
+            seen = view(a, room, tokens[0])
+            mover = seen["to_move"][0]
+            seen = view(b, room, tokens[mover])
+            answers = race([a, b], room, tokens[mover], seen["legal"][0], seen["step"])
+            results = [r.status_code for r in answers]
+            assert sorted(results) == [200, 409]
+            assert [r.json()["reason"] for r in answers if r.status_code == 409] == ["stale-step"]
+            history = record_history(b, room)
+            assert [who for who, _ in history[seen["step"] :] if who >= 0] == [mover]
+
+
+def test_a_stale_worker_catches_up_before_it_plays(db_url: str) -> None:
+    with two_workers(db_url) as (a, b):
+        room, tokens = online_metro(a, b)
+        seen = view(b, room, tokens[0])  # B holds the room at this step
+        mover = seen["to_move"][0]
+        assert act(a, room, tokens[mover], seen["legal"][0], seen["step"]).status_code == 200
+        again = act(b, room, tokens[mover], seen["legal"][0], seen["step"])
+        assert again.status_code == 409 and again.json()["reason"] == "stale-step"
+        history = record_history(a, room)
+        assert [who for who, _ in history[seen["step"] :] if who >= 0] == [mover]
+
+
+def test_a_turn_clock_held_by_both_workers_plays_once(db_url: str) -> None:
+    # a turn-clock second lasts 10 ms: 150 s of clock run out after 1.5 s
+    with two_workers(db_url) as (a, b):
+        room, tokens = online_metro(a, b, turn_clock=150)
+        start = view(b, room, tokens[0])  # B loads the room and runs its clock too
+        assert start["clock"] is not None
+        with b.websocket_connect(f"/ws/rooms/{room}") as ws:
+            ws.send_json({"type": "hello", "token": tokens[0]})
+            current = ws.receive_json()["view"]
+            while current["step"] == start["step"]:
+                current = ws.receive_json()["view"]
+        time.sleep(0.3)  # a second firing of the same deadline would have played by now
+        history = record_history(a, room)
+        assert [who for who, _ in history[start["step"] :] if who >= 0] == start["to_move"]
+
+
+def test_a_bot_due_on_both_workers_moves_once(db_url: str) -> None:
+    with two_workers(db_url, bot_delay=0.2) as (a, b):
+        made = create(a, game="metro", mode="bots", seats=[{"name": "Ada"}, {"bot": "random"}])
+        room, token = made["room"]["room"], made["tokens"]["0"]
+        seen = view(b, room, token)
+        while 0 not in seen["to_move"]:  # the bot opens: wait for the human's turn
+            time.sleep(0.05)
+            seen = view(b, room, token)
+        assert act(a, room, token, seen["legal"][0], seen["step"]).status_code == 200
+        # B takes the room over while A's bot waits out its delay: both run the bot
+        assert b.portal.call(b.app.state.rooms.take_over) >= 1  # type: ignore[union-attr, attr-defined]
+        after = view(a, room, token)
+        while 0 not in after["to_move"] and after["status"] == "playing":
+            time.sleep(0.05)
+            after = view(a, room, token)
+        for worker in (a, b):
+            table = worker.app.state.rooms.tables[room]  # type: ignore[attr-defined]
+            while table.bot_task is not None:
+                time.sleep(0.05)
+        history = record_history(b, room)
+        assert [who for who, _ in history[seen["step"] :] if who >= 0] == [0, 1]
+
+
+def test_rate_limits_are_counted_once_for_both_workers(db_url: str) -> None:
+    with two_workers(db_url, rate_accounts="2/minute") as (a, b):
+        names = [f"W{secrets.token_hex(4)}" for _ in range(3)]
+        body = {"password": "correct horse battery"}
+        assert a.post("/api/accounts", json={"name": names[0], **body}).status_code == 201
+        assert b.post("/api/accounts", json={"name": names[1], **body}).status_code == 201
+        r = a.post("/api/accounts", json={"name": names[2], **body})
+        assert r.status_code == 429 and r.json()["reason"] == "rate-limited", r.text
+        r = b.post("/api/accounts", json={"name": names[2], **body})
+        assert r.status_code == 429 and r.json()["reason"] == "rate-limited", r.text
+
+
+def test_chat_said_on_one_worker_reaches_the_other(db_url: str) -> None:
+    with two_workers(db_url) as (a, b):
+        made = create(a, game="london", mode="online", seats=[{"name": "Ada"}, {}])
+        room = made["room"]["room"]
+        with b.websocket_connect(f"/ws/rooms/{room}") as ws:
+            ws.send_json({"type": "hello", "token": None})
+            assert ws.receive_json()["type"] == "view"
+            r = a.post(
+                f"/api/rooms/{room}/chat", headers=auth(made["tokens"]["0"]), json={"text": "hi"}
+            )
+            assert r.status_code == 201, r.text
+            message = ws.receive_json()
+            while message["type"] != "chat":
+                message = ws.receive_json()
+            assert message["message"]["text"] == "hi"
+
+
+def test_an_unreachable_database_is_a_503_that_changes_nothing(db_url: str) -> None:
+    with two_workers(db_url) as (a, b):
+        made = create(a, game="london", mode="solo", seats=[{"name": "Ada"}])
+        room, token = made["room"]["room"], made["tokens"]["0"]
+        seen = view(b, room, token)
+        engine = b.app.state.rooms.engine  # type: ignore[attr-defined]
+
+        def down(_conn: Any, statement: Any, *_rest: Any) -> None:
+            if getattr(statement, "is_dml", False):  # every write, ORM flush or Core statement
+                raise OperationalError("COMMIT", {}, ConnectionRefusedError("the server is down"))
+
+        event.listen(engine, "after_execute", down)
+        try:
+            r = act(b, room, token, seen["legal"][0], seen["step"])
+            assert r.status_code == 503, r.text
+            assert r.json()["reason"] == "unavailable" and r.headers["retry-after"] == "2"
+            with b.websocket_connect(f"/ws/rooms/{room}") as ws:
+                ws.send_json({"type": "hello", "token": token})
+                assert ws.receive_json()["view"]["step"] == seen["step"]
+                ws.send_json({"type": "action", "action": seen["legal"][0], "step": seen["step"]})
+                answer = ws.receive_json()
+                assert answer["type"] == "error" and answer["reason"] == "unavailable"
+        finally:
+            event.remove(engine, "after_execute", down)
+        assert view(a, room, token)["step"] == seen["step"]  # nothing was stored
+        r = act(b, room, token, seen["legal"][0], seen["step"])  # sent again: played once
+        assert r.status_code == 200, r.text
+        assert view(a, room, token)["step"] > seen["step"]
+
+
+def test_a_worker_dead_between_its_write_and_its_release_leaves_no_stale_copy(
+    db_url: str,
+) -> None:
+    with two_workers(db_url) as (a, b):
+        room, tokens = online_metro(a, b)
+        seen = view(b, room, tokens[0])
+        mover = seen["to_move"][0]
+        # B plays: its copy is at the room's version
+        assert act(b, room, tokens[mover], seen["legal"][0], seen["step"]).status_code == 200
+        now = view(a, room, tokens[1 - mover])
+
+        async def dies(*_args: Any) -> None:  # A writes, then never releases nor publishes
+            return None
+
+        a.app.state.rooms.cluster._release = dies  # type: ignore[attr-defined]
+        assert act(a, room, tokens[1 - mover], now["legal"][0], now["step"]).status_code == 200
+        with b.websocket_connect(f"/ws/rooms/{room}") as ws:
+            ws.send_json({"type": "hello", "token": tokens[mover]})
+            assert ws.receive_json()["view"]["step"] > now["step"]  # B caught up
