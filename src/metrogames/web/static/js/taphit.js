@@ -111,7 +111,8 @@ export function tapOrZoom(svg, hit, { reach, centre, pick }) {
   hit.dataset.reach = reach.toFixed(1);
   hit.addEventListener("click", (ev) => {
     ev.preventDefault();
-    if (ev.pointerType === "touch" && reach * cssScale(svg) < FINGER) openZoom(svg, centre);
+    // largestSquare errs low by up to 1/16: 3 px more keeps every target under FINGER in
+    if (ev.pointerType === "touch" && reach * cssScale(svg) < FINGER + 3) openZoom(svg, centre);
     else pick();
   });
   hit.addEventListener("keydown", (ev) => {
