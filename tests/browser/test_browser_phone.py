@@ -114,8 +114,25 @@ def measure(page: Page, svg: str) -> list[dict[str, Any]]:
     return list(page.evaluate(MEASURE_JS, [svg, 2]))
 
 
+# Whether the whole board is on screen and uncovered (its corners and bottom edge are its own).
+UNCOVERED_JS = """(svgSel) => {
+  const svg = document.querySelector(svgSel);
+  const r = svg.getBoundingClientRect();
+  if (r.top < 0 || r.bottom > innerHeight || r.left < 0 || r.right > innerWidth) return false;
+  const pts = [[r.left + 2, r.top + 2], [r.right - 2, r.top + 2], [r.left + 2, r.bottom - 2],
+               [r.right - 2, r.bottom - 2], [(r.left + r.right) / 2, r.bottom - 2]];
+  return pts.every(([x, y]) => svg.contains(document.elementFromPoint(x, y)));
+}"""
+
+
 def board_in_view(page: Page, svg: str) -> None:
+    """Scroll the board to the top of the screen; it must be whole and uncovered there, with
+    the turn's instruction and buttons on screen too (no scrolling per turn)."""
     page.locator(svg).evaluate("(e) => e.scrollIntoView({block: 'start'})")
+    assert page.evaluate(UNCOVERED_JS, svg), "the board is cut or covered"
+    dock = ".turn-dock .card.current, .turn-dock .tile-btn"  # the current card or tile
+    for what in (dock, "[data-testid=turn-help]", "#pass-btn, .turn-dock .tile-btn"):
+        assert in_viewport(page, what), f"{what} is off screen with the board in view"
 
 
 def tap_in_zoom(page: Page, name: str, sizes: Sizes) -> None:
