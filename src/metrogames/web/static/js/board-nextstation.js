@@ -12,8 +12,11 @@ const SHADES = ["#f3ead6", "#e6ecdd", "#ece2ef", "#e2e9f1"];
 
 
 export class NextStationBoard {
-  constructor(board, { onPick = null, onHover = null } = {}) {
+  // snug: each station's hit area reaches at most halfway to the next clickable one (the
+  // score page, where the sections between them are clickable too)
+  constructor(board, { onPick = null, onHover = null, snug = false } = {}) {
     this.board = board;
+    this.snug = snug;
     this.onPick = onPick;
     this.onHover = onHover;
     this.colours = board.colours;
@@ -464,7 +467,8 @@ export class NextStationBoard {
       return p.row - q.row || p.col - q.col;
     });
     // each hit area is the region nearer this station than any other one to click now, up
-    // to 1.3 cells away (taphit.js); a phone's tap where that is too small opens a magnifier
+    // to 1.3 cells away (taphit.js; snug: see the constructor); a phone's tap where that is
+    // too small opens a magnifier
     const places = names.map((n) => this.pos(n));
     for (const [i, name] of names.entries()) {
       const kind = kinds.get(name);
@@ -474,7 +478,8 @@ export class NextStationBoard {
         start: t("board.hit.start", { station: st.name }), target: t("board.hit.target", { station: st.name }),
         circle: t("board.hit.circle", { station: st.name }), selected: t("board.hit.selected", { station: st.name }),
       }[kind];
-      const area = cell(places, i, st.cells ? U * 1.6 : U * 1.3);
+      const near = Math.min(...places.filter((_, j) => j !== i).map(([px, py]) => Math.hypot(px - x, py - y) / 2));
+      const area = cell(places, i, this.snug ? Math.max(U * 0.46, Math.min(U * 0.8, near)) : st.cells ? U * 1.6 : U * 1.3);
       const hit = s("g", {
         class: `hit hit-${kind}`, tabindex: "0", role: "button",
         "aria-label": label, "data-station": st.name, "data-kind": kind,
