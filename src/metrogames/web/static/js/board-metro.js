@@ -2,8 +2,9 @@
 // colours, the central block, placed tiles drawn from their tracks. Routes are coloured by
 // following the placed tracks from each station (a drawing matter; scores come from the view).
 
-import { s, clear, colourHex, activate, DASHES, colourName } from "./dom.js";
+import { s, clear, colourHex, DASHES, colourName } from "./dom.js";
 import { t } from "./i18n.js";
+import { cell, cellPolygon, closeZoom, largestSquare, tapOrZoom } from "./taphit.js";
 
 export const SEAT_LETTERS = "YBOGRV";
 const U = 64;
@@ -251,6 +252,7 @@ export class MetroBoard {
   }
 
   drawHits(state) {
+    closeZoom();
     const g = clear(this.layers.hits);
     this.preview = null;
     const names = [...(state.legal || [])].sort((a, b) => {
@@ -258,11 +260,19 @@ export class MetroBoard {
       const q = this.squares.get(b);
       return p.row - q.row || p.col - q.col;
     });
-    for (const name of names) {
+    // each legal square's hit area: the points nearer its centre than any other legal
+    // square's, up to 0.85 of a square away (taphit.js); where a finger needs more, a tap
+    // opens a magnifier
+    const centres = names.map((name) => {
       const q = this.squares.get(name);
-      const hit = s("g", { class: "hit hit-square", tabindex: "0", role: "button", "aria-label": t("metro.hit", { square: name }), "data-square": name },
-        s("rect", { x: this.sx(q.col) + 1, y: this.sy(q.row) + 1, width: U - 2, height: U - 2, rx: 4 }));
-      activate(hit, () => this.onPick && this.onPick(name));
+      return [this.sx(q.col) + U / 2, this.sy(q.row) + U / 2];
+    });
+    for (const [i, name] of names.entries()) {
+      const [x, y] = centres[i];
+      const area = cell(centres, i, U * 0.85);
+      const hit = s("g", { class: "hit hit-square", tabindex: "0", role: "button", "aria-label": t("metro.hit", { square: name }), "data-square": name, transform: `translate(${x} ${y})` },
+        cellPolygon(area, x, y));
+      tapOrZoom(this.svg, hit, { reach: largestSquare(area, x, y), centre: [x, y], pick: () => this.onPick && this.onPick(name) });
       hit.addEventListener("pointerenter", () => this.showPreview(name));
       hit.addEventListener("pointerleave", () => this.showPreview(null));
       hit.addEventListener("focus", () => this.showPreview(name));

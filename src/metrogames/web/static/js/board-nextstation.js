@@ -2,8 +2,9 @@
 // The player's lines and the clickable stations come from the view; nothing here decides
 // what is legal.
 
-import { s, clear, colourHex, colourLetters, DASHES, symbolShape, star, activate, faceName, colourName, gameTitle } from "./dom.js";
+import { s, clear, colourHex, colourLetters, DASHES, symbolShape, star, faceName, colourName, gameTitle } from "./dom.js";
 import { t } from "./i18n.js";
+import { cell, cellPolygon, closeZoom, largestSquare, tapOrZoom } from "./taphit.js";
 
 const U = 48; // pixels per grid cell in the viewBox
 const PAD = 1.05; // cells of margin around the station grid (labels)
@@ -11,8 +12,11 @@ const SHADES = ["#f3ead6", "#e6ecdd", "#ece2ef", "#e2e9f1"];
 
 
 export class NextStationBoard {
-  constructor(board, { onPick = null, onHover = null } = {}) {
+  // snug: each station's hit area reaches at most halfway to the next clickable one (the
+  // score page, where the sections between them are clickable too)
+  constructor(board, { onPick = null, onHover = null, snug = false } = {}) {
     this.board = board;
+    this.snug = snug;
     this.onPick = onPick;
     this.onHover = onHover;
     this.colours = board.colours;
@@ -450,6 +454,7 @@ export class NextStationBoard {
   }
 
   drawHits(state) {
+    closeZoom();
     const g = clear(this.layers.hits);
     const kinds = new Map();
     for (const n of state.starts || []) kinds.set(n, "start");
@@ -461,10 +466,10 @@ export class NextStationBoard {
       const q = this.station(b);
       return p.row - q.row || p.col - q.col;
     });
-    // each hit area is as large as its neighbours allow (up to 0.8 of a cell, so a phone's
-    // finger finds it), never smaller than the station's own circle
+    // each hit area is the region nearer this station than any other one to click now, up
+    // to 1.3 cells away (taphit.js; snug: see the constructor); a phone's tap where that is
+    // too small opens a magnifier
     const places = names.map((n) => this.pos(n));
-    const reach = (i) => Math.min(U * 0.8, ...places.filter((_, j) => j !== i).map(([px, py]) => Math.hypot(px - places[i][0], py - places[i][1]) / 2));
     for (const [i, name] of names.entries()) {
       const kind = kinds.get(name);
       const st = this.station(name);
@@ -473,12 +478,14 @@ export class NextStationBoard {
         start: t("board.hit.start", { station: st.name }), target: t("board.hit.target", { station: st.name }),
         circle: t("board.hit.circle", { station: st.name }), selected: t("board.hit.selected", { station: st.name }),
       }[kind];
+      const near = Math.min(...places.filter((_, j) => j !== i).map(([px, py]) => Math.hypot(px - x, py - y) / 2));
+      const area = cell(places, i, this.snug ? Math.max(U * 0.46, Math.min(U * 0.8, near)) : st.cells ? U * 1.6 : U * 1.3);
       const hit = s("g", {
         class: `hit hit-${kind}`, tabindex: "0", role: "button",
         "aria-label": label, "data-station": st.name, "data-kind": kind,
         transform: `translate(${x} ${y})`,
-      }, s("circle", { r: st.cells ? U * 0.95 : Math.max(U * 0.46, reach(i)) }));
-      activate(hit, () => this.onPick && this.onPick(st.name, kind));
+      }, cellPolygon(area, x, y));
+      tapOrZoom(this.svg, hit, { reach: largestSquare(area, x, y), centre: [x, y], pick: () => this.onPick && this.onPick(st.name, kind) });
       if (kind === "target") {
         hit.addEventListener("pointerenter", () => this.showHover(st.name));
         hit.addEventListener("pointerleave", () => this.showHover(null));

@@ -195,7 +195,7 @@ class LinesEditor {
         this.neighbours.get(a).push(b);
       }
     }
-    this.view = new NextStationBoard(board, { onPick: (name, kind) => this.pick(name, kind) });
+    this.view = new NextStationBoard(board, { onPick: (name, kind) => this.pick(name, kind), snug: true });
     this.svg = this.view.svg;
     this.sectionHits = s("g", { class: "layer-section-hits" });
     this.svg.insertBefore(this.sectionHits, this.view.layers.hits);

@@ -1,0 +1,279 @@
+"""Tap targets on a phone (390x844, touch): whole London, Paris and Metro games played by
+tapping, measuring on every turn every legal target's hit area as the browser resolves taps.
+
+The measure is the page's own hit-testing (``document.elementFromPoint`` on a 2 px grid over
+the board), not the client's geometry: for each legal target, the side of the largest
+axis-aligned square around its drawn centre whose every grid point lands on that target's hit
+element. A target under 44 CSS px must offer the fallback instead: a tap on it opens the
+magnifier, where the same measure gives at least 44 px and a tap there makes the move; a target of 50
+px or more is made in one tap. The
+labels round the board (row "10", column letters, Metro's station numbers) lie inside it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Browser, Page, expect
+
+from browser.conftest import PageErrors, new_page
+from browser.helpers import GAME_OVER, create_game, in_viewport, shot, step_of, wait_step_after
+from browser.test_browser_i18n import clipped
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+FINGER = 44
+ZOOM = "[data-testid=tap-zoom]"
+SLACK = 6  # px: a target measured between 44 and 50 px may open the magnifier or not
+
+# For every legal target (a .hit in the board's hit layer): its name, its drawn centre on
+# screen (the station's or square's own drawing, not the hit shape) and the largest square
+# of grid points round that centre that all resolve to its hit element.
+MEASURE_JS = """([svgSel, step]) => {
+  const svg = document.querySelector(svgSel);
+  const box = svg.getBoundingClientRect();
+  const x0 = Math.max(0, box.left), y0 = Math.max(0, box.top);
+  const x1 = Math.min(innerWidth - 1, box.right), y1 = Math.min(innerHeight - 1, box.bottom);
+  const nx = Math.floor((x1 - x0) / step) + 1, ny = Math.floor((y1 - y0) / step) + 1;
+  const hits = [...svg.querySelectorAll(".layer-hits .hit")];
+  const index = new Map(hits.map((e, i) => [e, i]));
+  const grid = new Int16Array(nx * ny);
+  for (let j = 0; j < ny; j++) for (let i = 0; i < nx; i++) {
+    const el = document.elementFromPoint(x0 + i * step, y0 + j * step);
+    const hit = el && el.closest(".hit");
+    grid[j * nx + i] = hit && index.has(hit) ? index.get(hit) : -1;
+  }
+  const ctm = svg.getScreenCTM();
+  const centre = (hit) => {
+    const name = hit.dataset.station || hit.dataset.square;
+    let x, y;
+    if (hit.dataset.station) {
+      const g = svg.querySelector(`g.station[data-station="${name}"]`);
+      const m = g.transform.baseVal.consolidate().matrix;
+      [x, y] = [m.e, m.f];
+    } else {
+      const r = svg.querySelector(`rect.square[data-square="${name}"]`);
+      [x, y] = [r.x.baseVal.value + r.width.baseVal.value / 2, r.y.baseVal.value + r.height.baseVal.value / 2];
+    }
+    return [name, ctm.a * x + ctm.c * y + ctm.e, ctm.b * x + ctm.d * y + ctm.f];
+  };
+  return hits.map((hit, k) => {
+    const [name, cx, cy] = centre(hit);
+    const ci = Math.round((cx - x0) / step), cj = Math.round((cy - y0) / step);
+    if (ci < 0 || cj < 0 || ci >= nx || cj >= ny) return { name, cx, cy, side: 0 };
+    const sum = new Int32Array((nx + 1) * (ny + 1));
+    for (let j = 0; j < ny; j++) for (let i = 0; i < nx; i++) {
+      sum[(j + 1) * (nx + 1) + i + 1] = (grid[j * nx + i] === k ? 1 : 0) + sum[j * (nx + 1) + i + 1] + sum[(j + 1) * (nx + 1) + i] - sum[j * (nx + 1) + i];
+    }
+    const all = (a, b, n) => sum[(b + n) * (nx + 1) + a + n] - sum[b * (nx + 1) + a + n] - sum[(b + n) * (nx + 1) + a] + sum[b * (nx + 1) + a] === n * n;
+    for (let n = Math.min(nx, ny, 60); n >= 1; n--) {
+      for (let a = Math.max(0, ci - n + 1); a <= ci && a + n <= nx; a++) {
+        for (let b = Math.max(0, cj - n + 1); b <= cj && b + n <= ny; b++) {
+          if (all(a, b, n)) return { name, cx, cy, side: (n - 1) * step };
+        }
+      }
+    }
+    return { name, cx, cy, side: 0 };
+  });
+}"""
+
+# The board's labels (grid letters and numbers, Metro's station numbers) lying partly outside
+# the board's box or the viewport's width.
+LABELS_JS = """(svgSel) => {
+  const svg = document.querySelector(svgSel);
+  const box = svg.getBoundingClientRect();
+  const out = [];
+  for (const el of svg.querySelectorAll(".grid-label, .edge-num, .edge-letter, .departure-letter")) {
+    const r = el.getBoundingClientRect();
+    if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5 || r.left < 0 || r.right > innerWidth) {
+      out.push(`${el.textContent} @${Math.round(r.left)},${Math.round(r.top)}`);
+    }
+  }
+  return out;
+}"""
+
+
+class Sizes:
+    """The hit squares measured over a game: the smallest seen, how many under a finger's
+    size (each checked to open the magnifier), and the smallest inside the magnifier."""
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+        self.smallest = 1e9
+        self.direct = 1e9  # the smallest square of a target a tap makes directly
+        self.crowded = 0
+        self.targets = 0
+        self.zoomed = 1e9
+
+    def __repr__(self) -> str:
+        return (
+            f"targets={self.targets} smallest={self.smallest:.0f}px "
+            f"direct={self.direct:.0f}px crowded={self.crowded} zoomed={self.zoomed:.0f}px"
+        )
+
+
+def measure(page: Page, svg: str) -> list[dict[str, Any]]:
+    return list(page.evaluate(MEASURE_JS, [svg, 2]))
+
+
+# Whether the whole board is on screen and uncovered (its corners and bottom edge are its own).
+UNCOVERED_JS = """(svgSel) => {
+  const svg = document.querySelector(svgSel);
+  const r = svg.getBoundingClientRect();
+  if (r.top < 0 || r.bottom > innerHeight || r.left < 0 || r.right > innerWidth) return false;
+  const pts = [[r.left + 2, r.top + 2], [r.right - 2, r.top + 2], [r.left + 2, r.bottom - 2],
+               [r.right - 2, r.bottom - 2], [(r.left + r.right) / 2, r.bottom - 2]];
+  return pts.every(([x, y]) => svg.contains(document.elementFromPoint(x, y)));
+}"""
+
+
+def board_in_view(page: Page, svg: str) -> None:
+    """Scroll the board to the top of the screen; it must be whole and uncovered there, with
+    the turn's instruction and buttons on screen too (no scrolling per turn)."""
+    page.locator(svg).evaluate("(e) => e.scrollIntoView({block: 'start'})")
+    assert page.evaluate(UNCOVERED_JS, svg), "the board is cut or covered"
+    dock = ".turn-dock .card.current, .turn-dock .tile-btn"  # the current card or tile
+    for what in (dock, "[data-testid=turn-help]", "#pass-btn, .turn-dock .tile-btn"):
+        assert in_viewport(page, what), f"{what} is off screen with the board in view"
+
+
+def tap_in_zoom(page: Page, name: str, sizes: Sizes) -> None:
+    """In the open magnifier: measure ``name``'s hit square there, then tap its centre."""
+    found = {m["name"]: m for m in measure(page, f"{ZOOM} svg")}
+    assert name in found, (name, sorted(found))
+    assert found[name]["side"] >= FINGER, found[name]
+    if sizes.zoomed > 1e8:
+        shot(page, f"phone-{sizes.game}-zoom", full_page=False)
+    sizes.zoomed = min(sizes.zoomed, found[name]["side"])
+    page.touchscreen.tap(found[name]["cx"], found[name]["cy"])
+    expect(page.locator(ZOOM)).to_have_count(0)
+
+
+def check_targets(page: Page, svg: str, sizes: Sizes, choose: str, tries: int = 99) -> None:
+    """Measure every legal target; the first ``tries`` under 44 px (every one on a Next
+    Station map; Metro's many neighbouring squares: a few per turn, spread over the board)
+    open the magnifier when tapped, closed again unless it is ``choose``; then tap ``choose``
+    (through the magnifier when it is crowded)."""
+    board_in_view(page, svg)
+    found = measure(page, svg)
+    crowded = [m for m in found if m["side"] < FINGER and m["name"] != choose]
+    tried = {m["name"] for m in crowded[:: max(1, -(-len(crowded) // tries))]}
+    chosen = None
+    for m in found:
+        sizes.targets += 1
+        sizes.smallest = min(sizes.smallest, m["side"])
+        if m["name"] == choose:
+            chosen = m
+        if m["side"] >= FINGER:
+            sizes.direct = min(sizes.direct, m["side"])
+            continue
+        sizes.crowded += 1
+        if m["name"] not in tried:
+            continue
+        page.touchscreen.tap(m["cx"], m["cy"])
+        expect(page.locator(ZOOM)).to_be_visible()
+        assert in_viewport(page, ZOOM)
+        page.locator(f"{ZOOM} .zoom-close").tap()
+        expect(page.locator(ZOOM)).to_have_count(0)
+    assert chosen is not None, (choose, [m["name"] for m in found])
+    page.touchscreen.tap(chosen["cx"], chosen["cy"])
+    if chosen["side"] < FINGER:
+        expect(page.locator(ZOOM)).to_be_visible()
+    elif chosen["side"] >= FINGER + SLACK:
+        expect(page.locator(ZOOM)).to_have_count(0)  # no extra tap where a finger fits
+    if page.locator(ZOOM).count():
+        tap_in_zoom(page, choose, sizes)
+
+
+def next_station_turn(page: Page, sizes: Sizes, turn: int) -> None:
+    """One Next Station turn by tapping: a station to circle, else a target (after a start
+    when none is chosen), else circle-now or Pass."""
+    svg = "svg.board-ns"
+    step = step_of(page)
+    for _ in range(8):
+        if step_of(page) > step or page.locator(f"#pass-btn[disabled], {GAME_OVER}").count():
+            break
+        hits = page.locator(f"{svg} .layer-hits .hit")
+        kinds = [hits.nth(i).get_attribute("data-kind") for i in range(hits.count())]
+        names = [hits.nth(i).get_attribute("data-station") or "" for i in range(hits.count())]
+        for kind in ("circle", "target", "start"):
+            of_kind = [n for n, k in zip(names, kinds, strict=True) if k == kind]
+            if of_kind:
+                check_targets(page, svg, sizes, of_kind[turn % len(of_kind)])
+                break
+        else:
+            button = "#circle-now-btn" if page.locator("#circle-now-btn").count() else "#pass-btn"
+            page.locator(button).tap()
+    wait_step_after(page, step)
+
+
+def play_next_station_by_tapping(page: Page, server: str, game: str) -> Sizes:
+    sizes = Sizes(game)
+    create_game(page, server, game, "solo")
+    page.wait_for_selector("svg.board-ns .hit")
+    expect(page.locator("#pass-btn")).to_be_visible()
+    assert in_viewport(page, "#pass-btn"), "Pass is off screen"
+    box = page.locator("#pass-btn").bounding_box()
+    assert box is not None and box["height"] >= FINGER
+    assert not page.evaluate(LABELS_JS, "svg.board-ns")
+    assert not clipped(page), clipped(page)
+    turn = 0
+    while not page.locator(GAME_OVER).count():
+        assert turn < 80, "the game did not end"
+        if page.locator(".round-result button").count():
+            page.locator(".round-result button").first.tap()
+        if page.locator("#pass-btn:not([disabled])").count():
+            if turn == 6:
+                shot(page, f"phone-{game}-mid", full_page=False)
+            next_station_turn(page, sizes, turn)
+            turn += 1
+        else:
+            page.wait_for_selector(f"#pass-btn:not([disabled]), .round-result button, {GAME_OVER}")
+    assert turn >= 20
+    shot(page, f"phone-{game}-end")
+    return sizes
+
+
+def test_london_and_paris_by_tapping_on_a_phone(
+    browser: Browser, server: str, errors: PageErrors
+) -> None:
+    for game in ("london", "paris"):
+        page = new_page(browser, errors, **PHONE)
+        try:
+            sizes = play_next_station_by_tapping(page, server, game)
+            print(game, sizes)
+            assert sizes.crowded < sizes.targets / 2, sizes  # most targets take one tap
+            assert sizes.direct >= FINGER and sizes.zoomed >= FINGER, sizes
+        finally:
+            page.context.close()
+
+
+def test_metro_by_tapping_on_a_phone(browser: Browser, server: str, errors: PageErrors) -> None:
+    page = new_page(browser, errors, **PHONE)
+    try:
+        sizes = Sizes("metro")
+        create_game(page, server, "metro", "bots", **{"player-count": "2"})
+        svg = "svg.board-metro"
+        page.wait_for_selector(f"{svg} .hit-square")
+        assert not page.evaluate(LABELS_JS, svg)
+        assert not clipped(page), clipped(page)
+        moves = 0
+        while not page.locator(GAME_OVER).count():
+            assert moves <= 30, "the game did not end"
+            squares = page.locator(f"{svg} .hit-square")
+            if not squares.count():
+                page.wait_for_selector(f"{svg} .hit-square, {GAME_OVER}")
+                continue
+            step = step_of(page)
+            names = [
+                squares.nth(i).get_attribute("data-square") or "" for i in range(squares.count())
+            ]
+            check_targets(page, svg, sizes, names[moves * 7 % len(names)], tries=4)
+            if moves == 1:
+                shot(page, "phone-metro-early", full_page=False)
+            wait_step_after(page, step)
+            moves += 1
+        assert moves == 30
+        print("metro", sizes)
+        assert sizes.direct >= FINGER and sizes.zoomed >= FINGER, sizes
+        shot(page, "phone-metro-end")
+    finally:
+        page.context.close()
