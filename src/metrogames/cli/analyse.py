@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.text import Text
 
 from metrogames.bots.analysis import Analysis
-from metrogames.cli.lang import _, tr
+from metrogames.cli.lang import _, ntr, tr
 from metrogames.cli.render import renderer_for
 from metrogames.games import game_type
 
@@ -52,12 +52,12 @@ def print_analysis(console: Console, analysis: Analysis) -> None:
         Columns(
             [
                 renderer.final_map(
-                    analysis.final, 0, f"{name}: " + tr("{points} points", points=doc["score"])
+                    analysis.final, 0, f"{name}: " + ntr("{n} point", "{n} points", int(doc["score"]))
                 ),
                 renderer.final_map(
                     analysis.best.state,
                     0,
-                    tr("Best found: {points} points", points=best["score"]),
+                    ntr("Best found: {n} point", "Best found: {n} points", int(best["score"])),
                 ),
             ],
             padding=(0, 4),

@@ -35,7 +35,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from metrogames.cli.hints import HINT_WORD, hints_from_json, hints_text
-from metrogames.cli.lang import _, tr
+from metrogames.cli.lang import _, ntr, tr
 from metrogames.cli.prompt import QuitGame, read_move, refusal_text
 from metrogames.cli.render import Seats, TerminalRenderer, renderer_for
 from metrogames.core.errors import MetrogamesError, NotationError
@@ -227,9 +227,9 @@ def result_lines(result: dict[str, Any], game: str) -> list[Text]:
             continue
         diff = int(result["score"]) - int(bot["score"])
         verdict = (
-            tr("you beat it by {n}", n=diff)
+            ntr("you beat it by {n} point", "you beat it by {n} points", diff)
             if diff > 0
-            else tr("it beat you by {n}", n=-diff)
+            else ntr("it beat you by {n} point", "it beat you by {n} points", -diff)
             if diff
             else _("a tie")
         )

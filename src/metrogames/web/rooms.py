@@ -53,7 +53,7 @@ from metrogames.core.errors import (
 )
 from metrogames.core.protocol import CHANCE
 from metrogames.games import game_from_options, game_names, game_type, preset_of
-from metrogames.i18n import N_, Message, msg
+from metrogames.i18n import N_, Message, msg, plural
 from metrogames.web import metrics
 from metrogames.web.bodies import ActionBody, HintBody, JoinBody, RoomBody
 from metrogames.web.checks import (
@@ -628,7 +628,12 @@ class RoomService:
                     raise RoomError(
                         409,
                         "seats-open",
-                        msg(N_("seat(s) {seats} wait for players"), seats=open_seats),
+                        plural(
+                            "seat {seats} waits for a player",
+                            "seats {seats} wait for players",
+                            len(open_seats),
+                            seats=", ".join(map(str, open_seats)),
+                        ),
                     )
                 await self._start(table)
             await self._settle(table)

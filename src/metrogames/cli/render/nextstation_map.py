@@ -25,7 +25,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from metrogames.cli.lang import _, tr
+from metrogames.cli.lang import _, ntr, tr
 from metrogames.cli.render.canvas import Canvas, colour_hex
 from metrogames.games.nextstation.actions import TurnAction, format_action
 from metrogames.games.nextstation.board import PlayerMap
@@ -554,7 +554,7 @@ def river_word(city: CityMap) -> str:
 
 def boxes(count: int) -> str:
     """``1 box``, ``2 boxes``, ``0 boxes`` (the tourist track's crossed-off boxes)."""
-    return tr("{n} box", n=count) if count == 1 else tr("{n} boxes", n=count)
+    return ntr("{n} box", "{n} boxes", count)
 
 
 def sheets_table(
