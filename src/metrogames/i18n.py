@@ -118,7 +118,7 @@ class Plural(Message):
             dict(other.params),
         )
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
     def __reduce__(self) -> tuple[type[Plural], tuple[str, str, dict[str, object]]]:  # type: ignore[override]
         return type(self), (self.template, self.plural, dict(self.params))

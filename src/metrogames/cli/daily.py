@@ -35,7 +35,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from metrogames.cli.hints import HINT_WORD, hints_from_json, hints_text
-from metrogames.cli.lang import _, ntr, tr
+from metrogames.cli.lang import _, band_range, ntr, tr
 from metrogames.cli.prompt import QuitGame, read_move, refusal_text
 from metrogames.cli.render import Seats, TerminalRenderer, renderer_for
 from metrogames.core.errors import MetrogamesError, NotationError
@@ -209,10 +209,10 @@ def result_lines(result: dict[str, Any], game: str) -> list[Text]:
         out.append(Text(tr("Percentile: {shown}", shown=shown)))
     rating = result.get("rating")
     if rating:
-        band = tr("band {band} ({range})", band=rating.get("band"), range=rating.get("range"))
+        band = tr("band {band} ({range})", band=rating.get("band"), range=band_range(rating))
         text = tr("Solo rating: {score}", score=band)
         if rating.get("phrase"):
-            text += f": “{rating['phrase']}”"
+            text += f": “{_(str(rating['phrase']))}”"
         out.append(Text(text, style="bold"))
     elif game == "london":
         out.append(Text(tr("Solo rating: {score}", score="—"), style=_DIM))

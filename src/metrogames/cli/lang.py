@@ -9,6 +9,8 @@ the counted ones.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from metrogames.i18n import Message, Plural, environment_language, gettext_for
 
 
@@ -33,3 +35,14 @@ def ntr(singular: str, plural: str, n: int, /, **params: object) -> str:
     return Plural(singular, plural, {"n": n, **params}).render(
         gettext_for(environment_language())
     )
+
+
+def band_range(rating: Mapping[str, object]) -> str:
+    """A solo rating band's scores (``low``/``high`` of the registry's ``solo_result``, ``None``
+    at an open end) in words: ``90 or less``, ``106–120``, ``151 or more``."""
+    low, high = rating.get("low"), rating.get("high")
+    if low is None:
+        return tr("{score} or less", score=high)
+    if high is None:
+        return tr("{score} or more", score=low)
+    return f"{low}–{high}"

@@ -37,7 +37,8 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from metrogames.i18n import N_
+from metrogames.i18n import N_, join, msg
+from metrogames.i18n import Message as I18nMessage
 from metrogames.web import (
     accounts_api,
     api,
@@ -50,6 +51,7 @@ from metrogames.web import (
     ws,
 )
 from metrogames.web.accounts import Accounts
+from metrogames.web.bodies import problem_of
 from metrogames.web.chat import Chat
 from metrogames.web.checks import RoomError
 from metrogames.web.config import Settings
@@ -184,10 +186,9 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         )
 
     @app.exception_handler(RequestValidationError)
-    async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse(
-            {"error": validation_message(exc.errors()), "reason": "bad-request"}, status_code=400
-        )
+    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        text = validation_message(exc.errors()).render(connection_gettext(request))
+        return JSONResponse({"error": text, "reason": "bad-request"}, status_code=400)
 
     @app.exception_handler(Exception)
     async def server_error(request: Request, exc: Exception) -> JSONResponse:
@@ -225,17 +226,26 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     return app
 
 
-_PLACES = {"query": "query parameter", "path": "path parameter", "body": "body", "header": "header"}
+_PLACES = {
+    "query": N_("query parameter"),
+    "path": N_("path parameter"),
+    "body": N_("body"),
+    "header": N_("header"),
+}
 
 
-def validation_message(errors: Sequence[Any]) -> str:
+def validation_message(errors: Sequence[Any]) -> I18nMessage:
     """A refusal naming each bad parameter and what is wrong with it (at most three), e.g.
-    ``query parameter limit: Input should be a valid integer``; never the input itself nor
-    where in the server's code it was checked."""
+    ``query parameter limit: should be a whole number``, translatable; never the input itself
+    nor where in the server's code it was checked."""
     parts = []
     for error in list(errors)[:3]:
         loc = [str(x)[:40] for x in error.get("loc", ())]
-        place = _PLACES.get(loc[0], loc[0]) if loc else "request"
+        place = I18nMessage(_PLACES.get(loc[0], loc[0]) if loc else N_("request"))
+        rule = problem_of(str(error.get("type", "")), (error.get("ctx") or {}).get("error"))
         name = ".".join(loc[1:])
-        parts.append(f"{place} {name}: {error.get('msg', 'invalid')}".replace(" :", ":"))
-    return "; ".join(parts) or "the request is not valid"
+        if name:
+            parts.append(msg(N_("{place} {name}: {rule}"), place=place, name=name, rule=rule))
+        else:
+            parts.append(msg(N_("{place}: {rule}"), place=place, rule=rule))
+    return join(parts, "; ") if parts else msg(N_("the request is not valid"))

@@ -128,7 +128,9 @@ def clean_text(value: str, what: str, limit: int) -> str:
             rule = N_("{what} cannot hold the control character {code}")
             raise ValueError(msg(rule, what=item, code=code))
         if c in BIDI_CONTROLS:
-            raise ValueError(msg(N_("{what} cannot hold the bidi control {code}"), what=item, code=code))
+            raise ValueError(
+                msg(N_("{what} cannot hold the bidi control {code}"), what=item, code=code)
+            )
     if all(unicodedata.category(c) in BLANK_CATEGORIES or c in BLANK_LETTERS for c in text):
         raise ValueError(msg(N_("{what} needs a visible character"), what=item))
     return text
@@ -146,7 +148,9 @@ def human_name(value: str) -> str:
     """
     name = normal_name(value)
     if name.casefold().startswith(BOT_PREFIX):
-        raise ValueError(f"names starting with {BOT_PREFIX!r} are the bots'")
+        raise ValueError(
+            msg(N_("names starting with {prefix} are the bots'"), prefix=repr(BOT_PREFIX))
+        )
     return name
 
 
@@ -165,5 +169,9 @@ def known_bot(value: str) -> str:
     """
     codes = bot_codes()
     if value not in codes:
-        raise ValueError(f"unknown bot {shown(value)} (known: {', '.join(codes)})")
+        raise ValueError(
+            msg(
+                N_("unknown bot {name} (known: {codes})"), name=shown(value), codes=", ".join(codes)
+            )
+        )
     return value

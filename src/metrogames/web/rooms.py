@@ -388,7 +388,7 @@ class RoomService:
         try:
             state = game_from_options(game, len(seats), options).new_game(seed)
         except (MetrogamesError, ValueError) as exc:
-            raise bad_request(f"a room: options: {exc}") from None
+            raise bad_request(msg(N_("a room: options: {detail}"), detail=message_of(exc))) from None
         host = new_token()
         table = self._new_table(game, mode, options, seed, seats, state, body.turn_clock, host)
         if mode == "online":

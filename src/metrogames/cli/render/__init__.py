@@ -22,7 +22,7 @@ from typing import Protocol
 from rich.console import RenderableType
 from rich.text import Text
 
-from metrogames.cli.lang import ntr, tr
+from metrogames.cli.lang import _, band_range, ntr, tr
 from metrogames.core.protocol import Action, GameType, JsonObject, State
 from metrogames.games import game_type
 
@@ -187,9 +187,9 @@ def solo_lines(result: JsonObject) -> list[Text]:
             count = ntr("{n} module", "{n} modules", modules)
             text += f" − {rating['penalty']} ({count})"
             text += f" = {rating['adjusted']}"
-        text += " → " + tr("band {band} ({range})", band=rating["band"], range=rating["range"])
+        text += " → " + tr("band {band} ({range})", band=rating["band"], range=band_range(rating))
         if rating.get("phrase"):
-            text += f": “{rating['phrase']}”"
+            text += f": “{_(str(rating['phrase']))}”"
         out.append(Text(text, style="bold green"))
     rank = result.get("percentile")
     reference = result.get("reference")

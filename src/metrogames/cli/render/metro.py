@@ -70,8 +70,8 @@ class MetroRenderer:
         head = "Metro" + (" · " + tr("seed {seed}", seed=seed) if seed is not None else "")
         modes = tr(
             "{mode} mode · one-tile routes {routes}",
-            mode=options.turn_mode,
-            routes=options.one_tile_routes,
+            mode=_(options.turn_mode),
+            routes=_(options.one_tile_routes),
         )
         intro = Text(f"{head} · {modes}")
         intro.stylize("bold")

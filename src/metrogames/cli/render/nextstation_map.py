@@ -457,13 +457,13 @@ def table_panel(
         if power is not None:
             used = state.power_available(player) is None
             p = Text(_(power), style="bold strike" if used else "bold #ffd23f")
-            p.append(" " + _("used") if used else f" — {city.power_text.get(power, '')}", style=_DIM)
+            p.append(" " + _("used") if used else " — " + _(city.power_text.get(power, "")), style=_DIM)
             grid.add_row(_("Power"), p)
     if state.deal.objectives:
         obj = Text()
         for k, o in enumerate(state.deal.objectives):
             obj.append(("\n" if k else "") + o, style="bold")
-            obj.append(f": {city.objective_text.get(o, '')}", style=_DIM)
+            obj.append(": " + _(city.objective_text.get(o, "")), style=_DIM)
         grid.add_row(_("Objectives"), obj)
     scored = Text()
     for c, ls in enumerate(state.line_scores[player]):
