@@ -180,7 +180,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     @app.exception_handler(RoomError)
     async def room_error(request: Request, exc: RoomError) -> JSONResponse:
         return JSONResponse(
-            {"error": exc.localized(connection_gettext(request)), "reason": exc.reason},
+            exc.body(connection_gettext(request)),
             status_code=exc.status,
             headers=exc.headers,
         )

@@ -37,7 +37,8 @@ class RoomError(Exception):
     ``message`` is English text or a translatable :class:`~metrogames.i18n.Message` (kept as
     ``text``; ``message`` is then its English rendering). The message is kept as valid text (a
     lone surrogate quoted from the input would make the response unencodable): anything that is
-    not is shown as a backslash escape. ``headers`` go with the answer (e.g. ``Retry-After``).
+    not is shown as a backslash escape. ``headers`` go with the answer (e.g. ``Retry-After``);
+    ``item`` is the engine's offending item (``IllegalActionError.item``), sent as data.
     """
 
     def __init__(
@@ -46,6 +47,7 @@ class RoomError(Exception):
         reason: str,
         message: str | Message,
         headers: dict[str, str] | None = None,
+        item: dict[str, object] | None = None,
     ) -> None:
         self.text = message if isinstance(message, Message) else None
         english = _valid(str(message))
@@ -54,11 +56,29 @@ class RoomError(Exception):
         self.reason = reason
         self.message = english
         self.headers = headers
+        self.item = item
 
     def __reduce__(
         self,
-    ) -> tuple[type[RoomError], tuple[int, str, str | Message, dict[str, str] | None]]:
-        return type(self), (self.status, self.reason, self.text or self.message, self.headers)
+    ) -> tuple[
+        type[RoomError],
+        tuple[int, str, str | Message, dict[str, str] | None, dict[str, object] | None],
+    ]:
+        return type(self), (
+            self.status,
+            self.reason,
+            self.text or self.message,
+            self.headers,
+            self.item,
+        )
+
+    def body(self, gettext: Gettext) -> dict[str, object]:
+        """The JSON of the refusal: ``{"error", "reason"}`` (the error in the language of
+        ``gettext``), and ``"item"`` when the engine named the offending item."""
+        out: dict[str, object] = {"error": self.localized(gettext), "reason": self.reason}
+        if self.item is not None:
+            out["item"] = self.item
+        return out
 
     def localized(self, gettext: Gettext) -> str:
         """The message in the language of ``gettext`` (English when it has no translation)."""

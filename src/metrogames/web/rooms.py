@@ -865,7 +865,7 @@ class RoomService:
         except GameOverError as exc:
             raise RoomError(409, "game-over", exc.as_message()) from None
         except IllegalActionError as exc:
-            raise RoomError(400, exc.reason, exc.as_message()) from None
+            raise RoomError(400, exc.reason, exc.as_message(), item=exc.item) from None
         moves = [(seat, action), *trial.chance_actions()]
         await self._store(table, trial, moves, "finished" if trial.state.is_over() else None)
         metrics.ACTIONS.labels(table.game).inc()

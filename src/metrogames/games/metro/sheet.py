@@ -84,7 +84,8 @@ def metro_sheet_board(sheet: Any) -> MetroBoard:
                 )
             board.check_place(action.square, t, forbidden)
         except IllegalActionError as exc:
-            raise exc.at(turn=i + 1) from None
+            item = {"placement": i + 1, "square": square_name(action.square), "tile": action.tile}
+            raise exc.at(turn=i + 1).with_item(**item) from None
         used[t] += 1
         board.place(action.square, t)
     return board

@@ -745,7 +745,11 @@ class MetroState:
                 )
             return
         t = self._tile_of(action)
-        self.board.check_place(action.square, t, self._forbidden)
+        try:
+            self.board.check_place(action.square, t, self._forbidden)
+        except IllegalActionError as exc:
+            square = square_name(action.square)
+            raise exc.with_item(square=square, tile=self.data.tile_codes[t]) from None
 
     def _tile_of(self, action: MetroAction) -> int:
         """The tile type index ``action`` plays, checked against the drawn tile or the hand."""
