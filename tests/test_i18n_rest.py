@@ -11,8 +11,18 @@ from pathlib import Path
 import pytest
 
 from metrogames import catalogs
-from metrogames.cli.lang import ntr
+from metrogames.cli.lang import band_range, ntr
+from metrogames.cli.render import solo_lines
+from metrogames.core.errors import OptionError, message_of
+from metrogames.games import game_type, load_game
+from metrogames.games.nextstation.citymap import load_city
+from metrogames.games.nextstation.words import DATA_TEXTS
 from metrogames.i18n import gettext_for, plural
+
+
+@pytest.fixture(scope="module")
+def template():  # type: ignore[no-untyped-def]
+    return catalogs.extract()
 
 
 @pytest.mark.parametrize(
@@ -57,3 +67,71 @@ def test_the_check_wants_every_plural_form(tmp_path: Path, monkeypatch) -> None:
     po.write_text(text.replace('msgstr[2] "{n} políčok"\n', ""), encoding="utf-8")
     found = catalogs.problems("sk")
     assert "sk: untranslated ('{n} box', '{n} boxes')" in found  # the reader pads the form
+
+
+def test_every_data_sentence_a_player_reads_is_in_the_catalogs(template) -> None:  # type: ignore[no-untyped-def]
+    ids = {m.id for m in template}
+    for name in ("london", "paris"):
+        city = load_city(name)
+        texts = [*city.objective_text.values(), *city.power_text.values()]
+        texts += [str((city.solo_rating or {}).get("top_phrase", ""))] if city.solo_rating else []
+        assert texts and set(texts) <= set(DATA_TEXTS) <= ids, name
+    for preset in game_type("metro").presets.values():
+        assert {preset.title, preset.note} <= ids
+
+
+def test_data_sentences_read_in_the_players_language() -> None:
+    nl, sk, fr = gettext_for("nl"), gettext_for("sk"), gettext_for("fr")
+    city = load_city("london")
+    assert nl(city.objective_text["thames-6"]) == "minstens 6 verbindingen die de Theems oversteken"
+    assert fr(city.power_text["joker"]) == "la carte de ce tour compte comme un joker"
+    assert sk(game_type("metro").presets["box"].title) == "Pravidlá z krabice (vydavateľ)"
+    assert fr("official-hand") == "garder une tuile (règles de l'éditeur)"
+
+
+def test_the_solo_band_and_its_phrase_in_the_terminal(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("METROGAMES_LANG", "fr")
+    top = {"score": 170, "modules": 0, "rating": {"adjusted": 170, "band": 6, "range": "151 or more",
+           "low": 151, "high": None, "phrase": "you know the Underground like the back of your hand",
+           "penalty": 0}, "percentile": None}  # fmt: skip
+    assert [line.plain for line in solo_lines(top)] == [
+        "Évaluation solo : 170 → niveau 6 (151 ou plus): "
+        "“vous connaissez le métro de Londres comme votre poche”"
+    ]
+    assert band_range({"low": None, "high": 90}) == "90 ou moins"
+    assert band_range({"low": 106, "high": 120}) == "106–120"
+    monkeypatch.setenv("METROGAMES_LANG", "sk")
+    assert band_range({"low": 151, "high": None}) == "151 alebo viac"
+
+
+def test_option_refusals_and_the_guest_cap_translate() -> None:
+    with pytest.raises(OptionError) as info:
+        load_game("metro", turn_mode="sideways")
+    english = str(info.value)
+    assert (
+        english
+        == "metro options: unknown turn_mode 'sideways' (expected draw, hand, official-hand)"
+    )
+    assert message_of(info.value).render(gettext_for("sk")) == (
+        "možnosti hry metro: neznáma hodnota turn_mode 'sideways' (očakáva sa draw, hand, "
+        "official-hand)"
+    )
+    with pytest.raises(OptionError) as info:
+        load_game("london", players=9)
+    assert message_of(info.value).render(gettext_for("fr")) == (
+        "london se joue de 1 à 4 joueurs, pas 9"
+    )
+    cap = plural(
+        "this address has started {n} ranked guest game of {title} today: "
+        "sign in to play ranked, or practise a past day",
+        "this address has started {n} ranked guest games of {title} today: "
+        "sign in to play ranked, or practise a past day",
+        3,
+        title="Next Station London",
+    )
+    assert cap.render(gettext_for("sk")).startswith(
+        "z tejto adresy sa dnes už začali 3 hodnotené hry hosťa Next Station London"
+    )
+    assert cap.render(gettext_for("nl")).startswith(
+        "dit adres is vandaag al 3 gerangschikte gastspellen van Next Station London begonnen"
+    )
