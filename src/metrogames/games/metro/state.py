@@ -748,7 +748,8 @@ class MetroState:
         try:
             self.board.check_place(action.square, t, self._forbidden)
         except IllegalActionError as exc:
-            square = square_name(action.square)
+            sq = action.square
+            square = square_name(sq) if 0 <= sq < SQUARES else sq  # off-board: the index
             raise exc.with_item(square=square, tile=self.data.tile_codes[t]) from None
 
     def _tile_of(self, action: MetroAction) -> int:
