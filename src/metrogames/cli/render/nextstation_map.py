@@ -523,12 +523,17 @@ def turn_view(
 def line_score_text(city: CityMap, colour: int, ls: LineScore) -> Text:
     """``6 districts × 3 + 1 Thames × 2 = 20`` for one scored line."""
     t = colour_text(city, colour, glyph=False)
-    t.append(": " + tr("{n} districts × {most}", n=ls.districts, most=ls.max_in_district))
+    t.append(": " + ntr("{n} district × {most}", "{n} districts × {most}", ls.districts, most=ls.max_in_district))
     if city.river_mask:
         t.append(f" + {ls.river} {river_word(city)} × {city.river_points}")
     if city.monument_mask:
         t.append(
-            " + " + tr("{n} monuments × {points}", n=ls.monuments, points=city.monument_points)
+            " + " + ntr(
+                "{n} monument × {points}",
+                "{n} monuments × {points}",
+                ls.monuments,
+                points=city.monument_points,
+            )
         )
     t.append(" = ")
     t.append(str(ls.score), style="bold")
