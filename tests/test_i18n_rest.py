@@ -9,10 +9,12 @@ import shutil
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from metrogames import catalogs
 from metrogames.cli.lang import band_range, ntr
-from metrogames.cli.render import solo_lines
+from metrogames.cli.render import Seats, solo_lines
+from metrogames.cli.render.metro import MetroRenderer
 from metrogames.core.errors import OptionError, message_of
 from metrogames.games import game_type, load_game
 from metrogames.games.nextstation.citymap import load_city
@@ -134,4 +136,16 @@ def test_option_refusals_and_the_guest_cap_translate() -> None:
     )
     assert cap.render(gettext_for("nl")).startswith(
         "dit adres is vandaag al 3 gerangschikte gastspellen van Next Station London begonnen"
+    )
+
+
+def test_the_terminal_names_metros_rules_in_words(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("METROGAMES_LANG", "fr")
+    state = load_game("metro", players=2, turn_mode="official-hand").new_game(1)
+    intro = MetroRenderer().intro(state, Seats(("Ada", "Bob"), (0, 1)), 5)
+    console = Console(width=200, record=True, color_system=None)
+    console.print(intro)
+    assert (
+        "Metro · graine 5 · mode garder une tuile (règles de l'éditeur) · "
+        "trajets d'une tuile autorisés" in console.export_text()
     )
