@@ -120,3 +120,14 @@ def test_a_refused_sheet_names_its_item_as_data(client: TestClient) -> None:
     assert r.json()["item"] == {"placement": 1, "square": "C3", "tile": "aaaa"}
     r = client.post("/api/score", json={"game": "london", "lines": {}, "x": 1})
     assert "item" not in r.json()  # not an engine refusal: no item
+
+
+def test_the_routers_own_refusals_in_the_requests_language(client: TestClient) -> None:
+    r = client.get("/api/no-such-route", headers={"Cookie": "lang=fr"})
+    assert r.status_code == 404
+    assert r.json() == {
+        "error": "cette page ou cette route d'API n'existe pas",
+        "reason": "not-found",
+    }
+    r = client.delete("/api/games", headers={"Accept-Language": "nl"})
+    assert r.json()["error"] == "deze API-route aanvaardt die methode niet"

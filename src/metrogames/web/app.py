@@ -73,6 +73,11 @@ REASONS = {
     404: "not-found",
     413: "too-large",
 }
+HTTP_TEXTS = {
+    404: N_("there is no such page or API route"),
+    405: N_("this API route does not take that method"),
+}
+"""The router's own refusals (an unknown path, a wrong method), in words a player reads."""
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
@@ -201,10 +206,12 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         )
 
     @app.exception_handler(HTTPException)
-    async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
         status = exc.status_code if 400 <= exc.status_code < 500 else 400
         reason = REASONS.get(status, "bad-request")
-        return JSONResponse({"error": str(exc.detail), "reason": reason}, status_code=status)
+        known = HTTP_TEXTS.get(exc.status_code)
+        text = connection_gettext(request)(known) if known else str(exc.detail)
+        return JSONResponse({"error": text, "reason": reason}, status_code=status)
 
     app.include_router(api.router)
     app.include_router(daily_api.router)
