@@ -317,6 +317,38 @@ def test_every_card_word_fits_its_card(page: Page, server: str) -> None:
     assert overflowing == [], "\n".join(overflowing)
 
 
+BAND_JS = """async ([lang, ratings]) => {
+  const i18n = await import("/js/i18n.js");
+  await i18n.setLang(lang);
+  const { bandRange, bandPhrase } = await import("/js/dom.js");
+  return ratings.map((r) => [bandRange(r), bandPhrase(r)]);
+}"""
+RATINGS = [
+    {"low": None, "high": 90, "phrase": ""},
+    {"low": 106, "high": 120, "phrase": ""},
+    {"low": 151, "high": None, "phrase": "you know the Underground like the back of your hand"},
+]
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("fr", [["90 ou moins", ""], ["106–120", ""],
+                ["151 ou plus", "vous connaissez le métro de Londres comme votre poche"]]),
+        ("sk", [["90 alebo menej", ""], ["106–120", ""],
+                ["151 alebo viac", "londýnske metro poznáte ako vlastnú dlaň"]]),
+    ],
+)  # fmt: skip
+def test_the_solo_band_is_worded_by_the_client(
+    page: Page, server: str, lang: str, words: list[list[str]]
+) -> None:
+    """The solo rating's band limits come as numbers (``low``/``high``) and the client words
+    them, and the top band's phrase, in the reader's language."""
+    page.goto(f"{server}/")
+    page.wait_for_selector("#create-form")
+    assert page.evaluate(BAND_JS, [lang, RATINGS]) == words
+
+
 BLUE = ["F8", "F5", "E4", "F4", "G3", "H4", "J2", "J1"]
 BREAKS = {
     "en": "This drawing breaks a rule:",
