@@ -15,11 +15,12 @@ from metrogames import catalogs
 from metrogames.cli.lang import band_range, ntr
 from metrogames.cli.render import Seats, solo_lines
 from metrogames.cli.render.metro import MetroRenderer
-from metrogames.core.errors import OptionError, message_of
+from metrogames.core.errors import IllegalActionError, OptionError, message_of
 from metrogames.games import game_type, load_game
 from metrogames.games.nextstation.citymap import load_city
 from metrogames.games.nextstation.words import DATA_TEXTS
 from metrogames.i18n import gettext_for, plural
+from metrogames.web.checks import RoomError
 
 
 @pytest.fixture(scope="module")
@@ -149,3 +150,17 @@ def test_the_terminal_names_metros_rules_in_words(monkeypatch) -> None:  # type:
         "Metro · graine 5 · mode garder une tuile (règles de l'éditeur) · "
         "trajets d'une tuile autorisés" in console.export_text()
     )
+
+
+def test_a_refusals_item_survives_places_and_pickling() -> None:
+    error = IllegalActionError.of("not-a-link", plural("{n} box", "{n} boxes", 2))
+    error = error.with_item(colour="pink", section=["A1", "J10"]).at(round=2)
+    back = pickle.loads(pickle.dumps(error))
+    assert back.item == {"colour": "pink", "section": ["A1", "J10"]}
+    assert back.where.round == 2 and str(back) == "round 2: 2 boxes (not-a-link)"
+    room = pickle.loads(pickle.dumps(RoomError(400, "not-a-link", "x", item=back.item)))
+    assert room.body(gettext_for("en")) == {
+        "error": "x",
+        "reason": "not-a-link",
+        "item": {"colour": "pink", "section": ["A1", "J10"]},
+    }
