@@ -67,3 +67,19 @@ def test_analyse_refusals(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "--budget must be one of quick, normal, deep" in result.stderr
     result = invoke("analyse", tmp_path / "missing.json")
     assert result.exit_code == 1 and "missing.json" in result.stderr
+
+
+def test_analyse_text_in_the_terminals_language(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("METROGAMES_LANG", "fr")
+    record = solo_record(32, "greedy", "paris")
+    result = invoke(
+        "analyse", write_json(tmp_path / "r.json", record), "--budget", "quick", "--seed", "3"
+    )
+    assert result.exit_code == 0, result.stderr
+    text = " ".join(result.stdout.split())
+    assert (
+        "C'est le meilleur score trouvé par une recherche qui connaît toute la pioche, "
+        "pas un optimum prouvé." in text
+    )
+    assert "Estimations : scores finaux moyens de simulations Monte Carlo sur votre vue" in text
+    assert "Recherche : budget quick, largeur du faisceau" in text

@@ -223,3 +223,17 @@ def test_daily_hint_is_refused_in_the_ranked_game(server: str, tmp_path: Path) -
     assert run.output.count(refusal) == 2
     assert "Coach (" not in run.output
     assert "Stopped" in run.output
+
+
+def test_daily_speaks_the_terminals_language(
+    server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("METROGAMES_LANG", "nl")
+    token_file = tmp_path / "p.json"
+    args = ["daily", "paris", "--server", server, "--token-file", str(token_file), "--no-share"]
+    first = CliRunner().invoke(app, [*args, "--name", "Cas"], input="quit\n")
+    assert first.exit_code == 0, first.output
+    text = " ".join(first.output.split())
+    assert "Welkom, Cas. Je spelerstoken staat in" in text
+    assert "Dagelijkse uitdaging · Next Station: Paris ·" in text
+    assert "Gerangschikte poging · kamer " in text and "niet gedeeld op de ranglijst" in text

@@ -464,7 +464,7 @@ STRUCTURE = [
     ("deck-short", _set(("rounds", 0, "deck"), ["street-circle"]), "round 1: deck must list the 11 cards once each"),
     ("meta-list", _set(("meta",), []), "meta must be an object"),
     ("options-list", _set(("options",), []), "options: options must be an object"),
-    ("options-key", _set(("options", "colours"), []), "options: unknown option(s) for london: colours"),
+    ("options-key", _set(("options", "colours"), []), "options: unknown option for london: colours"),
     ("options-cycle", _set(("options", "colour_cycle"), ["blue"] * 4), "colour_cycle must list each of"),
     ("options-objective", _set(("options", "objectives"), ["thames-7", "all-districts"]), "unknown objective 'thames-7'"),
     ("options-powers", _set(("options", "powers"), {"blue": "joker"}), "powers: give one power for each of"),

@@ -46,7 +46,7 @@ def test_games_from_options() -> None:
         (lambda: load_game("metro", players=1), "metro takes 2 to 6 players, not 1"),
         (lambda: load_game("metro", players=True), "metro takes 2 to 6 players, not True"),
         (lambda: load_game("london", players="2"), "london takes 1 to 4 players, not '2'"),
-        (lambda: load_game("paris", powers="random"), "unknown option(s) for paris: powers"),
+        (lambda: load_game("paris", powers="random"), "unknown option for paris: powers"),
         (lambda: load_game("metro", turn_mode="sideways"), "turn_mode"),
         (lambda: load_game("london", objectives=["thames-6"]), "objectives"),
         (lambda: load_game("london", objectives=["no-such", "thames-6"]), "no-such"),

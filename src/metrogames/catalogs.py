@@ -1,8 +1,9 @@
 """The message catalogs' tooling (Babel): extract, update, compile and check.
 
 ``python -m metrogames.catalogs update`` extracts every marked message of the sources (the
-keywords of :mod:`metrogames.i18n`, ``N_("...")`` and ``msg("...", **params)``, and of
-:mod:`metrogames.cli.lang`, ``_("...")`` and ``tr("...", **params)``) into
+keywords of :mod:`metrogames.i18n`, ``N_("...")``, ``msg("...", **params)`` and
+``plural("...", "...", n, **params)``, and of :mod:`metrogames.cli.lang`, ``_("...")``,
+``tr("...", **params)`` and ``ntr("...", "...", n, **params)``) into
 ``locale/metrogames.pot`` and merges it into each language's ``.po`` (new messages come in
 empty, vanished ones go); after translating, ``compile`` writes the ``.mo`` files the program
 reads (they are committed: an installed package needs no build step). ``check`` prints what
@@ -24,8 +25,16 @@ from babel.messages.pofile import read_po, write_po
 from metrogames.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, SOURCE_LANGUAGE
 
 SOURCES = Path(__file__).parent
-KEYWORDS: dict[str, None] = {"N_": None, "msg": None, "_": None, "tr": None}
-"""Extraction keywords: the marked message is the call's first argument."""
+KEYWORDS: dict[str, tuple[int, ...] | None] = {
+    "N_": None,
+    "msg": None,
+    "_": None,
+    "tr": None,
+    "plural": (1, 2),
+    "ntr": (1, 2),
+}
+"""Extraction keywords: the marked message is the call's first argument (``None``), or the
+singular and plural of a counted one (``(1, 2)``, like gettext's ``ngettext``)."""
 TRANSLATED = tuple(lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE)
 
 
@@ -58,8 +67,9 @@ def placeholders(text: str) -> set[str]:
 
 def problems(lang: str, template: Catalog | None = None) -> list[str]:
     """What is wrong with the catalog of ``lang`` against the sources: a missing message, an
-    unused (obsolete) one, an empty or fuzzy translation, placeholders that differ from the
-    English ones, a compiled ``.mo`` that does not match the ``.po``."""
+    unused (obsolete) one, an empty or fuzzy translation, a counted message without the
+    language's number of plural forms, placeholders that differ from the English ones, a
+    compiled ``.mo`` that does not match the ``.po``."""
     template = template or extract()
     catalog = read(lang)
     wanted = {m.id for m in template if m.id}
@@ -70,22 +80,41 @@ def problems(lang: str, template: Catalog | None = None) -> list[str]:
     for m in catalog:
         if not m.id:
             continue
-        if not m.string:
+        ids = list(m.id) if isinstance(m.id, tuple | list) else [m.id]
+        strings = list(m.string) if isinstance(m.string, tuple | list) else [m.string]
+        english = set().union(*(placeholders(str(i)) for i in ids))
+        if len(ids) > 1 and len(strings) != catalog.num_plurals:
+            found.append(f"{lang}: {m.id!r} needs {catalog.num_plurals} plural forms")
+        if not all(strings):
             found.append(f"{lang}: untranslated {m.id!r}")
         elif m.fuzzy:
             found.append(f"{lang}: fuzzy {m.id!r}")
-        elif placeholders(str(m.id)) != placeholders(str(m.string)):
+        elif not all(_fits(placeholders(str(x)), english, len(ids) > 1) for x in strings):
             found.append(f"{lang}: placeholders of {m.id!r} differ in {m.string!r}")
     mo = po_path(lang).with_suffix(".mo")
     compiled = _mo_messages(mo) if mo.is_file() else None
-    if compiled != {m.id: m.string for m in catalog if m.id and m.string and not m.fuzzy}:
+    wanted_mo = {
+        _hashable(m.id): _hashable(m.string) for m in catalog if m.id and m.string and not m.fuzzy
+    }
+    if compiled != wanted_mo:
         found.append(f"{lang}: {mo.name} is not compiled from the .po (run compile)")
     return found
 
 
+def _fits(have: set[str], english: set[str], counted: bool) -> bool:
+    """A translation's placeholders match the English ones (a counted form may leave out
+    ``{n}``: Slovak "jedna dlaždica")."""
+    return have == english or (counted and have == english - {"n"})
+
+
 def _mo_messages(path: Path) -> dict[object, object]:
     with path.open("rb") as f:
-        return {m.id: m.string for m in read_mo(f) if m.id}
+        return {_hashable(m.id): _hashable(m.string) for m in read_mo(f) if m.id}
+
+
+def _hashable(value: object) -> object:
+    """A message id or string as the ``.po`` reader gives it (a plural's forms: a tuple)."""
+    return tuple(value) if isinstance(value, list) else value
 
 
 def update() -> None:

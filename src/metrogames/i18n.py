@@ -19,7 +19,7 @@ The language is chosen by :func:`best_language` (an HTTP ``Accept-Language`` hea
 
 from __future__ import annotations
 
-import gettext
+import gettext as gettext_module
 import os
 from collections.abc import Callable, Mapping
 from functools import cache
@@ -84,6 +84,55 @@ def msg(template: str, /, **params: object) -> Message:
     return Message(template, params)
 
 
+class Plural(Message):
+    """A counted :class:`Message`: the English ``singular`` and ``plural`` templates and the
+    count ``n`` (also a parameter, ``{n}``); each language picks its form by its catalog's
+    ``Plural-Forms`` (French ``n > 1``, Slovak one/few/other), via ``ngettext``."""
+
+    __slots__ = ("plural",)
+
+    def __init__(self, singular: str, plural: str, params: Mapping[str, object]) -> None:
+        super().__init__(singular, params)
+        self.plural = plural
+
+    def render(self, gettext: Gettext = _same) -> str:
+        """The text in the language of ``gettext``: a function of :func:`gettext_for` (or a
+        catalog's bound ``gettext``) picks that language's form, any other the English one."""
+        values = {
+            k: v.render(gettext) if isinstance(v, Message) else v for k, v in self.params.items()
+        }
+        n = int(values["n"])  # type: ignore[call-overload]
+        catalog = getattr(gettext, "__self__", None)
+        if isinstance(catalog, gettext_module.NullTranslations):
+            template = catalog.ngettext(self.template, self.plural, n)
+        else:
+            template = self.template if n == 1 else self.plural
+        return template.format_map(values)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Plural):
+            return NotImplemented
+        return (self.template, self.plural, dict(self.params)) == (
+            other.template,
+            other.plural,
+            dict(other.params),
+        )
+
+    __hash__ = None
+
+    def __reduce__(self) -> tuple[type[Plural], tuple[str, str, dict[str, object]]]:  # type: ignore[override]
+        return type(self), (self.template, self.plural, dict(self.params))
+
+    def __repr__(self) -> str:
+        return f"Plural({self.template!r}, {self.plural!r}, {dict(self.params)!r})"
+
+
+def plural(singular: str, plural: str, n: int, /, **params: object) -> Plural:
+    """A :class:`Plural` counting ``n`` (``{n}`` in the templates); both templates are
+    literals marked for extraction (keyword ``plural``, like gettext's ``ngettext``)."""
+    return Plural(singular, plural, {"n": n, **params})
+
+
 def verbatim(text: str) -> Message:
     """A :class:`Message` that reads ``text`` in every language (a name, a quoted input)."""
     return Message("{text}", {"text": text})
@@ -97,11 +146,11 @@ def join(parts: list[Message], separator: str = ", ") -> Message:
 
 
 @cache
-def translations(lang: str) -> gettext.NullTranslations:
+def translations(lang: str) -> gettext_module.NullTranslations:
     """The catalog of ``lang`` (one of :data:`LANGUAGES`; anything else reads English)."""
     if lang not in LANGUAGES or lang == SOURCE_LANGUAGE:
-        return gettext.NullTranslations()
-    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang], fallback=True)
+        return gettext_module.NullTranslations()
+    return gettext_module.translation(DOMAIN, LOCALE_DIR, languages=[lang], fallback=True)
 
 
 def gettext_for(lang: str) -> Gettext:

@@ -317,47 +317,36 @@ def test_every_card_word_fits_its_card(page: Page, server: str) -> None:
     assert overflowing == [], "\n".join(overflowing)
 
 
-REFUSAL_JS = """async ([lang, message, colours]) => {
+BAND_JS = """async ([lang, ratings]) => {
   const i18n = await import("/js/i18n.js");
   await i18n.setLang(lang);
-  const { refusalAt } = await import("/js/score.js");
-  return refusalAt(message, colours);
+  const { bandRange, bandPhrase } = await import("/js/dom.js");
+  return ratings.map((r) => [bandRange(r), bandPhrase(r)]);
 }"""
-LONDON = ["blue", "pink", "purple", "green"]
+RATINGS = [
+    {"low": None, "high": 90, "phrase": ""},
+    {"low": 106, "high": 120, "phrase": ""},
+    {"low": 151, "high": None, "phrase": "you know the Underground like the back of your hand"},
+]
 
 
 @pytest.mark.parametrize(
-    ("lang", "message", "colours", "where"),
+    ("lang", "words"),
     [
-        ("en", "pink line, section 3: D3-G3 crosses the blue section E4-G2", LONDON, ["pink", 3]),
-        (
-            "fr",
-            "ligne violette, tronçon 2\u00a0: D3-G3 croise le tronçon E4-G2",
-            LONDON,
-            ["purple", 2],
-        ),
-        (
-            "nl",
-            "lijn groen, verbinding 12: D3-G3 kruist de verbinding E4-G2",
-            LONDON,
-            ["green", 12],
-        ),
-        ("sk", "linka modrá, úsek 4: D3-G3 kríži úsek E4-G2", LONDON, ["blue", 4]),
-        ("fr", "tour 5\u00a0: la tuile C4 ne touche ni le bord ni une tuile", [], [None, 5]),
-        ("sk", "ťah 7: dlaždica C4 sa nedotýka okraja", [], [None, 7]),
-        ("en", "objectives: at most 2", LONDON, [None, None]),
+        ("fr", [["90 ou moins", ""], ["106–120", ""],
+                ["151 ou plus", "vous connaissez le métro de Londres comme votre poche"]]),
+        ("sk", [["90 alebo menej", ""], ["106–120", ""],
+                ["151 alebo viac", "londýnske metro poznáte ako vlastnú dlaň"]]),
     ],
-)
-def test_a_refused_sheet_is_marked_in_every_language(
-    page: Page, server: str, lang: str, message: str, colours: list[str], where: list[Any]
+)  # fmt: skip
+def test_the_solo_band_is_worded_by_the_client(
+    page: Page, server: str, lang: str, words: list[list[str]]
 ) -> None:
-    """The score page finds the refused section (or Metro turn) in the server's message in
-    the reader's language: its line's colour and its number, before the first colon
-    (station names such as D3 are not numbers)."""
+    """The solo rating's band limits come as numbers (``low``/``high``) and the client words
+    them, and the top band's phrase, in the reader's language."""
     page.goto(f"{server}/")
     page.wait_for_selector("#create-form")
-    at = page.evaluate(REFUSAL_JS, [lang, message, colours])
-    assert [at["colour"], at["n"]] == where
+    assert page.evaluate(BAND_JS, [lang, RATINGS]) == words
 
 
 BLUE = ["F8", "F5", "E4", "F4", "G3", "H4", "J2", "J1"]
@@ -372,7 +361,8 @@ BREAKS = {
 @pytest.mark.parametrize("lang", ["en", "fr", "nl", "sk"])
 def test_a_refused_paper_sheet_in_each_language(page: Page, server: str, lang: str) -> None:
     """A sheet whose pink line crosses the blue one: the engine's refusal in the reader's
-    language (the server's words), and the refused section marked on the map."""
+    language (the server's words), and the refused section marked on the map (from the
+    refusal's ``item``, not from its words)."""
     sheet = {
         "game": "london",
         "lines": {

@@ -90,7 +90,7 @@ def test_ranked_guest_games_are_capped_per_address_and_day(db_url: str) -> None:
         before = stored(client)
         r = start(client, tokens[2])
         refused(r, 409, "guest-limit")
-        assert "2 ranked guest games of london today" in r.json()["error"]
+        assert "2 ranked guest games of Next Station: London today" in r.json()["error"]
         assert stored(client) == before
         # the guests already playing go on; the cap is per game and per day
         assert started(client, tokens[0])["room"] == rooms[0]

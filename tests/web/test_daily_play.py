@@ -95,7 +95,7 @@ def test_the_ranked_attempt_is_played_on_the_server(db_url: str) -> None:
         result = get(client, f"/api/daily/london/{DAY}/result", token)
         assert result["score"] == final["scores"][0]
         assert result["rank"] == 1 and result["of"] == 1 and result["percentile"] == 50.0
-        assert set(result["rating"]) == {"band", "range", "phrase"}
+        assert set(result["rating"]) == {"band", "range", "low", "high", "phrase"}
         assert result["bot"]["name"] == "medium" and result["bot"]["score"] > 0
         assert result["expert"] is None  # no daily expert in these tests
         # the bot's score is computed once and kept

@@ -28,12 +28,20 @@ def refusal(client: TestClient, room: str, token: str, step: int, **headers: str
 def test_engine_refusal_over_http_follows_accept_language_and_cookie(client: TestClient) -> None:
     room, token, step = london_solo(client)
     english = act(client, room, token, CROSSING, step).json()
+    item = english.pop("item")  # the refused section as data (docs/web-api.md, "Errors")
+    assert item["section"] == ["A1", "J10"] and item["colour"] in {
+        "blue",
+        "pink",
+        "purple",
+        "green",
+    }
     assert english == {
         "error": "round 1, turn 1, player 0: section A1-J10: no link joins these stations "
         "(not-a-link)",
         "reason": "not-a-link",
     }
     french = refusal(client, room, token, step, **{"Accept-Language": "de-DE, fr;q=0.8, en;q=0.5"})
+    assert french.pop("item") == item
     assert french == {
         "error": "manche 1, tour 1, joueur 0 : tronçon A1-J10 : aucune liaison ne relie ces "
         "stations (not-a-link)",
@@ -79,7 +87,9 @@ def test_websocket_refusals_follow_the_upgrade_request(client: TestClient) -> No
         ws.send_json({"type": "hello", "token": token})
         assert ws.receive_json()["type"] == "view"
         ws.send_json({"type": "action", "action": CROSSING, "step": step})
-        assert ws.receive_json() == {
+        answer = ws.receive_json()
+        assert answer.pop("item")["section"] == ["A1", "J10"]
+        assert answer == {
             "type": "error",
             "error": "manche 1, tour 1, joueur 0 : tronçon A1-J10 : aucune liaison ne relie ces "
             "stations (not-a-link)",

@@ -77,7 +77,10 @@ def cli_score(sheet: dict[str, Any], tmp_path: Path) -> subprocess.CompletedProc
 
 def refused(r: Any, status: int, reason: str) -> str:
     assert r.status_code == status, r.text
-    assert set(r.json()) == {"error", "reason"}, r.text
+    # an engine refusal names its item as data (docs/web-api.md, "Errors")
+    engine = status == 400 and reason != "bad-request"
+    expected = {"error", "reason", "item"} if engine else {"error", "reason"}
+    assert set(r.json()) == expected, r.text
     assert r.json()["reason"] == reason, r.text
     message: str = r.json()["error"]
     return message
@@ -214,4 +217,6 @@ def test_generated_sheets_never_break_the_server(client: TestClient, sheet: Any)
     r = client.post("/api/score", content=body, headers={"Content-Type": "application/json"})
     assert r.status_code in (200, 400), r.text
     if r.status_code == 400:
-        assert set(r.json()) == {"error", "reason"} and r.json()["error"], r.text
+        assert {"error", "reason"} <= set(r.json()) <= {"error", "reason", "item"}, r.text
+        assert r.json()["error"], r.text
+        assert ("item" in r.json()) == (r.json()["reason"] != "bad-request"), r.text

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.text import Text
 
 from metrogames.bots.analysis import Analysis
-from metrogames.cli.lang import _, tr
+from metrogames.cli.lang import _, ntr, tr
 from metrogames.cli.render import renderer_for
 from metrogames.games import game_type
 
@@ -52,12 +52,14 @@ def print_analysis(console: Console, analysis: Analysis) -> None:
         Columns(
             [
                 renderer.final_map(
-                    analysis.final, 0, f"{name}: " + tr("{points} points", points=doc["score"])
+                    analysis.final,
+                    0,
+                    f"{name}: " + ntr("{n} point", "{n} points", int(doc["score"])),
                 ),
                 renderer.final_map(
                     analysis.best.state,
                     0,
-                    tr("Best found: {points} points", points=best["score"]),
+                    ntr("Best found: {n} point", "Best found: {n} points", int(best["score"])),
                 ),
             ],
             padding=(0, 4),
@@ -70,14 +72,21 @@ def print_analysis(console: Console, analysis: Analysis) -> None:
     )
     line.append(f" ({'+' if gain >= 0 else ''}{gain})")
     console.print(line)
-    console.print(Text(f"That is {best['note']}.", style="dim"))
+    note = _(
+        "That is the best score found by a search with the whole deck known, not a proven optimum."
+    )
+    console.print(Text(note, style="dim"))
     bound = doc["upper_bound"]
     if bound is not None:
         parts = ", ".join(f"{k} {v}" for k, v in bound.items() if k != "total" and v)
         console.print(
             Text(
-                f"Upper bound on this deal: {bound['total']} ({parts}): every game of the deal "
-                "scores at most this, a loose bound (each component bounded on its own).",
+                tr(
+                    "Upper bound on this deal: {total} ({parts}): every game of the deal "
+                    "scores at most this, a loose bound (each component bounded on its own).",
+                    total=bound["total"],
+                    parts=parts,
+                ),
                 style="dim",
             )
         )
@@ -91,12 +100,32 @@ def print_analysis(console: Console, analysis: Analysis) -> None:
         console.print(Text(_("No turn lost points against the expert's estimate.")))
     console.print(
         Text(
-            f"Estimates: mean final scores of Monte Carlo playouts on your view "
-            f"({search['coach_playouts']} a decision, {doc['decisions']} decisions; the deck "
-            f"unknown, as you played). Estimated loss over the game: {doc['estimated_loss']} "
-            f"points. Search: budget {search['budget']}, beam width {search['width']}, "
-            f"{search['states']} states, {search['completions']} completions, seed "
-            f"{search['seed']}.",
+            " ".join(
+                [
+                    ntr(
+                        "Estimates: mean final scores of Monte Carlo playouts on your view "
+                        "({playouts} a decision, {n} decision; the deck unknown, as you played).",
+                        "Estimates: mean final scores of Monte Carlo playouts on your view "
+                        "({playouts} a decision, {n} decisions; the deck unknown, as you "
+                        "played).",
+                        int(doc["decisions"]),
+                        playouts=search["coach_playouts"],
+                    ),
+                    tr(
+                        "Estimated loss over the game: {points} points.",
+                        points=doc["estimated_loss"],
+                    ),
+                    tr(
+                        "Search: budget {budget}, beam width {width}, {states} states, "
+                        "{completions} completions, seed {seed}.",
+                        budget=search["budget"],
+                        width=search["width"],
+                        states=search["states"],
+                        completions=search["completions"],
+                        seed=search["seed"],
+                    ),
+                ]
+            ),
             style="dim",
         )
     )

@@ -35,20 +35,20 @@ from rich.rule import Rule
 from rich.text import Text
 
 from metrogames.cli.hints import HINT_WORD, hints_from_json, hints_text
-from metrogames.cli.lang import _, tr
+from metrogames.cli.lang import _, band_range, ntr, tr
 from metrogames.cli.prompt import QuitGame, read_move, refusal_text
 from metrogames.cli.render import Seats, TerminalRenderer, renderer_for
 from metrogames.core.errors import MetrogamesError, NotationError
 from metrogames.core.protocol import CHANCE, Action, State
 from metrogames.games import game_type, replay_record
-from metrogames.i18n import environment_language
+from metrogames.i18n import N_, environment_language
 
 DAILY_GAMES = ("london", "paris")
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 DEFAULT_TOKEN_FILE = Path("var/player.json")
 _DIM = "#6b7280"
 
-COMMANDS = (
+COMMANDS = N_(
     "Commands: moves (every legal move) · map (show the map again) · hint [MOVE] (the coach's\n"
     "best three moves; not in a ranked game) · help · quit (stop; the game stays open on the\n"
     "server until the day closes: run the command again to continue)"
@@ -209,10 +209,10 @@ def result_lines(result: dict[str, Any], game: str) -> list[Text]:
         out.append(Text(tr("Percentile: {shown}", shown=shown)))
     rating = result.get("rating")
     if rating:
-        band = tr("band {band} ({range})", band=rating.get("band"), range=rating.get("range"))
+        band = tr("band {band} ({range})", band=rating.get("band"), range=band_range(rating))
         text = tr("Solo rating: {score}", score=band)
         if rating.get("phrase"):
-            text += f": “{rating['phrase']}”"
+            text += f": “{_(str(rating['phrase']))}”"
         out.append(Text(text, style="bold"))
     elif game == "london":
         out.append(Text(tr("Solo rating: {score}", score="—"), style=_DIM))
@@ -227,9 +227,9 @@ def result_lines(result: dict[str, Any], game: str) -> list[Text]:
             continue
         diff = int(result["score"]) - int(bot["score"])
         verdict = (
-            tr("you beat it by {n}", n=diff)
+            ntr("you beat it by {n} point", "you beat it by {n} points", diff)
             if diff > 0
-            else tr("it beat you by {n}", n=-diff)
+            else ntr("it beat you by {n} point", "it beat you by {n} points", -diff)
             if diff
             else _("a tie")
         )
@@ -301,20 +301,27 @@ class DailySession:
             self.player = {"player": me["player"], "name": me["name"], "token": entry["token"]}
             streak = me.get("streak")
             self.console.print(
-                Text(f"Playing as {me['name']}" + (f" · streak {streak}" if streak else ""))
+                Text(
+                    tr("Playing as {name}", name=me["name"])
+                    + (" · " + ntr("streak {n} day", "streak {n} days", streak) if streak else "")
+                )
             )
             return
         name = (self.name or "").strip()
         while not name:
-            name = self.ask("Your display name for the daily challenge: ").strip()
+            name = self.ask(_("Your display name for the daily challenge: ")).strip()
         res = self.server.call("POST", "/api/players", {"name": name}, auth=False)
         self.player = {"player": res["player"], "name": res["name"], "token": res["token"]}
         self.server.token = res["token"]
         save_player(self.token_file, self.server.base, self.player)
         self.console.print(
             Text(
-                f"Welcome, {res['name']}. Your player token is kept in {self.token_file} "
-                "(copy it to play on another device).",
+                tr(
+                    "Welcome, {name}. Your player token is kept in {file} "
+                    "(copy it to play on another device).",
+                    name=res["name"],
+                    file=self.token_file,
+                ),
                 style="bold",
             )
         )
@@ -334,7 +341,10 @@ class DailySession:
         self.sign_in()
         left = max(0, int(float(daily["closes_at"]) - time.time()))
         self.console.print(
-            Rule(f"Daily challenge · {self.kind.title} · {date} (UTC)", style="bold")
+            Rule(
+                tr("Daily challenge · {title} · {date} (UTC)", title=self.kind.title, date=date),
+                style="bold",
+            )
         )
         self.console.print(
             Text(
@@ -355,8 +365,11 @@ class DailySession:
                 raise
             self.console.print(
                 Text(
-                    f"You have played today's {self.kind.title} challenge: one ranked attempt "
-                    "per day. Your result:",
+                    tr(
+                        "You have played today's {title} challenge: one ranked attempt per day. "
+                        "Your result:",
+                        title=self.kind.title,
+                    ),
                     style="bold #ffd23f",
                 )
             )
@@ -364,9 +377,10 @@ class DailySession:
         room = start["room"]
         self.console.print(
             Text(
-                ("Ranked attempt" if start.get("ranked") else "Practice (not ranked)")
-                + f" · room {room}"
-                + ("" if self.share else " · not shared on the leaderboard"),
+                (_("Ranked attempt") if start.get("ranked") else _("Practice (not ranked)"))
+                + " · "
+                + tr("room {room}", room=room)
+                + ("" if self.share else " · " + _("not shared on the leaderboard")),
                 style=_DIM,
             )
         )
@@ -448,7 +462,7 @@ class DailySession:
             "moves": lambda: r.moves(seen, seat),
             "map": lambda: r.turn_screen(seen, seat, self.seats, width=width),
         }
-        help_text = f"{r.notation_help}\n{COMMANDS}"
+        help_text = f"{r.notation_help}\n{_(COMMANDS)}"
 
         def hint(rest: str) -> RenderableType:
             return self.hint(room, view, seen, seat, rest)
@@ -518,11 +532,14 @@ class DailySession:
     # -- the end -----------------------------------------------------------------------------
     def show_result(self, date: str) -> dict[str, Any]:
         result: dict[str, Any] = self.server.call("GET", f"/api/daily/{self.game}/{date}/result")
-        self.console.print(Rule(f"{self.kind.title} · daily {date}: result", style="bold"))
+        self.console.print(
+            Rule(tr("{title} · daily {date}: result", title=self.kind.title, date=date), style="bold")
+        )
+        board = f"{self.server.base}/#/daily/{self.game}/{date}"
         self.console.print(Group(*result_lines(result, self.game)))
         self.console.print(
             Text(
-                f"Leaderboard: {self.server.base}/#/daily/{self.game}/{date}",
+                tr("Leaderboard: {url}", url=board),
                 style=_DIM,
             )
         )

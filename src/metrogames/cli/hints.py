@@ -15,7 +15,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from metrogames.bots.coach import Hint, Hints, hints
-from metrogames.cli.lang import _, tr
+from metrogames.cli.lang import _, ntr, tr
 from metrogames.cli.prompt import refusal_text
 from metrogames.core.errors import IllegalActionError, NotationError
 from metrogames.core.protocol import Action, State
@@ -44,13 +44,13 @@ def hints_text(found: Hints, players: int) -> RenderableType:
         line = Text(f"  {i}. ")
         line.append(h.text, style="bold #2ec4b6")
         line.append(f"  {figures(h, found.figure, players)}")
-        line.append("  · " + tr("{n} playouts", n=h.playouts), style="dim")
+        line.append("  · " + ntr("{n} playout", "{n} playouts", h.playouts), style="dim")
         lines.append(line)
     if found.about is not None:
         line = Text("  " + _("Your move") + " ")
         line.append(found.about.text, style="bold #ffd23f")
         line.append(f": {figures(found.about, found.figure, players)}")
-        line.append("  · " + tr("{n} playouts", n=found.about.playouts), style="dim")
+        line.append("  · " + ntr("{n} playout", "{n} playouts", found.about.playouts), style="dim")
         lines.append(line)
     return Group(*lines)
 

@@ -89,6 +89,12 @@ class IllegalActionError(MetrogamesError):
         where: round, turn and player, when known.
         message: the detail as a translatable message (``message.render() == detail``), or
             ``None`` when the detail was given as plain text.
+        item: the offending item as data, when the engine knows it, so a client need not
+            parse the text: ``{"colour": "pink", "section": ["D3", "G3"]}`` for a section
+            played, ``{"colour": "pink", "section": 3}`` (1-based) for a sheet's section,
+            ``{"colour", "station"}`` for a circle, ``{"square": "C5", "tile": "cbaa"}`` for a
+            Metro placement (``"placement"``: its 1-based number on a sheet); ``None``
+            otherwise (``docs/web-api.md``, "Errors").
 
     ``str(error)`` reads ``round 2, turn 4, player 0: section D3-G3 crosses the pink section
     E4-G2 (crosses-section)``.
@@ -98,22 +104,31 @@ class IllegalActionError(MetrogamesError):
     detail: str
     where: Where = field(default_factory=Where)
     message: Message | None = field(default=None, compare=False)
+    item: dict[str, object] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         super().__init__(str(self))
 
     @classmethod
-    def of(cls, reason: str, message: Message, where: Where | None = None) -> Self:
+    def of(
+        cls,
+        reason: str,
+        message: Message,
+        where: Where | None = None,
+        item: dict[str, object] | None = None,
+    ) -> Self:
         """The error whose English detail is ``message.render()``, e.g.
         ``IllegalActionError.of("no-draw", msg(N_("a tile was already drawn this turn")))``."""
-        return cls(reason, message.render(), where or Where(), message)
+        return cls(reason, message.render(), where or Where(), message, item)
 
     def __reduce__(
         self,
-    ) -> tuple[type[IllegalActionError], tuple[str, str, Where, Message | None]]:
+    ) -> tuple[
+        type[IllegalActionError], tuple[str, str, Where, Message | None, dict[str, object] | None]
+    ]:
         # Exception pickles as cls(*args) with args = (message,); rebuild from the fields so
         # that an error raised in a worker process reaches the parent intact.
-        return type(self), (self.reason, self.detail, self.where, self.message)
+        return type(self), (self.reason, self.detail, self.where, self.message, self.item)
 
     def detail_message(self) -> Message:
         """The detail as a translatable message (the plain detail when it has none)."""
@@ -146,7 +161,12 @@ class IllegalActionError(MetrogamesError):
             turn if turn is not None else self.where.turn,
             player if player is not None else self.where.player,
         )
-        return type(self)(self.reason, self.detail, where, self.message)
+        return type(self)(self.reason, self.detail, where, self.message, self.item)
+
+    def with_item(self, **fields: object) -> IllegalActionError:
+        """Return a copy of this error of the same class with ``fields`` added to its item."""
+        item = {**(self.item or {}), **fields}
+        return type(self)(self.reason, self.detail, self.where, self.message, item)
 
 
 class NotYourTurnError(IllegalActionError):

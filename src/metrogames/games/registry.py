@@ -14,6 +14,7 @@ import importlib
 
 from metrogames.core.errors import OptionError, RecordError
 from metrogames.core.protocol import Action, Game, GameType, JsonObject, JsonValue, State
+from metrogames.i18n import N_, msg, plural
 
 _BUILTIN: dict[str, str] = {
     "london": "metrogames.games.nextstation.spec",
@@ -56,7 +57,13 @@ def game_type(name: object) -> GameType:
         if found is not None:
             return found
     shown = repr(name) if len(repr(name)) <= 40 else repr(name)[:37] + "..."
-    raise OptionError(f"unknown game {shown} (expected one of {', '.join(game_names())})")
+    raise OptionError(
+        msg(
+            N_("unknown game {name} (expected one of {known})"),
+            name=shown,
+            known=", ".join(game_names()),
+        )
+    )
 
 
 def check_players(kind: GameType, players: object) -> int:
@@ -67,7 +74,15 @@ def check_players(kind: GameType, players: object) -> int:
     """
     low, high = kind.players.start, kind.players.stop - 1
     if isinstance(players, bool) or not isinstance(players, int) or players not in kind.players:
-        raise OptionError(f"{kind.name} takes {low} to {high} players, not {players!r}")
+        raise OptionError(
+            msg(
+                N_("{game} takes {low} to {high} players, not {players}"),
+                game=kind.name,
+                low=low,
+                high=high,
+                players=repr(players)[:40],
+            )
+        )
     return players
 
 
@@ -84,9 +99,16 @@ def load_game(name: str, players: int | None = None, **options: JsonValue) -> Ga
     count = kind.players.start if players is None else check_players(kind, players)
     unknown = sorted(set(options) - set(kind.options))
     if unknown:
-        known = ", ".join(kind.options) or "none"
+        known = ", ".join(kind.options) or "—"
         raise OptionError(
-            f"unknown option(s) for {kind.name}: {', '.join(unknown)} (known: {known})"
+            plural(
+                "unknown option for {game}: {names} (known: {known})",
+                "unknown options for {game}: {names} (known: {known})",
+                len(unknown),
+                game=kind.name,
+                names=", ".join(unknown),
+                known=known,
+            )
         )
     return kind.make(count, dict(options))
 
@@ -102,7 +124,7 @@ def game_from_options(name: object, players: object, options: object) -> Game[Ac
     if options is None:
         options = {}
     if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
-        raise OptionError("options must be a JSON object")
+        raise OptionError(msg(N_("options must be a JSON object")))
     return load_game(kind.name, check_players(kind, players), **options)
 
 

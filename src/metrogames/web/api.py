@@ -28,6 +28,7 @@ from metrogames.web.bodies import (
     parse,
 )
 from metrogames.web.checks import RoomError
+from metrogames.web.language import connection_gettext
 from metrogames.web.ratelimit import RateLimits
 from metrogames.web.replays import replay_text
 from metrogames.web.rooms import RoomService
@@ -95,9 +96,10 @@ def seat_number(text: str) -> int:
 
 
 @router.get("/games")
-async def get_games() -> list[dict[str, Any]]:
-    """Every game with its title, player counts, options and bots."""
-    return games_list()
+async def get_games(request: Request) -> list[dict[str, Any]]:
+    """Every game with its title, player counts, options and bots (the bots' figures in the
+    request's language)."""
+    return games_list(connection_gettext(request))
 
 
 @router.get("/games/{game}/board")

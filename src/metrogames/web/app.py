@@ -43,7 +43,8 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from metrogames.i18n import N_
+from metrogames.i18n import N_, join, msg
+from metrogames.i18n import Message as I18nMessage
 from metrogames.web import (
     accounts_api,
     api,
@@ -56,6 +57,7 @@ from metrogames.web import (
     ws,
 )
 from metrogames.web.accounts import Accounts
+from metrogames.web.bodies import problem_of
 from metrogames.web.chat import Chat
 from metrogames.web.checks import RoomError
 from metrogames.web.cluster import Cluster, connect
@@ -78,6 +80,11 @@ REASONS = {
     404: "not-found",
     413: "too-large",
 }
+HTTP_TEXTS = {
+    404: N_("there is no such page or API route"),
+    405: N_("this API route does not take that method"),
+}
+"""The router's own refusals (an unknown path, a wrong method), in words a player reads."""
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
@@ -206,7 +213,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     @app.exception_handler(RoomError)
     async def room_error(request: Request, exc: RoomError) -> JSONResponse:
         return JSONResponse(
-            {"error": exc.localized(connection_gettext(request)), "reason": exc.reason},
+            exc.body(connection_gettext(request)),
             status_code=exc.status,
             headers=exc.headers,
         )
@@ -218,10 +225,9 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         return await room_error(request, UNAVAILABLE)
 
     @app.exception_handler(RequestValidationError)
-    async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse(
-            {"error": validation_message(exc.errors()), "reason": "bad-request"}, status_code=400
-        )
+    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        text = validation_message(exc.errors()).render(connection_gettext(request))
+        return JSONResponse({"error": text, "reason": "bad-request"}, status_code=400)
 
     @app.exception_handler(Exception)
     async def server_error(request: Request, exc: Exception) -> JSONResponse:
@@ -234,10 +240,12 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         )
 
     @app.exception_handler(HTTPException)
-    async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
         status = exc.status_code if 400 <= exc.status_code < 500 else 400
         reason = REASONS.get(status, "bad-request")
-        return JSONResponse({"error": str(exc.detail), "reason": reason}, status_code=status)
+        known = HTTP_TEXTS.get(exc.status_code)
+        text = connection_gettext(request)(known) if known else str(exc.detail)
+        return JSONResponse({"error": text, "reason": reason}, status_code=status)
 
     app.include_router(api.router)
     app.include_router(daily_api.router)
@@ -259,17 +267,26 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     return app
 
 
-_PLACES = {"query": "query parameter", "path": "path parameter", "body": "body", "header": "header"}
+_PLACES = {
+    "query": N_("query parameter"),
+    "path": N_("path parameter"),
+    "body": N_("body"),
+    "header": N_("header"),
+}
 
 
-def validation_message(errors: Sequence[Any]) -> str:
+def validation_message(errors: Sequence[Any]) -> I18nMessage:
     """A refusal naming each bad parameter and what is wrong with it (at most three), e.g.
-    ``query parameter limit: Input should be a valid integer``; never the input itself nor
-    where in the server's code it was checked."""
+    ``query parameter limit: should be a whole number``, translatable; never the input itself
+    nor where in the server's code it was checked."""
     parts = []
     for error in list(errors)[:3]:
         loc = [str(x)[:40] for x in error.get("loc", ())]
-        place = _PLACES.get(loc[0], loc[0]) if loc else "request"
+        place = I18nMessage(_PLACES.get(loc[0], loc[0]) if loc else N_("request"))
+        rule = problem_of(str(error.get("type", "")), (error.get("ctx") or {}).get("error"))
         name = ".".join(loc[1:])
-        parts.append(f"{place} {name}: {error.get('msg', 'invalid')}".replace(" :", ":"))
-    return "; ".join(parts) or "the request is not valid"
+        if name:
+            parts.append(msg(N_("{place} {name}: {rule}"), place=place, name=name, rule=rule))
+        else:
+            parts.append(msg(N_("{place}: {rule}"), place=place, rule=rule))
+    return join(parts, "; ") if parts else msg(N_("the request is not valid"))

@@ -11,26 +11,57 @@ from __future__ import annotations
 from typing import Any
 
 from metrogames.bots.base import bot_codes
-from metrogames.bots.levels import LEVELS, level_algorithm
+from metrogames.bots.levels import LEVELS, Algorithm, level_algorithm
 from metrogames.core.errors import OptionError
 from metrogames.games import game_names, game_options_json, game_presets_json, game_type
+from metrogames.i18n import N_, Gettext, Message, join, plural
 
 
-def bot_label(code: str, game: str) -> str:
+def bot_label(code: str, game: str, gettext: Gettext = N_) -> str:
     """A bot code as the seat menu shows it in ``game``: a level with the algorithm it plays
     there (``Medium — greedy``, ``Hard — Monte Carlo (1000 playouts)``), an algorithm as such
-    (``Algorithm: random``)."""
+    (``Algorithm: random``). The figures in brackets are in the language of ``gettext``
+    (English by default); the level and algorithm names stay English codes for the client to
+    word."""
     if code in LEVELS:
-        played = str(level_algorithm(code, game)).replace("montecarlo", "Monte Carlo")
+        algorithm = level_algorithm(code, game)
+        played = "Monte Carlo" if algorithm.code == "montecarlo" else algorithm.code
+        figures = bot_figures(algorithm)
+        if figures:
+            played += f" ({join(figures).render(gettext)})"
         return f"{code.capitalize()} — {played}"
     return f"Algorithm: {code.replace('montecarlo', 'Monte Carlo')}"
 
 
-def games_list() -> list[dict[str, Any]]:
+def bot_figures(algorithm: Algorithm) -> list[Message]:
+    """The settings of a level's algorithm a player may read (budgets, candidates, rounds)."""
+    if algorithm.code == "heuristic":
+        return [plural("{n} determinization", "{n} determinizations", algorithm.budget)]
+    if algorithm.code == "lookahead":
+        return [
+            plural("{n} candidate", "{n} candidates", algorithm.width),
+            plural("{n} round", "{n} rounds", algorithm.rounds),
+            plural("{n} determinization", "{n} determinizations", algorithm.budget),
+        ]
+    if algorithm.code != "montecarlo":
+        return []
+    if algorithm.use_heuristic:
+        return [plural("{n} game estimate", "{n} game estimates", algorithm.budget)]
+    figures: list[Message] = [plural("{n} playout", "{n} playouts", algorithm.budget)]
+    if algorithm.greedy_turns:
+        figures.append(
+            plural("{n} greedy turn first", "{n} greedy turns first", algorithm.greedy_turns)
+        )
+    return figures
+
+
+
+def games_list(gettext: Gettext = N_) -> list[dict[str, Any]]:
     """``GET /api/games``: per game ``{"game", "title", "players": [min, max], "options":
     {name: {"default", "values": [...], "choose"?: {...}}}, "presets": {name: {"title",
     "options", "note"}}, "bots": [codes], "bot_labels": {code: label}}`` (bots: the levels
-    first, weakest to strongest, then the algorithms)."""
+    first, weakest to strongest, then the algorithms; the labels' figures in the language of
+    ``gettext``)."""
     out: list[dict[str, Any]] = []
     for name in game_names():
         kind = game_type(name)
@@ -42,7 +73,7 @@ def games_list() -> list[dict[str, Any]]:
                 "options": game_options_json(kind),
                 "presets": game_presets_json(kind),
                 "bots": bot_codes(),
-                "bot_labels": {code: bot_label(code, name) for code in bot_codes()},
+                "bot_labels": {code: bot_label(code, name, gettext) for code in bot_codes()},
             }
         )
     return out

@@ -27,7 +27,7 @@ from pydantic import (
 )
 
 from metrogames import i18n
-from metrogames.i18n import N_, msg
+from metrogames.i18n import N_, msg, plural
 from metrogames.web.checks import (
     bad_request,
     chat_text,
@@ -56,10 +56,10 @@ def _bounded_json(value: JsonValue) -> JsonValue:
     while stack:
         item, depth = stack.pop()
         if isinstance(item, float) and not math.isfinite(item):
-            raise ValueError("numbers must be finite")
+            raise ValueError(msg(N_("numbers must be finite")))
         if isinstance(item, dict | list):
             if depth >= MAX_DEPTH:
-                raise ValueError(f"JSON nests at most {MAX_DEPTH} levels deep")
+                raise ValueError(msg(N_("JSON nests at most {n} levels deep"), n=MAX_DEPTH))
             children = item.values() if isinstance(item, dict) else item
             stack.extend((child, depth + 1) for child in children)
     return value
@@ -223,37 +223,71 @@ def parse(model: type[M], raw: bytes | str, what: str) -> M:
         raise bad_request(describe(exc, raw, what)) from None
 
 
-def describe(exc: ValidationError, raw: bytes | str, what: str) -> str | i18n.Message:
-    """The message of a refused body: the first problem, where it is and what is wrong;
-    translatable when it is the only problem and a rule of :mod:`.checks` broken by a field
-    (``what``, e.g. ``a join``, is translated when marked)."""
+def describe(exc: ValidationError, raw: bytes | str, what: str) -> i18n.Message:
+    """The message of a refused body, translatable: the first problem, where it is (the
+    field) and what is wrong, in the project's words, not pydantic's (``what``, e.g. ``a
+    join``, is translated when marked; a rule of :mod:`.checks` broken by a field keeps its
+    own message)."""
     errors = exc.errors(include_url=False, include_input=False)
     first = errors[0]
-    more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
     kind, ctx = first["type"], first.get("ctx") or {}
-    rule = ctx.get("error")
-    if kind == "value_error" and not more and isinstance(rule, ValueError) and first["loc"]:
-        text = rule.args[0] if rule.args else None
-        if isinstance(text, i18n.Message):
-            place = ".".join(_key(p) for p in first["loc"])
-            label = i18n.Message(what)
-            return msg(N_("{what}: {place}: {rule}"), what=label, place=place, rule=text)
+    label = i18n.Message(what)
     if kind == "json_invalid":
-        error = str(ctx.get("error", first["msg"]))
-        return (
-            f"{what} is not JSON of valid text (UTF-8, no lone surrogate \\ud800–\\udfff): "
-            f"{error}{_near(raw, error)}"
+        found = _POSITION.search(str(ctx.get("error", first["msg"])))
+        line, column = found.groups() if found else ("?", "?")
+        return msg(
+            N_(
+                "{what} is not JSON of valid text (UTF-8, no lone surrogate \\ud800–\\udfff): "
+                "line {line}, column {column}{near}"
+            ),
+            what=label,
+            line=line,
+            column=column,
+            near=_near(raw, str(ctx.get("error", ""))),
         )
     place = ".".join(_key(p) for p in first["loc"])
+    problem = problem_of(kind, ctx.get("error"))
+    if len(errors) > 1:
+        more = plural(" (and {n} more problem)", " (and {n} more problems)", len(errors) - 1)
+        problem = i18n.Message("{a}{b}", {"a": problem, "b": more})
+    if not place:
+        return msg(N_("{what}: {rule}"), what=label, rule=problem)
+    return msg(N_("{what}: {place}: {rule}"), what=label, place=place, rule=problem)
+
+
+_TYPES = {
+    "string": N_("text"),
+    "int": N_("a whole number"),
+    "float": N_("a number"),
+    "bool": N_("true or false"),
+    "list": N_("an array"),
+    "tuple": N_("an array"),
+    "dict": N_("an object"),
+    "model": N_("an object"),
+    "literal": N_("one of the documented values"),
+}
+
+
+def problem_of(kind: str, rule: object) -> i18n.Message:
+    """What is wrong with a field, by pydantic's error ``kind`` (``int_type``,
+    ``extra_forbidden``, ...); a rule of :mod:`.checks` keeps its message."""
+    if kind == "value_error" and isinstance(rule, ValueError) and rule.args:
+        text = rule.args[0]
+        return text if isinstance(text, i18n.Message) else msg(N_("this value is not accepted"))
     if kind == "extra_forbidden":
-        message = "unknown key"
-    elif kind == "missing":
-        message = "missing"
-    elif kind == "value_error":
-        message = str(ctx.get("error", first["msg"]))
-    else:
-        message = first["msg"]
-    return f"{what}: {place}: {message}{more}" if place else f"{what}: {message}{more}"
+        return msg(N_("unknown key"))
+    if kind == "missing":
+        return msg(N_("missing"))
+    expected = kind.split("_", maxsplit=1)[0]
+    if expected in _TYPES and kind.endswith(("_type", "_parsing", "_error")):
+        return msg(N_("should be {type}"), type=i18n.Message(_TYPES[expected]))
+    if kind.startswith("literal") or kind.startswith("enum"):
+        return msg(N_("should be {type}"), type=i18n.Message(_TYPES["literal"]))
+    if kind.endswith("_too_long") or kind.startswith("less_than"):
+        return msg(N_("too long or too large"))
+    if kind.endswith("_too_short") or kind.startswith("greater_than"):
+        return msg(N_("too short or too small"))
+    return msg(N_("this value is not accepted"))
 
 
 def _key(part: int | str) -> str:
@@ -261,17 +295,18 @@ def _key(part: int | str) -> str:
     return str(part) if isinstance(part, int) or part.isidentifier() else shown(part)
 
 
-def _near(raw: bytes | str, error: str) -> str:
+def _near(raw: bytes | str, error: str) -> i18n.Message:
     """`` (at '...')``: where a JSON parse error is — the text from just before the value (or
-    key) it is in, so the message shows the key the bad value belongs to."""
+    key) it is in, so the message shows the key the bad value belongs to (empty when the
+    error names no place)."""
     found = _POSITION.search(error)
     text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
     lines = text.split("\n")
     if not found or not 0 < int(found.group(1)) <= len(lines):
-        return ""
+        return i18n.verbatim("")
     line = lines[int(found.group(1)) - 1]
     end = min(int(found.group(2)), len(line))
     start = max(line.rfind(",", 0, end - 1), line.rfind(":", 0, end - 1)) + 1  # the value's start
     value = line[start:end]
     value = value if len(value) <= 20 else value[:20] + "…"
-    return f" (at {shown(line[max(0, start - 30) : start] + value, 80)})"
+    return msg(N_(" (at {text})"), text=shown(line[max(0, start - 30) : start] + value, 80))

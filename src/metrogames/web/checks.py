@@ -37,7 +37,8 @@ class RoomError(Exception):
     ``message`` is English text or a translatable :class:`~metrogames.i18n.Message` (kept as
     ``text``; ``message`` is then its English rendering). The message is kept as valid text (a
     lone surrogate quoted from the input would make the response unencodable): anything that is
-    not is shown as a backslash escape. ``headers`` go with the answer (e.g. ``Retry-After``).
+    not is shown as a backslash escape. ``headers`` go with the answer (e.g. ``Retry-After``);
+    ``item`` is the engine's offending item (``IllegalActionError.item``), sent as data.
     """
 
     def __init__(
@@ -46,6 +47,7 @@ class RoomError(Exception):
         reason: str,
         message: str | Message,
         headers: dict[str, str] | None = None,
+        item: dict[str, object] | None = None,
     ) -> None:
         self.text = message if isinstance(message, Message) else None
         english = _valid(str(message))
@@ -54,11 +56,29 @@ class RoomError(Exception):
         self.reason = reason
         self.message = english
         self.headers = headers
+        self.item = item
 
     def __reduce__(
         self,
-    ) -> tuple[type[RoomError], tuple[int, str, str | Message, dict[str, str] | None]]:
-        return type(self), (self.status, self.reason, self.text or self.message, self.headers)
+    ) -> tuple[
+        type[RoomError],
+        tuple[int, str, str | Message, dict[str, str] | None, dict[str, object] | None],
+    ]:
+        return type(self), (
+            self.status,
+            self.reason,
+            self.text or self.message,
+            self.headers,
+            self.item,
+        )
+
+    def body(self, gettext: Gettext) -> dict[str, object]:
+        """The JSON of the refusal: ``{"error", "reason"}`` (the error in the language of
+        ``gettext``), and ``"item"`` when the engine named the offending item."""
+        out: dict[str, object] = {"error": self.localized(gettext), "reason": self.reason}
+        if self.item is not None:
+            out["item"] = self.item
+        return out
 
     def localized(self, gettext: Gettext) -> str:
         """The message in the language of ``gettext`` (English when it has no translation)."""
@@ -128,7 +148,9 @@ def clean_text(value: str, what: str, limit: int) -> str:
             rule = N_("{what} cannot hold the control character {code}")
             raise ValueError(msg(rule, what=item, code=code))
         if c in BIDI_CONTROLS:
-            raise ValueError(msg(N_("{what} cannot hold the bidi control {code}"), what=item, code=code))
+            raise ValueError(
+                msg(N_("{what} cannot hold the bidi control {code}"), what=item, code=code)
+            )
     if all(unicodedata.category(c) in BLANK_CATEGORIES or c in BLANK_LETTERS for c in text):
         raise ValueError(msg(N_("{what} needs a visible character"), what=item))
     return text
@@ -146,7 +168,9 @@ def human_name(value: str) -> str:
     """
     name = normal_name(value)
     if name.casefold().startswith(BOT_PREFIX):
-        raise ValueError(f"names starting with {BOT_PREFIX!r} are the bots'")
+        raise ValueError(
+            msg(N_("names starting with {prefix} are the bots'"), prefix=repr(BOT_PREFIX))
+        )
     return name
 
 
@@ -165,5 +189,9 @@ def known_bot(value: str) -> str:
     """
     codes = bot_codes()
     if value not in codes:
-        raise ValueError(f"unknown bot {shown(value)} (known: {', '.join(codes)})")
+        raise ValueError(
+            msg(
+                N_("unknown bot {name} (known: {codes})"), name=shown(value), codes=", ".join(codes)
+            )
+        )
     return value

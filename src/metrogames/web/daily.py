@@ -58,7 +58,8 @@ from sqlalchemy import Select, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased, sessionmaker
 
-from metrogames.i18n import N_, Message, msg
+from metrogames.games import game_type
+from metrogames.i18n import N_, Gettext, Message, msg, plural
 from metrogames.web import daily_deal as dd
 from metrogames.web.checks import RoomError, hash_token, new_token
 from metrogames.web.models import (
@@ -77,13 +78,14 @@ SECRET_NAME = "daily"
 MAX_LIMIT = 1000
 RECORD_CACHE_BYTES = 64 * 1024 * 1024
 """The published games' records kept as JSON text (a London game: about 2.3 KB)."""
-MIDNIGHT_RULE = (
+MIDNIGHT_RULE = N_(
     "A ranked game counts for the day it was started only if it ends before midnight UTC "
     "(24:00) of that day: the day's deal is published at midnight, so a game that ends later "
     "is kept as practice and never ranked."
 )
 """The one rule for a ranked game still in progress at midnight UTC, as ``docs/web-api.md``
-states it and ``GET /api/daily`` sends it (the page shows it before a ranked start)."""
+states it and ``GET /api/daily`` sends it in the request's language (the page shows it before
+a ranked start)."""
 
 
 def load_secret(sessions: sessionmaker[Session], configured: str | None) -> bytes:
@@ -222,11 +224,11 @@ class DailyService:
                 row.ranked = False  # its day's deal went public at midnight: practice now
 
     # -- playing ------------------------------------------------------------------------------
-    def overview(self, player: Player | None) -> dict[str, Any]:
+    def overview(self, player: Player | None, gettext: Gettext = N_) -> dict[str, Any]:
         """``GET /api/daily``: ``{"date", "closes_at", "midnight_rule", "guest_ranked",
         "games": [{"game", "played", "room"}]}`` (``played``: the player has started today's
         ranked game; ``room``: its room; ``guest_ranked``: the cap on ranked guest games per
-        address, game and day)."""
+        address, game and day; ``midnight_rule`` in the language of ``gettext``)."""
         today = self.today()
         rooms: dict[str, str] = {}
         if player is not None:
@@ -242,7 +244,7 @@ class DailyService:
         return {
             "date": today,
             "closes_at": dd.day_opens(today) + dd.DAY_SECONDS,
-            "midnight_rule": MIDNIGHT_RULE,
+            "midnight_rule": gettext(MIDNIGHT_RULE),
             "guest_ranked": self.guest_ranked,
             "games": [{"game": g, "played": g in rooms, "room": rooms.get(g)} for g in dd.GAMES],
         }
@@ -316,13 +318,13 @@ class DailyService:
                 raise RoomError(
                     409,
                     "guest-limit",
-                    msg(
-                        N_(
-                            "this address has started {n} ranked guest games of {game} today: "
-                            "sign in to play ranked, or practise a past day"
-                        ),
-                        n=self.guest_ranked,
-                        game=game,
+                    plural(
+                        "this address has started {n} ranked guest game of {title} today: "
+                        "sign in to play ranked, or practise a past day",
+                        "this address has started {n} ranked guest games of {title} today: "
+                        "sign in to play ranked, or practise a past day",
+                        self.guest_ranked,
+                        title=game_type(game).title,
                     ),
                 )
             started = self.now()
@@ -342,7 +344,9 @@ class DailyService:
                 )
 
             token = new_token() if account else None
-            seat = Seat(0, player.name, True, None, hash_token(token) if token else player.token_hash)
+            seat = Seat(
+                0, player.name, True, None, hash_token(token) if token else player.token_hash
+            )
             try:
                 table = await self.rooms.create_dealt(
                     game, "daily", self.seed(game, day), [seat], attempt
@@ -595,7 +599,9 @@ class DailyService:
             head = json.dumps({"players": [name], "meta": meta})
             games.append(f"{head[:-1]}, {records[room][1:]}")
         deal = json.dumps(dd.deal_record(game, seed, day))
-        return f'{{"seed": {seed}, "deal": {deal}, "games": [{", ".join(games)}], "total": {total}}}'
+        return (
+            f'{{"seed": {seed}, "deal": {deal}, "games": [{", ".join(games)}], "total": {total}}}'
+        )
 
     def _deal_page(
         self, game: str, day: str, limit: int, offset: int
@@ -666,12 +672,16 @@ class DailyService:
         game = dd.check_game(game)
         limit = check_limit(limit, "limit", 100)
         a = DailyAttemptRow
-        query = _listed(
-            select(a, PlayerRow.name)
-            .join(PlayerRow, PlayerRow.id == a.player_id)
-            .where(a.game == game, a.ranked, a.shared, a.score.is_not(None)),
-            "accounts",
-        ).order_by(a.score.desc(), a.finished_at, a.id).limit(limit)
+        query = (
+            _listed(
+                select(a, PlayerRow.name)
+                .join(PlayerRow, PlayerRow.id == a.player_id)
+                .where(a.game == game, a.ranked, a.shared, a.score.is_not(None)),
+                "accounts",
+            )
+            .order_by(a.score.desc(), a.finished_at, a.id)
+            .limit(limit)
+        )
         with self.sessions() as session:
             rows = session.execute(query).all()
         return [

@@ -26,6 +26,7 @@ from metrogames.web.api import bearer, charge, read_body
 from metrogames.web.bodies import DailyStartBody, PlayerBody
 from metrogames.web.checks import RoomError
 from metrogames.web.daily import DailyService
+from metrogames.web.language import connection_gettext
 from metrogames.web.players import Player, Players
 from metrogames.web.ratelimit import client_key
 
@@ -121,7 +122,7 @@ async def get_daily(request: Request) -> dict[str, Any]:
     player = None
     if bearer(request) or await signed_in(request):
         player, _ = await who(request)
-    return await asyncio.to_thread(daily(request).overview, player)
+    return await asyncio.to_thread(daily(request).overview, player, connection_gettext(request))
 
 
 @router.post("/daily/{game}/{day}/start")
@@ -161,9 +162,7 @@ async def get_guests(
     game: str, day: str, request: Request, limit: int = 100, offset: int = 0
 ) -> dict[str, Any]:
     """The day's ranking of guests, apart from the accounts'."""
-    return await asyncio.to_thread(
-        daily(request).leaderboard, game, day, limit, offset, "guests"
-    )
+    return await asyncio.to_thread(daily(request).leaderboard, game, day, limit, offset, "guests")
 
 
 @router.get("/daily/{game}/{day}/deal")

@@ -133,13 +133,13 @@ def bot_score(
 
 def rating(state: State[Action]) -> dict[str, Any] | None:
     """The printed solo rating of a finished daily game (no modules): ``{"band", "range",
-    "phrase"}``, or ``None`` for a game without one (Paris)."""
+    "low", "high", "phrase"}`` (as the game's ``solo_result`` hook gives them), or ``None`` for a game without one (Paris)."""
     hook = game_type(state.game.name).solo_result
     result = hook(state) if hook is not None else None
     rated = result.get("rating") if result is not None else None
     if not isinstance(rated, dict):
         return None
-    return {"band": rated["band"], "range": rated["range"], "phrase": rated["phrase"]}
+    return {k: rated[k] for k in ("band", "range", "low", "high", "phrase")}
 
 
 def streak(days: set[str], today: str) -> int:

@@ -67,7 +67,7 @@ from metrogames.core.errors import (
 )
 from metrogames.core.protocol import CHANCE
 from metrogames.games import game_from_options, game_names, game_type, preset_of
-from metrogames.i18n import N_, Message, msg
+from metrogames.i18n import N_, Message, msg, plural
 from metrogames.web import metrics
 from metrogames.web.bodies import ActionBody, HintBody, JoinBody, RoomBody
 from metrogames.web.checks import (
@@ -563,7 +563,7 @@ class RoomService:
         try:
             state = game_from_options(game, len(seats), options).new_game(seed)
         except (MetrogamesError, ValueError) as exc:
-            raise bad_request(f"a room: options: {exc}") from None
+            raise bad_request(msg(N_("a room: options: {detail}"), detail=message_of(exc))) from None
         host = new_token()
         table = self._new_table(game, mode, options, seed, seats, state, body.turn_clock, host)
         if mode == "online":
@@ -804,7 +804,12 @@ class RoomService:
                     raise RoomError(
                         409,
                         "seats-open",
-                        msg(N_("seat(s) {seats} wait for players"), seats=open_seats),
+                        plural(
+                            "seat {seats} waits for a player",
+                            "seats {seats} wait for players",
+                            len(open_seats),
+                            seats=", ".join(map(str, open_seats)),
+                        ),
                     )
                 await self._start(table)
             await self._settle(table)
@@ -1042,7 +1047,7 @@ class RoomService:
         except GameOverError as exc:
             raise RoomError(409, "game-over", exc.as_message()) from None
         except IllegalActionError as exc:
-            raise RoomError(400, exc.reason, exc.as_message()) from None
+            raise RoomError(400, exc.reason, exc.as_message(), item=exc.item) from None
         moves = [(seat, action), *trial.chance_actions()]
         await self._store(table, trial, moves, "finished" if trial.state.is_over() else None)
         metrics.ACTIONS.labels(table.game).inc()

@@ -54,7 +54,7 @@ def score(sheet: dict[str, Any]) -> dict[str, Any]:
     try:
         return dict(kind.score_sheet(sheet))
     except IllegalActionError as exc:
-        raise RoomError(400, exc.reason, exc.as_message()) from None
+        raise RoomError(400, exc.reason, exc.as_message(), item=exc.item) from None
     except MetrogamesError as exc:
         raise bad_request(str(exc)) from None
 

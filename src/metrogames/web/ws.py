@@ -48,7 +48,7 @@ router = APIRouter()
 
 
 def _error(exc: RoomError, gettext: Gettext) -> dict[str, Any]:
-    return {"type": "error", "error": exc.localized(gettext), "reason": exc.reason}
+    return {"type": "error", **exc.body(gettext)}
 
 
 def _decode(text: str | None) -> Hello | ActionMessage | ChatMessage:

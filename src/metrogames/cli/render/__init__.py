@@ -22,7 +22,7 @@ from typing import Protocol
 from rich.console import RenderableType
 from rich.text import Text
 
-from metrogames.cli.lang import _, tr
+from metrogames.cli.lang import _, band_range, ntr, tr
 from metrogames.core.protocol import Action, GameType, JsonObject, State
 from metrogames.games import game_type
 
@@ -154,12 +154,24 @@ def winners_line(state: State[Action], names: Sequence[str], detail: str = "") -
     winners = state.winners()
     scores = state.scores()
     who = ", ".join(names[w] for w in winners)
-    template = (
-        _("{who} wins with {points} points{detail}.")
+    points = scores[winners[0]]
+    text = (
+        ntr(
+            "{who} wins with {n} point{detail}.",
+            "{who} wins with {n} points{detail}.",
+            points,
+            who=who,
+            detail=detail,
+        )
         if len(winners) == 1
-        else _("{who} share the victory with {points} points{detail}.")
+        else ntr(
+            "{who} share the victory with {n} point{detail}.",
+            "{who} share the victory with {n} points{detail}.",
+            points,
+            who=who,
+            detail=detail,
+        )
     )
-    text = template.format(who=who, points=scores[winners[0]], detail=detail)
     return Text(text, style="bold green")
 
 
@@ -172,12 +184,12 @@ def solo_lines(result: JsonObject) -> list[Text]:
         text = tr("Solo rating: {score}", score=result["score"])
         modules = result.get("modules")
         if isinstance(modules, int) and modules:
-            count = tr("{n} modules", n=modules) if modules > 1 else _("1 module")
+            count = ntr("{n} module", "{n} modules", modules)
             text += f" − {rating['penalty']} ({count})"
             text += f" = {rating['adjusted']}"
-        text += " → " + tr("band {band} ({range})", band=rating["band"], range=rating["range"])
+        text += " → " + tr("band {band} ({range})", band=rating["band"], range=band_range(rating))
         if rating.get("phrase"):
-            text += f": “{rating['phrase']}”"
+            text += f": “{_(str(rating['phrase']))}”"
         out.append(Text(text, style="bold green"))
     rank = result.get("percentile")
     reference = result.get("reference")

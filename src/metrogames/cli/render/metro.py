@@ -19,7 +19,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from metrogames.cli.lang import _, tr
+from metrogames.cli.lang import _, ntr, tr
 from metrogames.cli.render import Command, Seats, scores_line, winners_line
 from metrogames.cli.render.metro_board import (
     SEAT_LETTERS,
@@ -70,8 +70,8 @@ class MetroRenderer:
         head = "Metro" + (" · " + tr("seed {seed}", seed=seed) if seed is not None else "")
         modes = tr(
             "{mode} mode · one-tile routes {routes}",
-            mode=options.turn_mode,
-            routes=options.one_tile_routes,
+            mode=_(options.turn_mode),
+            routes=_(options.one_tile_routes),
         )
         intro = Text(f"{head} · {modes}")
         intro.stylize("bold")
@@ -212,16 +212,23 @@ class MetroRenderer:
         names = seats.names
         longest = metro.longest_routes()
         routes = " · ".join(
-            f"{n}: " + (_("1 tile") if t == 1 else tr("{n} tiles", n=t))
-            for n, t in zip(names, longest, strict=True)
+            f"{n}: " + ntr("{n} tile", "{n} tiles", t) for n, t in zip(names, longest, strict=True)
         )
         scores = metro.scores()
         winners = metro.winners()
         detail = ""
         if sum(1 for s in scores if s == max(scores)) > len(winners):
-            detail = " " + tr("(tie-break: longest route, {n} tiles)", n=longest[winners[0]])
+            detail = " " + ntr(
+                "(tie-break: longest route, {n} tile)",
+                "(tie-break: longest route, {n} tiles)",
+                longest[winners[0]],
+            )
         elif len(winners) > 1:
-            detail = " " + tr("(still tied on the longest route, {n} tiles)", n=longest[winners[0]])
+            detail = " " + ntr(
+                "(still tied on the longest route, {n} tile)",
+                "(still tied on the longest route, {n} tiles)",
+                longest[winners[0]],
+            )
         return Group(
             scores_line(state, names),
             Text(tr("Longest routes: {routes}", routes=routes)),

@@ -36,7 +36,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from metrogames.cli.lang import _, tr
+from metrogames.cli.lang import _, ntr, tr
 from metrogames.cli.render.canvas import Canvas, colour_hex
 from metrogames.games.metro import MetroState, Route, load_metro, square_name
 from metrogames.games.metro.tiles import CENTRAL_BASE, SIZE, MetroData
@@ -389,7 +389,7 @@ def arrival_text(data: MetroData, code: int) -> str:
 
 def tile_count(n: int) -> str:
     """``1 tile``, ``3 tiles``."""
-    return _("1 tile") if n == 1 else tr("{n} tiles", n=n)
+    return ntr("{n} tile", "{n} tiles", n)
 
 
 def route_text(state: MetroState, route: Route) -> Text:
@@ -559,7 +559,7 @@ def turn_view(
     panel = Table.grid(padding=(0, 0))
     panel.add_column()
     head = Text(tr("Placement {n} of 60", n=min(state.turn, 60)), style="bold")
-    head.append(" · " + tr("{n} tiles in the pile", n=state.pile_size), style=_DIM)
+    head.append(" · " + ntr("{n} tile in the pile", "{n} tiles in the pile", state.pile_size), style=_DIM)
     panel.add_row(head)
     to_play = Text(_("To play:") + " ")
     to_play.append_text(seat_text(player, names[player]))

@@ -59,7 +59,7 @@ class NextStationRenderer:
         lines.append(Text(tr("Colour order: {cycle}", cycle=cycle), style="dim"))
         for o in deal.objectives:
             lines.append(
-                Text(tr("Objective {o}: {text}", o=o, text=city.objective_text.get(o, "")))
+                Text(tr("Objective {o}: {text}", o=o, text=_(city.objective_text.get(o, ""))))
             )
         if deal.powers is not None:
             pairs = ", ".join(

@@ -25,7 +25,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from metrogames.cli.lang import _, tr
+from metrogames.cli.lang import _, ntr, tr
 from metrogames.cli.render.canvas import Canvas, colour_hex
 from metrogames.games.nextstation.actions import TurnAction, format_action
 from metrogames.games.nextstation.board import PlayerMap
@@ -457,13 +457,13 @@ def table_panel(
         if power is not None:
             used = state.power_available(player) is None
             p = Text(_(power), style="bold strike" if used else "bold #ffd23f")
-            p.append(" " + _("used") if used else f" — {city.power_text.get(power, '')}", style=_DIM)
+            p.append(" " + _("used") if used else " — " + _(city.power_text.get(power, "")), style=_DIM)
             grid.add_row(_("Power"), p)
     if state.deal.objectives:
         obj = Text()
         for k, o in enumerate(state.deal.objectives):
             obj.append(("\n" if k else "") + o, style="bold")
-            obj.append(f": {city.objective_text.get(o, '')}", style=_DIM)
+            obj.append(": " + _(city.objective_text.get(o, "")), style=_DIM)
         grid.add_row(_("Objectives"), obj)
     scored = Text()
     for c, ls in enumerate(state.line_scores[player]):
@@ -523,12 +523,17 @@ def turn_view(
 def line_score_text(city: CityMap, colour: int, ls: LineScore) -> Text:
     """``6 districts × 3 + 1 Thames × 2 = 20`` for one scored line."""
     t = colour_text(city, colour, glyph=False)
-    t.append(": " + tr("{n} districts × {most}", n=ls.districts, most=ls.max_in_district))
+    t.append(": " + ntr("{n} district × {most}", "{n} districts × {most}", ls.districts, most=ls.max_in_district))
     if city.river_mask:
         t.append(f" + {ls.river} {river_word(city)} × {city.river_points}")
     if city.monument_mask:
         t.append(
-            " + " + tr("{n} monuments × {points}", n=ls.monuments, points=city.monument_points)
+            " + " + ntr(
+                "{n} monument × {points}",
+                "{n} monuments × {points}",
+                ls.monuments,
+                points=city.monument_points,
+            )
         )
     t.append(" = ")
     t.append(str(ls.score), style="bold")
@@ -554,7 +559,7 @@ def river_word(city: CityMap) -> str:
 
 def boxes(count: int) -> str:
     """``1 box``, ``2 boxes``, ``0 boxes`` (the tourist track's crossed-off boxes)."""
-    return tr("{n} box", n=count) if count == 1 else tr("{n} boxes", n=count)
+    return ntr("{n} box", "{n} boxes", count)
 
 
 def sheets_table(

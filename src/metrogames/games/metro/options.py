@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from metrogames.core.errors import NotationError
+from metrogames.i18n import N_, msg, plural
 
-TURN_MODES = ("draw", "hand", "official-hand")
-ONE_TILE_ROUTES = ("allowed", "forbidden")
+TURN_MODES = (N_("draw"), N_("hand"), N_("official-hand"))
+ONE_TILE_ROUTES = (N_("allowed"), N_("forbidden"))
 
 
 @dataclass(frozen=True)
@@ -34,12 +35,21 @@ class MetroOptions:
     def __post_init__(self) -> None:
         if self.turn_mode not in TURN_MODES:
             raise NotationError(
-                f"unknown turn_mode {_short(self.turn_mode)} (expected {', '.join(TURN_MODES)})"
+                msg(
+                    N_("unknown {option} {value} (expected {known})"),
+                    option="turn_mode",
+                    value=_short(self.turn_mode),
+                    known=", ".join(TURN_MODES),
+                )
             )
         if self.one_tile_routes not in ONE_TILE_ROUTES:
             raise NotationError(
-                f"unknown one_tile_routes {_short(self.one_tile_routes)} "
-                f"(expected {', '.join(ONE_TILE_ROUTES)})"
+                msg(
+                    N_("unknown {option} {value} (expected {known})"),
+                    option="one_tile_routes",
+                    value=_short(self.one_tile_routes),
+                    known=", ".join(ONE_TILE_ROUTES),
+                )
             )
 
     @property
@@ -62,12 +72,18 @@ class MetroOptions:
         if value is None:
             return cls()
         if not isinstance(value, dict):
-            raise NotationError(f"Metro options must be an object, not {_short(value)}")
+            raise NotationError(
+                msg(N_("options must be an object, not {value}"), value=_short(value))
+            )
         unknown = set(value) - {"turn_mode", "one_tile_routes"}
         if unknown:
             raise NotationError(
-                f"unknown Metro option(s): {_short(sorted(map(str, unknown)))} "
-                "(expected turn_mode, one_tile_routes)"
+                plural(
+                    "unknown option {names} (expected turn_mode, one_tile_routes)",
+                    "unknown options {names} (expected turn_mode, one_tile_routes)",
+                    len(unknown),
+                    names=_short(sorted(map(str, unknown))),
+                )
             )
         return cls(value.get("turn_mode", "draw"), value.get("one_tile_routes", "allowed"))
 

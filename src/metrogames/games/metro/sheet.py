@@ -21,7 +21,7 @@ from metrogames.games.metro.actions import metro_action_from_json
 from metrogames.games.metro.board import MetroBoard
 from metrogames.games.metro.options import MetroOptions
 from metrogames.games.metro.state import MAX_PLAYERS, MIN_PLAYERS, TILES
-from metrogames.games.metro.tiles import load_metro, square_name
+from metrogames.games.metro.tiles import SQUARES, load_metro, square_name
 from metrogames.i18n import N_, msg
 
 SHEET_KEYS = frozenset({"game", "player_count", "placements", "options"})
@@ -84,7 +84,10 @@ def metro_sheet_board(sheet: Any) -> MetroBoard:
                 )
             board.check_place(action.square, t, forbidden)
         except IllegalActionError as exc:
-            raise exc.at(turn=i + 1) from None
+            sq = action.square
+            square = square_name(sq) if 0 <= sq < SQUARES else sq  # off-board: the index
+            item = {"placement": i + 1, "square": square, "tile": action.tile}
+            raise exc.at(turn=i + 1).with_item(**item) from None
         used[t] += 1
         board.place(action.square, t)
     return board

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cache
 from typing import cast
 
-from metrogames.core.errors import NotationError, OptionError, RecordError
+from metrogames.core.errors import NotationError, OptionError, RecordError, message_of
 from metrogames.core.protocol import Action, Game, GameType, JsonObject, OptionSpec, Preset, State
 from metrogames.games.metro import present
 from metrogames.games.metro.heuristic import metro_heuristic
@@ -19,6 +19,7 @@ from metrogames.games.metro.record import read_metro_record, replay_metro_record
 from metrogames.games.metro.sheet import score_metro_sheet
 from metrogames.games.metro.state import MAX_PLAYERS, MIN_PLAYERS, MetroGame, MetroState
 from metrogames.games.registry import register_game
+from metrogames.i18n import N_, msg
 
 
 @cache
@@ -30,7 +31,9 @@ def _make(players: int, options: JsonObject) -> Game[Action]:
     try:
         parsed = MetroOptions.from_json(options)
     except NotationError as exc:
-        raise OptionError(f"metro options: {exc}") from None
+        raise OptionError(
+            msg(N_("{game} options: {detail}"), game="metro", detail=message_of(exc))
+        ) from None
     return cast(Game[Action], _game(players, parsed))
 
 
@@ -64,15 +67,17 @@ def _view_json(state: State[Action], you: int | None) -> JsonObject:
 
 PRESETS = {
     "seed": Preset(
-        "Seed rules",
+        N_("Seed rules"),
         {"turn_mode": "draw", "one_tile_routes": "allowed"},
-        "draw the top tile and place it; one-tile routes allowed",
+        N_("draw the top tile and place it; one-tile routes allowed"),
     ),
     "box": Preset(
-        "Publisher's box rules",
+        N_("Publisher's box rules"),
         {"turn_mode": "official-hand", "one_tile_routes": "forbidden"},
-        "hold one tile: place it or a newly drawn one; no one-tile route unless no other "
-        "square is legal",
+        N_(
+            "hold one tile: place it or a newly drawn one; no one-tile route unless no other "
+            "square is legal"
+        ),
     ),
 }
 """Metro's rule sets (``docs/metro.md``, "A turn", "Placing a tile"): the seed's rules (the

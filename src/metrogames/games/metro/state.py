@@ -745,7 +745,12 @@ class MetroState:
                 )
             return
         t = self._tile_of(action)
-        self.board.check_place(action.square, t, self._forbidden)
+        try:
+            self.board.check_place(action.square, t, self._forbidden)
+        except IllegalActionError as exc:
+            sq = action.square
+            square = square_name(sq) if 0 <= sq < SQUARES else sq  # off-board: the index
+            raise exc.with_item(square=square, tile=self.data.tile_codes[t]) from None
 
     def _tile_of(self, action: MetroAction) -> int:
         """The tile type index ``action`` plays, checked against the drawn tile or the hand."""

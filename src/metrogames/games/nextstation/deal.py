@@ -14,6 +14,8 @@ from typing import Any
 from metrogames.core.errors import NotationError
 from metrogames.core.rng import Rng
 from metrogames.games.nextstation.citymap import CityMap
+from metrogames.games.nextstation.words import term
+from metrogames.i18n import N_, join, msg, plural
 
 ROUNDS = 4
 
@@ -42,12 +44,18 @@ class Options:
         if value is None:
             value = {}
         if not isinstance(value, dict):
-            raise NotationError("options must be an object")
+            raise NotationError(msg(N_("options must be an object")))
         allowed = {"objectives", "colour_cycle"} | ({"powers"} if city.powers else set())
         unknown = set(value) - allowed
         if unknown:
             raise NotationError(
-                f"unknown option(s) for {city.city}: {', '.join(sorted(map(str, unknown)))}"
+                plural(
+                    "unknown option for {game}: {names}",
+                    "unknown options for {game}: {names}",
+                    len(unknown),
+                    game=city.city,
+                    names=", ".join(sorted(map(str, unknown)))[:80],
+                )
             )
         objectives: tuple[str, ...] | str = ()
         raw = value.get("objectives", [])
@@ -55,39 +63,59 @@ class Options:
             objectives = "random"
         elif isinstance(raw, list):
             if raw and len(raw) != 2:
-                raise NotationError(f'objectives: give 2 distinct ids or "random", not {len(raw)}')
+                raise NotationError(
+                    msg(N_('objectives: give 2 distinct ids or "random", not {n}'), n=len(raw))
+                )
             for o in raw:
                 if o not in city.objectives:
                     raise NotationError(
-                        f"unknown objective {o!r} (expected one of {', '.join(city.objectives)})"
+                        msg(
+                            N_("unknown objective {id} (expected one of {known})"),
+                            id=repr(o)[:40],
+                            known=", ".join(city.objectives),
+                        )
                     )
             if len(set(raw)) != len(raw):
-                raise NotationError("objectives: the two ids must differ")
+                raise NotationError(msg(N_("objectives: the two ids must differ")))
             objectives = tuple(raw)
         else:
-            raise NotationError('objectives must be a list of ids or "random"')
+            raise NotationError(msg(N_('objectives must be a list of ids or "random"')))
         powers: tuple[str, ...] | str | None = None
         rawp = value.get("powers")
         if rawp == "random":
             powers = "random"
         elif isinstance(rawp, dict):
             if set(rawp) != set(city.colours):
-                raise NotationError(f"powers: give one power for each of {', '.join(city.colours)}")
+                raise NotationError(
+                    msg(
+                        N_("powers: give one power for each of {colours}"),
+                        colours=join([term(c) for c in city.colours]),
+                    )
+                )
             for p in rawp.values():
                 if p not in city.powers:
                     raise NotationError(
-                        f"unknown power {p!r} (expected one of {', '.join(city.powers)})"
+                        msg(
+                            N_("unknown power {id} (expected one of {known})"),
+                            id=repr(p)[:40],
+                            known=", ".join(city.powers),
+                        )
                     )
             if len(set(rawp.values())) != len(rawp):
-                raise NotationError("powers: each colour needs a different power")
+                raise NotationError(msg(N_("powers: each colour needs a different power")))
             powers = tuple(rawp[c] for c in city.colours)
         elif rawp is not None:
-            raise NotationError('powers must be null, an object colour → power, or "random"')
+            raise NotationError(
+                msg(N_('powers must be null, an object colour → power, or "random"'))
+            )
         cycle = value.get("colour_cycle")
         if cycle is not None:
             if not isinstance(cycle, list) or sorted(map(str, cycle)) != sorted(city.colours):
                 raise NotationError(
-                    f"colour_cycle must list each of {', '.join(city.colours)} once"
+                    msg(
+                        N_("colour_cycle must list each of {colours} once"),
+                        colours=join([term(c) for c in city.colours]),
+                    )
                 )
             cycle = tuple(cycle)
         return cls(objectives, powers, cycle)

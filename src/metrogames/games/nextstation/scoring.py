@@ -192,6 +192,19 @@ def solo_rating(city: CityMap, total: int, modules: int) -> tuple[int, int, str,
     return None
 
 
+def band_limits(city: CityMap, band: int) -> tuple[int | None, int | None]:
+    """The lowest and highest adjusted score (points) of the solo rating's ``band``; ``None``
+    for an open end (band 1 has no lowest, the top band no highest).
+
+    Raises:
+        KeyError: the city has no such band.
+    """
+    for number, lo, hi in (city.solo_rating or {}).get("bands", ()):
+        if number == band:
+            return lo, hi
+    raise KeyError(f"no solo rating band {band} in {city.city}")
+
+
 def percentile(city: CityMap, total: int) -> float | None:
     """Where a solo ``total`` (points) stands among the city's reference games (the greedy
     bot's solo scores stored with the map): the percentage of games scoring less, counting

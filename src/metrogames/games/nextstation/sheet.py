@@ -131,6 +131,7 @@ def draw_sheet(
                         k=k,
                         detail=exc.detail_message(),
                     ),
+                    item={"colour": city.colours[c], "section": k},
                 ) from None
             board.add_section(city, c, s, t, link)
     for c, station in circled.items():
@@ -142,6 +143,7 @@ def draw_sheet(
                     colour=term(city.colours[c]),
                     station=city.stations[station].name,
                 ),
+                item={"colour": city.colours[c], "station": city.stations[station].name},
             )
         board.circled[c] = station
     return board

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import cast
 
-from metrogames.core.errors import NotationError, OptionError, RecordError
+from metrogames.core.errors import NotationError, OptionError, RecordError, message_of
 from metrogames.core.protocol import (
     Action,
     Game,
@@ -24,9 +24,10 @@ from metrogames.core.protocol import (
 )
 from metrogames.games.nextstation.citymap import CITY_FILES, CityMap, load_city
 from metrogames.games.nextstation.deal import Options
-from metrogames.games.nextstation.scoring import percentile, solo_rating
+from metrogames.games.nextstation.scoring import band_limits, percentile, solo_rating
 from metrogames.games.nextstation.state import MAX_PLAYERS, NextStationGame, NextStationState
 from metrogames.games.registry import register_game
+from metrogames.i18n import N_, msg
 
 
 def option_specs(city: CityMap) -> dict[str, OptionSpec]:
@@ -54,7 +55,9 @@ def _maker(city: str) -> Callable[[int, JsonObject], Game[Action]]:
         try:
             parsed = Options.from_json(load_city(city), options)
         except NotationError as exc:
-            raise OptionError(f"{city} options: {exc}") from None
+            raise OptionError(
+                msg(N_("{game} options: {detail}"), game=city, detail=message_of(exc))
+            ) from None
         return cast(Game[Action], _game(city, players, parsed))
 
     return make
@@ -121,8 +124,10 @@ def _heuristic(state: State[Action], player: int) -> float:
 
 def solo_result(state: State[Action]) -> JsonObject | None:
     """For a finished solo game: ``{"score", "modules", "rating": {"adjusted", "band",
-    "range", "phrase", "penalty"} | None, "percentile": 0-100 | None, "reference":
-    {"games", "bot"}}`` (docs/next-station-london.md, "Solo rating"; the percentile among
+    "range", "low", "high", "phrase", "penalty"} | None, "percentile": 0-100 | None, "reference":
+    {"games", "bot"}}`` (``range``: the band's scores in English words; ``low``/``high``: the
+    same as numbers, ``None`` at an open end, for a client to word; ``phrase``: the rulebook's
+    English words for the top band, else empty; docs/next-station-london.md, "Solo rating"; the percentile among
     the city's reference games, without modules only); ``None`` otherwise."""
     ns = cast(NextStationState, state)
     if ns.num_players != 1 or not ns.is_over():
@@ -139,6 +144,8 @@ def solo_result(state: State[Action]) -> JsonObject | None:
             "adjusted": adjusted,
             "band": band,
             "range": span,
+            "low": band_limits(city, band)[0],
+            "high": band_limits(city, band)[1],
             "phrase": phrase,
             "penalty": penalty * modules,
         }

@@ -807,7 +807,11 @@ class NextStationState:
                 starts = board.starts(city, colour, branch)
             if i == 1:
                 targets = self._second_targets(face, power, sections[0][1], targets)
-            link = board.check_section(city, colour, s, t, starts, targets)
+            try:
+                link = board.check_section(city, colour, s, t, starts, targets)
+            except IllegalActionError as exc:
+                section = [city.stations[s].name, city.stations[t].name]
+                raise exc.with_item(colour=city.colours[colour], section=section) from None
             board.add_section(city, colour, s, t, link)
         if action.circle is not None:
             if not (board.stations[colour] >> action.circle) & 1:

@@ -35,6 +35,27 @@ WORDS = (
 kinds and faces, rivers."""
 
 
+DATA_TEXTS = (
+    N_("at least 8 interchange stations"),
+    N_("at least one station in each of the 13 districts"),
+    N_("all 5 tourist sites on the map's lines"),
+    N_("all 9 stations of the central district (D4-G7, including \"?\")"),
+    N_("at least 6 sections crossing the Thames"),
+    N_("this turn, draw exactly two sections, both to stations of the flipped symbol"),
+    N_("treat this turn's card as a joker"),
+    N_("this turn's section may start from any station of the line"),
+    N_("circle one station of the current line: it counts as 2 stations of its district for this line"),
+    N_("you know the Underground like the back of your hand"),
+    N_("at least 3 stations where 3 or more lines meet"),
+    N_("one line visits at least 7 districts"),
+    N_("at least 2 overhead crossings used by two lines"),
+    N_("at least 6 different monuments on the map's lines"),
+)
+"""The city data's sentences a player reads (objectives, pencil powers, the solo rating's top
+phrase), marked so the catalogs translate them: ``gettext(text)`` of the data's English text
+(every one is here: checked by the catalog tests)."""
+
+
 _TERMS = {word: Message(word) for word in WORDS}
 
 

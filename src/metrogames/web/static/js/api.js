@@ -4,11 +4,13 @@
 
 import { t } from "./i18n.js";
 
+// `item`: the offending item an engine refusal names, as data (docs/web-api.md, "Errors").
 export class ApiError extends Error {
-  constructor(status, error, reason) {
+  constructor(status, error, reason, item = null) {
     super(error || `HTTP ${status}`);
     this.status = status;
     this.reason = reason || "error";
+    this.item = item;
   }
 }
 
@@ -38,7 +40,7 @@ export async function api(method, path, body = undefined, token = null, { raw = 
     try { data = JSON.parse(text); } catch { data = { error: text }; }
   }
   if (!res.ok) {
-    throw new ApiError(res.status, data && data.error, data && data.reason);
+    throw new ApiError(res.status, data && data.error, data && data.reason, data && data.item);
   }
   return raw ? text : data;
 }

@@ -4,7 +4,7 @@
 // pages (#/daily/{game}/{date}). Nothing here knows a rule or a score: it shows what the
 // server sends.
 
-import { h, clear, toast, gameTitle, fmtName } from "./dom.js";
+import { h, clear, toast, gameTitle, fmtName, bandRange, bandPhrase } from "./dom.js";
 import { t, fmtDate } from "./i18n.js";
 import * as API from "./api.js";
 import { RoomScreen, downloadRecord } from "./room.js";
@@ -342,8 +342,8 @@ function resultFacts(navigate, game, date, r) {
     row(t("daily.fact.percentile"), h("span", {}, h("strong", {}, shown), ` — ${t("daily.ahead-of", { pct: shown })}`), "percentile");
   }
   if (r.rating) {
-    row(t("daily.fact.rating"), h("span", {}, h("strong", {}, t("end.band", { band: r.rating.band })), ` (${r.rating.range})`,
-      r.rating.phrase ? h("em", {}, ` “${r.rating.phrase}”`) : ""), "rating");
+    row(t("daily.fact.rating"), h("span", {}, h("strong", {}, t("end.band", { band: r.rating.band })), ` (${bandRange(r.rating)})`,
+      r.rating.phrase ? h("em", {}, ` “${bandPhrase(r.rating)}”`) : ""), "rating");
   }
   for (const [key, bot] of [["bot", r.bot], ["expert", r.expert]]) {
     if (!bot) continue;

@@ -211,6 +211,17 @@ export function botLabel(g, b) {
   return t("bot.algorithm", { name: botLevel(b) });
 }
 
+// A solo rating band's scores and phrase in words, from the numbers the server sends
+// (`low`/`high`, null at an open end; `phrase` is the rulebook's, London's top band only).
+export function bandRange(r) {
+  if (r.low == null) return t("end.range.or-less", { score: r.high });
+  if (r.high == null) return t("end.range.or-more", { score: r.low });
+  return `${r.low}–${r.high}`;
+}
+export function bandPhrase(r) {
+  return r.phrase ? t("end.top-phrase") : "";
+}
+
 // A published rule set's title and note (Metro: seed, box), in words.
 export function presetText(name, p) {
   const known = {

@@ -1,6 +1,6 @@
 // A room: the lobby while it waits, the table while it plays, the results at the end.
 
-import { h, clear, toast, fmtName, colourChip, colourLetters, gameTitle, presetText, optionValue, botLevel } from "./dom.js";
+import { h, clear, toast, fmtName, colourChip, colourLetters, gameTitle, presetText, optionValue, botLevel, bandRange, bandPhrase } from "./dom.js";
 import { t, fmtNumber, currentLang } from "./i18n.js";
 import * as API from "./api.js";
 import { NextStationScreen, sheetTable } from "./play-nextstation.js";
@@ -571,7 +571,7 @@ function soloResult(solo) {
   const r = solo.rating;
   const parts = [];
   const adjusted = r && r.penalty ? ` ${t("end.solo-adjusted", { score: solo.score, penalty: r.penalty, adjusted: r.adjusted })}` : "";
-  if (r) parts.push(h("span", {}, t("end.solo-rating"), " ", h("strong", {}, t("end.band", { band: r.band })), ` (${r.range})${adjusted}`, r.phrase ? h("em", {}, ` “${r.phrase}”`) : ""));
+  if (r) parts.push(h("span", {}, t("end.solo-rating"), " ", h("strong", {}, t("end.band", { band: r.band })), ` (${bandRange(r)})${adjusted}`, r.phrase ? h("em", {}, ` “${bandPhrase(r)}”`) : ""));
   if (solo.percentile != null) parts.push(h("span", {}, " · ", t("end.percentile", { pct: Math.round(solo.percentile), bot: fmtName(`bot:${solo.reference.bot}`) })));
   return parts.length ? h("p", { class: "solo-result", "data-testid": "solo-result" }, ...parts) : null;
 }

@@ -292,8 +292,8 @@ class LinesEditor {
 
   draw(result, error) {
     this.bad = null;
-    const at = error && error.status === 400 && error.reason !== "bad-request" ? refusalAt(error.message, this.board.colours) : null;
-    if (at && at.colour && at.n && this.lines[at.colour][at.n - 1]) this.bad = [at.colour, at.n - 1];
+    const at = refusedItem(error);
+    if (at && at.colour && Number.isInteger(at.section) && (this.lines[at.colour] || [])[at.section - 1]) this.bad = [at.colour, at.section - 1];
     this.redraw();
   }
 
@@ -386,17 +386,11 @@ class LinesEditor {
   }
 }
 
-/** Where a refusal of a sheet points, read from the server's message in the reader's
- *  language: the words before its first colon name the line (a colour, by the first four
- *  letters of its code or of its name here: "blue line, section 3", "ligne bleue, tronçon 3",
- *  "lijn blauw, verbinding 3", "linka modrá, úsek 3") and the number of the section, or
- *  Metro's turn ("turn 5", "tour 5"). {colour, n}: either may be null. */
-export function refusalAt(message, colours) {
-  const head = String(message).split(":")[0].toLowerCase();
-  const num = /(?:^|[^\p{L}\d])(\d+)(?![\p{L}\d])/u.exec(head);
-  const stem = (word) => word.toLowerCase().slice(0, 4);
-  const colour = colours.find((c) => head.includes(stem(c)) || head.includes(stem(colourName(c)))) || null;
-  return { colour, n: num ? Number(num[1]) : null };
+/** The refused item of a sheet, as the server names it in the refusal's `item` (a section:
+ *  {colour, section: its 1-based number}; a Metro placement: {placement: 1-based, square,
+ *  tile}), or null for any other refusal. */
+function refusedItem(error) {
+  return error && error.status === 400 && error.reason !== "bad-request" && error.item ? error.item : null;
 }
 
 // A selector for the control `el` that finds it again once redrawn, or null.
@@ -460,8 +454,8 @@ class MetroEditor {
   }
 
   draw(result, error) {
-    const at = error && error.status === 400 && error.reason !== "bad-request" ? refusalAt(error.message, []) : null;
-    const bad = at && at.n ? this.placements[at.n - 1] : null;
+    const at = refusedItem(error);
+    const bad = at && at.placement ? this.placements[at.placement - 1] : null;
     const last = this.placements[this.placements.length - 1];
     this.view.update({
       players: this.players,
