@@ -55,6 +55,7 @@ from metrogames.web.db import migrate, open_database
 from metrogames.web.players import Players
 from metrogames.web.ratelimit import RateLimits
 from metrogames.web.rooms import RoomService
+from metrogames.web.sockets import SocketCap
 
 PLACEHOLDER = "<!doctype html><title>metrogames</title><p>The browser client is not installed."
 REASONS = {
@@ -150,6 +151,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxies)
     app.state.settings = settings
     app.state.limits = RateLimits(settings)
+    app.state.sockets = SocketCap(settings.ws_per_address)
     app.state.rooms = rooms = RoomService(settings, engine)
     app.state.chat = Chat(rooms, app.state.limits)
     app.state.now = now or time.time

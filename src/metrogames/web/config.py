@@ -23,7 +23,8 @@ or ``deep``: the hindsight analyses' search),
 ``X-Forwarded-For`` names the client; empty: the direct peer is the client),
 ``METROGAMES_SECURE_COOKIES`` (mark the session cookie ``Secure``: set it behind HTTPS),
 ``METROGAMES_SESSION_DAYS`` (how long a sign-in lasts) and ``METROGAMES_DAILY_GUEST_RANKED``
-(how many ranked guest games of one daily game one client address may start per UTC day).
+(how many ranked guest games of one daily game one client address may start per UTC day),
+``METROGAMES_WS_PER_ADDRESS`` (how many WebSockets one client address may hold open at once).
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ class Settings(BaseSettings):
     secure_cookies: bool = False
     session_days: float = Field(default=30.0, gt=0, le=3650)
     daily_guest_ranked: int = Field(default=3, ge=0, le=10_000)
+    ws_per_address: int = Field(default=32, ge=1, le=100_000)
 
     @field_validator("analysis_budget")
     @classmethod

@@ -10,7 +10,9 @@ plays with ``{"type": "action", "action": ..., "step": n}`` and, in an online ro
 declared models (:mod:`.bodies`); a message that is not one, or a request the server fails
 to carry out, is answered with an error message and the socket stays open. The server caps
 frames at the protocol level (:data:`FRAME_LIMIT`, :mod:`.server`): a larger message closes the
-socket (1009) before it is buffered.
+socket (1009) before it is buffered. One client address holds at most
+``METROGAMES_WS_PER_ADDRESS`` sockets at once (:mod:`.sockets`): one more is told why in an
+error message and closed with code 1008 and the same reason.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from metrogames.web.bodies import ActionMessage, ChatMessage, Hello, Message, pa
 from metrogames.web.chat import Chat
 from metrogames.web.checks import RoomError, bad_request
 from metrogames.web.rooms import RoomService
+from metrogames.web.sockets import CLOSE_CODE, SocketCap
 from metrogames.web.tables import Table
 
 MESSAGE_LIMIT = 16 * 1024
@@ -115,13 +118,19 @@ class Connection:
 async def room_socket(socket: WebSocket, room: str) -> None:
     """Serve one client of room ``room`` until it disconnects."""
     rooms: RoomService = socket.app.state.rooms
+    sockets: SocketCap = socket.app.state.sockets
     await socket.accept()
     try:
-        async with rooms.held(room) as table:
-            await serve_connection(Connection(socket, rooms, table))
-    except RoomError as exc:
+        with sockets.hold(socket):
+            try:
+                async with rooms.held(room) as table:
+                    await serve_connection(Connection(socket, rooms, table))
+            except RoomError as exc:
+                await socket.send_json(_error(exc))
+                await socket.close(code=4404)
+    except RoomError as exc:  # the address holds too many sockets
         await socket.send_json(_error(exc))
-        await socket.close(code=4404)
+        await socket.close(code=CLOSE_CODE, reason=exc.message)
 
 
 async def serve_connection(conn: Connection) -> None:
