@@ -699,6 +699,14 @@ def daily(
     name: Annotated[
         str | None, typer.Option(help="Display name for a new player (asked otherwise).")
     ] = None,
+    account: Annotated[
+        str | None,
+        typer.Option(
+            envvar="METROGAMES_ACCOUNT",
+            help="Sign in to this account to take its ranked attempt (password: "
+            "METROGAMES_PASSWORD, or asked). Without it you play as a guest.",
+        ),
+    ] = None,
 ) -> None:
     """Play today's daily challenge (London or Paris) against a web table server."""
     try:
@@ -708,11 +716,29 @@ def daily(
             f"the daily client needs the web extra (pip install 'metrogames[web]'): {exc}"
         ) from None
     try:
-        play_daily(game, server, token_file, out, input, share=share, name=name)
+        play_daily(
+            game,
+            server,
+            token_file,
+            out,
+            input,
+            share=share,
+            name=name,
+            account=account,
+            password=_password,
+        )
     except DailyError as exc:
         raise fail(exc.message, exc.code) from None
     except MetrogamesError as exc:
         raise fail(str(exc)) from None
+
+
+def _password(prompt: str) -> str:
+    """``METROGAMES_PASSWORD``, or the password typed without echo."""
+    secret = os.environ.get("METROGAMES_PASSWORD")
+    if secret:
+        return secret
+    return str(typer.prompt(prompt.rstrip(": "), hide_input=True))
 
 
 @app.command()
