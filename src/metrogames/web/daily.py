@@ -254,6 +254,25 @@ class DailyService:
                 )
             ).first()
 
+    def _claimed_ranked(self, player: str, game: str, day: str) -> bool:
+        """True when another player of ``player``'s account — a guest it claimed — has a
+        ranked attempt of ``game`` on ``day`` (on a worker thread)."""
+        account = select(PlayerRow.account_id).where(PlayerRow.id == player).scalar_subquery()
+        with self.sessions() as session:
+            found = session.scalar(
+                select(DailyAttemptRow.id)
+                .join(PlayerRow, PlayerRow.id == DailyAttemptRow.player_id)
+                .where(
+                    PlayerRow.account_id == account,
+                    PlayerRow.id != player,
+                    DailyAttemptRow.game == game,
+                    DailyAttemptRow.day == day,
+                    DailyAttemptRow.ranked,
+                )
+                .limit(1)
+            )
+        return found is not None
+
     def address_key(self, address: str) -> str:
         """The keyed hash a guest's ranked attempt keeps of its client address (HMAC-SHA256
         with the daily secret: the stored value names no address)."""
@@ -285,7 +304,8 @@ class DailyService:
         Raises:
             RoomError: 404 ``not-found`` (game, day); 400 ``bad-request``; 409
                 ``day-not-open`` (a future day), ``attempt-used`` (today's ranked game has
-                ended), ``guest-limit`` (the address has started its ranked guest games of
+                ended, or for an account, a guest it claimed has a ranked game of the day),
+                ``guest-limit`` (the address has started its ranked guest games of
                 the day).
         """
         game, day = dd.check_game(game), dd.check_day(day)
@@ -305,6 +325,17 @@ class DailyService:
             if existing is not None and (ranked or existing.score is None):
                 # a closed day: its ranked game goes on
                 return await self._resume(existing, account)
+            if (
+                ranked
+                and account
+                and await asyncio.to_thread(self._claimed_ranked, player.id, game, day)
+            ):
+                raise RoomError(
+                    409,
+                    "attempt-used",
+                    f"a guest player this account claimed has played today's ranked {game} "
+                    "game: one ranked attempt per account; past days can be practised",
+                )
             if key and await asyncio.to_thread(self._guest_games, key, game, day) >= (
                 self.guest_ranked
             ):
