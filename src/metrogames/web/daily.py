@@ -584,16 +584,21 @@ class DailyService:
             "total": total,
         }
 
-    async def deal(self, game: str, day: str, limit: int, offset: int) -> str:
-        """``GET /api/daily/{game}/{day}/deal?limit=&offset=`` once the day has closed, as JSON
-        text: ``{"seed", "deal": <deal record>, "games": [<record of each leaderboard game of
-        the page, in its order>], "total"}``; each game record has its seed and decks and
-        ``meta`` ``{"daily", "player", "score"}``.
+    async def deal(
+        self, game: str, day: str, limit: int, offset: int, board: str = "accounts"
+    ) -> str:
+        """``GET /api/daily/{game}/{day}/deal?limit=&offset=&board=`` once the day has closed,
+        as JSON text: ``{"seed", "deal": <deal record>, "games": [<record of each game of the
+        page of ``board``'s list — the accounts' leaderboard, or ``guests`` — in its order>],
+        "total"}``; each game record has its seed and decks and ``meta`` ``{"daily",
+        "player", "score"}``.
 
         Raises:
-            RoomError: 404 ``not-found``; 400 ``bad-request`` (limit, offset); 409
+            RoomError: 404 ``not-found``; 400 ``bad-request`` (limit, offset, board); 409
                 ``day-not-open`` (future), ``day-open`` (today).
         """
+        if board not in BOARDS:
+            raise RoomError(400, "bad-request", f"board must be one of {', '.join(BOARDS)}")
         game, day = self._check_begun(game, day)
         if day == self.today():
             raise RoomError(
@@ -601,7 +606,7 @@ class DailyService:
             )
         limit, offset = check_limit(limit, "limit"), check_limit(offset, "offset", 10**9)
         seed = self.seed(game, day)
-        rows, total = await asyncio.to_thread(self._deal_page, game, day, limit, offset)
+        rows, total = await asyncio.to_thread(self._deal_page, game, day, limit, offset, board)
         records = await self._records([room for room, *_ in rows], seed)
         games = []
         for room, player, name, score in rows:
@@ -612,12 +617,12 @@ class DailyService:
         return f'{{"seed": {seed}, "deal": {deal}, "games": [{", ".join(games)}], "total": {total}}}'
 
     def _deal_page(
-        self, game: str, day: str, limit: int, offset: int
+        self, game: str, day: str, limit: int, offset: int, listed: str
     ) -> tuple[list[tuple[str, str, str, int]], int]:
-        """A page of the day's leaderboard games: (room, player, name, score) each, and the
-        leaderboard's size."""
+        """A page of the day's games on list ``listed``: (room, player, name, score) each,
+        and the list's size."""
         a = DailyAttemptRow
-        board = _board(game, day)
+        board = _board(game, day, listed)
         with self.sessions() as session:
             total = session.scalar(select(func.count()).select_from(board.subquery())) or 0
             rows = session.execute(
