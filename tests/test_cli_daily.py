@@ -285,3 +285,33 @@ def test_daily_signed_in_to_an_account_takes_the_ranked_attempt(
     assert "(bad-password)" in wrong.output
     both = runner.invoke(app, [*args, "--name", "X"])
     assert both.exit_code == 2 and "an account plays under its own name" in both.output
+
+
+def test_daily_account_whose_claimed_guest_has_played_is_told_why(server: str) -> None:
+    """An account that claimed a guest with a ranked game of the day has no attempt left: the
+    client says so with the server's reason (exit 0, nothing played)."""
+    guest = httpx.post(server + "/api/players", json={"name": "Fay"}, timeout=15).json()
+    date = _get(server, "/api/daily")["date"]
+    r = httpx.post(
+        f"{server}/api/daily/london/{date}/start",
+        headers={"Authorization": f"Bearer {guest['token']}"},
+        json={},
+        timeout=15,
+    )
+    assert r.status_code == 200, r.text
+    password = "another long one"
+    with httpx.Client(base_url=server, timeout=15) as browser:
+        assert browser.post("/api/accounts", json={"name": "Eve", "password": password}).status_code == 201
+        claim = browser.post(
+            "/api/accounts/me/claim", headers={"Authorization": f"Bearer {guest['token']}"}, json={}
+        )
+        assert claim.status_code == 200, claim.text
+    run = CliRunner().invoke(
+        app,
+        ["daily", "london", "--server", server, "--account", "Eve"],
+        env={"METROGAMES_PASSWORD": password},
+    )
+    assert run.exit_code == 0, run.output
+    assert "one ranked attempt per day" in run.output
+    assert "a guest player this account claimed has played today's ranked london" in run.output
+    assert "Score:" not in run.output

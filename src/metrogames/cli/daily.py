@@ -378,11 +378,15 @@ class DailySession:
             self.console.print(
                 Text(
                     f"You have played today's {self.kind.title} challenge: one ranked attempt "
-                    "per day. Your result:",
+                    "per day.",
                     style="bold #ffd23f",
                 )
             )
-            return self.show_result(date)
+            try:
+                return self.show_result(date)
+            except RefusalError:  # the attempt was a claimed guest's: the server said why
+                self.console.print(Text(exc.error, style=_DIM))
+                return None
         room = start["room"]
         self.room_token = start.get("token") or self.server.token
         self.console.print(
