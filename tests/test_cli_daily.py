@@ -27,6 +27,7 @@ from metrogames.cli.daily import play_daily
 from metrogames.cli.main import app
 from metrogames.web.app import create_app
 from metrogames.web.config import Settings
+from metrogames.web.daily import MIDNIGHT_RULE
 
 
 def _free_port() -> int:
@@ -256,6 +257,9 @@ def test_daily_signed_in_to_an_account_takes_the_ranked_attempt(
     text = buf.getvalue()
     assert asked == ["Password for Dora: "]
     assert "Signed in as Dora (account)" in text and "Ranked attempt" in text
+    rule = text.index(" ".join(MIDNIGHT_RULE.split()[:6]))  # the midnight rule, before the start
+    assert rule < text.index("Ranked attempt")
+    assert " ".join(text[rule:].split()).startswith(MIDNIGHT_RULE)
     assert not token_file.exists()  # nothing kept on disk
     assert result is not None and result.get("board") != "guests"
     date = _get(server, "/api/daily")["date"]

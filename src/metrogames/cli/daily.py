@@ -18,7 +18,8 @@ apart from the accounts' leaderboard): the first run asks for a display name, cr
 (``POST /api/players``) and keeps its token in a JSON file (``var/player.json`` by default,
 one entry per server: ``{"http://127.0.0.1:8000": {"player", "name", "token"}}``; paste a token
 copied from the browser there to play as the same player). Today's game is started with
-``POST /api/daily/{game}/{date}/start`` (a second run continues the game in progress) and
+``POST /api/daily/{game}/{date}/start`` (a second run continues the game in progress; the
+server's midnight rule is printed before it) and
 played in its room with the player token as the seat token; at the end the result (score, rank,
 percentile, rating band, the reference and expert bots' scores on the same deal) is printed.
 """
@@ -368,6 +369,8 @@ class DailySession:
         self.console.print(
             Text(f"The day closes in {left // 3600} h {left % 3600 // 60:02d} min.", style=_DIM)
         )
+        if daily.get("midnight_rule"):  # the server's one rule, shown before a ranked start
+            self.console.print(Text(str(daily["midnight_rule"]), style=_DIM))
         try:
             start = self.server.call(
                 "POST", f"/api/daily/{self.game}/{date}/start", {"share": self.share}
