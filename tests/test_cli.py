@@ -21,6 +21,7 @@ from conftest import (
 )
 from metrogames.cli import files
 from metrogames.cli.main import app
+from metrogames.cli.optional import fill_optional_values
 
 
 def invoke(*args: str | Path) -> Result:
@@ -429,3 +430,50 @@ def test_rules_name_a_rule_set_the_flags_adjust(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "unknown rule set 'house' (known: seed, box)" in result.stderr
     result = invoke("simulate", "london", "--bots", "random", "--games", "1", "--rules", "box")
     assert result.exit_code == 2 and "london has no named rule sets" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "filled"),
+    [
+        (["--ray"], ["--ray", "local"]),
+        (["--ray", "--workers", "2"], ["--ray", "local", "--workers", "2"]),
+        (["--ray", "head:6379", "--json"], ["--ray", "head:6379", "--json"]),
+        (["--ray=ray://h:10001"], ["--ray=ray://h:10001"]),
+        (["--", "--ray"], ["--", "--ray"]),
+        (["--json"], ["--json"]),
+    ],
+)
+def test_fill_optional_values(args: list[str], filled: list[str]) -> None:
+    assert fill_optional_values(args, {"--ray": "local"}) == filled
+
+
+@pytest.mark.parametrize(
+    ("extra", "ray"),
+    [
+        ((), (False, None)),
+        (("--ray",), (True, None)),
+        (("--ray", "--json"), (True, None)),
+        (("--ray", "local"), (True, None)),
+        (("--ray", "ray://head:10001"), (True, "ray://head:10001")),
+        (("--ray-address", "head:6379"), (True, "head:6379")),
+        (("--ray=auto",), (True, "auto")),
+    ],
+)
+def test_simulate_ray_takes_an_optional_address(
+    monkeypatch: pytest.MonkeyPatch, extra: tuple[str, ...], ray: tuple[bool, str | None]
+) -> None:
+    """``--ray [ADDRESS]`` (and its alias ``--ray-address``) reach the runner as "use Ray" and
+    the address (``None``: a new local instance); the games are played by one process here."""
+    from metrogames.cli import main
+    from metrogames.sim.runner import run_many
+
+    seen = []
+
+    def runner(use_ray: bool, address: str | None, workers: int) -> Any:
+        seen.append((use_ray, address))
+        return lambda tasks: run_many(tasks, workers)
+
+    monkeypatch.setattr(main, "_runner", runner)
+    result = invoke("simulate", "london", "--bots", "random", "--games", "2", *extra)
+    assert result.exit_code == 0, result.stderr
+    assert seen == [ray]

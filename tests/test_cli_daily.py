@@ -27,6 +27,7 @@ from metrogames.cli.daily import play_daily
 from metrogames.cli.main import app
 from metrogames.web.app import create_app
 from metrogames.web.config import Settings
+from metrogames.web.daily import MIDNIGHT_RULE
 
 
 def _free_port() -> int:
@@ -237,3 +238,98 @@ def test_daily_speaks_the_terminals_language(
     assert "Welkom, Cas. Je spelerstoken staat in" in text
     assert "Dagelijkse uitdaging · Next Station: Paris ·" in text
     assert "Gerangschikte poging · kamer " in text and "niet gedeeld op de ranglijst" in text
+
+
+def test_daily_signed_in_to_an_account_takes_the_ranked_attempt(
+    server: str, tmp_path: Path
+) -> None:
+    """``--account``: the account's session (its cookie in the run's client only, ended at
+    the end) plays the ranked attempt; the account is on the accounts' board, not the guests'."""
+    password = "correct horse battery"
+    made = httpx.post(server + "/api/accounts", json={"name": "Dora", "password": password})
+    assert made.status_code == 201, made.text
+    account = made.json()
+    cookies: list[str] = []
+
+    def keep_cookie(res: httpx.Response) -> None:
+        cookies.extend(v for k, v in res.headers.multi_items() if k == "set-cookie")
+
+    console, buf = _console()
+    token_file = tmp_path / "none.json"
+    asked: list[str] = []
+
+    def secret(prompt: str) -> str:
+        asked.append(prompt)
+        return password
+
+    with httpx.Client(timeout=15, event_hooks={"response": [keep_cookie]}) as http:
+        result = play_daily(
+            "london", server, token_file, console, _scripted(buf, []),
+            share=True, account="Dora", password=secret, http=http,
+        )  # fmt: skip
+        assert not http.cookies  # the session's cookie is gone with the run
+    text = buf.getvalue()
+    assert asked == ["Password for Dora: "]
+    assert "Signed in as Dora (account)" in text and "Ranked attempt" in text
+    rule = text.index(" ".join(MIDNIGHT_RULE.split()[:6]))  # the midnight rule, before the start
+    assert rule < text.index("Ranked attempt")
+    assert " ".join(text[rule:].split()).startswith(MIDNIGHT_RULE)
+    assert not token_file.exists()  # nothing kept on disk
+    assert result is not None and result.get("board") != "guests"
+    date = _get(server, "/api/daily")["date"]
+    board = _get(server, f"/api/daily/london/{date}/leaderboard")
+    mine = [e for e in board["entries"] if e.get("account") == account["account"]]
+    assert len(mine) == 1 and mine[0]["score"] == result["score"]
+    guests = _get(server, f"/api/daily/london/{date}/guests")
+    assert all(e["player"] != account["player"] for e in guests["entries"])
+    assert f"Rank: {result['rank']} of {result['of']}" in text
+    # the session was ended on the server: its cookie no longer signs in
+    session = cookies[0].split(";", 1)[0]
+    me = httpx.get(server + "/api/accounts/me", headers={"Cookie": session}, timeout=15)
+    assert me.status_code == 401 and me.json()["reason"] == "bad-session"
+
+    # the command line: the password from the environment; the attempt is used
+    runner = CliRunner()
+    args = ["daily", "london", "--server", server, "--account", "Dora"]
+    again = runner.invoke(app, args, env={"METROGAMES_PASSWORD": password})
+    assert again.exit_code == 0, again.output
+    assert "one ranked attempt per day" in again.output
+    assert f"Score: {result['score']}" in again.output
+    # asked without echo when the environment has none; a wrong one is a clear error
+    wrong = runner.invoke(app, args, input="not the password\n", env={"METROGAMES_PASSWORD": ""})
+    assert wrong.exit_code == 1
+    assert "not the password" not in wrong.output
+    assert "refused the sign-in of account 'Dora'" in wrong.output
+    assert "(bad-password)" in wrong.output
+    both = runner.invoke(app, [*args, "--name", "X"])
+    assert both.exit_code == 2 and "an account plays under its own name" in both.output
+
+
+def test_daily_account_whose_claimed_guest_has_played_is_told_why(server: str) -> None:
+    """An account that claimed a guest with a ranked game of the day has no attempt left: the
+    client says so with the server's reason (exit 0, nothing played)."""
+    guest = httpx.post(server + "/api/players", json={"name": "Fay"}, timeout=15).json()
+    date = _get(server, "/api/daily")["date"]
+    r = httpx.post(
+        f"{server}/api/daily/london/{date}/start",
+        headers={"Authorization": f"Bearer {guest['token']}"},
+        json={},
+        timeout=15,
+    )
+    assert r.status_code == 200, r.text
+    password = "another long one"
+    with httpx.Client(base_url=server, timeout=15) as browser:
+        assert browser.post("/api/accounts", json={"name": "Eve", "password": password}).status_code == 201
+        claim = browser.post(
+            "/api/accounts/me/claim", headers={"Authorization": f"Bearer {guest['token']}"}, json={}
+        )
+        assert claim.status_code == 200, claim.text
+    run = CliRunner().invoke(
+        app,
+        ["daily", "london", "--server", server, "--account", "Eve"],
+        env={"METROGAMES_PASSWORD": password},
+    )
+    assert run.exit_code == 0, run.output
+    assert "one ranked attempt per day" in run.output
+    assert "a guest player this account claimed has played today's ranked london" in run.output
+    assert "Score:" not in run.output

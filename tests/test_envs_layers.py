@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ENVS = Path(__file__).resolve().parents[1] / "src" / "metrogames" / "envs"
 ALLOWED = ("metrogames.core", "metrogames.envs")
 
@@ -88,3 +90,38 @@ def test_the_research_examples_run() -> None:
     assert len(blocks) == 4  # Gymnasium, PettingZoo AEC, PettingZoo Parallel, OpenSpiel
     for block in blocks:
         exec(compile(block, "docs/research.md", "exec"), {})
+
+
+def test_encoders_read_the_games_observation_facts_not_snapshots(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The encoders get what a view shows through ``GameType.observe`` (game knowledge stays in
+    ``games/``): with every snapshot refused, each game still encodes every seat's view."""
+    from metrogames.core.protocol import CHANCE
+    from metrogames.envs.encoders import MetroEncoder, NextStationEncoder
+    from metrogames.games import game_type, load_game
+
+    for name, players in (("london", 2), ("paris", 1), ("metro", 3)):
+        game = load_game(name, players)
+        state = game.new_game(5)
+        cls = type(state)
+
+        def refused(self: object) -> str:
+            raise AssertionError("an encoder read a snapshot")
+
+        monkeypatch.setattr(cls, "snapshot", refused)
+        encoder = (MetroEncoder if name == "metro" else NextStationEncoder)(game)
+        assert game_type(name).observe is not None
+        for _ in range(6):
+            for seat in range(players):
+                obs = encoder.encode(state.view(seat), seat)
+                assert encoder.space.contains(obs)
+            movers = state.to_move()
+            for p in sorted(movers):
+                if p == CHANCE:
+                    state.apply_in_place(CHANCE, state.chance_outcomes()[0][0])
+                else:
+                    state.apply_in_place(p, state.legal_actions(p)[0])
+        monkeypatch.undo()
+    source = "".join(p.read_text() for p in (ENVS / "encoders").glob("*.py"))
+    assert "snapshot" not in source

@@ -48,7 +48,8 @@ def test_the_three_games_are_registered() -> None:
     assert metro.num_distinct_actions() == 1537 and metro.max_chance_outcomes() == 24
     powers = pyspiel.load_game('metrogames_london(players=1,options={"powers":"random"})')
     assert powers.num_distinct_actions() == 113_514
-    assert (powers.min_utility(), powers.max_utility()) == (-999.0, 999.0)  # scores
+    assert (powers.min_utility(), powers.max_utility()) == (0.0, 437.0)  # the score range
+    assert powers.max_game_length() == 44 and metro.max_game_length() == 120
 
 
 @pytest.mark.parametrize(("name", "params"), GAMES)

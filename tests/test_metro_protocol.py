@@ -24,6 +24,7 @@ from metrogames.core.errors import (
 from metrogames.core.protocol import CHANCE, SPECTATOR
 from metrogames.core.rng import Rng
 from metrogames.data import load_json
+from metrogames.games import game_type, load_game
 from metrogames.games.metro import (
     DRAW,
     HIDDEN,
@@ -458,3 +459,27 @@ def test_chance_notation_is_the_tile_code() -> None:
         state.action_to_json(0, "cbaa")
     with pytest.raises(NotationError):
         state.string_to_action(0, "cbaa C5 D6")
+
+
+def test_view_json_trains_give_the_exact_track_end() -> None:
+    """Each waiting train's ``endpoint`` (0–7, the board's numbering): at the start, the edge
+    station's own departure end on its square; after a tile, the end it has reached."""
+    kind = game_type("metro")
+    stations = {s["number"]: s for s in kind.board_json()["stations"]}  # type: ignore[union-attr, index]
+    state = load_game("metro", 2).new_game(1)
+    trains = kind.view_json(state.view(0), 0)["trains"]  # type: ignore[index]
+    assert len(trains) == 32
+    for train in trains:
+        station = stations[train["station"]]
+        assert (train["square"], train["side"], train["endpoint"]) == (
+            station["square"], station["side"], station["departure"]
+        )  # fmt: skip
+    while CHANCE in state.to_move():
+        state.apply_in_place(CHANCE, state.chance_outcomes()[0][0])
+    player = next(iter(state.to_move()))
+    state.apply_in_place(player, state.legal_actions(player)[0])
+    moved = [t for t in kind.view_json(state, None)["trains"] if t["tiles"]]  # type: ignore[index]
+    assert moved
+    for train in moved:
+        ends = {"north": (0, 1), "east": (2, 3), "south": (4, 5), "west": (6, 7)}[train["side"]]
+        assert train["endpoint"] in ends

@@ -82,3 +82,45 @@ def test_importing_the_registry_loads_no_engine() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "['metrogames.games.registry']"
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "options", "score_range", "length"),
+    [
+        ("london", 1, {"powers": "random", "objectives": "random"}, (0, 437), 44),
+        ("paris", 4, {"objectives": "random"}, (0, 473), 44),
+        ("metro", 2, {"turn_mode": "official-hand"}, (0, 480), 120),
+        ("metro", 6, {}, (0, 480), 120),
+    ],
+)
+def test_score_range_and_game_length_hold_in_played_games(
+    name: str, players: int, options: dict[str, object], score_range: tuple[int, int], length: int
+) -> None:
+    """The games' facts for learners: every final score within ``score_range`` (above the
+    deal's own upper bound where the game has one), at most ``max_game_length`` decisions
+    (a simultaneous turn counted once)."""
+    from metrogames.bots import make_bot
+    from metrogames.core.protocol import CHANCE
+
+    kind = game_type(name)
+    assert (kind.score_range, kind.max_game_length) == (score_range, length)
+    low, high = score_range
+    game = load_game(name, players, **options)
+    for seed in range(4):
+        state = game.new_game(seed)
+        if kind.score_bound is not None:
+            bounds = [kind.score_bound(state, p) for p in range(players)]
+            assert all(b is not None and b["total"] <= high for b in bounds)
+        bots = [make_bot("greedy" if p % 2 else "random", seed + p) for p in range(players)]
+        decisions = 0
+        while not state.is_over():
+            movers = state.to_move()
+            if CHANCE in movers:
+                state.apply_in_place(CHANCE, state.chance_outcomes()[0][0])
+                continue
+            decisions += 1
+            for p in sorted(movers):
+                view = state.view(p)
+                state.apply_in_place(p, bots[p].decide(view, p, view.legal_actions(p)))
+        assert decisions <= length
+        assert all(low <= s <= high for s in state.scores())

@@ -66,9 +66,9 @@ def test_ray_equals_workers_and_one_process(
         run = ("simulate", "metro", "--bots", "greedy,random,random", "--deals", str(manifest))
     outputs = {}
     for name, extra in (("one", ()), ("workers", ("--workers", "2")),
-                        ("ray", ("--ray", "--workers", "2"))):  # fmt: skip
+                        ("ray", ("--workers", "2", "--ray"))):  # fmt: skip
         results = tmp_path / f"{name}.jsonl"
-        summary = ok(*run, *extra, "--results", results, "--json").stdout
+        summary = ok(*run, "--results", results, "--json", *extra).stdout  # a bare, last --ray
         outputs[name] = (results.read_bytes(), summary)
     assert outputs["ray"] == outputs["one"] == outputs["workers"]
     assert outputs["one"][0].count(b"\n") == 14
@@ -86,9 +86,13 @@ def test_ray_run_resumes(tmp_path: Path, local_ray: Any) -> None:
     assert cut.read_bytes() == full.read_bytes()
 
 
-def test_ray_address_connects_to_a_running_cluster(tmp_path: Path, local_ray: Any) -> None:
+@pytest.mark.parametrize("option", ["--ray", "--ray-address"])
+def test_ray_address_connects_to_a_running_cluster(
+    tmp_path: Path, local_ray: Any, option: str
+) -> None:
     """A second driver (a new process) plays on the cluster at an address, shipping the
-    package as a runtime environment: the README's cluster how-to, on this machine."""
+    package as a runtime environment: the README's cluster how-to, on this machine, with
+    ``--ray ADDRESS`` and its alias ``--ray-address ADDRESS``."""
     address = local_ray.get_runtime_context().gcs_address
     results, one = tmp_path / "remote.jsonl", tmp_path / "one.jsonl"
     run = ("simulate", "london", "--bots", "random,random", "--games", "6", "--seed", "3")
@@ -96,7 +100,7 @@ def test_ray_address_connects_to_a_running_cluster(tmp_path: Path, local_ray: An
     exe = Path(sys.executable).with_name("metrogames")
     env = {**os.environ, "RAY_AUTH_MODE": "token"}  # the cluster's token: ~/.ray/auth_token
     done = subprocess.run(
-        [str(exe), *run, "--ray-address", address, "--results", str(results)],
+        [str(exe), *run, option, address, "--results", str(results)],
         capture_output=True, text=True, timeout=120, check=False, env=env,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -107,7 +111,7 @@ def test_an_unusable_address_is_a_clear_error() -> None:
     exe = Path(sys.executable).with_name("metrogames")
     done = subprocess.run(
         [str(exe), "simulate", "london", "--bots", "random", "--games", "2",
-         "--ray-address", "nowhere://x"],
+         "--ray", "nowhere://x"],
         capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
     assert done.returncode == 1

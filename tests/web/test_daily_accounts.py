@@ -159,3 +159,28 @@ def test_the_midnight_rule_is_stated_once_and_sent_before_a_start(db_url: str) -
         assert overview["guest_ranked"] == 100  # the tests' setting
     text = " ".join(DOCS.read_text(encoding="utf-8").split())
     assert text.count(MIDNIGHT_RULE) == 1
+
+
+def test_a_claimed_guests_ranked_game_uses_the_accounts_attempt(db_url: str) -> None:
+    """A guest who played today's deal cannot be claimed into a second, ranked look at it: the
+    account's start is refused (the guest's game stays on the guests list); another game, or
+    a claim of a guest who has not played today, leaves the account's attempt free."""
+    clock = Clock()
+    with daily_client(db_url, clock) as client:
+        _, seen = new_player(client, "Gus")
+        play_day(client, seen, policy=1)
+        _, fresh = new_player(client, "Hal")
+        ben, _ = new_account(client, "Ben")
+        assert ben.post("/api/accounts/me/claim", headers=auth(fresh), json={}).status_code == 200
+        assert ben.post("/api/accounts/me/claim", headers=auth(seen), json={}).status_code == 200
+        r = start(ben, None, share=True)
+        refused(r, 409, "attempt-used")
+        assert "a guest player this account claimed" in r.json()["error"]
+        assert names(client, "leaderboard") == []
+        assert names(client, "guests") == [("Gus", 1)]
+        assert started(ben, None, "paris", share=True)["ranked"] is True  # another game
+        cy, _ = new_account(client, "Cy")
+        _, other = new_player(client, "Ida")
+        assert cy.post("/api/accounts/me/claim", headers=auth(other), json={}).status_code == 200
+        play_day(cy, None, policy=2)  # a claimed guest with no game today: the attempt is free
+        assert names(client, "leaderboard") == [("Cy", 1)]

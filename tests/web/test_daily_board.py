@@ -106,6 +106,8 @@ def test_rollover_at_utc_midnight_and_the_published_deal(db_url: str) -> None:
         cy_b, _ = new_account(client, "Cy")
         bob_score = play_day(bob_b, None, policy=5)["scores"][0]
         play_day(cy_b, None, policy=6, share=False)
+        _, gus = new_player(client, "Gus")
+        gus_score = play_day(client, gus, policy=8)["scores"][0]
         made = started(ada_b, None, share=True)
         room = made["room"]
         ada_player = player(room, made["token"], 7)
@@ -142,6 +144,13 @@ def test_rollover_at_utc_midnight_and_the_published_deal(db_url: str) -> None:
         for rec, entry in zip(deal["games"], board["entries"], strict=True):
             assert rec["players"] == [entry["name"]] and rec["seed"] == deal["seed"]
             assert replay_record(rec).scores()[0] == entry["score"] == rec["meta"]["score"]
+        # the guests' games are published apart, in the same format
+        guests = get(client, f"/api/daily/london/{DAY}/deal?board=guests")
+        assert guests["total"] == 1 and guests["deal"] == deal["deal"]
+        (gus_record,) = guests["games"]
+        assert gus_record["players"] == ["Gus"] and gus_record["seed"] == deal["seed"]
+        assert replay_record(gus_record).scores()[0] == gus_score == gus_record["meta"]["score"]
+        refused(client.get(f"/api/daily/london/{DAY}/deal?board=all"), 400, "bad-request")
         # and the finished rooms of the closed day now show their seed
         assert record(client, room)["seed"] == deal["seed"]
         refused(client.get("/api/daily/london/2026-03-02/deal"), 409, "day-not-open")

@@ -7,6 +7,7 @@ the barrage the rooms still answer and play. On SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import json
+import secrets
 from typing import Any
 from urllib.parse import quote
 
@@ -47,6 +48,14 @@ ACTIONS = [
     {"square": "A1"},
 ]
 """Action JSON of every shape (``docs/notation.md``), to be mutated."""
+
+SHEET = {
+    "game": "london",
+    "lines": {"blue": [["F8", "F5"], ["F5", "E4"]], "pink": [], "purple": [], "green": []},
+    "circled": {"blue": "E4"},
+    "objectives": ["thames-6"],
+}
+"""A score sheet (``docs/notation.md``, "Score sheet"), to be mutated."""
 
 
 def paths(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -140,6 +149,12 @@ class Scene:
         play_out(client, self.finished, made["tokens"])
         self.record = record(client, self.finished)
         self.player = client.post("/api/players", json={"name": "Di"}).json()["token"]
+        # signed in (the client keeps the session cookie): the account routes get past it
+        name = f"Gus {secrets.token_hex(4)}"  # PostgreSQL keeps earlier tests' accounts
+        signed = client.post("/api/accounts", json={"name": name, "password": "long enough"})
+        assert signed.status_code == 201, signed.text
+        self.account, self.name = signed.json()["account"], name
+        client.app.state.settings.analysis_budget = "quick"  # type: ignore[attr-defined]
         client.app.state.rooms.clock = lambda: float("inf")  # type: ignore[attr-defined]
         self.step = st.builds(lambda: view(client, self.room)["step"])
         """The Metro room's step when drawn: actions at it reach the engine."""
@@ -171,6 +186,15 @@ class Scene:
             route("POST", "/api/players", {"name": "Ed"}),
             route("PATCH", "/api/players/me", {"name": "Ed"}, self.player),
             route("POST", st.sampled_from(["london", "paris", "metro"]).map(lambda g: f"/api/daily/{g}/2026-01-01/start"), {"share": True}, self.player),
+            route("POST", "/api/accounts", {"name": "Hal", "password": "long enough"}),
+            route("POST", "/api/sessions", {"name": self.name, "password": "long enough"}),
+            route("PATCH", "/api/accounts/me", {"name": self.name}),
+            route("POST", "/api/accounts/me/claim", {}, self.player),
+            route("POST", st.tuples(rooms, seats).map(lambda rs: f"/api/rooms/{rs[0]}/seats/{rs[1]}/account"), {}, self.ada),
+            route("POST", rooms.map(lambda r: f"/api/rooms/{r}/chat"), {"text": "hello"}, self.ada, self.bob),
+            route("POST", rooms.map(lambda r: f"/api/rooms/{r}/hint"), {"step": self.step, "about": st.sampled_from(ACTIONS)}, *self.london_tokens),
+            route("POST", "/api/score", SHEET),
+            route("POST", "/api/analyses", self.record),
         )  # fmt: skip
 
     def engine_actions(self) -> st.SearchStrategy[tuple[str, str, str | None, bytes]]:
@@ -202,6 +226,11 @@ class Scene:
             st.tuples(part, part).map("/api/daily/{0[0]}/best?limit={0[1]}".format),
             st.tuples(part, part, part).map("/api/players/{0[0]}/history?game={0[1]}&limit={0[2]}".format),
             part.map(lambda p: f"/r/{p}"),
+            st.sampled_from(["/api/daily", "/api/games", "/api/players/me", "/api/accounts/me"]),
+            st.tuples(st.just(self.account) | part, part).map("/api/accounts/{0[0]}/profile?limit={0[1]}".format),
+            st.tuples(part, part).map("/api/daily/{0[0]}/{0[1]}/result".format),
+            st.tuples(part, part, part, part).map("/api/daily/{0[0]}/{0[1]}/guests?limit={0[2]}&offset={0[3]}".format),
+            st.tuples(rooms, st.sampled_from(["analysis", "chat", "moves", "ratings"]), part).map("/api/rooms/{0[0]}/{0[1]}?after={0[2]}".format),
         )  # fmt: skip
 
 
@@ -259,6 +288,7 @@ def test_generated_websocket_messages_never_close_the_socket(client: TestClient)
         st.fixed_dictionaries(
             {"type": st.just("action"), "action": values, "step": scene.step | values}
         ).map(dump),
+        raw_body({"type": "chat", "text": "hello"}),
     )
     with client.websocket_connect(f"/ws/rooms/{scene.room}") as ws:
         ws.send_json({"type": "hello", "token": scene.ada})
@@ -277,7 +307,7 @@ def test_generated_websocket_messages_never_close_the_socket(client: TestClient)
             except UnicodeDecodeError:
                 ws.send_bytes(message)
             answer = ws.receive_json()
-            assert answer["type"] in ("view", "error"), answer
+            assert answer["type"] in ("view", "error", "chat"), answer
             if answer["type"] == "error":
                 assert answer["reason"] != "server-error", answer
 

@@ -1,7 +1,8 @@
 """Bounded resources (docs/web-api.md, "Errors", "Rooms"): rooms nothing uses leave memory and
 come back on demand, one client address cannot create rooms, players or seat claims without
-limit (X-Forwarded-For counts only from trusted proxies), and the WebSocket protocol refuses an
-oversized frame before buffering it. On SQLite and PostgreSQL."""
+limit (X-Forwarded-For counts only from trusted proxies) nor hold WebSockets open without limit,
+and the WebSocket protocol refuses an oversized frame before buffering it. On SQLite and
+PostgreSQL."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 import uvicorn
 import websockets
+from fastapi import WebSocketDisconnect
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
 from typer.testing import CliRunner
@@ -234,3 +236,46 @@ def test_serve_refuses_a_bad_setting_by_name() -> None:
     assert result.exit_code != 0
     assert "bad setting" in result.output and "trusted_proxies" in result.output
     assert "'proxy.example' is no IP address or network" in result.output
+
+
+# -- open WebSockets per address ----------------------------------------------------------------
+def test_open_websockets_are_capped_per_address(db_url: str) -> None:
+    main, client_from = limited(db_url, ws_per_address="2", trusted_proxies="10.0.0.0/24")
+    with main:
+        room = create(main, **ROOM)["room"]["room"]
+        path = f"/ws/rooms/{room}"
+        hello = {"type": "hello", "token": None}
+        ada = client_from("192.0.2.1")
+        via_proxy = client_from("10.0.0.5", {"X-Forwarded-For": "192.0.2.1"})
+        spoof = client_from("203.0.113.5", {"X-Forwarded-For": "192.0.2.1"})  # not ada
+        with ada.websocket_connect(path) as one, via_proxy.websocket_connect(path) as two:
+            for ws in (one, two):
+                ws.send_json(hello)
+                assert ws.receive_json()["type"] == "view"
+            # a third from the same address (directly or through the trusted proxy): refused
+            for client in (ada, via_proxy):
+                with client.websocket_connect(path) as three:
+                    error = three.receive_json()
+                    assert error == {
+                        "type": "error",
+                        "error": "too many open connections from this address: at most 2",
+                        "reason": "rate-limited",
+                    }
+                    with pytest.raises(WebSocketDisconnect) as closed:
+                        three.receive_json()
+                    assert closed.value.code == 1008
+                    assert closed.value.reason == error["error"]
+            # other addresses are counted apart; a header from an untrusted peer names nobody
+            for client in (client_from("192.0.2.2"), spoof, spoof):
+                with client.websocket_connect(path) as other:
+                    other.send_json(hello)
+                    assert other.receive_json()["type"] == "view"
+            two.send_json(hello)  # the open sockets still work
+            assert two.receive_json()["type"] == "view"
+        # closing frees the address's places
+        with ada.websocket_connect(path) as again, ada.websocket_connect(path) as more:
+            for ws in (again, more):
+                ws.send_json(hello)
+                assert ws.receive_json()["type"] == "view"
+        sockets = main.app.state.sockets  # type: ignore[attr-defined]
+        assert sockets.open == {}

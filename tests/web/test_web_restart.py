@@ -7,6 +7,7 @@ PostgreSQL."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from typing import Any
@@ -16,6 +17,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 from webutil import act, create, make_settings, view
 
+from metrogames.core.protocol import CHANCE
 from metrogames.web.app import create_app
 from metrogames.web.models import ActionRow, RoomRow
 
@@ -127,3 +129,64 @@ def test_after_a_clock_runs_out_the_views_carry_the_new_deadline_and_the_late_se
             r = act(c, room, tokens[str(late[0])], mine["legal"][0], mine["step"])
             assert r.status_code == 200, r.text
             assert view(c, room, tokens[str(late[0])])["timed_out"] is None
+
+
+@pytest.mark.parametrize("game", ["london", "metro"])
+def test_the_late_seat_is_told_after_a_restart_and_by_another_server(
+    db_url: str, game: str
+) -> None:
+    """The clock's actions are stored marked with the step its time ran out at, so the
+    notice survives a restart and another server process loading the room gives it too,
+    until the seat acts."""
+    settings = make_settings(db_url)
+    settings.clock_unit = 0.05  # the first turn: half a second
+    with TestClient(create_app(settings)) as first:
+        made = create(
+            first, game=game, mode="hotseat", turn_clock=10, seats=[{"name": "A"}, {"name": "B"}]
+        )
+        settings.clock_unit = 100.0  # the turns after it: 1000 s
+        room, tokens = made["room"]["room"], made["tokens"]
+        tables = first.app.state.rooms.tables  # type: ignore[attr-defined]
+        # the clock has played the first turn out and started the next (1000 s)
+        wait_for(lambda: (tables[room].clock_for or 0) > time.time() + 100)
+        rows = stored_rows(first, room)
+        step = next(a.clock_step for a in rows if a.clock_step is not None)
+        assert all(a.player == CHANCE for a in rows[:step])  # the first turn ran out
+        late = sorted({a.player for a in rows if a.clock_step is not None})
+        assert {a.clock_step for a in rows} == {None, step}
+        told = {seat: view(first, room, tokens[str(seat)])["timed_out"] for seat in (0, 1)}
+        for seat in (0, 1):
+            if seat in late:
+                actions = [json.loads(a.action) for a in rows if a.player == seat]
+                assert told[seat] == {"step": step, "actions": actions} and actions
+            else:
+                assert told[seat] is None
+        if game == "london":
+            passed = {"step": step, "actions": ["pass"]}
+            assert told == {0: passed, 1: passed}
+        with TestClient(create_app(make_settings(db_url))) as other:  # a second process
+            assert {s: view(other, room, tokens[str(s)])["timed_out"] for s in (0, 1)} == told
+            assert view(other, room)["timed_out"] is None  # a spectator
+    with TestClient(create_app(make_settings(db_url))) as again:  # after a restart
+        assert {s: view(again, room, tokens[str(s)])["timed_out"] for s in (0, 1)} == told
+        mine = view(again, room, tokens[str(late[0])])
+        if late[0] in mine["to_move"]:  # the seat acts: no longer told, now or after a restart
+            r = act(again, room, tokens[str(late[0])], mine["legal"][0], mine["step"])
+            assert r.status_code == 200, r.text
+            assert view(again, room, tokens[str(late[0])])["timed_out"] is None
+            acted = late[0]
+        else:
+            acted = None
+    with TestClient(create_app(make_settings(db_url))) as third:
+        for s in (0, 1):
+            expected = None if s == acted else told[s]
+            assert view(third, room, tokens[str(s)])["timed_out"] == expected
+
+
+def stored_rows(client: TestClient, room: str) -> list[ActionRow]:
+    with client.app.state.rooms.sessions() as session:  # type: ignore[attr-defined]
+        return list(
+            session.scalars(
+                select(ActionRow).where(ActionRow.room_id == room).order_by(ActionRow.step)
+            ).all()
+        )

@@ -8,12 +8,18 @@ room's public record (``GET /api/rooms/{room}/record``), replays it with
 game's terminal renderer (the one ``metrogames play`` uses). A typed move is read with
 ``string_to_action`` and sent in its JSON form (``action_to_json``).
 
-The player is anonymous, a guest (ranked on the day's guests list, apart from the accounts'
-leaderboard): the first run asks for a display name, creates the player
+With ``--account NAME`` the player signs in to an account (``POST /api/sessions``, the
+password from ``METROGAMES_PASSWORD`` or asked without echo) and plays the account's ranked
+attempt, on the accounts' leaderboard: the session cookie lives in this run's HTTP client only
+(nothing is written to disk) and the session is ended on the server when the run ends
+(``DELETE /api/sessions/current``); the daily start gives the account's seat a token for the
+room. Without an account the player is anonymous, a guest (ranked on the day's guests list,
+apart from the accounts' leaderboard): the first run asks for a display name, creates the player
 (``POST /api/players``) and keeps its token in a JSON file (``var/player.json`` by default,
 one entry per server: ``{"http://127.0.0.1:8000": {"player", "name", "token"}}``; paste a token
 copied from the browser there to play as the same player). Today's game is started with
-``POST /api/daily/{game}/{date}/start`` (a second run continues the game in progress) and
+``POST /api/daily/{game}/{date}/start`` (a second run continues the game in progress; the
+server's midnight rule is printed before it) and
 played in its room with the player token as the seat token; at the end the result (score, rank,
 percentile, rating band, the reference and expert bots' scores on the same deal) is printed.
 """
@@ -152,8 +158,17 @@ class Server:
         if self._own and self.http is not None:
             self.http.close()
 
-    def call(self, method: str, path: str, body: Any = None, *, auth: bool = True) -> Any:
-        """The decoded JSON answer.
+    def call(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        auth: bool = True,
+        token: str | None = None,
+    ) -> Any:
+        """The decoded JSON answer, asked with ``token`` (default: :attr:`token`) as the
+        bearer token unless ``auth`` is false (a session cookie, if any, goes along).
 
         Raises:
             RefusalError: a 4xx answer (its error and reason).
@@ -161,8 +176,9 @@ class Server:
         """
         assert self.http is not None
         headers = {"Accept-Language": environment_language()}  # the server's refusals in it
-        if auth and self.token:
-            headers["Authorization"] = f"Bearer {self.token}"
+        bearer = (token or self.token) if auth else None
+        if bearer:
+            headers["Authorization"] = f"Bearer {bearer}"
         try:
             res = self.http.request(method, self.base + path, json=body, headers=headers)
         except httpx.HTTPError as exc:
@@ -260,6 +276,8 @@ class DailySession:
         *,
         share: bool = True,
         name: str | None = None,
+        account: str | None = None,
+        password: Callable[[str], str] | None = None,
         poll: float = 0.25,
     ) -> None:
         self.game = game
@@ -269,10 +287,15 @@ class DailySession:
         self.input_fn = input_fn
         self.share = share
         self.name = name
+        self.account = account
+        self.password = password
         self.poll = poll
         self.kind = game_type(game)
         self.renderer: TerminalRenderer = renderer_for(self.kind)
         self.player: dict[str, Any] = {}
+        self.room_token: str | None = None
+        """The bearer token of the room's calls: the player token of a guest, the seat token
+        the daily start gave an account."""
         self.mirror: State[Action] | None = None
         self.mirror_step = -1
         self.seats = Seats((), ())
@@ -285,7 +308,11 @@ class DailySession:
 
     # -- the player ------------------------------------------------------------------------
     def sign_in(self) -> None:
-        """Use the token file's player for this server, or create one (asking for a name)."""
+        """Sign in to the account, or use the token file's player for this server, or create
+        one (asking for a name)."""
+        if self.account is not None:
+            self.sign_in_account(self.account)
+            return
         entry = load_players(self.token_file).get(self.server.base)
         if isinstance(entry, dict) and isinstance(entry.get("token"), str):
             self.server.token = entry["token"]
@@ -326,6 +353,34 @@ class DailySession:
             )
         )
 
+    def sign_in_account(self, name: str) -> None:
+        """Start a session of account ``name`` (its cookie stays in the HTTP client).
+
+        Raises:
+            DailyError: (exit 1) the server refuses the name and password.
+        """
+        secret = self.password(f"Password for {name}: ") if self.password else ""
+        try:
+            res = self.server.call(
+                "POST", "/api/sessions", {"name": name, "password": secret}, auth=False
+            )
+        except RefusalError as exc:
+            raise DailyError(
+                f"the server at {self.server.base} refused the sign-in of account {name!r}: "
+                f"{exc.error} ({exc.reason})"
+            ) from None
+        self.player = {"account": res["account"], "player": res["player"], "name": res["name"]}
+        self.console.print(Text(f"Signed in as {res['name']} (account)", style="bold"))
+
+    def sign_out(self) -> None:
+        """End the account's session on the server (best effort: it expires anyway)."""
+        if self.account is None or "account" not in self.player:
+            return
+        try:
+            self.server.call("DELETE", "/api/sessions/current", auth=False)
+        except DailyError:
+            self.console.print(Text("Could not end the session on the server.", style=_DIM))
+
     # -- the game ----------------------------------------------------------------------------
     def run(self) -> dict[str, Any] | None:
         """Play today's game to its end (or until the player stops); the result, or ``None``."""
@@ -356,6 +411,8 @@ class DailySession:
                 style=_DIM,
             )
         )
+        if daily.get("midnight_rule"):  # the server's one rule, shown before a ranked start
+            self.console.print(Text(str(daily["midnight_rule"]), style=_DIM))
         try:
             start = self.server.call(
                 "POST", f"/api/daily/{self.game}/{date}/start", {"share": self.share}
@@ -373,8 +430,13 @@ class DailySession:
                     style="bold #ffd23f",
                 )
             )
-            return self.show_result(date)
+            try:
+                return self.show_result(date)
+            except RefusalError:  # the attempt was a claimed guest's: the server said why
+                self.console.print(Text(exc.error, style=_DIM))
+                return None
         room = start["room"]
+        self.room_token = start.get("token") or self.server.token
         self.console.print(
             Text(
                 (_("Ranked attempt") if start.get("ranked") else _("Practice (not ranked)"))
@@ -402,7 +464,9 @@ class DailySession:
         return self.show_result(date)
 
     def view(self, room: str) -> dict[str, Any]:
-        data: dict[str, Any] = self.server.call("GET", f"/api/rooms/{room}/view")
+        data: dict[str, Any] = self.server.call(
+            "GET", f"/api/rooms/{room}/view", token=self.room_token
+        )
         return data
 
     def play(self, room: str) -> State[Action]:
@@ -435,7 +499,7 @@ class DailySession:
         old = self.mirror
         if old is not None and self.mirror_step == view["step"]:
             return old
-        record = self.server.call("GET", f"/api/rooms/{room}/record")
+        record = self.server.call("GET", f"/api/rooms/{room}/record", token=self.room_token)
         try:
             state = replay_record(record)
         except MetrogamesError as exc:
@@ -494,7 +558,9 @@ class DailySession:
             if rest.strip():
                 move = self.renderer.complete(seen, seat, seen.string_to_action(seat, rest))
                 body["about"] = seen.action_to_json(seat, move)
-            data = self.server.call("POST", f"/api/rooms/{room}/hint", body)
+            data = self.server.call(
+                "POST", f"/api/rooms/{room}/hint", body, token=self.room_token
+            )
         except NotationError as exc:
             detail = refusal_text(exc)
             return Text("✘ " + tr("no hint for that move: {detail}", detail=detail), style="bold red")
@@ -517,7 +583,10 @@ class DailySession:
         """The next view, or ``None`` when the server refused (its reason printed)."""
         try:
             data: dict[str, Any] = self.server.call(
-                "POST", f"/api/rooms/{room}/actions", {"action": action, "step": view["step"]}
+                "POST",
+                f"/api/rooms/{room}/actions",
+                {"action": action, "step": view["step"]},
+                token=self.room_token,
             )
         except RefusalError as exc:
             if exc.reason == "bad-token":
@@ -555,22 +624,39 @@ def play_daily(
     *,
     share: bool = False,
     name: str | None = None,
+    account: str | None = None,
+    password: Callable[[str], str] | None = None,
     http: httpx.Client | None = None,
 ) -> dict[str, Any] | None:
     """Play today's ``game`` challenge on ``server``; the result (``None`` when stopped).
+    With ``account``, as that account (``password(prompt)`` gives its password), its session
+    ended at the end; else as the token file's guest.
 
     Raises:
-        DailyError: a bad game or URL (code 2), an unreachable server, a refused token or
-            another refusal (code 1).
+        DailyError: a bad game or URL, ``name`` with ``account`` (code 2), an unreachable
+            server, a refused token or sign-in or another refusal (code 1).
     """
     if game not in DAILY_GAMES:
         raise DailyError(f"the daily challenge is {' or '.join(DAILY_GAMES)}, not {game!r}", 2)
+    if account is not None and name is not None:
+        raise DailyError("--name names a new guest player; an account plays under its own name", 2)
     base = check_server(server)
     conn = Server(base, http)
+    session = DailySession(
+        game,
+        conn,
+        token_file,
+        console,
+        input_fn,
+        share=share,
+        name=name,
+        account=account,
+        password=password,
+    )
     try:
-        session = DailySession(game, conn, token_file, console, input_fn, share=share, name=name)
         return session.run()
     finally:
+        session.sign_out()
         conn.close()
 
 

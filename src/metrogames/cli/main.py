@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from metrogames.cli.lang import _, say
+from metrogames.cli.optional import optional_value_command
 from metrogames.cli.options import game_options
 from metrogames.core.errors import IllegalActionError, MetrogamesError
 from metrogames.core.rng import MAX_SEED, check_seed
@@ -32,6 +33,9 @@ app = typer.Typer(
 )
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
+
+LOCAL_RAY = "local"
+"""``--ray`` given bare: a new local Ray instance (Ray's own name for one)."""
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on stdout.")]
 
@@ -342,7 +346,7 @@ RulesOpt = Annotated[
 ]
 
 
-@app.command()
+@app.command(cls=optional_value_command({"--ray": LOCAL_RAY, "--ray-address": LOCAL_RAY}))
 def simulate(
     game: Annotated[str, typer.Argument(help=f"One of: {', '.join(game_names())}.")],
     bots: Annotated[str, typer.Option(help="Bot codes, one per seat, e.g. greedy,random.")],
@@ -367,13 +371,14 @@ def simulate(
             "--resume", help="Continue the run in --results/--out after its last complete game."
         ),
     ] = False,
-    use_ray: Annotated[
-        bool, typer.Option("--ray", help="Play on Ray: a new local instance (cluster extra).")
-    ] = False,
-    ray_address: Annotated[
+    ray: Annotated[
         str | None,
         typer.Option(
-            "--ray-address", help="Play on the Ray cluster at this address (implies --ray)."
+            "--ray",
+            "--ray-address",
+            metavar="[ADDRESS]",
+            help="Play on Ray (cluster extra): bare or 'local', a new local instance; "
+            "with an address, the Ray cluster there. --ray-address is an alias.",
         ),
     ] = None,
     objectives: ObjectivesOpt = None,
@@ -445,7 +450,7 @@ def simulate(
         _check_out(path)
     if resume and not outputs:
         raise fail("--resume needs --results FILE or --out FILE (the run to continue)", 2)
-    runner = _runner(use_ray or ray_address is not None, ray_address, workers)
+    runner = _runner(ray is not None, None if ray == LOCAL_RAY else ray, workers)
     try:
         results, done = _resumed(tasks, out_file, results_file) if resume else ([], 0)
     except MetrogamesError as exc:
@@ -698,6 +703,14 @@ def daily(
     name: Annotated[
         str | None, typer.Option(help="Display name for a new player (asked otherwise).")
     ] = None,
+    account: Annotated[
+        str | None,
+        typer.Option(
+            envvar="METROGAMES_ACCOUNT",
+            help="Sign in to this account to take its ranked attempt (password: "
+            "METROGAMES_PASSWORD, or asked). Without it you play as a guest.",
+        ),
+    ] = None,
 ) -> None:
     """Play today's daily challenge (London or Paris) against a web table server."""
     try:
@@ -707,11 +720,29 @@ def daily(
             f"the daily client needs the web extra (pip install 'metrogames[web]'): {exc}"
         ) from None
     try:
-        play_daily(game, server, token_file, out, input, share=share, name=name)
+        play_daily(
+            game,
+            server,
+            token_file,
+            out,
+            input,
+            share=share,
+            name=name,
+            account=account,
+            password=_password,
+        )
     except DailyError as exc:
         raise fail(exc.message, exc.code) from None
     except MetrogamesError as exc:
         raise fail(str(exc)) from None
+
+
+def _password(prompt: str) -> str:
+    """``METROGAMES_PASSWORD``, or the password typed without echo."""
+    secret = os.environ.get("METROGAMES_PASSWORD")
+    if secret:
+        return secret
+    return str(typer.prompt(prompt.rstrip(": "), hide_input=True))
 
 
 @app.command()

@@ -380,6 +380,17 @@ class GameType:
             None``: an upper bound of ``player``'s final score in every game of the state's
             deal (hindsight analyses compare their best line found with it); ``None`` (the
             hook, or its result) when the game gives none.
+        observe: ``(view, seat) -> dict``: what ``view`` — ``state.view(seat)`` — shows
+            ``seat``, as plain numbers and indices into the lists of :attr:`board_json`, for
+            learning environments' observation encoders (``docs/research.md``,
+            "Observations", gives each game's keys); it reads only what the view shows.
+            ``None``: the environments have no encoder for the game.
+        score_range: ``(lowest, highest)``: bounds of one player's final score, in points, in
+            every game (any options, any player count) — value bounds for learners (OpenSpiel's
+            ``min_utility``/``max_utility``); ``None`` when the game states none.
+        max_game_length: the most player decisions a game can take (a simultaneous turn counts
+            once; chance not counted): OpenSpiel's ``max_game_length``; ``None`` when the game
+            states none.
     """
 
     name: str
@@ -400,3 +411,6 @@ class GameType:
     heuristic: Callable[[State[Action], int], float] | None = None
     coach_figure: CoachFigure = "score"
     score_bound: Callable[[State[Action], int], dict[str, int] | None] | None = None
+    observe: Callable[[State[Action], int], JsonObject] | None = None
+    score_range: tuple[int, int] | None = None
+    max_game_length: int | None = None

@@ -54,17 +54,6 @@ class _Spec:
     max_game_length: int
 
 
-def _builtin_bounds(name: str) -> tuple[int, int]:
-    """Score bounds of a built-in game: those of its observation encoder's ``scores`` field."""
-    if game_type(name).family == "metro":
-        from metrogames.envs.encoders import metro
-
-        return 0, metro.SCORE_HIGH
-    from metrogames.envs.encoders import nextstation
-
-    return nextstation.SCORE_LOW, nextstation.SCORE_HIGH
-
-
 def _encoder(game: Game[Action]) -> Any:
     """The observation encoder of a built-in game's family (``None`` for other games)."""
     family = game_type(game.name).family
@@ -333,15 +322,32 @@ def _history_text(view: State[Action]) -> list[str]:
     return out
 
 
-def register(name: str, score_bounds: tuple[int, int], max_game_length: int) -> None:
+def register(
+    name: str,
+    score_bounds: tuple[int, int] | None = None,
+    max_game_length: int | None = None,
+) -> None:
     """Register the game ``name`` of the registry with OpenSpiel as ``metrogames_<name>``.
 
     Args:
-        score_bounds: the lowest and highest final score (``utility="score"``).
+        score_bounds: the lowest and highest final score (``utility="score"``); default the
+            game's ``score_range`` (``GameType``).
         max_game_length: the most player decisions (a simultaneous turn counts once) a game
-            can take.
+            can take; default the game's ``max_game_length``.
+
+    Raises:
+        OptionError: an unknown game name.
+        ValueError: a bound neither given nor stated by the game.
     """
-    spec = _Spec(name, score_bounds, max_game_length)
+    kind = game_type(name)
+    bounds = score_bounds or kind.score_range
+    length = max_game_length or kind.max_game_length
+    if bounds is None or length is None:
+        raise ValueError(
+            f"{name} states no score range or maximum game length: give score_bounds and "
+            "max_game_length"
+        )
+    spec = _Spec(name, bounds, length)
     _SPECS[name] = spec
 
     def init(self: MetrogamesGame, params: dict[str, Any] | None = None) -> None:
@@ -353,7 +359,5 @@ def register(name: str, score_bounds: tuple[int, int], max_game_length: int) -> 
     pyspiel.register_game(_game_type(spec, "score"), factory)
 
 
-# Next Station: 4 rounds of at most 10 playable cards (11, the switch makes no turn); Metro:
-# 60 tiles, each placed once, with at most one draw decision before it (official-hand)
-for _name, _length in (("london", 44), ("paris", 44), ("metro", 120)):
-    register(_name, _builtin_bounds(_name), _length)
+for _name in ("london", "paris", "metro"):
+    register(_name)  # the games' own score ranges and maximum lengths

@@ -70,6 +70,7 @@ from metrogames.web.metrics import sample, worker_gone
 from metrogames.web.players import Players
 from metrogames.web.ratelimit import RateLimits
 from metrogames.web.rooms import TAKEOVER_SECONDS, RoomService
+from metrogames.web.sockets import SocketCap
 from metrogames.web.views import ViewCache
 
 PLACEHOLDER = "<!doctype html><title>metrogames</title><p>The browser client is not installed."
@@ -192,6 +193,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxies)
     app.state.settings = settings
     app.state.limits = RateLimits(settings)
+    app.state.sockets = SocketCap(settings.ws_per_address)
     app.state.rooms = rooms = RoomService(settings, engine)
     app.state.redis = connect(settings.redis_url) if settings.redis_url else None
     if app.state.redis is not None:

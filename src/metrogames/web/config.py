@@ -30,6 +30,8 @@ no Redis).
 ``METROGAMES_LOG_FORMAT`` (``json``: one JSON object per line; ``text``: plain lines for
 development) and ``METROGAMES_LOG_LEVEL`` (``warning``; ``info`` adds the access log):
 :mod:`.logs`.
+``METROGAMES_WS_PER_ADDRESS`` (how many WebSockets one client address may hold open at once, per
+worker).
 """
 
 from __future__ import annotations
@@ -78,6 +80,7 @@ class Settings(BaseSettings):
     log_format: str = "json"
     log_level: str = "warning"
     redis_url: str | None = None
+    ws_per_address: int = Field(default=32, ge=1, le=100_000)
 
     @field_validator("analysis_budget")
     @classmethod

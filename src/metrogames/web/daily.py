@@ -261,6 +261,25 @@ class DailyService:
                 )
             ).first()
 
+    def _claimed_ranked(self, player: str, game: str, day: str) -> bool:
+        """True when another player of ``player``'s account — a guest it claimed — has a
+        ranked attempt of ``game`` on ``day`` (on a worker thread)."""
+        account = select(PlayerRow.account_id).where(PlayerRow.id == player).scalar_subquery()
+        with self.sessions() as session:
+            found = session.scalar(
+                select(DailyAttemptRow.id)
+                .join(PlayerRow, PlayerRow.id == DailyAttemptRow.player_id)
+                .where(
+                    PlayerRow.account_id == account,
+                    PlayerRow.id != player,
+                    DailyAttemptRow.game == game,
+                    DailyAttemptRow.day == day,
+                    DailyAttemptRow.ranked,
+                )
+                .limit(1)
+            )
+        return found is not None
+
     def address_key(self, address: str) -> str:
         """The keyed hash a guest's ranked attempt keeps of its client address (HMAC-SHA256
         with the daily secret: the stored value names no address)."""
@@ -292,7 +311,8 @@ class DailyService:
         Raises:
             RoomError: 404 ``not-found`` (game, day); 400 ``bad-request``; 409
                 ``day-not-open`` (a future day), ``attempt-used`` (today's ranked game has
-                ended), ``guest-limit`` (the address has started its ranked guest games of
+                ended, or for an account, a guest it claimed has a ranked game of the day),
+                ``guest-limit`` (the address has started its ranked guest games of
                 the day).
         """
         game, day = dd.check_game(game), dd.check_day(day)
@@ -312,6 +332,17 @@ class DailyService:
             if existing is not None and (ranked or existing.score is None):
                 # a closed day: its ranked game goes on
                 return await self._resume(existing, account)
+            if (
+                ranked
+                and account
+                and await asyncio.to_thread(self._claimed_ranked, player.id, game, day)
+            ):
+                raise RoomError(
+                    409,
+                    "attempt-used",
+                    f"a guest player this account claimed has played today's ranked {game} "
+                    "game: one ranked attempt per account; past days can be practised",
+                )
             if key and await asyncio.to_thread(self._guest_games, key, game, day) >= (
                 self.guest_ranked
             ):
@@ -574,16 +605,21 @@ class DailyService:
             "total": total,
         }
 
-    async def deal(self, game: str, day: str, limit: int, offset: int) -> str:
-        """``GET /api/daily/{game}/{day}/deal?limit=&offset=`` once the day has closed, as JSON
-        text: ``{"seed", "deal": <deal record>, "games": [<record of each leaderboard game of
-        the page, in its order>], "total"}``; each game record has its seed and decks and
-        ``meta`` ``{"daily", "player", "score"}``.
+    async def deal(
+        self, game: str, day: str, limit: int, offset: int, board: str = "accounts"
+    ) -> str:
+        """``GET /api/daily/{game}/{day}/deal?limit=&offset=&board=`` once the day has closed,
+        as JSON text: ``{"seed", "deal": <deal record>, "games": [<record of each game of the
+        page of ``board``'s list — the accounts' leaderboard, or ``guests`` — in its order>],
+        "total"}``; each game record has its seed and decks and ``meta`` ``{"daily",
+        "player", "score"}``.
 
         Raises:
-            RoomError: 404 ``not-found``; 400 ``bad-request`` (limit, offset); 409
+            RoomError: 404 ``not-found``; 400 ``bad-request`` (limit, offset, board); 409
                 ``day-not-open`` (future), ``day-open`` (today).
         """
+        if board not in BOARDS:
+            raise RoomError(400, "bad-request", f"board must be one of {', '.join(BOARDS)}")
         game, day = self._check_begun(game, day)
         if day == self.today():
             raise RoomError(
@@ -591,7 +627,7 @@ class DailyService:
             )
         limit, offset = check_limit(limit, "limit"), check_limit(offset, "offset", 10**9)
         seed = self.seed(game, day)
-        rows, total = await asyncio.to_thread(self._deal_page, game, day, limit, offset)
+        rows, total = await asyncio.to_thread(self._deal_page, game, day, limit, offset, board)
         records = await self._records([room for room, *_ in rows], seed)
         games = []
         for room, player, name, score in rows:
@@ -604,12 +640,12 @@ class DailyService:
         )
 
     def _deal_page(
-        self, game: str, day: str, limit: int, offset: int
+        self, game: str, day: str, limit: int, offset: int, listed: str
     ) -> tuple[list[tuple[str, str, str, int]], int]:
-        """A page of the day's leaderboard games: (room, player, name, score) each, and the
-        leaderboard's size."""
+        """A page of the day's games on list ``listed``: (room, player, name, score) each,
+        and the list's size."""
         a = DailyAttemptRow
-        board = _board(game, day)
+        board = _board(game, day, listed)
         with self.sessions() as session:
             total = session.scalar(select(func.count()).select_from(board.subquery())) or 0
             rows = session.execute(

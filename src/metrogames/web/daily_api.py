@@ -167,8 +167,14 @@ async def get_guests(
 
 @router.get("/daily/{game}/{day}/deal")
 async def get_deal(
-    game: str, day: str, request: Request, limit: int = 1000, offset: int = 0
+    game: str,
+    day: str,
+    request: Request,
+    limit: int = 1000,
+    offset: int = 0,
+    board: str = "accounts",
 ) -> Response:
-    """A closed day's seed, deal record and a page of its leaderboard games' records."""
-    text = await daily(request).deal(game, day, limit, offset)
+    """A closed day's seed, deal record and a page of its leaderboard's (or, with
+    ``board=guests``, its guests list's) games' records."""
+    text = await daily(request).deal(game, day, limit, offset, board)
     return Response(text, media_type="application/json")

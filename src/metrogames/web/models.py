@@ -76,8 +76,9 @@ class SeatRow(Base):
 
 class ActionRow(Base):
     """Action number ``step`` (0-based) of a room's game: ``player`` (-1 for chance) and the
-    ``action`` in notation JSON (a card id or tile code for chance). The primary key makes a
-    step unique, so an action can never be stored twice."""
+    ``action`` in notation JSON (a card id or tile code for chance); ``clock_step``: for an
+    action the turn clock played for a late seat, the step at which its time ran out (else
+    ``None``). The primary key makes a step unique, so an action can never be stored twice."""
 
     __tablename__ = "actions"
 
@@ -87,6 +88,7 @@ class ActionRow(Base):
     step: Mapped[int] = mapped_column(Integer, primary_key=True)
     player: Mapped[int] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(Text)
+    clock_step: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class PlayerRow(Base):

@@ -90,6 +90,7 @@ from metrogames.web.tables import (
     Table,
     loaded_seed,
     stored_seed,
+    timed_out_notices,
 )
 from metrogames.web.tutorial import tutorial_seed
 from metrogames.web.views import Frame, build_view
@@ -488,14 +489,14 @@ class RoomService:
                 select(SeatRow).where(SeatRow.room_id == room).order_by(SeatRow.seat)
             ).all()
             actions = session.execute(
-                select(ActionRow.player, ActionRow.action)
+                select(ActionRow.player, ActionRow.action, ActionRow.clock_step)
                 .where(ActionRow.room_id == room)
                 .order_by(ActionRow.step)
             ).all()
         options = json.loads(row.options)
         seed = loaded_seed(row.seed)
         progress = Progress(game_from_options(row.game, len(seats), options).new_game(seed))
-        for player, action in actions:
+        for player, action, _ in actions:
             progress.apply(player, progress.state.action_from_json(player, json.loads(action)))
         return Table(
             id=row.id,
@@ -511,6 +512,7 @@ class RoomService:
             progress=progress,
             deadline=row.deadline,
             bots_due=row.bots_due,
+            timed_out=timed_out_notices(actions),
         )
 
     # -- rooms ----------------------------------------------------------------------------
@@ -689,9 +691,11 @@ class RoomService:
         first: int,
         moves: Sequence[tuple[int, Any]],
         state: Any,
+        clock_step: int | None = None,
     ) -> None:
         """Add ``moves`` as the actions of steps ``first``, ``first + 1``… of ``room`` (one
-        Core ``INSERT``, after what a session holds: no ORM unit of work on the hot path)."""
+        Core ``INSERT``, after what a session holds: no ORM unit of work on the hot path; the
+        first marked as the turn clock's, played when its time ran out at ``clock_step``)."""
         if not moves:
             return
         if isinstance(target, Session):
@@ -702,6 +706,7 @@ class RoomService:
                 "step": first + i,
                 "player": player,
                 "action": json.dumps(state.action_to_json(player, action)),
+                "clock_step": clock_step if i == 0 else None,
             }
             for i, (player, action) in enumerate(moves)
         ]
@@ -972,7 +977,6 @@ class RoomService:
                 raise RoomError(400, "bad-notation", message_of(exc)) from None
             await self._play(table, seat, action)
             table.present[seat] = self.clock()
-            table.timed_out.pop(seat, None)
         await self._settle(table)
 
     async def hint(self, room: str, token: str | None, body: HintBody) -> dict[str, Any]:
@@ -1036,9 +1040,14 @@ class RoomService:
             and seat in progress.state.to_move()
         )
 
-    async def _play(self, table: Table, seat: int, action: Any) -> None:
+    async def _play(
+        self, table: Table, seat: int, action: Any, clock_step: int | None = None
+    ) -> None:
         """Check and store one player action and the chance actions it makes due (with the new
-        turn's deadline when a turn begins)."""
+        turn's deadline when a turn begins). ``clock_step``: the turn clock plays the action
+        for ``seat``, whose time ran out at that step (the seat is told, :attr:`Table.timed_out`);
+        any other action of the seat ends that notice."""
+        before = table.progress.state
         trial = table.progress.copy()
         try:
             trial.apply(seat, action)
@@ -1049,11 +1058,24 @@ class RoomService:
         except IllegalActionError as exc:
             raise RoomError(400, exc.reason, exc.as_message(), item=exc.item) from None
         moves = [(seat, action), *trial.chance_actions()]
-        await self._store(table, trial, moves, "finished" if trial.state.is_over() else None)
+        status = "finished" if trial.state.is_over() else None
+        await self._store(table, trial, moves, status, clock_step)
         metrics.ACTIONS.labels(table.game).inc()
+        if clock_step is None:
+            table.timed_out.pop(seat, None)
+        else:
+            notice = table.timed_out.get(seat)
+            if notice is None or notice["step"] != clock_step:
+                notice = table.timed_out[seat] = {"step": clock_step, "actions": []}
+            notice["actions"].append(before.action_to_json(seat, action))
 
     async def _store(
-        self, table: Table, trial: Progress, moves: list[tuple[int, Any]], status: str | None
+        self,
+        table: Table,
+        trial: Progress,
+        moves: list[tuple[int, Any]],
+        status: str | None,
+        clock_step: int | None = None,
     ) -> None:
         """Write ``moves`` (and what they change of the room: its status, the turn clock's
         deadline when a turn begins — in Metro every action, in Next Station a card flip —,
@@ -1074,7 +1096,7 @@ class RoomService:
         if due != table.bots_due:
             room["bots_due"] = due
         try:
-            await self.write(self._write, table, trial, moves, room, state)
+            await self.write(self._write, table, trial, moves, room, state, clock_step)
         except IntegrityError:
             table.stale, table.version = True, None  # another worker played: catch up next
             raise RoomError(409, "stale-step", msg(N_("another action took this step"))) from None
@@ -1096,10 +1118,12 @@ class RoomService:
         moves: list[tuple[int, Any]],
         room: dict[str, Any],
         state: Any,
+        clock_step: int | None,
     ) -> None:
         # Core on one connection, one transaction; an ORM session only for the finish hooks
         with self.engine.begin() as connection:
-            self._add_actions(connection, table.id, trial.step - len(moves), moves, state)
+            first = trial.step - len(moves)
+            self._add_actions(connection, table.id, first, moves, state, clock_step)
             if room:
                 connection.execute(UPDATE_ROOM, {"room": table.id, **room})
             if room.get("status") == "finished" and self.on_finish:
@@ -1183,9 +1207,12 @@ class RoomService:
                     self._run_bots(table, RETRY_SECONDS)
                 )
 
-    async def _bot_play(self, table: Table, seat: int, code: str) -> Any:
-        """One bot action for ``seat`` (it sees the turn's start, or its Metro view); returns
-        the action's JSON."""
+    async def _bot_play(
+        self, table: Table, seat: int, code: str, clock_step: int | None = None
+    ) -> Any:
+        """One bot action for ``seat`` (it sees the turn's start, or its Metro view; played
+        for the turn clock when ``clock_step`` is given: see :meth:`_play`); returns the
+        action's JSON."""
         state = table.progress.state
         seen = state.view(seat)
         legal = seen.legal_actions(seat)
@@ -1193,7 +1220,7 @@ class RoomService:
         if bot is None or bot.name != code:
             bot = table.bots[seat] = make_bot(code, seed=(table.seed + seat) % 2**63)
         action = await self.think(bot.decide, seen, seat, legal)  # the room's lock is held
-        await self._play(table, seat, action)
+        await self._play(table, seat, action, clock_step)
         return state.action_to_json(seat, action)
 
     # -- the turn clock -------------------------------------------------------------------
@@ -1231,22 +1258,17 @@ class RoomService:
                 return
             pass_action = state.game.pass_action
             step = table.progress.step
-            played: dict[int, list[Any]] = {p: [] for p in late}
             try:
                 if pass_action is not None:
                     for p in late:
-                        await self._play(table, p, pass_action)
-                        played[p].append(state.action_to_json(p, pass_action))
+                        await self._play(table, p, pass_action, step)
                 else:
                     actor = late[0]
                     while table.status == "playing" and actor in table.progress.state.to_move():
-                        played[actor].append(await self._bot_play(table, actor, CLOCK_BOT))
+                        await self._bot_play(table, actor, CLOCK_BOT, step)
             except Exception:
                 log.exception("room %s: the turn clock's action failed", table.id)
                 table.deadline = time.time() + RETRY_SECONDS  # in memory: the stored one passed
-            for p, actions in played.items():
-                if actions:
-                    table.timed_out[p] = {"step": step, "actions": actions}
         await self._settle(table)
 
     # -- listeners ------------------------------------------------------------------------

@@ -7,8 +7,9 @@ room with its lock, listeners and tasks (see :mod:`.rooms`).
 from __future__ import annotations
 
 import asyncio
+import json
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +28,21 @@ def stored_seed(seed: int) -> int:
 def loaded_seed(value: int) -> int:
     """The seed of a stored ``rooms.seed`` (the inverse of :func:`stored_seed`)."""
     return value % 2**64
+
+
+def timed_out_notices(
+    actions: Sequence[tuple[int, str, int | None]],
+) -> dict[int, dict[str, Any]]:
+    """``Table.timed_out`` from a room's stored actions in step order, each ``(player, action
+    JSON text, clock_step)``: for each seat whose last action the turn clock played, the step
+    at which its time ran out and the actions played for it then."""
+    last = {player: clock for player, _, clock in actions if player != CHANCE}
+    notices: dict[int, dict[str, Any]] = {}
+    for player, action, clock in actions:
+        if player != CHANCE and clock is not None and last[player] == clock:
+            notice = notices.setdefault(player, {"step": clock, "actions": []})
+            notice["actions"].append(json.loads(action))
+    return notices
 
 
 # -- the game in memory ---------------------------------------------------------------------
@@ -101,7 +117,8 @@ class Table:
     (``clock_for``: the deadline the clock task was started for), ``touched`` (the last request,
     change or connection, by the room service's clock), ``holds`` (requests and sockets using
     the table now: a held room stays in memory) and ``timed_out`` (per seat, what the turn
-    clock played for it last, until it acts again). With several workers (:mod:`.cluster`):
+    clock played for it last, until it acts again; stored with those actions, so a room
+    loaded again has it: :func:`timed_out_notices`). With several workers (:mod:`.cluster`):
     ``stale`` (another worker changed the room since it was read), ``refresh_task`` (the
     task catching it up and pushing views to this worker's sockets), ``version`` (the room's
     version in Redis this copy is known to match, or ``None``) and ``heard`` (the version the

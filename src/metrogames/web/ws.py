@@ -12,7 +12,9 @@ plays with ``{"type": "action", "action": ..., "step": n}`` and, in an online ro
 declared models (:mod:`.bodies`); a message that is not one, or a request the server fails
 to carry out, is answered with an error message and the socket stays open. The server caps
 frames at the protocol level (:data:`FRAME_LIMIT`, :mod:`.server`): a larger message closes the
-socket (1009) before it is buffered.
+socket (1009) before it is buffered. One client address holds at most
+``METROGAMES_WS_PER_ADDRESS`` sockets at once (:mod:`.sockets`): one more is told why in an
+error message and closed with code 1008 and the same reason.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from metrogames.web.db import UNAVAILABLE, unavailable
 from metrogames.web.language import connection_gettext
 from metrogames.web.metrics import ROUND_TRIP, SOCKETS, worker
 from metrogames.web.rooms import RoomService
+from metrogames.web.sockets import CLOSE_CODE, SocketCap
 from metrogames.web.tables import Table
 from metrogames.web.views import ViewCache, encode
 
@@ -142,18 +145,24 @@ class Connection:
 async def room_socket(socket: WebSocket, room: str) -> None:
     """Serve one client of room ``room`` until it disconnects."""
     rooms: RoomService = socket.app.state.rooms
+    sockets: SocketCap = socket.app.state.sockets
     await socket.accept()
     logs.bind(room=room[:8])
-    sockets = SOCKETS.labels(worker())
-    sockets.inc()
+    gauge = SOCKETS.labels(worker())
+    gauge.inc()
     try:
-        async with rooms.held(room) as table:
-            await serve_connection(Connection(socket, rooms, table))
-    except RoomError as exc:
+        with sockets.hold(socket):
+            try:
+                async with rooms.held(room) as table:
+                    await serve_connection(Connection(socket, rooms, table))
+            except RoomError as exc:
+                await socket.send_text(encode(_error(exc, connection_gettext(socket))))
+                await socket.close(code=4404)
+    except RoomError as exc:  # the address holds too many sockets
         await socket.send_text(encode(_error(exc, connection_gettext(socket))))
-        await socket.close(code=4404)
+        await socket.close(code=CLOSE_CODE, reason=exc.message)
     finally:
-        sockets.dec()
+        gauge.dec()
 
 
 async def serve_connection(conn: Connection) -> None:

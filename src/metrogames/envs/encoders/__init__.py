@@ -2,12 +2,13 @@
 
 Everything else in ``envs/`` is game-agnostic and talks to the games through the registry and
 the protocol only. An encoder turns what one seat may know — built from ``state.view(seat)``
-alone — into fixed-shape NumPy arrays, reading only public, documented formats:
+alone — into fixed-shape NumPy arrays, through the game's hooks only:
 
-* the view's position snapshot (``docs/notation.md``, "Position snapshot"),
+* the view's observation facts, ``game_type(name).observe(view, seat)`` (plain indices; the
+  game computes them from its own state, so no encoder parses a position),
 * the game's drawing data, ``game_type(name).board_json()`` (``docs/web-api.md``, "Boards"),
-* the game's part of a view, ``game_type(name).view_json(view, seat)`` (``docs/web-api.md``,
-  "Views").
+  whose lists give the indices their meaning,
+* the game's ``score_range``, the bounds of the score fields.
 
 No engine class or module is imported here. The fields, their shapes and meanings are listed in
 ``docs/research.md``.

@@ -1,9 +1,10 @@
 """Metro observations, built from one seat's view.
 
-The encoder reads the view's position snapshot (``docs/notation.md``, "Position snapshot:
-Metro": board, hands — ``?`` for tiles the seat may not see —, drawn tile, current seat), the
-game's part of the view (``view_json``: open routes' trains, completed routes, scores, pile size)
-and the drawing data (``board_json``: tile types and counts, station allocations). Seats are
+The encoder reads the game's observation facts of the view (``GameType.observe``: the game's
+part of the view — board, own hand, drawn tile, open routes' trains, completed routes, scores,
+pile size — and how many tiles each seat holds) and the drawing data (``board_json``: tile
+types and counts, station allocations); the score and points fields are bounded by the game's
+``score_range``. Seats are
 *relative*: index 0 is the observing seat, index ``k`` the seat ``(seat + k) % players``; index
 ``players`` in the station and train fields stands for "no owner" (stations left unallocated
 with 3 or 5 players). Every field is listed in ``docs/research.md``.
@@ -21,10 +22,6 @@ from metrogames.games import game_type
 
 SQUARES = 64
 SIDES = ("north", "east", "south", "west")
-SCORE_HIGH = 9999
-POINTS_HIGH = 999
-"""Bounds of the score, route-length and points fields: far above any game (a route may run
-through a tile more than once, so its length is not bounded by the 60 tiles)."""
 
 
 class MetroEncoder:
@@ -32,14 +29,21 @@ class MetroEncoder:
 
     Attributes:
         space: the observation space (a :class:`gymnasium.spaces.Dict` of named fields).
-        tiles: the tile codes in index order (the snapshot's letters A–X, the dense index).
+        tiles: the tile codes in index order (the data file's order, the dense index).
         counts: how many copies of each tile the game has.
         stations: the number of edge stations (32).
+
+    Raises:
+        ValueError: (on construction) a game without the ``observe`` hook or score range.
     """
 
     def __init__(self, game: Game[Action]) -> None:
-        self.name = game.name
-        board = cast(dict[str, Any], game_type(game.name).board_json())
+        kind = game_type(game.name)
+        if kind.observe is None or kind.score_range is None:
+            raise ValueError(f"{game.name} gives no observation facts or score range")
+        self._observe = kind.observe
+        high = kind.score_range[1]
+        board = cast(dict[str, Any], kind.board_json())
         self.players = p = game.num_players
         self.tiles: list[str] = [t["code"] for t in board["tiles"]]
         self.counts = np.array([t["count"] for t in board["tiles"]], np.int8)
@@ -61,11 +65,11 @@ class MetroEncoder:
                 "pile": spaces.Box(0, total, (1,), np.int8),
                 "to_move": spaces.MultiBinary(p),
                 "trains": spaces.Box(0, 8, (p + 1, SQUARES, len(SIDES)), np.int8),
-                "train_tiles": spaces.Box(0, POINTS_HIGH, (p + 1, SQUARES, len(SIDES)), np.int16),
+                "train_tiles": spaces.Box(0, high, (p + 1, SQUARES, len(SIDES)), np.int16),
                 "station_owner": spaces.MultiBinary((self.stations, p + 1)),
                 "route_done": spaces.MultiBinary(self.stations),
-                "route_points": spaces.Box(0, POINTS_HIGH, (self.stations,), np.int16),
-                "scores": spaces.Box(0, SCORE_HIGH, (p,), np.int16),
+                "route_points": spaces.Box(0, high, (self.stations,), np.int16),
+                "scores": spaces.Box(0, high, (p,), np.int16),
             }
         )
 
@@ -83,24 +87,18 @@ class MetroEncoder:
         if view.viewer != seat:
             raise ValueError(f"encode needs seat {seat}'s view (state.view({seat}))")
         p, n_tiles = self.players, len(self.tiles)
-        fields = view.snapshot().split(" ")
-        shown = cast(dict[str, Any], game_type(self.name).view_json(view, seat))
+        shown = cast(dict[str, Any], self._observe(view, seat))
         board = np.zeros((8, 8, n_tiles), np.int8)
-        for row, text in enumerate(fields[3].split("/")):
-            for col, ch in enumerate(text):
-                if ch != ".":
-                    board[row, col, ord(ch) - ord("A")] = 1
+        for placed in shown["board"]:
+            row, col = _square(placed["square"])
+            board[row, col, self._tile[placed["tile"]]] = 1
         hand = np.zeros(n_tiles, np.int8)
         for code in shown["hand"]:
             hand[self._tile[code]] += 1
         drawn = np.zeros(n_tiles, np.int8)
-        if fields[6] != "-":
-            drawn[ord(fields[6]) - ord("A")] = 1
-        groups = fields[5].split("/")
-        hand_sizes = np.zeros(p, np.int8)
-        for rel in range(p):
-            group = groups[(seat + rel) % p]
-            hand_sizes[rel] = 0 if group == "-" else len(group)
+        if shown["drawn"] is not None:
+            drawn[self._tile[shown["drawn"]]] = 1
+        hand_sizes = np.array([shown["held"][(seat + rel) % p] for rel in range(p)], np.int8)
         unseen = self.counts - board.sum(axis=(0, 1), dtype=np.int8) - hand - drawn
         to_move = np.zeros(p, np.int8)
         for mover in view.to_move():
@@ -109,8 +107,8 @@ class MetroEncoder:
         trains = np.zeros((p + 1, SQUARES, len(SIDES)), np.int8)
         train_tiles = np.zeros((p + 1, SQUARES, len(SIDES)), np.int16)
         for train in shown["trains"]:
-            square = train["square"]
-            at = (int(square[1:]) - 1) * 8 + ord(square[0]) - ord("A")
+            row, col = _square(train["square"])
+            at = row * 8 + col
             side = SIDES.index(train["side"])
             owner = self._relative(seat, train["seat"])
             trains[owner, at, side] += 1
@@ -140,3 +138,9 @@ class MetroEncoder:
             "route_points": route_points,
             "scores": scores,
         }
+
+
+def _square(name: str) -> tuple[int, int]:
+    """Row and column (0-based) of a square's name (``docs/notation.md``: ``A1``–``H8``,
+    the letter the column)."""
+    return int(name[1:]) - 1, ord(name[0]) - ord("A")

@@ -88,7 +88,8 @@ def _placements(state: MetroState) -> tuple[dict[int, int], int]:
 
 
 def _trains(state: MetroState) -> list[dict[str, Any]]:
-    """Where each open route's train waits, in station order."""
+    """Where each open route's train waits, in station order: the empty square, the side it
+    enters by and the exact endpoint (0–7, :data:`ENDPOINTS`)."""
     board = state.board
     out = []
     for pos, k in sorted(board.waiting.items(), key=lambda item: item[1]):
@@ -99,6 +100,7 @@ def _trains(state: MetroState) -> list[dict[str, Any]]:
                 "seat": owner if owner >= 0 else None,
                 "square": SQUARE_NAMES[pos >> 3],
                 "side": VIEW_SIDES[(pos & 7) // 2],
+                "endpoint": pos & 7,
                 "tiles": board.route_len[k],
             }
         )
@@ -137,4 +139,14 @@ def view_json(state: MetroState, you: int | None) -> JsonObject:
         "routes": _routes(state.routes()),
         "longest": state.longest_routes(),
         "last": last,
+    }
+
+
+def observe(view: MetroState, seat: int) -> JsonObject:
+    """``view``'s facts for ``seat`` (``view`` should be ``state.view(seat)``), for learning
+    environments: :func:`view_json` of the view for ``seat`` and ``"held"``, how many tiles
+    each seat holds (seat order; its own included)."""
+    return {
+        **view_json(view, seat),
+        "held": [len(view.hand(p)) for p in range(view.num_players)],
     }

@@ -18,6 +18,7 @@ from metrogames.games.metro.options import MetroOptions
 from metrogames.games.metro.record import read_metro_record, replay_metro_record
 from metrogames.games.metro.sheet import score_metro_sheet
 from metrogames.games.metro.state import MAX_PLAYERS, MIN_PLAYERS, MetroGame, MetroState
+from metrogames.games.metro.tiles import load_metro
 from metrogames.games.registry import register_game
 from metrogames.i18n import N_, msg
 
@@ -65,6 +66,20 @@ def _view_json(state: State[Action], you: int | None) -> JsonObject:
     return present.view_json(cast(MetroState, state), you)
 
 
+def _observe(view: State[Action], seat: int) -> JsonObject:
+    return present.observe(cast(MetroState, view), seat)
+
+
+TILES = sum(load_metro().tile_counts)
+TRACKS_PER_TILE = 4
+SCORE_RANGE = (0, 2 * TRACKS_PER_TILE * TILES)
+"""Bounds of a final score (``docs/metro.md``, "Routes and scoring"): a route scores a point per tile
+it traverses, doubled at a central station, and each traversal runs along one of the tile's
+4 tracks, each track on one route at most: all routes together traverse at most 4 × 60."""
+MAX_GAME_LENGTH = 2 * TILES
+"""Each tile is placed once, with at most one draw decision before it (official-hand)."""
+
+
 PRESETS = {
     "seed": Preset(
         N_("Seed rules"),
@@ -104,5 +119,8 @@ register_game(
         presets=PRESETS,
         heuristic=_heuristic,
         coach_figure="win",
+        observe=_observe,
+        score_range=SCORE_RANGE,
+        max_game_length=MAX_GAME_LENGTH,
     )
 )

@@ -105,3 +105,22 @@ def score_bound(state: NextStationState, player: int) -> dict[str, int] | None:
         "objectives": objectives,
         "total": total,
     }
+
+
+def score_ceiling(city: CityMap) -> int:
+    """An upper bound of any player's final score in any game of ``city`` (any options,
+    deal and player count), in points: :func:`score_bound`'s relaxation with every card of
+    the deck flipped in each round, the double-section and circle-station powers on every
+    line and the two objectives met."""
+    sections = 1 + sum(
+        0 if card.face == SWITCH else 2 if card.face == FREE_ENTRY else 1 for card in city.deck
+    )
+    stations = [sections + 1] * ROUNDS
+    lines = ROUNDS * line_bound(city, sections, True)
+    sites = city.tourist_mask.bit_count()
+    boxes = sum(min(n, sites) for n in stations)
+    tourist = city.tourist_points[min(boxes, len(city.tourist_points) - 1)] if sites else 0
+    points = tuple(sorted(city.interchange_points.items()))
+    interchanges = _interchanges(points, sum(stations), min(stations)) if points else 0
+    bridges = len(city.bridges) * max(city.bridge_points.values(), default=0)
+    return lines + tourist + interchanges + bridges + 2 * city.objective_points

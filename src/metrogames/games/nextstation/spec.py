@@ -22,8 +22,9 @@ from metrogames.core.protocol import (
     OptionSpec,
     State,
 )
+from metrogames.games.nextstation.bound import score_ceiling
 from metrogames.games.nextstation.citymap import CITY_FILES, CityMap, load_city
-from metrogames.games.nextstation.deal import Options
+from metrogames.games.nextstation.deal import ROUNDS, Options
 from metrogames.games.nextstation.scoring import band_limits, percentile, solo_rating
 from metrogames.games.nextstation.state import MAX_PLAYERS, NextStationGame, NextStationState
 from metrogames.games.registry import register_game
@@ -116,6 +117,12 @@ def _score_bound(state: State[Action], player: int) -> dict[str, int] | None:
     return score_bound(cast(NextStationState, state), player)
 
 
+def _observe(view: State[Action], seat: int) -> JsonObject:
+    from metrogames.games.nextstation.observe import observe
+
+    return observe(cast(NextStationState, view), seat)
+
+
 def _heuristic(state: State[Action], player: int) -> float:
     from metrogames.games.nextstation.heuristic import heuristic
 
@@ -178,6 +185,9 @@ def _register(city_name: str) -> None:
             family="nextstation",
             score_bound=_score_bound,
             heuristic=_heuristic,
+            observe=_observe,
+            score_range=(0, score_ceiling(city)),  # no rule takes points away
+            max_game_length=ROUNDS * len(city.deck),  # at most one decision per card flipped
         )
     )
 
