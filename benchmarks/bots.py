@@ -3,20 +3,24 @@
 Measurements, not tests. Run from the repository root::
 
     .venv/bin/python benchmarks/bots.py [--games london,paris,metro] [--levels easy,...]
-        [--deals 200] [--deal-seed 2026] [--metro-games 40] [--metro-versus-games N]
-        [--workers 2] [--json]
+        [--deals 200] [--first-deal 0] [--deal-seed 2026] [--metro-games 40] [--metro-versus-games N]
+        [--workers 2] [--results games.jsonl [--resume]] [--json]
 
 * London and Paris: every level plays the same solo deals (deal ``i`` is the deal of seed
   ``deal_seed + i``, the bot is seeded ``1 + i``: exactly ``metrogames deals london --games N
   --seed S --out deals.jsonl`` then ``metrogames simulate london --bots LEVEL --deals
   deals.jsonl``); the mean score, its 95 % confidence half-width and the mean difference to
-  ``greedy`` on the same deals (paired).
+  ``greedy`` on the same deals (paired). ``--first-deal k`` plays deals ``k .. k+deals-1``
+  (a manifest measured in parts).
 * Metro: each level's win rate in 2-player games against ``random`` in every turn mode, and
   for ``expert`` against ``medium`` (2 players) and against three ``medium`` bots (4 players),
   these first (``--metro-versus-games`` each); seats rotate game by game, shared wins count
   as a fraction.
 * Time per decision: CPU time (``time.process_time``) of each ``decide`` call of the level's
   seat(s), mean and 95th percentile; one process per worker, so each figure is one core's.
+* ``--results FILE``: every game's result is appended to ``FILE`` (JSON lines) as soon as it
+  is played; with ``--resume`` the games already there are not played again (a long run
+  stopped and continued gives the same figures).
 """
 
 from __future__ import annotations
@@ -85,11 +89,50 @@ def play_job(job: Job) -> dict[str, Any]:
     }
 
 
+class Store:
+    """Per-game results, keyed by the job, kept in a JSON-lines file once opened."""
+
+    def __init__(self) -> None:
+        self.path: str | None = None
+        self.done: dict[str, dict[str, Any]] = {}
+
+    def open(self, path: str | None, resume: bool) -> None:
+        """Append the results to ``path``; ``resume``: first read the games it has."""
+        self.path = path
+        if path and resume:
+            try:
+                with open(path, encoding="utf-8") as lines:
+                    for line in lines:
+                        if line.strip():
+                            row = json.loads(line)
+                            self.done[row["key"]] = row["result"]
+            except FileNotFoundError:
+                pass
+
+    def add(self, job: Job, result: dict[str, Any]) -> None:
+        self.done[key(job)] = result
+        if self.path:
+            with open(self.path, "a", encoding="utf-8") as out:
+                out.write(json.dumps({"key": key(job), "result": result}) + "\n")
+
+
+def key(job: Job) -> str:
+    return json.dumps([job.game, job.options, job.bots, job.measured, job.deal_seed, job.bot_seed])
+
+
+STORE = Store()
+
+
 def run(jobs: list[Job], workers: int) -> list[dict[str, Any]]:
+    todo = [job for job in jobs if key(job) not in STORE.done]
     if workers <= 1:
-        return [play_job(job) for job in jobs]
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        return pool.map(play_job, jobs, chunksize=1)
+        for job in todo:
+            STORE.add(job, play_job(job))
+    else:
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            for job, result in zip(todo, pool.imap(play_job, todo, chunksize=1), strict=True):
+                STORE.add(job, result)
+    return [STORE.done[key(job)] for job in jobs]
 
 
 def timing(results: list[dict[str, Any]]) -> dict[str, float]:
@@ -104,12 +147,15 @@ def timing(results: list[dict[str, Any]]) -> dict[str, float]:
     }
 
 
-def solo(game: str, levels: list[str], deals: int, deal_seed: int, workers: int) -> list[dict]:
-    """Each level (and ``greedy``, the paired reference) on the same solo deals."""
+def solo(
+    game: str, levels: list[str], deals: range, deal_seed: int, workers: int
+) -> list[dict]:
+    """Each level (and ``greedy``, the paired reference) on the same solo deals (indices
+    into the manifest)."""
     out = []
     reference: list[int] | None = None
     for code in ["greedy", *levels]:
-        jobs = [Job(game, (), (code,), (0,), deal_seed + i, 1 + i) for i in range(deals)]
+        jobs = [Job(game, (), (code,), (0,), deal_seed + i, 1 + i) for i in deals]
         start = time.time()
         results = run(jobs, workers)
         scores = [r["scores"][0] for r in results]
@@ -120,7 +166,7 @@ def solo(game: str, levels: list[str], deals: int, deal_seed: int, workers: int)
         row = {
             "game": game,
             "bot": code,
-            "deals": deals,
+            "deals": len(deals),
             "mean": mean(scores),
             "ci95": ci95(scores),
             "vs_greedy": mean(diffs),
@@ -193,6 +239,7 @@ def main() -> None:
     parser.add_argument("--games", default="london,paris,metro")
     parser.add_argument("--levels", default=",".join(LEVEL_CODES))
     parser.add_argument("--deals", type=int, default=200, help="solo deals (London, Paris)")
+    parser.add_argument("--first-deal", type=int, default=0, help="index of the first deal")
     parser.add_argument("--deal-seed", type=int, default=2026)
     parser.add_argument("--metro-games", type=int, default=40, help="games per Metro match")
     parser.add_argument(
@@ -202,8 +249,11 @@ def main() -> None:
         help="games of each expert-against-medium match (default: --metro-games)",
     )
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--results", help="append every game's result to this JSON-lines file")
+    parser.add_argument("--resume", action="store_true", help="skip the games --results has")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    STORE.open(args.results, args.resume)
     levels = [c for c in args.levels.split(",") if c]
     rows = []
     for game in args.games.split(","):
@@ -211,7 +261,8 @@ def main() -> None:
             versus = args.metro_versus_games or args.metro_games
             rows += metro(levels, args.metro_games, versus, args.workers)
         else:
-            rows += solo(game, levels, args.deals, args.deal_seed, args.workers)
+            deals = range(args.first_deal, args.first_deal + args.deals)
+            rows += solo(game, levels, deals, args.deal_seed, args.workers)
     if args.json:
         print(json.dumps(rows, indent=1))
         return
