@@ -808,6 +808,7 @@ def server_process(
     }
     # every load client comes from 127.0.0.1: no cap on its ranked guest games either
     lifted["METROGAMES_DAILY_GUEST_RANKED"] = "10000"
+    lifted["METROGAMES_WS_PER_ADDRESS"] = "100000"  # nor on its open sockets
     env = dict(os.environ, METROGAMES_BOT_DELAY="0", **lifted, **(env or {}))
     log = (workdir / "server.log").open("wb")
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
