@@ -343,7 +343,7 @@ def test_a_lone_surrogate_is_named(
     assert r.json()["error"] == (
         f"a join is not JSON of valid text: lone surrogate {escape} (half of a "
         f"\\ud800–\\udfff pair without the other half) at line 1, column {column} "
-        f"(at {body[: column].decode()!r})"
+        f"(at {body[:column].decode()!r})"
     )
 
 
