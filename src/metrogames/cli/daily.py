@@ -497,7 +497,9 @@ class DailySession:
             data = self.server.call("POST", f"/api/rooms/{room}/hint", body)
         except NotationError as exc:
             detail = refusal_text(exc)
-            return Text("✘ " + tr("no hint for that move: {detail}", detail=detail), style="bold red")
+            return Text(
+                "✘ " + tr("no hint for that move: {detail}", detail=detail), style="bold red"
+            )
         except RefusalError as exc:
             if exc.reason == "ranked-game":
                 return Text(
@@ -533,7 +535,9 @@ class DailySession:
     def show_result(self, date: str) -> dict[str, Any]:
         result: dict[str, Any] = self.server.call("GET", f"/api/daily/{self.game}/{date}/result")
         self.console.print(
-            Rule(tr("{title} · daily {date}: result", title=self.kind.title, date=date), style="bold")
+            Rule(
+                tr("{title} · daily {date}: result", title=self.kind.title, date=date), style="bold"
+            )
         )
         board = f"{self.server.base}/#/daily/{self.game}/{date}"
         self.console.print(Group(*result_lines(result, self.game)))

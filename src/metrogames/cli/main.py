@@ -892,7 +892,9 @@ app.add_typer(ratings_app, name="ratings")
 def ratings_recompute(
     db: Annotated[
         str | None,
-        typer.Option(help="Database URL (default: METROGAMES_DB, else sqlite:///var/metrogames.db)."),
+        typer.Option(
+            help="Database URL (default: METROGAMES_DB, else sqlite:///var/metrogames.db)."
+        ),
     ] = None,
     write: Annotated[
         bool, typer.Option("--write", help="Store the recomputed ratings in place of the stored.")
@@ -924,8 +926,11 @@ def ratings_recompute(
     else:
         out.print(
             f"{result.games} rated games replayed, {result.ratings} ratings recomputed: "
-            + ("they match the stored ratings" if not result.differences else
-               f"{len(result.differences)} differ from the stored ratings"),
+            + (
+                "they match the stored ratings"
+                if not result.differences
+                else f"{len(result.differences)} differ from the stored ratings"
+            ),
             highlight=False,
         )
         for line in result.differences:

@@ -1,0 +1,66 @@
+"""The terminal in the player's language (``METROGAMES_LANG``/``LANG``): the ``help`` block,
+default names, numbers written the language's way, counters, ``replay``, ``daily``, ``score``
+and ``simulate`` summaries — literal expected strings, so a missing translation shows."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from metrogames.cli.play import play_game
+from metrogames.core.protocol import CHANCE
+
+
+def _console() -> tuple[Console, io.StringIO]:
+    buf = io.StringIO()
+    return Console(file=buf, width=160, color_system=None), buf
+
+
+def test_play_in_french_help_name_counter_and_coach_numbers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from metrogames.bots.coach import hints
+    from metrogames.games import load_game
+
+    monkeypatch.setenv("METROGAMES_LANG", "fr")
+    console, buf = _console()
+    typed = iter(["help", "hint", "quit"])
+    play_game("london", 1, [], None, 5, tmp_path / "h.json", console, lambda p: next(typed))
+    text = buf.getvalue()
+    assert "Next Station: London · graine 5 · Joueur 1" in text
+    assert "Player 1" not in text
+    assert "cartes souterraines : 1/5" in text  # seed 5 flips an underground card first
+    assert "Tapez votre coup dans la notation, puis Entrée :" in text
+    assert "  D3-G3                       un tronçon de D3 (sur votre ligne) à G3" in text
+    assert "  D3-E4 E4-E1 +double-section deux tronçons avec le pouvoir double tronçon" in text
+    assert "Type your move" not in text
+    state = load_game("london", players=1).new_game(5)
+    while CHANCE in state.to_move():
+        state.apply_in_place(CHANCE, state.legal_actions(CHANCE)[0])
+    view = state.view(0)
+    best = hints(view, 0, seed=5 + len(view.history())).best[0]
+    whole, tenth = f"{best.score:.1f}".split(".")
+    assert f"1. {best.text}  {whole},{tenth} points  · {best.playouts} simulations" in text
+
+
+def test_metro_help_in_dutch(monkeypatch: pytest.MonkeyPatch) -> None:
+    from metrogames.cli.render.metro import MetroRenderer
+
+    monkeypatch.setenv("METROGAMES_LANG", "nl")
+    assert MetroRenderer().notation_help.splitlines()[:2] == [
+        "Typ je zet in de notatie en druk op Enter:",
+        "  C5      modus trekken en leggen: leg de getrokken tegel op C5",
+    ]
+
+
+@pytest.mark.parametrize(("lang", "shown"), [("en", "134.7"), ("fr", "134,7"), ("sk", "134,7")])
+def test_coach_points_follow_the_language(
+    lang: str, shown: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from metrogames.cli.lang import decimal
+
+    monkeypatch.setenv("METROGAMES_LANG", lang)
+    assert decimal(134.66) == shown
