@@ -64,3 +64,60 @@ def test_coach_points_follow_the_language(
 
     monkeypatch.setenv("METROGAMES_LANG", lang)
     assert decimal(134.66) == shown
+
+
+def _invoke(*args: str | Path) -> tuple[int, str, str]:
+    from typer.testing import CliRunner
+
+    from metrogames.cli.main import app
+
+    result = CliRunner().invoke(app, [str(a) for a in args])
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def _bot_record(tmp_path: Path) -> dict[str, object]:
+    import json
+
+    out = tmp_path / "g.json"
+    play_game("london", 1, ["greedy"], None, 3, out, Console(file=io.StringIO()), lambda p: "")
+    record: dict[str, object] = json.loads(out.read_text(encoding="utf-8"))
+    record["players"] = ["Zoé"]
+    return record
+
+
+def test_replay_in_dutch_refusal_summary_and_file_errors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    from metrogames.cli.main import replay_one
+
+    monkeypatch.setenv("METROGAMES_LANG", "nl")
+    record = _bot_record(tmp_path)
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(record), encoding="utf-8")
+    code, out, _err = _invoke("replay", good)
+    score = replay_one(record)["scores"][0]
+    assert code == 0 and out == f"{good}: afgelopen; Zoé {score}; winnaar: Zoé\n"
+    turns = record["rounds"][0]["turns"]  # type: ignore[index]
+    turns[3] = [{"sections": [["D7", "E4"]]}]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(record), encoding="utf-8")
+    code, _out, err = _invoke("replay", bad)
+    assert code == 1 and err == (
+        f"{bad}: ronde 1, beurt 4, speler 0: verbinding D7-E4: geen verbindingslijn tussen "
+        "deze stations (not-a-link)\n"
+    )
+    code, out, _err = _invoke("replay", "--json", bad)  # --json stays English
+    assert "section D7-E4: no link joins these stations" in out
+    missing = tmp_path / "nope.json"
+    code, _out, err = _invoke("replay", missing)
+    assert code == 1 and err == f"fout: kan {missing} niet lezen: bestand bestaat niet\n"
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"a":', encoding="utf-8")
+    code, _out, err = _invoke("replay", broken)
+    assert err == f"fout: {broken}: geen geldige JSON (regel 1, kolom 6: Expecting value)\n"
+    empty = tmp_path / "empty.json"
+    empty.write_text(" ", encoding="utf-8")
+    assert _invoke("replay", empty)[2] == f"fout: {empty}: leeg bestand\n"
