@@ -35,10 +35,10 @@ from rich.rule import Rule
 from rich.text import Text
 
 from metrogames.cli.hints import HINT_WORD, hints_from_json, hints_text
-from metrogames.cli.lang import _, band_range, ntr, tr
+from metrogames.cli.lang import _, band_range, ntr, say, tr
 from metrogames.cli.prompt import QuitGame, read_move, refusal_text
 from metrogames.cli.render import Seats, TerminalRenderer, renderer_for
-from metrogames.core.errors import MetrogamesError, NotationError
+from metrogames.core.errors import MetrogamesError, NotationError, message_of
 from metrogames.core.protocol import CHANCE, Action, State
 from metrogames.games import game_type, replay_record
 from metrogames.i18n import N_, environment_language
@@ -88,7 +88,9 @@ def check_server(url: str) -> str:
     """
     parts = urlsplit(url.strip())
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise DailyError(f"--server must be an http:// or https:// URL, not {url!r}", 2)
+        raise DailyError(
+            tr("--server must be an http:// or https:// URL, not {url}", url=repr(url)), 2
+        )
     return url.strip().rstrip("/")
 
 
@@ -104,9 +106,11 @@ def load_players(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise DailyError(f"cannot read the token file {path}: {exc}") from None
+        raise DailyError(
+            tr("cannot read the token file {path}: {why}", path=path, why=exc)
+        ) from None
     if not isinstance(data, dict):
-        raise DailyError(f"the token file {path} is not a JSON object")
+        raise DailyError(tr("the token file {path} is not a JSON object", path=path))
     return data
 
 
@@ -130,7 +134,9 @@ def save_player(path: Path, server: str, player: dict[str, Any]) -> None:
             handle.write(json.dumps(data, indent=1) + "\n")
         tmp.replace(path)
     except OSError as exc:
-        raise DailyError(f"cannot write the token file {path}: {exc}") from None
+        raise DailyError(
+            tr("cannot write the token file {path}: {why}", path=path, why=exc)
+        ) from None
 
 
 # -- HTTP ----------------------------------------------------------------------------------------
@@ -166,7 +172,9 @@ class Server:
         try:
             res = self.http.request(method, self.base + path, json=body, headers=headers)
         except httpx.HTTPError as exc:
-            raise DailyError(f"cannot reach the server at {self.base}: {exc}") from None
+            raise DailyError(
+                tr("cannot reach the server at {url}: {why}", url=self.base, why=exc)
+            ) from None
         try:
             data = res.json() if res.content else None
         except ValueError:
@@ -179,7 +187,13 @@ class Server:
             )
         if res.status_code >= 300 or data is None:
             raise DailyError(
-                f"the server at {self.base} answered {res.status_code} to {method} {path}"
+                tr(
+                    "the server at {url} answered {status} to {method} {path}",
+                    url=self.base,
+                    status=res.status_code,
+                    method=method,
+                    path=path,
+                )
                 + ("" if data is None else f": {data}")
             )
         return data
@@ -294,8 +308,13 @@ class DailySession:
             except RefusalError as exc:
                 if exc.reason == "bad-token" or exc.status in (401, 403):
                     raise DailyError(
-                        f"the server at {self.server.base} does not accept the player token in "
-                        f"{self.token_file} ({exc.reason}); fix or delete that entry"
+                        tr(
+                            "the server at {url} does not accept the player token in {file} "
+                            "({reason}); fix or delete that entry",
+                            url=self.server.base,
+                            file=self.token_file,
+                            reason=exc.reason,
+                        )
                     ) from None
                 raise
             self.player = {"player": me["player"], "name": me["name"], "token": entry["token"]}
@@ -334,10 +353,12 @@ class DailySession:
         except RefusalError as exc:
             if exc.status != 404:
                 raise
-            raise DailyError(f"the server at {self.server.base} has no daily challenge") from None
+            raise DailyError(
+                tr("the server at {url} has no daily challenge", url=self.server.base)
+            ) from None
         date = daily["date"]
         if self.game not in [g.get("game") for g in daily.get("games", [])]:
-            raise DailyError(f"the server has no daily {self.game} challenge", 2)
+            raise DailyError(tr("the server has no daily {game} challenge", game=self.game), 2)
         self.sign_in()
         left = max(0, int(float(daily["closes_at"]) - time.time()))
         self.console.print(
@@ -439,7 +460,13 @@ class DailySession:
         try:
             state = replay_record(record)
         except MetrogamesError as exc:
-            raise DailyError(f"the record of room {room} does not replay here: {exc}") from None
+            raise DailyError(
+                tr(
+                    "the record of room {room} does not replay here: {why}",
+                    room=room,
+                    why=say(message_of(exc)),
+                )
+            ) from None
         self.seats = Seats(tuple(record["players"]), (view["you"],))
         if old is not None:
             moves = [(p, a) for p, a in state.history()[len(old.history()) :] if p != CHANCE]
@@ -568,7 +595,15 @@ def play_daily(
             another refusal (code 1).
     """
     if game not in DAILY_GAMES:
-        raise DailyError(f"the daily challenge is {' or '.join(DAILY_GAMES)}, not {game!r}", 2)
+        raise DailyError(
+            tr(
+                "the daily challenge is {first} or {second}, not {game}",
+                first=DAILY_GAMES[0],
+                second=DAILY_GAMES[1],
+                game=repr(game),
+            ),
+            2,
+        )
     base = check_server(server)
     conn = Server(base, http)
     try:
