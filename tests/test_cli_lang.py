@@ -121,3 +121,50 @@ def test_replay_in_dutch_refusal_summary_and_file_errors(
     empty = tmp_path / "empty.json"
     empty.write_text(" ", encoding="utf-8")
     assert _invoke("replay", empty)[2] == f"fout: {empty}: leeg bestand\n"
+
+
+def test_score_names_objectives_in_words(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    sheet = tmp_path / "sheet.json"
+    lines = {"blue": [["F8", "F5"], ["F5", "E4"]]}
+    sheet.write_text(json.dumps({"game": "london", "lines": lines, "objectives": ["thames-6"]}))
+    monkeypatch.setenv("METROGAMES_LANG", "nl")
+    code, out, _err = _invoke("score", sheet)
+    assert code == 0
+    assert "│ doel: minstens 6 verbindingen die de Theems oversteken │" in out
+    assert "thames-6" not in out
+    code, out, _err = _invoke("score", "--json", sheet)  # --json keeps the ids
+    assert json.loads(out)["objectives"] == {"thames-6": False, "points": 0}
+
+
+def test_simulate_summary_in_french(monkeypatch: pytest.MonkeyPatch) -> None:
+    from types import SimpleNamespace as Stats
+
+    from metrogames.cli.report import print_summary
+
+    monkeypatch.setenv("METROGAMES_LANG", "fr")
+    console, buf = _console()
+    summary = [
+        {
+            "score": Stats(mean=105, std=5, min=100, max=110),
+            "wins": 1.5,
+            "components": {"lines": 80.25, "total": 105},
+        },
+        {
+            "score": Stats(mean=93.5, std=3.5, min=90, max=97),
+            "wins": 0.5,
+            "components": {"lines": 70.0, "total": 93.5},
+        },
+    ]
+    print_summary(console, "london", ["greedy", "random"], 2, summary)
+    rows = [
+        " ".join(line.replace("│", " ").replace("┃", " ").split())
+        for line in buf.getvalue().splitlines()
+    ]
+    assert rows[0] == "london : 2 parties"
+    assert "place 0 : greedy place 1 : random" in rows
+    assert "moyenne 105,00 93,50" in rows
+    assert "victoires 1,5 0,5" in rows
+    assert "moyenne lignes 80,25 70,00" in rows
+    assert "moyenne total 105,00 93,50" in rows

@@ -642,8 +642,9 @@ def sheets_table(
             ),
         )
     for o in (k for k in sheets[0]["objectives"] if k != "points"):
+        text = city.objective_text.get(o)
         table.add_row(
-            o,
+            tr("objective: {text}", text=_(text)) if text else o,
             *(f"✔ {city.objective_points}" if s["objectives"][o] else "✘ 0" for s in sheets),
         )
     table.add_row(
