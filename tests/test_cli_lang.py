@@ -168,3 +168,15 @@ def test_simulate_summary_in_french(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "victoires 1,5 0,5" in rows
     assert "moyenne lignes 80,25 70,00" in rows
     assert "moyenne total 105,00 93,50" in rows
+
+
+def test_daily_percentile_uses_the_locales_decimal_mark(monkeypatch: pytest.MonkeyPatch) -> None:
+    from metrogames.cli.daily import result_lines
+
+    monkeypatch.setenv("METROGAMES_LANG", "fr")
+    lines = [
+        t.plain
+        for t in result_lines({"score": 140, "rank": 1, "of": 3, "percentile": 99.5}, "paris")
+    ]
+    assert lines[:2] == ["Score : 140", "Rang : 1 sur 3"]
+    assert lines[2].endswith("99,5")

@@ -35,7 +35,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from metrogames.cli.hints import HINT_WORD, hints_from_json, hints_text
-from metrogames.cli.lang import _, band_range, ntr, say, tr
+from metrogames.cli.lang import _, band_range, decimal, ntr, say, tr
 from metrogames.cli.prompt import QuitGame, read_move, refusal_text
 from metrogames.cli.render import Seats, TerminalRenderer, renderer_for
 from metrogames.core.errors import MetrogamesError, NotationError, message_of
@@ -219,7 +219,7 @@ def result_lines(result: dict[str, Any], game: str) -> list[Text]:
     pct = result.get("percentile")
     if pct is not None:
         p = float(pct)
-        shown = f"{p:.1f}" if p < 1 or p > 99 else f"{p:.0f}"
+        shown = decimal(p, "0.0" if p < 1 or p > 99 else "0")
         out.append(Text(tr("Percentile: {shown}", shown=shown)))
     rating = result.get("rating")
     if rating:
