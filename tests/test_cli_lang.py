@@ -180,3 +180,24 @@ def test_daily_percentile_uses_the_locales_decimal_mark(monkeypatch: pytest.Monk
     ]
     assert lines[:2] == ["Score : 140", "Rang : 1 sur 3"]
     assert lines[2].endswith("99,5")
+
+
+def test_score_file_errors_in_slovak(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    monkeypatch.setenv("METROGAMES_LANG", "sk")
+    record = tmp_path / "record.json"
+    record.write_text(json.dumps({"format": "metrogames/1", "game": "london"}), encoding="utf-8")
+    code, _out, err = _invoke("score", record)
+    assert code == 1
+    assert " ".join(err.split()) == (
+        f"chyba: {record} je záznam hry, nie bodovacia kartička: použite metrogames replay"
+    )
+    folder = tmp_path / "dir"
+    folder.mkdir()
+    code, _out, err = _invoke(
+        "simulate", "london", "--bots", "random", "--games", "1", "--out", folder
+    )
+    assert (
+        code == 2 and " ".join(err.split()) == f"chyba: nedá sa zapísať {folder}: je to priečinok"
+    )

@@ -89,7 +89,7 @@ def _open_out(path: Path, append: bool = False) -> Any:
     try:
         return path.open("a" if append else "w", encoding="utf-8")
     except OSError as exc:
-        raise fail(f"cannot write {path}: {exc.strerror}", 2) from None
+        raise fail(tr("cannot write {path}: {why}", path=path, why=exc.strerror), 2) from None
 
 
 def _runner(use_ray: bool, address: str | None, workers: int) -> Any:
@@ -132,7 +132,7 @@ def _resumed(
             try:
                 line = parse_result(json.loads(lines[results_file][i]), where)
             except ValueError:
-                raise fail(f"{where}: not valid JSON") from None
+                raise fail(tr("{where}: not valid JSON", where=where)) from None
             check_result(line, tasks[i], i, where)
             results.append(line.result())
         else:
@@ -151,14 +151,14 @@ def _record_result(text: str, where: str, task: Any) -> Any:
     try:
         record = json.loads(text)
     except ValueError:
-        raise fail(f"{where}: not valid JSON") from None
+        raise fail(tr("{where}: not valid JSON", where=where)) from None
     names = [f"bot:{b}" for b in task.bots]
     seed = None if task.deal is not None else task.seed
     if not isinstance(record, dict) or record.get("players") != names or record.get("seed") != seed:
-        raise fail(f"{where}: not this run's game (other bots or seed)")
+        raise fail(tr("{where}: not this run's game (other bots or seed)", where=where))
     state = replay_record(record)
     if not state.is_over():
-        raise fail(f"{where}: the game is not finished")
+        raise fail(tr("{where}: the game is not finished", where=where))
     components = [state.score_components(p) for p in range(len(task.bots))]
     return Result([c["total"] for c in components], state.winners(), components, record)
 
@@ -191,9 +191,14 @@ def score(
     try:
         data = read_json(sheet)
         if isinstance(data, dict) and "format" in data:
-            raise fail(f"{sheet} is a game record, not a score sheet: use metrogames replay")
+            raise fail(
+                tr(
+                    "{sheet} is a game record, not a score sheet: use metrogames replay",
+                    sheet=sheet,
+                )
+            )
         if not isinstance(data, dict) or "game" not in data:
-            raise fail(f'{sheet}: a score sheet is a JSON object with "game"')
+            raise fail(tr('{sheet}: a score sheet is a JSON object with "game"', sheet=sheet))
         kind = game_type(data["game"])
         result = kind.score_sheet(data)
     except IllegalActionError as exc:  # the drawing breaks a rule: told in the reader's language
@@ -547,7 +552,7 @@ def stats(
         for path in files:
             games = list(read_results(path))
             if not games:
-                raise fail(f"{path}: no games")
+                raise fail(tr("{path}: no games", path=path))
             first = games[0]
             for g in games:
                 if (g.game, g.bots) != (first.game, first.bots):
@@ -593,7 +598,7 @@ def stats(
         try:
             draw(runs, pair, plot)
         except OSError as exc:
-            raise fail(f"cannot write {plot}: {exc.strerror}", 2) from None
+            raise fail(tr("cannot write {path}: {why}", path=plot, why=exc.strerror), 2) from None
         err.print(f"plot written to {plot}", highlight=False, markup=False)
 
 
