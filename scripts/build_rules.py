@@ -5,6 +5,12 @@ The client shows ``#/rules/{game}`` from ``static/rules/{game}.html`` (English) 
 game's document — ``docs/next-station-london.md``, ``docs/next-station-paris.md``,
 ``docs/metro.md`` and their translations ``docs/{stem}.{lang}.md`` — with markdown-it-py
 (CommonMark and tables; raw HTML in the text is escaped, never passed through).
+
+The documents are the developers' rules too. What only developers need — where a rule comes
+from (the source documents), identifiers of the code and of the reference data, option codes,
+check values — is marked in them and left out of the pages: ``[[dev: …]]`` around a part of a
+sentence, a cell or a paragraph, and ``[[dev]]`` at the end of a section's heading for the whole
+section. Players read the rules as a rulebook: options by their names on the new-game form.
 ``tests/web/test_web_tutorial.py`` checks that the shipped fragments are what this script makes
 of the current documents, and that every translation has the English page's sections, so run it
 after editing the rules:
@@ -14,6 +20,7 @@ after editing the rules:
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from markdown_it import MarkdownIt
@@ -39,6 +46,10 @@ INTRO = {
 LANGS = ("fr", "nl", "sk")
 """The translated pages' languages (English, ``en``, is the source and has no suffix)."""
 OUT = ROOT / "src" / "metrogames" / "web" / "static" / "rules"
+DEV_SPAN = re.compile(r"[ \t]*\[\[dev: .*?\]\]", re.S)
+"""A developers' note inside the text (with the blank before it)."""
+DEV_SECTION = re.compile(r"^## [^\n]*\[\[dev\]\][^\n]*\n.*?(?=^## |\Z)", re.S | re.M)
+"""A section for developers only: its heading ends with ``[[dev]]``; up to the next section."""
 
 
 def source(game: str, lang: str = "en") -> str:
@@ -56,10 +67,14 @@ def page(game: str, lang: str = "en") -> Path:
 def for_players(text: str, lang: str = "en") -> str:
     """The document as players read it: its title without the developers' suffix (" — rules
     to implement" or its translation) and, before the first section, one line on what the page
-    is (``INTRO[lang]``) instead of the notes for the project's developers."""
+    is (``INTRO[lang]``) instead of the notes for the project's developers, and without the
+    parts marked ``[[dev: …]]`` or ``[[dev]]`` (see the module's docstring)."""
     head, _, rest = text.partition("\n## ")
     title = head.splitlines()[0].split(" — ")[0]
-    return f"{title}\n\n{INTRO[lang]}\n\n## {rest}" if rest else text
+    if not rest:
+        return text
+    body = DEV_SPAN.sub("", DEV_SECTION.sub("", "## " + rest))
+    return f"{title}\n\n{INTRO[lang]}\n\n{body}"
 
 
 def render(game: str, lang: str = "en") -> str:

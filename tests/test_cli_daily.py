@@ -333,3 +333,25 @@ def test_daily_account_whose_claimed_guest_has_played_is_told_why(server: str) -
     assert "one ranked attempt per day" in run.output
     assert "a guest player this account claimed has played today's ranked london" in run.output
     assert "Score:" not in run.output
+
+
+def test_daily_errors_in_the_terminals_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("METROGAMES_LANG", "nl")
+    runner = CliRunner()
+    bad_game = runner.invoke(app, ["daily", "metro"])
+    text = " ".join(bad_game.output.split())
+    assert bad_game.exit_code == 2
+    assert text == "fout: de dagelijkse uitdaging is london of paris, niet 'metro'"
+    bad_url = runner.invoke(app, ["daily", "london", "--server", "localhost:8000"])
+    assert " ".join(bad_url.output.split()) == (
+        "fout: --server moet een http://- of https://-URL zijn, niet 'localhost:8000'"
+    )
+    dead = f"http://127.0.0.1:{_free_port()}"
+    args = ["daily", "london", "--server", dead, "--token-file", str(tmp_path / "p.json")]
+    unreachable = runner.invoke(app, args)
+    assert unreachable.exit_code == 1
+    assert " ".join(unreachable.output.split()).startswith(
+        f"fout: kan de server op {dead} niet bereiken: "
+    )

@@ -323,3 +323,35 @@ def test_a_turn_based_clock_of_up_to_seven_days(client: TestClient) -> None:
     )  # fmt: skip
     assert made.status_code == 201, made.text
     assert made.json()["room"]["turn_clock"] == 604800
+
+
+@pytest.mark.parametrize(
+    ("body", "escape", "column"),
+    [
+        (b'{"seat": 1, "name": "\\udc00"}', "\\udc00", 27),  # lone trailing half
+        (b'{"seat": 1, "name": "\\ud800"}', "\\ud800", 28),  # leading half, string ends
+        (b'{"seat": 1, "name": "\\ud800\\u0041"}', "\\ud800", 33),  # leading half, no pair
+    ],
+    ids=["low", "high-end", "high-unpaired"],
+)
+def test_a_lone_surrogate_is_named(
+    client: TestClient, body: bytes, escape: str, column: int
+) -> None:
+    made = create(client, game="london", mode="online", seats=[{"name": "Ada"}, {}])
+    r = client.post(f"/api/rooms/{made['room']['room']}/join", content=body)
+    refused(r, 400, "bad-request")
+    assert r.json()["error"] == (
+        f"a join is not JSON of valid text: lone surrogate {escape} (half of a "
+        f"\\ud800–\\udfff pair without the other half) at line 1, column {column} "
+        f"(at {body[:column].decode()!r})"
+    )
+
+
+def test_other_json_errors_do_not_blame_a_surrogate_pair(client: TestClient) -> None:
+    made = create(client, game="london", mode="online", seats=[{"name": "Ada"}, {}])
+    body = b'{"name": "\\ud83d\\ude00", "seat": x}'
+    r = client.post(f"/api/rooms/{made['room']['room']}/join", content=body)
+    assert r.json()["error"] == (
+        "a join is not JSON of valid text (UTF-8, no lone surrogate \\ud800–\\udfff): "
+        "line 1, column 34 (at 'name\": \"\\\\ud83d\\\\ude00\", \"seat\": x')"
+    )

@@ -41,10 +41,10 @@ from rich.rule import Rule
 from rich.text import Text
 
 from metrogames.cli.hints import HINT_WORD, hints_from_json, hints_text
-from metrogames.cli.lang import _, band_range, ntr, tr
+from metrogames.cli.lang import _, band_range, decimal, ntr, say, tr
 from metrogames.cli.prompt import QuitGame, read_move, refusal_text
 from metrogames.cli.render import Seats, TerminalRenderer, renderer_for
-from metrogames.core.errors import MetrogamesError, NotationError
+from metrogames.core.errors import MetrogamesError, NotationError, message_of
 from metrogames.core.protocol import CHANCE, Action, State
 from metrogames.games import game_type, replay_record
 from metrogames.i18n import N_, environment_language
@@ -94,7 +94,9 @@ def check_server(url: str) -> str:
     """
     parts = urlsplit(url.strip())
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise DailyError(f"--server must be an http:// or https:// URL, not {url!r}", 2)
+        raise DailyError(
+            tr("--server must be an http:// or https:// URL, not {url}", url=repr(url)), 2
+        )
     return url.strip().rstrip("/")
 
 
@@ -110,9 +112,11 @@ def load_players(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise DailyError(f"cannot read the token file {path}: {exc}") from None
+        raise DailyError(
+            tr("cannot read the token file {path}: {why}", path=path, why=exc)
+        ) from None
     if not isinstance(data, dict):
-        raise DailyError(f"the token file {path} is not a JSON object")
+        raise DailyError(tr("the token file {path} is not a JSON object", path=path))
     return data
 
 
@@ -136,7 +140,9 @@ def save_player(path: Path, server: str, player: dict[str, Any]) -> None:
             handle.write(json.dumps(data, indent=1) + "\n")
         tmp.replace(path)
     except OSError as exc:
-        raise DailyError(f"cannot write the token file {path}: {exc}") from None
+        raise DailyError(
+            tr("cannot write the token file {path}: {why}", path=path, why=exc)
+        ) from None
 
 
 # -- HTTP ----------------------------------------------------------------------------------------
@@ -182,7 +188,9 @@ class Server:
         try:
             res = self.http.request(method, self.base + path, json=body, headers=headers)
         except httpx.HTTPError as exc:
-            raise DailyError(f"cannot reach the server at {self.base}: {exc}") from None
+            raise DailyError(
+                tr("cannot reach the server at {url}: {why}", url=self.base, why=exc)
+            ) from None
         try:
             data = res.json() if res.content else None
         except ValueError:
@@ -195,7 +203,13 @@ class Server:
             )
         if res.status_code >= 300 or data is None:
             raise DailyError(
-                f"the server at {self.base} answered {res.status_code} to {method} {path}"
+                tr(
+                    "the server at {url} answered {status} to {method} {path}",
+                    url=self.base,
+                    status=res.status_code,
+                    method=method,
+                    path=path,
+                )
                 + ("" if data is None else f": {data}")
             )
         return data
@@ -221,7 +235,7 @@ def result_lines(result: dict[str, Any], game: str) -> list[Text]:
     pct = result.get("percentile")
     if pct is not None:
         p = float(pct)
-        shown = f"{p:.1f}" if p < 1 or p > 99 else f"{p:.0f}"
+        shown = decimal(p, "0.0" if p < 1 or p > 99 else "0")
         out.append(Text(tr("Percentile: {shown}", shown=shown)))
     rating = result.get("rating")
     if rating:
@@ -321,8 +335,13 @@ class DailySession:
             except RefusalError as exc:
                 if exc.reason == "bad-token" or exc.status in (401, 403):
                     raise DailyError(
-                        f"the server at {self.server.base} does not accept the player token in "
-                        f"{self.token_file} ({exc.reason}); fix or delete that entry"
+                        tr(
+                            "the server at {url} does not accept the player token in {file} "
+                            "({reason}); fix or delete that entry",
+                            url=self.server.base,
+                            file=self.token_file,
+                            reason=exc.reason,
+                        )
                     ) from None
                 raise
             self.player = {"player": me["player"], "name": me["name"], "token": entry["token"]}
@@ -359,18 +378,23 @@ class DailySession:
         Raises:
             DailyError: (exit 1) the server refuses the name and password.
         """
-        secret = self.password(f"Password for {name}: ") if self.password else ""
+        secret = self.password(tr("Password for {name}: ", name=name)) if self.password else ""
         try:
             res = self.server.call(
                 "POST", "/api/sessions", {"name": name, "password": secret}, auth=False
             )
         except RefusalError as exc:
+            why = f"{exc.error} ({exc.reason})"
             raise DailyError(
-                f"the server at {self.server.base} refused the sign-in of account {name!r}: "
-                f"{exc.error} ({exc.reason})"
+                tr(
+                    "the server at {url} refused the sign-in of account {name}: {why}",
+                    url=self.server.base,
+                    name=repr(name),
+                    why=why,
+                )
             ) from None
         self.player = {"account": res["account"], "player": res["player"], "name": res["name"]}
-        self.console.print(Text(f"Signed in as {res['name']} (account)", style="bold"))
+        self.console.print(Text(tr("Signed in as {name} (account)", name=res["name"]), style="bold"))
 
     def sign_out(self) -> None:
         """End the account's session on the server (best effort: it expires anyway)."""
@@ -379,7 +403,7 @@ class DailySession:
         try:
             self.server.call("DELETE", "/api/sessions/current", auth=False)
         except DailyError:
-            self.console.print(Text("Could not end the session on the server.", style=_DIM))
+            self.console.print(Text(_("Could not end the session on the server."), style=_DIM))
 
     # -- the game ----------------------------------------------------------------------------
     def run(self) -> dict[str, Any] | None:
@@ -389,10 +413,12 @@ class DailySession:
         except RefusalError as exc:
             if exc.status != 404:
                 raise
-            raise DailyError(f"the server at {self.server.base} has no daily challenge") from None
+            raise DailyError(
+                tr("the server at {url} has no daily challenge", url=self.server.base)
+            ) from None
         date = daily["date"]
         if self.game not in [g.get("game") for g in daily.get("games", [])]:
-            raise DailyError(f"the server has no daily {self.game} challenge", 2)
+            raise DailyError(tr("the server has no daily {game} challenge", game=self.game), 2)
         self.sign_in()
         left = max(0, int(float(daily["closes_at"]) - time.time()))
         self.console.print(
@@ -503,7 +529,13 @@ class DailySession:
         try:
             state = replay_record(record)
         except MetrogamesError as exc:
-            raise DailyError(f"the record of room {room} does not replay here: {exc}") from None
+            raise DailyError(
+                tr(
+                    "the record of room {room} does not replay here: {why}",
+                    room=room,
+                    why=say(message_of(exc)),
+                )
+            ) from None
         self.seats = Seats(tuple(record["players"]), (view["you"],))
         if old is not None:
             moves = [(p, a) for p, a in state.history()[len(old.history()) :] if p != CHANCE]
@@ -563,7 +595,9 @@ class DailySession:
             )
         except NotationError as exc:
             detail = refusal_text(exc)
-            return Text("✘ " + tr("no hint for that move: {detail}", detail=detail), style="bold red")
+            return Text(
+                "✘ " + tr("no hint for that move: {detail}", detail=detail), style="bold red"
+            )
         except RefusalError as exc:
             if exc.reason == "ranked-game":
                 return Text(
@@ -602,7 +636,9 @@ class DailySession:
     def show_result(self, date: str) -> dict[str, Any]:
         result: dict[str, Any] = self.server.call("GET", f"/api/daily/{self.game}/{date}/result")
         self.console.print(
-            Rule(tr("{title} · daily {date}: result", title=self.kind.title, date=date), style="bold")
+            Rule(
+                tr("{title} · daily {date}: result", title=self.kind.title, date=date), style="bold"
+            )
         )
         board = f"{self.server.base}/#/daily/{self.game}/{date}"
         self.console.print(Group(*result_lines(result, self.game)))
@@ -637,9 +673,19 @@ def play_daily(
             server, a refused token or sign-in or another refusal (code 1).
     """
     if game not in DAILY_GAMES:
-        raise DailyError(f"the daily challenge is {' or '.join(DAILY_GAMES)}, not {game!r}", 2)
+        raise DailyError(
+            tr(
+                "the daily challenge is {first} or {second}, not {game}",
+                first=DAILY_GAMES[0],
+                second=DAILY_GAMES[1],
+                game=repr(game),
+            ),
+            2,
+        )
     if account is not None and name is not None:
-        raise DailyError("--name names a new guest player; an account plays under its own name", 2)
+        raise DailyError(
+            tr("--name names a new guest player; an account plays under its own name"), 2
+        )
     base = check_server(server)
     conn = Server(base, http)
     session = DailySession(

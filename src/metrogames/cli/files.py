@@ -1,4 +1,8 @@
-"""Reading the JSON files users hand to the command line, with size limits and clear errors."""
+"""Reading the JSON files users hand to the command line, with size limits and clear errors.
+
+Errors are :class:`~metrogames.core.errors.RecordError` raised with a translatable
+:class:`~metrogames.i18n.Message` (``str(error)`` is English; the command line shows it in the
+terminal's language, ``--json`` output keeps the English)."""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from metrogames.core.errors import RecordError
+from metrogames.i18n import N_, Message, msg, verbatim
 
 MAX_FILE = 256 * 1024 * 1024
 """Largest records file read (bytes); a JSON-lines file of many games may be large."""
@@ -36,19 +41,52 @@ def _loads(text: str) -> Any:
     return json.loads(text, object_pairs_hook=_no_duplicates)
 
 
+def _too_large(where: object, limit: int) -> RecordError:
+    return RecordError(msg(N_("{where}: larger than {limit} bytes"), where=where, limit=limit))
+
+
+def _unreadable(path: Path, exc: OSError | UnicodeDecodeError) -> RecordError:
+    """``cannot read PATH: no such file`` — the cause in the project's words (the system's
+    own text, English, only for a rare cause)."""
+    cause: Message
+    if isinstance(exc, UnicodeDecodeError):
+        cause = msg(N_("not UTF-8 text"))
+    elif isinstance(exc, FileNotFoundError):
+        cause = msg(N_("no such file"))
+    elif isinstance(exc, IsADirectoryError):
+        cause = msg(N_("it is a folder"))
+    elif isinstance(exc, PermissionError):
+        cause = msg(N_("permission denied"))
+    else:
+        cause = verbatim(exc.strerror or str(exc))
+    return RecordError(msg(N_("cannot read {path}: {cause}"), path=path, cause=cause))
+
+
 def _decode(text: str, where: str) -> Any:
     if len(text) > MAX_DOCUMENT:
-        raise RecordError(f"{where}: larger than {MAX_DOCUMENT} bytes")
+        raise _too_large(where, MAX_DOCUMENT)
     try:
         return _loads(text)
     except _DuplicateKeyError as exc:
-        raise RecordError(f"{where}: key {str(exc)[:40]!r} given twice in one object") from None
+        raise RecordError(
+            msg(
+                N_("{where}: key {key} given twice in one object"),
+                where=where,
+                key=repr(str(exc)[:40]),
+            )
+        ) from None
     except json.JSONDecodeError as exc:
         raise RecordError(
-            f"{where}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
+            msg(
+                N_("{where}: not valid JSON (line {line}, column {column}: {problem})"),
+                where=where,
+                line=exc.lineno,
+                column=exc.colno,
+                problem=verbatim(exc.msg),
+            )
         ) from None
     except RecursionError:
-        raise RecordError(f"{where}: JSON nested too deeply") from None
+        raise RecordError(msg(N_("{where}: JSON nested too deeply"), where=where)) from None
 
 
 def read_json(path: Path) -> Any:
@@ -60,10 +98,10 @@ def read_json(path: Path) -> Any:
     try:
         size = path.stat().st_size
         if size > MAX_DOCUMENT:
-            raise RecordError(f"{path}: larger than {MAX_DOCUMENT} bytes")
+            raise _too_large(path, MAX_DOCUMENT)
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"cannot read {path}: {exc}") from None
+        raise _unreadable(path, exc) from None
     return _decode(text, str(path))
 
 
@@ -78,15 +116,17 @@ def read_documents(path: Path) -> Iterator[tuple[str, Any]]:
     """
     try:
         if path.stat().st_size > MAX_FILE:
-            raise RecordError(f"{path}: larger than {MAX_FILE} bytes")
+            raise _too_large(path, MAX_FILE)
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"cannot read {path}: {exc}") from None
+        raise _unreadable(path, exc) from None
     stripped = text.strip()
     if not stripped:
-        raise RecordError(f"{path}: empty file")
+        raise RecordError(msg(N_("{path}: empty file"), path=path))
     if len(stripped) > MAX_DOCUMENT and not _has_json_line(stripped):
-        raise RecordError(f"{path}: one document larger than {MAX_DOCUMENT} bytes")
+        raise RecordError(
+            msg(N_("{path}: one document larger than {limit} bytes"), path=path, limit=MAX_DOCUMENT)
+        )
     if len(stripped) <= MAX_DOCUMENT:
         try:
             value = _decode(stripped, str(path))

@@ -15,7 +15,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from metrogames.bots.coach import Hint, Hints, hints
-from metrogames.cli.lang import _, ntr, tr
+from metrogames.cli.lang import _, decimal, ntr, tr
 from metrogames.cli.prompt import refusal_text
 from metrogames.core.errors import IllegalActionError, NotationError
 from metrogames.core.protocol import Action, State
@@ -27,8 +27,8 @@ HINT_HELP = N_("hint [MOVE] (the coach's best three moves; with a move, its esti
 
 def figures(hint: Hint, figure: str, players: int) -> str:
     """``95.6 points`` / ``57% to win`` with the other figure in brackets when several play."""
-    points = tr("{points} points", points=format(hint.score, ".1f"))
-    win = tr("{percent}% to win", percent=format(100 * hint.win, ".0f"))
+    points = tr("{points} points", points=decimal(hint.score, "0.0"))
+    win = tr("{percent}% to win", percent=decimal(100 * hint.win, "0"))
     if players == 1:
         return points
     return f"{win} ({points})" if figure == "win" else f"{points} ({win})"

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from babel.numbers import format_decimal
+
 from metrogames.i18n import Message, Plural, environment_language, gettext_for
 
 
@@ -32,9 +34,13 @@ def say(message: Message) -> str:
 def ntr(singular: str, plural: str, n: int, /, **params: object) -> str:
     """The form of ``singular``/``plural`` (literals with ``{n}`` and other placeholders) for
     the count ``n`` in the terminal's language (its catalog's ``Plural-Forms``), filled in."""
-    return Plural(singular, plural, {"n": n, **params}).render(
-        gettext_for(environment_language())
-    )
+    return Plural(singular, plural, {"n": n, **params}).render(gettext_for(environment_language()))
+
+
+def decimal(value: float, pattern: str = "0.0") -> str:
+    """``value`` written the terminal language's way with Babel's number ``pattern`` (``0.0``:
+    one decimal): ``134.7`` in English, ``134,7`` in French, Dutch and Slovak."""
+    return format_decimal(value, format=pattern, locale=environment_language())
 
 
 def band_range(rating: Mapping[str, object]) -> str:

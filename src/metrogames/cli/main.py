@@ -18,12 +18,13 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from metrogames.cli.lang import _, say
+from metrogames.cli.lang import _, say, tr
 from metrogames.cli.optional import optional_value_command
 from metrogames.cli.options import game_options
-from metrogames.core.errors import IllegalActionError, MetrogamesError
+from metrogames.core.errors import IllegalActionError, MetrogamesError, message_of
 from metrogames.core.rng import MAX_SEED, check_seed
 from metrogames.games import game_from_options, game_names, game_type, load_game, replay_record
+from metrogames.i18n import N_
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -67,6 +68,12 @@ def fail(message: str, code: int = 1) -> typer.Exit:
     return typer.Exit(code)
 
 
+def said(exc: BaseException) -> str:
+    """An error's message in the terminal's language (an illegal action with its place and
+    reason code, as ``play`` shows it; an error raised with plain text stays as it is)."""
+    return say(exc.as_message() if isinstance(exc, IllegalActionError) else message_of(exc))
+
+
 def emit_json(value: Any) -> None:
     """One compact JSON document on its own line of stdout."""
     sys.stdout.write(json.dumps(value, separators=(", ", ": ")) + "\n")
@@ -75,10 +82,10 @@ def emit_json(value: Any) -> None:
 def _check_out(path: Path) -> None:
     """Refuse (exit 2) an output path that cannot be written: a folder, or in a missing one."""
     if path.is_dir():
-        raise fail(f"cannot write {path}: it is a folder", 2)
+        raise fail(tr("cannot write {path}: it is a folder", path=path), 2)
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.is_dir():
-        raise fail(f"cannot write {path}: no folder {parent}", 2)
+        raise fail(tr("cannot write {path}: no folder {parent}", path=path, parent=parent), 2)
 
 
 def _open_out(path: Path, append: bool = False) -> Any:
@@ -86,7 +93,7 @@ def _open_out(path: Path, append: bool = False) -> Any:
     try:
         return path.open("a" if append else "w", encoding="utf-8")
     except OSError as exc:
-        raise fail(f"cannot write {path}: {exc.strerror}", 2) from None
+        raise fail(tr("cannot write {path}: {why}", path=path, why=exc.strerror), 2) from None
 
 
 def _runner(use_ray: bool, address: str | None, workers: int) -> Any:
@@ -129,7 +136,7 @@ def _resumed(
             try:
                 line = parse_result(json.loads(lines[results_file][i]), where)
             except ValueError:
-                raise fail(f"{where}: not valid JSON") from None
+                raise fail(tr("{where}: not valid JSON", where=where)) from None
             check_result(line, tasks[i], i, where)
             results.append(line.result())
         else:
@@ -148,14 +155,14 @@ def _record_result(text: str, where: str, task: Any) -> Any:
     try:
         record = json.loads(text)
     except ValueError:
-        raise fail(f"{where}: not valid JSON") from None
+        raise fail(tr("{where}: not valid JSON", where=where)) from None
     names = [f"bot:{b}" for b in task.bots]
     seed = None if task.deal is not None else task.seed
     if not isinstance(record, dict) or record.get("players") != names or record.get("seed") != seed:
-        raise fail(f"{where}: not this run's game (other bots or seed)")
+        raise fail(tr("{where}: not this run's game (other bots or seed)", where=where))
     state = replay_record(record)
     if not state.is_over():
-        raise fail(f"{where}: the game is not finished")
+        raise fail(tr("{where}: the game is not finished", where=where))
     components = [state.score_components(p) for p in range(len(task.bots))]
     return Result([c["total"] for c in components], state.winners(), components, record)
 
@@ -188,15 +195,20 @@ def score(
     try:
         data = read_json(sheet)
         if isinstance(data, dict) and "format" in data:
-            raise fail(f"{sheet} is a game record, not a score sheet: use metrogames replay")
+            raise fail(
+                tr(
+                    "{sheet} is a game record, not a score sheet: use metrogames replay",
+                    sheet=sheet,
+                )
+            )
         if not isinstance(data, dict) or "game" not in data:
-            raise fail(f'{sheet}: a score sheet is a JSON object with "game"')
+            raise fail(tr('{sheet}: a score sheet is a JSON object with "game"', sheet=sheet))
         kind = game_type(data["game"])
         result = kind.score_sheet(data)
     except IllegalActionError as exc:  # the drawing breaks a rule: told in the reader's language
-        raise fail(str(exc) if as_json else say(exc.as_message())) from None
+        raise fail(str(exc) if as_json else said(exc)) from None
     except MetrogamesError as exc:
-        raise fail(str(exc)) from None
+        raise fail(said(exc)) from None
     if as_json:
         emit_json(result)
     else:
@@ -205,10 +217,17 @@ def score(
 
 def replay_one(data: Any) -> dict[str, Any]:
     """The ``replay --json`` result of one decoded record (never raises on bad input)."""
+    return _replayed(data)[0]
+
+
+def _replayed(data: Any) -> tuple[dict[str, Any], str]:
+    """The ``replay --json`` result of one decoded record and, when it is refused, the
+    refusal in the terminal's language (``""`` when valid)."""
     if isinstance(data, MetrogamesError):
-        return {"valid": False, "error": str(data), "reason": "bad-json"}
+        return {"valid": False, "error": str(data), "reason": "bad-json"}, said(data)
     if not isinstance(data, dict):
-        return {"valid": False, "error": "a record must be a JSON object", "reason": "bad-record"}
+        text = N_("a record must be a JSON object")
+        return {"valid": False, "error": text, "reason": "bad-record"}, _(text)
     try:
         state = replay_record(data)
     except IllegalActionError as exc:
@@ -217,15 +236,21 @@ def replay_one(data: Any) -> dict[str, Any]:
             value = getattr(exc.where, key)
             if value is not None:
                 result[key] = value
-        return result
+        return result, said(exc)
     except MetrogamesError as exc:
-        return {"valid": False, "error": str(exc), "reason": "bad-record"}
-    return {
-        "valid": True,
-        "finished": state.is_over(),
-        "scores": state.scores(),
-        "winners": state.winners(),
-    }
+        return {"valid": False, "error": str(exc), "reason": "bad-record"}, said(exc)
+    done = {"valid": True, "finished": state.is_over(), "scores": state.scores()}
+    return done | {"winners": state.winners()}, ""
+
+
+def replay_summary(names: list[Any], result: dict[str, Any]) -> str:
+    """``finished; Zoé 78; winner: Zoé`` (the part after the record's label) in the
+    terminal's language."""
+    parts = [f"{n} {s}" for n, s in zip(names, result["scores"], strict=False)]
+    status = _("finished") if result["finished"] else _("in progress")
+    won = ", ".join(str(names[w]) for w in result["winners"] if w < len(names))
+    line = f"{status}; " + ", ".join(parts)
+    return line + ("; " + tr("winner: {names}", names=won) if won else "")
 
 
 @app.command()
@@ -239,24 +264,19 @@ def replay(
     any_bad = False
     try:
         for label, data in read_documents(records):
-            result = replay_one(data)
+            result, refusal = _replayed(data)
             any_bad |= not result["valid"]
             if as_json:
                 emit_json(result)
             elif result["valid"]:
                 names = data.get("players", []) if isinstance(data, dict) else []
-                parts = [f"{n} {s}" for n, s in zip(names, result["scores"], strict=False)]
-                status = "finished" if result["finished"] else "in progress"
-                won = ", ".join(names[w] for w in result["winners"] if w < len(names))
-                tail = f"; winner: {won}" if won else ""
-                line = f"{label}: {status}; " + ", ".join(parts) + tail
+                line = f"{label}: {replay_summary(names, result)}"
                 out.print(line, markup=False, highlight=False)
             else:
-                error = result["error"]
-                shown = error if error.startswith(f"{label}:") else f"{label}: {error}"
+                shown = refusal if refusal.startswith(f"{label}:") else f"{label}: {refusal}"
                 err.print(shown, markup=False, highlight=False)
     except MetrogamesError as exc:
-        raise fail(str(exc)) from None
+        raise fail(said(exc)) from None
     if any_bad:
         raise typer.Exit(1)
 
@@ -283,9 +303,9 @@ def analyse(
         with contextlib.nullcontext() if as_json else err.status("Analysing…"):
             result = analyse(data, budget, seed)
     except AnalysisRefusedError as exc:
-        raise fail(f"{record}: cannot analyse: {exc}") from None
+        raise fail(tr("{record}: cannot analyse: {why}", record=record, why=said(exc))) from None
     except (MetrogamesError, ValueError) as exc:
-        raise fail(f"{record}: {exc}") from None
+        raise fail(f"{record}: {said(exc)}") from None
     if as_json:
         emit_json(result.to_json())
     else:
@@ -302,7 +322,7 @@ def _parse_bots(bots: str) -> list[str]:
         try:
             make_bot(code)
         except ValueError as exc:
-            raise fail(str(exc), 2) from None
+            raise fail(said(exc), 2) from None
     if not codes:
         raise fail(f"--bots needs at least one bot code (known: {', '.join(bot_codes())})", 2)
     return codes
@@ -320,7 +340,7 @@ def _options(
     try:
         return game_options(game, objectives, powers, turn_mode, one_tile_routes, rules)
     except MetrogamesError as exc:
-        raise fail(str(exc), 2) from None
+        raise fail(said(exc), 2) from None
 
 
 ObjectivesOpt = Annotated[
@@ -397,7 +417,7 @@ def simulate(
     try:
         kind = game_type(game)
     except MetrogamesError as exc:
-        raise fail(str(exc), 2) from None
+        raise fail(said(exc), 2) from None
     codes = _parse_bots(bots)
     if (games is None) == (deals is None):
         raise fail("give either --games N or --deals FILE", 2)
@@ -411,17 +431,17 @@ def simulate(
         try:
             docs = list(read_documents(deals))
         except MetrogamesError as exc:
-            raise fail(str(exc)) from None
+            raise fail(said(exc)) from None
         tasks = []
         for i, (label, doc) in enumerate(docs):
             if isinstance(doc, MetrogamesError):
-                raise fail(str(doc))
+                raise fail(said(doc))
             try:
                 kind.from_deal(doc, len(codes))
             except MetrogamesError as exc:
-                raise fail(f"{label}: {exc}") from None
+                raise fail(f"{label}: {said(exc)}") from None
             except ValueError as exc:  # a player count the game does not take
-                raise fail(str(exc), 2) from None
+                raise fail(said(exc), 2) from None
             tasks.append(Task(game, tuple(codes), seed + i, None, doc, keep))
         _check_seeds(seed, len(tasks))  # the bots of game i are seeded seed + i
     else:
@@ -430,7 +450,7 @@ def simulate(
         try:
             game_from_options(game, len(codes), options).new_game(seed)
         except (MetrogamesError, ValueError) as exc:
-            raise fail(str(exc), 2) from None
+            raise fail(said(exc), 2) from None
         tasks = [Task(game, tuple(codes), seed + i, options, None, keep) for i in range(games)]
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
@@ -454,7 +474,7 @@ def simulate(
     try:
         results, done = _resumed(tasks, out_file, results_file) if resume else ([], 0)
     except MetrogamesError as exc:
-        raise fail(str(exc)) from None
+        raise fail(said(exc)) from None
     handles = [_open_out(p, append=resume) for p in outputs]
     record_handle = handles[0] if out_file is not None else None
     result_handle = handles[-1] if results_file is not None else None
@@ -493,7 +513,7 @@ def simulate(
         )
         raise typer.Exit(130) from None
     except MetrogamesError as exc:  # a cluster that cannot be reached, a worker that failed
-        raise fail(str(exc)) from None
+        raise fail(said(exc)) from None
     finally:
         for handle in handles:
             handle.close()
@@ -537,7 +557,7 @@ def stats(
         for path in files:
             games = list(read_results(path))
             if not games:
-                raise fail(f"{path}: no games")
+                raise fail(tr("{path}: no games", path=path))
             first = games[0]
             for g in games:
                 if (g.game, g.bots) != (first.game, first.bots):
@@ -548,9 +568,9 @@ def stats(
             runs.append(Run(_run_label(path, files), games))
         pair = paired(runs, seat)
     except MetrogamesError as exc:
-        raise fail(str(exc)) from None
+        raise fail(said(exc)) from None
     except ValueError as exc:
-        raise fail(str(exc), 2) from None
+        raise fail(said(exc), 2) from None
     if as_json:
         emit_json(
             {
@@ -583,7 +603,7 @@ def stats(
         try:
             draw(runs, pair, plot)
         except OSError as exc:
-            raise fail(f"cannot write {plot}: {exc.strerror}", 2) from None
+            raise fail(tr("cannot write {path}: {why}", path=plot, why=exc.strerror), 2) from None
         err.print(f"plot written to {plot}", highlight=False, markup=False)
 
 
@@ -623,7 +643,7 @@ def make_deals(
             json.dumps(rules.deal_record(seed + i), separators=(",", ":")) for i in range(games)
         ]
     except (MetrogamesError, ValueError) as exc:
-        raise fail(str(exc), 2) from None
+        raise fail(said(exc), 2) from None
     text = "\n".join(lines) + "\n"
     if out_file:
         with _open_out(out_file) as handle:
@@ -660,12 +680,12 @@ def play(
         try:
             resume_game(resume, out, input)
         except (MetrogamesError, ValueError) as exc:
-            raise fail(str(exc)) from None
+            raise fail(said(exc)) from None
         return
     try:
         kind = game_type(game)
     except MetrogamesError as exc:
-        raise fail(str(exc), 2) from None
+        raise fail(said(exc), 2) from None
     options = _options(game, objectives, powers, turn_mode, one_tile_routes, rules)
     codes = _parse_bots(bots) if bots else []
     least = kind.players.start
@@ -686,7 +706,7 @@ def play(
 
         play_game(kind.name, n, codes, options, seed, out_file, out, input)
     except (MetrogamesError, ValueError) as exc:
-        raise fail(str(exc), 2 if isinstance(exc, ValueError) else 1) from None
+        raise fail(said(exc), 2 if isinstance(exc, ValueError) else 1) from None
 
 
 @app.command()
@@ -734,7 +754,7 @@ def daily(
     except DailyError as exc:
         raise fail(exc.message, exc.code) from None
     except MetrogamesError as exc:
-        raise fail(str(exc)) from None
+        raise fail(said(exc)) from None
 
 
 def _password(prompt: str) -> str:
@@ -923,7 +943,9 @@ app.add_typer(ratings_app, name="ratings")
 def ratings_recompute(
     db: Annotated[
         str | None,
-        typer.Option(help="Database URL (default: METROGAMES_DB, else sqlite:///var/metrogames.db)."),
+        typer.Option(
+            help="Database URL (default: METROGAMES_DB, else sqlite:///var/metrogames.db)."
+        ),
     ] = None,
     write: Annotated[
         bool, typer.Option("--write", help="Store the recomputed ratings in place of the stored.")
@@ -955,8 +977,11 @@ def ratings_recompute(
     else:
         out.print(
             f"{result.games} rated games replayed, {result.ratings} ratings recomputed: "
-            + ("they match the stored ratings" if not result.differences else
-               f"{len(result.differences)} differ from the stored ratings"),
+            + (
+                "they match the stored ratings"
+                if not result.differences
+                else f"{len(result.differences)} differ from the stored ratings"
+            ),
             highlight=False,
         )
         for line in result.differences:

@@ -245,7 +245,9 @@ def play_game(
     state = rules.new_game(seed)
     humans = players - len(bots)
     seated = {humans + k: make_bot(code, seed + humans + k) for k, code in enumerate(bots)}
-    names = [f"Player {p + 1}" for p in range(humans)] + [BOT_PREFIX + code for code in bots]
+    names = [tr("Player {n}", n=p + 1) for p in range(humans)] + [
+        BOT_PREFIX + code for code in bots
+    ]
     path = out if out is not None else default_record_path(rules.name, seed)
     seats = Seats(tuple(names), tuple(range(humans)))
     table = TerminalTable(

@@ -235,6 +235,20 @@ def describe(exc: ValidationError, raw: bytes | str, what: str) -> i18n.Message:
     if kind == "json_invalid":
         found = _POSITION.search(str(ctx.get("error", first["msg"])))
         line, column = found.groups() if found else ("?", "?")
+        lone = _lone_surrogate(raw, found) if "escape" in str(ctx.get("error", "")) else ""
+        if lone:
+            return msg(
+                N_(
+                    "{what} is not JSON of valid text: lone surrogate {escape} (half of a "
+                    "\\ud800–\\udfff pair without the other half) at line {line}, column "
+                    "{column}{near}"
+                ),
+                what=label,
+                escape=lone,
+                line=line,
+                column=column,
+                near=_near(raw, str(ctx.get("error", ""))),
+            )
         return msg(
             N_(
                 "{what} is not JSON of valid text (UTF-8, no lone surrogate \\ud800–\\udfff): "
@@ -293,6 +307,27 @@ def problem_of(kind: str, rule: object) -> i18n.Message:
 def _key(part: int | str) -> str:
     """A step of a field's place: an index or a key (quoted unless a plain word)."""
     return str(part) if isinstance(part, int) or part.isidentifier() else shown(part)
+
+
+_SURROGATE = re.compile(r"(?<!\\)((?:\\\\)*)(\\u[dD][89a-fA-F][0-9a-fA-F]{2})")
+"""A ``\\uD800``–``\\uDFFF`` escape (not one whose backslash is itself escaped)."""
+
+
+def _lone_surrogate(raw: bytes | str, found: re.Match[str] | None) -> str:
+    """The surrogate escape (``\\ud800``) the JSON parser stopped at or just after — the last
+    one before the error's place on its line — or ``""`` when there is none. The parser
+    words a lone surrogate differently by what follows it (``lone leading surrogate in hex
+    escape``, ``unexpected end of hex escape``), so the text itself is read."""
+    if found is None:
+        return ""
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+    lines = text.split("\n")
+    number, column = int(found.group(1)), int(found.group(2))
+    if not 0 < number <= len(lines):
+        return ""
+    before = lines[number - 1][:column]
+    escapes = [m.group(2) for m in _SURROGATE.finditer(before)]
+    return escapes[-1] if escapes else ""
 
 
 def _near(raw: bytes | str, error: str) -> i18n.Message:

@@ -25,6 +25,19 @@ from rich.text import Text
 from metrogames.cli.lang import _, band_range, ntr, tr
 from metrogames.core.protocol import Action, GameType, JsonObject, State
 from metrogames.games import game_type
+from metrogames.i18n import N_
+
+ENTER = N_("Type your move in the notation, then Enter:")
+
+
+def help_text(examples: Sequence[tuple[str, str]], more: str = "", head: str = ENTER) -> str:
+    """A ``help`` block in the terminal's language: ``head`` (an English literal), then one
+    line per example, its notation as typed (never translated) and its meaning, then ``more``
+    (an English literal or ``""``)."""
+    width = max((len(move) for move, _meaning in examples), default=0)
+    lines = [_(head)]
+    lines += [f"  {move.ljust(width)} {_(meaning)}" for move, meaning in examples]
+    return "\n".join(lines + ([_(more)] if more else []))
 
 
 @dataclass(frozen=True)
@@ -49,8 +62,11 @@ class TerminalRenderer(Protocol):
     members get the finished (full) state.
     """
 
-    notation_help: str
-    """How a move is typed, with examples (``help`` prints it above the list of commands)."""
+    @property
+    def notation_help(self) -> str:
+        """How a move is typed, with examples, in the terminal's language (``help`` prints it
+        above the list of commands; see :func:`help_text`)."""
+        ...
 
     def intro(self, state: State[Action], seats: Seats, seed: int | None) -> RenderableType:
         """The opening lines: the game, its seed and options, who sits where."""

@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from metrogames.cli.lang import _, ntr, tr
-from metrogames.cli.render import Command, Seats, scores_line, winners_line
+from metrogames.cli.render import Command, Seats, help_text, scores_line, winners_line
 from metrogames.cli.render.metro_board import (
     SEAT_LETTERS,
     final_table,
@@ -36,14 +36,22 @@ from metrogames.cli.render.metro_board import (
 )
 from metrogames.core.protocol import Action, JsonObject, State
 from metrogames.games.metro import MetroAction, MetroState, square_name
+from metrogames.i18n import N_
 
-HELP = """\
-Type your move in the notation, then Enter:
-  C5          draw mode: place the drawn tile on C5
-  cbaa C5     hand modes: place your tile cbaa on C5 (C5 alone when you hold one kind of tile)
-  draw        official-hand mode: take a new tile from the pile and place it, keeping yours
-A tile may go on an empty square that touches the board edge or a placed tile (named on the
-board). Tiles are never rotated. A route scores 1 point per tile crossed, ×2 into the centre."""
+HELP: tuple[tuple[str, str], ...] = (
+    ("C5", N_("draw mode: place the drawn tile on C5")),
+    (
+        "cbaa C5",
+        N_("hand modes: place your tile cbaa on C5 (C5 alone when you hold one kind of tile)"),
+    ),
+    ("draw", N_("official-hand mode: take a new tile from the pile and place it, keeping yours")),
+)
+"""How a Metro move is typed: each example as typed and its meaning (English literals)."""
+PLACING = N_(
+    "A tile may go on an empty square that touches the board edge or a placed tile (named on "
+    "the board). Tiles are never rotated. A route scores 1 point per tile crossed, ×2 into the "
+    "centre."
+)
 
 
 def _metro(state: State[Action]) -> MetroState:
@@ -61,7 +69,9 @@ def _last_placement(state: MetroState) -> tuple[int, MetroAction] | None:
 class MetroRenderer:
     """:class:`~metrogames.cli.render.TerminalRenderer` of Metro."""
 
-    notation_help = HELP
+    @property
+    def notation_help(self) -> str:
+        return help_text(HELP, PLACING)
 
     def intro(self, state: State[Action], seats: Seats, seed: int | None) -> RenderableType:
         """The seed and options, each seat's colour and stations, the unused stations."""

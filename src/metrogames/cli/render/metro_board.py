@@ -559,7 +559,9 @@ def turn_view(
     panel = Table.grid(padding=(0, 0))
     panel.add_column()
     head = Text(tr("Placement {n} of 60", n=min(state.turn, 60)), style="bold")
-    head.append(" · " + ntr("{n} tile in the pile", "{n} tiles in the pile", state.pile_size), style=_DIM)
+    head.append(
+        " · " + ntr("{n} tile in the pile", "{n} tiles in the pile", state.pile_size), style=_DIM
+    )
     panel.add_row(head)
     to_play = Text(_("To play:") + " ")
     to_play.append_text(seat_text(player, names[player]))

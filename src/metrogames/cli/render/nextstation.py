@@ -15,7 +15,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from metrogames.cli.lang import _, tr
-from metrogames.cli.render import Command, Seats, plain_verdict
+from metrogames.cli.render import Command, Seats, help_text, plain_verdict
 from metrogames.cli.render.nextstation_map import (
     MOVES_HELP,
     MapView,
@@ -42,7 +42,9 @@ def _ns(state: State[Action]) -> NextStationState:
 class NextStationRenderer:
     """:class:`~metrogames.cli.render.TerminalRenderer` of the Next Station family."""
 
-    notation_help = MOVES_HELP
+    @property
+    def notation_help(self) -> str:
+        return help_text(MOVES_HELP)
 
     def intro(self, state: State[Action], seats: Seats, seed: int | None) -> RenderableType:
         """The city and seed, the players, the colour order, objectives and pencil powers."""

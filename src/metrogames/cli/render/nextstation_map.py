@@ -32,6 +32,7 @@ from metrogames.games.nextstation.board import PlayerMap
 from metrogames.games.nextstation.citymap import ANY, Card, CityMap, bits
 from metrogames.games.nextstation.scoring import LineScore
 from metrogames.games.nextstation.state import NextStationState
+from metrogames.i18n import N_
 
 CELL_W = 8
 """Canvas columns per grid column."""
@@ -75,15 +76,25 @@ _TARGET = Style(color="black", bgcolor="#ffd23f", bold=True)
 _STROKES = {"h": "─", "v": "│", "d": "╲", "u": "╱"}
 
 
-MOVES_HELP = """\
-Type your move in the notation, then Enter:
-  D3-G3                       one section from D3 (on your line) to G3
-  pass                        draw nothing this turn
-  D3-E4 E4-E1 +double-section two sections with the double-section power
-  F8-F5 +joker                one section with the joker power (any symbol)
-  G4-F4 +switch               start from any station of the line (switch power)
-  F5-E4 @E4                   a section, then circle E4 (circle-station power); @E4 alone circles"""
-"""How a Next Station move is typed (the notation of ``docs/notation.md``)."""
+MOVES_HELP: tuple[tuple[str, str], ...] = (
+    ("D3-G3", N_("one section from D3 (on your line) to G3")),
+    ("pass", N_("draw nothing this turn")),
+    ("D3-E4 E4-E1 +double-section", N_("two sections with the double-section power")),
+    ("F8-F5 +joker", N_("one section with the joker power (any symbol)")),
+    ("G4-F4 +switch", N_("start from any station of the line (switch power)")),
+    ("F5-E4 @E4", N_("a section, then circle E4 (circle-station power); @E4 alone circles")),
+)
+"""How a Next Station move is typed (the notation of ``docs/notation.md``): each example as
+typed and its meaning (an English literal, translated by
+:func:`~metrogames.cli.render.help_text`)."""
+
+
+ROUND_END_LABELS = {
+    "underground": N_("underground cards: {seen}/{total}"),
+    "metro": N_("metro cards: {seen}/{total}"),
+    "": N_("round-end cards: {seen}/{total}"),
+}
+"""The counter of round-end cards flipped, by the back of the city's round-end cards."""
 
 
 def colour_letters(city: CityMap) -> dict[str, str]:
@@ -421,7 +432,9 @@ def panel_head(city: CityMap, name: str, round_number: int, turn: int, colour: i
     grid.add_row(_("Round"), tr("{round} of 4 · turn {turn}", round=round_number, turn=turn))
     dep = city.stations[city.departures[colour]]
     line = colour_text(city, colour)
-    line.append("  " + tr("from {station}", station=dep.name) + f" {GLYPHS[dep.symbol][0]}", style=_FG)
+    line.append(
+        "  " + tr("from {station}", station=dep.name) + f" {GLYPHS[dep.symbol][0]}", style=_FG
+    )
     grid.add_row(_("Line"), line)
     return grid
 
@@ -442,8 +455,10 @@ def table_panel(
     for cid in state.flipped:
         chips.append_text(card_text(city.card_by_id[cid]))
         chips.append(" ")
-    kind = next((c.kind for c in city.deck if c.ends_round), "round-end")
-    chips.append(f"\n{_(kind)}: {state.ends_flipped}/{city.round_end_count}", style="#ff5fb4")
+    kind = next((c.kind for c in city.deck if c.ends_round), "")
+    label = ROUND_END_LABELS.get(kind, ROUND_END_LABELS[""])
+    counted = tr(label, seen=state.ends_flipped, total=city.round_end_count)
+    chips.append("\n" + counted, style="#ff5fb4")
     grid.add_row(_("Cards"), chips)
     if state.card is not None:
         current = card_text(city.card_by_id[state.card], long=True)
@@ -457,7 +472,9 @@ def table_panel(
         if power is not None:
             used = state.power_available(player) is None
             p = Text(_(power), style="bold strike" if used else "bold #ffd23f")
-            p.append(" " + _("used") if used else " — " + _(city.power_text.get(power, "")), style=_DIM)
+            p.append(
+                " " + _("used") if used else " — " + _(city.power_text.get(power, "")), style=_DIM
+            )
             grid.add_row(_("Power"), p)
     if state.deal.objectives:
         obj = Text()
@@ -523,12 +540,18 @@ def turn_view(
 def line_score_text(city: CityMap, colour: int, ls: LineScore) -> Text:
     """``6 districts × 3 + 1 Thames × 2 = 20`` for one scored line."""
     t = colour_text(city, colour, glyph=False)
-    t.append(": " + ntr("{n} district × {most}", "{n} districts × {most}", ls.districts, most=ls.max_in_district))
+    t.append(
+        ": "
+        + ntr(
+            "{n} district × {most}", "{n} districts × {most}", ls.districts, most=ls.max_in_district
+        )
+    )
     if city.river_mask:
         t.append(f" + {ls.river} {river_word(city)} × {city.river_points}")
     if city.monument_mask:
         t.append(
-            " + " + ntr(
+            " + "
+            + ntr(
                 "{n} monument × {points}",
                 "{n} monuments × {points}",
                 ls.monuments,
@@ -619,8 +642,9 @@ def sheets_table(
             ),
         )
     for o in (k for k in sheets[0]["objectives"] if k != "points"):
+        text = city.objective_text.get(o)
         table.add_row(
-            o,
+            tr("objective: {text}", text=_(text)) if text else o,
             *(f"✔ {city.objective_points}" if s["objectives"][o] else "✘ 0" for s in sheets),
         )
     table.add_row(

@@ -16,12 +16,13 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from metrogames.cli.lang import _
 from metrogames.cli.render import Command, Seats, plain_verdict
 from metrogames.core.protocol import Action, JsonObject, State
 from metrogames.games import game_type
+from metrogames.i18n import N_
 
-HELP = """\
-Type your move in the game's text notation, then Enter (moves lists every legal move)."""
+HELP = N_("Type your move in the game's text notation, then Enter (moves lists every legal move).")
 
 
 def _scores(state: State[Action], seats: Seats, current: int | None) -> Table:
@@ -37,7 +38,9 @@ def _scores(state: State[Action], seats: Seats, current: int | None) -> Table:
 class PlainRenderer:
     """:class:`~metrogames.cli.render.TerminalRenderer` for any game."""
 
-    notation_help = HELP
+    @property
+    def notation_help(self) -> str:
+        return _(HELP)
 
     def intro(self, state: State[Action], seats: Seats, seed: int | None) -> RenderableType:
         title = game_type(state.game.name).title

@@ -532,7 +532,7 @@ class MetroState:
             ValueError: ``player`` is not a seat of this game.
         """
         self._seat(player)
-        return {"longest_route": self.board.longest[player], "total": self.board.scores[player]}
+        return {N_("longest_route"): self.board.longest[player], "total": self.board.scores[player]}
 
     def winners(self) -> list[int]:
         """Highest score, then (among the tied) the longest completed route (rules, "End");

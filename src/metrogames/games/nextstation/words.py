@@ -30,9 +30,15 @@ WORDS = (
     N_("free-entry"),
     N_("Thames"),
     N_("Seine"),
+    N_("lines"),
+    N_("tourist"),
+    N_("interchanges"),
+    N_("bridges"),
+    N_("objectives"),
 )
 """Colours (London, Paris), symbols (``any``: every card reaches it), pencil powers, card
-kinds and faces, rivers."""
+kinds and faces, rivers, and the score components (``score_components`` keys, which the
+terminal's ``simulate`` table names)."""
 
 
 DATA_TEXTS = (
