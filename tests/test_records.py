@@ -597,7 +597,7 @@ def test_pretty_printed_record_with_an_error_is_one_error(tmp_path: Path) -> Non
     path.write_text(text, encoding="utf-8")
     assert [value for _, value in files.read_documents(path)] == [play_london(7)]
     path.write_text(text.replace('"meta": {}', '"meta": {},'), encoding="utf-8")
-    with pytest.raises(RecordError, match=r"game.json: not valid JSON \(.* at line \d+, column \d+\)"):
+    with pytest.raises(RecordError, match=r"game.json: not valid JSON \(line \d+, column \d+: .+\)"):
         list(files.read_documents(path))
 
 
