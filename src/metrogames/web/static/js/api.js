@@ -237,12 +237,8 @@ let account = null;
 export const signedIn = () => account;
 
 export async function loadAccount() {
-  try {
-    account = await api("GET", "/api/accounts/me");
-  } catch (err) {
-    if (err.reason !== "bad-session") throw err;
-    account = null;
-  }
+  const me = await api("GET", "/api/accounts/me");  // {"account": null} when nobody signed in
+  account = me.account ? me : null;
   return account;
 }
 
