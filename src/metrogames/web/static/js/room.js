@@ -119,6 +119,7 @@ export class RoomScreen {
       const changed = JSON.stringify(sum) !== JSON.stringify(this.summary);
       this.summary = sum;
       if (sum.status === "waiting" && changed) this.renderLobby();
+      else if (sum.status === "waiting" && this.ratingsBox) this.ratingsBox.refresh();  // a seat tied to an account since
       if (changed) this.renderHeader();
       if (sum.status !== "waiting" && (!this.view || this.view.status !== sum.status)) {
         const v = await API.getView(this.room, this.tokenFor(this.seat));
@@ -206,7 +207,8 @@ export class RoomScreen {
       host ? h("div", { class: "buttons" }, h("button", {
         class: "btn primary big", id: "start-btn", disabled: open > 0, onclick: () => this.startGame(),
       }, open ? t("room.waiting-for", { n: open }) : t("home.start-game"))) : h("p", { class: "muted" }, t("room.host-starts")));
-    if (sum.mode === "online") panel.append(lobbyRatings(this.room, sum.seats, [...mine], (seat) => this.tokenFor(seat)));
+    this.ratingsBox = sum.mode === "online" ? lobbyRatings(this.room, sum.seats, [...mine], (seat) => this.tokenFor(seat)) : null;
+    if (this.ratingsBox) panel.append(this.ratingsBox);
     clear(this.el.body).append(panel);
     if (hadFocus) nameInput.focus();
   }
