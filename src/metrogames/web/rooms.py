@@ -1317,6 +1317,7 @@ class RoomService:
             "seats": self.seats_json(table),
             "turn_clock": table.turn_clock,
             "created": table.created,
+            "day_open": self.hide_seed(table),
         }
 
     def view(self, table: Table, you: int | None) -> dict[str, Any]:

@@ -395,7 +395,11 @@ export class RoomScreen {
     const el = clear(this.el.extra);
     if (v.status === "finished") {
       el.append(this.endPanel(v));
-      if (analysable(v)) {
+      if (analysable(v) && this.summary.day_open) {
+        // a ranked daily game: the server shows its analysis once the day has closed
+        el.append(h("section", { class: "panel analysis", "data-testid": "analysis-later" },
+          h("h3", {}, t("analysis.title")), h("p", { class: "muted" }, t("analysis.day-open"))));
+      } else if (analysable(v)) {
         this.analysisEl = this.analysisEl || analysisPanel(this.board, () => API.getAnalysis(this.room));
         el.append(this.analysisEl);
       }
@@ -410,12 +414,14 @@ export class RoomScreen {
 
   // The coach: on this seat's turn, a Hint button asking the server for the best three moves
   // (its seat's view only) and the estimate of the move being built, if any. The server
-  // refuses hints in a ranked daily game (`ranked-game`): the panel then says so.
+  // refuses hints in a ranked daily game (`ranked-game`; the summary's `day_open`): the panel
+  // says so instead of offering the button.
   coachPanel(v) {
     if (v.status !== "playing" || v.you === null || v.you === undefined || !(v.legal || []).length) return null;
     const panel = h("section", { class: "panel coach", "data-testid": "coach", "aria-live": "polite" });
-    if (this.hintsOff) {
-      panel.append(h("p", { class: "muted", "data-testid": "hints-off" }, this.hintsOff));
+    const off = this.summary.day_open ? t("coach.ranked") : this.hintsOff;  // the server would refuse
+    if (off) {
+      panel.append(h("p", { class: "muted", "data-testid": "hints-off" }, off));
       return panel;
     }
     const hint = this.hint && this.hint.step === v.step && this.hint.seat === v.you ? this.hint : null;
