@@ -34,6 +34,7 @@ def test_metro_against_a_bot_whole_game(page: Page, server: str) -> None:
     expect(page.locator("svg.board-metro g.tile[data-square]")).to_have_count(60)
     expect(page.locator(".final tbody tr")).to_have_count(2)
     expect(page.locator(".panel.trains")).to_be_hidden()  # nothing "on its way" once over
+    expect(page.locator(".panel.last")).to_be_hidden()  # nor the last tile: the end scores all
     shot(page, "metro-end")
 
 

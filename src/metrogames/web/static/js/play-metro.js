@@ -203,14 +203,16 @@ export class MetroScreen {
   renderLast() {
     const v = this.view;
     const el = clear(this.el.last);
-    if (!v.last) { el.hidden = true; return; }
+    if (!v.last || v.status === "finished") { el.hidden = true; return; } // the end screen scores it all
     el.hidden = false;
     const by = v.seats[v.last.by] || {};
     el.append(h("p", {}, t("metro.last"), " ", seatChip(this.board, v.last.by, { label: false }), ` ${t("metro.last-placed", { name: fmtName(by.name), square: v.last.square })}`));
     for (const r of v.last.routes || []) {
+      const nobody = r.player === null || r.player === undefined;
       el.append(h("p", { class: "route" }, "✔ ",
-        r.player === null || r.player === undefined ? t("metro.station-nobody", { station: r.station }) : seatChip(this.board, r.player, { label: false }),
-        ` ${(r.central ? t("metro.route-central", { station: r.station, n: r.tiles, points: r.points }) : t("metro.route", { station: r.station, n: r.tiles, points: r.points }))}`));
+        nobody ? `${t("metro.station-nobody", { station: r.station })}: ${t("score.route", { n: r.tiles, points: r.points })}`
+          : [seatChip(this.board, r.player, { label: false }),
+            ` ${(r.central ? t("metro.route-central", { station: r.station, n: r.tiles, points: r.points }) : t("metro.route", { station: r.station, n: r.tiles, points: r.points }))}`]));
     }
   }
 

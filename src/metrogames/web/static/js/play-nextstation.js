@@ -79,8 +79,9 @@ export class NextStationScreen {
     if ((this.board.bridges || []).length) extra.push(h("span", { class: "legend-item" }, `◇ ${t("legend.crossing")}`));
     extra.push(h("span", { class: "legend-item" }, h("span", { class: "legend-interchange" }), t("legend.interchange")));
     return h("div", { class: "legend" }, ...items, ...extra,
-      h("span", { class: "legend-item" }, h("span", { class: "legend-start" }), t("legend.start")),
-      h("span", { class: "legend-item" }, h("span", { class: "legend-target" }), t("legend.target")));
+      // what a move may do: said only while the game goes on (hidden by render() once over)
+      h("span", { class: "legend-item legend-move" }, h("span", { class: "legend-start" }), t("legend.start")),
+      h("span", { class: "legend-item legend-move" }, h("span", { class: "legend-target" }), t("legend.target")));
   }
 
   resetTurn() {
@@ -96,6 +97,7 @@ export class NextStationScreen {
       this.shownSeat = view.you ?? 0;
     }
     if (stepChanged && view.you !== null && view.you !== undefined) this.shownSeat = view.you;
+    for (const item of this.root.querySelectorAll(".legend-move")) item.hidden = view.status === "finished";
     this.render();
   }
 
