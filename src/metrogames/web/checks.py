@@ -133,7 +133,8 @@ def chat_text(value: str) -> str:
     Raises:
         ValueError: the rule the text breaks (used as a pydantic validator).
     """
-    return clean_text(value, N_("a chat message"), MAX_CHAT)
+    # the body is "a chat message" already: its field's rule says "the text", not that again
+    return clean_text(value, N_("the text"), MAX_CHAT)
 
 
 def clean_text(value: str, what: str, limit: int) -> str:
