@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from browser.helpers import GAME_OVER, create_game, metro_move, shot
+from browser.helpers import GAME_OVER, contrast, create_game, metro_move, shot
 
 
 def test_metro_against_a_bot_whole_game(page: Page, server: str) -> None:
@@ -13,6 +13,7 @@ def test_metro_against_a_bot_whole_game(page: Page, server: str) -> None:
     expect(page.locator(".edge-station")).to_have_count(32)
     expect(page.locator(".tile-btn")).to_have_count(1)
     expect(page.locator(".tile-code")).to_have_text("drawn tile")  # words, not a tile code
+    assert contrast(page, ".status-line .your-turn") >= 4.5  # WCAG AA for its text
     # hovering a legal square previews the tile there
     page.locator(".hit-square").first.hover()
     expect(page.locator(".tile.preview")).to_have_count(1)
