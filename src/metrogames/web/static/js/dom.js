@@ -174,9 +174,13 @@ export function activate(node, fn) {
   });
 }
 
+// A seat's name as shown: a bot's ("bot:medium", or "bot:medium 2" for the second bot of
+// that level in a room) in words of the page's language, built from its level and ordinal.
 export function fmtName(name) {
   if (!name) return "—";
-  return name.startsWith("bot:") ? t("name.bot", { name: botLevel(name.slice(4)) }) : name;
+  if (!name.startsWith("bot:")) return name;
+  const [, code, n] = name.slice(4).match(/^(.*?)(?: (\d+))?$/);
+  return n ? t("name.bot-n", { name: botLevel(code), n }) : t("name.bot", { name: botLevel(code) });
 }
 
 // This browser's seat: its name with "(you)", unless the name says so already (the guided
