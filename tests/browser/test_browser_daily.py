@@ -51,6 +51,7 @@ def test_daily_london_by_clicking_then_on_the_leaderboard(page: Page, server: st
     room = page.url.rsplit("/", 1)[-1]
     page.wait_for_selector("svg.board-ns .hit")
     expect(page.locator(".room-header .daily-link")).to_be_visible()
+    expect(page.locator(".room-header .mode")).to_have_text("Daily challenge")  # not "daily"
     # a ranked game: no Hint button (the server would refuse it), the panel says why
     expect(page.locator("[data-testid=hints-off]")).to_contain_text("No hints in a ranked")
     expect(page.locator("#hint-btn")).to_have_count(0)

@@ -408,3 +408,29 @@ def test_a_second_bot_of_a_level_is_named_in_the_pages_language(
     page.wait_for_selector("#create-form")
     names = ["bot:medium", "bot:medium 2", "Daan", "Bob 2"]
     assert page.evaluate(NAMES_JS, [lang, names]) == words
+
+
+CARDS_JS = """async ([lang, ids]) => {
+  const i18n = await import("/js/i18n.js");
+  await i18n.setLang(lang);
+  const { cardName, cardKind } = await import("/js/dom.js");
+  return [ids.map(cardName), ["street", "underground"].map(cardKind)];
+}"""
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("fr", [["carte surface\u00a0: rond", "carte métro\u00a0: joker", "B7"], ["surface", "métro"]]),
+        ("sk", [["karta (ulica): kruh", "karta (metro): žolík", "B7"], ["ulica", "metro"]]),
+    ],
+)
+def test_card_ids_are_worded_in_the_log_and_the_analysis(
+    page: Page, server: str, lang: str, words: list[list[str]]
+) -> None:
+    """A flipped card's id (the move log's chance moves, the analysis' costliest turn) is
+    said in words; a card's kind alone is in the nominative (Slovak "ulica", not "ulice")."""
+    page.goto(f"{server}/")
+    page.wait_for_selector("#create-form")
+    ids = ["street-circle", "underground-joker", "B7"]
+    assert page.evaluate(CARDS_JS, [lang, ids]) == words

@@ -74,6 +74,16 @@ export function faceName(face) {
   }[face] || face;
 }
 
+// A station card's kind (its back: street, underground, metro) in words.
+export const cardKind = (kind) => ({ street: t("card.street"), underground: t("card.underground"), metro: t("card.metro") }[kind] || kind);
+
+// A station card named by its id ("underground-joker", as the move log and the analysis give
+// it) in words: "underground card: joker"; any other text as it is.
+export function cardName(id) {
+  const m = /^(street|underground|metro)-(.+)$/.exec(id);
+  return m ? t("ns.card", { kind: cardKind(m[1]), face: faceName(m[2]) }) : id;
+}
+
 // A game's name (the published titles stay as printed; the map from the code keeps them here).
 export function gameTitle(game) {
   return { london: t("game.london"), paris: t("game.paris"), metro: t("game.metro") }[game] || game;

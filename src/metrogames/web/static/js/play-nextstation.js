@@ -1,7 +1,7 @@
 // Next Station at the table: the map, the cards, the turn builder (made only of the view's
 // `legal` actions), the players' state and the score sheet.
 
-import { h, clear, colourChip, colourLetters, faceIcon, fmtName, youName, faceName, objectiveTextOf } from "./dom.js";
+import { h, clear, colourChip, colourLetters, faceIcon, fmtName, youName, faceName, objectiveTextOf, cardKind } from "./dom.js";
 import { t } from "./i18n.js";
 import { NextStationBoard } from "./board-nextstation.js";
 import { confirmMoves, confirmToggle, pendingBar } from "./confirm.js";
@@ -26,7 +26,6 @@ const powerText = (id) => ({
 }[id] || "");
 
 // A card's kind in words: street, underground (London), metro (Paris).
-export const cardKind = (kind) => ({ street: t("card.street"), underground: t("card.underground"), metro: t("card.metro") }[kind] || kind);
 
 // The river's name (London: the Thames).
 export const riverName = (name) => (name === "Thames" ? t("river.thames") : name);

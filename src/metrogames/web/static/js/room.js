@@ -1,6 +1,6 @@
 // A room: the lobby while it waits, the table while it plays, the results at the end.
 
-import { h, clear, toast, fmtName, colourChip, colourLetters, gameTitle, presetText, optionValue, botLevel, bandRange, bandPhrase } from "./dom.js";
+import { h, clear, toast, fmtName, cardName, colourChip, colourLetters, gameTitle, presetText, optionValue, botLevel, bandRange, bandPhrase } from "./dom.js";
 import { t, fmtNumber, currentLang } from "./i18n.js";
 import * as API from "./api.js";
 import { NextStationScreen, sheetTable } from "./play-nextstation.js";
@@ -147,7 +147,7 @@ export class RoomScreen {
     const sum = this.summary;
     const el = clear(this.el.header);
     const title = gameTitle(sum.game);
-    const modes = { solo: t("mode.solo"), bots: t("mode.bots"), hotseat: t("mode.hotseat"), online: t("mode.online") };
+    const modes = { solo: t("mode.solo"), bots: t("mode.bots"), hotseat: t("mode.hotseat"), online: t("mode.online"), daily: t("header.daily") };
     el.append(h("h2", {}, title),
       h("span", { class: "room-code", title: t("room.code.title") }, t("room.code"), " ", h("code", { "data-testid": "room-code" }, this.room)),
       h("span", { class: "mode tag" }, modes[sum.mode] || sum.mode),
@@ -364,7 +364,8 @@ export class RoomScreen {
     const list = clear(panel.querySelector(".move-log"));
     for (const m of moves) {
       const who = m.player === null ? h("span", { class: "muted" }, t("room.log.chance")) : fmtName((seats[m.player] || {}).name || t("room.seat", { n: m.player + 1 }));
-      list.append(h("li", { value: m.step }, who, ": ", m.move === "?" ? h("span", { class: "muted", title: t("room.log.hidden.title") }, t("room.log.hidden")) : h("code", {}, m.move)));
+      const move = m.player === null ? cardName(m.move) : m.move;  // a flipped card in words (a Metro tile keeps its code)
+      list.append(h("li", { value: m.step }, who, ": ", m.move === "?" ? h("span", { class: "muted", title: t("room.log.hidden.title") }, t("room.log.hidden")) : h("code", {}, move)));
     }
     list.scrollTop = list.scrollHeight;
   }
