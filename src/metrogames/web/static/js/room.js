@@ -364,7 +364,7 @@ export class RoomScreen {
     const list = clear(panel.querySelector(".move-log"));
     for (const m of moves) {
       const who = m.player === null ? h("span", { class: "muted" }, t("room.log.chance")) : fmtName((seats[m.player] || {}).name || t("room.seat", { n: m.player + 1 }));
-      const move = m.player === null ? cardName(m.move) : m.move;  // a flipped card in words (a Metro tile keeps its code)
+      const move = m.player === null ? cardName(m.move) : moveWords(m.move);  // a flipped card in words (a Metro tile keeps its code)
       list.append(h("li", { value: m.step }, who, ": ", m.move === "?" ? h("span", { class: "muted", title: t("room.log.hidden.title") }, t("room.log.hidden")) : h("code", {}, move)));
     }
     list.scrollTop = list.scrollHeight;
@@ -522,6 +522,10 @@ export class RoomScreen {
   }
 }
 
+// A move's notation as shown: the one word of it ("pass") in the page's language; squares,
+// stations and sections stay as written.
+const moveWords = (text) => (text === "pass" ? t("ns.pass") : text);
+
 // The coach's answer: the moves best first with the game's figure (expected final score, or
 // the win probability in Metro), the other figure after it when several play, then the move
 // being built.
@@ -533,11 +537,11 @@ function hintList(data, players) {
     return data.figure === "win" ? `${win} (${points})` : `${points} (${win})`;
   };
   const item = (m, i) => h("li", { class: "hint-move", "data-hint": String(i) },
-    h("code", { class: "hint-text" }, m.text), " ", h("strong", {}, figures(m)));
+    h("code", { class: "hint-text" }, moveWords(m.text)), " ", h("strong", {}, figures(m)));
   return h("div", { class: "hints" },
     h("p", { class: "muted small" }, data.figure === "win" ? t("coach.best-by-win") : t("coach.best-by-score")),
     h("ol", { class: "hint-list", "data-testid": "hint-list" }, data.moves.map(item)),
-    data.about ? h("p", { class: "hint-about", "data-testid": "hint-about" }, t("coach.your-move"), " ", h("code", {}, data.about.text), ": ", h("strong", {}, figures(data.about))) : "");
+    data.about ? h("p", { class: "hint-about", "data-testid": "hint-about" }, t("coach.your-move"), " ", h("code", {}, moveWords(data.about.text)), ": ", h("strong", {}, figures(data.about))) : "");
 }
 
 // Save the record file exactly as the server wrote it (or `text`, an uploaded record).
