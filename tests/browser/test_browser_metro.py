@@ -47,6 +47,17 @@ def test_metro_rules_presets_on_the_form_and_the_room(page: Page, server: str) -
     page.check("input[name=game][value=metro]")
     page.check("input[name=mode][value=bots]")
     expect(page.locator("#opt-preset")).to_have_value("seed")  # the default options
+    expect(page.locator("#opt-preset option[value=seed]")).to_have_text("Original rules")
+    # a language switch words the bots' menu again (the games list is asked per language)
+    page.select_option("#lang-switch", "nl")
+    expect(page.locator("#opt-preset option[value=seed]")).to_have_text("Oorspronkelijke regels")
+    expect(page.locator("select[data-bot] option[value=medium]").first).to_contain_text(
+        "trekking"
+    )
+    page.select_option("#lang-switch", "en")
+    expect(page.locator("select[data-bot] option[value=medium]").first).to_contain_text(
+        "determinization"
+    )
     page.select_option("#opt-preset", "box")
     expect(page.locator("#opt-turn_mode")).to_have_value('"official-hand"')
     expect(page.locator("#opt-one_tile_routes")).to_have_value('"forbidden"')
