@@ -41,3 +41,17 @@ def test_refusals_name_seats_as_the_page_does(client: TestClient) -> None:
         "error": "seat 2 is played by a bot; reclaim it first",
         "reason": "not-your-turn",
     }
+
+
+def test_chat_and_profile_refusals_in_the_pages_language(client: TestClient) -> None:
+    made = create(client, game="london", mode="solo", seats=[{"name": "Ada"}])
+    room, token = made["room"]["room"], made["tokens"]["0"]
+    r = client.post(
+        f"/api/rooms/{room}/chat",
+        json={"text": "hi"},
+        headers=auth(token) | {"Cookie": "lang=nl"},
+    )  # no raw mode word ("solo") in the sentence
+    assert r.json() == {"error": "alleen onlinetafels hebben een chat", "reason": "no-chat"}
+    r = client.get("/api/accounts/zzzz/profile", headers={"Cookie": "lang=fr"})
+    assert r.status_code == 404
+    assert r.json() == {"error": "aucun compte 'zzzz'", "reason": "not-found"}

@@ -923,9 +923,11 @@ class RoomService:
         with self.sessions.begin() as session:
             row = session.get(SeatRow, (room, s.seat), with_for_update=claim)
             if row is None:
-                raise RoomError(404, "not-found", f"no seat {s.seat}")
+                message = msg(N_("no seat {seat} in this room"), seat=seat_label(s.seat))
+                raise RoomError(404, "not-found", message)
             if claim and row.token_hash is not None:
-                raise RoomError(409, "seat-taken", f"seat {s.seat} is not open")
+                message = msg(N_("seat {seat} is not open"), seat=seat_label(s.seat))
+                raise RoomError(409, "seat-taken", message)
             row.name, row.bot, row.token_hash = s.name, s.bot, s.token_hash
             if due is not None:
                 session.execute(update(RoomRow).where(RoomRow.id == room).values(bots_due=due))
