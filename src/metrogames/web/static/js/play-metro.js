@@ -120,7 +120,11 @@ export class MetroScreen {
     const codes = v.drawn ? [v.drawn] : [];
     for (const c of v.hand || []) codes.push(c);
     const legal = this.legal();
-    el.append(h("h3", {}, codes.length > 1 ? (v.drawn ? t("metro.tiles-drawn-held") : t("metro.tiles")) : t("metro.tile")));
+    // a spectator (a replay too) sees the tiles of the seat to move, not "your tile"
+    const watching = v.you === null || v.you === undefined;
+    const mover = v.seats[(v.to_move || [])[0]];
+    el.append(h("h3", {}, watching && mover ? t("metro.tile-of", { name: fmtName(mover.name) })
+      : codes.length > 1 ? (v.drawn ? t("metro.tiles-drawn-held") : t("metro.tiles")) : t("metro.tile")));
     if (!codes.length) {
       el.append(h("p", { class: "muted" }, v.you === null || v.you === undefined ? t("common.watching") : t("metro.no-tile")));
     }
@@ -154,7 +158,7 @@ export class MetroScreen {
         el.append(h("div", { class: "buttons" }, h("button", { class: "btn", id: "draw-btn", onclick: () => this.send("draw") }, t("metro.draw"))));
       }
       if (this.ctx.interactive !== false) el.append(confirmToggle(() => this.render()));
-    } else if (v.status === "playing") {
+    } else if (v.status === "playing" && !watching) {
       el.append(h("p", { class: "waiting" }, t("metro.waiting")));
     }
   }
