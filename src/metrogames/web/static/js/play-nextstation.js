@@ -171,6 +171,7 @@ export class NextStationScreen {
     flipped.forEach((id, i) => row.append(this.cardEl(id, i === flipped.length - 1 && v.card === id)));
     if (!flipped.length) row.append(h("span", { class: "muted" }, t("ns.no-card")));
     el.append(row);
+    row.scrollLeft = row.scrollWidth; // a phone scrolls the row sideways: the current card in view
     if (v.branch) el.append(h("div", { class: "note" }, `⇄ ${t("ns.switch-note")}`));
   }
 
