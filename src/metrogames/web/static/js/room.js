@@ -444,6 +444,7 @@ export class RoomScreen {
       if (this.hint && this.hint.step === data.step && this.hint.seat === seat) {
         this.hint = { step: data.step, seat, data };
         if (this.screen && this.screen.showHints) this.screen.showHints({ step: data.step, moves: data.moves });
+        showBestHint();
       }
     } catch (err) {
       this.hint = null;
@@ -520,6 +521,17 @@ export class RoomScreen {
     }
     return items.length ? h("div", { class: "panel host-controls" }, ...items) : null;
   }
+}
+
+// The best hint's marker on the board, scrolled to the middle of the screen when it is off
+// it or under the pinned turn dock (a phone).
+function showBestHint() {
+  const badge = document.querySelector(".hint-badge");
+  if (!badge) return;
+  const r = badge.getBoundingClientRect();
+  const dock = document.querySelector(".turn-dock");
+  const pinned = dock && getComputedStyle(dock).position === "sticky" ? dock.getBoundingClientRect().height : 0;
+  if (r.top < 0 || r.bottom > innerHeight - pinned) badge.scrollIntoView({ block: "center" });
 }
 
 // A move's notation as shown: the one word of it ("pass") in the page's language; squares,
