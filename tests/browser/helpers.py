@@ -184,3 +184,22 @@ def in_viewport(page: Page, selector: str) -> bool:
         and box["x"] >= 0
         and box["x"] + box["width"] <= size["width"] + 0.5
     )
+
+
+CONTRAST_JS = """(sel) => {
+  const el = document.querySelector(sel);
+  const rgb = (c) => c.match(/[\\d.]+/g).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  let back = el;
+  while (back && rgb(getComputedStyle(back).backgroundColor)[3] === 0) back = back.parentElement;
+  const bg = back ? rgb(getComputedStyle(back).backgroundColor) : [255, 255, 255];
+  const [a, b] = [lum(rgb(getComputedStyle(el).color)), lum(bg)].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+}"""
+
+
+def contrast(page: Page, selector: str) -> float:
+    """The WCAG contrast ratio of the first match of ``selector``: its text colour against
+    the background of its nearest ancestor (or itself) that has one."""
+    return float(page.evaluate(CONTRAST_JS, selector))

@@ -1,14 +1,15 @@
 """Accounts in the browser: signing up on the home page (an HttpOnly SameSite cookie the page
 cannot read), the midnight rule shown before the start, today's ranked London game played by
 clicking, the account on the day's leaderboard, its profile, and an online room's lobby
-showing the account's rating."""
+showing the account's rating (and a second account's, who joins signed in)."""
 
 from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
+from browser.conftest import PageErrors, new_page
 from browser.helpers import GAME_OVER, create_game, play_next_station, shot
 
 CARD = ".daily-card[data-daily-game=london]"
@@ -16,7 +17,7 @@ MIDNIGHT = "ends before midnight UTC (24:00) of that day"
 
 
 def test_sign_up_play_a_ranked_daily_game_and_find_the_account_on_the_board(
-    page: Page, server: str
+    page: Page, server: str, browser: Browser, errors: PageErrors
 ) -> None:
     page.goto(f"{server}/")
     page.wait_for_selector("#account-name")
@@ -76,7 +77,23 @@ def test_sign_up_play_a_ranked_daily_game_and_find_the_account_on_the_board(
     create_game(page, server, "london", "online", name="Ann")
     ratings = page.locator("[data-testid=lobby-ratings]")
     expect(ratings).to_contain_text("Ann Account")
-    expect(ratings.locator("li[data-seat='0']")).to_contain_text("new")
+    expect(ratings.locator("li[data-seat='0']")).to_contain_text("Ann Account — not rated yet")
+    expect(ratings.locator("li[data-seat='1']")).to_have_text("Seat 2: open seat")  # no "— —"
+    # a player who joins signed in shows in the host's lobby with the account, not as a guest
+    guest = new_page(browser, errors, viewport={"width": 1280, "height": 900})
+    try:
+        guest.goto(f"{server}/")
+        r = guest.request.post(
+            f"{server}/api/accounts", data={"name": "Bea Account", "password": "a long password"}
+        )
+        assert r.status == 201, r.text()
+        guest.goto(page.url)
+        guest.fill("#join-name", "Bea")
+        guest.click("[data-join='1']")
+        expect(guest.locator(".lobby-seat[data-seat='1']")).to_contain_text("you")
+        expect(ratings.locator("li[data-seat='1']")).to_contain_text("Bea Account — not rated yet")
+    finally:
+        guest.context.close()
     shot(page, "account-lobby-ratings")
 
     page.goto(f"{server}/")

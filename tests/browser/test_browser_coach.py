@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
+from browser.conftest import PageErrors, new_page
 from browser.helpers import create_game, metro_move, shot
 
 
@@ -44,9 +45,29 @@ def test_hint_in_london_solo_shows_expected_scores(page: Page, server: str) -> N
     for line in lines:  # solo: points only
         assert re.search(r"^(\S+) \d+\.\d points$", line), line
     # the sections of the moves that draw one are dashed and numbered on the map
-    drawn = [(i + 1, line.split()[0]) for i, line in enumerate(lines) if line.split()[0] != "pass"]
+    drawn = [(i + 1, line.split()[0]) for i, line in enumerate(lines) if line.split()[0] != "Pass"]  # "pass" in words
     badges = page.locator(".hint-badge")
     expect(badges).to_have_count(len(drawn))
     got = [(int(b.text_content() or 0), b.get_attribute("data-hint-section")) for b in badges.all()]
     assert got == drawn
     shot(page, "coach-london")
+
+
+def test_on_a_phone_the_best_hint_is_scrolled_into_view(
+    browser: Browser, server: str, errors: PageErrors
+) -> None:
+    page = new_page(
+        browser, errors, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    try:
+        create_game(page, server, "metro", "bots", **{"player-count": "2"})
+        page.wait_for_selector("svg.board-metro .hit-square")
+        page.locator("#hint-btn").scroll_into_view_if_needed()  # below the board and the dock
+        page.locator("#hint-btn").tap()
+        expect(page.locator(".hint-badge")).to_have_count(3)
+        best = page.locator(".hint-badge").first.bounding_box()
+        dock = page.locator("[data-testid=turn-dock]").bounding_box()
+        assert best is not None and dock is not None
+        assert best["y"] >= 0 and best["y"] + best["height"] <= dock["y"], (best, dock)
+    finally:
+        page.context.close()

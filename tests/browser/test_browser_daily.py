@@ -51,6 +51,10 @@ def test_daily_london_by_clicking_then_on_the_leaderboard(page: Page, server: st
     room = page.url.rsplit("/", 1)[-1]
     page.wait_for_selector("svg.board-ns .hit")
     expect(page.locator(".room-header .daily-link")).to_be_visible()
+    expect(page.locator(".room-header .mode")).to_have_text("Daily challenge")  # not "daily"
+    # a ranked game: no Hint button (the server would refuse it), the panel says why
+    expect(page.locator("[data-testid=hints-off]")).to_contain_text("No hints in a ranked")
+    expect(page.locator("#hint-btn")).to_have_count(0)
     shot(page, "daily-game")
     for _ in range(3):
         next_station_move(page, use_powers=False)
@@ -66,6 +70,9 @@ def test_daily_london_by_clicking_then_on_the_leaderboard(page: Page, server: st
 
     play_next_station(page, use_powers=False)
     expect(page.locator(GAME_OVER)).to_be_visible()
+    # nor an analysis before the day closes: the end screen says when it comes
+    expect(page.locator("[data-testid=analysis-later]")).to_contain_text("once its day has closed")
+    expect(page.locator("#analyse-btn")).to_have_count(0)
     result = page.locator("[data-testid=daily-result] .facts")
     expect(result).to_be_visible()
     truth = _fetch(page, "GET", f"/api/daily/london/{date}/result")["body"]

@@ -381,3 +381,56 @@ def test_a_refused_paper_sheet_in_each_language(page: Page, server: str, lang: s
     expect(error).to_contain_text("H6-E6")
     expect(page.locator(".bad-section[data-bad='H6-E6']")).to_have_count(1)
     shot(page, f"i18n-score-refused-{lang}", full_page=False)
+
+
+NAMES_JS = """async ([lang, names]) => {
+  const i18n = await import("/js/i18n.js");
+  await i18n.setLang(lang);
+  const { fmtName } = await import("/js/dom.js");
+  return names.map(fmtName);
+}"""
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", ["medium bot", "medium bot 2", "Daan", "Bob 2"]),
+        ("nl", ["bot (gemiddeld)", "bot (gemiddeld 2)", "Daan", "Bob 2"]),
+        ("sk", ["bot (stredný)", "bot (stredný 2)", "Daan", "Bob 2"]),
+    ],
+)
+def test_a_second_bot_of_a_level_is_named_in_the_pages_language(
+    page: Page, server: str, lang: str, words: list[str]
+) -> None:
+    """The server names a room's second medium bot ``bot:medium 2``: the client words it from
+    the level and the ordinal (a person's name stays as written)."""
+    page.goto(f"{server}/")
+    page.wait_for_selector("#create-form")
+    names = ["bot:medium", "bot:medium 2", "Daan", "Bob 2"]
+    assert page.evaluate(NAMES_JS, [lang, names]) == words
+
+
+CARDS_JS = """async ([lang, ids]) => {
+  const i18n = await import("/js/i18n.js");
+  await i18n.setLang(lang);
+  const { cardName, cardKind } = await import("/js/dom.js");
+  return [ids.map(cardName), ["street", "underground"].map(cardKind)];
+}"""
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("fr", [["carte surface\u00a0: rond", "carte métro\u00a0: joker", "B7"], ["surface", "métro"]]),
+        ("sk", [["karta (ulica): kruh", "karta (metro): žolík", "B7"], ["ulica", "metro"]]),
+    ],
+)
+def test_card_ids_are_worded_in_the_log_and_the_analysis(
+    page: Page, server: str, lang: str, words: list[list[str]]
+) -> None:
+    """A flipped card's id (the move log's chance moves, the analysis' costliest turn) is
+    said in words; a card's kind alone is in the nominative (Slovak "ulica", not "ulice")."""
+    page.goto(f"{server}/")
+    page.wait_for_selector("#create-form")
+    ids = ["street-circle", "underground-joker", "B7"]
+    assert page.evaluate(CARDS_JS, [lang, ids]) == words

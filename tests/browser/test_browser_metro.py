@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from browser.helpers import GAME_OVER, create_game, metro_move, shot
+from browser.helpers import GAME_OVER, contrast, create_game, metro_move, shot
 
 
 def test_metro_against_a_bot_whole_game(page: Page, server: str) -> None:
@@ -13,6 +13,7 @@ def test_metro_against_a_bot_whole_game(page: Page, server: str) -> None:
     expect(page.locator(".edge-station")).to_have_count(32)
     expect(page.locator(".tile-btn")).to_have_count(1)
     expect(page.locator(".tile-code")).to_have_text("drawn tile")  # words, not a tile code
+    assert contrast(page, ".status-line .your-turn") >= 4.5  # WCAG AA for its text
     # hovering a legal square previews the tile there
     page.locator(".hit-square").first.hover()
     expect(page.locator(".tile.preview")).to_have_count(1)
@@ -34,6 +35,7 @@ def test_metro_against_a_bot_whole_game(page: Page, server: str) -> None:
     expect(page.locator("svg.board-metro g.tile[data-square]")).to_have_count(60)
     expect(page.locator(".final tbody tr")).to_have_count(2)
     expect(page.locator(".panel.trains")).to_be_hidden()  # nothing "on its way" once over
+    expect(page.locator(".panel.last")).to_be_hidden()  # nor the last tile: the end scores all
     shot(page, "metro-end")
 
 
@@ -45,6 +47,17 @@ def test_metro_rules_presets_on_the_form_and_the_room(page: Page, server: str) -
     page.check("input[name=game][value=metro]")
     page.check("input[name=mode][value=bots]")
     expect(page.locator("#opt-preset")).to_have_value("seed")  # the default options
+    expect(page.locator("#opt-preset option[value=seed]")).to_have_text("Original rules")
+    # a language switch words the bots' menu again (the games list is asked per language)
+    page.select_option("#lang-switch", "nl")
+    expect(page.locator("#opt-preset option[value=seed]")).to_have_text("Oorspronkelijke regels")
+    expect(page.locator("select[data-bot] option[value=medium]").first).to_contain_text(
+        "trekking"
+    )
+    page.select_option("#lang-switch", "en")
+    expect(page.locator("select[data-bot] option[value=medium]").first).to_contain_text(
+        "determinization"
+    )
     page.select_option("#opt-preset", "box")
     expect(page.locator("#opt-turn_mode")).to_have_value('"official-hand"')
     expect(page.locator("#opt-one_tile_routes")).to_have_value('"forbidden"')

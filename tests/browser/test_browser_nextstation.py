@@ -61,6 +61,11 @@ def test_london_solo_whole_game_by_clicking(page: Page, server: str) -> None:
     for who in (".pname", ".final-sheet h3"):  # no winner's star with one player
         expect(page.locator(who).first).not_to_contain_text("★")
     expect(page.locator(".power-line")).not_to_contain_text("available")  # nothing "current"
+    expect(page.locator(".legend")).to_be_visible()  # the legend, without what a move may do
+    move_items = page.locator(".legend-item", has_text="you may draw")
+    expect(move_items).to_have_count(2)
+    for item in move_items.all():
+        expect(item).to_be_hidden()
     assert not overlaps(page), overlaps(page)  # no marker covers another, a departure letter or "Thames"
     # interchanges are marked: as many rings as the sheet's interchange boxes count
     counts = page.locator(".final-sheet tr", has_text="Interchanges").first.inner_text()

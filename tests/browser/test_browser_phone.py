@@ -125,6 +125,18 @@ UNCOVERED_JS = """(svgSel) => {
 }"""
 
 
+DOCK_MAX = {"metro": 190, "nextstation": 270}
+"""The tallest the pinned turn dock may be on a 390x844 phone (px) at a game's start: the
+card or tile beside the instruction, the buttons in a row, so the board's bottom rows show
+above it (Metro's was 289 px; Next Station's also lists the round's cards)."""
+
+
+def dock_height(page: Page) -> float:
+    box = page.locator("[data-testid=turn-dock]").bounding_box()
+    assert box is not None
+    return float(box["height"])
+
+
 def board_in_view(page: Page, svg: str) -> None:
     """Scroll the board to the top of the screen; it must be whole and uncovered there, with
     the turn's instruction and buttons on screen too (no scrolling per turn)."""
@@ -215,6 +227,7 @@ def play_next_station_by_tapping(page: Page, server: str, game: str) -> Sizes:
     assert box is not None and box["height"] >= FINGER
     assert not page.evaluate(LABELS_JS, "svg.board-ns")
     assert not clipped(page), clipped(page)
+    assert dock_height(page) <= DOCK_MAX["nextstation"], dock_height(page)
     turn = 0
     while not page.locator(GAME_OVER).count():
         assert turn < 80, "the game did not end"
@@ -255,6 +268,7 @@ def test_metro_by_tapping_on_a_phone(browser: Browser, server: str, errors: Page
         page.wait_for_selector(f"{svg} .hit-square")
         assert not page.evaluate(LABELS_JS, svg)
         assert not clipped(page), clipped(page)
+        assert dock_height(page) <= DOCK_MAX["metro"], dock_height(page)
         moves = 0
         while not page.locator(GAME_OVER).count():
             assert moves <= 30, "the game did not end"

@@ -12,6 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 from browser.conftest import PageErrors, new_page, watch
 from browser.helpers import (
     GAME_OVER,
+    call,
     create_game,
     finished_london,
     in_viewport,
@@ -178,3 +179,32 @@ def test_a_turn_based_game_lists_whose_turn_it_is(
     shot(host, "turn-based-home")
     host.context.close()
     guest.context.close()
+
+
+def test_a_metro_replay_is_seen_as_a_spectator(page: Page, server: str) -> None:
+    """A replay shows the tile of the seat to move by name, never "Your tile" nor "waiting
+    for the other players"; the header words the bots' names (a second bot of a level too)."""
+    seats = [{"name": "Ada"}, {"bot": "random"}, {"bot": "random"}]
+    made = call(server, "POST", "/api/rooms", {"game": "metro", "mode": "bots", "seats": seats})
+    room, token = made["room"]["room"], made["tokens"]["0"]
+    view = call(server, "GET", f"/api/rooms/{room}/view", token=token)
+    while view["status"] != "finished":
+        if view["legal"]:
+            body = {"action": view["legal"][0], "step": view["step"]}
+            view = call(server, "POST", f"/api/rooms/{room}/actions", body, token)
+        else:
+            view = call(server, "GET", f"/api/rooms/{room}/view", token=token)
+    page.goto(f"{server}/r/{room}")
+    expect(page.locator(GAME_OVER)).to_be_visible()
+    page.click("#replay-btn")
+    page.wait_for_selector("#replay-slider")
+    expect(page.locator(".room-header .muted")).to_have_text("Ada, random bot, random bot 2")
+    named = 0
+    for _ in range(4):
+        page.click("#replay-next")
+        hand = page.locator(".panel.hand")
+        if hand.is_visible() and hand.locator(".tile-btn").count():
+            expect(hand.locator("h3")).to_have_text(re.compile(r"^(Ada|random bot( 2)?)'s tile$"))
+            named += 1
+        expect(page.locator(".panel.hand .waiting")).to_have_count(0)
+    assert named >= 2

@@ -163,3 +163,15 @@ def test_a_metro_board_laid_tile_by_tile(server: str, page: Page, tmp_path: Path
         ],
     }
     assert cli_score(path)["scores"] == [0, 3]
+    # four copies of aaaa exist: after the fourth its button is disabled at ×0, never ×-1
+    page.click(".tile-btn[data-tile=aaaa]")
+    for square in ("D1", "E1", "F1"):
+        page.click(f".hit-square[data-square={square}]")
+        settle(page)
+    button = page.locator(".tile-btn[data-tile=aaaa]")
+    assert button.inner_text().strip() == "aaaa ×0" and button.is_disabled()
+    page.click(".hit-square[data-square=G1]")  # nothing left to lay there
+    settle(page)
+    label = page.get_attribute(".hit-square[data-square=G1]", "aria-label") or ""
+    assert label.startswith("lay the tile"), label  # not "take the tile aaaa off G1"
+    assert page.locator(".tile-btn[data-tile=aaaa]").inner_text().strip() == "aaaa ×0"

@@ -215,6 +215,12 @@ def test_the_guide_stays_in_sight_on_a_phone(
         target = page.locator(".hit[data-station=D7]")
         target.scroll_into_view_if_needed()
         assert in_viewport(page, "[data-testid=tutorial-text]")
+        # the turn's dock sticks above the pinned guide: the card shows whole, nothing overlaps
+        dock = page.locator("[data-testid=turn-dock]").bounding_box()
+        guide = page.locator("[data-testid=tutorial]").bounding_box()
+        assert dock is not None and guide is not None
+        assert dock["y"] + dock["height"] <= guide["y"] + 1, (dock, guide)
+        assert in_viewport(page, ".turn-dock .card.current")
         shot(page, "tutorial-london-phone", full_page=False)
         refused_click(page, "C4", "Click D7")
         click(page, "D7")

@@ -70,6 +70,7 @@ def test_the_ranked_attempt_is_played_on_the_server(db_url: str) -> None:
         summary = get(client, f"/api/rooms/{room}")
         assert summary["mode"] == "daily" and summary["status"] == "playing"
         assert summary["seats"][0]["name"] == "Ada"
+        assert summary["day_open"] is True  # the client offers no hint and no analysis
         v = view(client, room, token)
         assert v["you"] == 0 and v["round"] == 1 and v["card"]
         # the client never receives an unflipped card; the record has no seed or deck
@@ -212,3 +213,4 @@ def test_past_days_are_unranked_practice(db_url: str) -> None:
         assert history["streak"] == 0
         # the practice room's record is public with its seed (the day has closed)
         assert "seed" in record(client, first["room"])
+        assert get(client, f"/api/rooms/{first['room']}")["day_open"] is False

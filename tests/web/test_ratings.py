@@ -66,13 +66,17 @@ def test_online_games_rate_accounts_and_recompute_to_the_same_numbers(db_url: st
         room, host, t0 = made["room"]["room"], made["host_token"], made["tokens"]["0"]
         refused(link(client, room, 0, t0), 401, "bad-session")  # not signed in
         t1 = join(bob, room, 1, "Bob")
-        refused(link(bob, room, 0, t1), 403, "bad-token")  # not that seat's token
+        r = link(bob, room, 0, t1)  # not that seat's token; seats named 1-based as on the page
+        refused(r, 403, "bad-token")
+        assert r.json()["error"] == "this token does not hold seat 1"
         assert link(ada, room, 0, t0).status_code == 200
         lobby = link(bob, room, 1, t1).json()
         assert [(s["name"], s["rating"]) for s in lobby["seats"][:2]] == [("Ada", None),
                                                                           ("Bob", None)]
         assert lobby["seats"][2]["rating"]["mu"] == 15.0  # the random bot's fixed rating
-        refused(link(ada, room, 1, t1), 409, "seat-taken")  # Ada holds seat 0 already
+        r = link(ada, room, 1, t1)  # Ada holds seat 0 (the page's "Seat 1") already
+        refused(r, 409, "seat-taken")
+        assert r.json()["error"] == "this account holds seat 1 of this room"
         final = play_out(client, room, host, {"0": t0, "1": t1}, 3)
         after = client.get(f"/api/rooms/{room}/ratings").json()["seats"]
         prior = (25.0, 25 / 3)

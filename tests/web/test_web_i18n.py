@@ -125,7 +125,8 @@ def test_join_and_chat_refusals_in_the_cookies_language(client: TestClient) -> N
     r = client.post(url, json={"seat": 1, "name": "Bob"})
     assert r.status_code == 200, r.text
     taken = client.post(url, json={"seat": 1, "name": "Eve"}, headers={"Cookie": "lang=fr"})
-    assert taken.json() == {"error": "la place 1 n'est pas libre", "reason": "seat-taken"}
+    # the seat field is 0-based; the message names it as the page does (Place 2)
+    assert taken.json() == {"error": "la place 2 n'est pas libre", "reason": "seat-taken"}
     assert client.post(f"/api/rooms/{room}/start", headers=auth(host)).status_code == 200
     r = client.post(
         f"/api/rooms/{room}/chat",
@@ -133,4 +134,10 @@ def test_join_and_chat_refusals_in_the_cookies_language(client: TestClient) -> N
         headers=auth(made["tokens"]["0"]) | {"Accept-Language": "sk-SK"},
     )
     assert r.status_code == 400
-    assert r.json()["error"] == "správa v chate: text: správa v chate: 1 až 200 znakov"
+    assert r.json()["error"] == "správa v chate: text: obsah: 1 až 200 znakov"
+    r = client.post(
+        f"/api/rooms/{room}/chat",
+        json={"text": ""},
+        headers=auth(made["tokens"]["0"]) | {"Cookie": "lang=fr"},
+    )  # the rule does not say "un message de discussion" twice
+    assert r.json()["error"] == "un message de discussion : text : le texte : de 1 à 200 caractères"

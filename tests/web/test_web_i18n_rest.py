@@ -101,7 +101,8 @@ def test_a_room_waiting_for_players_counts_them(client: TestClient) -> None:
         f"/api/rooms/{made['room']['room']}/start",
         headers=auth(made["host_token"]) | {"Cookie": "lang=sk"},
     )
-    assert r.json() == {"error": "miesta 1, 2 čakajú na hráčov", "reason": "seats-open"}
+    # seats 1 and 2 (0-based) are the page's "Miesto 2" and "Miesto 3"
+    assert r.json() == {"error": "miesta 2, 3 čakajú na hráčov", "reason": "seats-open"}
 
 
 def test_a_refused_sheet_names_its_item_as_data(client: TestClient) -> None:

@@ -69,6 +69,25 @@ def test_metrics_name_the_series_and_count_an_action(client: TestClient) -> None
     )
 
 
+def test_an_http_action_is_timed_too(client: TestClient) -> None:
+    made = create(client, game="london", mode="solo", seats=[{"name": "Ada"}])
+    room, token = made["room"]["room"], made["tokens"]["0"]
+    trips = ("metrogames_action_round_trip_seconds_count", (("game", "london"),))
+    before = samples(client).get(trips, 0)
+    headers = {"Authorization": f"Bearer {token}"}
+    step = client.get(f"/api/rooms/{room}/view", headers=headers).json()["step"]
+    r = client.post(
+        f"/api/rooms/{room}/actions", json={"action": "pass", "step": step}, headers=headers
+    )
+    assert r.status_code == 200 and r.json()["step"] > step, r.text
+    assert samples(client)[trips] == before + 1
+    refused = client.post(
+        f"/api/rooms/{room}/actions", json={"action": "pass", "step": step}, headers=headers
+    )
+    assert refused.status_code == 409
+    assert samples(client)[trips] == before + 1
+
+
 def test_health_answers_ok(client: TestClient) -> None:
     r = client.get("/api/health")
     assert r.status_code == 200, r.text

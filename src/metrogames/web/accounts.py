@@ -33,6 +33,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from metrogames.i18n import N_, msg
 from metrogames.web.checks import RoomError, hash_token, new_token
 from metrogames.web.models import AccountRow, AccountSessionRow, PlayerRow
 from metrogames.web.players import PLAYER_ALPHABET, PLAYER_ID_LENGTH
@@ -239,7 +240,8 @@ class Accounts:
             with self.sessions() as session:
                 row = session.get(AccountRow, account_id)
         if row is None:
-            raise RoomError(404, "not-found", f"no account {account_id[:20]!r}")
+            message = msg(N_("no account {account}"), account=repr(account_id[:20]))
+            raise RoomError(404, "not-found", message)
         return Account(row.id, row.name, row.player_id)
 
     def players_of(self, account: Account) -> list[str]:

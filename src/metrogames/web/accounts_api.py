@@ -111,8 +111,11 @@ async def sign_out(request: Request) -> Response:
 
 @router.get("/accounts/me")
 async def get_account(request: Request) -> dict[str, Any]:
-    """The signed-in account."""
-    account = await account_of(request)
+    """The signed-in account, or ``{"account": None}`` when nobody is signed in (no cookie, or
+    its session ended or expired): asked by every page, so not an error."""
+    account = await signed_in(request)
+    if account is None:
+        return {"account": None}
     return await asyncio.to_thread(account_json, request, account)
 
 

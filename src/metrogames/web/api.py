@@ -8,6 +8,7 @@ Bodies are read here, bounded (64 KiB; records 1 MiB), and parsed into their dec
 
 from __future__ import annotations
 
+import time
 from typing import Any, TypeVar
 
 from fastapi import APIRouter, Request
@@ -29,6 +30,7 @@ from metrogames.web.bodies import (
 )
 from metrogames.web.checks import RoomError
 from metrogames.web.language import connection_gettext
+from metrogames.web.metrics import ROUND_TRIP
 from metrogames.web.ratelimit import RateLimits
 from metrogames.web.replays import replay_text
 from metrogames.web.rooms import RoomService
@@ -180,11 +182,15 @@ async def get_moves(room: str, request: Request) -> dict[str, Any]:
 
 @router.post("/rooms/{room}/actions")
 async def post_action(room: str, request: Request) -> dict[str, Any]:
-    """Play ``{"action", "step"}``; answers the seat's view after the action."""
+    """Play ``{"action", "step"}``; answers the seat's view after the action (its time goes
+    to ``action_round_trip_seconds``: :mod:`.metrics`)."""
+    received = time.perf_counter()
     rooms = service(request)
     body = await read_body(request, ActionBody, "an action")
     table, seat = await rooms.act(room, bearer(request), body)
-    return rooms.view(table, seat)
+    view = rooms.view(table, seat)
+    ROUND_TRIP.labels(table.game).observe(time.perf_counter() - received)
+    return view
 
 
 @router.post("/rooms/{room}/hint")

@@ -74,11 +74,8 @@ class Chat:
             RoomError: 409 ``no-chat`` for a room that is not an online room.
         """
         if table.mode != "online":
-            raise RoomError(
-                409,
-                "no-chat",
-                msg(N_("only online rooms have a chat ({mode} room)"), mode=table.mode),
-            )
+            # (the mode's code is no word of the page's language: not said)
+            raise RoomError(409, "no-chat", msg(N_("only online rooms have a chat")))
 
     async def post(self, room: str, token: str | None, text: str) -> dict[str, Any]:
         """``POST /api/rooms/{room}/chat``: store ``text`` (already checked) as the token's

@@ -101,6 +101,12 @@ def shown(value: object, limit: int = 40) -> str:
     return repr(text[:limit] + ("…" if len(text) > limit else ""))
 
 
+def seat_label(seat: int) -> int:
+    """The number people read for the 0-based ``seat`` (the page's "Seat 2" for seat 1):
+    every human-readable message names seats so; JSON fields keep the 0-based number."""
+    return seat + 1
+
+
 def hash_token(token: str) -> str:
     """The SHA-256 hex digest a token is stored as."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -127,7 +133,8 @@ def chat_text(value: str) -> str:
     Raises:
         ValueError: the rule the text breaks (used as a pydantic validator).
     """
-    return clean_text(value, N_("a chat message"), MAX_CHAT)
+    # the body is "a chat message" already: its field's rule says "the text", not that again
+    return clean_text(value, N_("the text"), MAX_CHAT)
 
 
 def clean_text(value: str, what: str, limit: int) -> str:

@@ -4,9 +4,11 @@ Series (all prefixed ``metrogames_``):
 
 * ``actions_total{game}`` — player actions applied and stored (humans', bots', and those a turn
   clock played), a counter: ``rate(metrogames_actions_total[1m])`` is actions per second;
-* ``action_round_trip_seconds{game}`` — a histogram of the server's part of a WebSocket action:
-  from the message received to the views of its change handed to every socket of the room (with
-  ``bot_delay`` 0, the bots that play inline after it are included);
+* ``action_round_trip_seconds{game}`` — a histogram of the server's part of an action, sent
+  over the WebSocket or as ``POST /api/rooms/{room}/actions`` (how browsers play): from the
+  message or request received to the views of its change handed to every socket of the room
+  (HTTP: and the seat's view built for the answer); with ``bot_delay`` 0, the bots that play
+  inline after it are included;
 * ``db_write_seconds{op}`` — a histogram of the database writes on the writer thread, by
   operation (``write``: an action; ``save_seat``, ``save_room``, ``write_room``…);
 * ``open_websockets{worker}`` and ``rooms_in_memory{worker}`` — gauges per worker process
@@ -52,7 +54,7 @@ ACTIONS = Counter(
 )
 ROUND_TRIP = Histogram(
     "metrogames_action_round_trip_seconds",
-    "A WebSocket action in the server: message received to the room's views sent",
+    "An action in the server (WebSocket or HTTP): received to the room's views sent",
     ["game"],
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
 )

@@ -13,12 +13,13 @@ from typing import Any
 from fastapi import APIRouter, Request
 from sqlalchemy import select, update
 
+from metrogames.i18n import N_, msg
 from metrogames.web import ratings as rt
 from metrogames.web.accounts import Account
 from metrogames.web.accounts_api import account_of
 from metrogames.web.api import bearer, read_body, seat_number, service
 from metrogames.web.bodies import NoBody
-from metrogames.web.checks import RoomError
+from metrogames.web.checks import RoomError, seat_label
 from metrogames.web.models import AccountRow, SeatRow
 from metrogames.web.rooms import RoomService
 from metrogames.web.tables import Table
@@ -36,7 +37,8 @@ async def link_seat(room: str, seat: str, request: Request) -> dict[str, Any]:
     number = seat_number(seat)
     table = await rooms.table(room)
     if rooms.seat_of(table, bearer(request)) != number:
-        raise RoomError(403, "bad-token", f"this is not the token of seat {number}")
+        message = msg(N_("this token does not hold seat {seat}"), seat=seat_label(number))
+        raise RoomError(403, "bad-token", message)
     if table.mode != "online":
         raise RoomError(400, "bad-request", "only the seats of an online room are rated")
     async with rooms.locked(table):
@@ -54,7 +56,10 @@ def _link(rooms: RoomService, room: str, seat: int, account: Account) -> None:
             )
         )
         if other is not None:
-            raise RoomError(409, "seat-taken", f"this account holds seat {other} of this room")
+            message = msg(
+                N_("this account holds seat {seat} of this room"), seat=seat_label(other)
+            )
+            raise RoomError(409, "seat-taken", message)
         session.execute(
             update(SeatRow)
             .where(SeatRow.room_id == room, SeatRow.seat == seat)

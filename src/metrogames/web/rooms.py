@@ -76,6 +76,7 @@ from metrogames.web.checks import (
     bot_name,
     hash_token,
     new_token,
+    seat_label,
     shown,
 )
 from metrogames.web.cluster import Cluster
@@ -783,7 +784,7 @@ class RoomService:
                 s = table.seats[seat]
                 if table.status != "waiting" or not s.human or s.token_hash is not None:
                     raise RoomError(
-                        409, "seat-taken", msg(N_("seat {seat} is not open"), seat=seat)
+                        409, "seat-taken", msg(N_("seat {seat} is not open"), seat=seat_label(seat))
                     )
                 token = new_token()
                 name = body.name or f"Player {seat + 1}"
@@ -813,7 +814,7 @@ class RoomService:
                             "seat {seats} waits for a player",
                             "seats {seats} wait for players",
                             len(open_seats),
-                            seats=", ".join(map(str, open_seats)),
+                            seats=", ".join(str(seat_label(s)) for s in open_seats),
                         ),
                     )
                 await self._start(table)
@@ -840,7 +841,7 @@ class RoomService:
                 s = self._seat(table, seat)
                 self._check_playing(table)
                 if not s.human:
-                    raise bad_request(msg(N_("seat {seat} is a bot's seat"), seat=seat))
+                    raise bad_request(msg(N_("seat {seat} is a bot's seat"), seat=seat_label(seat)))
                 if s.bot is None:
                     self._check_departed(table, seat)
                 await self._change_seat(table, seat, bot=bot)
@@ -861,13 +862,15 @@ class RoomService:
             grace=f"{grace:g}",
         )
         if table.connected[seat] > 0:
-            message = msg(N_("seat {seat}'s player is connected: {rule}"), seat=seat, rule=rule)
+            message = msg(
+                N_("seat {seat}'s player is connected: {rule}"), seat=seat_label(seat), rule=rule
+            )
             raise RoomError(409, "player-present", message)
         away = self.clock() - table.present[seat]
         if away < grace:
             message = msg(
                 N_("seat {seat}'s player was here {away} s ago: {rule}"),
-                seat=seat,
+                seat=seat_label(seat),
                 away=f"{away:.0f}",
                 rule=rule,
             )
@@ -884,7 +887,7 @@ class RoomService:
                 s = self._seat(table, seat)
                 if self.seat_of(table, token) != seat:
                     raise RoomError(
-                        403, "bad-token", msg(N_("this token does not hold seat {seat}"), seat=seat)
+                        403, "bad-token", msg(N_("this token does not hold seat {seat}"), seat=seat_label(seat))
                     )
                 if s.bot is not None:
                     await self._change_seat(table, seat, bot=None)
@@ -894,7 +897,7 @@ class RoomService:
 
     def _seat(self, table: Table, seat: int) -> Seat:
         if not 0 <= seat < len(table.seats):
-            raise RoomError(404, "not-found", msg(N_("no seat {seat} in this room"), seat=seat))
+            raise RoomError(404, "not-found", msg(N_("no seat {seat} in this room"), seat=seat_label(seat)))
         return table.seats[seat]
 
     async def _change_seat(
@@ -925,9 +928,11 @@ class RoomService:
         with self.sessions.begin() as session:
             row = session.get(SeatRow, (room, s.seat), with_for_update=claim)
             if row is None:
-                raise RoomError(404, "not-found", f"no seat {s.seat}")
+                message = msg(N_("no seat {seat} in this room"), seat=seat_label(s.seat))
+                raise RoomError(404, "not-found", message)
             if claim and row.token_hash is not None:
-                raise RoomError(409, "seat-taken", f"seat {s.seat} is not open")
+                message = msg(N_("seat {seat} is not open"), seat=seat_label(s.seat))
+                raise RoomError(409, "seat-taken", message)
             row.name, row.bot, row.token_hash = s.name, s.bot, s.token_hash
             if due is not None:
                 session.execute(update(RoomRow).where(RoomRow.id == room).values(bots_due=due))
@@ -968,7 +973,7 @@ class RoomService:
                 raise RoomError(
                     409,
                     "not-your-turn",
-                    msg(N_("seat {seat} is played by a bot; reclaim it first"), seat=seat),
+                    msg(N_("seat {seat} is played by a bot; reclaim it first"), seat=seat_label(seat)),
                 )
             state = table.progress.state
             try:
@@ -1006,7 +1011,7 @@ class RoomService:
             state = table.progress.state
             if seat not in state.to_move() or table.seats[seat].bot is not None:
                 raise RoomError(
-                    409, "not-your-turn", msg(N_("seat {seat} is not to move"), seat=seat)
+                    409, "not-your-turn", msg(N_("seat {seat} is not to move"), seat=seat_label(seat))
                 )
             view = state.view(seat)
             about = None
@@ -1051,10 +1056,11 @@ class RoomService:
         trial = table.progress.copy()
         try:
             trial.apply(seat, action)
-        except NotYourTurnError as exc:
-            raise RoomError(409, "not-your-turn", exc.as_message()) from None
+        except NotYourTurnError:  # the engine's text names players 0-based: say it as the page
+            message = msg(N_("seat {seat} is not to move"), seat=seat_label(seat))
+            raise RoomError(409, "not-your-turn", message) from None
         except GameOverError as exc:
-            raise RoomError(409, "game-over", exc.as_message()) from None
+            raise RoomError(409, "game-over", exc.detail_message()) from None
         except IllegalActionError as exc:
             raise RoomError(400, exc.reason, exc.as_message(), item=exc.item) from None
         moves = [(seat, action), *trial.chance_actions()]
@@ -1335,6 +1341,7 @@ class RoomService:
             "seats": self.seats_json(table),
             "turn_clock": table.turn_clock,
             "created": table.created,
+            "day_open": self.hide_seed(table),
         }
 
     def view(self, table: Table, you: int | None) -> dict[str, Any]:

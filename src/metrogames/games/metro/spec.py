@@ -82,7 +82,7 @@ MAX_GAME_LENGTH = 2 * TILES
 
 PRESETS = {
     "seed": Preset(
-        N_("Seed rules"),
+        N_("Original rules"),
         {"turn_mode": "draw", "one_tile_routes": "allowed"},
         N_("draw the top tile and place it; one-tile routes allowed"),
     ),
@@ -95,8 +95,8 @@ PRESETS = {
         ),
     ),
 }
-"""Metro's rule sets (``docs/metro.md``, "A turn", "Placing a tile"): the seed's rules (the
-default options) and the publisher's box rules."""
+"""Metro's rule sets (``docs/metro.md``, "A turn", "Placing a tile"): the original rules (the
+project seed's, the default options) and the publisher's box rules."""
 
 
 register_game(

@@ -135,16 +135,21 @@ export class ProfileScreen {
 // -- the lobby's ratings ---------------------------------------------------------------------
 // Shown under an online room's seats; a signed-in player's seat is tied to the account (so the
 // game is rated) the first time the lobby shows it.
+// The lobby's ratings box; `box.refresh()` fetches them again (the room's page calls it while
+// the lobby waits: a player who joins signed in ties the seat to the account just after).
 export function lobbyRatings(room, seats, mySeats, tokenFor) {
   const box = h("div", { class: "lobby-ratings", "data-testid": "lobby-ratings" }, h("p", { class: "muted small" }, t("ratings.loading")));
+  const rating = (r) => h("span", { class: "rating" }, `${t("ratings.rating", { rating: fmtNumber(r.rating, 1) })} ${r.games === null ? t("ratings.fixed") : t("ratings.games", { n: r.games })}`);
   const show = (r) => {
     const rows = r.seats.map((s) => h("li", { "data-seat": s.seat },
       `${t("room.seat", { n: s.seat + 1 })}: `,
       s.account ? h("strong", {}, s.name)
         : h("span", { class: "muted" }, s.rating ? t("common.bot") : seats[s.seat].claimed ? t("ratings.guest") : t("ratings.open")),
-      " — ", s.rating ? h("span", { class: "rating" }, `${t("ratings.rating", { rating: fmtNumber(s.rating.rating, 1) })} ${s.rating.games === null ? t("ratings.fixed") : t("ratings.games", { n: s.rating.games })}`)
-        : h("span", { class: "muted" }, s.account ? t("ratings.new") : "—")));
+      s.rating ? [" — ", rating(s.rating)] : s.account ? [" — ", h("span", { class: "muted" }, t("ratings.new"))] : ""));
     box.replaceChildren(h("h3", {}, t("ratings.title", { game: titleOf(r.game), n: r.players })), h("ul", {}, rows));
+  };
+  box.refresh = async () => {
+    try { show(await API.getRoomRatings(room)); } catch { /* the next refresh tries again */ }
   };
   (async () => {
     try {

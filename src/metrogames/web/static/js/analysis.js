@@ -2,7 +2,7 @@
 // /api/rooms/{room}/analysis, POST /api/analyses): the best score found on the same deal with
 // the whole deck known, the player's map and the best line's side by side, the costliest turn.
 
-import { h, clear, faceName } from "./dom.js";
+import { h, clear, cardName } from "./dom.js";
 import { t } from "./i18n.js";
 import { NextStationBoard } from "./board-nextstation.js";
 
@@ -42,7 +42,7 @@ function mapOf(board, view, caption) {
 
 function turnText(x) {
   const where = x.round ? t("analysis.round-turn", { round: x.round, turn: x.turn }) : t("analysis.step", { step: x.step });
-  const card = x.card ? ` ${t("analysis.card", { face: faceName(x.card) })}` : "";
+  const card = x.card ? ` (${cardName(x.card)})` : "";
   return `${where}${card}: ${t("analysis.turn", { played: x.played, better: x.better, loss: x.loss, mine: x.played_estimate, best: x.better_estimate })}`;
 }
 

@@ -2,7 +2,7 @@
 // Nothing here knows a rule: it sends what the player chose and hands back what the server says
 // (its messages in the language of the cookie `lang`, i18n.js).
 
-import { t } from "./i18n.js";
+import { t, currentLang } from "./i18n.js";
 
 // `item`: the offending item an engine refusal names, as data (docs/web-api.md, "Errors").
 export class ApiError extends Error {
@@ -55,13 +55,17 @@ export function getBoard(game) {
   return boardCache.get(game);
 }
 
-let gamesPromise = null;
+// Per language: the server words the bots' figures and the rule sets in the cookie's language,
+// so a language switch asks again.
+const gamesCache = new Map();
 export function getGames() {
-  if (!gamesPromise) {
-    gamesPromise = api("GET", "/api/games");
-    gamesPromise.catch(() => { gamesPromise = null; });
+  const lang = currentLang();
+  if (!gamesCache.has(lang)) {
+    const p = api("GET", "/api/games");
+    p.catch(() => { gamesCache.delete(lang); });
+    gamesCache.set(lang, p);
   }
-  return gamesPromise;
+  return gamesCache.get(lang);
 }
 
 export const createRoom = (body) => api("POST", "/api/rooms", body);
@@ -237,12 +241,8 @@ let account = null;
 export const signedIn = () => account;
 
 export async function loadAccount() {
-  try {
-    account = await api("GET", "/api/accounts/me");
-  } catch (err) {
-    if (err.reason !== "bad-session") throw err;
-    account = null;
-  }
+  const me = await api("GET", "/api/accounts/me");  // {"account": null} when nobody signed in
+  account = me.account ? me : null;
   return account;
 }
 

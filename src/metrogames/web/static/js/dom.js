@@ -74,6 +74,16 @@ export function faceName(face) {
   }[face] || face;
 }
 
+// A station card's kind (its back: street, underground, metro) in words.
+export const cardKind = (kind) => ({ street: t("card.street"), underground: t("card.underground"), metro: t("card.metro") }[kind] || kind);
+
+// A station card named by its id ("underground-joker", as the move log and the analysis give
+// it) in words: "underground card: joker"; any other text as it is.
+export function cardName(id) {
+  const m = /^(street|underground|metro)-(.+)$/.exec(id);
+  return m ? t("ns.card", { kind: cardKind(m[1]), face: faceName(m[2]) }) : id;
+}
+
 // A game's name (the published titles stay as printed; the map from the code keeps them here).
 export function gameTitle(game) {
   return { london: t("game.london"), paris: t("game.paris"), metro: t("game.metro") }[game] || game;
@@ -174,9 +184,13 @@ export function activate(node, fn) {
   });
 }
 
+// A seat's name as shown: a bot's ("bot:medium", or "bot:medium 2" for the second bot of
+// that level in a room) in words of the page's language, built from its level and ordinal.
 export function fmtName(name) {
   if (!name) return "—";
-  return name.startsWith("bot:") ? t("name.bot", { name: botLevel(name.slice(4)) }) : name;
+  if (!name.startsWith("bot:")) return name;
+  const [, code, n] = name.slice(4).match(/^(.*?)(?: (\d+))?$/);
+  return n ? t("name.bot-n", { name: botLevel(code), n }) : t("name.bot", { name: botLevel(code) });
 }
 
 // This browser's seat: its name with "(you)", unless the name says so already (the guided

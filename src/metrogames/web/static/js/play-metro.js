@@ -120,7 +120,11 @@ export class MetroScreen {
     const codes = v.drawn ? [v.drawn] : [];
     for (const c of v.hand || []) codes.push(c);
     const legal = this.legal();
-    el.append(h("h3", {}, codes.length > 1 ? (v.drawn ? t("metro.tiles-drawn-held") : t("metro.tiles")) : t("metro.tile")));
+    // a spectator (a replay too) sees the tiles of the seat to move, not "your tile"
+    const watching = v.you === null || v.you === undefined;
+    const mover = v.seats[(v.to_move || [])[0]];
+    el.append(h("h3", {}, watching && mover ? t("metro.tile-of", { name: fmtName(mover.name) })
+      : codes.length > 1 ? (v.drawn ? t("metro.tiles-drawn-held") : t("metro.tiles")) : t("metro.tile")));
     if (!codes.length) {
       el.append(h("p", { class: "muted" }, v.you === null || v.you === undefined ? t("common.watching") : t("metro.no-tile")));
     }
@@ -154,7 +158,7 @@ export class MetroScreen {
         el.append(h("div", { class: "buttons" }, h("button", { class: "btn", id: "draw-btn", onclick: () => this.send("draw") }, t("metro.draw"))));
       }
       if (this.ctx.interactive !== false) el.append(confirmToggle(() => this.render()));
-    } else if (v.status === "playing") {
+    } else if (v.status === "playing" && !watching) {
       el.append(h("p", { class: "waiting" }, t("metro.waiting")));
     }
   }
@@ -203,14 +207,16 @@ export class MetroScreen {
   renderLast() {
     const v = this.view;
     const el = clear(this.el.last);
-    if (!v.last) { el.hidden = true; return; }
+    if (!v.last || v.status === "finished") { el.hidden = true; return; } // the end screen scores it all
     el.hidden = false;
     const by = v.seats[v.last.by] || {};
     el.append(h("p", {}, t("metro.last"), " ", seatChip(this.board, v.last.by, { label: false }), ` ${t("metro.last-placed", { name: fmtName(by.name), square: v.last.square })}`));
     for (const r of v.last.routes || []) {
+      const nobody = r.player === null || r.player === undefined;
       el.append(h("p", { class: "route" }, "✔ ",
-        r.player === null || r.player === undefined ? t("metro.station-nobody", { station: r.station }) : seatChip(this.board, r.player, { label: false }),
-        ` ${(r.central ? t("metro.route-central", { station: r.station, n: r.tiles, points: r.points }) : t("metro.route", { station: r.station, n: r.tiles, points: r.points }))}`));
+        nobody ? `${t("metro.station-nobody", { station: r.station })}: ${t("score.route", { n: r.tiles, points: r.points })}`
+          : [seatChip(this.board, r.player, { label: false }),
+            ` ${(r.central ? t("metro.route-central", { station: r.station, n: r.tiles, points: r.points }) : t("metro.route", { station: r.station, n: r.tiles, points: r.points }))}`]));
     }
   }
 

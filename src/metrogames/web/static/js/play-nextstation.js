@@ -1,7 +1,7 @@
 // Next Station at the table: the map, the cards, the turn builder (made only of the view's
 // `legal` actions), the players' state and the score sheet.
 
-import { h, clear, colourChip, colourLetters, faceIcon, fmtName, youName, faceName, objectiveTextOf } from "./dom.js";
+import { h, clear, colourChip, colourLetters, faceIcon, fmtName, youName, faceName, objectiveTextOf, cardKind } from "./dom.js";
 import { t } from "./i18n.js";
 import { NextStationBoard } from "./board-nextstation.js";
 import { confirmMoves, confirmToggle, pendingBar } from "./confirm.js";
@@ -26,7 +26,6 @@ const powerText = (id) => ({
 }[id] || "");
 
 // A card's kind in words: street, underground (London), metro (Paris).
-export const cardKind = (kind) => ({ street: t("card.street"), underground: t("card.underground"), metro: t("card.metro") }[kind] || kind);
 
 // The river's name (London: the Thames).
 export const riverName = (name) => (name === "Thames" ? t("river.thames") : name);
@@ -79,8 +78,9 @@ export class NextStationScreen {
     if ((this.board.bridges || []).length) extra.push(h("span", { class: "legend-item" }, `◇ ${t("legend.crossing")}`));
     extra.push(h("span", { class: "legend-item" }, h("span", { class: "legend-interchange" }), t("legend.interchange")));
     return h("div", { class: "legend" }, ...items, ...extra,
-      h("span", { class: "legend-item" }, h("span", { class: "legend-start" }), t("legend.start")),
-      h("span", { class: "legend-item" }, h("span", { class: "legend-target" }), t("legend.target")));
+      // what a move may do: said only while the game goes on (hidden by render() once over)
+      h("span", { class: "legend-item legend-move" }, h("span", { class: "legend-start" }), t("legend.start")),
+      h("span", { class: "legend-item legend-move" }, h("span", { class: "legend-target" }), t("legend.target")));
   }
 
   resetTurn() {
@@ -96,6 +96,7 @@ export class NextStationScreen {
       this.shownSeat = view.you ?? 0;
     }
     if (stepChanged && view.you !== null && view.you !== undefined) this.shownSeat = view.you;
+    for (const item of this.root.querySelectorAll(".legend-move")) item.hidden = view.status === "finished";
     this.render();
   }
 
@@ -170,6 +171,7 @@ export class NextStationScreen {
     flipped.forEach((id, i) => row.append(this.cardEl(id, i === flipped.length - 1 && v.card === id)));
     if (!flipped.length) row.append(h("span", { class: "muted" }, t("ns.no-card")));
     el.append(row);
+    row.scrollLeft = row.scrollWidth; // a phone scrolls the row sideways: the current card in view
     if (v.branch) el.append(h("div", { class: "note" }, `⇄ ${t("ns.switch-note")}`));
   }
 

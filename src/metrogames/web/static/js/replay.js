@@ -1,7 +1,7 @@
 // Replays: the frames of a finished room (GET /api/rooms/{room}/replay) or of an uploaded
 // record (POST /api/replays), one spectator view per step, with prev/next/play controls.
 
-import { h, clear, gameTitle } from "./dom.js";
+import { h, clear, gameTitle, fmtName } from "./dom.js";
 import { t } from "./i18n.js";
 import * as API from "./api.js";
 import { NextStationScreen } from "./play-nextstation.js";
@@ -71,7 +71,7 @@ export class ReplayScreen {
       h("button", { class: "btn", id: "replay-last", "aria-label": t("replay.last"), onclick: () => { this.stop(); this.show(n - 1); } }, "▶|"),
       this.slider, this.counter,
       h("button", { class: "btn", id: "replay-download", onclick: () => downloadRecord(this.room, this.record) }, t("replay.record")));
-    const players = (this.data.players || []).join(", ");
+    const players = (this.data.players || []).map(fmtName).join(", ");
     this.table = h("div", { class: "table" });
     clear(this.root).append(
       h("header", { class: "room-header" }, h("h2", {}, t("replay.title", { game: gameTitle(this.data.game) })),

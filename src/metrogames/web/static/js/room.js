@@ -1,6 +1,6 @@
 // A room: the lobby while it waits, the table while it plays, the results at the end.
 
-import { h, clear, toast, fmtName, colourChip, colourLetters, gameTitle, presetText, optionValue, botLevel, bandRange, bandPhrase } from "./dom.js";
+import { h, clear, toast, fmtName, cardName, colourChip, colourLetters, gameTitle, presetText, optionValue, botLevel, bandRange, bandPhrase } from "./dom.js";
 import { t, fmtNumber, currentLang } from "./i18n.js";
 import * as API from "./api.js";
 import { NextStationScreen, sheetTable } from "./play-nextstation.js";
@@ -119,6 +119,7 @@ export class RoomScreen {
       const changed = JSON.stringify(sum) !== JSON.stringify(this.summary);
       this.summary = sum;
       if (sum.status === "waiting" && changed) this.renderLobby();
+      else if (sum.status === "waiting" && this.ratingsBox) this.ratingsBox.refresh();  // a seat tied to an account since
       if (changed) this.renderHeader();
       if (sum.status !== "waiting" && (!this.view || this.view.status !== sum.status)) {
         const v = await API.getView(this.room, this.tokenFor(this.seat));
@@ -146,7 +147,7 @@ export class RoomScreen {
     const sum = this.summary;
     const el = clear(this.el.header);
     const title = gameTitle(sum.game);
-    const modes = { solo: t("mode.solo"), bots: t("mode.bots"), hotseat: t("mode.hotseat"), online: t("mode.online") };
+    const modes = { solo: t("mode.solo"), bots: t("mode.bots"), hotseat: t("mode.hotseat"), online: t("mode.online"), daily: t("header.daily") };
     el.append(h("h2", {}, title),
       h("span", { class: "room-code", title: t("room.code.title") }, t("room.code"), " ", h("code", { "data-testid": "room-code" }, this.room)),
       h("span", { class: "mode tag" }, modes[sum.mode] || sum.mode),
@@ -206,7 +207,8 @@ export class RoomScreen {
       host ? h("div", { class: "buttons" }, h("button", {
         class: "btn primary big", id: "start-btn", disabled: open > 0, onclick: () => this.startGame(),
       }, open ? t("room.waiting-for", { n: open }) : t("home.start-game"))) : h("p", { class: "muted" }, t("room.host-starts")));
-    if (sum.mode === "online") panel.append(lobbyRatings(this.room, sum.seats, [...mine], (seat) => this.tokenFor(seat)));
+    this.ratingsBox = sum.mode === "online" ? lobbyRatings(this.room, sum.seats, [...mine], (seat) => this.tokenFor(seat)) : null;
+    if (this.ratingsBox) panel.append(this.ratingsBox);
     clear(this.el.body).append(panel);
     if (hadFocus) nameInput.focus();
   }
@@ -362,7 +364,8 @@ export class RoomScreen {
     const list = clear(panel.querySelector(".move-log"));
     for (const m of moves) {
       const who = m.player === null ? h("span", { class: "muted" }, t("room.log.chance")) : fmtName((seats[m.player] || {}).name || t("room.seat", { n: m.player + 1 }));
-      list.append(h("li", { value: m.step }, who, ": ", m.move === "?" ? h("span", { class: "muted", title: t("room.log.hidden.title") }, t("room.log.hidden")) : h("code", {}, m.move)));
+      const move = m.player === null ? cardName(m.move) : moveWords(m.move);  // a flipped card in words (a Metro tile keeps its code)
+      list.append(h("li", { value: m.step }, who, ": ", m.move === "?" ? h("span", { class: "muted", title: t("room.log.hidden.title") }, t("room.log.hidden")) : h("code", {}, move)));
     }
     list.scrollTop = list.scrollHeight;
   }
@@ -393,7 +396,11 @@ export class RoomScreen {
     const el = clear(this.el.extra);
     if (v.status === "finished") {
       el.append(this.endPanel(v));
-      if (analysable(v)) {
+      if (analysable(v) && this.summary.day_open) {
+        // a ranked daily game: the server shows its analysis once the day has closed
+        el.append(h("section", { class: "panel analysis", "data-testid": "analysis-later" },
+          h("h3", {}, t("analysis.title")), h("p", { class: "muted" }, t("analysis.day-open"))));
+      } else if (analysable(v)) {
         this.analysisEl = this.analysisEl || analysisPanel(this.board, () => API.getAnalysis(this.room));
         el.append(this.analysisEl);
       }
@@ -408,12 +415,14 @@ export class RoomScreen {
 
   // The coach: on this seat's turn, a Hint button asking the server for the best three moves
   // (its seat's view only) and the estimate of the move being built, if any. The server
-  // refuses hints in a ranked daily game (`ranked-game`): the panel then says so.
+  // refuses hints in a ranked daily game (`ranked-game`; the summary's `day_open`): the panel
+  // says so instead of offering the button.
   coachPanel(v) {
     if (v.status !== "playing" || v.you === null || v.you === undefined || !(v.legal || []).length) return null;
     const panel = h("section", { class: "panel coach", "data-testid": "coach", "aria-live": "polite" });
-    if (this.hintsOff) {
-      panel.append(h("p", { class: "muted", "data-testid": "hints-off" }, this.hintsOff));
+    const off = this.summary.day_open ? t("coach.ranked") : this.hintsOff;  // the server would refuse
+    if (off) {
+      panel.append(h("p", { class: "muted", "data-testid": "hints-off" }, off));
       return panel;
     }
     const hint = this.hint && this.hint.step === v.step && this.hint.seat === v.you ? this.hint : null;
@@ -435,6 +444,7 @@ export class RoomScreen {
       if (this.hint && this.hint.step === data.step && this.hint.seat === seat) {
         this.hint = { step: data.step, seat, data };
         if (this.screen && this.screen.showHints) this.screen.showHints({ step: data.step, moves: data.moves });
+        showBestHint();
       }
     } catch (err) {
       this.hint = null;
@@ -513,6 +523,21 @@ export class RoomScreen {
   }
 }
 
+// The best hint's marker on the board, scrolled to the middle of the screen when it is off
+// it or under the pinned turn dock (a phone).
+function showBestHint() {
+  const badge = document.querySelector(".hint-badge");
+  if (!badge) return;
+  const r = badge.getBoundingClientRect();
+  const dock = document.querySelector(".turn-dock");
+  const pinned = dock && getComputedStyle(dock).position === "sticky" ? dock.getBoundingClientRect().height : 0;
+  if (r.top < 0 || r.bottom > innerHeight - pinned) badge.scrollIntoView({ block: "center" });
+}
+
+// A move's notation as shown: the one word of it ("pass") in the page's language; squares,
+// stations and sections stay as written.
+const moveWords = (text) => (text === "pass" ? t("ns.pass") : text);
+
 // The coach's answer: the moves best first with the game's figure (expected final score, or
 // the win probability in Metro), the other figure after it when several play, then the move
 // being built.
@@ -524,11 +549,11 @@ function hintList(data, players) {
     return data.figure === "win" ? `${win} (${points})` : `${points} (${win})`;
   };
   const item = (m, i) => h("li", { class: "hint-move", "data-hint": String(i) },
-    h("code", { class: "hint-text" }, m.text), " ", h("strong", {}, figures(m)));
+    h("code", { class: "hint-text" }, moveWords(m.text)), " ", h("strong", {}, figures(m)));
   return h("div", { class: "hints" },
     h("p", { class: "muted small" }, data.figure === "win" ? t("coach.best-by-win") : t("coach.best-by-score")),
     h("ol", { class: "hint-list", "data-testid": "hint-list" }, data.moves.map(item)),
-    data.about ? h("p", { class: "hint-about", "data-testid": "hint-about" }, t("coach.your-move"), " ", h("code", {}, data.about.text), ": ", h("strong", {}, figures(data.about))) : "");
+    data.about ? h("p", { class: "hint-about", "data-testid": "hint-about" }, t("coach.your-move"), " ", h("code", {}, moveWords(data.about.text)), ": ", h("strong", {}, figures(data.about))) : "");
 }
 
 // Save the record file exactly as the server wrote it (or `text`, an uploaded record).

@@ -446,10 +446,18 @@ class MetroEditor {
     return out;
   }
 
+  // Copies of tile `code` not laid yet (never below 0: a loaded sheet may lay too many, which
+  // the server then refuses).
+  left(code) {
+    const used = this.placements.filter((p) => p.tile === code).length;
+    return Math.max(0, this.tiles.get(code).count - used);
+  }
+
   place(square) {
     const i = this.placements.findIndex((p) => p.square === square);
     if (i >= 0) this.placements.splice(i, 1);
-    else this.placements.push({ square, tile: this.tile });
+    else if (this.left(this.tile) > 0) this.placements.push({ square, tile: this.tile });
+    else return;  // no copy of this tile is left: its button is disabled
     this.onChange();
   }
 
@@ -485,11 +493,9 @@ class MetroEditor {
   }
 
   toolbar(el) {
-    const used = new Map();
-    for (const p of this.placements) used.set(p.tile, (used.get(p.tile) || 0) + 1);
     el.append(h("div", { class: "tile-row score-tiles", role: "group", "aria-label": t("score.tile-to-lay") }, this.board.tiles.map((tile) => {
-      const left = tile.count - (used.get(tile.code) || 0);
-      return h("button", { type: "button", class: `tile-btn${tile.code === this.tile ? " selected" : ""}`, "data-tile": tile.code,
+      const left = this.left(tile.code);
+      return h("button", { type: "button", class: `tile-btn${tile.code === this.tile ? " selected" : ""}`, "data-tile": tile.code, disabled: left === 0,
         "aria-pressed": tile.code === this.tile ? "true" : "false", "aria-label": t("score.tile-left", { code: tile.code, n: left }),
         onclick: () => { this.tile = tile.code; this.onShown(); } }, tileSvg(tile, 40), h("span", { class: "tile-code" }, `${tile.code} ×${left}`));
     })));

@@ -59,6 +59,7 @@ export class TutorialScreen {
     this.closed = true;
     if (this.room) this.room.destroy();
     if (this.observer) this.observer.disconnect();
+    if (this.resizer) this.resizer.disconnect();
   }
 
   // The game's steps in the current language: /tutorials.{lang}.json, else /tutorials.json.
@@ -113,7 +114,11 @@ export class TutorialScreen {
       panel: h("aside", { class: "panel tutorial-panel", "aria-live": "polite", "data-testid": "tutorial" }),
       table: h("div", { class: "tutorial-table" }),
     };
-    clear(this.root).append(h("div", { class: "tutorial" }, this.el.panel, this.el.table));
+    const box = h("div", { class: "tutorial" }, this.el.panel, this.el.table);
+    clear(this.root).append(box);
+    // on a phone the guide is pinned at the bottom: the turn's dock sticks just above it
+    this.resizer = new ResizeObserver(() => box.style.setProperty("--guide-h", `${this.el.panel.offsetHeight}px`));
+    this.resizer.observe(this.el.panel);
     this.el.table.addEventListener("click", (ev) => this.filter(ev), true);
     this.el.table.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") this.filter(ev); }, true);
     this.observer = new MutationObserver(() => this.paintMarks());
