@@ -1064,7 +1064,7 @@ def start_profile(out: str | None, pid: int, duration: float) -> subprocess.Pope
     return subprocess.Popen(
         [
             spy_bin, "record", "--pid", str(pid), "--rate", "200", "--format", fmt,
-            "--output", out, "--duration", str(int(duration) + 5), "--nonblocking",
+            "--output", out, "--duration", str(int(duration) + 5), "--nonblocking", "--subprocesses",
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

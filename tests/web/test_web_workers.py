@@ -78,6 +78,38 @@ def test_an_action_on_one_worker_reaches_a_socket_on_the_other(db_url: str) -> N
         assert [who for who, _ in history[seen["step"] :] if who >= 0] == [mover, 1 - mover]
 
 
+def test_a_worker_at_the_previous_version_applies_a_published_change_without_reading(
+    db_url: str,
+) -> None:
+    with two_workers(db_url) as (a, b):
+        room, tokens = online_metro(a, b)
+        rooms_b = b.app.state.rooms  # type: ignore[attr-defined]
+        reads: list[str] = []
+        fetch = rooms_b._fetch
+
+        def counted(room_id: str, step: int) -> Any:
+            reads.append(room_id)
+            return fetch(room_id, step)
+
+        rooms_b._fetch = counted
+        with b.websocket_connect(f"/ws/rooms/{room}") as ws:
+            ws.send_json({"type": "hello", "token": tokens[1]})
+            pushed = ws.receive_json()["view"]
+            for _ in range(3):  # A plays; B's copy takes each change as published
+                seen = view(a, room, tokens[pushed["to_move"][0]])
+                mover = seen["to_move"][0]
+                assert act(a, room, tokens[mover], seen["legal"][0], seen["step"]).status_code == 200
+                while pushed["step"] <= seen["step"]:
+                    pushed = ws.receive_json()["view"]
+                assert pushed["to_move"] == [1 - mover]
+        assert reads == []
+        assert record_history(b, room) == record_history(a, room)
+        now = view(b, room, tokens[pushed["to_move"][0]])
+        assert act(b, room, tokens[now["to_move"][0]], now["legal"][0], now["step"]).status_code == 200
+        assert reads == []  # B's copy was at the room's version: no catching up
+        assert record_history(a, room) == record_history(b, room)
+
+
 def test_one_action_sent_to_both_workers_is_played_once(db_url: str) -> None:
     with two_workers(db_url) as (a, b):
         room, tokens = online_metro(a, b)

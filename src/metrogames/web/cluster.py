@@ -9,9 +9,12 @@ whose copy of the room was read at the version it finds needs no database read t
 any other catches up first. While the lock is held the room is marked as being changed, and
 the mark goes only with a release: a worker that dies between its write and its release
 leaves the version unknown, so the next holder catches up. Releasing the lease after a change sets a new version and publishes
-the room on :data:`ROOMS` (payload ``"{worker} {room} {version}"``) in one script; every other
-worker that holds the room in memory catches up from the database and pushes views to its own
-sockets. A chat message goes on :data:`CHAT` (``{"worker", "room", "message"}`` JSON).
+the room on :data:`ROOMS` (payload ``"{worker} {room} {version} {previous} {change}"``: the
+versions after and before, ``-`` when unknown, and the holder's :attr:`Lease.change`, the
+change itself as JSON, or nothing) in one script; every other worker that holds the room in
+memory applies the change to its copy when that copy is at the previous version, else catches
+up from the database, and pushes views to its own sockets. A worker that does not hold the
+room reads no further than the room id. A chat message goes on :data:`CHAT` (``{"worker", "room", "message"}`` JSON).
 
 When Redis cannot be reached, publishing is skipped (logged), locks are passed over (the
 version unknown: the room is caught up from the database; its unique ``(room, step)`` still
@@ -40,6 +43,7 @@ ROOMS = "metrogames:rooms"
 """The channel of room changes."""
 CHAT = "metrogames:chat"
 """The channel of chat messages."""
+_ROOMS_BYTES, _CHAT_BYTES = ROOMS.encode(), CHAT.encode()
 LOCK_TTL = 5.0
 """Seconds a room lock lives unless released (a dead worker's lock frees itself)."""
 LOCK_WAIT = 6.0
@@ -75,11 +79,14 @@ _VERSION = "if redis.call('exists', KEYS[2]) == 1 then return '' end return redi
 class Lease:
     """A room lock as taken: ``held`` (else Redis failed or the wait ran out), ``version``
     (the room's version when taken, ``None``: unknown; after release: the version the room
-    now has, if known) and ``changed`` (set by the holder: the room was changed)."""
+    now has, if known), ``changed`` (set by the holder: the room was changed) and ``change``
+    (set by the holder: the change as JSON text, published with it when the version it was
+    made at is known; empty: the others read the database)."""
 
     held: bool = False
     version: str | None = None
     changed: bool = False
+    change: str = ""
 
 
 def connect(url: str) -> Redis:
@@ -107,6 +114,10 @@ class Cluster:
         self.redis = redis
         self.worker = secrets.token_hex(6)
         self._warned = 0.0
+        # sent by their SHA-1 (EVALSHA), loaded again by redis-py when Redis lost them
+        self._acquire = redis.register_script(_ACQUIRE)
+        self._release_script = redis.register_script(_RELEASE)
+        self._version = redis.register_script(_VERSION)
 
     def _warn(self, what: str, exc: Exception) -> None:
         """Log a Redis failure at most once a second."""
@@ -138,7 +149,7 @@ class Cluster:
     async def version(self, room: str) -> str | None:
         """The room's version now (``None``: unknown, or Redis failed)."""
         try:
-            found = await self.redis.eval(_VERSION, 2, *self._keys(room)[1:])
+            found = await self._version(keys=self._keys(room)[1:])
         except (RedisError, OSError) as exc:
             self._warn("reading a room's version", exc)
             return None
@@ -157,9 +168,7 @@ class Cluster:
         try:
             give_up = time.monotonic() + LOCK_WAIT
             while True:
-                taken, seen = await self.redis.eval(
-                    _ACQUIRE, 3, *keys, token, int(LOCK_TTL * 1000)
-                )
+                taken, seen = await self._acquire(keys=keys, args=[token, int(LOCK_TTL * 1000)])
                 if taken:
                     lease.held, lease.version = True, seen.decode() or None
                     break
@@ -187,13 +196,18 @@ class Cluster:
         self, room: str, keys: tuple[str, str, str], token: str, lease: Lease
     ) -> None:
         """Give the lease back; after a change (or while the version is unknown) the room gets
-        a new version, and a change is published."""
+        a new version, and a change is published (with the change itself when the version it
+        was made at is known)."""
         new = secrets.token_hex(8) if lease.changed or lease.version is None else ""
-        message = f"{self.worker} {room} {new or '-'}"
+        if lease.held and lease.version is not None and lease.change:
+            message = f"{self.worker} {room} {new} {lease.version} {lease.change}"
+        else:
+            message = f"{self.worker} {room} {new or '-'} - "
         try:
             if lease.held:
                 channel = ROOMS if lease.changed else ""
-                await self.redis.eval(_RELEASE, 3, *keys, token, new, channel, message)
+                args = [token, new, channel, message]
+                await self._release_script(keys=keys, args=args)
                 lease.version = new or lease.version
             else:
                 lease.version = None
@@ -205,12 +219,14 @@ class Cluster:
 
     async def listen(
         self,
-        on_room: Callable[[str, str | None], None],
+        on_room: Callable[[str, str | None, str | None, str], None],
         on_chat: Callable[[str, dict[str, Any]], Awaitable[None]],
         on_reconnect: Callable[[], None],
     ) -> None:
-        """Until cancelled: call ``on_room(room, version)`` for each other worker's room change
-        (``version``: the room's new one, or ``None``) and
+        """Until cancelled: call ``on_room(room, version, previous, change)`` for each other
+        worker's room change (``version``: the room's new one, ``previous``: the one the change
+        was made at, each ``None`` when unknown; ``change``: the holder's
+        :attr:`Lease.change`, or ``""``) and
         ``on_chat(room, message)`` for its chat messages; after each (re)subscription, call
         ``on_reconnect()`` (what was published meanwhile is lost)."""
         first = True
@@ -238,16 +254,21 @@ class Cluster:
     async def _dispatch(
         self,
         message: dict[str, Any],
-        on_room: Callable[[str, str | None], None],
+        on_room: Callable[[str, str | None, str | None, str], None],
         on_chat: Callable[[str, dict[str, Any]], Awaitable[None]],
     ) -> None:
-        channel = message["channel"].decode()
-        data = message["data"].decode()
-        if channel == ROOMS:
-            worker, room, version = data.split(" ")
+        channel = message["channel"]
+        data = message["data"]
+        if channel == _ROOMS_BYTES:
+            worker, room, version, previous, change = data.decode().split(" ", 4)
             if worker != self.worker:
-                on_room(room, None if version == "-" else version)
-        elif channel == CHAT:
-            body = json.loads(data)
+                on_room(room, _known(version), _known(previous), change)
+        elif channel == _CHAT_BYTES:
+            body = json.loads(data.decode())
             if body["worker"] != self.worker:
                 await on_chat(body["room"], body["message"])
+
+
+def _known(version: str) -> str | None:
+    """A published version (``-``: unknown)."""
+    return None if version == "-" else version

@@ -56,7 +56,10 @@ def open_database(url: str) -> Engine:
                 dbapi_connection.execute("PRAGMA synchronous=NORMAL")
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    # no ping per checkout (a round trip before each write): a connection the database
+    # dropped fails its request as unavailable (a 503, :func:`unavailable`), and the pool
+    # then discards every connection opened before; none is kept past half an hour
+    return create_engine(url, pool_recycle=1800)
 
 
 def unavailable(exc: BaseException) -> bool:

@@ -246,10 +246,15 @@ class RoomService:
                 if table.stale or lease.version is None or lease.version != table.version:
                     await self._sync(table)
                 before = self._fingerprint(table)
+                table.written = []
                 try:
                     yield table
                 finally:
-                    lease.changed = self._fingerprint(table) != before
+                    after = self._fingerprint(table)
+                    lease.changed = after != before
+                    if lease.changed:
+                        lease.change = self._change(table, before, after, table.written)
+                    table.written = None
             table.version = lease.version
 
     @staticmethod
@@ -257,6 +262,38 @@ class RoomService:
         """What other workers must catch up on when it changes."""
         seats = tuple(table.seats)
         return table.progress.step, table.status, table.deadline, table.bots_due, seats
+
+    @staticmethod
+    def _change(
+        table: Table, before: tuple[Any, ...], after: tuple[Any, ...], written: list[str]
+    ) -> str:
+        """The change from fingerprint ``before`` to ``after`` as the JSON text other workers
+        apply (:meth:`_apply_change`): ``[step, [status, deadline, bots_due], [[player,
+        action JSON]...]]``, the actions stored from ``step`` on; ``""`` when
+        the seats changed or the stored actions are not exactly the steps gone by (the others
+        read the database)."""
+        if before[4] != after[4] or len(written) != after[0] - before[0]:
+            return ""
+        facts = json.dumps([table.status, table.deadline, table.bots_due])
+        return f'[{before[0]},{facts},[{",".join(written)}]]'
+
+    def _apply_change(self, table: Table, change: str) -> bool:
+        """Apply another worker's published ``change`` (:meth:`_change`) to ``table``, whose
+        copy is at the version it was made at; ``False`` (the table untouched) when it does
+        not start at the copy's step or the engine refuses it."""
+        try:
+            step, (status, deadline, due), moves = json.loads(change)
+            if step != table.progress.step:
+                return False
+            progress = table.progress.copy() if moves else table.progress
+            for player, action in moves:
+                progress.apply(player, progress.state.action_from_json(player, action))
+        except Exception:
+            log.exception("room %s: a published change did not apply", table.id)
+            return False
+        table.progress = progress
+        table.status, table.deadline, table.bots_due = status, deadline, due
+        return True
 
     async def catch_up(self, table: Table) -> None:
         """With several workers: catch ``table`` up with the database unless its version is
@@ -314,15 +351,36 @@ class RoomService:
             ).all()
         return row, [Seat(*s) for s in seats], list(actions)
 
-    def room_changed(self, room: str, version: str | None = None) -> None:
-        """Another worker changed ``room`` (its new ``version``, if known): the copy in memory
-        (if any) is stale; with sockets on it, it catches up and they get views now."""
+    def room_changed(
+        self,
+        room: str,
+        version: str | None = None,
+        previous: str | None = None,
+        change: str = "",
+    ) -> None:
+        """Another worker changed ``room`` (its new ``version``, if known) from ``previous``
+        (if known) by ``change`` (:meth:`_change`, or ``""``). A copy in memory at
+        ``previous`` whose lock is free takes the change as it is; any other copy is stale.
+        With sockets on it, it catches up (if stale) and they get views now."""
         table = self.tables.get(room)
         if table is None:
             return
-        table.stale, table.heard = True, version
-        if table.listeners and table.refresh_task is None:
-            table.refresh_task = asyncio.get_running_loop().create_task(self._refresh(table))
+        if (
+            change
+            and version is not None
+            and previous is not None
+            and previous == table.version
+            and not table.stale
+            and not table.lock.locked()
+            and self._apply_change(table, change)
+        ):
+            table.version = version
+        else:
+            table.stale, table.heard = True, version
+        if table.listeners:
+            table.unpushed = True
+            if table.refresh_task is None:
+                table.refresh_task = asyncio.get_running_loop().create_task(self._refresh(table))
 
     def all_changed(self) -> None:
         """What other workers published may have been lost (Redis came back): every room
@@ -332,9 +390,11 @@ class RoomService:
 
     async def _refresh(self, table: Table) -> None:
         """Catch a stale room up and push views to this worker's sockets, until it is no
-        longer stale (a failed read is tried again ``RETRY_SECONDS`` later)."""
+        longer stale and every change heard was pushed (a failed read is tried again
+        ``RETRY_SECONDS`` later)."""
         try:
-            while table.stale and table.listeners:
+            while table.listeners and (table.stale or table.unpushed):
+                table.unpushed = False
                 try:
                     async with table.lock:
                         if table.stale:
@@ -693,15 +753,16 @@ class RoomService:
         moves: Sequence[tuple[int, Any]],
         state: Any,
         clock_step: int | None = None,
-    ) -> None:
+    ) -> list[str]:
         """Add ``moves`` as the actions of steps ``first``, ``first + 1``… of ``room`` (one
         Core ``INSERT``, after what a session holds: no ORM unit of work on the hot path; the
-        first marked as the turn clock's, played when its time ran out at ``clock_step``)."""
+        first marked as the turn clock's, played when its time ran out at ``clock_step``);
+        returns the actions' JSON texts."""
         if not moves:
-            return
+            return []
         if isinstance(target, Session):
             target.flush()
-        rows = [
+        rows: list[dict[str, Any]] = [
             {
                 "room_id": room,
                 "step": first + i,
@@ -712,6 +773,7 @@ class RoomService:
             for i, (player, action) in enumerate(moves)
         ]
         target.execute(INSERT_ACTIONS, rows)
+        return [row["action"] for row in rows]
 
     def seat_of(self, table: Table, token: str | None) -> int:
         """The seat whose token is ``token``.
@@ -1102,7 +1164,7 @@ class RoomService:
         if due != table.bots_due:
             room["bots_due"] = due
         try:
-            await self.write(self._write, table, trial, moves, room, state, clock_step)
+            texts = await self.write(self._write, table, trial, moves, room, state, clock_step)
         except IntegrityError:
             table.stale, table.version = True, None  # another worker played: catch up next
             raise RoomError(409, "stale-step", msg(N_("another action took this step"))) from None
@@ -1110,6 +1172,8 @@ class RoomService:
         if status is not None:
             table.status = status
         table.deadline, table.bots_due = deadline, due
+        if table.written is not None:
+            table.written += (f"[{p},{text}]" for (p, _), text in zip(moves, texts, strict=True))
 
     def _new_deadline(self, table: Table) -> float | None:
         """The deadline of a turn beginning now (``None`` without a turn clock)."""
@@ -1125,11 +1189,13 @@ class RoomService:
         room: dict[str, Any],
         state: Any,
         clock_step: int | None,
-    ) -> None:
+    ) -> list[str]:
+        """Store ``moves`` and the ``room`` facts in one transaction; returns the actions'
+        JSON texts as stored."""
         # Core on one connection, one transaction; an ORM session only for the finish hooks
         with self.engine.begin() as connection:
             first = trial.step - len(moves)
-            self._add_actions(connection, table.id, first, moves, state, clock_step)
+            texts = self._add_actions(connection, table.id, first, moves, state, clock_step)
             if room:
                 connection.execute(UPDATE_ROOM, {"room": table.id, **room})
             if room.get("status") == "finished" and self.on_finish:
@@ -1137,6 +1203,7 @@ class RoomService:
                     for hook in self.on_finish:
                         hook(session, table, trial)
                     session.flush()
+        return texts
 
     async def _settle(self, table: Table) -> None:
         """After a change: start the clock of a new turn (its deadline is in the views), tell

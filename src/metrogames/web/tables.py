@@ -121,8 +121,11 @@ class Table:
     loaded again has it: :func:`timed_out_notices`). With several workers (:mod:`.cluster`):
     ``stale`` (another worker changed the room since it was read), ``refresh_task`` (the
     task catching it up and pushing views to this worker's sockets), ``version`` (the room's
-    version in Redis this copy is known to match, or ``None``) and ``heard`` (the version the
-    last change published by another worker gave the room)."""
+    version in Redis this copy is known to match, or ``None``), ``heard`` (the version the
+    last change published by another worker gave the room), ``unpushed`` (a change heard
+    from another worker is not yet pushed to this worker's sockets) and ``written`` (while a
+    change runs under :meth:`RoomService.locked`: the actions stored so far, as
+    ``[player, action JSON]`` texts)."""
 
     id: str
     game: str
@@ -152,6 +155,8 @@ class Table:
     refresh_task: asyncio.Task[None] | None = None
     version: str | None = None
     heard: str | None = None
+    unpushed: bool = False
+    written: list[str] | None = None
 
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
