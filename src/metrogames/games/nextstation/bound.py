@@ -89,12 +89,7 @@ def score_bound(state: NextStationState, player: int) -> dict[str, int] | None:
         sections = round_sections(city, deck, power == DOUBLE_SECTION)
         lines += line_bound(city, sections, power == CIRCLE_STATION)
         stations.append(sections + 1 if sections else 0)
-    sites = city.tourist_mask.bit_count()
-    boxes = sum(min(n, sites) for n in stations)
-    tourist = city.tourist_points[min(boxes, len(city.tourist_points) - 1)] if sites else 0
-    points = tuple(sorted(city.interchange_points.items()))
-    interchanges = _interchanges(points, sum(stations), min(stations)) if points else 0
-    bridges = len(city.bridges) * max(city.bridge_points.values(), default=0)
+    tourist, interchanges, bridges = _station_bounds(city, stations)
     objectives = city.objective_points * len(deal.objectives)
     total = lines + tourist + interchanges + bridges + objectives
     return {
@@ -117,10 +112,17 @@ def score_ceiling(city: CityMap) -> int:
     )
     stations = [sections + 1] * ROUNDS
     lines = ROUNDS * line_bound(city, sections, True)
+    tourist, interchanges, bridges = _station_bounds(city, stations)
+    return lines + tourist + interchanges + bridges + 2 * city.objective_points
+
+
+def _station_bounds(city: CityMap, stations: list[int]) -> tuple[int, int, int]:
+    """Bounds of the tourist-site, interchange and Thames-crossing points (in that order) of
+    a sheet whose rounds reach at most ``stations[r]`` stations each."""
     sites = city.tourist_mask.bit_count()
     boxes = sum(min(n, sites) for n in stations)
     tourist = city.tourist_points[min(boxes, len(city.tourist_points) - 1)] if sites else 0
     points = tuple(sorted(city.interchange_points.items()))
     interchanges = _interchanges(points, sum(stations), min(stations)) if points else 0
     bridges = len(city.bridges) * max(city.bridge_points.values(), default=0)
-    return lines + tourist + interchanges + bridges + 2 * city.objective_points
+    return tourist, interchanges, bridges
