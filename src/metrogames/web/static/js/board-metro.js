@@ -2,11 +2,14 @@
 // colours, the central block, placed tiles drawn from their tracks. Routes are coloured by
 // following the placed tracks from each station (a drawing matter; scores come from the view).
 
-import { s, clear, colourHex, DASHES, colourName } from "./dom.js";
+import { s, clear, colourHex, colourLetters, DASHES, colourName } from "./dom.js";
 import { t } from "./i18n.js";
 import { cell, cellPolygon, closeZoom, largestSquare, tapOrZoom } from "./taphit.js";
 
-export const SEAT_LETTERS = "YBOGRV";
+// A seat's letter: its colour's, in the page's language (dom.js colourLetters).
+export function seatLetter(colours, seat) {
+  return colourLetters(colours)[colours[seat]].toUpperCase();
+}
 const U = 64;
 const M = 0.62 * U;
 const SIDES = { north: 0, east: 1, south: 2, west: 3, N: 0, E: 1, S: 2, W: 3 };
@@ -203,14 +206,14 @@ export class MetroBoard {
       else [x, y, w, hgt] = [hx + U + 3, hy + 5, d, U - 10];
       const colour = seat === undefined ? null : this.colours[seat];
       const sg = s("g", { class: `edge-station${done.has(st.number) ? " done" : ""}${seat === undefined ? " unused" : ""}`, "data-station": st.number });
-      sg.append(s("title", { text: `${seat === undefined ? t("metro.station-nobody", { station: st.number }) : t("metro.station-of", { station: st.number, colour: colourName(colour), letter: SEAT_LETTERS[seat] })}${done.has(st.number) ? `, ${t("metro.route-complete")}` : ""}` }));
+      sg.append(s("title", { text: `${seat === undefined ? t("metro.station-nobody", { station: st.number }) : t("metro.station-of", { station: st.number, colour: colourName(colour), letter: seatLetter(this.colours, seat) })}${done.has(st.number) ? `, ${t("metro.route-complete")}` : ""}` }));
       sg.append(s("rect", { x, y, width: w, height: hgt, rx: 5, fill: colour ? colourHex(colour) : "#bbb", class: "edge-box" }));
       const vertical = side === 1 || side === 3;
       sg.append(s("text", { x: x + w / 2, y: y + hgt / 2 + (vertical ? -3 : 5), "text-anchor": "middle", class: "edge-num", text: String(st.number) }));
       if (seat !== undefined) {
         sg.append(s("text", {
           x: vertical ? x + w / 2 : x + w - 7, y: vertical ? y + hgt / 2 + 13 : y + hgt / 2 + 4,
-          "text-anchor": "middle", class: "edge-letter", text: SEAT_LETTERS[seat],
+          "text-anchor": "middle", class: "edge-letter", text: seatLetter(this.colours, seat),
         }));
       }
       if (done.has(st.number)) {
@@ -235,7 +238,7 @@ export class MetroBoard {
       g.append(s("g", { transform: `translate(${x} ${y})`, class: "train", "data-station": tr.station },
         s("title", { text: t("metro.train-title", { station: tr.station, colour: colourName(this.colours[tr.seat]), n: tr.tiles }) }),
         s("circle", { r: 9, fill: colour }),
-        s("text", { "text-anchor": "middle", dy: "0.35em", text: SEAT_LETTERS[tr.seat] })));
+        s("text", { "text-anchor": "middle", dy: "0.35em", text: seatLetter(this.colours, tr.seat) })));
     }
   }
 

@@ -93,13 +93,15 @@ export function colourHex(name) {
   return COLOUR_HEX[name] || "#555";
 }
 
-// One distinct letter per colour of a list: its first letter not already taken
-// (London blue b, pink p, purple u, green g — as in the terminal).
+// One distinct letter per colour of a list: the first letter of its name in the page's
+// language not already taken, accents dropped (English: London blue b, pink p, purple u,
+// green g — as in the terminal; Metro y b o g r v; French bleu b, rose r, violet v, vert e).
 export function colourLetters(colours) {
   const out = {};
   for (const c of colours) {
     const used = new Set(Object.values(out));
-    const letter = [...c.toLowerCase()].find((ch) => /[a-z]/.test(ch) && !used.has(ch)) || "?";
+    const name = colourName(c).normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+    const letter = [...name, ...c].find((ch) => /[a-z]/.test(ch) && !used.has(ch)) || "?";
     out[c] = letter;
   }
   return out;

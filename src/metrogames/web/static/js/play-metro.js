@@ -3,13 +3,13 @@
 
 import { h, clear, colourHex, fmtName, youName, colourName } from "./dom.js";
 import { t } from "./i18n.js";
-import { MetroBoard, SEAT_LETTERS, tileSvg } from "./board-metro.js";
+import { MetroBoard, seatLetter, tileSvg } from "./board-metro.js";
 import { confirmMoves, confirmToggle, pendingBar } from "./confirm.js";
 
 export function seatChip(board, seat, { label = true } = {}) {
   const colour = board.colours[seat];
   return h("span", { class: "chip", style: { "--c": colourHex(colour) } },
-    h("span", { class: "chip-swatch", "aria-hidden": "true" }, SEAT_LETTERS[seat]),
+    h("span", { class: "chip-swatch", "aria-hidden": "true" }, seatLetter(board.colours, seat)),
     label ? h("span", { class: "chip-name" }, colourName(colour)) : null);
 }
 
@@ -36,7 +36,7 @@ export class MetroScreen {
 
   legend() {
     return h("div", { class: "legend" },
-      h("span", { class: "legend-item" }, t("metro.legend.stations")),
+      h("span", { class: "legend-item" }, t("metro.legend.stations", { letters: this.board.colours.map((_, seat) => seatLetter(this.board.colours, seat)).join(" ") })),
       h("span", { class: "legend-item" }, h("span", { class: "legend-legal" }), t("metro.legend.legal")),
       h("span", { class: "legend-item" }, `● ${t("metro.legend.train")}`),
       h("span", { class: "legend-item" }, t("metro.legend.central")));
