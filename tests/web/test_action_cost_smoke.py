@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import ModuleType
 
@@ -28,7 +29,10 @@ def load_module() -> ModuleType:
 def test_four_rooms_play_out_and_every_part_is_timed(tmp_path: Path) -> None:
     ac = load_module()
     build, send = views.build_view, starlette.websockets.WebSocket.send
-    result = asyncio.run(ac.run(4, 1, f"sqlite:///{tmp_path / 'cost.db'}"))
+    # a thread of its own: the browser tests' Playwright keeps an event loop in this one
+    with ThreadPoolExecutor(1) as pool:
+        run = ac.run(4, 1, f"sqlite:///{tmp_path / 'cost.db'}")
+        result = pool.submit(asyncio.run, run).result()
     assert result["errors"] == 0
     assert result["actions"] > 100  # four whole games: London twice, Metro twice
     parts = result["parts"]
