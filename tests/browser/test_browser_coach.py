@@ -65,6 +65,15 @@ def test_on_a_phone_the_best_hint_is_scrolled_into_view(
         page.locator("#hint-btn").scroll_into_view_if_needed()  # below the board and the dock
         page.locator("#hint-btn").tap()
         expect(page.locator(".hint-badge")).to_have_count(3)
+        # the page scrolls once the badges are drawn: wait for it (or time out and report)
+        page.wait_for_function(
+            """() => {
+              const b = document.querySelector(".hint-badge")?.getBoundingClientRect();
+              const d = document.querySelector("[data-testid=turn-dock]")?.getBoundingClientRect();
+              return b && d && b.top >= 0 && b.bottom <= d.top;
+            }""",
+            timeout=10_000,
+        )
         best = page.locator(".hint-badge").first.bounding_box()
         dock = page.locator("[data-testid=turn-dock]").bounding_box()
         assert best is not None and dock is not None

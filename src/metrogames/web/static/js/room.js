@@ -439,12 +439,13 @@ export class RoomScreen {
     const pending = this.screen && this.screen.pendingAction ? this.screen.pendingAction() : null;
     this.hint = { step: v.step, seat, busy: true };
     this.renderExtra(v);
+    let shown = false;
     try {
       const data = await API.getHint(this.room, v.step, pending, this.tokenFor(seat));
       if (this.hint && this.hint.step === data.step && this.hint.seat === seat) {
         this.hint = { step: data.step, seat, data };
         if (this.screen && this.screen.showHints) this.screen.showHints({ step: data.step, moves: data.moves });
-        showBestHint();
+        shown = true;
       }
     } catch (err) {
       this.hint = null;
@@ -452,6 +453,7 @@ export class RoomScreen {
       else if (err.reason !== "stale-step") toast(err.message);
     }
     if (this.view) this.renderExtra(this.view);
+    if (shown) requestAnimationFrame(showBestHint); // once the panels have their new size
   }
 
   dismissedRound(r) { return (this.dismissed || 0) >= r; }
