@@ -218,9 +218,10 @@ def test_the_language_follows_the_browser_and_a_switch_keeps_the_game(
         expect(page.locator(".hit.tut-mark[data-square=D1]")).to_have_count(1)
         # a replay: a switch keeps its step
         page.goto(f"{server}/#/replay/{finished_london(server)}")
-        page.click("#replay-next")
-        page.click("#replay-next")
         counter = page.locator("[data-testid=replay-counter]")
+        page.click("#replay-next")
+        expect(counter).to_contain_text("stap 2 van")  # each step drawn before the next click
+        page.click("#replay-next")
         expect(counter).to_contain_text("stap 3 van")
         switch_to(page, "sk")
         expect(counter).to_contain_text("krok 3 z")
