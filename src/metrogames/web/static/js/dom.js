@@ -1,6 +1,6 @@
 // Tiny DOM helpers, colours, letters and shapes shared by every screen.
 
-import { t } from "./i18n.js";
+import { currentLang, t } from "./i18n.js";
 
 const SVGNS = "http://www.w3.org/2000/svg";
 
@@ -96,7 +96,15 @@ export function colourHex(name) {
 // One distinct letter per colour of a list: the first letter of its name in the page's
 // language not already taken, accents dropped (English: London blue b, pink p, purple u,
 // green g — as in the terminal; Metro y b o g r v; French bleu b, rose r, violet v, vert e).
+// Kept per language and colour list: a board asks for a seat's letter at every station it draws.
+const LETTERS = new Map();
 export function colourLetters(colours) {
+  const key = `${currentLang()}|${colours.join(",")}`;
+  if (!LETTERS.has(key)) LETTERS.set(key, freshLetters(colours));
+  return LETTERS.get(key);
+}
+
+function freshLetters(colours) {
   const out = {};
   for (const c of colours) {
     const used = new Set(Object.values(out));
