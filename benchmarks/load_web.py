@@ -71,8 +71,11 @@ from collections.abc import AsyncIterator, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.error import URLError
+from urllib.request import urlopen
 
-import httpx
+import aiohttp
+import orjson
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
@@ -95,6 +98,8 @@ RETRIED = ("unavailable", "disconnected")
 moment (503), or the socket dropped before the action was seen played (its worker died). A
 send refused so that was not played: should it have been, its step's record entry matches no
 accepted send and counts as duplicated."""
+WINDOW = 10.0
+"""Seconds per window of ``rtt_p99_by_window``."""
 MAX_STEPS = 3000
 """No game of these rooms comes near this many steps; a client stops there (an error)."""
 
@@ -176,6 +181,9 @@ class Result:
     seconds: float
     actions_per_second: float
     rtt_ms: dict[str, float]
+    rtt_p99_by_window: list[float]
+    """The p99 round trip (ms) of the actions sent in each :data:`WINDOW` seconds of the run,
+    in order: the players' arrival (all within ``--ramp`` s) against the steady state."""
     refused: int
     lost: int
     duplicated: int
@@ -332,7 +340,7 @@ async def _play_connection(
                 return
             continue
         t = time.perf_counter()
-        message = json.loads(text)
+        message = orjson.loads(text)
         if message["type"] == "error":
             reason = message.get("reason")
             if reason == "unavailable":  # the database is down for a moment: try again
@@ -381,29 +389,79 @@ async def _play_connection(
             return
 
 
+# -- HTTP ----------------------------------------------------------------------------------
+class HttpStatusError(Exception):
+    """An HTTP answer of 400 or more: ``status`` and the decoded JSON ``body`` (or ``None``)."""
+
+    def __init__(self, status: int, body: Any) -> None:
+        super().__init__(f"HTTP {status}: {body}")
+        self.status = status
+        self.body = body
+
+
+HTTP_ERRORS = (HttpStatusError, aiohttp.ClientError, TimeoutError)
+"""What a request of the load client may raise (an answer >= 400, a transport failure)."""
+
+
+class Http:
+    """The clients' REST side: one aiohttp session (connection pool of ``limit``) on
+    ``base_url``; answers decoded from JSON. aiohttp, not httpx: with hundreds of requests
+    queued for the pool, httpx's pool spent most of the client's CPU choosing connections."""
+
+    def __init__(self, base_url: str, timeout: float, limit: int = 64) -> None:
+        self.session = aiohttp.ClientSession(
+            base_url=base_url,
+            timeout=aiohttp.ClientTimeout(total=timeout),
+            connector=aiohttp.TCPConnector(limit=limit, keepalive_timeout=2),
+            json_serialize=lambda value: orjson.dumps(value).decode(),
+        )
+
+    async def request(
+        self, method: str, path: str, body: Any = None, token: str | None = None
+    ) -> tuple[int, Any]:
+        """``(status, decoded body)`` of ``method path`` with the JSON ``body`` and a bearer
+        ``token``.
+
+        Raises:
+            HttpStatusError: the server answered 400 or more.
+            aiohttp.ClientError, TimeoutError: the request did not get an answer.
+        """
+        headers = {"Authorization": f"Bearer {token}"} if token else None
+        async with self.session.request(method, path, json=body, headers=headers) as r:
+            raw = await r.read()
+            decoded = orjson.loads(raw) if raw else None
+            if r.status >= 400:
+                raise HttpStatusError(r.status, decoded)
+            return r.status, decoded
+
+    async def post(self, path: str, body: Any = None, token: str | None = None) -> Any:
+        """The decoded answer of ``POST path`` (raises as :meth:`request`)."""
+        return (await self.request("POST", path, body, token))[1]
+
+    async def close(self) -> None:
+        await self.session.close()
+
+
 # -- one group of players, game after game --------------------------------------------------
 async def setup_room(
-    http: httpx.AsyncClient, kind: str, group: int
+    http: Http, kind: str, group: int
 ) -> tuple[str, dict[int, str], str]:
     """Create a room of ``kind``; claim its open seats. Returns room, seat tokens, host token."""
     body = json.loads(json.dumps(TEMPLATES[kind]))
-    r = await http.post("/api/rooms", json=body)
-    r.raise_for_status()
-    made = r.json()
+    made = await http.post("/api/rooms", body)
     room = made["room"]["room"]
     tokens = {int(k): v for k, v in made["tokens"].items()}
     for seat, entry in enumerate(body["seats"]):
         if body["mode"] == "online" and seat > 0 and not entry:
-            j = await http.post(
-                f"/api/rooms/{room}/join", json={"seat": seat, "name": f"g{group}s{seat}"}
+            joined = await http.post(
+                f"/api/rooms/{room}/join", {"seat": seat, "name": f"g{group}s{seat}"}
             )
-            j.raise_for_status()
-            tokens[seat] = j.json()["token"]
+            tokens[seat] = joined["token"]
     return room, tokens, made["host_token"]
 
 
 async def start_when_greeted(
-    http: httpx.AsyncClient,
+    http: Http,
     room: str,
     host: str,
     greeted: dict[int, asyncio.Event],
@@ -427,12 +485,9 @@ async def start_when_greeted(
         return
     for _ in range(int(cfg.idle_timeout / 0.5)):
         try:
-            r = await http.post(
-                f"/api/rooms/{room}/start", headers={"Authorization": f"Bearer {host}"}
-            )
-            r.raise_for_status()
+            await http.post(f"/api/rooms/{room}/start", token=host)
             return
-        except httpx.HTTPError as exc:
+        except HTTP_ERRORS as exc:
             if already_started(exc):
                 return  # an earlier try started it; its answer was lost with its worker
             if not unavailable(exc):
@@ -446,7 +501,7 @@ async def start_when_greeted(
 async def run_group(
     group: int,
     kind: str,
-    http: httpx.AsyncClient,
+    http: Http,
     ws_base: str,
     stats: Stats,
     cfg: LoadConfig,
@@ -461,7 +516,7 @@ async def run_group(
         stats.games_started += 1
         try:
             room, tokens, host = await setup_room(http, kind, group)
-        except (httpx.HTTPError, KeyError, ValueError) as exc:
+        except (*HTTP_ERRORS, KeyError, ValueError) as exc:
             stats.games_started -= 1
             if unavailable(exc):
                 stats.unavailable[f"setup:{retry_kind(exc)}"] += 1  # sent again
@@ -503,21 +558,21 @@ async def run_group(
 
 def retry_kind(exc: BaseException) -> str:
     """``503`` or the name of the transport error."""
-    return "503" if isinstance(exc, httpx.HTTPStatusError) else type(exc).__name__
+    return "503" if isinstance(exc, HttpStatusError) else type(exc).__name__
 
 
 def unavailable(exc: BaseException) -> bool:
     """Whether ``exc`` is the server's 503 (its database cannot be reached for a moment) or a
     connection its dying worker dropped: a request to send again."""
-    if isinstance(exc, httpx.HTTPStatusError):
-        return exc.response.status_code == 503
-    return isinstance(exc, httpx.TransportError)
+    if isinstance(exc, HttpStatusError):
+        return exc.status == 503
+    return isinstance(exc, aiohttp.ClientConnectionError | aiohttp.ClientPayloadError | TimeoutError)
 
 
 def already_started(exc: BaseException) -> bool:
-    if not isinstance(exc, httpx.HTTPStatusError) or exc.response.status_code != 409:
+    if not isinstance(exc, HttpStatusError) or exc.status != 409:
         return False
-    return bool(exc.response.json().get("reason") == "already-started")
+    return isinstance(exc.body, dict) and exc.body.get("reason") == "already-started"
 
 
 # -- checking against the records -----------------------------------------------------------
@@ -612,15 +667,16 @@ def match_by_step(
             check.note(run, "unmatched", seat=who, step=k, history=_canon(state, action))
 
 
-async def verify(http: httpx.AsyncClient, rooms: list[RoomRun]) -> Check:
+async def verify(http: Http, rooms: list[RoomRun]) -> Check:
     """Replay every room's record and match it against what its clients sent."""
     check = Check()
     for run in rooms:
-        r = await http.get(f"/api/rooms/{run.room}/record")
-        if r.status_code != 200:
-            check.errors[f"record:{r.status_code}"] += 1
+        try:
+            _, record = await http.request("GET", f"/api/rooms/{run.room}/record")
+        except HttpStatusError as exc:
+            check.errors[f"record:{exc.status}"] += 1
             continue
-        state = replay_record(r.json())
+        state = replay_record(record)
         history = state.history()
         finished = state.is_over()
         if run.final is not None:
@@ -666,10 +722,8 @@ async def run_load(base_url: str, cfg: LoadConfig, db: str = "") -> Result:
     ws_base = "ws" + base_url[len("http") :]
     stats = Stats()
     cpu0 = time.process_time()
-    limits = httpx.Limits(max_connections=64, max_keepalive_connections=64, keepalive_expiry=2)
-    async with httpx.AsyncClient(
-        base_url=base_url, timeout=cfg.idle_timeout, limits=limits
-    ) as http:
+    http = Http(base_url, cfg.idle_timeout)
+    try:
         loop = asyncio.get_running_loop()
         stop_at = loop.time() + cfg.duration
         kinds = groups_for(cfg.players, cfg.mix)
@@ -682,11 +736,18 @@ async def run_load(base_url: str, cfg: LoadConfig, db: str = "") -> Result:
         )
         client_cpu = time.process_time() - cpu0
         check = await verify(http, stats.rooms)
+    finally:
+        await http.close()
     sent = [s for run in stats.rooms for log in run.sent.values() for s in log]
     done = sorted(
         (s.t_done - s.t_send) * 1000 for s in sent if s.outcome == "reflected" and s.t_done
     )
     seconds = (stats.last_done - stats.first_send) if stats.first_send and stats.last_done else 0.0
+    windows: dict[int, list[float]] = {}
+    for x in sent:
+        if x.outcome == "reflected" and x.t_done and stats.first_send is not None:
+            window = int((x.t_send - stats.first_send) // WINDOW)
+            windows.setdefault(window, []).append((x.t_done - x.t_send) * 1000)
     errors = Counter(stats.errors) + check.errors
     return Result(
         players=cfg.players,
@@ -703,6 +764,10 @@ async def run_load(base_url: str, cfg: LoadConfig, db: str = "") -> Result:
             "p99": round(percentile(done, 99), 2),
             "max": round(done[-1], 2) if done else 0.0,
         },
+        rtt_p99_by_window=[
+            round(percentile(sorted(windows.get(w, [])), 99), 1)
+            for w in range(max(windows, default=-1) + 1)
+        ],
         refused=sum(1 for s in sent if s.outcome == "refused"),
         lost=check.lost,
         duplicated=check.duplicated,
@@ -820,11 +885,9 @@ def server_process(
                 raise RuntimeError(
                     f"the server exited: {(workdir / 'server.log').read_text()[-2000:]}"
                 )
-            try:
-                if httpx.get(f"{url}/api/games", timeout=1).status_code == 200:
+            with contextlib.suppress(URLError, OSError), urlopen(f"{url}/api/games", timeout=1) as r:
+                if r.status == 200:
                     break
-            except httpx.HTTPError:
-                pass
             if time.monotonic() > deadline:
                 raise RuntimeError("the server did not come up in time")
             time.sleep(0.1)
@@ -891,6 +954,7 @@ def print_summary(res: Result) -> None:
         f"games started {res.games_started}, completed {res.games_completed}\n"
         f"actions {res.actions} in {res.seconds} s: {res.actions_per_second} actions/s\n"
         f"round trip ms: p50 {rtt['p50']}  p90 {rtt['p90']}  p99 {rtt['p99']}  max {rtt['max']}\n"
+        f"p99 per {WINDOW:g} s: {' '.join(f'{v:g}' for v in res.rtt_p99_by_window)}\n"
         f"lost {res.lost}, duplicated {res.duplicated}, unverified (turn in progress) "
         f"{res.unverified}, score mismatches {res.score_mismatches}\n"
         f"refused (stale-step races) {res.refused}, out-of-order views {res.out_of_order_views}, "
@@ -912,6 +976,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--policy", choices=("first", "random"), default="first")
     parser.add_argument("--think", type=float, default=0.0, help="mean think time, seconds")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--ramp", type=float, default=2.0, help="seconds over which the players arrive"
+    )
     parser.add_argument(
         "--profile",
         metavar="OUT",
@@ -958,6 +1025,7 @@ def main(argv: list[str] | None = None) -> int:
         policy=args.policy,
         think=args.think,
         seed=args.seed,
+        ramp=args.ramp,
     )
     result = run_server_and_load(args, cfg)
     if args.json:

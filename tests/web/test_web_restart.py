@@ -48,7 +48,7 @@ def test_a_restart_resumes_clocks_and_bots_without_anyone_opening_the_room(db_ur
             first,
             game="london",
             mode="hotseat",
-            turn_clock=600,  # 6 s (a clock second is 10 ms in the tests)
+            turn_clock=60000,  # 600 s (a clock second is 10 ms in the tests): never runs out here
             seats=[{"name": "A"}, {"name": "B"}],
         )["room"]["room"]
         expired = create(

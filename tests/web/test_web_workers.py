@@ -110,6 +110,41 @@ def test_a_worker_at_the_previous_version_applies_a_published_change_without_rea
         assert record_history(a, room) == record_history(b, room)
 
 
+def count_fetches(client: TestClient) -> list[str]:
+    """The rooms a worker reads back from the database to catch up, as it reads them."""
+    rooms = client.app.state.rooms  # type: ignore[attr-defined]
+    reads: list[str] = []
+    fetch = rooms._fetch
+
+    def counted(room_id: str, step: int) -> Any:
+        reads.append(room_id)
+        return fetch(room_id, step)
+
+    rooms._fetch = counted
+    return reads
+
+
+def test_setting_up_a_room_across_workers_reads_nothing_back(db_url: str) -> None:
+    # created on A, a seat claimed on B, started on A, a socket on each: every change is
+    # published with what it changed (seats too), and a room loaded or created knows its
+    # version, so neither worker reads the room back from the database
+    with two_workers(db_url) as (a, b):
+        reads_a, reads_b = count_fetches(a), count_fetches(b)
+        room, tokens = online_metro(a, b)
+        with (
+            a.websocket_connect(f"/ws/rooms/{room}") as ws_a,
+            b.websocket_connect(f"/ws/rooms/{room}") as ws_b,
+        ):
+            ws_a.send_json({"type": "hello", "token": tokens[0]})
+            ws_b.send_json({"type": "hello", "token": tokens[1]})
+            seen_a, seen_b = ws_a.receive_json()["view"], ws_b.receive_json()["view"]
+        assert reads_a == [] and reads_b == []
+        for seen in (seen_a, seen_b):
+            assert seen["status"] == "playing"
+            assert [s["name"] for s in seen["seats"]] == ["Ada", "Bo"]
+        assert seen_a["step"] == seen_b["step"]
+
+
 def test_one_action_sent_to_both_workers_is_played_once(db_url: str) -> None:
     with two_workers(db_url) as (a, b):
         room, tokens = online_metro(a, b)

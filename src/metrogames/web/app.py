@@ -27,8 +27,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from metrogames.games import game_names, game_type
 from metrogames.i18n import N_, join, msg
 from metrogames.i18n import Message as I18nMessage
 from metrogames.web import (
@@ -73,6 +75,9 @@ from metrogames.web.rooms import TAKEOVER_SECONDS, RoomService
 from metrogames.web.sockets import SocketCap
 from metrogames.web.views import ViewCache
 
+log = logging.getLogger(__name__)
+SHUTDOWN_STEP = 10.0
+"""Seconds a worker waits for each part of its shutdown (:func:`bounded`)."""
 PLACEHOLDER = "<!doctype html><title>metrogames</title><p>The browser client is not installed."
 REASONS = {
     400: "bad-request",
@@ -149,7 +154,10 @@ async def take_over(rooms: RoomService) -> None:
 @contextlib.asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """While the app runs: resume the rooms that need it, evict idle ones; at the end, stop
-    the rooms' clocks and bots and the daily expert's games."""
+    the rooms' clocks and bots and the daily expert's games. Every game's modules are
+    imported before the first request (not by the first room of each game, under load)."""
+    for name in game_names():
+        game_type(name)
     rooms: RoomService = app.state.rooms
     tasks = [asyncio.create_task(rooms.resume()), asyncio.create_task(sweep(rooms))]
     tasks.append(asyncio.create_task(sample(lambda: len(rooms.tables))))
@@ -162,12 +170,21 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     finally:
         for task in tasks:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        await rooms.stop()
-        await app.state.daily.stop()
+        await bounded("the background tasks", asyncio.gather(*tasks, return_exceptions=True))
+        await bounded("the rooms' clocks and bots", rooms.stop())
+        await bounded("the daily expert's games", app.state.daily.stop())
         worker_gone()
         if app.state.redis is not None:
-            await app.state.redis.aclose()
+            await bounded("the Redis connections", app.state.redis.aclose())
+
+
+async def bounded(what: str, step: Awaitable[Any]) -> None:
+    """Wait for a step of the shutdown at most :data:`SHUTDOWN_STEP` seconds (then log it,
+    naming ``what``, and go on: a stopping server never hangs on one of its parts)."""
+    try:
+        await asyncio.wait_for(step, SHUTDOWN_STEP)
+    except TimeoutError:
+        log.warning("shutdown: %s did not stop within %g s; going on", what, SHUTDOWN_STEP)
 
 
 def create_app(settings: Settings | None = None, now: Callable[[], float] | None = None) -> FastAPI:

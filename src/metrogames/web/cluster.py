@@ -157,6 +157,17 @@ class Cluster:
             found = found.decode()
         return found or None
 
+    async def new_version(self, room: str) -> str | None:
+        """Give the new room ``room`` its first version and return it (``None``: Redis
+        failed, the version stays unknown)."""
+        version = secrets.token_hex(8)
+        try:
+            await self.redis.set(self._keys(room)[1], version)
+        except (RedisError, OSError) as exc:
+            self._warn("setting a new room's version", exc)
+            return None
+        return version
+
     @contextlib.asynccontextmanager
     async def lock(self, room: str) -> AsyncIterator[Lease]:
         """Hold room ``room``'s lock across workers while the block runs (waiting up to

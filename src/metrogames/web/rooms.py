@@ -216,7 +216,10 @@ class RoomService:
         return table
 
     async def _load_and_keep(self, room: str) -> Table:
+        # the version read before the database: a change made meanwhile changes it
+        version = None if self.cluster is None else await self.cluster.version(room)
         table = await asyncio.to_thread(self._load, room)
+        table.version = version
         self._register(table)
         await self._resume(table)
         return table
@@ -269,29 +272,34 @@ class RoomService:
     ) -> str:
         """The change from fingerprint ``before`` to ``after`` as the JSON text other workers
         apply (:meth:`_apply_change`): ``[step, [status, deadline, bots_due], [[player,
-        action JSON]...]]``, the actions stored from ``step`` on; ``""`` when
-        the seats changed or the stored actions are not exactly the steps gone by (the others
-        read the database)."""
-        if before[4] != after[4] or len(written) != after[0] - before[0]:
+        action JSON]...], seats]``, the actions stored from ``step`` on and, when they
+        changed, the seats (``[[seat, name, human, bot, token_hash]...]``, else ``null``);
+        ``""`` when the stored actions are not exactly the steps gone by (the others read the
+        database)."""
+        if len(written) != after[0] - before[0]:
             return ""
         facts = json.dumps([table.status, table.deadline, table.bots_due])
-        return f'[{before[0]},{facts},[{",".join(written)}]]'
+        seats = json.dumps([dataclasses.astuple(s) for s in after[4]]) if before[4] != after[4] else "null"
+        return f'[{before[0]},{facts},[{",".join(written)}],{seats}]'
 
     def _apply_change(self, table: Table, change: str) -> bool:
         """Apply another worker's published ``change`` (:meth:`_change`) to ``table``, whose
         copy is at the version it was made at; ``False`` (the table untouched) when it does
         not start at the copy's step or the engine refuses it."""
         try:
-            step, (status, deadline, due), moves = json.loads(change)
+            step, (status, deadline, due), moves, seat_rows = json.loads(change)
             if step != table.progress.step:
                 return False
             progress = table.progress.copy() if moves else table.progress
             for player, action in moves:
                 progress.apply(player, progress.state.action_from_json(player, action))
+            seats = None if seat_rows is None else [Seat(*row) for row in seat_rows]
         except Exception:
             log.exception("room %s: a published change did not apply", table.id)
             return False
         table.progress = progress
+        if seats is not None:
+            table.seats = seats
         table.status, table.deadline, table.bots_due = status, deadline, due
         return True
 
@@ -699,6 +707,8 @@ class RoomService:
         due = playing and bool(self._bot_move(table))
         await self.write(self._write_room, table, status, moves, extra, deadline, due)
         table.status, table.deadline, table.bots_due = status, deadline, due
+        if self.cluster is not None:  # no other worker knows the room yet: its first version
+            table.version = await self.cluster.new_version(table.id)
         self._register(table)
 
     def _write_room(
