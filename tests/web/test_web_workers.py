@@ -145,6 +145,34 @@ def test_setting_up_a_room_across_workers_reads_nothing_back(db_url: str) -> Non
         assert seen_a["step"] == seen_b["step"]
 
 
+def test_a_copy_serving_nothing_is_marked_stale_rather_than_changed(db_url: str) -> None:
+    # B claimed a seat (so it holds the room) a minute ago and has no socket, clock or bot
+    # on it: it does not replay A's changes as they come, and catches up once asked again
+    with two_workers(db_url) as (a, b):
+        room, tokens = online_metro(a, b)
+        rooms_b = b.app.state.rooms  # type: ignore[attr-defined]
+        applied: list[str] = []
+        apply = rooms_b._apply_change
+
+        def counted(table: Any, change: str) -> bool:
+            applied.append(table.id)
+            return apply(table, change)
+
+        rooms_b._apply_change = counted
+        rooms_b.tables[room].touched -= 60  # its last request was a minute ago
+        for _ in range(3):
+            mover = view(a, room)["to_move"][0]
+            seen = view(a, room, tokens[mover])
+            assert act(a, room, tokens[mover], seen["legal"][0], seen["step"]).status_code == 200
+        wait_for_stale = time.monotonic() + 5
+        while not rooms_b.tables[room].stale and time.monotonic() < wait_for_stale:
+            time.sleep(0.01)
+        assert applied == [] and rooms_b.tables[room].stale
+        now = view(b, room, tokens[1])
+        assert now["step"] == view(a, room, tokens[1])["step"]  # caught up when asked
+        assert record_history(b, room) == record_history(a, room)
+
+
 def test_one_action_sent_to_both_workers_is_played_once(db_url: str) -> None:
     with two_workers(db_url) as (a, b):
         room, tokens = online_metro(a, b)

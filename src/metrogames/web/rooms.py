@@ -122,6 +122,12 @@ TAKEOVER_GRACE = 2.0
 """Seconds past a turn clock's deadline before any worker takes the room over."""
 
 
+IN_USE = 10.0
+"""Seconds after its last request during which a room copy with no socket, clock or bot
+still takes other workers' changes as they come (a socket usually follows a room's set-up);
+after that it is only marked stale."""
+
+
 def check_room_id(room: str) -> None:
     """Refuse what cannot be a room id (8 lowercase letters/digits).
 
@@ -368,13 +374,22 @@ class RoomService:
     ) -> None:
         """Another worker changed ``room`` (its new ``version``, if known) from ``previous``
         (if known) by ``change`` (:meth:`_change`, or ``""``). A copy in memory at
-        ``previous`` whose lock is free takes the change as it is; any other copy is stale.
-        With sockets on it, it catches up (if stale) and they get views now."""
+        ``previous`` whose lock is free and that serves something here (sockets, a clock or
+        a bot, or a request less than :data:`IN_USE` seconds ago) takes the change as it
+        is; any other copy is stale (caught up only if it is asked for again). With sockets
+        on it, it catches up (if stale) and they get views now."""
         table = self.tables.get(room)
         if table is None:
             return
+        serving = (
+            table.listeners
+            or table.clock_task is not None
+            or table.bot_task is not None
+            or self.clock() - table.touched < IN_USE
+        )
         if (
-            change
+            serving
+            and change
             and version is not None
             and previous is not None
             and previous == table.version
