@@ -11,6 +11,7 @@ import contextlib
 import json
 import os
 import sys
+import tempfile
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -913,7 +914,13 @@ def _serve_workers(settings: Any, workers: int) -> None:
     )
     config = worker_config(settings, workers)
     sockets = [config.bind_socket()]
-    Multiprocess(config, sockets=sockets).run()
+    with contextlib.ExitStack() as stack:
+        if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+            # /metrics of any worker answers for all of them (prometheus-client's multiprocess
+            # mode needs a folder of its own, emptied at each start)
+            folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="metrogames-metrics-"))
+            os.environ["PROMETHEUS_MULTIPROC_DIR"] = folder
+        Multiprocess(config, sockets=sockets).run()
 
 
 def _check_listen(host: str, port: int) -> None:
