@@ -16,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import event
 from sqlalchemy.exc import OperationalError
-from webutil import act, auth, create, view
+from webutil import act, auth, create, later, view
 from workers import two_workers
 
 from metrogames.games import replay_record
@@ -171,6 +171,42 @@ def test_a_copy_serving_nothing_is_marked_stale_rather_than_changed(db_url: str)
         now = view(b, room, tokens[1])
         assert now["step"] == view(a, room, tokens[1])["step"]  # caught up when asked
         assert record_history(b, room) == record_history(a, room)
+
+
+def test_a_player_connected_to_the_other_worker_keeps_the_seat(db_url: str) -> None:
+    # the host on A may hand Bob's seat to a bot only once Bob, whose socket is on B, has
+    # been gone from B for the grace period (30 s): B's sockets and departures reach A
+    with two_workers(db_url) as (a, b):
+        made = create(a, game="metro", mode="online", seats=[{"name": "Ada"}, {}])
+        room, host = made["room"]["room"], made["host_token"]
+        bob = b.post(f"/api/rooms/{room}/join", json={"seat": 1, "name": "Bob"}).json()["token"]
+        assert a.post(f"/api/rooms/{room}/start", headers=auth(host)).status_code == 200
+        later(a, 3600)
+        later(b, 3600)  # an hour on for both: only Bob's socket on B counts
+
+        def hand_over() -> Any:
+            return a.post(f"/api/rooms/{room}/seats/1/bot", headers=auth(host), json={"bot": "greedy"})
+
+        def until(reason: str) -> Any:
+            deadline = time.monotonic() + 5
+            while True:  # B tells Redis in the background
+                r = hand_over()
+                if reason in r.text or time.monotonic() > deadline:
+                    return r
+                time.sleep(0.02)
+
+        with b.websocket_connect(f"/ws/rooms/{room}") as ws:
+            ws.send_json({"type": "hello", "token": bob})
+            ws.receive_json()
+            r = until("is connected")
+            assert r.status_code == 409 and r.json()["reason"] == "player-present", r.text
+            assert r.json()["error"].startswith("seat 2's player is connected")
+        r = until("was here")
+        assert r.status_code == 409 and r.json()["error"].startswith("seat 2's player was here 0 s ago")
+        later(a, 31)
+        r = hand_over()
+        assert r.status_code == 200, r.text
+        assert [s["kind"] for s in r.json()["seats"]] == ["human", "bot"]
 
 
 def test_one_action_sent_to_both_workers_is_played_once(db_url: str) -> None:

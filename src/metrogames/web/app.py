@@ -140,9 +140,11 @@ async def sweep(rooms: RoomService) -> None:
         rooms.evict_idle()
 
 
-async def take_over(rooms: RoomService) -> None:
-    """With several workers: take over the rooms nobody runs, every few seconds."""
+async def take_over(rooms: RoomService, cluster: Cluster) -> None:
+    """With several workers: say this worker is alive and take over the rooms nobody runs,
+    every few seconds."""
     while True:
+        await cluster.alive()
         await asyncio.sleep(TAKEOVER_SECONDS)
         try:
             await rooms.take_over()
@@ -164,7 +166,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     if rooms.cluster is not None:
         chat: Chat = app.state.chat
         listen = rooms.cluster.listen(rooms.room_changed, chat.deliver, rooms.all_changed)
-        tasks += [asyncio.create_task(listen), asyncio.create_task(take_over(rooms))]
+        tasks += [asyncio.create_task(listen), asyncio.create_task(take_over(rooms, rooms.cluster))]
     try:
         yield
     finally:

@@ -54,6 +54,11 @@ CONNECTIONS = 32
 """The most Redis connections one worker opens at once (its pub/sub listener holds one)."""
 RECONNECT_SECONDS = 0.5
 """Pause before the subscriber tries Redis again."""
+ALIVE_TTL = 10.0
+"""Seconds a worker counts as alive after it last said so (:meth:`Cluster.alive`, every
+couple of seconds): the sockets a dead worker held stop counting after that."""
+PRESENCE_TTL = 86400
+"""Seconds a room's seat presence entries live after their last change."""
 _ACQUIRE = (
     "if not redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return {0, ''} end "
     "local dirty = redis.call('exists', KEYS[3]) "
@@ -145,6 +150,54 @@ class Cluster:
         except (RedisError, OSError) as exc:
             self._warn("claiming a piece of work", exc)
             return True
+
+    async def alive(self) -> None:
+        """Say this worker is alive for the next :data:`ALIVE_TTL` seconds."""
+        try:
+            await self.redis.set(f"metrogames:alive:{self.worker}", "1", px=int(ALIVE_TTL * 1000))
+        except (RedisError, OSError) as exc:
+            self._warn("saying this worker is alive", exc)
+
+    async def count_socket(self, room: str, seat: int, delta: int, now: float) -> None:
+        """This worker's sockets on ``room``'s ``seat``: one more (``delta`` 1) or one fewer
+        (-1, and the seat's player was last seen at ``now``, in the room service's clock:
+        wall-clock seconds), for the other workers' seat handover checks."""
+        presence, seen = f"metrogames:presence:{room}", f"metrogames:seen:{room}"
+        try:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.hincrby(presence, f"{self.worker}:{seat}", delta)
+            pipe.expire(presence, PRESENCE_TTL)
+            if delta < 0:
+                pipe.hset(seen, str(seat), repr(now))
+                pipe.expire(seen, PRESENCE_TTL)
+            await pipe.execute()
+        except (RedisError, OSError) as exc:
+            self._warn("counting a seat's sockets", exc)
+
+    async def seat_elsewhere(self, room: str, seat: int) -> tuple[int, float | None]:
+        """``room``'s ``seat`` as the other live workers know it: how many sockets they hold
+        on it and when its player was last seen leaving one of theirs (``None``: never);
+        ``(0, None)`` when Redis fails.
+
+        Raises nothing: a Redis failure is logged."""
+        try:
+            counts = await self.redis.hgetall(f"metrogames:presence:{room}")
+            holders: dict[str, int] = {}
+            for field, count in counts.items():
+                text = field.decode() if isinstance(field, bytes) else field
+                worker, _, at = text.partition(":")
+                if worker != self.worker and at == str(seat) and int(count) > 0:
+                    holders[worker] = int(count)
+            sockets = 0
+            if holders:
+                keys = [f"metrogames:alive:{w}" for w in holders]
+                live = await self.redis.mget(keys)
+                sockets = sum(n for n, up in zip(holders.values(), live, strict=True) if up)
+            seen = await self.redis.hget(f"metrogames:seen:{room}", str(seat))
+        except (RedisError, OSError) as exc:
+            self._warn("reading a seat's presence", exc)
+            return 0, None
+        return sockets, None if seen is None else float(seen)
 
     async def version(self, room: str) -> str | None:
         """The room's version now (``None``: unknown, or Redis failed)."""

@@ -156,8 +156,11 @@ class RoomService:
         self.engine = engine
         self.sessions = session_factory(engine)
         self.tables: dict[str, Table] = {}
-        self.clock: Callable[[], float] = time.monotonic
-        """The clock of seat presence and idleness (seconds; tests replace it)."""
+        self.clock: Callable[[], float] = time.time
+        """The clock of seat presence and idleness (wall-clock seconds, as every worker
+        reads them alike; tests replace it)."""
+        self._presence: set[asyncio.Task[None]] = set()
+        """Seat presence counts on their way to Redis (kept until sent)."""
         self._loading: dict[str, asyncio.Task[Table]] = {}
         """Rooms being loaded (one load per room, shared by the requests waiting for it)."""
         self.on_finish: list[FinishHook] = []
@@ -306,6 +309,7 @@ class RoomService:
         table.progress = progress
         if seats is not None:
             table.seats = seats
+        self._saw_acting(table, moves)
         table.status, table.deadline, table.bots_due = status, deadline, due
         return True
 
@@ -342,6 +346,7 @@ class RoomService:
                 progress.apply(player, progress.state.action_from_json(player, json.loads(action)))
             table.progress = progress
         table.seats = seats
+        self._saw_acting(table, actions)
         table.status, table.deadline, table.bots_due = row.status, row.deadline, row.bots_due
 
     def _fetch(self, room: str, step: int) -> tuple[Any, list[Seat], list[Any]] | None:
@@ -930,15 +935,17 @@ class RoomService:
                 if not s.human:
                     raise bad_request(msg(N_("seat {seat} is a bot's seat"), seat=seat_label(seat)))
                 if s.bot is None:
-                    self._check_departed(table, seat)
+                    await self._check_departed(table, seat)
                 await self._change_seat(table, seat, bot=bot)
                 table.bots.pop(seat, None)
             await self._settle(table)
         return table
 
-    def _check_departed(self, table: Table, seat: int) -> None:
+    async def _check_departed(self, table: Table, seat: int) -> None:
         """Refuse to hand ``seat`` over while its player is connected or was present (connected
-        or acting) less than ``handover_grace`` seconds ago.
+        or acting) less than ``handover_grace`` seconds ago — to any worker: with several, the
+        others' sockets and departures come from Redis (:meth:`Cluster.seat_elsewhere`), their
+        actions from the room's changes.
 
         Raises:
             RoomError: 409 ``player-present``.
@@ -948,12 +955,17 @@ class RoomService:
             N_("a seat goes to a bot once its player has been gone for {grace} s"),
             grace=f"{grace:g}",
         )
-        if table.connected[seat] > 0:
+        connected, seen = table.connected[seat], table.present[seat]
+        if self.cluster is not None:
+            elsewhere, left = await self.cluster.seat_elsewhere(table.id, seat)
+            connected += elsewhere
+            seen = max(seen, left or seen)
+        if connected > 0:
             message = msg(
                 N_("seat {seat}'s player is connected: {rule}"), seat=seat_label(seat), rule=rule
             )
             raise RoomError(409, "player-present", message)
-        away = self.clock() - table.present[seat]
+        away = self.clock() - seen
         if away < grace:
             message = msg(
                 N_("seat {seat}'s player was here {away} s ago: {rule}"),
@@ -1377,6 +1389,7 @@ class RoomService:
         table.touched = self.clock()
         if seat is not None:
             table.connected[seat] += 1
+            self._count_socket(table, seat, 1)
         return key
 
     def unlisten(self, table: Table, key: int) -> None:
@@ -1389,6 +1402,24 @@ class RoomService:
             table.connected[seat] -= 1
             if table.connected[seat] == 0:
                 table.present[seat] = self.clock()
+            self._count_socket(table, seat, -1)
+
+    def _count_socket(self, table: Table, seat: int, delta: int) -> None:
+        """With several workers: tell the others (through Redis, in the background) that this
+        worker holds one socket more (``delta`` 1) or fewer (-1) on ``seat``."""
+        if self.cluster is None:
+            return
+        sending = self.cluster.count_socket(table.id, seat, delta, self.clock())
+        task = asyncio.get_running_loop().create_task(sending)
+        self._presence.add(task)
+        task.add_done_callback(self._presence.discard)
+
+    def _saw_acting(self, table: Table, moves: Sequence[tuple[int, Any]]) -> None:
+        """Another worker stored ``moves``: their human players were present just now."""
+        now = self.clock()
+        for player, _ in moves:
+            if 0 <= player < len(table.seats) and table.seats[player].bot is None:
+                table.present[player] = now
 
     async def _notify(self, table: Table) -> None:
         for _, send in list(table.listeners.values()):
