@@ -45,7 +45,8 @@ class Algorithm:
     """One entry of the level table: an algorithm code (``random``, ``greedy``,
     ``montecarlo``, ``heuristic`` or ``lookahead``) and its settings: for ``montecarlo`` the
     budget of playouts (or of the game's estimates, with ``use_heuristic``) per decision and
-    the greedy turns that start each playout (:class:`~metrogames.bots.montecarlo.MonteCarloBot`);
+    the greedy turns that start each playout and whether the estimate is the game's deep one
+    (``deep``) (:class:`~metrogames.bots.montecarlo.MonteCarloBot`);
     for ``heuristic`` and ``lookahead`` the determinizations per decision (``budget``), and for
     ``lookahead`` the candidates (``width``) and the rounds of decisions followed (``rounds``)
     (:class:`~metrogames.bots.lookahead.LookaheadBot`)."""
@@ -56,6 +57,7 @@ class Algorithm:
     width: int = 0
     rounds: int = 0
     use_heuristic: bool = False
+    deep: bool = False
 
     def make(self, seed: int) -> Bot:
         """The bot of this entry, seeded with ``seed``."""
@@ -65,6 +67,7 @@ class Algorithm:
                 budget=self.budget,
                 greedy_turns=self.greedy_turns,
                 use_heuristic=self.use_heuristic,
+                deep=self.deep,
             )
         if self.code == "heuristic":
             return HeuristicBot(seed, samples=self.budget)
@@ -84,7 +87,7 @@ class Algorithm:
             return self.code
         start = f", {self.greedy_turns} greedy turns first" if self.greedy_turns else ""
         if self.use_heuristic:
-            return f"montecarlo ({self.budget} game estimates)"
+            return f"montecarlo ({self.budget} {'deep ' * self.deep}game estimates)"
         return f"montecarlo ({self.budget} playouts{start})"
 
 
@@ -105,7 +108,7 @@ LEVELS: dict[str, dict[str, Algorithm]] = {
     },
     "expert": {
         "metro": Algorithm("lookahead", 32, width=6, rounds=2),
-        "london": Algorithm("montecarlo", 2000, use_heuristic=True),
+        "london": Algorithm("montecarlo", 800, use_heuristic=True, deep=True),
         "paris": Algorithm("montecarlo", 1000, use_heuristic=True),
         ANY_GAME: Algorithm("montecarlo", 4000),
     },
