@@ -14,13 +14,18 @@ from typing import cast
 import pytest
 
 from metrogames.bots import make_bot
+from metrogames.bots.base import bot_rng
 from metrogames.bots.montecarlo import MonteCarloBot
 from metrogames.bots.play import play_bots
 from metrogames.core.protocol import CHANCE, Action, State
 from metrogames.core.rng import Rng
 from metrogames.games import game_type, load_game
 from metrogames.games.nextstation.actions import PASS, parse_action
-from metrogames.games.nextstation.heuristic import greedy_action, greedy_final_score
+from metrogames.games.nextstation.heuristic import (
+    LOOKAHEAD_WIDTH,
+    greedy_action,
+    greedy_final_score,
+)
 from metrogames.games.nextstation.state import NextStationState
 from nsutil import deck, first, flip, london
 from test_bots import play_checked
@@ -130,6 +135,39 @@ def test_the_estimate_needs_a_full_state_and_a_mover() -> None:
         greedy_action(london(), 0)  # a card is due
 
 
+def test_the_deep_estimate_is_the_lookahead_playout_and_fills_its_hook() -> None:
+    state = new_game("london", 4)
+    hook = game_type("london").deep_heuristic
+    assert hook is not None
+    assert hook(state, 0) == greedy_final_score(state, 0, lookahead=LOOKAHEAD_WIDTH)
+    with pytest.raises(ValueError, match="resample a view first"):
+        hook(state.view(0), 0)
+
+
+def test_a_lookahead_over_one_section_is_the_greedy_playout() -> None:
+    """Width 1 looks beyond the greedy section only: the same playout at every decision of
+    a game (London and Paris, powers on)."""
+    for game, options in [("london", {"powers": "random"}), ("paris", {})]:
+        state = new_game(game, 2, **options)
+        while not state.is_over():
+            if CHANCE in state.to_move():
+                state = state.apply(CHANCE, state.legal_actions(CHANCE)[0])
+                continue
+            assert greedy_final_score(state, 0, lookahead=1) == greedy_final_score(state, 0)
+            state = state.apply(0, greedy_action(state, 0))
+
+
+def test_the_deep_estimate_plays_better_than_the_greedy_playout() -> None:
+    """Over 20 London deals the one-card lookahead gains about 12 points a game at the start
+    (142.4 against 129.9 over 300 deals); on a finished game it is the final score."""
+    deals = [cast(NextStationState, solo_deal("london", i)) for i in range(20)]
+    greedy = [greedy_final_score(s, 0) for s in deals]
+    deep = [greedy_final_score(s, 0, lookahead=LOOKAHEAD_WIDTH) for s in deals]
+    assert mean(deep) - mean(greedy) >= 6
+    end = play_bots(solo_deal("london", 0), [make_bot("greedy", 1)])
+    assert greedy_final_score(cast(NextStationState, end), 0, lookahead=3) == end.scores()[0]
+
+
 # -- the search bots -------------------------------------------------------------------------
 def test_rank_with_the_estimate_gives_every_action_a_solo_score() -> None:
     state = first("street-pentagon")
@@ -155,6 +193,41 @@ def test_the_estimate_search_beats_greedy_on_paired_deals(game: str, deals: int,
         greedy = play_bots(solo_deal(game, i), [make_bot("greedy", 1 + i)])
         diff += searched.scores()[0] - greedy.scores()[0]
     assert diff >= edge * deals
+
+
+def test_the_deep_search_values_actions_by_the_deep_estimate() -> None:
+    """With ``deep`` (and every action kept: one determinization, no halving) each action's
+    estimate is the deep hook's value on the bot's determinization after it; Metro, without
+    a deep estimate, is searched exactly as without ``deep``."""
+    view = first("street-pentagon").view(0)
+    legal = view.legal_actions(0)
+    n = len(legal)
+    budget = n * max(1, (n - 1).bit_length())  # one estimate per action
+    bot = MonteCarloBot(7, budget=budget, use_heuristic=True, deep=True)
+    ranked = bot.rank(view, 0, legal, keep=n)
+    table = view.resample(0, bot_rng(7, "montecarlo"))
+    hook = game_type("london").deep_heuristic
+    assert hook is not None
+    expected = {}
+    for action in legal:
+        after = table.clone()
+        after.apply_in_place(0, action, check=False)
+        expected[action] = hook(after, 0)
+    assert {e.action: e.score for e in ranked} == expected
+    plain = MonteCarloBot(7, budget=budget, use_heuristic=True).rank(view, 0, legal, keep=n)
+    assert {e.action: e.score for e in plain} != expected  # the plain estimate differs
+    metro = load_game("metro", players=2).new_game(5)
+    while CHANCE in metro.to_move():
+        metro = metro.apply(CHANCE, metro.legal_actions(CHANCE)[0])
+    seat = min(metro.to_move())
+    moves = metro.legal_actions(seat)
+    searched = [
+        MonteCarloBot(2, budget=20, use_heuristic=True, deep=deep).rank(
+            metro.view(seat), seat, moves
+        )
+        for deep in (False, True)
+    ]
+    assert searched[0] == searched[1]
 
 
 @pytest.mark.parametrize("game", ["london", "paris"])

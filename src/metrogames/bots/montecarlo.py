@@ -85,6 +85,8 @@ class MonteCarloBot(RankingBot):
             random playout finishes the game.
         use_heuristic: value the positions after an action by the game's ``heuristic`` hook
             instead of playouts (games without the hook are played out as usual).
+        deep: with ``use_heuristic``, value them by the game's ``deep_heuristic`` hook where
+            the game has one (a slower, better estimate).
         name: the bot's code.
     """
 
@@ -94,6 +96,7 @@ class MonteCarloBot(RankingBot):
         budget: int = DEFAULT_BUDGET,
         greedy_turns: int = 0,
         use_heuristic: bool = False,
+        deep: bool = False,
         name: str = "montecarlo",
     ) -> None:
         if budget < 1:
@@ -104,6 +107,7 @@ class MonteCarloBot(RankingBot):
         self.budget = budget
         self.greedy_turns = greedy_turns
         self.use_heuristic = use_heuristic
+        self.deep = deep
         self.rng = bot_rng(seed, name)
 
     def rank(
@@ -124,7 +128,10 @@ class MonteCarloBot(RankingBot):
         dropped: list[int] = []
         rounds = max(1, (n - 1).bit_length())  # ceil(log2(n))
         per_round = self.budget / rounds
-        estimate = game_type(state.game.name).heuristic if self.use_heuristic else None
+        estimate = None
+        if self.use_heuristic:
+            kind = game_type(state.game.name)
+            estimate = (kind.deep_heuristic if self.deep else None) or kind.heuristic
         if estimate is not None:
             per_round /= state.num_players  # one estimate per player and position
         pass_action = state.game.pass_action

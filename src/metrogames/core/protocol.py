@@ -372,6 +372,9 @@ class GameType:
             final score from a position, in points, for search bots (leaf values and playout
             policies); it may read the whole state it is given, so bots hand it only
             determinizations (``state.resample``). ``None``: bots rely on playouts alone.
+        deep_heuristic: ``(full state, player) -> float``: a slower, better estimate of the
+            same kind, in points (the strongest search levels use it); ``None``: the game has
+            only :attr:`heuristic`.
         coach_figure: what the coach's hints show for a move in a game of several players
             (:mod:`metrogames.bots.coach`): ``score``, the expected final score in points (a
             game scored on one's own board, as Next Station), or ``win``, the probability of
@@ -409,6 +412,7 @@ class GameType:
     family: str = ""
     presets: dict[str, Preset] = field(default_factory=dict)
     heuristic: Callable[[State[Action], int], float] | None = None
+    deep_heuristic: Callable[[State[Action], int], float] | None = None
     coach_figure: CoachFigure = "score"
     score_bound: Callable[[State[Action], int], dict[str, int] | None] | None = None
     observe: Callable[[State[Action], int], JsonObject] | None = None

@@ -17,8 +17,16 @@ pass only when nothing is legal. Turns where a pencil power is still usable, and
 entry, are chosen among the engine's own legal actions by the same immediate gain (a power is
 thus used when it pays at once). Objectives do not steer the playout; they are scored at the end.
 
-Cost: a few hundred microseconds for a whole game (no state is cloned; the map is copied once).
-The estimate is deterministic: the same full state gives the same value.
+The *deep* estimate (:func:`deep_heuristic`, the ``deep_heuristic`` hook) plays the same
+policy but looks one card ahead: among the :data:`LOOKAHEAD_WIDTH` sections of best key it
+takes the one whose key plus the best key of the round's next card drawn after it is highest
+(the deal's card order is known to the playout; the last card of a round, and a turn whose next
+card is Paris's free entry, are plain greedy). Its own game scores 142.4 points in London over
+300 deals where the greedy playout scores 129.9, at about three times the cost.
+
+Cost: a few hundred microseconds for a whole game (no state is cloned; the map is copied once),
+about 1 ms for the deep estimate. Both are deterministic: the same full state gives the same
+value.
 """
 
 from __future__ import annotations
@@ -39,6 +47,9 @@ OPEN_WEIGHT = 0.3
 """Points a tie-break counts per section left open from the new station."""
 BLOCK_WEIGHT = 0.3
 """Points a tie-break takes off per link the section newly blocks (it crosses them)."""
+LOOKAHEAD_WIDTH = 3
+"""Sections of best greedy key the deep estimate looks one card beyond (its own game: 140.2
+points in London over 300 deals with 2, 142.4 with 3, 142.4 with all)."""
 
 
 class _Tables:
@@ -61,9 +72,11 @@ def _tables(city: CityMap) -> _Tables:
     return _Tables(city)
 
 
-def greedy_final_score(state: NextStationState, player: int) -> int:
+def greedy_final_score(state: NextStationState, player: int, lookahead: int = 0) -> int:
     """``player``'s final total (points) after the rest of the game is played on their map by
-    the greedy policy of the module docstring, with the cards of ``state``'s deal.
+    the greedy policy of the module docstring, with the cards of ``state``'s deal; with
+    ``lookahead`` > 0, each section is chosen among the ``lookahead`` of best key by its key
+    plus the best key of the next card after it (the deep estimate).
 
     A turn in progress that ``player`` has not acted in yet is played first.
 
@@ -93,7 +106,7 @@ def greedy_final_score(state: NextStationState, player: int) -> int:
             turns = _turns(state, deck, 0, 0, 0)
             power_used = False
         power = None if state.deal.powers is None or power_used else state.deal.powers[colour]
-        _play_round(state, board, colour, turns, power, boxes)
+        _play_round(state, board, colour, turns, power, boxes, lookahead)
         c_stations, c_sections = board.stations[colour], board.sections[colour]
         lines[colour] = score_line(city, c_stations, c_sections, board.circled[colour])
         boxes += line_tourist_boxes(city, c_stations, c_sections)
@@ -148,16 +161,18 @@ def _play_round(
     turns: list[tuple[str, bool, int]],
     power: str | None,
     boxes: int,
+    lookahead: int = 0,
 ) -> list[TurnAction]:
-    """Play ``turns`` on line ``colour`` of ``board`` in place, greedily, and return the
-    actions taken; ``boxes``: tourist boxes of the finished rounds."""
+    """Play ``turns`` on line ``colour`` of ``board`` in place, greedily (looking one card
+    ahead among ``lookahead`` sections when > 0), and return the actions taken; ``boxes``:
+    tourist boxes of the finished rounds."""
     city = state.city
     singles = single_sections(city)
     n_stations = len(city.stations)
     taken: list[TurnAction] = []
     tb = _tables(city)
     inter = _interchange_gains(tb, board, colour)
-    for face, branch, turn in turns:
+    for k, (face, branch, turn) in enumerate(turns):
         if power is not None or face == "free-entry":
             action = _best_engine_action(state, board, colour, face, branch, turn, power, boxes)
             for s, t in action.sections:
@@ -169,10 +184,15 @@ def _play_round(
             taken.append(action)
             continue
         targets = city.symbol_mask[face] if face in SYMBOLS else city.all_stations_mask
-        if not board.sections[colour]:
-            move = _first_section(state, tb, board, colour, targets, boxes, inter)
+        nxt = turns[k + 1] if lookahead and k + 1 < len(turns) else None
+        if nxt is not None and nxt[0] != "free-entry":
+            move = _lookahead_section(
+                state, tb, board, colour, targets, branch, boxes, inter, nxt, lookahead
+            )
+        elif not board.sections[colour]:
+            move = _first_section(state, tb, board, colour, targets, boxes, inter)[1]
         else:
-            move = _best_section(state, tb, board, colour, targets, branch, boxes, inter)
+            move = _best_section(state, tb, board, colour, targets, branch, boxes, inter)[1]
         if move is None:
             taken.append(PASS)
             continue
@@ -192,9 +212,11 @@ def _best_section(
     branch: bool,
     boxes: int,
     inter: list[int],
-) -> tuple[int, int, int] | None:
+    collect: list[tuple[float, tuple[int, int, int]]] | None = None,
+) -> tuple[float, tuple[int, int, int] | None]:
     """The greedy section ``(start, target, link)`` of line ``colour`` (not empty) for a
-    card reaching ``targets``, or ``None`` when none is legal."""
+    card reaching ``targets`` with its key, or ``(-1, None)`` when none is legal;
+    ``collect``: a list that receives every legal section with its key."""
     city = state.city
     district_of = tb.district_of
     links_by_target = city.links_by_target
@@ -237,9 +259,11 @@ def _best_section(
             key = gain + OPEN_WEIGHT * _open_links(
                 links_by_target, neighbours, link_mask, t, after | lbit, stations
             ) - BLOCK_WEIGHT * (conflicts[link] & ~blocked).bit_count()
+            if collect is not None:
+                collect.append((key, (s, t, link)))
             if key > best_key:
                 best_key, best_move = key, (s, t, link)
-    return best_move
+    return best_key, best_move
 
 
 def _first_section(
@@ -250,9 +274,11 @@ def _first_section(
     targets: int,
     boxes: int,
     inter: list[int],
-) -> tuple[int, int, int] | None:
+    collect: list[tuple[float, tuple[int, int, int]]] | None = None,
+) -> tuple[float, tuple[int, int, int] | None]:
     """The greedy first section of line ``colour`` (from its departure station, which joins
-    the line too), or ``None`` when none is legal."""
+    the line too) with its key, or ``(-1, None)`` when none is legal; ``collect`` as in
+    :func:`_best_section`."""
     city = state.city
     s = city.departures[colour]
     sbit = 1 << s
@@ -268,8 +294,48 @@ def _first_section(
         key = gain + OPEN_WEIGHT * _open_links(
             city.links_by_target, city.neighbours, city.link_mask_of_station, t, after, sbit
         )
+        if collect is not None:
+            collect.append((key, (s, t, link)))
         if key > best_key:
             best_key, best_move = key, (s, t, link)
+    return best_key, best_move
+
+
+def _lookahead_section(
+    state: NextStationState,
+    tb: _Tables,
+    board: PlayerMap,
+    colour: int,
+    targets: int,
+    branch: bool,
+    boxes: int,
+    inter: list[int],
+    nxt: tuple[str, bool, int],
+    width: int,
+) -> tuple[int, int, int] | None:
+    """The section of line ``colour`` for a card reaching ``targets`` whose greedy key plus
+    the best greedy key of the next turn ``nxt`` after it is highest, among the ``width``
+    sections of best greedy key; ``None`` when none is legal."""
+    city = state.city
+    cands: list[tuple[float, tuple[int, int, int]]] = []
+    if not board.sections[colour]:
+        _first_section(state, tb, board, colour, targets, boxes, inter, cands)
+    else:
+        _best_section(state, tb, board, colour, targets, branch, boxes, inter, cands)
+    if len(cands) <= 1:
+        return cands[0][1] if cands else None
+    cands.sort(key=lambda c: -c[0])
+    face, next_branch, _ = nxt
+    next_targets = city.symbol_mask[face] if face in SYMBOLS else city.all_stations_mask
+    best_key = -1e9
+    best_move = cands[0][1]
+    for key, move in cands[:width]:
+        after = board.copy()
+        after.add_section(city, colour, *move)
+        later = _best_section(state, tb, after, colour, next_targets, next_branch, boxes, inter)[0]
+        total = key + max(later, 0.0)
+        if total > best_key:
+            best_key, best_move = total, move
     return best_move
 
 
@@ -362,6 +428,18 @@ def heuristic(state: State[Action], player: int) -> float:
         ValueError: a view or an unknown deal (as :func:`greedy_final_score`).
     """
     return float(greedy_final_score(cast(NextStationState, state), player))
+
+
+def deep_heuristic(state: State[Action], player: int) -> float:
+    """The ``GameType.deep_heuristic`` hook: :func:`greedy_final_score` of a full state with a
+    one-card lookahead among :data:`LOOKAHEAD_WIDTH` sections, in points.
+
+    Raises:
+        ValueError: a view or an unknown deal (as :func:`greedy_final_score`).
+    """
+    return float(
+        greedy_final_score(cast(NextStationState, state), player, lookahead=LOOKAHEAD_WIDTH)
+    )
 
 
 def _map_value(city: CityMap, tb: _Tables, board: PlayerMap, colour: int, boxes: int) -> int:

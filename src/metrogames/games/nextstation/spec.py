@@ -129,6 +129,12 @@ def _heuristic(state: State[Action], player: int) -> float:
     return heuristic(state, player)
 
 
+def _deep_heuristic(state: State[Action], player: int) -> float:
+    from metrogames.games.nextstation.heuristic import deep_heuristic
+
+    return deep_heuristic(state, player)
+
+
 def solo_result(state: State[Action]) -> JsonObject | None:
     """For a finished solo game: ``{"score", "modules", "rating": {"adjusted", "band",
     "range", "low", "high", "phrase", "penalty"} | None, "percentile": 0-100 | None, "reference":
@@ -185,6 +191,7 @@ def _register(city_name: str) -> None:
             family="nextstation",
             score_bound=_score_bound,
             heuristic=_heuristic,
+            deep_heuristic=_deep_heuristic,
             observe=_observe,
             score_range=(0, score_ceiling(city)),  # no rule takes points away
             max_game_length=ROUNDS * len(city.deck),  # at most one decision per card flipped
