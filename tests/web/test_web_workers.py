@@ -54,6 +54,21 @@ def race(workers: list[TestClient], room: str, token: str, action: Any, step: in
         return list(pool.map(send, workers))
 
 
+def spy(client: TestClient, method: str) -> list[Any]:
+    """The first argument of each call of the worker's room-service ``method`` (a room id,
+    a table), as the calls are made."""
+    rooms = client.app.state.rooms  # type: ignore[attr-defined]
+    calls: list[Any] = []
+    real = getattr(rooms, method)
+
+    def recorded(*args: Any) -> Any:
+        calls.append(args[0])
+        return real(*args)
+
+    setattr(rooms, method, recorded)
+    return calls
+
+
 def test_an_action_on_one_worker_reaches_a_socket_on_the_other(db_url: str) -> None:
     with two_workers(db_url) as (a, b):
         room, tokens = online_metro(a, b)
@@ -83,15 +98,7 @@ def test_a_worker_at_the_previous_version_applies_a_published_change_without_rea
 ) -> None:
     with two_workers(db_url) as (a, b):
         room, tokens = online_metro(a, b)
-        rooms_b = b.app.state.rooms  # type: ignore[attr-defined]
-        reads: list[str] = []
-        fetch = rooms_b._fetch
-
-        def counted(room_id: str, step: int) -> Any:
-            reads.append(room_id)
-            return fetch(room_id, step)
-
-        rooms_b._fetch = counted
+        reads = spy(b, "_fetch")
         with b.websocket_connect(f"/ws/rooms/{room}") as ws:
             ws.send_json({"type": "hello", "token": tokens[1]})
             pushed = ws.receive_json()["view"]
@@ -110,26 +117,12 @@ def test_a_worker_at_the_previous_version_applies_a_published_change_without_rea
         assert record_history(a, room) == record_history(b, room)
 
 
-def count_fetches(client: TestClient) -> list[str]:
-    """The rooms a worker reads back from the database to catch up, as it reads them."""
-    rooms = client.app.state.rooms  # type: ignore[attr-defined]
-    reads: list[str] = []
-    fetch = rooms._fetch
-
-    def counted(room_id: str, step: int) -> Any:
-        reads.append(room_id)
-        return fetch(room_id, step)
-
-    rooms._fetch = counted
-    return reads
-
-
 def test_setting_up_a_room_across_workers_reads_nothing_back(db_url: str) -> None:
     # created on A, a seat claimed on B, started on A, a socket on each: every change is
     # published with what it changed (seats too), and a room loaded or created knows its
     # version, so neither worker reads the room back from the database
     with two_workers(db_url) as (a, b):
-        reads_a, reads_b = count_fetches(a), count_fetches(b)
+        reads_a, reads_b = spy(a, "_fetch"), spy(b, "_fetch")
         room, tokens = online_metro(a, b)
         with (
             a.websocket_connect(f"/ws/rooms/{room}") as ws_a,
@@ -151,14 +144,7 @@ def test_a_copy_serving_nothing_is_marked_stale_rather_than_changed(db_url: str)
     with two_workers(db_url) as (a, b):
         room, tokens = online_metro(a, b)
         rooms_b = b.app.state.rooms  # type: ignore[attr-defined]
-        applied: list[str] = []
-        apply = rooms_b._apply_change
-
-        def counted(table: Any, change: str) -> bool:
-            applied.append(table.id)
-            return apply(table, change)
-
-        rooms_b._apply_change = counted
+        applied = spy(b, "_apply_change")
         rooms_b.tables[room].touched -= 60  # its last request was a minute ago
         for _ in range(3):
             mover = view(a, room)["to_move"][0]
