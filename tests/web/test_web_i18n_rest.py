@@ -33,7 +33,9 @@ def test_the_bots_figures_in_the_requests_language(client: TestClient) -> None:
 
     assert labels()["hard"] == "Hard — Monte Carlo (500 game estimates)"
     assert labels(Cookie="lang=fr")["hard"] == "Hard — Monte Carlo (500 estimations de partie)"
-    assert labels(Cookie="lang=sk")["expert"] == "Expert — Monte Carlo (2000 odhadov hry)"
+    assert labels(Cookie="lang=sk")["hard"] == "Hard — Monte Carlo (500 odhadov hry)"
+    assert labels(Cookie="lang=sk")["expert"] == "Expert — Monte Carlo (800 hlbokých odhadov hry)"
+    assert labels()["expert"] == "Expert — Monte Carlo (800 deep game estimates)"
     assert labels(Cookie="lang=nl")["medium"] == "Medium — greedy"  # no figures
 
 

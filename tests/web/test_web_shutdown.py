@@ -5,10 +5,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 
 from metrogames.web import app as app_module
+
+
+def run_alone(coroutine: Coroutine[Any, Any, Any]) -> Any:
+    """Run ``coroutine`` on an event loop of its own thread (the browser tests' Playwright
+    keeps a loop running in the main thread)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def test_a_part_that_never_stops_is_logged_and_left(
@@ -22,7 +32,7 @@ def test_a_part_that_never_stops_is_logged_and_left(
         return forever.cancelled()
 
     with caplog.at_level(logging.WARNING, logger="metrogames.web.app"):
-        cancelled = asyncio.run(run())
+        cancelled = run_alone(run())
     assert cancelled  # the wait ended by cancelling it, not by the part finishing
     assert "the stuck part did not stop within 0.05 s" in caplog.text
 
@@ -32,5 +42,5 @@ def test_a_part_that_stops_in_time_logs_nothing(caplog: pytest.LogCaptureFixture
         await asyncio.sleep(0)
 
     with caplog.at_level(logging.WARNING, logger="metrogames.web.app"):
-        asyncio.run(app_module.bounded("a quick part", quick()))
+        run_alone(app_module.bounded("a quick part", quick()))
     assert "a quick part" not in caplog.text

@@ -45,6 +45,8 @@ def bot_figures(algorithm: Algorithm) -> list[Message]:
         ]
     if algorithm.code != "montecarlo":
         return []
+    if algorithm.use_heuristic and algorithm.deep:
+        return [plural("{n} deep game estimate", "{n} deep game estimates", algorithm.budget)]
     if algorithm.use_heuristic:
         return [plural("{n} game estimate", "{n} game estimates", algorithm.budget)]
     figures: list[Message] = [plural("{n} playout", "{n} playouts", algorithm.budget)]
