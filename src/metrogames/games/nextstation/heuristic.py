@@ -189,10 +189,8 @@ def _play_round(
             move = _lookahead_section(
                 state, tb, board, colour, targets, branch, boxes, inter, nxt, lookahead
             )
-        elif not board.sections[colour]:
-            move = _first_section(state, tb, board, colour, targets, boxes, inter)[1]
         else:
-            move = _best_section(state, tb, board, colour, targets, branch, boxes, inter)[1]
+            move = _greedy_section(state, tb, board, colour, targets, branch, boxes, inter)[1]
         if move is None:
             taken.append(PASS)
             continue
@@ -201,6 +199,24 @@ def _play_round(
         assert single is not None  # a link joins the section's stations
         taken.append(single)
     return taken
+
+
+def _greedy_section(
+    state: NextStationState,
+    tb: _Tables,
+    board: PlayerMap,
+    colour: int,
+    targets: int,
+    branch: bool,
+    boxes: int,
+    inter: list[int],
+    collect: list[tuple[float, tuple[int, int, int]]] | None = None,
+) -> tuple[float, tuple[int, int, int] | None]:
+    """The greedy section of line ``colour`` for a card reaching ``targets`` with its key:
+    :func:`_first_section` while the line is empty, else :func:`_best_section`."""
+    if not board.sections[colour]:
+        return _first_section(state, tb, board, colour, targets, boxes, inter, collect)
+    return _best_section(state, tb, board, colour, targets, branch, boxes, inter, collect)
 
 
 def _best_section(
@@ -318,10 +334,7 @@ def _lookahead_section(
     sections of best greedy key; ``None`` when none is legal."""
     city = state.city
     cands: list[tuple[float, tuple[int, int, int]]] = []
-    if not board.sections[colour]:
-        _first_section(state, tb, board, colour, targets, boxes, inter, cands)
-    else:
-        _best_section(state, tb, board, colour, targets, branch, boxes, inter, cands)
+    _greedy_section(state, tb, board, colour, targets, branch, boxes, inter, cands)
     if len(cands) <= 1:
         return cands[0][1] if cands else None
     cands.sort(key=lambda c: -c[0])
