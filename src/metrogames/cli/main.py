@@ -833,7 +833,7 @@ def serve(
 
         from metrogames.web.app import create_app
         from metrogames.web.config import Settings
-        from metrogames.web.server import server_config
+        from metrogames.web.server import server_config, settle_heap
     except ImportError as exc:
         raise fail(
             f"the web table needs the web extra (pip install 'metrogames[web]'): {exc}"
@@ -859,6 +859,7 @@ def serve(
         shown_db = make_url(settings.db).render_as_string(hide_password=True)
     except Exception as exc:  # a bad URL, an unreachable database, a failed migration
         raise fail(f"cannot open the database: {exc}") from None
+    settle_heap()
     server = uvicorn.Server(server_config(application, settings))
 
     async def run() -> None:

@@ -117,9 +117,10 @@ async def get_board(game: str) -> dict[str, Any]:
 async def create_room(request: Request) -> dict[str, Any]:
     """Create a room: ``{"room": <summary>, "tokens": {seat: token}, "host_token"}``."""
     rooms = service(request)
-    body = await read_body(request, RoomBody, N_("a room"))
-    charge(request, "rooms")
-    table, tokens, host = await rooms.create(body)
+    async with rooms.arrivals.turn():
+        body = await read_body(request, RoomBody, N_("a room"))
+        charge(request, "rooms")
+        table, tokens, host = await rooms.create(body)
     return {"room": rooms.summary(table), "tokens": tokens, "host_token": host}
 
 
@@ -133,17 +134,20 @@ async def get_room(room: str, request: Request) -> dict[str, Any]:
 @router.post("/rooms/{room}/join")
 async def join_room(room: str, request: Request) -> dict[str, Any]:
     """Claim an open seat: ``{"token"}``."""
-    body = await read_body(request, JoinBody, N_("a join"))
-    charge(request, "joins")
-    return {"token": await service(request).join(room, body)}
+    rooms = service(request)
+    async with rooms.arrivals.turn():
+        body = await read_body(request, JoinBody, N_("a join"))
+        charge(request, "joins")
+        return {"token": await rooms.join(room, body)}
 
 
 @router.post("/rooms/{room}/start")
 async def start_room(room: str, request: Request) -> dict[str, Any]:
     """Start an online room (host token)."""
     rooms = service(request)
-    await read_body(request, NoBody, "a start")
-    return rooms.summary(await rooms.start(room, bearer(request)))
+    async with rooms.arrivals.turn():
+        await read_body(request, NoBody, "a start")
+        return rooms.summary(await rooms.start(room, bearer(request)))
 
 
 @router.post("/rooms/{room}/seats/{seat}/bot")

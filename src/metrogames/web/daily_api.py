@@ -128,12 +128,14 @@ async def get_daily(request: Request) -> dict[str, Any]:
 @router.post("/daily/{game}/{day}/start")
 async def start_daily(game: str, day: str, request: Request) -> dict[str, Any]:
     """Start (or continue) the day's game: ``{"share"}`` → ``{"room", "ranked", "token"}``."""
-    player, account = await who(request)
-    body = await read_body(request, DailyStartBody, "a daily start")
-    charge(request, "rooms")
-    return await daily(request).start(
-        player, game, day, body.share, account is not None, client_key(request)
-    )
+    service = daily(request)
+    async with service.rooms.arrivals.turn():
+        player, account = await who(request)
+        body = await read_body(request, DailyStartBody, "a daily start")
+        charge(request, "rooms")
+        return await service.start(
+            player, game, day, body.share, account is not None, client_key(request)
+        )
 
 
 @router.get("/daily/{game}/{day}/result")

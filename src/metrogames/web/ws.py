@@ -99,6 +99,10 @@ class Connection:
         await self.send_text(self.views.message(frame, table.progress.state, seat))
 
     async def hello(self, message: Hello) -> None:
+        async with self.rooms.arrivals.turn():  # a crowd's hellos wait; moves do not
+            await self._greet(message)
+
+    async def _greet(self, message: Hello) -> None:
         await self.rooms.catch_up(self.table)
         seat = self.rooms.viewer(self.table, message.token)
         if self.key is not None:
