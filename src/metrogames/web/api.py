@@ -117,7 +117,7 @@ async def get_board(game: str) -> dict[str, Any]:
 async def create_room(request: Request) -> dict[str, Any]:
     """Create a room: ``{"room": <summary>, "tokens": {seat: token}, "host_token"}``."""
     rooms = service(request)
-    async with rooms.arrivals.turn():
+    async with rooms.admission.turn():
         body = await read_body(request, RoomBody, N_("a room"))
         charge(request, "rooms")
         table, tokens, host = await rooms.create(body)
@@ -135,7 +135,7 @@ async def get_room(room: str, request: Request) -> dict[str, Any]:
 async def join_room(room: str, request: Request) -> dict[str, Any]:
     """Claim an open seat: ``{"token"}``."""
     rooms = service(request)
-    async with rooms.arrivals.turn():
+    async with rooms.admission.turn():
         body = await read_body(request, JoinBody, N_("a join"))
         charge(request, "joins")
         return {"token": await rooms.join(room, body)}
@@ -145,7 +145,7 @@ async def join_room(room: str, request: Request) -> dict[str, Any]:
 async def start_room(room: str, request: Request) -> dict[str, Any]:
     """Start an online room (host token)."""
     rooms = service(request)
-    async with rooms.arrivals.turn():
+    async with rooms.admission.turn():
         await read_body(request, NoBody, "a start")
         return rooms.summary(await rooms.start(room, bearer(request)))
 

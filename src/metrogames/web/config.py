@@ -31,9 +31,9 @@ no Redis).
 development) and ``METROGAMES_LOG_LEVEL`` (``warning``; ``info`` adds the access log):
 :mod:`.logs`.
 ``METROGAMES_WS_PER_ADDRESS`` (how many WebSockets one client address may hold open at once, per
-worker). ``METROGAMES_ARRIVALS`` (how many arrivals — room creations, seat claims, starts,
+worker). ``METROGAMES_ADMISSIONS`` (how many admissions — room creations, seat claims, starts,
 sockets' hellos — one worker sets up at once; the others wait their turn, and moves never wait
-for them: :mod:`metrogames.web.arrivals`).
+for them: :mod:`metrogames.web.admission`).
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ class Settings(BaseSettings):
     log_level: str = "warning"
     redis_url: str | None = None
     ws_per_address: int = Field(default=32, ge=1, le=100_000)
-    arrivals: int = Field(default=2, ge=1, le=10_000)
+    admissions: int = Field(default=2, ge=1, le=10_000)
 
     @field_validator("analysis_budget")
     @classmethod

@@ -129,7 +129,7 @@ async def get_daily(request: Request) -> dict[str, Any]:
 async def start_daily(game: str, day: str, request: Request) -> dict[str, Any]:
     """Start (or continue) the day's game: ``{"share"}`` → ``{"room", "ranked", "token"}``."""
     service = daily(request)
-    async with service.rooms.arrivals.turn():
+    async with service.rooms.admission.turn():
         player, account = await who(request)
         body = await read_body(request, DailyStartBody, "a daily start")
         charge(request, "rooms")

@@ -11,9 +11,9 @@ Series (all prefixed ``metrogames_``):
   inline after it are included;
 * ``db_write_seconds{op}`` — a histogram of the database writes on the writer thread, by
   operation (``write``: an action; ``save_seat``, ``save_room``, ``write_room``…);
-* ``arrival_wait_seconds`` — a histogram of how long arrivals (room creations, seat claims,
-  starts, sockets' hellos) waited for their turn (:mod:`.arrivals`): long waits say a crowd
-  is arriving faster than the workers seat it (more workers, or ``METROGAMES_ARRIVALS``);
+* ``admission_wait_seconds`` — a histogram of how long admissions (room creations, seat claims,
+  starts, sockets' hellos) waited for their turn (:mod:`.admission`): long waits say a crowd
+  comes faster than the workers seat it (more workers, or ``METROGAMES_ADMISSIONS``);
 * ``open_websockets{worker}`` and ``rooms_in_memory{worker}`` — gauges per worker process
   (``worker``: its process id); the rooms are sampled every :data:`SAMPLE_SECONDS` and at each
   scrape.
@@ -67,9 +67,9 @@ DB_WRITE = Histogram(
     ["op"],
     buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
 )
-ARRIVAL_WAIT = Histogram(
-    "metrogames_arrival_wait_seconds",
-    "How long an arrival (room creation, seat claim, start, hello) waited for its turn",
+ADMISSION_WAIT = Histogram(
+    "metrogames_admission_wait_seconds",
+    "How long an admission (room creation, seat claim, start, hello) waited for its turn",
     buckets=(0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0),
 )
 SOCKETS = Gauge(

@@ -69,7 +69,7 @@ from metrogames.core.protocol import CHANCE
 from metrogames.games import game_from_options, game_names, game_type, preset_of
 from metrogames.i18n import N_, Message, msg, plural
 from metrogames.web import metrics
-from metrogames.web.arrivals import Arrivals
+from metrogames.web.admission import Admission
 from metrogames.web.bodies import ActionBody, HintBody, JoinBody, RoomBody
 from metrogames.web.checks import (
     RoomError,
@@ -182,8 +182,8 @@ class RoomService:
         each): off the event loop, and at most two at a time."""
         self.no_hints: Callable[[Table], bool] = lambda _table: False
         """Whether hints are refused in a room (a ranked daily game)."""
-        self.arrivals = Arrivals(settings.arrivals)
-        """Room creations, seat claims, starts and hellos, a few at a time (:mod:`.arrivals`)."""
+        self.admission = Admission(settings.admissions)
+        """Room creations, seat claims, starts and hellos, a few at a time (:mod:`.admission`)."""
         self.cluster: Cluster | None = None
         """The link to the other workers (``None``: this process is the only one)."""
 

@@ -99,7 +99,7 @@ class Connection:
         await self.send_text(self.views.message(frame, table.progress.state, seat))
 
     async def hello(self, message: Hello) -> None:
-        async with self.rooms.arrivals.turn():  # a crowd's hellos wait; moves do not
+        async with self.rooms.admission.turn():  # a crowd's hellos wait; moves do not
             await self._greet(message)
 
     async def _greet(self, message: Hello) -> None:

@@ -1,6 +1,6 @@
-"""Arrivals wait their turn, moves never do (``web/arrivals.py``): while every turn of a
-worker's arrivals is taken, a room creation, a seat claim, a start and a socket's hello wait,
-and a move in a game being played goes through; once the turns are free, the waiting arrival
+"""Admissions wait their turn, moves never do (``web/admission.py``): while every turn of a
+worker's admission is taken, a room creation, a seat claim, a start and a socket's hello wait,
+and a move in a game being played goes through; once the turns are free, the waiting admission
 is served as usual. On SQLite and PostgreSQL."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 from webutil import act, auth, create, view
 
-from metrogames.web.arrivals import Arrivals
+from metrogames.web.admission import Admission
 
 ONLINE = {"game": "metro", "mode": "online", "seats": [{"name": "host"}, {}]}
 
@@ -29,22 +29,22 @@ def until(condition: Callable[[], bool], what: str) -> None:
 
 
 @contextlib.contextmanager
-def turns_taken(client: TestClient) -> Iterator[Arrivals]:
-    """Every turn of the app's arrivals held (in the app's event loop) while the block runs."""
-    arrivals: Arrivals = client.app.state.rooms.arrivals  # type: ignore[attr-defined]
+def turns_taken(client: TestClient) -> Iterator[Admission]:
+    """Every turn of the app's admission held (in the app's event loop) while the block runs."""
+    admission: Admission = client.app.state.rooms.admission  # type: ignore[attr-defined]
     held: dict[str, asyncio.Event] = {}
 
     async def hold() -> None:
         async with contextlib.AsyncExitStack() as stack:
-            for _ in range(arrivals.limit):
-                await stack.enter_async_context(arrivals.turn())
+            for _ in range(admission.limit):
+                await stack.enter_async_context(admission.turn())
             held["free"] = asyncio.Event()
             await held["free"].wait()
 
     holding = client.portal.start_task_soon(hold)  # type: ignore[union-attr]
     try:
         until(lambda: "free" in held, "holding every turn")
-        yield arrivals
+        yield admission
     finally:
         until(lambda: "free" in held or holding.done(), "holding every turn")
         if "free" in held:
@@ -58,8 +58,8 @@ def a_move(client: TestClient, room: str, token: str) -> Any:
     return act(client, room, token, seen["legal"][0], seen["step"])
 
 
-def arrival(client: TestClient, kind: str) -> Callable[[], Any]:
-    """The arrival ``kind`` on a room made for it, as a call answering what it got."""
+def admission_of(client: TestClient, kind: str) -> Callable[[], Any]:
+    """The admission ``kind`` on a room made for it, as a call answering what it got."""
     made = create(client, **ONLINE)
     room, host = made["room"]["room"], made["host_token"]
     if kind == "create":
@@ -80,38 +80,38 @@ def arrival(client: TestClient, kind: str) -> Callable[[], Any]:
 
 
 @pytest.mark.parametrize("kind", ["create", "join", "start", "hello"])
-def test_an_arrival_waits_for_its_turn_and_a_move_does_not(client: TestClient, kind: str) -> None:
+def test_an_admission_waits_for_its_turn_and_a_move_does_not(client: TestClient, kind: str) -> None:
     solo = create(client, game="london", mode="solo", seats=[{"name": "solo"}])
     room, token = solo["room"]["room"], solo["tokens"]["0"]
-    call = arrival(client, kind)
+    call = admission_of(client, kind)
     step = view(client, room, token)["step"]
     with ThreadPoolExecutor(1) as pool:
         waiting: Future[Any]
-        with turns_taken(client) as arrivals:
+        with turns_taken(client) as admission:
             waiting = pool.submit(call)
-            until(lambda: arrivals.waiting == 1, "waiting")
+            until(lambda: admission.waiting == 1, "waiting")
             moved = a_move(client, room, token)
             assert moved.status_code == 200, moved.text
             assert view(client, room, token)["step"] > step
-            assert not waiting.done() and arrivals.waiting == 1
+            assert not waiting.done() and admission.waiting == 1
         answer = waiting.result(timeout=20)
     if kind == "hello":
         assert answer["type"] == "view" and answer["view"]["status"] == "waiting"
     else:
         assert answer.status_code in (200, 201), answer.text
-    assert arrivals.waiting == 0
+    assert admission.waiting == 0
 
 
 def test_turns_come_in_order_and_at_most_limit_at_once() -> None:
     async def run() -> tuple[list[str], int]:
-        arrivals = Arrivals(2)
+        admission = Admission(2)
         order: list[str] = []
         inside = 0
         most = 0
 
         async def one(name: str) -> None:
             nonlocal inside, most
-            async with arrivals.turn():
+            async with admission.turn():
                 inside += 1
                 most = max(most, inside)
                 order.append(name)
@@ -129,4 +129,4 @@ def test_turns_come_in_order_and_at_most_limit_at_once() -> None:
 
 def test_a_limit_under_one_is_refused() -> None:
     with pytest.raises(ValueError, match="at least 1, not 0"):
-        Arrivals(0)
+        Admission(0)
