@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
+import redis
 from fastapi.testclient import TestClient
 from sqlalchemy import event
 from sqlalchemy.exc import OperationalError
@@ -193,6 +194,71 @@ def test_a_player_connected_to_the_other_worker_keeps_the_seat(db_url: str) -> N
         r = hand_over()
         assert r.status_code == 200, r.text
         assert [s["kind"] for s in r.json()["seats"]] == ["human", "bot"]
+
+
+def marks(message: dict[str, Any]) -> list[bool]:
+    """The seats' connected marks of a pushed view."""
+    return [s["connected"] for s in message["view"]["seats"]]
+
+
+def summary_marks(worker: TestClient, room: str) -> list[bool]:
+    r = worker.get(f"/api/rooms/{room}")
+    assert r.status_code == 200, r.text
+    return [s["connected"] for s in r.json()["seats"]]
+
+
+def until_marks(worker: TestClient, room: str, expected: list[bool]) -> None:
+    deadline = time.monotonic() + 10
+    while summary_marks(worker, room) != expected:  # the other worker tells in the background
+        assert time.monotonic() < deadline, f"still {summary_marks(worker, room)}"
+        time.sleep(0.02)
+
+
+def test_a_seat_connected_to_one_worker_is_connected_in_the_others_views(db_url: str) -> None:
+    # Ada's socket is on A, Bo's on B: each worker marks both seats connected, and A pushes
+    # Ada a view when Bo comes and when he goes
+    with two_workers(db_url) as (a, b):
+        room, tokens = online_metro(a, b)
+        with a.websocket_connect(f"/ws/rooms/{room}") as ada:
+            ada.send_json({"type": "hello", "token": tokens[0]})
+            assert marks(ada.receive_json()) == [True, False]
+            until_marks(b, room, [True, False])
+            with b.websocket_connect(f"/ws/rooms/{room}") as bo:
+                bo.send_json({"type": "hello", "token": tokens[1]})
+                assert marks(bo.receive_json()) == [True, True]
+                assert marks(ada.receive_json()) == [True, True]
+                assert summary_marks(a, room) == [True, True]
+            assert marks(ada.receive_json()) == [True, False]
+            assert summary_marks(a, room) == [True, False]
+
+
+def test_a_dead_workers_sockets_stop_counting(db_url: str) -> None:
+    # B holds Bo's socket, then goes silent (its "alive" key gone, as when it was killed):
+    # A stops marking Bo connected and pushes Ada the view that says so
+    with two_workers(db_url) as (a, b):
+        room, tokens = online_metro(a, b)
+        with a.websocket_connect(f"/ws/rooms/{room}") as ada:
+            ada.send_json({"type": "hello", "token": tokens[0]})
+            ada.receive_json()
+            with b.websocket_connect(f"/ws/rooms/{room}") as bo:
+                bo.send_json({"type": "hello", "token": tokens[1]})
+                bo.receive_json()
+                assert marks(ada.receive_json()) == [True, True]
+                cluster_b = b.app.state.rooms.cluster  # type: ignore[attr-defined]
+
+                async def silent() -> None:
+                    pass
+
+                cluster_b.alive = silent  # B says nothing any more...
+                client = redis.Redis.from_url(b.app.state.rooms.settings.redis_url)  # type: ignore[attr-defined]
+                try:
+                    client.delete(f"metrogames:alive:{cluster_b.worker}")  # ...and its word ran out
+                finally:
+                    client.close()
+                rooms_a = a.app.state.rooms  # type: ignore[attr-defined]
+                a.portal.call(rooms_a.forget_departed)  # type: ignore[union-attr]
+                assert marks(ada.receive_json()) == [True, False]
+                assert summary_marks(a, room) == [True, False]
 
 
 def test_one_action_sent_to_both_workers_is_played_once(db_url: str) -> None:

@@ -141,11 +141,12 @@ async def sweep(rooms: RoomService) -> None:
 
 
 async def take_over(rooms: RoomService, cluster: Cluster) -> None:
-    """With several workers: say this worker is alive and take over the rooms nobody runs,
-    every few seconds."""
+    """With several workers: say this worker is alive, take over the rooms nobody runs and
+    stop counting the sockets of workers gone silent, every few seconds."""
     while True:
         await cluster.alive()
         await asyncio.sleep(TAKEOVER_SECONDS)
+        await rooms.forget_departed()
         try:
             await rooms.take_over()
         except Exception as exc:  # e.g. the database is down: next time
@@ -165,7 +166,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     tasks.append(asyncio.create_task(sample(lambda: len(rooms.tables))))
     if rooms.cluster is not None:
         chat: Chat = app.state.chat
-        listen = rooms.cluster.listen(rooms.room_changed, chat.deliver, rooms.all_changed)
+        listen = rooms.cluster.listen(
+            rooms.room_changed, chat.deliver, rooms.all_changed, rooms.presence_changed
+        )
         tasks += [asyncio.create_task(listen), asyncio.create_task(take_over(rooms, rooms.cluster))]
     try:
         yield

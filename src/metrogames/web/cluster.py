@@ -14,7 +14,9 @@ versions after and before, ``-`` when unknown, and the holder's :attr:`Lease.cha
 change itself as JSON, or nothing) in one script; every other worker that holds the room in
 memory applies the change to its copy when that copy is at the previous version, else catches
 up from the database, and pushes views to its own sockets. A worker that does not hold the
-room reads no further than the room id. A chat message goes on :data:`CHAT` (``{"worker", "room", "message"}`` JSON).
+room reads no further than the room id. A chat message goes on :data:`CHAT` (``{"worker", "room", "message"}`` JSON). How many
+sockets each worker holds on each seat is kept in a hash per room and each change of it goes
+on :data:`PRESENCE`, so every worker's views mark a seat connected wherever its player is.
 
 When Redis cannot be reached, publishing is skipped (logged), locks are passed over (the
 version unknown: the room is caught up from the database; its unique ``(room, step)`` still
@@ -30,7 +32,8 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,7 +46,10 @@ ROOMS = "metrogames:rooms"
 """The channel of room changes."""
 CHAT = "metrogames:chat"
 """The channel of chat messages."""
-_ROOMS_BYTES, _CHAT_BYTES = ROOMS.encode(), CHAT.encode()
+PRESENCE = "metrogames:presence"
+"""The channel of seat presence: ``"{worker} {room} {seat} {count}"``, the sockets the worker
+holds on the seat from now on."""
+_ROOMS_BYTES, _CHAT_BYTES, _PRESENCE_BYTES = ROOMS.encode(), CHAT.encode(), PRESENCE.encode()
 LOCK_TTL = 5.0
 """Seconds a room lock lives unless released (a dead worker's lock frees itself)."""
 LOCK_WAIT = 6.0
@@ -158,21 +164,54 @@ class Cluster:
         except (RedisError, OSError) as exc:
             self._warn("saying this worker is alive", exc)
 
-    async def count_socket(self, room: str, seat: int, delta: int, now: float) -> None:
-        """This worker's sockets on ``room``'s ``seat``: one more (``delta`` 1) or one fewer
-        (-1, and the seat's player was last seen at ``now``, in the room service's clock:
-        wall-clock seconds), for the other workers' seat handover checks."""
+    async def count_socket(self, room: str, seat: int, count: int, left: float | None) -> None:
+        """This worker holds ``count`` sockets on ``room``'s ``seat`` from now on (``left``:
+        its player just left the last of them, at that time in the room service's clock:
+        wall-clock seconds), for the other workers' views and seat handover checks."""
         presence, seen = f"metrogames:presence:{room}", f"metrogames:seen:{room}"
         try:
             pipe = self.redis.pipeline(transaction=False)
-            pipe.hincrby(presence, f"{self.worker}:{seat}", delta)
+            pipe.hset(presence, f"{self.worker}:{seat}", count)
             pipe.expire(presence, PRESENCE_TTL)
-            if delta < 0:
-                pipe.hset(seen, str(seat), repr(now))
+            if left is not None:
+                pipe.hset(seen, str(seat), repr(left))
                 pipe.expire(seen, PRESENCE_TTL)
+            pipe.publish(PRESENCE, f"{self.worker} {room} {seat} {count}")
             await pipe.execute()
         except (RedisError, OSError) as exc:
             self._warn("counting a seat's sockets", exc)
+
+    async def presence(self, room: str) -> dict[str, Counter[int]]:
+        """The sockets the other live workers hold on ``room``: worker -> seat -> count (only
+        counts above 0); empty when Redis fails.
+
+        Raises nothing: a Redis failure is logged."""
+        try:
+            counts = await self.redis.hgetall(f"metrogames:presence:{room}")
+        except (RedisError, OSError) as exc:
+            self._warn("reading a room's presence", exc)
+            return {}
+        held: dict[str, Counter[int]] = {}
+        for field, count in counts.items():
+            text = field.decode() if isinstance(field, bytes) else field
+            worker, _, seat = text.partition(":")
+            if worker != self.worker and int(count) > 0:
+                held.setdefault(worker, Counter())[int(seat)] = int(count)
+        live = await self.live(held)
+        return {w: seats for w, seats in held.items() if live is not None and w in live}
+
+    async def live(self, workers: Iterable[str]) -> set[str] | None:
+        """Which of ``workers`` said they were alive less than :data:`ALIVE_TTL` s ago
+        (``None``: Redis failed, logged)."""
+        names = list(workers)
+        if not names:
+            return set()
+        try:
+            found = await self.redis.mget([f"metrogames:alive:{w}" for w in names])
+        except (RedisError, OSError) as exc:
+            self._warn("reading which workers are alive", exc)
+            return None
+        return {w for w, up in zip(names, found, strict=True) if up}
 
     async def seat_elsewhere(self, room: str, seat: int) -> tuple[int, float | None]:
         """``room``'s ``seat`` as the other live workers know it: how many sockets they hold
@@ -180,19 +219,8 @@ class Cluster:
         ``(0, None)`` when Redis fails.
 
         Raises nothing: a Redis failure is logged."""
+        sockets = sum(seats[seat] for seats in (await self.presence(room)).values())
         try:
-            counts = await self.redis.hgetall(f"metrogames:presence:{room}")
-            holders: dict[str, int] = {}
-            for field, count in counts.items():
-                text = field.decode() if isinstance(field, bytes) else field
-                worker, _, at = text.partition(":")
-                if worker != self.worker and at == str(seat) and int(count) > 0:
-                    holders[worker] = int(count)
-            sockets = 0
-            if holders:
-                keys = [f"metrogames:alive:{w}" for w in holders]
-                live = await self.redis.mget(keys)
-                sockets = sum(n for n, up in zip(holders.values(), live, strict=True) if up)
             seen = await self.redis.hget(f"metrogames:seen:{room}", str(seat))
         except (RedisError, OSError) as exc:
             self._warn("reading a seat's presence", exc)
@@ -286,18 +314,20 @@ class Cluster:
         on_room: Callable[[str, str | None, str | None, str], None],
         on_chat: Callable[[str, dict[str, Any]], Awaitable[None]],
         on_reconnect: Callable[[], None],
+        on_presence: Callable[[str, str, int, int], None],
     ) -> None:
         """Until cancelled: call ``on_room(room, version, previous, change)`` for each other
         worker's room change (``version``: the room's new one, ``previous``: the one the change
         was made at, each ``None`` when unknown; ``change``: the holder's
-        :attr:`Lease.change`, or ``""``) and
-        ``on_chat(room, message)`` for its chat messages; after each (re)subscription, call
-        ``on_reconnect()`` (what was published meanwhile is lost)."""
+        :attr:`Lease.change`, or ``""``), ``on_chat(room, message)`` for its chat messages
+        and ``on_presence(room, worker, seat, count)`` when the sockets it holds on a seat
+        change; after each (re)subscription, call ``on_reconnect()`` (what was published
+        meanwhile is lost)."""
         first = True
         while True:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
-                await pubsub.subscribe(ROOMS, CHAT)
+                await pubsub.subscribe(ROOMS, CHAT, PRESENCE)
                 if not first:
                     log.warning("redis: subscribed again; every room catches up")
                     on_reconnect()
@@ -306,7 +336,7 @@ class Cluster:
                     message = await pubsub.get_message(timeout=None)
                     if message is None:
                         continue
-                    await self._dispatch(message, on_room, on_chat)
+                    await self._dispatch(message, on_room, on_chat, on_presence)
             except (RedisError, OSError) as exc:
                 self._warn("listening", exc)
                 first = False
@@ -320,6 +350,7 @@ class Cluster:
         message: dict[str, Any],
         on_room: Callable[[str, str | None, str | None, str], None],
         on_chat: Callable[[str, dict[str, Any]], Awaitable[None]],
+        on_presence: Callable[[str, str, int, int], None],
     ) -> None:
         channel = message["channel"]
         data = message["data"]
@@ -331,6 +362,10 @@ class Cluster:
             body = json.loads(data.decode())
             if body["worker"] != self.worker:
                 await on_chat(body["room"], body["message"])
+        elif channel == _PRESENCE_BYTES:
+            worker, room, seat, count = data.decode().split(" ")
+            if worker != self.worker:
+                on_presence(room, worker, int(seat), int(count))
 
 
 def _known(version: str) -> str | None:

@@ -46,6 +46,7 @@ import logging
 import secrets
 import string
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -162,6 +163,8 @@ class RoomService:
         reads them alike; tests replace it)."""
         self._presence: set[asyncio.Task[None]] = set()
         """Seat presence counts on their way to Redis (kept until sent)."""
+        self._presence_tail: asyncio.Task[None] | None = None
+        """The last seat presence count on its way (the next one goes after it)."""
         self._loading: dict[str, asyncio.Task[Table]] = {}
         """Rooms being loaded (one load per room, shared by the requests waiting for it)."""
         self.on_finish: list[FinishHook] = []
@@ -233,6 +236,8 @@ class RoomService:
         table = await asyncio.to_thread(self._load, room)
         table.version = version
         self._register(table)
+        if self.cluster is not None:  # changes from now on come as messages
+            table.elsewhere = await self.cluster.presence(room)
         await self._resume(table)
         return table
 
@@ -408,16 +413,72 @@ class RoomService:
             table.version = version
         else:
             table.stale, table.heard = True, version
+        self._push_soon(table)
+
+    def _push_soon(self, table: Table) -> None:
+        """Push views to this worker's sockets on ``table`` soon (in the background, once it
+        is caught up: :meth:`_refresh`)."""
         if table.listeners:
             table.unpushed = True
             if table.refresh_task is None:
                 table.refresh_task = asyncio.get_running_loop().create_task(self._refresh(table))
 
+    def presence_changed(self, room: str, worker: str, seat: int, count: int) -> None:
+        """Another worker (``worker``) holds ``count`` sockets on ``room``'s ``seat`` from now
+        on: this worker's views of the room mark the seat accordingly."""
+        table = self.tables.get(room)
+        if table is None:
+            return
+        before = self.seat_connected(table, seat)
+        seats = table.elsewhere.setdefault(worker, Counter())
+        seats[seat] = count
+        if count <= 0:
+            del seats[seat]
+            if not seats:
+                del table.elsewhere[worker]
+        if self.seat_connected(table, seat) != before:
+            self._push_soon(table)
+
+    async def forget_departed(self) -> None:
+        """Drop the sockets counted for workers that stopped saying they are alive (killed:
+        they never said goodbye), and push the views whose marks change."""
+        if self.cluster is None:
+            return
+        counted = {worker for table in self.tables.values() for worker in table.elsewhere}
+        if not counted:
+            return
+        live = await self.cluster.live(counted)
+        if live is None:  # Redis failed: next time
+            return
+        for table in list(self.tables.values()):
+            gone = [worker for worker in table.elsewhere if worker not in live]
+            if gone:
+                for worker in gone:
+                    del table.elsewhere[worker]
+                self._push_soon(table)
+
     def all_changed(self) -> None:
-        """What other workers published may have been lost (Redis came back): every room
-        in memory is stale."""
+        """What other workers published may have been lost (Redis came back, perhaps empty):
+        every room in memory is stale, this worker tells its sockets again and reads the
+        others'."""
         for room in list(self.tables):
             self.room_changed(room)
+        for table in list(self.tables.values()):
+            for seat, count in table.connected.items():
+                if count > 0:
+                    self._count_socket(table, seat)
+        if self.tables:
+            task = asyncio.get_running_loop().create_task(self._reread_presence())
+            self._presence.add(task)
+            task.add_done_callback(self._presence.discard)
+
+    async def _reread_presence(self) -> None:
+        """Read every room's presence again from Redis and push the views."""
+        if self.cluster is None:
+            return
+        for table in list(self.tables.values()):
+            table.elsewhere = await self.cluster.presence(table.id)
+            self._push_soon(table)
 
     async def _refresh(self, table: Table) -> None:
         """Catch a stale room up and push views to this worker's sockets, until it is no
@@ -1392,7 +1453,7 @@ class RoomService:
         table.touched = self.clock()
         if seat is not None:
             table.connected[seat] += 1
-            self._count_socket(table, seat, 1)
+            self._count_socket(table, seat)
         return key
 
     def unlisten(self, table: Table, key: int) -> None:
@@ -1403,17 +1464,28 @@ class RoomService:
         if entry is not None and entry[0] is not None:
             seat = entry[0]
             table.connected[seat] -= 1
+            left = None
             if table.connected[seat] == 0:
-                table.present[seat] = self.clock()
-            self._count_socket(table, seat, -1)
+                table.present[seat] = left = self.clock()
+            self._count_socket(table, seat, left)
 
-    def _count_socket(self, table: Table, seat: int, delta: int) -> None:
-        """With several workers: tell the others (through Redis, in the background) that this
-        worker holds one socket more (``delta`` 1) or fewer (-1) on ``seat``."""
-        if self.cluster is None:
+    def _count_socket(self, table: Table, seat: int, left: float | None = None) -> None:
+        """With several workers: tell the others (through Redis, in the background) how many
+        sockets this worker holds on ``seat`` (``left``: when its player left the last one).
+        The counts go one after the other, each read when it goes, so the last one told is
+        the count now."""
+        cluster = self.cluster
+        if cluster is None:
             return
-        sending = self.cluster.count_socket(table.id, seat, delta, self.clock())
-        task = asyncio.get_running_loop().create_task(sending)
+        before = self._presence_tail
+
+        async def send() -> None:
+            if before is not None:
+                await asyncio.wait([before])
+            await cluster.count_socket(table.id, seat, table.connected[seat], left)
+
+        task = asyncio.get_running_loop().create_task(send())
+        self._presence_tail = task
         self._presence.add(task)
         task.add_done_callback(self._presence.discard)
 
@@ -1434,6 +1506,11 @@ class RoomService:
         await self._notify(table)
 
     # -- reading --------------------------------------------------------------------------
+    @staticmethod
+    def seat_connected(table: Table, seat: int) -> bool:
+        """Whether ``seat``'s player has a socket on the room, on this worker or another."""
+        return table.connected[seat] > 0 or any(c[seat] > 0 for c in table.elsewhere.values())
+
     def seats_json(self, table: Table) -> list[dict[str, Any]]:
         """The summary's seats: ``[{"seat", "name", "kind", "bot", "claimed", "connected"}]``."""
         return [
@@ -1443,7 +1520,7 @@ class RoomService:
                 "kind": s.kind,
                 "bot": s.bot,
                 "claimed": s.token_hash is not None or not s.human,
-                "connected": bool(s.bot) or table.connected[s.seat] > 0,
+                "connected": bool(s.bot) or self.seat_connected(table, s.seat),
             }
             for s in table.seats
         ]

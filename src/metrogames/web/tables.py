@@ -112,7 +112,8 @@ progress). The daily challenge records the attempt's score with it."""
 class Table:
     """A room in memory: the stored facts (``deadline``: the turn clock's, epoch seconds,
     stored with the action that started the turn; ``bots_due``: a bot is to move), the game's :class:`Progress`, its lock, its
-    WebSocket listeners (``connected``: their count per seat; ``present``: when each seat's
+    WebSocket listeners (``connected``: their count per seat; ``elsewhere``: with several
+    workers, the other live workers' sockets per seat, by worker; ``present``: when each seat's
     player was last connected or acted, by the room service's clock), its bot and clock tasks
     (``clock_for``: the deadline the clock task was started for), ``touched`` (the last request,
     change or connection, by the room service's clock), ``holds`` (requests and sockets using
@@ -143,6 +144,7 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: dict[int, tuple[int | None, Listener]] = field(default_factory=dict)
     connected: Counter[int] = field(default_factory=Counter)
+    elsewhere: dict[str, Counter[int]] = field(default_factory=dict)
     present: dict[int, float] = field(default_factory=dict)
     touched: float = 0.0
     holds: int = 0
