@@ -259,6 +259,43 @@ def test_a_dead_workers_sockets_stop_counting(db_url: str) -> None:
                 a.portal.call(rooms_a.forget_departed)  # type: ignore[union-attr]
                 assert marks(ada.receive_json()) == [True, False]
                 assert summary_marks(a, room) == [True, False]
+                client = redis.Redis.from_url(b.app.state.rooms.settings.redis_url)  # type: ignore[attr-defined]
+                try:  # and B's count is gone from Redis: a room loaded later will not show it
+                    fields = client.hkeys(f"metrogames:presence:{room}")
+                finally:
+                    client.close()
+                assert f"{cluster_b.worker}:1".encode() not in fields
+                assert f"{rooms_a.cluster.worker}:0".encode() in fields
+
+
+def test_presence_heard_while_a_room_loads_is_kept(db_url: str) -> None:
+    # B starts loading the room (its presence read from Redis first), Ada connects on A
+    # meanwhile: B, once loaded, marks her connected
+    with two_workers(db_url) as (a, b):
+        made = create(a, game="metro", mode="online", seats=[{"name": "Ada"}, {}])
+        room = made["room"]["room"]
+        rooms_b = b.app.state.rooms  # type: ignore[attr-defined]
+        go = threading.Event()
+        real_load = rooms_b._load
+
+        def held_load(room_id: str) -> Any:
+            assert go.wait(20)
+            return real_load(room_id)
+
+        rooms_b._load = held_load
+        with ThreadPoolExecutor(1) as pool:
+            summary = pool.submit(b.get, f"/api/rooms/{room}")
+            with a.websocket_connect(f"/ws/rooms/{room}") as ada:
+                ada.send_json({"type": "hello", "token": made["tokens"]["0"]})
+                ada.receive_json()
+                deadline = time.monotonic() + 10
+                while room not in rooms_b._heard_presence:  # A tells in the background
+                    assert time.monotonic() < deadline, "B heard nothing"
+                    time.sleep(0.01)
+                go.set()
+                r = summary.result(timeout=20)
+                assert r.status_code == 200, r.text
+                assert [s["connected"] for s in r.json()["seats"]] == [True, False]
 
 
 def test_one_action_sent_to_both_workers_is_played_once(db_url: str) -> None:

@@ -84,6 +84,12 @@ _RELEASE = (
 (ARGV[2], or none), publish the change (channel ARGV[3], or none)."""
 _VERSION = "if redis.call('exists', KEYS[2]) == 1 then return '' end return redis.call('get', KEYS[1]) or ''"
 """The room's version, unknown while it is being changed (or its last holder died)."""
+_OPENING = (
+    "local version = '' "
+    "if redis.call('exists', KEYS[2]) == 0 then version = redis.call('get', KEYS[1]) or '' end "
+    "return {version, redis.call('hgetall', KEYS[3])}"
+)
+"""A room's version (as :data:`_VERSION`) and its seat presence hash (KEYS[3]), in one step."""
 
 
 @dataclass
@@ -129,6 +135,7 @@ class Cluster:
         self._acquire = redis.register_script(_ACQUIRE)
         self._release_script = redis.register_script(_RELEASE)
         self._version = redis.register_script(_VERSION)
+        self._opening = redis.register_script(_OPENING)
 
     def _warn(self, what: str, exc: Exception) -> None:
         """Log a Redis failure at most once a second."""
@@ -191,14 +198,44 @@ class Cluster:
         except (RedisError, OSError) as exc:
             self._warn("reading a room's presence", exc)
             return {}
+        held = self._held(counts.items())
+        live = await self.live(held)
+        return {w: seats for w, seats in held.items() if live is not None and w in live}
+
+    async def opening(self, room: str) -> tuple[str | None, dict[str, Counter[int]]]:
+        """What a worker loading ``room`` needs of Redis, in one round trip: the room's
+        version (``None``: unknown) and the sockets the other workers hold on it, as
+        :meth:`presence` without its check that they are alive (a dead worker's counts go
+        at the loader's next :meth:`live` check, within a few seconds); ``(None, {})`` when
+        Redis fails.
+
+        Raises nothing: a Redis failure is logged."""
+        presence = f"metrogames:presence:{room}"
+        try:
+            version, flat = await self._opening(keys=[*self._keys(room)[1:], presence])
+        except (RedisError, OSError) as exc:
+            self._warn("reading a room's version", exc)
+            return None, {}
+        return version.decode() or None, self._held(zip(flat[::2], flat[1::2], strict=True))
+
+    def _held(self, counts: Iterable[tuple[bytes | str, bytes | str]]) -> dict[str, Counter[int]]:
+        """Presence hash entries (``worker:seat`` -> count) as the other workers' counts above
+        0: worker -> seat -> count."""
         held: dict[str, Counter[int]] = {}
-        for field, count in counts.items():
+        for field, count in counts:
             text = field.decode() if isinstance(field, bytes) else field
             worker, _, seat = text.partition(":")
             if worker != self.worker and int(count) > 0:
                 held.setdefault(worker, Counter())[int(seat)] = int(count)
-        live = await self.live(held)
-        return {w: seats for w, seats in held.items() if live is not None and w in live}
+        return held
+
+    async def forget(self, room: str, fields: list[str]) -> None:
+        """Drop ``worker:seat`` entries of dead workers from ``room``'s presence hash (logged
+        when Redis fails)."""
+        try:
+            await self.redis.hdel(f"metrogames:presence:{room}", *fields)
+        except (RedisError, OSError) as exc:
+            self._warn("forgetting a dead worker's sockets", exc)
 
     async def live(self, workers: Iterable[str]) -> set[str] | None:
         """Which of ``workers`` said they were alive less than :data:`ALIVE_TTL` s ago

@@ -167,6 +167,8 @@ class RoomService:
         """The last seat presence count on its way (the next one goes after it)."""
         self._loading: dict[str, asyncio.Task[Table]] = {}
         """Rooms being loaded (one load per room, shared by the requests waiting for it)."""
+        self._heard_presence: dict[str, list[tuple[str, int, int]]] = {}
+        """Seat presence heard for rooms being loaded: (worker, seat, count), in order."""
         self.on_finish: list[FinishHook] = []
         self.hide_seed: Callable[[Table], bool] = lambda _table: False
         """Whether a room is private to its players: its record keeps its seed and decks
@@ -231,13 +233,20 @@ class RoomService:
         return table
 
     async def _load_and_keep(self, room: str) -> Table:
-        # the version read before the database: a change made meanwhile changes it
-        version = None if self.cluster is None else await self.cluster.version(room)
-        table = await asyncio.to_thread(self._load, room)
-        table.version = version
+        # the version read before the database: a change made meanwhile changes it; so do
+        # the seats' presence, whose changes heard meanwhile are applied after it
+        version: str | None = None
+        elsewhere: dict[str, Counter[int]] = {}
+        if self.cluster is not None:
+            version, elsewhere = await self.cluster.opening(room)
+        try:
+            table = await asyncio.to_thread(self._load, room)
+        finally:
+            heard = self._heard_presence.pop(room, [])
+        table.version, table.elsewhere = version, elsewhere
         self._register(table)
-        if self.cluster is not None:  # changes from now on come as messages
-            table.elsewhere = await self.cluster.presence(room)
+        for worker, seat, count in heard:
+            self.presence_changed(room, worker, seat, count)
         await self._resume(table)
         return table
 
@@ -428,6 +437,8 @@ class RoomService:
         on: this worker's views of the room mark the seat accordingly."""
         table = self.tables.get(room)
         if table is None:
+            if room in self._loading:  # applied once loaded
+                self._heard_presence.setdefault(room, []).append((worker, seat, count))
             return
         before = self.seat_connected(table, seat)
         seats = table.elsewhere.setdefault(worker, Counter())
@@ -453,9 +464,9 @@ class RoomService:
         for table in list(self.tables.values()):
             gone = [worker for worker in table.elsewhere if worker not in live]
             if gone:
-                for worker in gone:
-                    del table.elsewhere[worker]
+                fields = [f"{w}:{seat}" for w in gone for seat in table.elsewhere.pop(w)]
                 self._push_soon(table)
+                await self.cluster.forget(table.id, fields)
 
     def all_changed(self) -> None:
         """What other workers published may have been lost (Redis came back, perhaps empty):
