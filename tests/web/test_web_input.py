@@ -355,3 +355,38 @@ def test_other_json_errors_do_not_blame_a_surrogate_pair(client: TestClient) -> 
         "a join is not JSON of valid text (UTF-8, no lone surrogate \\ud800–\\udfff): "
         "line 1, column 34 (at 'name\": \"\\\\ud83d\\\\ude00\", \"seat\": x')"
     )
+
+
+def test_a_client_gone_before_its_body_is_no_server_error(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    # the body stops after 8 of its 40 declared bytes and the client disconnects: the request
+    # ends quietly (no 500 and no error logged) and nothing is stored
+    app = client.app
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+        "scheme": "http", "path": "/api/rooms", "raw_path": b"/api/rooms", "query_string": b"",
+        "root_path": "", "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 80),
+        "headers": [(b"content-type", b"application/json"), (b"content-length", b"40")],
+    }  # fmt: skip
+    incoming = iter(
+        [
+            {"type": "http.request", "body": b'{"game":', "more_body": True},
+            {"type": "http.disconnect"},
+        ]
+    )
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return next(incoming)
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    with client.app.state.rooms.sessions() as session:  # type: ignore[attr-defined]
+        rooms_before = session.scalar(select(func.count()).select_from(RoomRow))
+    client.portal.call(app, scope, receive, send)  # type: ignore[union-attr]
+    assert [m["status"] for m in sent if m["type"] == "http.response.start"] == [400]
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
+    with client.app.state.rooms.sessions() as session:  # type: ignore[attr-defined]
+        assert session.scalar(select(func.count()).select_from(RoomRow)) == rooms_before

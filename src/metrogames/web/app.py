@@ -41,6 +41,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
@@ -252,6 +253,11 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
         text = validation_message(exc.errors()).render(connection_gettext(request))
         return JSONResponse({"error": text, "reason": "bad-request"}, status_code=400)
+
+    @app.exception_handler(ClientDisconnect)
+    async def client_gone(request: Request, exc: ClientDisconnect) -> Response:
+        # the client left before its body arrived: nobody to answer, no server error to log
+        return Response(status_code=400)
 
     @app.exception_handler(Exception)
     async def server_error(request: Request, exc: Exception) -> JSONResponse:

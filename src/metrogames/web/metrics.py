@@ -23,7 +23,7 @@ a scrape reaches one worker at random. Set ``PROMETHEUS_MULTIPROC_DIR`` to an em
 (wiped at each start) in the environment of ``metrogames serve``: every worker then writes its
 values there and any worker's ``/metrics`` answers for all of them (``prometheus_client``'s
 multiprocess mode) — counters and histograms summed over the workers, live and dead; the gauges
-per live worker. Without it (one process) the values are that process's own.
+per live worker (a killed worker's are dropped at the next scrape). Without it (one process) the values are that process's own.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ import asyncio
 import os
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import TypeVar
 
 from prometheus_client import (
@@ -119,11 +120,33 @@ async def sample(rooms: Callable[[], int]) -> None:
 def exposition() -> tuple[bytes, str]:
     """The metrics in Prometheus' text format and its content type: every worker's (in
     multiprocess mode, ``PROMETHEUS_MULTIPROC_DIR`` set) or this process's."""
-    if os.environ.get(MULTIPROC_ENV):
+    folder = os.environ.get(MULTIPROC_ENV)
+    if folder:
+        forget_dead_workers(folder)
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
         return generate_latest(registry), CONTENT_TYPE_LATEST
     return generate_latest(REGISTRY), CONTENT_TYPE_LATEST
+
+
+def forget_dead_workers(folder: str) -> None:
+    """Drop from the multiprocess ``folder`` the live gauges of worker processes that are gone
+    without saying so (killed: their files would count forever)."""
+    for path in Path(folder).glob("gauge_live*_*.db"):
+        pid = path.stem.rsplit("_", 1)[-1]
+        if pid.isdigit() and not _running(int(pid)):
+            multiprocess.mark_process_dead(int(pid), folder)  # type: ignore[no-untyped-call]
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` exists on this machine."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's
+        return True
+    return True
 
 
 def worker_gone() -> None:
