@@ -275,16 +275,18 @@ def test_presence_heard_while_a_room_loads_is_kept(db_url: str) -> None:
         made = create(a, game="metro", mode="online", seats=[{"name": "Ada"}, {}])
         room = made["room"]["room"]
         rooms_b = b.app.state.rooms  # type: ignore[attr-defined]
-        go = threading.Event()
+        loading, go = threading.Event(), threading.Event()
         real_load = rooms_b._load
 
         def held_load(room_id: str) -> Any:
+            loading.set()  # B has read the room's presence (nobody yet) and reads the database
             assert go.wait(20)
             return real_load(room_id)
 
         rooms_b._load = held_load
         with ThreadPoolExecutor(1) as pool:
             summary = pool.submit(b.get, f"/api/rooms/{room}")
+            assert loading.wait(20)
             with a.websocket_connect(f"/ws/rooms/{room}") as ada:
                 ada.send_json({"type": "hello", "token": made["tokens"]["0"]})
                 ada.receive_json()
