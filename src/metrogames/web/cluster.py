@@ -82,14 +82,16 @@ _RELEASE = (
 )
 """Give the lease back and clear the mark (if the lease is still ours), set a new version
 (ARGV[2], or none), publish the change (channel ARGV[3], or none)."""
-_VERSION = "if redis.call('exists', KEYS[2]) == 1 then return '' end return redis.call('get', KEYS[1]) or ''"
-"""The room's version, unknown while it is being changed (or its last holder died)."""
-_OPENING = (
+_READ_VERSION = (
     "local version = '' "
     "if redis.call('exists', KEYS[2]) == 0 then version = redis.call('get', KEYS[1]) or '' end "
-    "return {version, redis.call('hgetall', KEYS[3])}"
 )
-"""A room's version (as :data:`_VERSION`) and its seat presence hash (KEYS[3]), in one step."""
+"""Lua: ``version``, the room's version (KEYS[1]), unknown (``''``) while it is being changed
+(KEYS[2]) or its last holder died."""
+_VERSION = _READ_VERSION + "return version"
+"""The room's version (:data:`_READ_VERSION`)."""
+_OPENING = _READ_VERSION + "return {version, redis.call('hgetall', KEYS[3])}"
+"""The room's version and its seat presence hash (KEYS[3]), in one step."""
 
 
 @dataclass
@@ -175,7 +177,7 @@ class Cluster:
         """This worker holds ``count`` sockets on ``room``'s ``seat`` from now on (``left``:
         its player just left the last of them, at that time in the room service's clock:
         wall-clock seconds), for the other workers' views and seat handover checks."""
-        presence, seen = f"metrogames:presence:{room}", f"metrogames:seen:{room}"
+        presence, seen = _presence_key(room), f"metrogames:seen:{room}"
         try:
             pipe = self.redis.pipeline(transaction=False)
             pipe.hset(presence, f"{self.worker}:{seat}", count)
@@ -194,7 +196,7 @@ class Cluster:
 
         Raises nothing: a Redis failure is logged."""
         try:
-            counts = await self.redis.hgetall(f"metrogames:presence:{room}")
+            counts = await self.redis.hgetall(_presence_key(room))
         except (RedisError, OSError) as exc:
             self._warn("reading a room's presence", exc)
             return {}
@@ -210,9 +212,8 @@ class Cluster:
         Redis fails.
 
         Raises nothing: a Redis failure is logged."""
-        presence = f"metrogames:presence:{room}"
         try:
-            version, flat = await self._opening(keys=[*self._keys(room)[1:], presence])
+            version, flat = await self._opening(keys=[*self._keys(room)[1:], _presence_key(room)])
         except (RedisError, OSError) as exc:
             self._warn("reading a room's version", exc)
             return None, {}
@@ -233,7 +234,7 @@ class Cluster:
         """Drop ``worker:seat`` entries of dead workers from ``room``'s presence hash (logged
         when Redis fails)."""
         try:
-            await self.redis.hdel(f"metrogames:presence:{room}", *fields)
+            await self.redis.hdel(_presence_key(room), *fields)
         except (RedisError, OSError) as exc:
             self._warn("forgetting a dead worker's sockets", exc)
 
@@ -403,6 +404,11 @@ class Cluster:
             worker, room, seat, count = data.decode().split(" ")
             if worker != self.worker:
                 on_presence(room, worker, int(seat), int(count))
+
+
+def _presence_key(room: str) -> str:
+    """The hash of ``room``'s seat presence: ``worker:seat`` -> that worker's sockets on it."""
+    return f"metrogames:presence:{room}"
 
 
 def _known(version: str) -> str | None:
