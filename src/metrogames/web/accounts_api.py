@@ -81,7 +81,7 @@ def account_json(request: Request, account: Account) -> dict[str, Any]:
 async def sign_up(request: Request, response: Response) -> dict[str, Any]:
     """Sign up ``{"name", "password"}`` → the account, signed in (cookie)."""
     body = await read_body(request, AccountBody, N_("a sign-up"))
-    charge(request, "accounts")
+    await charge(request, "accounts")
     account, token = await asyncio.to_thread(accounts(request).sign_up, body.name, body.password)
     _set_cookie(request, response, token)
     return await asyncio.to_thread(account_json, request, account)
@@ -91,7 +91,7 @@ async def sign_up(request: Request, response: Response) -> dict[str, Any]:
 async def sign_in(request: Request, response: Response) -> dict[str, Any]:
     """Sign in ``{"name", "password"}`` → the account (cookie)."""
     body = await read_body(request, AccountBody, "a sign-in")
-    charge(request, "signins")
+    await charge(request, "signins")
     account, token = await asyncio.to_thread(accounts(request).sign_in, body.name, body.password)
     _set_cookie(request, response, token)
     return await asyncio.to_thread(account_json, request, account)
