@@ -6,7 +6,7 @@ The package's docstrings point at each other as Sphinx does — :class:`Game`,
 show as the raw text. Before the docstrings are parsed, every role in the ``metrogames`` package
 is resolved the way Sphinx reads it, from the docstring's own object:
 
-- a dotted path that starts with ``metrogames.`` is taken as it is;
+- a dotted path that starts with the package's name (``metrogames.``) is taken as it is;
 - a leading dot (``.views``, ``~.actions.DRAW``) is relative to the object's package, then to
   the packages above it;
 - any other name is looked up in the object's scope, then its parents' (members and imports,
@@ -16,14 +16,16 @@ is resolved the way Sphinx reads it, from the docstring's own object:
 A ``~`` shows only the last part of the path; a trailing ``()`` is dropped. A role that names an
 object of the package becomes an optional cross-reference: a link where the site renders that
 object (the API reference's pages), plain code elsewhere (a private helper, a ``web`` module). A
-role that names an object outside the package — through an import (``asyncio.Lock``), or by
-the full path of an installed package's module (``uvicorn.middleware…``) — is shown as code.
+role that names an object outside the package — a built-in (``sorted``), an import
+(``asyncio.Lock``), the full path of an installed package's object (``uvicorn.middleware…``)
+— is shown as code.
 A role that names nothing is a broken reference: a warning naming the file, the line and the
 role, which ``mkdocs build --strict`` turns into a failed build.
 """
 
 from __future__ import annotations
 
+import builtins
 import html
 import importlib.util
 import re
@@ -32,16 +34,22 @@ from typing import Any
 from griffe import Alias, AliasResolutionError, CyclicAliasError, Extension, Object, logger
 from griffe import NameResolutionError as _Unresolved
 
-ROLE = re.compile(r":(?:py:)?(?P<kind>mod|func|class|meth|attr|data|exc|obj|const):`(?P<target>[^`]+)`")
+ROLE = re.compile(
+    r":(?:py:)?(?P<kind>mod|func|class|meth|attr|data|exc|obj|const):`(?P<target>[^`]+)`"
+)
 """A Sphinx cross-reference role in a docstring."""
-PACKAGE = "metrogames"
 
 
 class SphinxRoles(Extension):
-    """Rewrite every Sphinx role of the package's docstrings as a checked cross-reference."""
+    """Rewrite every Sphinx role of ``package``'s docstrings as a checked cross-reference
+    (``package``: the option of the extension in ``mkdocs.yml``, ``metrogames`` by default)."""
+
+    def __init__(self, package: str = "metrogames") -> None:
+        super().__init__()
+        self.package = package
 
     def on_package(self, *, pkg: Object, **kwargs: Any) -> None:
-        if pkg.path != PACKAGE:
+        if pkg.path != self.package:
             return
         for obj in _objects(pkg):
             docstring = obj.docstring
@@ -79,7 +87,7 @@ def _reference(obj: Object, match: re.Match[str]) -> str:
     if match["kind"] in {"func", "meth"}:
         title += "()"
     code = f"<code>{html.escape(title)}</code>"
-    if not path.startswith(PACKAGE + "."):
+    if not path.startswith(obj.package.path + "."):
         return code
     return f'<autoref identifier="{html.escape(path)}" optional>{code}</autoref>'
 
@@ -98,7 +106,7 @@ def _resolve(obj: Object, name: str) -> str | None:
                 return path
             package = package.parent
         return None
-    if name == PACKAGE or name.startswith(PACKAGE + "."):
+    if name == root.path or name.startswith(root.path + "."):
         return name if _exists(root, name) else None
     head, _, rest = name.partition(".")
     try:
@@ -107,10 +115,12 @@ def _resolve(obj: Object, name: str) -> str | None:
         owner = obj if obj.is_class else obj.parent
         if not rest and owner is not None and _assigned_attribute(owner, head):
             return f"{owner.path}.{head}"  # an attribute its class sets outside ``__init__``
+        if not rest and hasattr(builtins, head):
+            return name  # ``sorted``, ``ValueError``
         # a full path into another installed package (``uvicorn.middleware…``), or nothing
         return name if rest and importlib.util.find_spec(head) is not None else None
     path = f"{found}.{rest}" if rest else found
-    if path.startswith(PACKAGE + ".") and not _exists(root, path):
+    if path.startswith(root.path + ".") and not _exists(root, path):
         return None
     return path
 
