@@ -177,3 +177,43 @@ def test_the_configuration_page_lists_every_setting_with_its_default() -> None:
             shown = f"`{default}`"
         expected[f"METROGAMES_{name.upper()}"] = shown
     assert rows == expected
+
+
+SECTION_REF = re.compile(
+    r"docs/([\w.-]+\.md)`{0,2}(?:,\s*|\s*\(\s*)((?:\"[^\"]+\"(?:\s*(?:,|and|or)\s*)?)+)"
+)
+"""A reference to sections of a document: ``docs/notation.md``, "Options", or
+``docs/next-station-london.md`` ("A round", "Scoring a line")."""
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"[`*]|\[\[dev[^\]]*\]\]", "", text)).strip().lower()
+
+
+def _section_names(doc: str) -> tuple[list[str], str]:
+    """``doc``'s headings and bold run-in labels (``**Colour rotation.**``), and its text."""
+    text = re.sub(r"```.*?```", "", (ROOT / "docs" / doc).read_text(encoding="utf-8"), flags=re.S)
+    names = re.findall(r"^#{1,6}\s+(.+)$", text, flags=re.M) + re.findall(r"\*\*(.+?)\*\*", text)
+    return [_plain(n) for n in names], _plain(text)
+
+
+def test_every_section_reference_names_a_section() -> None:
+    """A quoted section name after a document names one of its headings or bold labels (the
+    start of it is enough: "Score sheet"), or quotes its text (four words or more)."""
+    checked, broken = 0, []
+    for path in tracked_text_files():
+        text = re.sub(r"\s*\n\s*(?:#\s*)?", " ", path.read_text(encoding="utf-8"))
+        for match in SECTION_REF.finditer(text):
+            doc = match.group(1)
+            if not (ROOT / "docs" / doc).is_file():
+                continue  # test_every_document_reference_resolves names it
+            names, body = _section_names(doc)
+            for quoted in re.findall(r"\"([^\"]+)\"", match.group(2)):
+                checked += 1
+                want = _plain(quoted)
+                if not any(n.startswith(want) for n in names) and not (
+                    len(want.split()) >= 4 and want in body
+                ):
+                    broken.append(f'{path.relative_to(ROOT)}: docs/{doc}, "{quoted}"')
+    assert checked > 150
+    assert not broken, broken
