@@ -21,6 +21,9 @@ role that names an object outside the package — a built-in (``sorted``), an im
 — is shown as code.
 A role that names nothing is a broken reference: a warning naming the file, the line and the
 role, which ``mkdocs build --strict`` turns into a failed build.
+
+reST's literal-block marker goes the reST way too: ``Example::`` before an indented block reads
+``Example:`` (the block is code in Markdown as it is).
 """
 
 from __future__ import annotations
@@ -38,6 +41,9 @@ ROLE = re.compile(
     r":(?:py:)?(?P<kind>mod|func|class|meth|attr|data|exc|obj|const):`(?P<target>[^`]+)`"
 )
 """A Sphinx cross-reference role in a docstring."""
+LITERAL = re.compile(r"(\S)?( ?)::\n(?=[ \t]*\n[ \t]+\S)")
+"""reST's literal-block marker: a paragraph ending in ``::`` before an indented block (which
+Markdown shows as code as it is)."""
 
 
 class SphinxRoles(Extension):
@@ -55,8 +61,15 @@ class SphinxRoles(Extension):
             docstring = obj.docstring
             if docstring is None or ":" not in docstring.value:
                 continue
-            docstring.value = ROLE.sub(lambda m, o=obj: _reference(o, m), docstring.value)
+            value = ROLE.sub(lambda m, o=obj: _reference(o, m), docstring.value)
+            docstring.value = LITERAL.sub(_colon, value)
             docstring.__dict__.pop("parsed", None)  # parsed again from the new text
+
+
+def _colon(match: re.Match[str]) -> str:
+    """``text::`` reads ``text:``, and a lone or spaced ``::`` goes (as in reST)."""
+    before = match.group(1) or ""
+    return f"{before}:\n" if before and not match.group(2) else f"{before}\n"
 
 
 def _objects(obj: Object) -> list[Object]:

@@ -114,7 +114,8 @@ def test_a_role_that_names_nothing_is_a_warning_naming_its_place(
     package = tmp_path / "rolespkg"
     package.mkdir()
     (package / "__init__.py").write_text(
-        '"""See :mod:`.board` and :func:`~rolespkg.board.play`."""\n'
+        '"""See :mod:`.board` and :func:`~rolespkg.board.play`. For example::\n\n'
+        '    board.play()\n\nThat is all."""\n'
     )
     (package / "board.py").write_text(
         '"""The board.\n\nPlays by :func:`play`; sized by :attr:`Board.cells`; ordered by\n'
@@ -140,7 +141,8 @@ def test_a_role_that_names_nothing_is_a_warning_naming_its_place(
     assert loaded.docstring is not None and loaded["board"].docstring is not None
     assert loaded.docstring.value == (
         'See <autoref identifier="rolespkg.board" optional><code>board</code></autoref> and '
-        '<autoref identifier="rolespkg.board.play" optional><code>play()</code></autoref>.'
+        '<autoref identifier="rolespkg.board.play" optional><code>play()</code></autoref>. '
+        "For example:\n\n    board.play()\n\nThat is all."
     )
     board = loaded["board"].docstring.value
     assert '<autoref identifier="rolespkg.board.play" optional><code>play()</code>' in board
