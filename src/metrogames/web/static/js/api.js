@@ -21,8 +21,9 @@ export class RawJson {
 }
 
 export async function api(method, path, body = undefined, token = null, { raw = false } = {}) {
+  // every change is said to be JSON, body or not: the server refuses any other (docs/web-api.md)
   const headers = {};
-  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (body !== undefined || method !== "GET") headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
   let res;
   try {
