@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 import pytest
+from dailyutil import Clock, daily_client
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
 from sqlalchemy import func, select
@@ -95,9 +96,14 @@ def test_every_changing_route_refuses_other_sites_and_non_json(client: TestClien
         assert r.status_code not in (403, 415) or r.json()["reason"] not in CSRF_REASONS, r.text
 
 
-def test_the_attackers_login_form_signs_nobody_in(client: TestClient) -> None:
+def test_the_attackers_login_form_signs_nobody_in(db_url: str) -> None:
     """Issue 21 item 7: a cross-site ``<form enctype=text/plain>`` posting to
     ``/api/sessions`` (its text is JSON by a trick of the field's name) gets no session."""
+    with daily_client(db_url, Clock()) as client:
+        attackers_form(client)
+
+
+def attackers_form(client: TestClient) -> None:
     made = client.post("/api/accounts", json={"name": "Mallory", "password": "a long password"})
     assert made.status_code == 201, made.text
     assert client.delete("/api/sessions/current", headers=JSON).status_code == 204

@@ -118,6 +118,7 @@ class Accounts:
             RoomError: 409 ``name-taken`` (names are compared by their skeleton, and
                 case-folded).
         """
+        self._check_free(name, None)  # before hashing: a taken name costs no hash
         account = Account(_new_id(), name, _new_id())
         digest = self._hash(password)
         now = self.now()
@@ -152,6 +153,24 @@ class Accounts:
         except IntegrityError:
             raise name_taken(name) from None
         return account, token
+
+    def _check_free(self, name: str, account_id: str | None) -> None:
+        """Refuse ``name`` when another account than ``account_id`` has it or a lookalike
+        (the unique indexes decide at the write; this spares a hash).
+
+        Raises:
+            RoomError: 409 ``name-taken``.
+        """
+        with self.sessions() as session:
+            other = session.scalars(
+                select(AccountRow.id).where(
+                    (AccountRow.name_key == name_key(name))
+                    | (AccountRow.name_skeleton == skeleton_digest(name)),
+                    AccountRow.id != (account_id or ""),
+                )
+            ).first()
+        if other is not None:
+            raise name_taken(name)
 
     def sign_in(self, name: str, password: str) -> tuple[Account, str]:
         """``POST /api/sessions``: a new session for the account of ``name`` and ``password``.

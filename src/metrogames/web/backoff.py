@@ -127,7 +127,7 @@ class SignInBackoff:
             if what == "clear":
                 await asyncio.wait_for(self.redis.delete(*keys), REDIS_TIMEOUT)
                 return 0.0
-            args = [self.free, self.base * 1000, self.cap * 1000, WINDOW * 1000]
+            args = [self.free, round(self.base * 1000), round(self.cap * 1000), round(WINDOW * 1000)]
             waited = await asyncio.wait_for(self._admit(keys=keys, args=args), REDIS_TIMEOUT)
             return float(waited) / 1000
         except (RedisError, OSError, TimeoutError) as exc:

@@ -79,7 +79,7 @@ def account_name(value: str) -> str:
     if hidden is not None:
         rule = N_("{what} cannot hold the invisible character {code}")
         raise ValueError(msg(rule, what=what, code=_code(hidden)))
-    if not text or len(text) > MAX_NAME:
+    if not text:  # the length counts once the words are enforced (NFC)
         raise ValueError(msg(N_("{what} is 1 to {limit} characters"), what=what, limit=MAX_NAME))
     words = text.split(" ")
     if "" in words:
