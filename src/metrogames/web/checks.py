@@ -137,7 +137,7 @@ def normal_name(value: str) -> str:
     hidden = invisible(text)
     if hidden is not None:
         rule = N_("{what} cannot hold the invisible character {code}")
-        code = "U+%04X" % ord(hidden)
+        code = f"U+{ord(hidden):04X}"
         raise ValueError(msg(rule, what=Message(N_("a name")), code=code))
     return text
 

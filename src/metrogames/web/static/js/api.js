@@ -262,6 +262,12 @@ export async function signOut() {
   account = null;
 }
 
+// The password changes and every other session of the account ends: {"sessions_ended": n}.
+export const changePassword = (password, newPassword) =>
+  api("POST", "/api/accounts/me/password", { password, new_password: newPassword });
+// Every other session of the account ends (the other browsers are signed out).
+export const signOutOthers = () => api("DELETE", "/api/sessions/others");
+
 // The guest player of this browser becomes the account's (its token stops working).
 export async function claimGuest() {
   account = await api("POST", "/api/accounts/me/claim", {}, playerToken());
