@@ -20,6 +20,7 @@ in the client's language (:mod:`.language`).
 
 from __future__ import annotations
 
+import functools
 from urllib.parse import urlsplit
 
 from fastapi.responses import JSONResponse
@@ -42,6 +43,7 @@ SCHEMES = {"ws": "http", "wss": "https"}
 """A WebSocket's scheme named as its page's origin names it."""
 
 
+@functools.lru_cache(maxsize=512)
 def origin_of(text: str) -> str | None:
     """``scheme://host[:port]`` of an origin or URL, lowercase, the scheme's default port
     left out (``HTTP://Example.org:80`` → ``http://example.org``), or ``None`` for anything
