@@ -23,6 +23,7 @@ from metrogames.web.accounts import COOKIE, Account, Accounts
 from metrogames.web.api import bearer, charge, read_body
 from metrogames.web.backoff import SignInBackoff
 from metrogames.web.bodies import AccountBody, AccountNameBody, NoBody, PasswordBody, SignInBody
+from metrogames.web.checks import hash_token
 from metrogames.web.config import Settings
 from metrogames.web.daily import DailyService, check_limit
 from metrogames.web.models import RatedGameRow, RatingRow, RoomRow, SeatRow
@@ -173,10 +174,14 @@ async def rename(request: Request) -> dict[str, Any]:
 
 @router.post("/accounts/me/claim")
 async def claim(request: Request) -> dict[str, Any]:
-    """Claim the anonymous player of ``Authorization: Bearer <player token>``."""
+    """Claim the anonymous player of ``Authorization: Bearer <player token>``: its token stops
+    working, for the player and for the daily rooms it played."""
     account = await account_of(request)
     await read_body(request, NoBody, "a claim")
-    await asyncio.to_thread(accounts(request).claim, account, bearer(request))
+    token = bearer(request)
+    player = await asyncio.to_thread(accounts(request).claim, account, token)
+    daily: DailyService = request.app.state.daily
+    await daily.retire_token(player, hash_token(token or ""))
     return await asyncio.to_thread(account_json, request, account)
 
 
