@@ -366,6 +366,18 @@ class MetroState:
         "viewer",
     )
 
+    @classmethod
+    def of(cls, state: object) -> MetroState:
+        """``state`` itself, checked to be a Metro state: how Metro's own adapters (the
+        terminal renderer) read back a state the protocol hands them.
+
+        Raises:
+            TypeError: another game's state.
+        """
+        if not isinstance(state, MetroState):
+            raise TypeError(f"not a Metro state: {type(state).__name__}")
+        return state
+
     def __init__(self, game: MetroGame, pile: bytes) -> None:
         data = game.data
         n = game.players

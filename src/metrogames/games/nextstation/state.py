@@ -322,6 +322,18 @@ class NextStationState:
         "viewer",
     )
 
+    @classmethod
+    def of(cls, state: object) -> NextStationState:
+        """``state`` itself, checked to be a Next Station state: how the family's own adapters
+        (the terminal renderer) read back a state the protocol hands them.
+
+        Raises:
+            TypeError: another game's state.
+        """
+        if not isinstance(state, NextStationState):
+            raise TypeError(f"not a Next Station state: {type(state).__name__}")
+        return state
+
     def __init__(self, game: NextStationGame, deal: Deal) -> None:
         self.game = game
         self.city = game.city
