@@ -309,6 +309,32 @@ class Line3Engine:
         return {"game": NAME, "title": "Line 3", "grid": {"columns": 3, "rows": 3}}
 
 
+class BareState(Line3State):
+    """A Line 3 state without the optional state capabilities (a capability set to ``None``
+    is one the class lacks): no view JSON."""
+
+    view_json = None  # type: ignore[assignment]
+
+
+class BareGame(Line3Game):
+    def new_game(self, seed: int) -> BareState:
+        return BareState(self, check_seed(seed))
+
+
+class BareEngine(Line3Engine):
+    """The same game without any optional capability: no board data, no score sheets, states
+    without view JSON."""
+
+    board_json = None  # type: ignore[assignment]
+    score_sheet = None  # type: ignore[assignment]
+
+    def make(self, players: int, options: JsonObject) -> BareGame:
+        return BareGame()
+
+    def record_start(self, record: object) -> BareState:
+        return BareState(BareGame(), super().record_start(record).seed)
+
+
 LINE3 = GameType(
     name=NAME,
     title="Line 3",

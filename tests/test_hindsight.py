@@ -11,10 +11,12 @@ from metrogames.bots import make_bot
 from metrogames.bots.analysis import AnalysisRefusedError, analyse, check_record
 from metrogames.bots.hindsight import Budget, player_losses, search_best
 from metrogames.bots.play import play_bots
-from metrogames.core.capabilities import ScoreBounded, SoloRated
+from metrogames.core.capabilities import ScoreBounded
 from metrogames.core.protocol import CHANCE, Action, JsonObject, State
 from metrogames.core.rng import Rng
-from metrogames.games import load_game, record_start, replay_record
+from metrogames.games import game_type, load_game, record_start, register_game, replay_record
+from metrogames.games.nextstation.spec import NextStationEngine
+from metrogames.games.nextstation.state import NextStationState
 
 
 def solo_record(seed: int, bot: str = "greedy", city: str = "london", **options: Any) -> JsonObject:
@@ -117,7 +119,28 @@ def test_analysis_json_and_the_best_record() -> None:
     assert views["best"]["scores"] == [best["score"]]
 
 
-def test_refusals_name_the_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+class Unrated(NextStationState):
+    """London's states without the ``SoloRated`` capability (set to ``None``: not there)."""
+
+    __slots__ = ()
+    solo_result = None  # type: ignore[assignment]
+
+
+class UnratedEngine(NextStationEngine):
+    """London's engine, its records read into :class:`Unrated` states."""
+
+    def replay(self, record: object) -> NextStationState:
+        state = super().replay(record)
+        state.__class__ = Unrated
+        return state
+
+    def record_start(self, record: object) -> NextStationState:
+        state = super().record_start(record)
+        state.__class__ = Unrated
+        return state
+
+
+def test_refusals_name_the_reason() -> None:
     two = load_game("london", players=2)
     final = play_bots(two.new_game(3), [make_bot("greedy", 1), make_bot("greedy", 2)])
     with pytest.raises(AnalysisRefusedError, match="not-solo") as caught:
@@ -134,11 +157,13 @@ def test_refusals_name_the_reason(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(AnalysisRefusedError, match="unknown-deal"):
         check_record(dict(solo.to_record(done, ["a"])))  # no seed, decks not revealed
 
-    # a game whose states give no solo rating (a capability set to None is one it lacks)
-    monkeypatch.setattr(type(done), "solo_result", None)
-    assert not isinstance(done, SoloRated)
-    with pytest.raises(AnalysisRefusedError, match="no-solo-rating"):
-        check_record(dict(solo.to_record(done, ["a"], seed=4)))
+    # a solo game whose states give no solo rating
+    register_game(game_type("london"), UnratedEngine("london"))
+    try:
+        with pytest.raises(AnalysisRefusedError, match="no-solo-rating"):
+            check_record(dict(solo.to_record(done, ["a"], seed=4)))
+    finally:
+        register_game(game_type("london"), NextStationEngine("london"))
 
 
 @pytest.mark.parametrize(

@@ -125,3 +125,45 @@ def test_score_range_and_game_length_hold_in_played_games(
                 state.apply_in_place(p, bots[p].decide(view, p, view.legal_actions(p)))
         assert decisions <= length
         assert all(low <= s <= high for s in state.scores())
+
+
+CAPABILITIES = {
+    "london": {"Boards", "ScoreSheets", "OptionText", "Presented", "SoloRated", "Evaluated",
+               "DeepEvaluated", "ScoreBounded", "Observable"},
+    "paris": {"Boards", "ScoreSheets", "OptionText", "Presented", "SoloRated", "Evaluated",
+              "DeepEvaluated", "ScoreBounded", "Observable"},
+    "metro": {"Boards", "ScoreSheets", "Presented", "Evaluated", "Observable"},
+}  # fmt: skip
+"""What each built-in game provides (docs/design.md, "Capabilities"): Metro has no solo game,
+no deep estimate, no score bound, and its options' text is the value as written."""
+
+
+@pytest.mark.parametrize("name", list(CAPABILITIES))
+def test_each_game_provides_its_capabilities(name: str) -> None:
+    """The engine and the states (full, a view, a determinization) answer the capability
+    checks as the games' documentation says, and the facts hold no behaviour."""
+    import dataclasses
+
+    from metrogames.core import capabilities
+    from metrogames.core.rng import Rng
+    from metrogames.games import game_engine
+
+    engine = game_engine(name)
+    state = load_game(name, players=2).new_game(3)
+    view = state.view(0)
+    for kind_of, protocols in (
+        (engine, ("Boards", "ScoreSheets", "OptionText")),
+        (
+            state,
+            ("Presented", "SoloRated", "Evaluated", "DeepEvaluated", "ScoreBounded", "Observable"),
+        ),
+        (
+            view,
+            ("Presented", "SoloRated", "Evaluated", "DeepEvaluated", "ScoreBounded", "Observable"),
+        ),
+        (view.resample(0, Rng(1)), ("Evaluated", "DeepEvaluated", "ScoreBounded")),
+    ):
+        found = {p for p in protocols if isinstance(kind_of, getattr(capabilities, p))}
+        assert found == CAPABILITIES[name] & set(protocols), (name, kind_of)
+    facts = dataclasses.asdict(game_type(name))
+    assert not [key for key, value in facts.items() if callable(value)]

@@ -65,7 +65,9 @@ def option_flags() -> list[Flag]:
         for option, spec in game_type(name).options.items():
             if spec.help is not None and spec.help not in helps.setdefault(option, []):
                 helps[option].append(spec.help)
-    return [Flag(option, flag_of(option), " ".join(texts)) for option, texts in helps.items() if texts]
+    return [
+        Flag(option, flag_of(option), " ".join(texts)) for option, texts in helps.items() if texts
+    ]
 
 
 def rules_help() -> str:

@@ -246,7 +246,9 @@ class DailyService:
             "closes_at": dd.day_opens(today) + dd.DAY_SECONDS,
             "midnight_rule": gettext(MIDNIGHT_RULE),
             "guest_ranked": self.guest_ranked,
-            "games": [{"game": g, "played": g in rooms, "room": rooms.get(g)} for g in daily_games()],
+            "games": [
+                {"game": g, "played": g in rooms, "room": rooms.get(g)} for g in daily_games()
+            ],
         }
 
     def _ranked_of(self, player: str, game: str, day: str) -> DailyAttemptRow | None:
