@@ -22,6 +22,10 @@ types and the registry, never an engine class.
   full, playable state consistent with that view whose hidden parts are drawn at random.
 * ``state.snapshot()`` / ``game.from_snapshot(text)``: a compact, versioned position string that
   round-trips exactly (``docs/notation.md``, "Position snapshot").
+
+A game name's facts are a :class:`GameType` (data only); what a game does beyond this protocol
+— its engine, and capabilities such as drawing data or an estimate for bots — is in
+:mod:`metrogames.core.capabilities`.
 """
 
 from __future__ import annotations
