@@ -363,6 +363,8 @@ class GameType:
         board_json: the drawing data of ``docs/web-api.md``, "Boards".
         view_json: ``(state or view, seat or None) -> dict``: the game's part of a view
             (``docs/web-api.md``, "Views"); it reads only what the state shows.
+        view_type: the ``TypedDict`` of :attr:`view_json`'s result, published in the web
+            table's JSON Schema (``docs/web-schema.json``); ``None``: an open object.
         solo_result: for a finished solo game, its rating and percentile (JSON), else
             ``None``; ``None`` for a game without solo ratings.
         family: the renderer family (``nextstation``, ``metro``; the game name by default).
@@ -409,6 +411,7 @@ class GameType:
     board_json: Callable[[], JsonObject]
     view_json: Callable[[State[Action], int | None], JsonObject]
     solo_result: Callable[[State[Action]], JsonObject | None] | None = None
+    view_type: type | None = None
     family: str = ""
     presets: dict[str, Preset] = field(default_factory=dict)
     heuristic: Callable[[State[Action], int], float] | None = None

@@ -6,7 +6,8 @@ once per seat and change, the same text for each of the seat's sockets: :mod:`.v
 plays with ``{"type": "action", "action": ..., "step": n}`` and, in an online room, chats with
 ``{"type": "chat", "text"}`` (every socket of the room that said hello gets each new message as
 ``{"type": "chat", "message"}``: :mod:`.chat`); a refusal comes back as
-``{"type": "error", "error", "reason"}`` (the error in the socket's language:
+``{"type": "error", "error", "reason"}`` (with ``"step"``, the action's, when the message refused
+was an action: a client tells its move's refusal apart; the error in the socket's language:
 :mod:`.language`, read from the upgrade request) and changes nothing. A client that says hello again
 (or reconnects) gets the current view. Messages are limited to 16 KiB and parsed into their
 declared models (:mod:`.bodies`); a message that is not one, or a request the server fails
@@ -50,8 +51,9 @@ log = logging.getLogger(__name__)
 router = APIRouter()
 
 
-def _error(exc: RoomError, gettext: Gettext) -> dict[str, Any]:
-    return {"type": "error", **exc.body(gettext)}
+def _error(exc: RoomError, gettext: Gettext, step: int | None = None) -> dict[str, Any]:
+    body = {"type": "error", **exc.body(gettext)}
+    return body if step is None else {**body, "step": step}
 
 
 def _decode(text: str | None) -> Hello | ActionMessage | ChatMessage:
@@ -178,6 +180,7 @@ async def serve_connection(conn: Connection) -> None:
             if data["type"] == "websocket.disconnect":
                 break
             received = time.perf_counter()
+            step = None  # the step of an action message, named in its refusal
             try:
                 message = _decode(data.get("text"))
                 if isinstance(message, Hello):
@@ -185,18 +188,19 @@ async def serve_connection(conn: Connection) -> None:
                 elif isinstance(message, ChatMessage):
                     await conn.say(message)
                 else:
+                    step = message.step
                     await conn.action(message)
                     ROUND_TRIP.labels(table.game).observe(time.perf_counter() - received)
             except RoomError as exc:
-                await conn.send(_error(exc, conn.gettext))
+                await conn.send(_error(exc, conn.gettext, step))
             except WebSocketDisconnect:
                 raise
             except Exception as exc:  # e.g. the database failed: nothing changed, the socket lives
                 if unavailable(exc):
-                    await conn.send(_error(UNAVAILABLE, conn.gettext))
+                    await conn.send(_error(UNAVAILABLE, conn.gettext, step))
                     continue
                 log.exception("room %s: a WebSocket message failed", table.id)
-                await conn.send(_error(SERVER_ERROR, conn.gettext))
+                await conn.send(_error(SERVER_ERROR, conn.gettext, step))
     except WebSocketDisconnect:
         pass
     finally:

@@ -16,6 +16,7 @@ from metrogames.games.metro import present
 from metrogames.games.metro.heuristic import metro_heuristic
 from metrogames.games.metro.options import MetroOptions
 from metrogames.games.metro.record import read_metro_record, replay_metro_record
+from metrogames.games.metro.shapes import MetroViewPart
 from metrogames.games.metro.sheet import score_metro_sheet
 from metrogames.games.metro.state import MAX_PLAYERS, MIN_PLAYERS, MetroGame, MetroState
 from metrogames.games.metro.tiles import load_metro
@@ -63,7 +64,7 @@ def _heuristic(state: State[Action], player: int) -> float:
 
 
 def _view_json(state: State[Action], you: int | None) -> JsonObject:
-    return present.view_json(cast(MetroState, state), you)
+    return cast(JsonObject, present.view_json(cast(MetroState, state), you))
 
 
 def _observe(view: State[Action], seat: int) -> JsonObject:
@@ -115,6 +116,7 @@ register_game(
         score_sheet=score_metro_sheet,
         board_json=cache(present.board_json),
         view_json=_view_json,
+        view_type=MetroViewPart,
         family="metro",
         presets=PRESETS,
         heuristic=_heuristic,

@@ -26,6 +26,7 @@ from metrogames.games.nextstation.bound import score_ceiling
 from metrogames.games.nextstation.citymap import CITY_FILES, CityMap, load_city
 from metrogames.games.nextstation.deal import ROUNDS, Options
 from metrogames.games.nextstation.scoring import band_limits, percentile, solo_rating
+from metrogames.games.nextstation.shapes import NextStationViewPart
 from metrogames.games.nextstation.state import MAX_PLAYERS, NextStationGame, NextStationState
 from metrogames.games.registry import register_game
 from metrogames.i18n import N_, msg
@@ -102,13 +103,13 @@ def _score_sheet(data: object) -> JsonObject:
     from metrogames.games.nextstation.sheet import score_sheet
 
     city, sheet = score_sheet(data)
-    return sheet.to_json(city)
+    return cast(JsonObject, sheet.to_json(city))
 
 
 def _view_json(state: State[Action], you: int | None) -> JsonObject:
     from metrogames.games.nextstation import present
 
-    return present.view_json(cast(NextStationState, state), you)
+    return cast(JsonObject, present.view_json(cast(NextStationState, state), you))
 
 
 def _score_bound(state: State[Action], player: int) -> dict[str, int] | None:
@@ -187,6 +188,7 @@ def _register(city_name: str) -> None:
             score_sheet=_score_sheet,
             board_json=cache(lambda: _board_json(city_name)),
             view_json=_view_json,
+            view_type=NextStationViewPart,
             solo_result=solo_result,
             family="nextstation",
             score_bound=_score_bound,
