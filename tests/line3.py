@@ -8,6 +8,8 @@ highest score wins, ties share the win. Player 0 moves first.
 
 Actions are ``int`` cells 0–8 (``row * 3 + column``); chance outcomes are ``"row1"`` …
 ``"row3"``. Nothing is hidden, so a view is a read-only copy and a resample a plain copy.
+Its family has no screen of its own in the browser: the generic screen draws it from the board
+data's ``cells`` and the view's ``marks`` (``docs/web-api.md``, "Plug-in games").
 Records: ``{"format": "metrogames/1", "game": "line3", "players": [...], "seed"?: n,
 "moves": [[player, "B2" or "row2"], ...]}``.
 """
@@ -288,13 +290,22 @@ def _replay(data: object) -> State[Action]:
 
 
 def _view_json(state: State[Action], you: int | None) -> JsonObject:
+    """The game's part of a view: ``scores``, ``marks`` (cell name -> the seat that marked
+    it) and the ``row`` the die named for this turn (1–3, ``None`` before the roll)."""
     line3 = cast(Line3State, state)
     return {
         "scores": line3.scores(),
-        "board": [cell_name(c) if v >= 0 else None for c, v in enumerate(line3.board)],
-        "marks": list(line3.board),
+        "marks": {cell_name(c): v for c, v in enumerate(line3.board) if v >= 0},
         "row": line3.row + 1 if line3.row >= 0 else None,
     }
+
+
+def _board_json() -> JsonObject:
+    """The drawing data: the grid and its cells (``docs/web-api.md``, "Plug-in games")."""
+    cells: list[JsonValue] = [
+        {"name": cell_name(c), "col": c % 3, "row": c // 3} for c in range(9)
+    ]
+    return {"game": NAME, "title": "Line 3", "grid": {"columns": 3, "rows": 3}, "cells": cells}
 
 
 LINE3 = GameType(
@@ -308,7 +319,7 @@ LINE3 = GameType(
     record_start=_record_start,
     from_deal=lambda data, players: _record_start(data),
     score_sheet=lambda data: {"total": 0},
-    board_json=lambda: {"game": NAME, "title": "Line 3", "grid": {"columns": 3, "rows": 3}},
+    board_json=_board_json,
     view_json=_view_json,
 )
 

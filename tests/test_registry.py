@@ -76,12 +76,14 @@ def test_records_of_no_known_game_are_refused(data: object, message: str) -> Non
 
 
 def test_importing_the_registry_loads_no_engine() -> None:
+    """Listing the games imports the registry and the plug-in loader (which found no installed
+    plug-in here), no engine."""
     code = (
         "import sys, metrogames.games as g; g.game_names();"
         "print(sorted(m for m in sys.modules if m.startswith('metrogames.games.')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "['metrogames.games.registry']"
+    assert out.stdout.strip() == "['metrogames.games.plugins', 'metrogames.games.registry']"
 
 
 @pytest.mark.parametrize(

@@ -22,9 +22,16 @@ from rich.markup import escape
 from metrogames.cli.lang import _, say, tr
 from metrogames.cli.optional import optional_value_command
 from metrogames.cli.options import game_options
-from metrogames.core.errors import IllegalActionError, MetrogamesError, message_of
+from metrogames.core.errors import IllegalActionError, MetrogamesError, PluginError, message_of
 from metrogames.core.rng import MAX_SEED, check_seed
-from metrogames.games import game_from_options, game_names, game_type, load_game, replay_record
+from metrogames.games import (
+    game_from_options,
+    game_names,
+    game_type,
+    load_game,
+    load_plugins,
+    replay_record,
+)
 from metrogames.i18n import N_
 
 app = typer.Typer(
@@ -851,6 +858,10 @@ def serve(
         }
     )
     _check_listen(settings.host, settings.port)
+    try:
+        load_plugins(settings.games.split(","))  # each worker loads them again (create_app)
+    except PluginError as exc:
+        raise fail(f"bad setting METROGAMES_GAMES: {exc}") from None
     if workers > 1:
         _serve_workers(settings, workers)
         return

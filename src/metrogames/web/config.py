@@ -31,7 +31,9 @@ no Redis).
 development) and ``METROGAMES_LOG_LEVEL`` (``warning``; ``info`` adds the access log):
 :mod:`.logs`.
 ``METROGAMES_WS_PER_ADDRESS`` (how many WebSockets one client address may hold open at once, per
-worker). ``METROGAMES_ADMISSIONS`` (how many admissions — room creations, seat claims, starts,
+worker). ``METROGAMES_GAMES`` (plug-in games to serve beside the built-in and installed ones:
+comma-separated ``module`` or ``module:attribute`` targets, :mod:`metrogames.games.plugins`;
+empty: none). ``METROGAMES_ADMISSIONS`` (how many admissions — room creations, seat claims, starts,
 sockets' hellos — one worker sets up at once; the others wait their turn, and moves never wait
 for them: :mod:`metrogames.web.admission`).
 """
@@ -84,6 +86,7 @@ class Settings(BaseSettings):
     redis_url: str | None = None
     ws_per_address: int = Field(default=32, ge=1, le=100_000)
     admissions: int = Field(default=2, ge=1, le=10_000)
+    games: str = ""
 
     @field_validator("analysis_budget")
     @classmethod
