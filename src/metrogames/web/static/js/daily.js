@@ -8,13 +8,12 @@ import { h, clear, toast, gameTitle, fmtName, bandRange, bandPhrase } from "./do
 import { t, fmtDate } from "./i18n.js";
 import * as API from "./api.js";
 import { RoomScreen, downloadRecord } from "./room.js";
+import { dailyName } from "./games.js";
 
-export const DAILY_GAMES = [
-  { game: "london", short: () => t("daily.short.london") },
-  { game: "paris", short: () => t("daily.short.paris") },
-];
+// The daily games are the server's (GET /api/daily: `games`, in its order).
 const titleOf = (game) => gameTitle(game);
-const shortOf = (game) => (DAILY_GAMES.find((g) => g.game === game) || { short: () => game }).short();
+const shortOf = (game) => dailyName(game);
+const dailyGames = (daily) => (daily.games || []).map((g) => g.game);
 
 // -- dates (UTC, YYYY-MM-DD) -----------------------------------------------------------------
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
@@ -208,9 +207,8 @@ export function dailyPanel(navigate) {
     const { daily, badToken } = info;
     const me = API.signedIn() || API.loadPlayer();
     const cards = h("div", { class: "daily-cards" });
-    for (const g of DAILY_GAMES) {
-      const entry = (daily.games || []).find((x) => x.game === g.game);
-      if (entry) cards.append(await dailyCard(navigate, daily, entry, badToken && !API.signedIn()));
+    for (const entry of daily.games || []) {
+      cards.append(await dailyCard(navigate, daily, entry, badToken && !API.signedIn()));
     }
     const countdowns = () => {
       for (const el of section.querySelectorAll(".countdown")) el.textContent = timeLeft(daily.closes_at);
@@ -226,7 +224,7 @@ export function dailyPanel(navigate) {
       cards,
       h("p", { class: "small midnight-rule", "data-testid": "midnight-rule" }, h("strong", {}, t("daily.midnight")), " ", daily.midnight_rule),
       API.signedIn() ? "" : h("p", { class: "small muted", "data-testid": "guest-note" }, t("daily.guest-note", { n: daily.guest_ranked })),
-      h("p", { class: "small" }, me ? `${t("daily.playing-as", { name: me.name })} ` : "", link(navigate, dailyHref("london", daily.date), t("daily.leaderboards"))),
+      h("p", { class: "small" }, me ? `${t("daily.playing-as", { name: me.name })} ` : "", link(navigate, dailyHref(dailyGames(daily)[0], daily.date), t("daily.leaderboards"))),
       API.signedIn() ? "" : tokenPanel(refresh));
     timer = setInterval(() => { if (!section.isConnected) clearInterval(timer); else countdowns(); }, 1000);
   };
@@ -365,7 +363,7 @@ export class DailyBoardScreen {
   constructor(root, navigate, game, date) {
     this.root = root;
     this.navigate = navigate;
-    this.game = DAILY_GAMES.some((g) => g.game === game) ? game : "london";
+    this.game = game; // checked against the server's daily games once they are loaded
     this.date = date && DATE_RE.test(date) ? date : null;
     this.closed = false;
     this.render();
@@ -389,6 +387,8 @@ export class DailyBoardScreen {
     if (this.closed) return;
     this.daily = info.daily;
     this.badToken = info.badToken;
+    const games = dailyGames(this.daily);
+    if (!games.includes(this.game)) this.game = games[0];
     const today = this.daily.date;
     const date = this.date || today;
     this.date = date;
@@ -401,8 +401,8 @@ export class DailyBoardScreen {
     clear(root).append(
       h("header", { class: "daily-header" },
         h("h2", {}, t("header.daily")),
-        h("nav", { class: "game-tabs", "aria-label": t("home.game") }, DAILY_GAMES.map((g) =>
-          link(this.navigate, dailyHref(g.game, date), g.short(), { class: `tab${g.game === game ? " active" : ""}`, "aria-current": g.game === game ? "page" : false, "data-game-tab": g.game })))),
+        h("nav", { class: "game-tabs", "aria-label": t("home.game") }, games.map((g) =>
+          link(this.navigate, dailyHref(g, date), shortOf(g), { class: `tab${g === game ? " active" : ""}`, "aria-current": g === game ? "page" : false, "data-game-tab": g })))),
       this.dateNav(date, today),
       h("div", { class: "daily-layout" }, main, side));
     main.append(this.dayPanel(date, isToday, future));
