@@ -151,6 +151,8 @@ export function knownRooms() {
 // change: each view arrives once), moves go as {"type": "action"} messages, and a refused move
 // comes back as an error naming its step. A dropped socket opens again and says hello again.
 const ACT_DEADLINE_MS = 15000;
+const HELLO_DEADLINE_MS = 10000; // a hello unanswered this long: the socket opens again
+const PASSING = new Set(["unavailable", "server-error", "rate-limited"]); // refusals worth a retry
 
 export class RoomSocket {
   constructor(room, token, { onView, onError, onStatus, onChat }) {
@@ -185,7 +187,10 @@ export class RoomSocket {
         this.settle(msg.view);
         this.onView(msg.view);
       } else if (msg.type === "error") {
-        if (!this.refused(msg)) this.onError(msg);
+        if (this.refused(msg)) return;
+        this.onError(msg);
+        // the hello refused for a passing reason (the database restarting, …): try again
+        if (!this.greeted && msg.step === undefined && PASSING.has(msg.reason)) ws.close();
       } else if (msg.type === "chat") this.onChat(msg.message);
     };
     ws.onclose = () => {
@@ -202,7 +207,10 @@ export class RoomSocket {
 
   hello() {
     this.greeted = false;
-    this.ws.send(JSON.stringify({ type: "hello", token: this.token || null }));
+    const ws = this.ws;
+    ws.send(JSON.stringify({ type: "hello", token: this.token || null }));
+    clearTimeout(this.helloTimer);
+    this.helloTimer = setTimeout(() => { if (!this.greeted && this.ws === ws) ws.close(); }, HELLO_DEADLINE_MS);
   }
 
   // Play `action` at `step` (the step of the view it was chosen on). Resolves with the first
@@ -265,6 +273,7 @@ export class RoomSocket {
   close() {
     this.closed = true;
     clearTimeout(this.timer);
+    clearTimeout(this.helloTimer);
     if (this.pending) this.finish(); // the screen is gone: nobody waits for the answer
     if (this.ws) this.ws.close();
   }
