@@ -14,6 +14,10 @@ Each account owns a daily-challenge player (its *own* player, made at sign-up, w
 token: it plays with the session) and the anonymous players whose history it claimed (the
 player token proves ownership; the token then stops working).
 
+A password can be changed (the account's other sessions end), and the other sessions ended
+alone. Names are checked by :mod:`.names` and kept unique by their confusable skeleton (a
+unique index: two sign-ups of lookalike names cannot both be stored).
+
 Errors are :class:`~metrogames.web.checks.RoomError`: 401 ``bad-session`` (no or an expired
 session), 401 ``bad-password``, 409 ``name-taken``, 401/403 ``bad-token``.
 """
@@ -26,16 +30,18 @@ import time
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, select
+from sqlalchemy import CursorResult, delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from metrogames.i18n import N_, msg
-from metrogames.web.checks import RoomError, hash_token, new_token
+from metrogames.web.checks import RoomError, hash_token, new_token, shown
 from metrogames.web.models import AccountRow, AccountSessionRow, PlayerRow
+from metrogames.web.names import skeleton_digest
 from metrogames.web.players import PLAYER_ALPHABET, PLAYER_ID_LENGTH
 
 COOKIE = "metrogames_session"
@@ -55,8 +61,15 @@ class Account:
 
 
 def name_key(name: str) -> str:
-    """The form two names are compared in (NFKC, case-folded): ``Ada`` and ``ADA`` are one."""
+    """The form a sign-in finds its account by (NFKC, case-folded): ``Ada`` and ``ADA`` are
+    one. Names are kept unique by their skeleton too (:mod:`.names`)."""
     return unicodedata.normalize("NFKC", name).casefold()
+
+
+def name_taken(name: str) -> RoomError:
+    """409 ``name-taken``: an account has ``name``, or a name that looks the same."""
+    rule = N_("the name {name} is taken: an account has it, or a name that looks the same")
+    return RoomError(409, "name-taken", msg(rule, name=shown(name, 64)))
 
 
 def _new_id() -> str:
@@ -102,8 +115,10 @@ class Accounts:
         together or not at all).
 
         Raises:
-            RoomError: 409 ``name-taken`` (names are compared case-folded).
+            RoomError: 409 ``name-taken`` (names are compared by their skeleton, and
+                case-folded).
         """
+        self._check_free(name, None)  # before hashing: a taken name costs no hash
         account = Account(_new_id(), name, _new_id())
         digest = self._hash(password)
         now = self.now()
@@ -124,6 +139,7 @@ class Accounts:
                         id=account.id,
                         name=name,
                         name_key=name_key(name),
+                        name_skeleton=skeleton_digest(name),
                         password_hash=digest,
                         player_id=account.player_id,
                         created=now,
@@ -135,8 +151,26 @@ class Accounts:
                 player.account_id = account.id
                 token = self._open_session(session, account)
         except IntegrityError:
-            raise RoomError(409, "name-taken", f"an account named {name!r} exists") from None
+            raise name_taken(name) from None
         return account, token
+
+    def _check_free(self, name: str, account_id: str | None) -> None:
+        """Refuse ``name`` when another account than ``account_id`` has it or a lookalike
+        (the unique indexes decide at the write; this spares a hash).
+
+        Raises:
+            RoomError: 409 ``name-taken``.
+        """
+        with self.sessions() as session:
+            other = session.scalars(
+                select(AccountRow.id).where(
+                    (AccountRow.name_key == name_key(name))
+                    | (AccountRow.name_skeleton == skeleton_digest(name)),
+                    AccountRow.id != (account_id or ""),
+                )
+            ).first()
+        if other is not None:
+            raise name_taken(name)
 
     def sign_in(self, name: str, password: str) -> tuple[Account, str]:
         """``POST /api/sessions``: a new session for the account of ``name`` and ``password``.
@@ -150,7 +184,9 @@ class Accounts:
             ).first()
         stored = row.password_hash if row is not None else self._dummy
         if not self._verify(stored, password) or row is None:
-            raise RoomError(401, "bad-password", "no account has this name and password")
+            raise RoomError(
+                401, "bad-password", msg(N_("no account has this name and password"))
+            )
         account = Account(row.id, row.name, row.player_id)
         with self.sessions.begin() as session:
             if self.hasher.check_needs_rehash(stored):
@@ -184,6 +220,60 @@ class Accounts:
                         AccountSessionRow.token_hash == hash_token(token)
                     )
                 )
+
+    def change_password(
+        self, account: Account, password: str, new_password: str, keep: str | None
+    ) -> int:
+        """``POST /api/accounts/me/password``: the account's password becomes
+        ``new_password`` when ``password`` is the current one, and every session of the account
+        but ``keep`` (the asking one's token) ends, in one transaction. Returns how many
+        ended.
+
+        Raises:
+            RoomError: 401 ``bad-password`` (not the current password); 400 ``bad-request``
+                (the new password is the current one); 401 ``bad-session`` (the account is
+                gone).
+        """
+        with self.sessions() as session:
+            row = session.get(AccountRow, account.id)
+        if row is None:
+            raise RoomError(401, "bad-session", "this needs a signed-in account")
+        if not self._verify(row.password_hash, password):
+            raise RoomError(401, "bad-password", msg(N_("this is not the account's password")))
+        if new_password == password:
+            raise RoomError(
+                400, "bad-request", msg(N_("the new password is the current one: choose another"))
+            )
+        digest = self._hash(new_password)
+        with self.sessions.begin() as session:
+            fresh = session.get(AccountRow, account.id)
+            if fresh is None:
+                raise RoomError(401, "bad-session", "this needs a signed-in account")
+            fresh.password_hash = digest
+            return self._end_others(session, account, keep)
+
+    def sign_out_others(self, account: Account, keep: str | None) -> int:
+        """``DELETE /api/sessions/others``: end every session of the account but ``keep``
+        (the asking one's token); how many ended."""
+        with self.sessions.begin() as session:
+            return self._end_others(session, account, keep)
+
+    def _end_others(self, session: Session, account: Account, keep: str | None) -> int:
+        kept = hash_token(keep) if keep else ""
+        ended: CursorResult[Any] = session.execute(  # type: ignore[assignment]
+            delete(AccountSessionRow).where(
+                AccountSessionRow.account_id == account.id,
+                AccountSessionRow.token_hash != kept,
+                AccountSessionRow.expires > self.now(),
+            )
+        )
+        session.execute(
+            delete(AccountSessionRow).where(
+                AccountSessionRow.account_id == account.id,
+                AccountSessionRow.expires <= self.now(),
+            )
+        )
+        return int(ended.rowcount or 0)
 
     def of_session(self, token: str | None) -> Account | None:
         """The account of a live session token, else ``None``."""
@@ -225,8 +315,9 @@ class Accounts:
                 if row is None or player is None:
                     raise RoomError(401, "bad-session", "this needs a signed-in account")
                 row.name, row.name_key, player.name = name, name_key(name), name
+                row.name_skeleton = skeleton_digest(name)
         except IntegrityError:
-            raise RoomError(409, "name-taken", f"an account named {name!r} exists") from None
+            raise name_taken(name) from None
         return Account(account.id, name, account.player_id)
 
     def get(self, account_id: str) -> Account:

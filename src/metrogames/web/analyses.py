@@ -14,7 +14,7 @@ import asyncio
 import hashlib
 import json
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -61,7 +61,9 @@ class Analyses:
         self.running: dict[str, asyncio.Future[str]] = {}
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="analysis")
 
-    async def get(self, key: str, record: Callable[[], Any], charge: Callable[[], None]) -> str:
+    async def get(
+        self, key: str, record: Callable[[], Any], charge: Callable[[], Awaitable[None]]
+    ) -> str:
         """The analysis text of ``key``: kept, running, or started now (``charge()`` first,
         then ``record()`` gives the decoded record to analyse).
 
@@ -74,7 +76,9 @@ class Analyses:
             return text
         task = self.running.get(key)
         if task is None:
-            charge()
+            await charge()
+            task = self.running.get(key)  # started by another request meanwhile
+        if task is None:
             loop = asyncio.get_running_loop()
             task = loop.run_in_executor(self.worker, analysis_text, record(), self.budget)
             self.running[key] = task
