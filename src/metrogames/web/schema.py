@@ -138,7 +138,7 @@ def _other_view(common: dict[str, Any], known: list[str]) -> dict[str, Any]:
 
 
 def _frames_are_views(defs: dict[str, Any]) -> None:
-    """A replay's frames and a view message's view are :data:`View` s (typed as plain dicts
+    """A replay's frames and a view message's view are ``View`` s (typed as plain dicts
     in :mod:`.views`: their keys depend on the family)."""
     defs["Replay"]["properties"]["frames"]["items"] = {"$ref": REF.format(model="View")}
     defs["ViewMessage"]["properties"]["view"] = {"$ref": REF.format(model="View")}
