@@ -8,6 +8,8 @@ highest score wins, ties share the win. Player 0 moves first.
 
 Actions are ``int`` cells 0–8 (``row * 3 + column``); chance outcomes are ``"row1"`` …
 ``"row3"``. Nothing is hidden, so a view is a read-only copy and a resample a plain copy.
+Its family has no screen of its own in the browser: the generic screen draws it from the board
+data's ``cells`` and the view's ``marks`` (``docs/web-api.md``, "Plug-in games").
 Records: ``{"format": "metrogames/1", "game": "line3", "players": [...], "seed"?: n,
 "moves": [[player, "B2" or "row2"], ...]}``.
 """
@@ -268,11 +270,12 @@ class Line3State:
         return self.string_to_action(player, value)
 
     def view_json(self, you: int | None) -> JsonObject:
-        """``Presented``: the game's part of a view."""
+        """``Presented``: the game's part of a view: ``scores``, ``marks`` (cell name -> the
+        seat that marked it) and the ``row`` the die named for this turn (1–3, ``None`` before
+        the roll)."""
         return {
             "scores": self.scores(),
-            "board": [cell_name(c) if v >= 0 else None for c, v in enumerate(self.board)],
-            "marks": list(self.board),
+            "marks": {cell_name(c): v for c, v in enumerate(self.board) if v >= 0},
             "row": self.row + 1 if self.row >= 0 else None,
         }
 
@@ -306,7 +309,11 @@ class Line3Engine:
         return {"total": 0}
 
     def board_json(self) -> JsonObject:
-        return {"game": NAME, "title": "Line 3", "grid": {"columns": 3, "rows": 3}}
+        """The drawing data: the grid and its cells (``docs/web-api.md``, "Plug-in games")."""
+        cells: list[JsonValue] = [
+            {"name": cell_name(c), "col": c % 3, "row": c // 3} for c in range(9)
+        ]
+        return {"game": NAME, "title": "Line 3", "grid": {"columns": 3, "rows": 3}, "cells": cells}
 
 
 class BareState(Line3State):
@@ -344,8 +351,12 @@ LINE3 = GameType(
 )
 
 
+GAME = (LINE3, Line3Engine())
+"""The plug-in: the game's facts and its engine (``METROGAMES_GAMES=line3:GAME``)."""
+
+
 def register() -> None:
-    register_game(LINE3, Line3Engine())
+    register_game(*GAME)
 
 
 def unregister() -> None:

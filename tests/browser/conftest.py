@@ -47,9 +47,9 @@ def _metrogames_command() -> list[str]:
     return [sys.executable, "-c", "from metrogames.cli.main import app; app()"]
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The base URL of a running web table with a fresh database."""
+@contextlib.contextmanager
+def serving(tmp_path_factory: pytest.TempPathFactory, **extra: str) -> Iterator[str]:
+    """A running web table with a fresh database (``extra``: more environment); its base URL."""
     port = _free_port()
     db = tmp_path_factory.mktemp("web") / "browser.db"
     env = dict(os.environ)
@@ -63,6 +63,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         env[f"METROGAMES_RATE_{kind}"] = "10000/minute"
     env["METROGAMES_DAILY_GUEST_RANKED"] = "1000"
     env["METROGAMES_ANALYSIS_BUDGET"] = "quick"
+    env.update(extra)
     log = tmp_path_factory.mktemp("log") / "server.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(
@@ -92,6 +93,24 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             proc.wait(timeout=10)
         if proc.poll() is None:
             proc.kill()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a running web table with a fresh database."""
+    with serving(tmp_path_factory) as base:
+        yield base
+
+
+@pytest.fixture(scope="session")
+def plugin_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a web table that also serves the test-only plug-in game ``line3``
+    (``tests/line3.py``), named in its settings (``METROGAMES_GAMES=line3:GAME``): a game
+    whose family no screen of the client knows."""
+    tests = str(Path(__file__).resolve().parents[1])
+    path = os.pathsep.join(filter(None, [tests, os.environ.get("PYTHONPATH", "")]))
+    with serving(tmp_path_factory, METROGAMES_GAMES="line3:GAME", PYTHONPATH=path) as base:
+        yield base
 
 
 @pytest.fixture(scope="session")

@@ -12,7 +12,7 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 
 from browser.conftest import PageErrors, new_page
 from browser.helpers import create_game, finished_london, next_station_move, shot, step_of
@@ -103,21 +103,28 @@ def kept_choice(page: Page) -> tuple[str | None, str]:
     return stored, cookies.get("lang", "")
 
 
-def refuse_next_action(page: Page, seen: dict[str, Any]) -> None:
-    """Turn the page's next move into an illegal one on its way to the server (a section
-    from a station that is not an end of the line), so the engine refuses it; note the
-    request's cookie (the language the server answers in)."""
+def spoil_armed_moves(page: Page, armed: dict[str, Any]) -> None:
+    """Once ``armed["on"]`` is set, turn the page's next move into an illegal one on its way
+    to the server over the room's WebSocket (a section from a station that is not an end of
+    the line), so the engine refuses it; every other message goes through as it is. (Routes
+    the sockets the page opens from now on.)"""
 
-    def handle(route: Route) -> None:
-        body = json.loads(route.request.post_data or "{}")
-        seen["cookie"] = route.request.headers.get("cookie", "")
-        action = body.get("action")
-        if isinstance(action, dict) and action.get("sections"):
-            a, b = action["sections"][0]
-            action["sections"] = [[b, a], [a, b]]  # not from a line end, and back
-        route.continue_(post_data=json.dumps(body))
+    def handle(ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
 
-    page.route("**/api/rooms/*/actions", handle, times=1)
+        def from_page(message: str | bytes) -> None:
+            data = json.loads(message) if isinstance(message, str) else None
+            action = data.get("action") if isinstance(data, dict) else None
+            if armed.get("on") and isinstance(action, dict) and action.get("sections"):
+                armed["on"] = False
+                a, b = action["sections"][0]
+                action["sections"] = [[b, a], [a, b]]  # not from a line end, and back
+                message = json.dumps(data)
+            server.send(message)
+
+        ws.on_message(from_page)
+
+    page.route_web_socket("**/ws/rooms/*", handle)
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "nl", "sk"])
@@ -144,6 +151,8 @@ def test_a_london_turn_and_a_refusal_in_each_language(
         expect(page.locator("[data-testid=join-error]")).to_contain_text("zzzz9999")
         shot(page, f"i18n-home-{lang}")
 
+        armed: dict[str, Any] = {}
+        spoil_armed_moves(page, armed)
         create_game(page, server, "london", "solo")
         page.wait_for_selector("svg.board-ns .hit")
         expect(page.locator("html")).to_have_attribute("lang", lang)  # kept across pages
@@ -155,16 +164,17 @@ def test_a_london_turn_and_a_refusal_in_each_language(
         assert step_of(page) > step
         shot(page, f"i18n-table-{lang}")
 
-        seen: dict[str, Any] = {}
-        refuse_next_action(page, seen)
+        armed["on"] = True
         if not page.locator(".hit-target").count():
             page.locator(".hit-start").first.click()
         before = step_of(page)
         page.locator(".hit-target").first.click()
         toast = page.locator(".toast-error").last
         expect(toast).to_be_visible()
-        assert toast.inner_text().strip(), "the refusal is shown with the server's reason"
-        assert f"lang={lang}" in seen["cookie"]
+        # the server's words, in the page's language (read from the socket's upgrade request):
+        # its place prefix, "round 1, turn …" (manche, ronde, kolo)
+        assert toast.inner_text().strip().lower().startswith(words["round"].split()[0].lower())
+        assert not armed["on"]  # the move was sent, spoiled, and refused
         assert step_of(page) == before  # refused: nothing changed
         shot(page, f"i18n-refusal-{lang}", full_page=False)
     finally:

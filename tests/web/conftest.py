@@ -1,4 +1,5 @@
-"""Web fixtures: an app per test on a real database, parametrized over SQLite and PostgreSQL.
+"""Web fixtures: an app per test on a real database, parametrized over SQLite and PostgreSQL;
+every document a test's apps send checked against ``docs/web-schema.json`` (``contract``).
 
 The PostgreSQL URL comes from ``METROGAMES_TEST_PG`` (``./dev test`` starts a throwaway cluster
 and sets it). Without it the PostgreSQL variants FAIL under a non-empty ``CI`` (``.ci/run`` sets
@@ -9,10 +10,13 @@ a CI run that deselected them anyway).
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from contract import ContractCheck
 from fastapi.testclient import TestClient
 from sqlalchemy import delete
 from webutil import make_settings
@@ -44,6 +48,28 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = [i for i in items if "[postgresql" not in i.nodeid]
+
+
+@pytest.fixture(autouse=True)
+def contract(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
+    """Every ``TestClient`` of the test wraps its app in a :class:`~contract.ContractCheck`:
+    each view, room summary, replay and WebSocket message the app sends is validated against
+    ``docs/web-schema.json``, and the test fails at its end with every problem found. Yields
+    the count of documents checked, by definition."""
+    problems: list[str] = []
+    checked: Counter[str] = Counter()
+    init = TestClient.__init__
+
+    def checked_init(self: TestClient, app: Any, *args: Any, **kwargs: Any) -> None:
+        if not isinstance(app, ContractCheck):
+            app = ContractCheck(app, problems, checked)
+        init(self, app, *args, **kwargs)
+
+    monkeypatch.setattr(TestClient, "__init__", checked_init)
+    yield checked
+    assert not problems, "documents that do not match docs/web-schema.json:\n" + "\n".join(
+        problems[:20]
+    )
 
 
 @pytest.fixture(params=DATABASES)

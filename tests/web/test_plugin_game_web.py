@@ -1,6 +1,7 @@
 """The test-only game ``line3`` (``tests/line3.py``) in a web room, over the HTTP API, with no
 file outside the tests knowing it: boards, a room against a bot played by a seeded random
-policy, the record, the replay. Scores are recomputed from the record's moves."""
+policy, the record, the replay; served by naming it in the settings (``METROGAMES_GAMES``).
+Scores are recomputed from the record's moves."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
-from webutil import act, create, record, view
+from webutil import act, create, make_settings, record, view
 
 import line3
+from metrogames.core.errors import PluginError
 from metrogames.core.rng import Rng
+from metrogames.web.app import create_app
 from test_plugin_game import recount
 
 
@@ -28,6 +31,9 @@ def test_games_list_and_board(client: TestClient) -> None:
     assert games["line3"]["options"] == {}
     board = client.get("/api/games/line3/board").json()
     assert board["grid"] == {"columns": 3, "rows": 3}
+    # the generic screen's drawing data: every cell named where it sits (column letter, row)
+    cells = {(c["col"], c["row"]): c["name"] for c in board["cells"]}
+    assert cells == {(col, row): "ABC"[col] + str(row + 1) for col in range(3) for row in range(3)}
 
 
 def test_a_room_against_a_bot(client: TestClient) -> None:
@@ -78,6 +84,31 @@ def test_a_game_without_the_optional_capabilities(client: TestClient) -> None:
             break
         assert act(client, room, token, v["legal"][0], v["step"]).status_code == 200
         v = view(client, room, token)
-    assert v["status"] == "finished" and "scores" not in v  # the scores are the game's part
+    assert v["status"] == "finished"
+    assert v["scores"] == recount(record(client, room))  # the protocol's scores, always there
     truth = recount(record(client, room))
     assert v["winners"] == [p for p in (0, 1) if truth[p] == max(truth)]
+
+
+def test_served_when_named_in_the_settings(db_url: str) -> None:
+    """``METROGAMES_GAMES=line3:GAME``: the app registers the game at start; its views carry
+    its family (its name: it names none) and its marks, the cells each seat took."""
+    line3.unregister()
+    with TestClient(create_app(make_settings(db_url, games="line3:GAME"))) as client:
+        assert [g["game"] for g in client.get("/api/games").json()][-1] == "line3"
+        seats = [{"name": "Ada"}, {"name": "Bob"}]
+        made = create(client, game="line3", mode="hotseat", seats=seats)
+        room, tokens = made["room"]["room"], made["tokens"]
+        first = view(client, room, tokens["0"])
+        assert (first["family"], first["marks"], first["to_move"]) == ("line3", {}, [0])
+        assert first["row"] in (1, 2, 3)
+        assert all(cell[1] == str(first["row"]) for cell in first["legal"])  # the rolled row
+        cell = first["legal"][0]
+        assert act(client, room, tokens["0"], cell, first["step"]).status_code == 200
+        second = view(client, room, tokens["1"])
+        assert second["marks"] == {cell: 0} and second["to_move"] == [1]
+
+
+def test_a_bad_games_setting_stops_the_app(db_url: str) -> None:
+    with pytest.raises(PluginError, match="plug-in game 'line3:NOPE': line3 has no attribute"):
+        create_app(make_settings(db_url, games="line3:NOPE"))

@@ -83,6 +83,7 @@ def test_websocket_refusals_follow_the_upgrade_request(client: TestClient) -> No
             "type": "error",
             "error": 'envoyez d\'abord {"type": "hello"}',
             "reason": "bad-request",
+            "step": step,  # the refused action's
         }
         ws.send_json({"type": "hello", "token": token})
         assert ws.receive_json()["type"] == "view"
@@ -94,6 +95,7 @@ def test_websocket_refusals_follow_the_upgrade_request(client: TestClient) -> No
             "error": "manche 1, tour 1, joueur 0 : tronçon A1-J10 : aucune liaison ne relie ces "
             "stations (not-a-link)",
             "reason": "not-a-link",
+            "step": step,
         }
     headers = {"Accept-Language": "fr-FR", "Cookie": "lang=sk"}
     with client.websocket_connect(url, headers=headers) as ws:
@@ -104,6 +106,7 @@ def test_websocket_refusals_follow_the_upgrade_request(client: TestClient) -> No
             "type": "error",
             "error": "diváci nemôžu hrať; pošlite hello s tokenom",
             "reason": "bad-token",
+            "step": step,
         }
 
 

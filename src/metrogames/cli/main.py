@@ -23,7 +23,7 @@ from metrogames.cli.lang import _, say, tr
 from metrogames.cli.optional import optional_value_command
 from metrogames.cli.options import game_options, game_options_command, given_flags
 from metrogames.core.capabilities import ScoreSheets
-from metrogames.core.errors import IllegalActionError, MetrogamesError, message_of
+from metrogames.core.errors import IllegalActionError, MetrogamesError, PluginError, message_of
 from metrogames.core.rng import MAX_SEED, check_seed
 from metrogames.games import (
     game_engine,
@@ -31,6 +31,7 @@ from metrogames.games import (
     game_names,
     game_type,
     load_game,
+    load_plugins,
     replay_record,
 )
 from metrogames.i18n import N_
@@ -829,6 +830,10 @@ def serve(
         }
     )
     _check_listen(settings.host, settings.port)
+    try:
+        load_plugins(settings.games.split(","))  # each worker loads them again (create_app)
+    except PluginError as exc:
+        raise fail(f"bad setting METROGAMES_GAMES: {exc}") from None
     if workers > 1:
         _serve_workers(settings, workers)
         return

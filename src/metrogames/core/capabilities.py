@@ -24,6 +24,7 @@ from typing import Any, Protocol, runtime_checkable
 from metrogames.core.protocol import Game, JsonObject, JsonValue, State
 
 
+@runtime_checkable
 class Engine(Protocol):
     """The object behind a game name: games from options, states from records. Required of
     every registered game.

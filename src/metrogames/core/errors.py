@@ -44,6 +44,11 @@ class RecordError(MetrogamesError):
     """A record, deal manifest or score sheet whose structure is wrong (not its moves)."""
 
 
+class PluginError(MetrogamesError):
+    """A plug-in game that cannot be loaded: its module does not import, its entry point does
+    not load, or what it names is no game type (:mod:`metrogames.games.plugins`)."""
+
+
 class OptionError(MetrogamesError, ValueError):
     """A game name, player count or game option that the registry refuses."""
 

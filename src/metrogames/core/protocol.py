@@ -401,6 +401,9 @@ class GameType:
         players: the player counts the game takes.
         dynamics: ``sequential`` or ``simultaneous`` turns (OpenSpiel's term).
         options: option name -> :class:`OptionSpec` (``players`` excluded).
+        view_type: the ``TypedDict`` of the game's part of a view (the state's ``view_json``),
+            published in the web table's JSON Schema (``docs/web-schema.json``); ``None``: an
+            open object.
         family: the renderer family (``nextstation``, ``metro``; the game name by default).
         presets: rule-set name -> :class:`Preset` (menus offer them by name; a game's options
             that match one are said to use it); empty for most games.
@@ -427,6 +430,7 @@ class GameType:
     players: range
     dynamics: Dynamics
     options: dict[str, OptionSpec]
+    view_type: type | None = None
     family: str = ""
     presets: dict[str, Preset] = field(default_factory=dict)
     coach_figure: CoachFigure = "score"

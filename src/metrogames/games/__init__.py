@@ -9,6 +9,7 @@ Adapters use only the registry and the protocol (:mod:`metrogames.core.protocol`
     state = game.new_game(seed=7)
 """
 
+from metrogames.games.plugins import load_plugins
 from metrogames.games.registry import (
     check_players,
     daily_games,
@@ -36,6 +37,7 @@ __all__ = [
     "game_presets_json",
     "game_type",
     "load_game",
+    "load_plugins",
     "preset_of",
     "record_start",
     "register_game",

@@ -6,11 +6,14 @@ here: :func:`load_game` makes a :class:`~metrogames.core.protocol.Game` from a n
 :class:`~metrogames.core.capabilities.Engine`: games, records, and the capabilities it
 provides), :func:`game_names` lists the names. The built-in games register themselves when
 first asked for (their modules are imported lazily, so ``import metrogames.games`` stays
-light); tests and plug-ins add games with :func:`register_game`.
+light); tests and plug-ins add games with :func:`register_game`. The installed plug-ins' games
+(entry points of the group ``metrogames.games``: :mod:`.plugins`) are loaded the first time the
+games are listed or an unknown name is asked for.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 
 from metrogames.core.capabilities import Engine
@@ -47,9 +50,26 @@ def unregister_game(name: str) -> None:
     _TYPES.pop(name, None)
 
 
+@functools.cache
+def _load_plugins() -> None:
+    """Register the installed plug-ins' games, once (:func:`.plugins.load_entry_points`).
+
+    Raises:
+        PluginError: an entry point that does not load (raised again at each call).
+    """
+    from metrogames.games.plugins import load_entry_points
+
+    load_entry_points()
+
+
 def game_names() -> list[str]:
     """The names of every known game: the built-ins in their order (``london``, ``paris``,
-    ``metro``), then games registered later."""
+    ``metro``), then games registered later (the installed plug-ins' among them).
+
+    Raises:
+        PluginError: an installed plug-in's entry point that does not load.
+    """
+    _load_plugins()
     return [*_BUILTIN, *(n for n in _TYPES if n not in _BUILTIN)]
 
 
@@ -83,6 +103,9 @@ def _entry(name: object) -> tuple[GameType, Engine]:
         found = _TYPES.get(name)
         if found is None and name in _BUILTIN:
             importlib.import_module(_BUILTIN[name])
+            found = _TYPES.get(name)
+        if found is None:
+            _load_plugins()
             found = _TYPES.get(name)
         if found is not None:
             return found

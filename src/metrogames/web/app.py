@@ -47,7 +47,7 @@ from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from metrogames.games import game_names, game_type
+from metrogames.games import game_names, game_type, load_plugins
 from metrogames.i18n import N_, join, msg
 from metrogames.i18n import Message as I18nMessage
 from metrogames.web import (
@@ -199,12 +199,17 @@ async def bounded(what: str, step: Awaitable[Any]) -> None:
 
 
 def create_app(settings: Settings | None = None, now: Callable[[], float] | None = None) -> FastAPI:
-    """The web table for ``settings`` (default: from the environment), database migrated.
+    """The web table for ``settings`` (default: from the environment), database migrated, the
+    plug-in games of ``settings.games`` registered.
+
+    Raises:
+        PluginError: a plug-in game of ``settings.games`` that cannot be loaded.
 
     ``now`` is the daily challenge's clock (epoch seconds; default :func:`time.time`), kept in
     ``app.state.now`` and read at each use, so tests can move time by replacing it.
     """
     settings = settings or Settings()
+    load_plugins(settings.games.split(","))  # PluginError naming the target
     engine = open_database(settings.db)
     migrate(engine)
     # no interactive docs page: it would run scripts from elsewhere (the schema stays served)

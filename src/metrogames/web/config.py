@@ -37,7 +37,9 @@ no Redis).
 development) and ``METROGAMES_LOG_LEVEL`` (``warning``; ``info`` adds the access log):
 :mod:`.logs`.
 ``METROGAMES_WS_PER_ADDRESS`` (how many WebSockets one client address may hold open at once, per
-worker). ``METROGAMES_ADMISSIONS`` (how many admissions — room creations, seat claims, starts,
+worker). ``METROGAMES_GAMES`` (plug-in games to serve beside the built-in and installed ones:
+comma-separated ``module`` or ``module:attribute`` targets, :mod:`metrogames.games.plugins`;
+empty: none). ``METROGAMES_ADMISSIONS`` (how many admissions — room creations, seat claims, starts,
 sockets' hellos — one worker sets up at once; the others wait their turn, and moves never wait
 for them: :mod:`metrogames.web.admission`).
 Deadlines on clients (:mod:`metrogames.web.deadlines`, :mod:`metrogames.web.ws`):
@@ -109,6 +111,7 @@ class Settings(BaseSettings):
     hello_seconds: float = Field(default=10.0, gt=0, le=3600)
     socket_rate: float = Field(default=20.0, gt=0, le=1_000_000)
     socket_burst: int = Field(default=40, ge=1, le=1_000_000)
+    games: str = ""
 
     @field_validator("analysis_budget")
     @classmethod

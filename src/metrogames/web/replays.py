@@ -18,7 +18,7 @@ from metrogames.core.errors import IllegalActionError, MetrogamesError
 from metrogames.games import record_start, replay_record
 from metrogames.web.checks import RoomError, bad_request
 from metrogames.web.tables import Progress
-from metrogames.web.views import Frame, build_view
+from metrogames.web.views import Frame, SeatView, Status, build_view
 
 MAX_FRAMES = 2000
 
@@ -43,7 +43,7 @@ def frames_of_record(data: Any) -> dict[str, Any]:
     if len(history) >= MAX_FRAMES:
         raise RoomError(413, "too-large", f"a replay has at most {MAX_FRAMES} steps")
     players = list(data["players"])
-    seats = [
+    seats: list[SeatView] = [
         {
             "seat": i,
             "name": name,
@@ -55,7 +55,7 @@ def frames_of_record(data: Any) -> dict[str, Any]:
     game = final.game.name
     progress = Progress(first)
 
-    def frame(status: str) -> dict[str, Any]:
+    def frame(status: Status) -> dict[str, Any]:
         return build_view(
             Frame("", game, status, progress.step, seats), progress.state, None, reveal=True
         )

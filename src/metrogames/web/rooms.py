@@ -49,7 +49,7 @@ import time
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from cachetools import LRUCache
 from sqlalchemy import Connection, Engine, bindparam, insert, or_, select, update
@@ -96,7 +96,16 @@ from metrogames.web.tables import (
     timed_out_notices,
 )
 from metrogames.web.tutorial import tutorial_seed
-from metrogames.web.views import Frame, build_view
+from metrogames.web.views import (
+    Frame,
+    Mode,
+    PresetJson,
+    RoomSummary,
+    SeatView,
+    Status,
+    SummarySeat,
+    build_view,
+)
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -1573,7 +1582,7 @@ class RoomService:
         """Whether ``seat``'s player has a socket on the room, on this worker or another."""
         return table.connected[seat] > 0 or any(c[seat] > 0 for c in table.elsewhere.values())
 
-    def seats_json(self, table: Table) -> list[dict[str, Any]]:
+    def seats_json(self, table: Table) -> list[SummarySeat]:
         """The summary's seats: ``[{"seat", "name", "kind", "bot", "claimed", "connected"}]``."""
         return [
             {
@@ -1588,26 +1597,28 @@ class RoomService:
         ]
 
     @staticmethod
-    def preset_json(table: Table) -> dict[str, Any] | None:
+    def preset_json(table: Table) -> PresetJson | None:
         """``{"name", "title"}`` of the rule set the room's options match, or ``None``."""
         kind = game_type(table.game)
         name = preset_of(kind, table.progress.state.game.options_json())
         return None if name is None else {"name": name, "title": kind.presets[name].title}
 
     def summary(self, table: Table) -> dict[str, Any]:
-        """``GET /api/rooms/{room}``: the room summary of ``docs/web-api.md``."""
-        return {
+        """``GET /api/rooms/{room}``: the room summary of ``docs/web-api.md``
+        (:class:`~metrogames.web.views.RoomSummary`)."""
+        summary: RoomSummary = {
             "room": table.id,
             "game": table.game,
-            "mode": table.mode,
+            "mode": cast(Mode, table.mode),  # the room's facts hold what their writers checked
             "options": table.options,
             "preset": self.preset_json(table),
-            "status": table.status,
+            "status": cast(Status, table.status),
             "seats": self.seats_json(table),
             "turn_clock": table.turn_clock,
             "created": table.created,
             "day_open": self.hide_seed(table),
         }
+        return dict(summary)
 
     def view(self, table: Table, you: int | None) -> dict[str, Any]:
         """The view of ``docs/web-api.md`` for seat ``you`` (``None``: a spectator)."""
@@ -1615,8 +1626,9 @@ class RoomService:
 
     def frame(self, table: Table, you: int | None) -> Frame:
         """The room-level facts of seat ``you``'s view (``None``: a spectator)."""
-        seats = [
-            {k: s[k] for k in ("seat", "name", "kind", "connected")} for s in self.seats_json(table)
+        seats: list[SeatView] = [
+            {"seat": s["seat"], "name": s["name"], "kind": s["kind"], "connected": s["connected"]}
+            for s in self.seats_json(table)
         ]
         return Frame(
             table.id,

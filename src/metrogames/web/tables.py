@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from metrogames.bots.base import Bot
 from metrogames.core.protocol import CHANCE, Action, State
+from metrogames.web.views import SeatKind, TimedOutJson
 
 
 def stored_seed(seed: int) -> int:
@@ -32,12 +33,12 @@ def loaded_seed(value: int) -> int:
 
 def timed_out_notices(
     actions: Sequence[tuple[int, str, int | None]],
-) -> dict[int, dict[str, Any]]:
+) -> dict[int, TimedOutJson]:
     """``Table.timed_out`` from a room's stored actions in step order, each ``(player, action
     JSON text, clock_step)``: for each seat whose last action the turn clock played, the step
     at which its time ran out and the actions played for it then."""
     last = {player: clock for player, _, clock in actions if player != CHANCE}
-    notices: dict[int, dict[str, Any]] = {}
+    notices: dict[int, TimedOutJson] = {}
     for player, action, clock in actions:
         if player != CHANCE and clock is not None and last[player] == clock:
             notice = notices.setdefault(player, {"step": clock, "actions": []})
@@ -97,7 +98,7 @@ class Seat:
     token_hash: str | None
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> SeatKind:
         """``human`` or ``bot`` (a human seat handed to a bot reads ``bot``)."""
         return "bot" if self.bot else "human"
 
@@ -152,7 +153,7 @@ class Table:
     clock_task: asyncio.Task[None] | None = None
     bot_task: asyncio.Task[None] | None = None
     bots: dict[int, Bot] = field(default_factory=dict)
-    timed_out: dict[int, dict[str, Any]] = field(default_factory=dict)
+    timed_out: dict[int, TimedOutJson] = field(default_factory=dict)
     stale: bool = False
     refresh_task: asyncio.Task[None] | None = None
     version: str | None = None

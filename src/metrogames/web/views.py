@@ -11,20 +11,197 @@ service decides who the viewer is.
 Views go out as JSON text: :func:`encode` writes it (``orjson``), and :class:`ViewCache` keeps
 the last view message of each (room, seat), so every socket of a seat — and every spectator of
 a room — gets the same text, built once per change of the room.
+
+The typed dicts here are the contract's shapes — a view's common keys (:class:`ViewCommon`), a
+room summary (:class:`RoomSummary`, built by ``RoomService.summary``) and the WebSocket's
+server messages; :mod:`.schema` publishes them, with each family's part of a view (the
+registry's ``view_type``), as the JSON Schema ``docs/web-schema.json``.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, NotRequired, cast
 
 import orjson
 from cachetools import LRUCache
+from typing_extensions import TypedDict
 
 from metrogames.core.capabilities import Presented, SoloRated
 from metrogames.core.errors import MetrogamesError
 from metrogames.core.protocol import CHANCE, HIDDEN, Action, State
+from metrogames.games import game_type
+
+Status = Literal["waiting", "playing", "finished"]
+Mode = Literal["solo", "bots", "hotseat", "online", "daily"]
+SeatKind = Literal["human", "bot"]
+ActionJson = Any
+"""An action in the JSON notation of its game (``docs/notation.md``): any JSON value."""
+
+
+class SeatView(TypedDict):
+    """A seat as a view shows it: its number, name, ``kind`` and whether its player has a
+    socket on the room (``connected``; a bot seat always has)."""
+
+    seat: int
+    name: str
+    kind: SeatKind
+    connected: bool
+
+
+class ClockJson(TypedDict):
+    """The turn clock: the current turn's ``deadline`` (epoch seconds, server clock)."""
+
+    deadline: float
+
+
+class TimedOutJson(TypedDict):
+    """What the turn clock played for the viewing seat when its time last ran out: the
+    ``step`` at which it did and the ``actions`` played (``["pass"]``, or a bot's)."""
+
+    step: int
+    actions: list[ActionJson]
+
+
+class SoloRatingJson(TypedDict):
+    """The rulebook's solo rating of a score: the score less the modules' ``penalty``
+    (``adjusted``), its ``band`` (1–6), the band's scores in English words (``range``) and as
+    numbers (``low``, ``high``; ``None`` at an open end), the top band's English ``phrase``
+    (else empty)."""
+
+    adjusted: int
+    band: int
+    range: str
+    low: int | None
+    high: int | None
+    phrase: str
+    penalty: int
+
+
+class SoloReferenceJson(TypedDict):
+    """The reference games a solo score is placed among: how many, played by which bot."""
+
+    games: int
+    bot: str
+
+
+class SoloResultJson(TypedDict):
+    """A finished solo game's result in a game with solo ratings: the ``score``, the advanced
+    ``modules`` in play, the ``rating`` (``None``: the city prints none), the ``percentile``
+    among the reference games (0–100, ties counting half; ``None`` with modules) and the
+    ``reference``."""
+
+    score: int
+    modules: int
+    rating: SoloRatingJson | None
+    percentile: float | None
+    reference: SoloReferenceJson
+
+
+class ViewHead(TypedDict):
+    """The room-level keys every view starts with (``docs/web-api.md``, "Views")."""
+
+    room: str
+    game: str
+    family: str
+    status: Status
+    step: int
+    you: int | None
+    seats: list[SeatView]
+    to_move: list[int]
+    clock: ClockJson | None
+    timed_out: TimedOutJson | None
+    winners: list[int]
+
+
+class ViewCommon(ViewHead):
+    """Every view's common keys: the room-level ones (:class:`ViewHead`), the ``scores``
+    (points per seat, from the game's part), ``solo`` (a finished solo game of a game with
+    solo ratings) and the viewer's ``legal`` actions (empty unless it is to move). The game's
+    own keys come between them: its family's ``view_type``."""
+
+    scores: list[float]
+    solo: NotRequired[SoloResultJson]
+    legal: list[ActionJson]
+
+
+class SummarySeat(TypedDict):
+    """A seat as a room summary shows it: its number, name, ``kind``, the ``bot`` playing it
+    (``None``: a person), whether it is ``claimed`` and whether its player is ``connected``."""
+
+    seat: int
+    name: str
+    kind: SeatKind
+    bot: str | None
+    claimed: bool
+    connected: bool
+
+
+class PresetJson(TypedDict):
+    """The rule set a room's options match: its ``name`` and ``title``."""
+
+    name: str
+    title: str
+
+
+class RoomSummary(TypedDict):
+    """``GET /api/rooms/{room}`` (``docs/web-api.md``, "Rooms")."""
+
+    room: str
+    game: str
+    mode: Mode
+    options: dict[str, Any]
+    preset: PresetJson | None
+    status: Status
+    seats: list[SummarySeat]
+    turn_clock: int | None
+    created: float
+    day_open: bool
+
+
+class ChatMessageJson(TypedDict):
+    """A table chat message (``docs/web-api.md``, "Table chat")."""
+
+    seq: int
+    seat: int
+    name: str
+    text: str
+    time: float
+
+
+class ViewMessage(TypedDict):
+    """WebSocket: a view, sent at once after a hello and after every change of the room."""
+
+    type: Literal["view"]
+    view: dict[str, Any]
+
+
+class ErrorMessage(TypedDict):
+    """WebSocket: a refusal of the client's message (``docs/web-api.md``, "Errors"):
+    ``item`` when the engine names the refused item, ``step`` when the message refused was
+    an action (its ``step``)."""
+
+    type: Literal["error"]
+    error: str
+    reason: str
+    item: NotRequired[Any]
+    step: NotRequired[int]
+
+
+class ChatPush(TypedDict):
+    """WebSocket: a new table chat message."""
+
+    type: Literal["chat"]
+    message: ChatMessageJson
+
+
+class Replay(TypedDict):
+    """``GET /api/rooms/{room}/replay``, ``POST /api/replays``: one spectator view per step."""
+
+    game: str
+    players: list[str]
+    frames: list[dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -36,7 +213,7 @@ class Frame:
         game: the game name (``london``, ``paris``, ``metro``).
         status: ``waiting``, ``playing`` or ``finished``.
         step: actions so far, chance included.
-        seats: ``[{"seat", "name", "kind", "connected"}, ...]``.
+        seats: the seats (:class:`SeatView`).
         deadline: the turn clock's deadline (epoch seconds) or ``None``.
         timed_out: what the turn clock played for the viewing seat when its time last ran
             out (``{"step", "actions"}``, until the seat acts again) or ``None``.
@@ -46,9 +223,9 @@ class Frame:
     game: str
     status: str
     step: int
-    seats: list[dict[str, Any]]
+    seats: list[SeatView]
     deadline: float | None = None
-    timed_out: dict[str, Any] | None = None
+    timed_out: TimedOutJson | None = None
 
 
 def build_view(
@@ -63,18 +240,21 @@ def build_view(
         reveal: show the full state (replays of a finished game hide nothing).
 
     Returns:
-        The view dict of ``docs/web-api.md``.
+        The view of ``docs/web-api.md``: the keys of :class:`ViewCommon` with the game's own
+        (its ``view_json`` hook's) between ``winners`` and ``legal``.
     """
     seen = state if reveal else state.view(you)
     playing = frame.status == "playing"
     to_move = sorted(p for p in seen.to_move() if p != CHANCE) if playing else []
-    legal: list[Any] = []
+    legal: list[ActionJson] = []
     if you is not None and you in to_move:
         legal = [seen.action_to_json(you, a) for a in seen.legal_actions(you)]
-    view: dict[str, Any] = {
+    kind = game_type(frame.game)
+    head: ViewHead = {
         "room": frame.room,
         "game": frame.game,
-        "status": frame.status,
+        "family": kind.family or kind.name,
+        "status": cast(Status, frame.status),  # the room's status, or a replay frame's
         "step": frame.step,
         "you": you,
         "seats": frame.seats,
@@ -83,6 +263,7 @@ def build_view(
         "timed_out": frame.timed_out,
         "winners": seen.winners() if seen.is_over() else [],
     }
+    view: dict[str, Any] = {**head, "scores": seen.scores()}  # the game's part may say more
     if isinstance(seen, Presented):
         view.update(seen.view_json(you))
     if seen.is_over() and seen.num_players == 1 and isinstance(seen, SoloRated):

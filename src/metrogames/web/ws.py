@@ -8,8 +8,9 @@ sockets: :mod:`.views`; a view equal to the last one the socket was sent is not 
 client plays with ``{"type": "action", "action": ..., "step": n}`` and, in an online room, chats
 with ``{"type": "chat", "text"}`` (every socket of the room that said hello gets each new message
 as ``{"type": "chat", "message"}``: :mod:`.chat`); a refusal comes back as
-``{"type": "error", "error", "reason"}`` (the error in the socket's language: :mod:`.language`,
-read from the upgrade request) and changes nothing. A client that says hello again (or
+``{"type": "error", "error", "reason"}`` (with ``"step"``, the action's, when the message refused
+was an action: a client tells its move's refusal apart; the error in the socket's language:
+:mod:`.language`, read from the upgrade request) and changes nothing. A client that says hello again (or
 reconnects) gets the current view. The seat's token is checked again at every action and chat
 message: a token replaced since the hello (a new daily start, a claimed guest) no longer acts.
 
@@ -68,8 +69,9 @@ log = logging.getLogger(__name__)
 router = APIRouter()
 
 
-def _error(exc: RoomError, gettext: Gettext) -> dict[str, Any]:
-    return {"type": "error", **exc.body(gettext)}
+def _error(exc: RoomError, gettext: Gettext, step: int | None = None) -> dict[str, Any]:
+    body = {"type": "error", **exc.body(gettext)}
+    return body if step is None else {**body, "step": step}
 
 
 def _decode(text: str | None) -> Hello | ActionMessage | ChatMessage:
@@ -346,6 +348,7 @@ async def serve_connection(conn: Connection) -> None:
             if data["type"] == "websocket.disconnect":
                 break
             received = time.perf_counter()
+            step = None  # the step of an action message, named in its refusal
             try:
                 if not conn.admit():
                     continue
@@ -355,18 +358,19 @@ async def serve_connection(conn: Connection) -> None:
                 elif isinstance(message, ChatMessage):
                     await conn.say(message)
                 else:
+                    step = message.step
                     await conn.action(message)
                     ROUND_TRIP.labels(table.game).observe(time.perf_counter() - received)
             except RoomError as exc:
-                await conn.send(_error(exc, conn.gettext))
+                await conn.send(_error(exc, conn.gettext, step))
             except WebSocketDisconnect:
                 raise
             except Exception as exc:  # e.g. the database failed: nothing changed, the socket lives
                 if unavailable(exc):
-                    await conn.send(_error(UNAVAILABLE, conn.gettext))
+                    await conn.send(_error(UNAVAILABLE, conn.gettext, step))
                     continue
                 log.exception("room %s: a WebSocket message failed", table.id)
-                await conn.send(_error(SERVER_ERROR, conn.gettext))
+                await conn.send(_error(SERVER_ERROR, conn.gettext, step))
     except (WebSocketDisconnect, RuntimeError):  # gone; or closed by us while it was read
         pass
     finally:

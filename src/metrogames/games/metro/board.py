@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from metrogames.core.errors import IllegalActionError
+from metrogames.games.metro.shapes import RouteJson
 from metrogames.games.metro.tiles import CENTRAL_BASE, SQUARES, MetroData, square_name
 from metrogames.i18n import N_, msg
 
@@ -39,7 +40,7 @@ class Route:
     arrival: int
     points: int
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> RouteJson:
         """``{"station": 6, "player": 1, "tiles": 3, "central": false, "points": 3}`` (the
         ``score --json`` route shape of ``docs/notation.md``)."""
         return {

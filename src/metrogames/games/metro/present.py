@@ -10,18 +10,19 @@ engine's ``board_json`` (``Boards``), the state's ``view_json`` (``Presented``) 
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import cast
 
 from metrogames.core.protocol import CHANCE, JsonObject
 from metrogames.games.metro.actions import MetroAction
 from metrogames.games.metro.board import Route
 from metrogames.games.metro.options import ONE_TILE_ROUTES, TURN_MODES
+from metrogames.games.metro.shapes import LastJson, MetroViewPart, RouteJson, Side, TrainJson
 from metrogames.games.metro.state import MetroState
 from metrogames.games.metro.tiles import SIDES, load_metro, square_name
 
 TITLE = "Metro"
 SIDE_NAMES = {"N": "north", "E": "east", "S": "south", "W": "west"}
-VIEW_SIDES = ("north", "east", "south", "west")
+VIEW_SIDES: tuple[Side, ...] = ("north", "east", "south", "west")
 """Side names by endpoint pair (endpoints 0-1 north, 2-3 east, 4-5 south, 6-7 west)."""
 ENDPOINTS = (
     "endpoints 0-7 sit two per side, clockwise from the north side's west point: "
@@ -89,11 +90,11 @@ def _placements(state: MetroState) -> tuple[dict[int, int], int]:
     return placed_by, last
 
 
-def _trains(state: MetroState) -> list[dict[str, Any]]:
+def _trains(state: MetroState) -> list[TrainJson]:
     """Where each open route's train waits, in station order: the empty square, the side it
     enters by and the exact endpoint (0–7, :data:`ENDPOINTS`)."""
     board = state.board
-    out = []
+    out: list[TrainJson] = []
     for pos, k in sorted(board.waiting.items(), key=lambda item: item[1]):
         owner = board.owners[k]
         out.append(
@@ -109,21 +110,22 @@ def _trains(state: MetroState) -> list[dict[str, Any]]:
     return out
 
 
-def _routes(routes: list[Route]) -> list[JsonObject]:
-    return [cast(JsonObject, r.to_json()) for r in routes]
+def _routes(routes: list[Route]) -> list[RouteJson]:
+    return [r.to_json() for r in routes]
 
 
-def view_json(state: MetroState, you: int | None) -> JsonObject:
+def view_json(state: MetroState, you: int | None) -> MetroViewPart:
     """The Metro part of a view (``docs/web-api.md``, "Views") of ``state`` — a view of seat
     ``you`` (``None``: a spectator) or a full state of a finished game. Reads only what
     ``state`` shows: ``hand`` is ``you``'s own held tiles."""
     board = state.board
     placed_by, last_square = _placements(state)
-    last = None
-    if last_square >= 0:
+    last: LastJson | None = None
+    last_tile = board.tile_at(last_square) if last_square >= 0 else None
+    if last_tile is not None:
         last = {
             "square": SQUARE_NAMES[last_square],
-            "tile": board.tile_at(last_square),
+            "tile": last_tile,
             "by": placed_by[last_square],
             "routes": _routes(state.last_completed()),
         }
@@ -149,6 +151,6 @@ def observe(view: MetroState, seat: int) -> JsonObject:
     environments: :func:`view_json` of the view for ``seat`` and ``"held"``, how many tiles
     each seat holds (seat order; its own included)."""
     return {
-        **view_json(view, seat),
+        **cast(JsonObject, view_json(view, seat)),
         "held": [len(view.hand(p)) for p in range(view.num_players)],
     }

@@ -17,6 +17,7 @@ from metrogames.core.protocol import BotSetting, GameType, JsonObject, OptionSpe
 from metrogames.games.metro import present
 from metrogames.games.metro.options import MetroOptions
 from metrogames.games.metro.record import read_metro_record, replay_metro_record
+from metrogames.games.metro.shapes import MetroViewPart
 from metrogames.games.metro.sheet import score_metro_sheet
 from metrogames.games.metro.state import MAX_PLAYERS, MIN_PLAYERS, MetroGame, MetroState
 from metrogames.games.metro.tiles import load_metro
@@ -151,6 +152,7 @@ register_game(
             name: OptionSpec(values[0], tuple(values), help=OPTION_HELP[name])
             for name, values in present.OPTIONS.items()
         },
+        view_type=MetroViewPart,
         family="metro",
         presets=PRESETS,
         coach_figure="win",

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, TypeAlias, cast
 
 from metrogames.core.errors import (
     GameOverError,
@@ -904,7 +904,7 @@ class MetroState:
         """``Presented``: the Metro part of a view's JSON (:func:`.present.view_json`)."""
         from metrogames.games.metro.present import view_json
 
-        return view_json(self, you)
+        return cast(JsonObject, view_json(self, you))  # a MetroViewPart: typed JSON
 
     def heuristic(self, player: int) -> float:
         """``Evaluated``: ``player``'s score plus the estimated worth of their open routes

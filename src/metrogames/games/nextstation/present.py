@@ -17,6 +17,13 @@ from metrogames.core.protocol import JsonObject, JsonValue
 from metrogames.games.nextstation.citymap import CityMap, bits, load_city
 from metrogames.games.nextstation.deal import ROUNDS
 from metrogames.games.nextstation.scoring import band_limits, percentile, solo_rating
+from metrogames.games.nextstation.shapes import (
+    LastRoundJson,
+    LineJson,
+    NextStationViewPart,
+    PlayerJson,
+    SheetJson,
+)
 from metrogames.games.nextstation.state import NextStationState
 
 
@@ -104,11 +111,11 @@ def board_json(city_name: str) -> JsonObject:
     }
 
 
-def _lines(state: NextStationState, seat: int) -> dict[str, Any]:
+def _lines(state: NextStationState, seat: int) -> dict[str, LineJson]:
     city = state.city
     board = state.maps[seat]
     names = [s.name for s in city.stations]
-    out: dict[str, Any] = {}
+    out: dict[str, LineJson] = {}
     for c, colour in enumerate(city.colours):
         out[colour] = {
             "sections": [
@@ -121,8 +128,8 @@ def _lines(state: NextStationState, seat: int) -> dict[str, Any]:
 
 
 def _player(
-    state: NextStationState, p: int, sheet: dict[str, Any], scored: int, to_move: frozenset[int]
-) -> JsonObject:
+    state: NextStationState, p: int, sheet: SheetJson, scored: int, to_move: frozenset[int]
+) -> PlayerJson:
     city = state.city
     power = state.power_of(p)
     return {
@@ -154,7 +161,7 @@ def _targets(state: NextStationState, you: int | None) -> dict[str, list[str]]:
     return targets
 
 
-def view_json(state: NextStationState, you: int | None) -> JsonObject:
+def view_json(state: NextStationState, you: int | None) -> NextStationViewPart:
     """The Next Station part of a view (``docs/web-api.md``, "Views") of ``state`` — a view
     of seat ``you`` (``None``: a spectator), or a full state when everything may be shown (a
     finished game's replay). Reads only what ``state`` shows."""
@@ -163,7 +170,7 @@ def view_json(state: NextStationState, you: int | None) -> JsonObject:
     to_move = state.to_move()
     seats = range(state.num_players)
     sheets = [state.breakdown(p).to_json(city) for p in seats]
-    last_round: JsonObject | None = None
+    last_round: LastRoundJson | None = None
     if scored:
         r = scored - 1
         last_round = {

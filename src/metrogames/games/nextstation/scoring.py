@@ -8,11 +8,12 @@ per crossing, monument points, the tourist table, bridge points. All values are 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from metrogames.games.nextstation.board import PlayerMap
 from metrogames.games.nextstation.citymap import CityMap
 from metrogames.games.nextstation.objectives import lines_through, objective_met
+from metrogames.games.nextstation.shapes import SheetJson
 
 
 class LineScore(NamedTuple):
@@ -92,8 +93,9 @@ class Breakdown:
         """The highest single line score (the tie-break)."""
         return max((ls.score for ls in self.lines.values()), default=0)
 
-    def to_json(self, city: CityMap) -> dict[str, Any]:
-        """The ``score --json`` shape of ``docs/notation.md``; keys a city lacks are absent."""
+    def to_json(self, city: CityMap) -> SheetJson:
+        """The ``score --json`` shape of ``docs/notation.md``; keys a city lacks are absent
+        (built key by key, in the order the breakdown prints them)."""
         lines: dict[str, Any] = {}
         for colour, ls in self.lines.items():
             entry: dict[str, Any] = {
@@ -123,7 +125,7 @@ class Breakdown:
             }
         out["objectives"] = {**self.objectives, "points": self.objective_points}
         out["total"] = self.total
-        return out
+        return cast(SheetJson, out)
 
 
 def breakdown(

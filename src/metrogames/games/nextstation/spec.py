@@ -13,6 +13,7 @@ loads only the engine.
 from __future__ import annotations
 
 from functools import cache
+from typing import cast
 
 from metrogames.core.errors import NotationError, OptionError, RecordError, message_of
 from metrogames.core.protocol import BotSetting, GameType, JsonObject, JsonValue, OptionSpec
@@ -20,6 +21,7 @@ from metrogames.games.nextstation.bound import score_ceiling
 from metrogames.games.nextstation.citymap import CITY_FILES, CityMap, load_city
 from metrogames.games.nextstation.deal import ROUNDS, Options
 from metrogames.games.nextstation.option_text import objectives_from_text, powers_from_text
+from metrogames.games.nextstation.shapes import NextStationViewPart
 from metrogames.games.nextstation.state import MAX_PLAYERS, NextStationGame, NextStationState
 from metrogames.games.registry import register_game
 from metrogames.i18n import N_, msg
@@ -143,7 +145,7 @@ class NextStationEngine:
         from metrogames.games.nextstation.sheet import score_sheet
 
         city, scored = score_sheet(sheet)
-        return scored.to_json(city)
+        return cast(JsonObject, scored.to_json(city))  # a SheetJson: typed JSON
 
     def board_json(self) -> JsonObject:
         """``Boards``: the city's drawing data (:func:`.present.board_json`), built once."""
@@ -180,6 +182,7 @@ def _register(city_name: str) -> None:
             players=range(1, MAX_PLAYERS + 1),
             dynamics="simultaneous",
             options=option_specs(city),
+            view_type=NextStationViewPart,
             family="nextstation",
             score_range=(0, score_ceiling(city)),  # no rule takes points away
             max_game_length=ROUNDS * len(city.deck),  # at most one decision per card flipped

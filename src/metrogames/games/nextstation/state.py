@@ -1193,7 +1193,7 @@ class NextStationState:
         (:func:`.present.view_json`)."""
         from metrogames.games.nextstation.present import view_json
 
-        return view_json(self, you)
+        return cast(JsonObject, view_json(self, you))  # a NextStationViewPart: typed JSON
 
     def solo_result(self) -> JsonObject | None:
         """``SoloRated``: the rating and percentile of a finished solo game, else ``None``

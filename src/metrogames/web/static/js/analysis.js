@@ -1,13 +1,14 @@
-// Hindsight on a finished solo London or Paris game (docs/web-api.md: GET
+// Hindsight on a finished solo game of a family that has it (Next Station: docs/web-api.md, GET
 // /api/rooms/{room}/analysis, POST /api/analyses): the best score found on the same deal with
 // the whole deck known, the player's map and the best line's side by side, the costliest turn.
 
 import { h, clear, cardName } from "./dom.js";
 import { t } from "./i18n.js";
 import { NextStationBoard } from "./board-nextstation.js";
+import { familyOf } from "./families.js";
 
-// Whether a view is a game the server analyses: finished, one seat, not Metro.
-export const analysable = (v) => v.status === "finished" && v.seats.length === 1 && v.game !== "metro";
+// Whether a view is a game the server analyses: finished, one seat, of a family with analyses.
+export const analysable = (v) => v.status === "finished" && v.seats.length === 1 && familyOf(v).analysis;
 
 // The panel: a button that calls load() (a Promise of the analysis document), then its result.
 export function analysisPanel(board, load) {

@@ -3,6 +3,7 @@
 // (its messages in the language of the cookie `lang`, i18n.js).
 
 import { t, currentLang } from "./i18n.js";
+import { learnTitles } from "./games.js";
 
 // `item`: the offending item an engine refusal names, as data (docs/web-api.md, "Errors").
 export class ApiError extends Error {
@@ -63,7 +64,7 @@ export function getGames() {
   const lang = currentLang();
   if (!gamesCache.has(lang)) {
     const p = api("GET", "/api/games");
-    p.catch(() => { gamesCache.delete(lang); });
+    p.then(learnTitles, () => { gamesCache.delete(lang); });
     gamesCache.set(lang, p);
   }
   return gamesCache.get(lang);
@@ -81,8 +82,6 @@ export const reclaimSeat = (room, seat, token) =>
   api("POST", `/api/rooms/${room}/seats/${seat}/reclaim`, {}, token);
 export const getView = (room, token) => api("GET", `/api/rooms/${room}/view`, undefined, token);
 export const getMoves = (room, token) => api("GET", `/api/rooms/${room}/moves`, undefined, token);
-export const sendAction = (room, action, step, token) =>
-  api("POST", `/api/rooms/${room}/actions`, { action, step }, token);
 // The coach's best three moves for the token's seat at `step`, and `about`'s estimate (a move
 // the player is about to make, or null).
 export const getChat = (room) => api("GET", `/api/rooms/${room}/chat`);
@@ -148,7 +147,14 @@ export function knownRooms() {
   try { return JSON.parse(localStorage.getItem("metrogames.rooms") || "[]"); } catch { return []; }
 }
 
-// -- WebSocket: pushed views, reconnecting with hello ---------------------------------------
+// -- WebSocket: the room's live channel (docs/web-api.md, "Playing") ----------------------
+// The one way this client plays: views are pushed (at once after each hello, then after every
+// change: each view arrives once), moves go as {"type": "action"} messages, and a refused move
+// comes back as an error naming its step. A dropped socket opens again and says hello again.
+const ACT_DEADLINE_MS = 15000;
+const HELLO_DEADLINE_MS = 10000; // a hello unanswered this long: the socket opens again
+const PASSING = new Set(["unavailable", "server-error", "rate-limited"]); // refusals worth a retry
+
 export class RoomSocket {
   constructor(room, token, { onView, onError, onStatus, onChat }) {
     this.room = room;
@@ -159,6 +165,8 @@ export class RoomSocket {
     this.onStatus = onStatus || (() => {});
     this.closed = false;
     this.retry = 0;
+    this.greeted = false; // the server answered this socket's latest hello
+    this.pending = null; // the move in flight: {action, step, sent, resolve, reject, timer}
     this.open();
   }
 
@@ -170,16 +178,26 @@ export class RoomSocket {
     ws.onopen = () => {
       this.retry = 0;
       this.onStatus("connected");
-      ws.send(JSON.stringify({ type: "hello", token: this.token || null }));
+      this.hello();
     };
     ws.onmessage = (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
-      if (msg.type === "view") this.onView(msg.view);
-      else if (msg.type === "error") this.onError(msg);
-      else if (msg.type === "chat") this.onChat(msg.message);
+      if (msg.type === "view") {
+        this.greeted = true;
+        this.settle(msg.view);
+        this.onView(msg.view);
+      } else if (msg.type === "error") {
+        if (this.refused(msg)) return;
+        this.onError(msg);
+        // the hello refused for a passing reason (the database restarting, …): try again
+        if (!this.greeted && msg.step === undefined && PASSING.has(msg.reason)) ws.close();
+      } else if (msg.type === "chat") this.onChat(msg.message);
     };
     ws.onclose = () => {
+      this.greeted = false;
+      // a move sent on the lost socket may or may not have arrived: the next hello's view says
+      if (this.pending) this.pending.sent = false;
       if (this.closed) return;
       this.onStatus("reconnecting");
       const delay = Math.min(5000, 300 * 2 ** this.retry++);
@@ -188,25 +206,76 @@ export class RoomSocket {
     ws.onerror = () => { /* onclose follows */ };
   }
 
-  send(action, step) {
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
-      this.ws.send(JSON.stringify({ type: "action", action, step }));
-      return true;
-    }
-    return false;
+  hello() {
+    this.greeted = false;
+    const ws = this.ws;
+    ws.send(JSON.stringify({ type: "hello", token: this.token || null }));
+    clearTimeout(this.helloTimer);
+    this.helloTimer = setTimeout(() => { if (!this.greeted && this.ws === ws) ws.close(); }, HELLO_DEADLINE_MS);
   }
 
+  // Play `action` at `step` (the step of the view it was chosen on). Resolves with the first
+  // view past `step` (the move made, or the game moved on); rejects with an ApiError holding
+  // the server's refusal, or after ACT_DEADLINE_MS without an answer (the socket then opens
+  // again, and its hello brings the current view). One move at a time.
+  act(action, step) {
+    if (this.pending) return Promise.reject(new ApiError(409, t("api.move-in-flight"), "busy"));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending = null;
+        reject(new ApiError(0, t("api.no-answer"), "network"));
+        if (this.ws) this.ws.close();
+      }, ACT_DEADLINE_MS);
+      this.pending = { action, step, sent: false, resolve, reject, timer };
+      this.flush();
+    });
+  }
+
+  // Send the move in flight once the socket has been answered (after a reconnection, only if
+  // the hello's view shows the move's step still current).
+  flush() {
+    const p = this.pending;
+    if (!p || p.sent || !this.greeted || this.ws.readyState !== WebSocket.OPEN) return;
+    this.ws.send(JSON.stringify({ type: "action", action: p.action, step: p.step }));
+    p.sent = true;
+  }
+
+  settle(view) {
+    const p = this.pending;
+    if (!p) return;
+    if (view.step > p.step) this.finish().resolve(view);
+    else this.flush();
+  }
+
+  // An error answering the move in flight (it names the move's step): the move is refused.
+  refused(msg) {
+    const p = this.pending;
+    if (!p || !p.sent || msg.step !== p.step) return false;
+    this.finish().reject(new ApiError(0, msg.error, msg.reason, msg.item));
+    return true;
+  }
+
+  finish() {
+    const p = this.pending;
+    clearTimeout(p.timer);
+    this.pending = null;
+    return p;
+  }
+
+  // Speak for another seat (hot-seat: the seat to move next); its view follows. A move not
+  // yet sent for the seat before is dropped.
   setToken(token) {
     if (token === this.token) return;
     this.token = token;
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
-      this.ws.send(JSON.stringify({ type: "hello", token: token || null }));
-    }
+    if (this.pending && !this.pending.sent) this.finish().reject(new ApiError(409, t("api.seat-changed"), "busy"));
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.hello();
   }
 
   close() {
     this.closed = true;
     clearTimeout(this.timer);
+    clearTimeout(this.helloTimer);
+    if (this.pending) this.finish(); // the screen is gone: nobody waits for the answer
     if (this.ws) this.ws.close();
   }
 }

@@ -40,11 +40,11 @@ function route() {
   if ((m = hash.match(/^\/daily\/([a-z]+)\/(\d{4}-\d{2}-\d{2})\/r\/([a-z0-9]+)/))) {
     current = dailyRoomScreen(main, navigate, m[1], m[2], m[3]);
   } else if ((m = hash.match(/^\/daily(?:\/([a-z]+))?(?:\/(\d{4}-\d{2}-\d{2}))?\/?$/))) {
-    current = new DailyBoardScreen(main, navigate, m[1] || "london", m[2] || null);
+    current = new DailyBoardScreen(main, navigate, m[1] || null, m[2] || null);
   } else if ((m = hash.match(/^\/u\/([a-z0-9]+)/))) {
     current = new ProfileScreen(main, navigate, m[1]);
   } else if ((m = hash.match(/^\/score(?:\/([a-z0-9-]+))?\/?$/))) {
-    current = new ScoreScreen(main, navigate, m[1] || "london");
+    current = new ScoreScreen(main, navigate, m[1] || null);
   } else if ((m = hash.match(/^\/rules\/([a-z0-9-]+)\/?$/))) {
     current = new RulesScreen(main, navigate, m[1]);
   } else if ((m = hash.match(/^\/learn\/([a-z0-9-]+)\/?$/))) {

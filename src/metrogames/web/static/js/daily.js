@@ -8,12 +8,11 @@ import { h, clear, toast, gameTitle, fmtName, bandRange, bandPhrase } from "./do
 import { t, fmtDate } from "./i18n.js";
 import * as API from "./api.js";
 import { RoomScreen, downloadRecord } from "./room.js";
+import { dailyName } from "./games.js";
 
-// A game's short name in the daily pages' texts (its title for a game without one).
-const SHORT = { london: () => t("daily.short.london"), paris: () => t("daily.short.paris") };
+// The daily games are the server's (GET /api/daily: `games`, in its order).
 const titleOf = (game) => gameTitle(game);
-const shortOf = (game) => (SHORT[game] || (() => titleOf(game)))();
-// The games with a daily challenge, in the server's order (GET /api/daily).
+const shortOf = (game) => dailyName(game);
 const dailyGames = (daily) => (daily.games || []).map((g) => g.game);
 
 // -- dates (UTC, YYYY-MM-DD) -----------------------------------------------------------------
@@ -365,7 +364,7 @@ export class DailyBoardScreen {
   constructor(root, navigate, game, date) {
     this.root = root;
     this.navigate = navigate;
-    this.game = game; // checked against the server's games once they are loaded
+    this.game = game; // checked against the server's daily games once they are loaded
     this.date = date && DATE_RE.test(date) ? date : null;
     this.closed = false;
     this.render();

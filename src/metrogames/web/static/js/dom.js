@@ -84,10 +84,8 @@ export function cardName(id) {
   return m ? t("ns.card", { kind: cardKind(m[1]), face: faceName(m[2]) }) : id;
 }
 
-// A game's name (the published titles stay as printed; the map from the code keeps them here).
-export function gameTitle(game) {
-  return { london: t("game.london"), paris: t("game.paris"), metro: t("game.metro") }[game] || game;
-}
+// A game's name (games.js: the published titles stay as printed).
+export { gameTitle } from "./games.js";
 
 export function colourHex(name) {
   return COLOUR_HEX[name] || "#555";

@@ -2,7 +2,8 @@
 // watch a record file; score a paper game.
 
 import { h, clear, toast, gameTitle, botLabel, presetText, optionValue } from "./dom.js";
-import { rulesGames } from "./rules.js";
+import { rulesGames, gameBlurb } from "./games.js";
+import { scoreGames } from "./score.js";
 import { t } from "./i18n.js";
 import { getGames, createRoom, saveTokens, knownRooms, getRoom, loadTokens, getView } from "./api.js";
 import { dailyPanel } from "./daily.js";
@@ -14,12 +15,6 @@ const MODES = () => [
   { id: "hotseat", label: t("mode.hotseat"), help: t("mode.hotseat.help") },
   { id: "online", label: t("mode.online"), help: t("mode.online.help") },
 ];
-
-const GAME_BLURB = () => ({
-  london: t("home.blurb.london"),
-  paris: t("home.blurb.paris"),
-  metro: t("home.blurb.metro"),
-});
 
 function remember(key, value) {
   try { localStorage.setItem(`metrogames.${key}`, value); } catch { /* ignore */ }
@@ -38,7 +33,7 @@ export async function renderHome(root, navigate) {
     return;
   }
   const st = {
-    game: recall("game", "london"),
+    game: recall("game", null), // else the first game the server lists
     mode: recall("mode", "solo"),
     count: 2,
     bots: ["medium", "medium", "medium", "medium", "medium"],
@@ -70,7 +65,7 @@ export async function renderHome(root, navigate) {
         games.map((x) => h("label", { class: `choice game-choice${x.game === st.game ? " checked" : ""}` },
           h("input", { type: "radio", name: "game", value: x.game, checked: x.game === st.game, onchange: () => { st.game = x.game; remember("game", x.game); draw(); } }),
           h("span", { class: "choice-title" }, gameTitle(x.game)),
-          h("span", { class: "choice-help" }, GAME_BLURB()[x.game] || "")))),
+          h("span", { class: "choice-help" }, gameBlurb(x.game))))),
       h("fieldset", { class: "choices" }, h("legend", {}, t("home.mode")),
         modesFor(g).map((m) => h("label", { class: `choice${m.id === st.mode ? " checked" : ""}` },
           h("input", { type: "radio", name: "mode", value: m.id, checked: m.id === st.mode, onchange: () => { st.mode = m.id; remember("mode", m.id); draw(); } }),
@@ -212,7 +207,7 @@ export async function renderHome(root, navigate) {
 
   const paper = h("section", { class: "panel", id: "score-panel" }, h("h2", {}, t("score.title")),
     h("p", { class: "muted" }, t("home.paper.help")),
-    h("div", { class: "buttons" }, games.map((g) => h("a", { class: "btn", href: `/#/score/${g.game}`, "data-game": g.game,
+    h("div", { class: "buttons" }, games.filter((g) => scoreGames.includes(g.game)).map((g) => h("a", { class: "btn", href: `/#/score/${g.game}`, "data-game": g.game,
       onclick: (ev) => { ev.preventDefault(); navigate(`#/score/${g.game}`); } }, gameTitle(g.game)))));
 
   const learn = h("section", { class: "panel", id: "learn-panel" }, h("h2", {}, t("home.learn.title")),

@@ -240,3 +240,12 @@ export class MetroScreen {
     }
   }
 }
+
+// The end screen's details: the seats' scores and longest routes.
+export function finalScores(board, v) {
+  return h("table", { class: "score-table final" },
+    h("thead", {}, h("tr", {}, h("th", {}), h("th", {}, t("col.player")), h("th", { class: "num" }, t("col.score")), h("th", { class: "num" }, t("col.longest-route")))),
+    h("tbody", {}, v.seats.map((s, i) => h("tr", { class: (v.winners || []).includes(i) ? "winner" : "" },
+      h("td", {}, seatChip(board, i, { label: false })), h("td", {}, fmtName(s.name)),
+      h("td", { class: "num" }, h("strong", {}, String(v.scores[i]))), h("td", { class: "num" }, String((v.longest || [])[i] ?? ""))))));
+}

@@ -25,7 +25,8 @@ const powerText = (id) => ({
   switch: t("power.switch.text"), "circle-station": t("power.circle-station.text"),
 }[id] || "");
 
-// A card's kind in words: street, underground (London), metro (Paris).
+// The cards that end a round, by their kind, in words: underground (London), metro (Paris).
+const roundEndCards = (kind) => ({ underground: t("ns.underground-cards"), metro: t("ns.metro-cards") }[kind] || kind);
 
 // The river's name (London: the Thames).
 export const riverName = (name) => (name === "Thames" ? t("river.thames") : name);
@@ -163,7 +164,7 @@ export class NextStationScreen {
     const pips = h("span", { class: "pips", "aria-hidden": "true" });
     for (let i = 0; i < re.count; i++) pips.append(h("span", { class: `pip${i < re.flipped ? " on" : ""}` }));
     el.append(h("div", { class: "ucount" },
-      h("span", { class: "ucount-label" }, kindName === "metro" ? t("ns.metro-cards") : kindName === "underground" ? t("ns.underground-cards") : kindName),
+      h("span", { class: "ucount-label" }, roundEndCards(kindName)),
       pips,
       h("strong", { class: "ucount-num", "data-testid": "round-end-count" }, `${re.flipped}/${re.count}`)));
     const row = h("div", { class: "card-row" });
@@ -465,4 +466,35 @@ export function sheetTable(board, sheet, lineScores = {}, letters = colourLetter
   }
   rows.push(h("tr", { class: "total" }, h("th", { scope: "row" }, t("sheet.total")), h("td", {}), h("td", { class: "num", "data-testid": "sheet-total" }, String(sheet.total))));
   return h("table", { class: "sheet-table" }, h("tbody", {}, rows));
+}
+
+// The round scored last: each seat's line and its score, closed with OK (`close(round)`);
+// null before the first and once the player closed it (`dismissed`: the last round closed).
+export function roundResult(board, v, dismissed, close) {
+  const lr = v.last_round;
+  if (!lr || lr.round <= 0 || dismissed >= lr.round || v.status === "finished") return null;
+  const letters = colourLetters(board.colours);
+  const rows = Object.entries(lr.lines).map(([seat, ln]) => {
+    const p = v.players[Number(seat)];
+    const colour = Object.keys(p.line_scores || {}).at(-1) || p.colour; // keys in round order
+    let detail = t("score.districts-times", { n: ln.districts, max: ln.max_in_district });
+    if (ln.thames) detail += ` + ${t("score.thames-times", { n: ln.thames })}`;
+    if (ln.river) detail += ` + ${t("score.river-times", { n: ln.river })}`;
+    if (ln.monuments) detail += ` + ${t("score.monuments-times", { n: ln.monuments })}`;
+    if (ln.circled) detail += ` ${t("score.circled", { station: ln.circled })}`;
+    return h("tr", {}, h("td", {}, fmtName((v.seats[Number(seat)] || {}).name)),
+      h("td", {}, colourChip(colour, letters[colour] || "?", { label: false })),
+      h("td", {}, detail), h("td", { class: "num" }, h("strong", {}, String(ln.score))));
+  });
+  return h("section", { class: "panel round-result", "data-testid": "round-result" },
+    h("div", { class: "panel-head" }, h("h3", {}, t("room.round-scored", { n: lr.round })),
+      h("button", { class: "btn small", "aria-label": t("room.round-close"), onclick: () => close(lr.round) }, t("common.ok"))),
+    h("table", { class: "score-table" }, h("tbody", {}, rows)));
+}
+
+// The end screen's details: each seat's final sheet.
+export function finalSheets(board, v) {
+  return h("div", { class: "final-sheets" }, v.players.map((p) => h("div", { class: "final-sheet" },
+    h("h3", {}, `${fmtName((v.seats[p.seat] || {}).name)}${v.seats.length > 1 && (v.winners || []).includes(p.seat) ? " ★" : ""} — ${p.sheet.total}`),
+    sheetTable(board, p.sheet, p.line_scores))));
 }

@@ -4,8 +4,7 @@
 import { h, clear, gameTitle, fmtName } from "./dom.js";
 import { t } from "./i18n.js";
 import * as API from "./api.js";
-import { NextStationScreen } from "./play-nextstation.js";
-import { MetroScreen } from "./play-metro.js";
+import { familyOf } from "./families.js";
 import { downloadRecord } from "./room.js";
 import { analysable, analysisPanel } from "./analysis.js";
 
@@ -85,7 +84,7 @@ export class ReplayScreen {
       this.root.append(analysisPanel(this.board, () => (this.room ? API.getAnalysis(this.room) : API.postAnalysisText(this.record))));
     }
     const ctx = { act: async () => {}, interactive: false };
-    this.screen = this.data.game === "metro" ? new MetroScreen(this.table, this.board, ctx) : new NextStationScreen(this.table, this.board, ctx);
+    this.screen = new (familyOf(this.data.frames[0]).Screen)(this.table, this.board, ctx);
   }
 
   show(i) {

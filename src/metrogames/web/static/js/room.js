@@ -1,10 +1,9 @@
 // A room: the lobby while it waits, the table while it plays, the results at the end.
 
-import { h, clear, toast, fmtName, cardName, colourChip, colourLetters, gameTitle, presetText, optionValue, botLevel, bandRange, bandPhrase } from "./dom.js";
+import { h, clear, toast, fmtName, gameTitle, presetText, optionValue, botLevel, bandRange, bandPhrase } from "./dom.js";
 import { t, fmtNumber, currentLang } from "./i18n.js";
 import * as API from "./api.js";
-import { NextStationScreen, sheetTable } from "./play-nextstation.js";
-import { MetroScreen, seatChip } from "./play-metro.js";
+import { familyOf } from "./families.js";
 import { lobbyRatings } from "./account.js";
 import { analysable, analysisPanel } from "./analysis.js";
 import { ChatPanel } from "./chat.js";
@@ -121,11 +120,7 @@ export class RoomScreen {
       if (sum.status === "waiting" && changed) this.renderLobby();
       else if (sum.status === "waiting" && this.ratingsBox) this.ratingsBox.refresh();  // a seat tied to an account since
       if (changed) this.renderHeader();
-      if (sum.status !== "waiting" && (!this.view || this.view.status !== sum.status)) {
-        const v = await API.getView(this.room, this.tokenFor(this.seat));
-        this.onView(v);
-      }
-    } catch { /* the socket or the next poll will catch up */ }
+    } catch { /* the next poll will catch up */ }
   }
 
   frame() {
@@ -226,11 +221,10 @@ export class RoomScreen {
     } catch (err) { toast(t("room.cannot-take", { n: seat + 1, error: err.message })); }
   }
 
+  // The started game's first view comes on the socket, as every view does.
   async startGame() {
     try {
       this.summary = await API.startRoom(this.room, this.stored.host);
-      const v = await API.getView(this.room, this.tokenFor(this.seat));
-      this.onView(v);
     } catch (err) { toast(t("common.cannot-start", { error: err.message })); }
   }
 
@@ -245,6 +239,9 @@ export class RoomScreen {
     this.pump();
   }
 
+  // The views in the order the socket brought them, each shown once (an older position than
+  // the one shown is skipped). Hot-seat: a view of a seat other than the one to move next makes
+  // the socket speak for that seat; its view follows.
   async pump() {
     if (this.pumping) return;
     this.pumping = true;
@@ -253,14 +250,12 @@ export class RoomScreen {
         const v = this.queue.shift();
         const cur = this.view;
         if (cur && v.step < cur.step) continue;
-        if (cur && v.step === cur.step && JSON.stringify(v) === JSON.stringify(cur)) continue;
-        const wanted = await this.wantedSeat(v);
+        const wanted = this.wantedSeat(v);
         if (wanted !== v.you && this.tokenFor(wanted)) {
-          // hot-seat: show the seat whose turn it is
-          try { this.queue.unshift(await API.getView(this.room, this.tokenFor(wanted))); } catch { this.display(v); }
+          this.socket.setToken(this.tokenFor(wanted));
           continue;
         }
-        const paced = cur && v.step > cur.step && this.isOthersMove(v);
+        const paced = cur && v.step > cur.step && familyOf(v).paced(v);
         this.display(v);
         if (paced && this.queue.length) await sleep(PACE_MS());
         else if (paced) await sleep(Math.min(PACE_MS(), 150));
@@ -270,18 +265,12 @@ export class RoomScreen {
     }
   }
 
-  isOthersMove(v) {
-    return v.game === "metro" && v.last && v.last.by !== v.you;
-  }
-
-  async wantedSeat(v) {
+  // The seat this browser shows: its one seat, or (hot-seat) the first of its seats to move.
+  wantedSeat(v) {
     const mine = this.mySeats();
     if (mine.length <= 1) return mine.length ? mine[0] : null;
     const toMove = (v.to_move || []).filter((s) => mine.includes(s));
-    if (v.game !== "metro" && v.players) {
-      const cur = toMove.find((s) => !v.players[s].acted);
-      if (cur !== undefined) return cur;
-    } else if (toMove.length) return toMove[0];
+    if (toMove.length) return toMove[0];
     return v.you ?? mine[0];
   }
 
@@ -304,14 +293,14 @@ export class RoomScreen {
         h("summary", {}, t("room.move-log")), h("ol", { class: "move-log" }));
       this.el.body.append(this.el.extra, this.el.table, this.el.moves);
       const ctx = { act: (a, step) => this.act(a, step), interactive: true, online: this.summary.mode === "online" };
-      this.screen = v.game === "metro" ? new MetroScreen(this.el.table, this.board, ctx) : new NextStationScreen(this.el.table, this.board, ctx);
+      this.screen = new (familyOf(v).Screen)(this.el.table, this.board, ctx);
       // on a phone the table opens scrolled to the board: the whole map above the turn's dock
       if (window.matchMedia("(max-width: 600px)").matches) requestAnimationFrame(() => this.el.table.scrollIntoView({ block: "start" }));
     }
     if (v.status === "finished") clear(this.el.notice); // no hand-over once the game is over
     else if (prev && prev.you !== v.you && prev.you !== null && this.mySeats().length > 1) {
       const name = fmtName((v.seats[v.you] || {}).name);
-      if (v.game === "metro" && (v.hand || []).length && v.status === "playing") {
+      if (familyOf(v).concealed(v)) {
         // hot-seat with held tiles: hide them until the next player is at the screen
         this.el.table.classList.add("concealed");
         const node = h("div", { class: "notice handover" }, t("room.pass-device", { name }), " ",
@@ -335,7 +324,7 @@ export class RoomScreen {
     const told = v.status === "playing" ? v.timed_out : null;
     if (old && (!told || old.dataset.step !== String(told.step))) old.remove();
     if (!told || (old && old.isConnected)) return;
-    const what = v.game === "metro" ? t("room.timeout.metro") : t("room.timeout.pass");
+    const what = familyOf(v).timeoutText();
     this.el.notice.append(h("div", { class: "notice timeout", role: "alert", "data-testid": "timeout-notice", "data-step": String(told.step) }, what));
   }
 
@@ -361,10 +350,11 @@ export class RoomScreen {
     try { ({ moves } = await API.getMoves(this.room, this.tokenFor(this.seat))); } catch { return; }
     if (ticket !== this.movesTicket) return; // a newer request is on its way
     const seats = (this.view && this.view.seats) || [];
+    const chance = familyOf(this.view).chanceText;
     const list = clear(panel.querySelector(".move-log"));
     for (const m of moves) {
       const who = m.player === null ? h("span", { class: "muted" }, t("room.log.chance")) : fmtName((seats[m.player] || {}).name || t("room.seat", { n: m.player + 1 }));
-      const move = m.player === null ? cardName(m.move) : moveWords(m.move);  // a flipped card in words (a Metro tile keeps its code)
+      const move = m.player === null ? chance(m.move) : moveWords(m.move);  // a flipped card in words
       list.append(h("li", { value: m.step }, who, ": ", m.move === "?" ? h("span", { class: "muted", title: t("room.log.hidden.title") }, t("room.log.hidden")) : h("code", {}, move)));
     }
     list.scrollTop = list.scrollHeight;
@@ -375,18 +365,16 @@ export class RoomScreen {
     setTimeout(() => { if (node.isConnected) node.remove(); }, 3000);
   }
 
+  // A move of the seat shown, on the room's socket (docs/web-api.md, "Playing"): the view
+  // after it comes as every view does; a refusal is said and thrown (the screen starts the
+  // move over). Hot-seat: refused here while the socket passes to another seat.
   async act(action, step) {
-    const seat = this.view.you;
-    const token = this.tokenFor(seat);
+    const token = this.tokenFor(this.view.you);
     try {
-      const v = await API.sendAction(this.room, action, step, token);
-      this.onView(v);
-      return v;
+      if (!token || token !== this.socket.token) throw new API.ApiError(409, t("room.seat-changing"), "not-your-turn");
+      return await this.socket.act(action, step);
     } catch (err) {
       toast(err.message);
-      if (err.reason === "stale-step" || err.reason === "not-your-turn") {
-        API.getView(this.room, token).then((v) => this.onView(v)).catch(() => {});
-      }
       throw err;
     }
   }
@@ -394,6 +382,7 @@ export class RoomScreen {
   // Round results, end of game, host controls.
   renderExtra(v) {
     const el = clear(this.el.extra);
+    const round = familyOf(v).roundResult(this.board, v, this.dismissed || 0, (r) => { this.dismissed = r; this.renderExtra(this.view); });
     if (v.status === "finished") {
       el.append(this.endPanel(v));
       if (analysable(v) && this.summary.day_open) {
@@ -404,8 +393,8 @@ export class RoomScreen {
         this.analysisEl = this.analysisEl || analysisPanel(this.board, () => API.getAnalysis(this.room));
         el.append(this.analysisEl);
       }
-    } else if (v.game !== "metro" && v.last_round && v.last_round.round > 0 && !this.dismissedRound(v.last_round.round)) {
-      el.append(this.roundPanel(v));
+    } else if (round) {
+      el.append(round);
     }
     const coach = this.coachPanel(v);
     if (coach) el.append(coach);
@@ -456,29 +445,6 @@ export class RoomScreen {
     if (shown) requestAnimationFrame(showBestHint); // once the panels have their new size
   }
 
-  dismissedRound(r) { return (this.dismissed || 0) >= r; }
-
-  roundPanel(v) {
-    const lr = v.last_round;
-    const letters = colourLetters(this.board.colours);
-    const rows = Object.entries(lr.lines).map(([seat, ln]) => {
-      const p = v.players[Number(seat)];
-      const colour = Object.keys(p.line_scores || {}).at(-1) || p.colour; // keys in round order
-      let detail = t("score.districts-times", { n: ln.districts, max: ln.max_in_district });
-      if (ln.thames) detail += ` + ${t("score.thames-times", { n: ln.thames })}`;
-      if (ln.river) detail += ` + ${t("score.river-times", { n: ln.river })}`;
-      if (ln.monuments) detail += ` + ${t("score.monuments-times", { n: ln.monuments })}`;
-      if (ln.circled) detail += ` ${t("score.circled", { station: ln.circled })}`;
-      return h("tr", {}, h("td", {}, fmtName((v.seats[Number(seat)] || {}).name)),
-        h("td", {}, colourChip(colour, letters[colour] || "?", { label: false })),
-        h("td", {}, detail), h("td", { class: "num" }, h("strong", {}, String(ln.score))));
-    });
-    return h("section", { class: "panel round-result", "data-testid": "round-result" },
-      h("div", { class: "panel-head" }, h("h3", {}, t("room.round-scored", { n: lr.round })),
-        h("button", { class: "btn small", "aria-label": t("room.round-close"), onclick: () => { this.dismissed = lr.round; this.renderExtra(this.view); } }, t("common.ok"))),
-      h("table", { class: "score-table" }, h("tbody", {}, rows)));
-  }
-
   endPanel(v) {
     const winners = (v.winners || []).map((s) => fmtName((v.seats[s] || {}).name));
     const title = v.seats.length === 1 ? t("end.solo", { n: (v.scores || [])[0] })
@@ -488,18 +454,7 @@ export class RoomScreen {
       h("button", { class: "btn primary", id: "replay-btn", onclick: () => this.navigate(`#/replay/${this.room}`) }, t("end.replay")),
       h("button", { class: "btn", id: "download-btn", onclick: () => downloadRecord(this.room) }, t("end.download")),
       h("a", { class: "btn", href: "/#/" }, t("home.new-game")));
-    let details;
-    if (v.game === "metro") {
-      details = h("table", { class: "score-table final" },
-        h("thead", {}, h("tr", {}, h("th", {}), h("th", {}, t("col.player")), h("th", { class: "num" }, t("col.score")), h("th", { class: "num" }, t("col.longest-route")))),
-        h("tbody", {}, v.seats.map((s, i) => h("tr", { class: (v.winners || []).includes(i) ? "winner" : "" },
-          h("td", {}, seatChip(this.board, i, { label: false })), h("td", {}, fmtName(s.name)),
-          h("td", { class: "num" }, h("strong", {}, String(v.scores[i]))), h("td", { class: "num" }, String((v.longest || [])[i] ?? ""))))));
-    } else {
-      details = h("div", { class: "final-sheets" }, v.players.map((p) => h("div", { class: "final-sheet" },
-        h("h3", {}, `${fmtName((v.seats[p.seat] || {}).name)}${v.seats.length > 1 && (v.winners || []).includes(p.seat) ? " ★" : ""} — ${p.sheet.total}`),
-        sheetTable(this.board, p.sheet, p.line_scores))));
-    }
+    const details = familyOf(v).endDetails(this.board, v);
     if (this.opts.endPanel) return this.opts.endPanel(v, details);
     return h("section", { class: "panel end" }, head, soloResult(v.solo), details, buttons);
   }

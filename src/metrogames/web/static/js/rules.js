@@ -2,16 +2,13 @@
 // in /rules/{game}.html made by scripts/build_rules.py (no network beyond this server); in
 // another language /rules/{game}.{lang}.html, English when that file is absent.
 
-import { h, clear, gameTitle } from "./dom.js";
+import { h, clear } from "./dom.js";
 import { t, currentLang } from "./i18n.js";
-
-const GAMES = ["london", "paris", "metro"];
-// [game, title] of the games with a rules page, titles in the current language
-export const rulesGames = () => GAMES.map((g) => [g, gameTitle(g)]);
+import { rulesGames } from "./games.js";
 
 // A link to a game's rules page, opened in a new tab (a table stays where it is).
 export function rulesLink(game, label = t("rules.link")) {
-  if (!GAMES.includes(game)) return null;
+  if (!rulesGames().some(([g]) => g === game)) return null;
   return h("a", { class: "btn small rules-link", href: `/#/rules/${game}`, target: "_blank", rel: "noopener", "data-testid": "rules-link" }, label);
 }
 

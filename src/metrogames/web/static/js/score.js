@@ -21,7 +21,7 @@ export class ScoreScreen {
   constructor(root, navigate, game) {
     this.root = root;
     this.navigate = navigate;
-    this.game = game || "london";
+    this.game = game; // null: the first game with a score sheet
     this.closed = false;
     this.result = null;
     this.error = null;
@@ -34,7 +34,7 @@ export class ScoreScreen {
     clear(this.root).append(h("p", { class: "muted" }, t("common.loading")));
     let games;
     try {
-      games = await getGames();
+      games = (await getGames()).filter((g) => scoreGames.includes(g.game));
       if (!games.some((g) => g.game === this.game)) {
         this.navigate(`#/score/${games[0].game}`);
         return;
@@ -48,9 +48,7 @@ export class ScoreScreen {
     this.info = games.find((g) => g.game === this.game);
     // changed: the sheet changed (ask the server); shown: only the page's look changed
     const hooks = { changed: () => this.changed(), shown: () => this.render() };
-    this.editor = this.game === "metro"
-      ? new MetroEditor(this.board, this.info, hooks)
-      : new LinesEditor(this.board, hooks);
+    this.editor = new EDITORS[this.game](this.board, this.info, hooks);
     this.editor.load(this.stored());
     document.title = t("score.page-title", { game: gameTitle(this.game) });
     this.frame(games);
@@ -182,7 +180,7 @@ export class ScoreScreen {
 
 // -- Next Station: lines drawn section by section ------------------------------------------
 class LinesEditor {
-  constructor(board, { changed, shown }) {
+  constructor(board, info, { changed, shown }) {
     this.board = board;
     this.onChange = changed;
     this.onShown = shown;
@@ -441,7 +439,7 @@ class MetroEditor {
   }
 
   sheet() {
-    const out = { game: "metro", player_count: this.players, placements: this.placements.map((p) => ({ ...p })) };
+    const out = { game: this.info.game, player_count: this.players, placements: this.placements.map((p) => ({ ...p })) };
     if (Object.keys(this.options).length) out.options = { ...this.options };
     return out;
   }
@@ -547,3 +545,9 @@ class MetroEditor {
       routes.length ? h("ul", { class: "train-list" }, routes) : h("p", { class: "muted small" }, t("score.no-route")));
   }
 }
+
+// The games with a paper score sheet and the editor each draws it with: per game by nature (a
+// score sheet is the game's own printed sheet, docs/notation.md "Score sheet"); a game not
+// listed has no score page.
+const EDITORS = { london: LinesEditor, paris: LinesEditor, metro: MetroEditor };
+export const scoreGames = Object.keys(EDITORS);

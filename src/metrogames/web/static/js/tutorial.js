@@ -26,6 +26,7 @@ import { h, clear, toast, colourName } from "./dom.js";
 import { t, currentLang } from "./i18n.js";
 import * as API from "./api.js";
 import { RoomScreen } from "./room.js";
+import { familyOf } from "./families.js";
 import { rulesLink } from "./rules.js";
 
 const sameSection = (p, q) => (p[0] === q[0] && p[1] === q[1]) || (p[0] === q[1] && p[1] === q[0]);
@@ -134,8 +135,7 @@ export class TutorialScreen {
 
   // The player's own progress: Next Station, the turn reached; Metro, the tiles they placed.
   progress(v) {
-    if (v.game === "metro") return (v.board || []).filter((p) => p.by === v.you).length;
-    return (v.round || 0) * 100 + (v.turn || 0) + (v.status === "finished" ? 10000 : 0);
+    return familyOf(v).progress(v);
   }
 
   done(step, v) {
