@@ -8,7 +8,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import pytest
 from alembic import command
 from alembic.config import Config
 from dailyutil import DAY, Clock, clean, get, new_player, play, started
@@ -31,18 +30,6 @@ def test_the_reference_bot_is_medium_and_plays_london_as_greedy() -> None:
     seed = dd.daily_seed(SECRET.encode(), "london", DAY)
     greedy = play_bots(dd.deal_state("london", seed), [make_bot("greedy", seed=seed)])
     assert dd.bot_score("london", seed) == greedy.scores()[0]
-
-
-def test_a_bots_game_on_the_deal_stops_when_asked() -> None:
-    asked = {"n": 0}
-
-    def stop() -> bool:
-        asked["n"] += 1
-        return asked["n"] > 3  # three decisions, then stop
-
-    with pytest.raises(dd.Stopped, match="the hard bot's game was stopped"):
-        dd.bot_score("london", 7, "hard", stop)
-    assert asked["n"] == 4
 
 
 def _result(client: TestClient, token: str) -> dict[str, Any]:

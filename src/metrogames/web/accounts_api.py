@@ -5,7 +5,9 @@ Sign-up and sign-in answer with the session cookie (:data:`~metrogames.web.accou
 HttpOnly (the page's scripts never see it), ``SameSite=Lax`` (not sent with another site's
 requests but a link's), ``Path=/``, ``Max-Age`` the session's lifetime, and ``Secure`` when
 ``METROGAMES_SECURE_COOKIES`` is set. Sign-ups and sign-in attempts are counted per client
-address (:mod:`.ratelimit`). Password hashing runs on worker threads.
+address (:mod:`.ratelimit`). Password hashing and verifying are heavy jobs
+(:mod:`metrogames.web.jobs`): a sign-in's count toward the quota is its address's and the
+signed-in name's, so a crowd of wrong passwords for one name waits its turn.
 """
 
 from __future__ import annotations
@@ -18,11 +20,12 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import aliased
 
 from metrogames.i18n import N_
-from metrogames.web.accounts import COOKIE, Account, Accounts
+from metrogames.web.accounts import COOKIE, Account, Accounts, name_key
 from metrogames.web.api import bearer, charge, read_body
 from metrogames.web.bodies import AccountBody, NoBody, PlayerBody
 from metrogames.web.config import Settings
 from metrogames.web.daily import DailyService, check_limit
+from metrogames.web.jobs.http import requester, while_connected
 from metrogames.web.models import RatedGameRow, RatingRow, RoomRow, SeatRow
 from metrogames.web.ratings import Rating
 
@@ -82,7 +85,9 @@ async def sign_up(request: Request, response: Response) -> dict[str, Any]:
     """Sign up ``{"name", "password"}`` → the account, signed in (cookie)."""
     body = await read_body(request, AccountBody, N_("a sign-up"))
     charge(request, "accounts")
-    account, token = await asyncio.to_thread(accounts(request).sign_up, body.name, body.password)
+    account, token = await while_connected(
+        request, accounts(request).sign_up(body.name, body.password, requester(request))
+    )
     _set_cookie(request, response, token)
     return await asyncio.to_thread(account_json, request, account)
 
@@ -92,7 +97,10 @@ async def sign_in(request: Request, response: Response) -> dict[str, Any]:
     """Sign in ``{"name", "password"}`` → the account (cookie)."""
     body = await read_body(request, AccountBody, "a sign-in")
     charge(request, "signins")
-    account, token = await asyncio.to_thread(accounts(request).sign_in, body.name, body.password)
+    who = requester(request, "name:" + name_key(body.name))
+    account, token = await while_connected(
+        request, accounts(request).sign_in(body.name, body.password, who)
+    )
     _set_cookie(request, response, token)
     return await asyncio.to_thread(account_json, request, account)
 

@@ -34,6 +34,14 @@ development) and ``METROGAMES_LOG_LEVEL`` (``warning``; ``info`` adds the access
 worker). ``METROGAMES_ADMISSIONS`` (how many admissions — room creations, seat claims, starts,
 sockets' hellos — one worker sets up at once; the others wait their turn, and moves never wait
 for them: :mod:`metrogames.web.admission`).
+Heavy jobs (:mod:`metrogames.web.jobs`: hints, searching bots' decisions, analyses, uploaded
+replays, the daily expert's games, password hashing) never run in a serving process:
+``METROGAMES_JOB_WORKERS`` (processes of the ``play`` lane: bots' decisions, then hints; 2) and
+``METROGAMES_JOB_SLOW_WORKERS`` (processes of the ``slow`` lane: replays, expert games,
+analyses; 1) — a process pool per lane in the single-process start, RQ workers started by
+``serve --workers N`` (or ``metrogames jobs worker``) with Redis; ``METROGAMES_JOB_QUEUE``
+(jobs a lane may hold queued; past it: 503 ``busy``) and ``METROGAMES_JOB_QUOTA`` (jobs one
+client address, or one account, may have queued or running at once; past it: 429).
 """
 
 from __future__ import annotations
@@ -84,6 +92,10 @@ class Settings(BaseSettings):
     redis_url: str | None = None
     ws_per_address: int = Field(default=32, ge=1, le=100_000)
     admissions: int = Field(default=2, ge=1, le=10_000)
+    job_workers: int = Field(default=2, ge=1, le=256)
+    job_slow_workers: int = Field(default=1, ge=1, le=256)
+    job_queue: int = Field(default=32, ge=1, le=100_000)
+    job_quota: int = Field(default=3, ge=1, le=1000)
 
     @field_validator("analysis_budget")
     @classmethod

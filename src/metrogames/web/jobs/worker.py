@@ -1,0 +1,99 @@
+"""Job workers of the scale-out start: RQ workers on the shared Redis (:mod:`.queue`).
+
+``metrogames serve --workers N --redis URL`` starts ``job_workers`` workers of the ``play`` lane
+and ``job_slow_workers`` of the ``slow`` lane beside its serving workers (:func:`start_workers`,
+each a process started afresh, never forked from a server); ``metrogames jobs worker`` runs
+workers on another machine (:func:`run_worker`). A worker imports and warms the games once,
+lowers its CPU priority (:data:`~metrogames.web.jobs.pool.NICE`), then takes its lane's jobs
+one at a time, first priority first, each in a work horse forked from it (stopped when nobody
+waits for its job any more).
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import signal
+import time
+from collections.abc import Sequence
+from multiprocessing.process import BaseProcess
+
+import redis
+from rq import Queue, Worker
+from rq.serializers import JSONSerializer
+
+from metrogames.web.jobs import work
+from metrogames.web.jobs.pool import NICE
+from metrogames.web.jobs.queue import QueueBackend, queue_names
+
+log = logging.getLogger(__name__)
+STOP_SECONDS = 5.0
+"""How long stopping waits for a worker before killing it."""
+
+
+def check_lanes(lanes: Sequence[str]) -> list[str]:
+    """``lanes`` checked (``play``, ``slow``), in order.
+
+    Raises:
+        ValueError: an unknown lane, or none.
+    """
+    known = QueueBackend.lanes
+    bad = [lane for lane in lanes if lane not in known]
+    if bad or not lanes:
+        raise ValueError(f"lanes must be among {', '.join(known)}, not {', '.join(bad) or 'none'}")
+    return list(dict.fromkeys(lanes))
+
+
+def run_worker(url: str, lanes: Sequence[str]) -> None:
+    """Be one job worker of ``lanes`` (their queues in order) on the Redis server at ``url``,
+    until stopped (SIGTERM: the job running is stopped, the worker ends)."""
+    lanes = check_lanes(lanes)
+    work.preload(max(NICE[lane] for lane in lanes))
+    connection = redis.Redis.from_url(url)
+    queues = [
+        Queue(name, connection=connection, serializer=JSONSerializer)
+        for lane in lanes
+        for name in queue_names(lane)
+    ]
+    worker = ColdWorker(queues, connection=connection, serializer=JSONSerializer)
+    worker.work(with_scheduler=False, logging_level="WARNING")
+
+
+class ColdWorker(Worker):
+    """An RQ worker that stops at once on SIGTERM or SIGINT: the job running is stopped (its
+    work horse killed), never waited for (shutdown never waits for queued work)."""
+
+    def _install_signal_handlers(self) -> None:
+        signal.signal(signal.SIGINT, self._cold_stop)
+        signal.signal(signal.SIGTERM, self._cold_stop)
+
+    def _cold_stop(self, _signum: int, _frame: object) -> None:
+        if self.horse_pid:
+            self.kill_horse()  # SIGKILL
+            self.wait_for_horse()
+        raise SystemExit(0)
+
+
+def start_workers(url: str, counts: dict[str, int]) -> list[BaseProcess]:
+    """Start ``counts[lane]`` job workers of each lane (processes started with ``spawn``)."""
+    context = multiprocessing.get_context("spawn")
+    processes: list[BaseProcess] = []
+    for lane, count in counts.items():
+        for _ in range(count):
+            process = context.Process(target=run_worker, args=(url, [lane]), daemon=True)
+            process.start()
+            processes.append(process)
+    return processes
+
+
+def stop_workers(processes: Sequence[BaseProcess]) -> None:
+    """Stop job workers (SIGTERM; killed when still there after :data:`STOP_SECONDS`)."""
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    deadline = time.monotonic() + STOP_SECONDS
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+        if process.is_alive():
+            process.kill()
+            process.join(1.0)
