@@ -17,6 +17,8 @@ Series (all prefixed ``metrogames_``):
 * ``job_queue_length{lane}`` — heavy jobs queued (not yet running) in each lane (``play``,
   ``passwords``, ``slow``: :mod:`.jobs`), as the worker last saw it (several workers: the
   longest);
+* ``job_running{lane}`` — heavy jobs running in the lane's worker processes of this worker's
+  own pools (the single-process start; with Redis: the ``passwords`` lane);
 * ``job_seconds{kind}`` — a histogram of the heavy jobs' run time in their worker process, by
   kind (``decide``, ``hint``, ``analysis``, ``replay``, ``expert``, ``hash``, ``verify``);
 * ``job_refusals_total{kind,reason}`` — job requests refused: ``busy`` (the lane's queue is
@@ -85,6 +87,12 @@ JOB_QUEUE = Gauge(
     "Heavy jobs queued (not yet running) in a lane",
     ["lane"],
     multiprocess_mode="livemax",
+)
+JOB_RUNNING = Gauge(
+    "metrogames_job_running",
+    "Heavy jobs running in a lane's worker processes (this worker's pools)",
+    ["lane"],
+    multiprocess_mode="livesum",
 )
 JOB_SECONDS = Histogram(
     "metrogames_job_seconds",

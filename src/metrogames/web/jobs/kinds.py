@@ -31,12 +31,13 @@ KINDS: dict[str, Kind] = {
         Kind("replay", "slow", 0, 120.0, cached=True),
         Kind("expert", "slow", 1, 900.0, cached=False),
         Kind("analysis", "slow", 2, 900.0, cached=True),
-        Kind("pid", "play", 2, 30.0, cached=False),
+        Kind("probe", "slow", 2, 600.0, cached=False),
     )
 }
 """Every kind by name. ``decide``: a bot's decision (the bot levels that search: ``hard`` and
 ``expert``); ``hint``; ``hash`` and ``verify``: passwords (argon2id); ``replay``: an uploaded
-record's frames; ``expert``: the daily expert's game; ``analysis``; ``pid``: a probe."""
+record's frames; ``expert``: the daily expert's game; ``analysis``; ``probe``: a wait of known
+length (operators' and tests' probe of the slow lane)."""
 
 LANES = ("play", "passwords", "slow")
 """The lanes, each with its own worker processes and its own bounded queue."""

@@ -105,6 +105,7 @@ class Lane:
         future = self.pool.schedule(work.run, (job.kind.name, job.payload), timeout=job.kind.timeout)
         job.handle = future
         self.running.add(job)
+        metrics.JOB_RUNNING.labels(self.name).set(len(self.running))
 
         def finished(done: ProcessFuture[Any]) -> None:
             loop.call_soon_threadsafe(self._finished, job, done, started)
@@ -113,6 +114,7 @@ class Lane:
 
     def _finished(self, job: Job, done: ProcessFuture[Any], started: float) -> None:
         self.running.discard(job)
+        metrics.JOB_RUNNING.labels(self.name).set(len(self.running))
         if not done.cancelled():
             metrics.JOB_SECONDS.labels(job.kind.name).observe(time.perf_counter() - started)
         if not job.answer.done():
@@ -128,6 +130,7 @@ class Lane:
                 job.answer.set_result({"stopping": True})
         self.queue = []
         metrics.JOB_QUEUE.labels(self.name).set(0)
+        metrics.JOB_RUNNING.labels(self.name).set(0)
         pool, self.pool = self.pool, None
         return pool
 

@@ -26,6 +26,7 @@ import json
 import logging
 import secrets
 import time
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -123,6 +124,8 @@ class QueueBackend:
         self._tasks: set[asyncio.Task[None]] = set()
         self._listener: asyncio.Task[None] | None = None
         self._depths: dict[str, int] = {}
+        self.enqueued: Counter[str] = Counter()
+        """Jobs this worker put in a queue, by kind (not those it found queued or answered)."""
         self._interested: set[Job] = set()
         """The jobs whose waiters this worker counts in Redis (one count per job here)."""
 
@@ -187,6 +190,7 @@ class QueueBackend:
                 job_id=rq_id,
             )
         )
+        self.enqueued[job.kind.name] += 1
         return True
 
     async def _lane_depth(self, lane: str) -> int:

@@ -125,7 +125,10 @@ class Jobs:
         self.cache: LRUCache[str, tuple[Any, int]] = LRUCache(CACHE_BYTES, getsizeof=lambda v: v[1])
         self.jobs: dict[str, Job] = {}
         self.started: Counter[str] = Counter()
-        """Jobs this process queued, by kind (what was computed rather than found)."""
+        """Jobs this process handed its backends, by kind (with Redis, what it put in a queue
+        is the backend's ``enqueued``)."""
+        self.ran: dict[str, set[int]] = {}
+        """The processes that answered this process's jobs, by kind."""
         self.closed = False
         self._background: set[asyncio.Task[Any]] = set()
 
@@ -206,6 +209,8 @@ class Jobs:
         if self.shared is not None and job.kind.lane not in self.local.lanes:
             self._spawn(self.shared.release(job, drop=_given_up(job)))
         answer = job.answer
+        if not answer.cancelled() and answer.exception() is None and "pid" in answer.result():
+            self.ran.setdefault(job.kind.name, set()).add(answer.result()["pid"])
         if job.kind.cached and not answer.cancelled() and answer.exception() is None:
             value = answer.result().get("value")
             if value is not None:

@@ -20,12 +20,14 @@ The kinds (:data:`JOBS`):
 * ``expert``: a bot's whole game on a deal, ``{"game", "seed", "bot"}`` → the score
   (:func:`metrogames.web.daily_deal.bot_score`);
 * ``hash`` and ``verify``: argon2id, ``{"password"}`` → the PHC string, ``{"stored",
-  "password"}`` → whether it matches.
+  "password"}`` → ``{"ok", "rehash"}``;
+* ``probe``: ``{"seconds"}`` → the worker's process id, after that wait.
 """
 
 from __future__ import annotations
 
 import os
+import time
 import traceback
 from collections.abc import Callable
 from typing import Any
@@ -99,8 +101,10 @@ def verify_password(job: dict[str, Any]) -> dict[str, bool]:
     return {"ok": ok, "rehash": HASHER.check_needs_rehash(job["stored"])}
 
 
-def pid(_job: dict[str, Any]) -> int:
-    """The worker's process id (the health of the pool, and tests: where jobs run)."""
+def probe(job: dict[str, Any]) -> int:
+    """Wait ``seconds`` (a job of known length, asked for by no route: the operators' and the
+    tests' probe of a lane), then give the worker's process id."""
+    time.sleep(float(job.get("seconds", 0.0)))
     return os.getpid()
 
 
@@ -112,7 +116,7 @@ JOBS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "expert": expert,
     "hash": hash_password,
     "verify": verify_password,
-    "pid": pid,
+    "probe": probe,
 }
 """The job functions by kind."""
 
@@ -120,13 +124,15 @@ JOBS: dict[str, Callable[[dict[str, Any]], Any]] = {
 def run(kind: str, job: dict[str, Any]) -> dict[str, Any]:
     """Run the job ``kind`` on ``job``: ``{"value": <its JSON>}``, ``{"refused": <a refusal>}``
     for a :class:`~metrogames.web.checks.RoomError` (:func:`refusal_json`), or ``{"failed":
-    <the traceback's text>}``. Never raises (an answer crosses any process boundary)."""
+    <the traceback's text>}``, each with ``"pid"``, the process that ran it. Never raises (an
+    answer crosses any process boundary)."""
+    pid = os.getpid()
     try:
-        return {"value": JOBS[kind](job)}
+        return {"value": JOBS[kind](job), "pid": pid}
     except RoomError as exc:
-        return {"refused": refusal_json(exc)}
+        return {"refused": refusal_json(exc), "pid": pid}
     except Exception:
-        return {"failed": traceback.format_exc(limit=8)}
+        return {"failed": traceback.format_exc(limit=8), "pid": pid}
 
 
 def refusal_json(exc: RoomError) -> dict[str, Any]:
