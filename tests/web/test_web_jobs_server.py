@@ -17,6 +17,7 @@ from pathlib import Path
 from urllib.request import urlopen
 
 import pytest
+
 from test_hindsight import solo_record
 
 ENV = {
