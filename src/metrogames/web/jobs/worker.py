@@ -74,13 +74,17 @@ class ColdWorker(Worker):
         raise SystemExit(0)
 
 
-def start_workers(url: str, counts: dict[str, int]) -> list[BaseProcess]:
-    """Start ``counts[lane]`` job workers of each lane (processes started with ``spawn``)."""
+def start_workers(
+    url: str, counts: dict[str, int], lanes_of: Sequence[str] | None = None
+) -> list[BaseProcess]:
+    """Start ``counts[lane]`` job workers of each lane (processes started with ``spawn``;
+    ``lanes_of``: the lanes every one of them takes instead, in order)."""
     context = multiprocessing.get_context("spawn")
     processes: list[BaseProcess] = []
     for lane, count in counts.items():
+        lanes = list(lanes_of) if lanes_of is not None else [lane]
         for _ in range(count):
-            process = context.Process(target=run_worker, args=(url, [lane]), daemon=True)
+            process = context.Process(target=run_worker, args=(url, lanes), daemon=True)
             process.start()
             processes.append(process)
     return processes
