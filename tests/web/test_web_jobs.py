@@ -175,3 +175,38 @@ def test_equal_positions_in_two_rooms_are_one_hint(client: TestClient) -> None:
         assert r.status_code == 200, r.text
         answers.append({k: v for k, v in r.json().items() if k != "step"})
     assert answers[0] == answers[1] and jobs_of(client).started["hint"] == 1
+
+
+def test_a_searching_bot_plays_the_same_after_a_restart(db_url: str) -> None:
+    # each decision is seeded from (room seed, seat, step), none carries a generator: a room
+    # continued by a restarted server plays as one never interrupted
+    settings = make_settings(db_url, bot_delay=0)
+    token = new_token()
+
+    def deal(client: TestClient) -> str:
+        rooms = client.app.state.rooms  # type: ignore[attr-defined]
+        seats = [Seat(0, "Ada", True, None, hash_token(token)), Seat(1, "hard", False, "hard", None)]
+
+        async def make() -> str:
+            return str((await rooms.create_dealt("metro", "bots", 4242, seats)).id)
+
+        return str(client.portal.call(make))  # type: ignore[union-attr]
+
+    def turns(client: TestClient, room: str, count: int) -> None:
+        for _ in range(count):
+            v = view(client, room, token)
+            assert act(client, room, token, v["legal"][0], v["step"]).status_code == 200
+
+    def moves(client: TestClient, room: str) -> list[Any]:
+        got: list[Any] = client.get(f"/api/rooms/{room}/moves", headers=auth(token)).json()["moves"]
+        return got
+
+    with TestClient(create_app(settings)) as client:
+        whole = deal(client)
+        turns(client, whole, 3)
+        interrupted = deal(client)
+        turns(client, interrupted, 1)
+    with TestClient(create_app(settings)) as client:  # the server restarted
+        turns(client, interrupted, 2)
+        assert moves(client, interrupted) == moves(client, whole)
+        assert len(moves(client, whole)) > 6  # the bot played between the turns

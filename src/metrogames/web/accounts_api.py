@@ -86,7 +86,7 @@ async def sign_up(request: Request, response: Response) -> dict[str, Any]:
     body = await read_body(request, AccountBody, N_("a sign-up"))
     charge(request, "accounts")
     account, token = await while_connected(
-        request, accounts(request).sign_up(body.name, body.password, requester(request))
+        request, accounts(request).sign_up(body.name, body.password, await requester(request))
     )
     _set_cookie(request, response, token)
     return await asyncio.to_thread(account_json, request, account)
@@ -97,7 +97,7 @@ async def sign_in(request: Request, response: Response) -> dict[str, Any]:
     """Sign in ``{"name", "password"}`` → the account (cookie)."""
     body = await read_body(request, AccountBody, "a sign-in")
     charge(request, "signins")
-    who = requester(request, "name:" + name_key(body.name))
+    who = await requester(request, name_key(body.name))
     account, token = await while_connected(
         request, accounts(request).sign_in(body.name, body.password, who)
     )

@@ -208,7 +208,7 @@ async def post_hint(room: str, request: Request) -> dict[str, Any]:
     job, given up when the client leaves)."""
     body = await read_body(request, HintBody, "a hint")
     charge(request, "hints")
-    hint = service(request).hint(room, bearer(request), body, requester(request))
+    hint = service(request).hint(room, bearer(request), body, await requester(request))
     return await while_connected(request, hint)
 
 
@@ -237,7 +237,7 @@ async def get_replay(room: str, request: Request) -> Response:
     text = rooms.replays.get(key)
     if text is None:
         replay = jobs(request).run(
-            "replay", {"record": record}, key=_replay_key(record), who=requester(request)
+            "replay", {"record": record}, key=_replay_key(record), who=await requester(request)
         )
         text = rooms.replays[key] = await while_connected(request, replay)
     return Response(text, media_type="application/json")
@@ -249,7 +249,7 @@ async def post_replay(request: Request) -> Response:
     record = (await read_body(request, Record, "a record", RECORD_LIMIT)).root
     charge(request, "replays")
     replay = jobs(request).run(
-        "replay", {"record": record}, key=_replay_key(record), who=requester(request)
+        "replay", {"record": record}, key=_replay_key(record), who=await requester(request)
     )
     return Response(await while_connected(request, replay), media_type="application/json")
 
@@ -274,7 +274,7 @@ async def analysis(request: Request, record: Any) -> Response:
         "analysis",
         job,
         key=key,
-        who=requester(request),
+        who=await requester(request),
         on_start=lambda: charge(request, "analyses"),
     )
     text = await while_connected(request, run)

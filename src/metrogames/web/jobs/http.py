@@ -9,17 +9,25 @@ from typing import TypeVar
 
 from starlette.requests import ClientDisconnect, Request
 
+from metrogames.web.accounts import COOKIE
 from metrogames.web.ratelimit import client_key
 
 T = TypeVar("T")
 
 
-def requester(request: Request, account: str | None = None) -> list[str]:
-    """The quota keys of ``request``: its client address and, when known, its ``account``
-    (an account id, or a ``name:`` key for a sign-in)."""
+async def requester(request: Request, name: str | None = None) -> list[str]:
+    """The quota keys of ``request``: its client address and its account — the signed-in
+    account of its session cookie (one read, only when the cookie is there), or for a
+    sign-in the account ``name`` tried (a ``name:`` key)."""
     keys = [f"address:{client_key(request)}"]
-    if account:
-        keys.append(account if ":" in account else f"account:{account}")
+    if name is not None:
+        keys.append(f"name:{name}")
+        return keys
+    token = request.cookies.get(COOKIE)
+    if token:
+        account = await asyncio.to_thread(request.app.state.accounts.of_session, token)
+        if account is not None:
+            keys.append(f"account:{account.id}")
     return keys
 
 

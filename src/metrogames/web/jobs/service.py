@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import inspect
 import json
 import logging
 import secrets
@@ -146,7 +147,7 @@ class Jobs:
         *,
         key: str | None = None,
         who: Sequence[str] = (),
-        on_start: Callable[[], None] | None = None,
+        on_start: Callable[[], object] | None = None,
     ) -> Any:
         """The answer of job ``kind`` on ``payload`` (:mod:`.work` says what each takes and
         gives), computed once per ``key`` (the content it is made of; ``None``: a job of its
@@ -188,10 +189,12 @@ class Jobs:
                     self._abandon(job)
         return self._value(job, answer)
 
-    async def _submit(self, job: Job, on_start: Callable[[], None] | None) -> None:
+    async def _submit(self, job: Job, on_start: Callable[[], object] | None) -> None:
         try:
             if on_start is not None:
-                on_start()
+                started = on_start()  # e.g. a rate limit's charge (which may become async)
+                if inspect.isawaitable(started):
+                    await started
             backend = self.shared if job.kind.lane not in self.local.lanes else None
             queued = self.local.submit(job) if backend is None else await backend.submit(job)
         except Exception as exc:  # the waiters that joined meanwhile get the same refusal
