@@ -210,3 +210,22 @@ def test_a_searching_bot_plays_the_same_after_a_restart(db_url: str) -> None:
         turns(client, interrupted, 2)
         assert moves(client, interrupted) == moves(client, whole)
         assert len(moves(client, whole)) > 6  # the bot played between the turns
+
+
+def test_a_lane_keeps_a_process_for_its_first_priority(db_url: str) -> None:
+    # two slow-lane processes, two long probes (last priority): one runs, one waits, and a
+    # replay (first priority) runs at once on the process kept for it
+    from test_hindsight import solo_record
+
+    settings = make_settings(db_url, job_slow_workers=2)
+    with TestClient(create_app(settings)) as client:
+        jobs = jobs_of(client)
+        waits = [started(client, "probe", {"seconds": 60}) for _ in range(2)]
+        until(lambda: len(jobs.local.lanes["slow"].running) == 1)
+        assert jobs.depth("slow") == 1
+        began = time.monotonic()
+        r = client.post("/api/replays", json=solo_record(1, "random"))
+        assert r.status_code == 200 and r.json()["frames"], r.text
+        assert time.monotonic() - began < 30 and os.getpid() not in jobs.ran["replay"]
+        for wait in waits:
+            cancel(client, wait)

@@ -78,6 +78,7 @@ def test_the_metrics_of_any_worker_answer_for_all_of_them() -> None:
         ]
         connection.close()
         assert sum("metrogames-play-0" in names for names in lanes) >= 2, lanes
+        assert sum("metrogames-play-1" in names for names in lanes) >= 1, lanes  # hints
         assert sum("metrogames-slow-0" in names for names in lanes) >= 1, lanes
     finally:
         server.terminate()

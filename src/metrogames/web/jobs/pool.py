@@ -11,7 +11,8 @@ first job.
 
 The queue is this module's, not the pool's: a lane hands the pool at most as many jobs as it
 has processes, so a job still queued is dropped without a trace when nobody waits for it any
-more, and the queue is ordered by the kind's priority (a bot's decision before a hint).
+more, and the queue is ordered by the kind's priority (a bot's decision before a hint); a lane
+of several processes keeps one for its first priority.
 """
 
 from __future__ import annotations
@@ -85,10 +86,18 @@ class Lane:
             job.answer.cancel()
 
     def _pump(self) -> None:
+        """Start queued jobs, first priority first, while processes are free — one process
+        kept for the lane's first priority when it has several (a bot's decision never waits
+        for two hints to end)."""
         while self.queue and len(self.running) < self.workers:
-            _, _, job = heapq.heappop(self.queue)
+            priority, _, job = self.queue[0]
             if job.answer.done():
+                heapq.heappop(self.queue)
                 continue
+            others = sum(1 for j in self.running if j.kind.priority > 0)
+            if priority > 0 and self.workers > 1 and others >= self.workers - 1:
+                break
+            heapq.heappop(self.queue)
             self._start(job)
         metrics.JOB_QUEUE.labels(self.name).set(len(self.queue))
 

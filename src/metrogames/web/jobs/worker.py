@@ -44,16 +44,17 @@ def check_lanes(lanes: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(lanes))
 
 
-def run_worker(url: str, lanes: Sequence[str]) -> None:
-    """Be one job worker of ``lanes`` (their queues in order) on the Redis server at ``url``,
-    until stopped (SIGTERM: the job running is stopped, the worker ends)."""
+def run_worker(url: str, lanes: Sequence[str], first_only: bool = False) -> None:
+    """Be one job worker of ``lanes`` (their queues in order; ``first_only``: only each
+    lane's first priority) on the Redis server at ``url``, until stopped (SIGTERM: the job
+    running is stopped, the worker ends)."""
     lanes = check_lanes(lanes)
     work.preload(max(NICE[lane] for lane in lanes))
     connection = redis.Redis.from_url(url)
     queues = [
         Queue(name, connection=connection, serializer=JSONSerializer)
         for lane in lanes
-        for name in queue_names(lane)
+        for name in queue_names(lane)[: 1 if first_only else None]
     ]
     worker = ColdWorker(queues, connection=connection, serializer=JSONSerializer)
     worker.work(with_scheduler=False, logging_level="WARNING")
@@ -78,13 +79,18 @@ def start_workers(
     url: str, counts: dict[str, int], lanes_of: Sequence[str] | None = None
 ) -> list[BaseProcess]:
     """Start ``counts[lane]`` job workers of each lane (processes started with ``spawn``;
-    ``lanes_of``: the lanes every one of them takes instead, in order)."""
+    ``lanes_of``: the lanes every one of them takes instead, in order). Of several workers of
+    a lane, the first takes only its first priority (a bot's decision never waits for hints
+    on every worker)."""
     context = multiprocessing.get_context("spawn")
     processes: list[BaseProcess] = []
     for lane, count in counts.items():
         lanes = list(lanes_of) if lanes_of is not None else [lane]
-        for _ in range(count):
-            process = context.Process(target=run_worker, args=(url, lanes), daemon=True)
+        for index in range(count):
+            first_only = count > 1 and index == 0
+            process = context.Process(
+                target=run_worker, args=(url, lanes, first_only), daemon=True
+            )
             process.start()
             processes.append(process)
     return processes
