@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import secrets
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -17,7 +18,7 @@ from webutil import act, auth, create, make_settings, view
 
 from metrogames.web.app import create_app
 from metrogames.web.checks import RoomError, hash_token, new_token
-from metrogames.web.jobs import Jobs
+from metrogames.web.jobs.service import Jobs
 from metrogames.web.models import AccountRow
 from metrogames.web.tables import Seat
 
@@ -61,7 +62,7 @@ def test_hints_bots_and_passwords_run_in_other_processes(client: TestClient) -> 
     assert after["step"] > v["step"] + 1
     elsewhere(jobs, "decide")
     # sign-up hashes, sign-in verifies, in the passwords lane's processes
-    body = {"name": "Ada", "password": "correct horse battery"}
+    body = {"name": f"Ada{secrets.token_hex(4)}", "password": "correct horse battery"}
     assert client.post("/api/accounts", json=body).status_code == 201
     assert client.post("/api/sessions", json=body).status_code == 200
     wrong = client.post("/api/sessions", json={**body, "password": "wrong horse battery"})
@@ -138,11 +139,12 @@ def test_a_full_lane_refuses_busy_and_a_requester_over_its_quota_429(app_client:
 def test_a_refused_sign_up_stores_nothing(app_client: TestClient) -> None:
     client, jobs = app_client, jobs_of(app_client)
     holding = started(client, "probe", {"seconds": 60}, who=["address:testclient"])
-    r = client.post("/api/accounts", json={"name": "Ada", "password": "correct horse battery"})
+    name = f"Ada{secrets.token_hex(4)}"  # PostgreSQL keeps other tests' accounts
+    r = client.post("/api/accounts", json={"name": name, "password": "correct horse battery"})
     assert r.status_code == 429 and r.json()["reason"] == "rate-limited", r.text
     assert int(r.headers["retry-after"]) > 0
     with client.app.state.rooms.sessions() as s:  # type: ignore[attr-defined]
-        assert s.scalar(select(func.count()).select_from(AccountRow)) == 0
+        assert s.scalar(select(func.count()).where(AccountRow.name == name)) == 0
     cancel(client, holding)
     assert "hash" not in jobs.started
 

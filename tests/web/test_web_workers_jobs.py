@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import secrets
 import time
 from typing import Any
 
@@ -16,7 +17,7 @@ from webutil import act, auth, view
 from workers import job_workers, redis_url, two_workers
 
 from metrogames.web.checks import hash_token, new_token
-from metrogames.web.jobs import Jobs
+from metrogames.web.jobs.service import Jobs
 from metrogames.web.tables import Seat
 from test_hindsight import solo_record
 
@@ -118,7 +119,7 @@ def test_hints_bots_and_passwords_run_elsewhere_and_equal_hints_once(db_url: str
         assert enqueued(a, "analysis") == 1 and enqueued(b, "analysis") == 0
         assert os.getpid() not in jobs_of(a).ran["analysis"]
         # passwords: in the worker's own pool, never through Redis
-        body = {"name": "Ada", "password": "correct horse battery"}
+        body = {"name": f"Ada{secrets.token_hex(4)}", "password": "correct horse battery"}
         assert a.post("/api/accounts", json=body).status_code == 201
         assert b.post("/api/sessions", json=body).status_code == 200
         assert os.getpid() not in jobs_of(a).ran["hash"] | jobs_of(b).ran["verify"]

@@ -36,7 +36,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from metrogames.i18n import N_, msg
 from metrogames.web.checks import RoomError, hash_token, new_token
-from metrogames.web.jobs import Jobs
+from metrogames.web.jobs.service import Jobs
 from metrogames.web.models import AccountRow, AccountSessionRow, PlayerRow
 from metrogames.web.players import PLAYER_ALPHABET, PLAYER_ID_LENGTH
 

@@ -33,8 +33,8 @@ from metrogames.web.bodies import (
     parse,
 )
 from metrogames.web.checks import RoomError
-from metrogames.web.jobs import Jobs
 from metrogames.web.jobs.http import requester, while_connected
+from metrogames.web.jobs.service import Jobs
 from metrogames.web.language import connection_gettext
 from metrogames.web.metrics import ROUND_TRIP
 from metrogames.web.ratelimit import RateLimits

@@ -70,7 +70,7 @@ from metrogames.web.cluster import Cluster, connect
 from metrogames.web.config import Settings
 from metrogames.web.daily import DailyService, load_secret
 from metrogames.web.db import UNAVAILABLE, migrate, open_database, unavailable
-from metrogames.web.jobs import Jobs
+from metrogames.web.jobs.service import Jobs
 from metrogames.web.language import connection_gettext
 from metrogames.web.logs import RequestIds
 from metrogames.web.metrics import sample, worker_gone

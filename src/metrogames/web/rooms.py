@@ -83,7 +83,7 @@ from metrogames.web.checks import (
 from metrogames.web.cluster import Cluster
 from metrogames.web.config import Settings
 from metrogames.web.db import session_factory
-from metrogames.web.jobs import Jobs
+from metrogames.web.jobs.service import Jobs
 from metrogames.web.models import ActionRow, RoomRow, SeatRow
 from metrogames.web.tables import (
     FinishHook,

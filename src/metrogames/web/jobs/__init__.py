@@ -7,8 +7,7 @@ single-process start (:mod:`.pool`), a job queue on Redis with job workers of it
 scale-out start (:mod:`.queue`, :mod:`.worker`). :class:`~.service.Jobs` is the interface the
 routes and services use; the jobs themselves are plain functions of plain data (:mod:`.work`);
 their lanes, priorities and time limits are in :mod:`.kinds`.
+
+The package imports nothing itself: a job worker imports :mod:`.work` (and, on Redis,
+:mod:`.entry`) without the server's modules.
 """
-
-from metrogames.web.jobs.service import Jobs
-
-__all__ = ["Jobs"]

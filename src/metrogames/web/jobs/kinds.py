@@ -41,6 +41,10 @@ length (operators' and tests' probe of the slow lane)."""
 
 LANES = ("play", "passwords", "slow")
 """The lanes, each with its own worker processes and its own bounded queue."""
+QUEUED_LANES = ("play", "slow")
+"""The lanes that go through the Redis job queue in the scale-out start (passwords never do)."""
+NICE = {"play": 5, "passwords": 5, "slow": 10}
+"""How much lower than the serving process each lane's workers run (``os.nice``)."""
 
 
 @dataclass(eq=False)
@@ -57,3 +61,5 @@ class Job:
     waiters: int = 0
     seq: int = 0
     handle: Any = None
+    mine: bool = False
+    """Whether this process put the job in its backend (it alone observes its run time)."""

@@ -21,7 +21,6 @@ import asyncio
 import heapq
 import logging
 import multiprocessing
-import time
 from concurrent.futures import CancelledError
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
@@ -30,11 +29,9 @@ from pebble import ProcessExpired, ProcessFuture, ProcessPool
 
 from metrogames.web import metrics
 from metrogames.web.jobs import work
-from metrogames.web.jobs.kinds import Job
+from metrogames.web.jobs.kinds import NICE, Job
 
 log = logging.getLogger(__name__)
-NICE = {"play": 5, "passwords": 5, "slow": 10}
-"""How much lower than the serving process each lane's workers run (``os.nice``)."""
 STOP_SECONDS = 5.0
 """How long closing waits for a lane's processes to end."""
 
@@ -76,6 +73,8 @@ class Lane:
         if job in self.running:
             future: ProcessFuture[Any] = job.handle
             future.cancel()  # type: ignore[no-untyped-call]  # ends the worker process; the pool starts another
+            if not job.answer.done():
+                job.answer.cancel()  # a new request for its key makes a new job
             return
         entries = [e for e in self.queue if e[2] is not job]
         if len(entries) != len(self.queue):
@@ -110,22 +109,20 @@ class Lane:
                 context=_context(),
             )
         loop = asyncio.get_running_loop()
-        started = time.perf_counter()
+        job.mine = True
         future = self.pool.schedule(work.run, (job.kind.name, job.payload), timeout=job.kind.timeout)
         job.handle = future
         self.running.add(job)
         metrics.JOB_RUNNING.labels(self.name).set(len(self.running))
 
         def finished(done: ProcessFuture[Any]) -> None:
-            loop.call_soon_threadsafe(self._finished, job, done, started)
+            loop.call_soon_threadsafe(self._finished, job, done)
 
         future.add_done_callback(finished)  # type: ignore[arg-type]
 
-    def _finished(self, job: Job, done: ProcessFuture[Any], started: float) -> None:
+    def _finished(self, job: Job, done: ProcessFuture[Any]) -> None:
         self.running.discard(job)
         metrics.JOB_RUNNING.labels(self.name).set(len(self.running))
-        if not done.cancelled():
-            metrics.JOB_SECONDS.labels(job.kind.name).observe(time.perf_counter() - started)
         if not job.answer.done():
             job.answer.set_result(_answer(done))
         if self.pool is not None and self.pool.active:

@@ -25,7 +25,6 @@ import contextlib
 import json
 import logging
 import secrets
-import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -34,7 +33,7 @@ from typing import Any, TypeVar
 import redis
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
-from rq import Queue, get_current_job
+from rq import Queue
 from rq.command import send_stop_job_command
 from rq.exceptions import InvalidJobOperation, NoSuchJobError
 from rq.job import Job as RqJob
@@ -42,71 +41,31 @@ from rq.job import JobStatus
 from rq.serializers import JSONSerializer
 
 from metrogames.web import metrics
-from metrogames.web.jobs import work
-from metrogames.web.jobs.kinds import KINDS, Job
+from metrogames.web.jobs.entry import (
+    BRIEF_SECONDS,
+    DONE,
+    claim_key,
+    entry,
+    interest_key,
+    queue_name,
+    queue_names,
+    result_key,
+    text_of,
+)
+from metrogames.web.jobs.kinds import QUEUED_LANES, Job
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-PREFIX = "metrogames:jobs:"
-DONE = PREFIX + "done"
-"""The channel on which a finished job's key is announced."""
 POLL_SECONDS = 1.0
 """How often a wait looks at its job besides the announcements."""
-KEEP_SECONDS = 3600
-"""How long a cached kind's answer stays in Redis."""
-BRIEF_SECONDS = 120
-"""How long another kind's answer stays (read by its waiters, then gone)."""
 REDIS_TIMEOUT = 2.0
-
-
-def queue_names(lane: str) -> list[str]:
-    """The RQ queues of ``lane``, first priority first."""
-    priorities = sorted({k.priority for k in KINDS.values() if k.lane == lane})
-    return [f"metrogames-{lane}-{p}" for p in priorities]
-
-
-def _queue_name(job: Job) -> str:
-    return f"metrogames-{job.kind.lane}-{job.kind.priority}"
-
-
-def _result_key(key: str) -> str:
-    return PREFIX + "result:" + key
-
-
-def _claim_key(key: str) -> str:
-    return PREFIX + "claim:" + key
-
-
-def _interest_key(key: str) -> str:
-    return PREFIX + "interest:" + key
-
-
-def _text(value: bytes | str) -> str:
-    return value.decode() if isinstance(value, bytes) else value
-
-
-def entry(kind: str, key: str, payload: dict[str, Any]) -> None:
-    """The RQ job: run ``kind`` on ``payload`` (:func:`~metrogames.web.jobs.work.run`), store
-    the answer under ``key``, release the claim and announce the key."""
-    started = time.perf_counter()
-    answer = work.run(kind, payload)
-    current = get_current_job()
-    assert current is not None
-    connection = current.connection
-    keep = KEEP_SECONDS if KINDS[kind].cached and "value" in answer else BRIEF_SECONDS
-    pipe = connection.pipeline()
-    pipe.set(_result_key(key), json.dumps(answer), ex=keep)
-    pipe.delete(_claim_key(key))
-    pipe.publish(DONE, key)
-    pipe.execute()
-    metrics.JOB_SECONDS.labels(kind).observe(time.perf_counter() - started)
 
 
 class QueueBackend:
     """The lanes ``play`` and ``slow`` on the Redis server at ``url`` (``client``: the app's
     redis.asyncio client), each with at most ``bound`` jobs queued."""
 
-    lanes = ("play", "slow")
+    lanes = QUEUED_LANES
 
     def __init__(self, url: str, client: Redis, bound: int) -> None:
         self.redis = client
@@ -141,7 +100,7 @@ class QueueBackend:
         ``answer`` resolves when a worker has stored it."""
         if self._listener is None:
             self._listener = asyncio.get_running_loop().create_task(self._listen())
-        interest = _interest_key(job.key)
+        interest = interest_key(job.key)
         pipe = self.redis.pipeline()
         pipe.incr(interest)
         pipe.expire(interest, int(job.kind.timeout) + 60)
@@ -165,12 +124,12 @@ class QueueBackend:
         if await self._answered(job):
             return True
         rq_id = f"{job.kind.name}-{secrets.token_hex(8)}"
-        claim = _claim_key(job.key)
+        claim = claim_key(job.key)
         ttl = int(job.kind.timeout) + 60
         if not await self.redis.set(claim, rq_id, nx=True, ex=ttl):
             held = await self.redis.get(claim)
             if held is not None:
-                job.handle = _text(held)
+                job.handle = text_of(held)
                 return True
             return await self._claim(job)  # released meanwhile: answered, or claim again
         depth = await self._lane_depth(job.kind.lane)
@@ -178,7 +137,8 @@ class QueueBackend:
             await self.redis.delete(claim)
             return False
         job.handle = rq_id
-        queue = self.queues[_queue_name(job)]
+        job.mine = True
+        queue = self.queues[queue_name(job)]
         await self._call(
             lambda: queue.enqueue_call(
                 entry,
@@ -203,7 +163,7 @@ class QueueBackend:
         return depth
 
     async def _answered(self, job: Job) -> bool:
-        text = await self.redis.get(_result_key(job.key))
+        text = await self.redis.get(result_key(job.key))
         if text is None:
             return False
         if not job.answer.done():
@@ -227,7 +187,7 @@ class QueueBackend:
                     misses = misses + 1 if lost else 0
                     if misses >= 2:  # twice: not a job being enqueued right now
                         misses = 0
-                        await self.redis.delete(_claim_key(job.key))
+                        await self.redis.delete(claim_key(job.key))
                         if not await self._claim(job) and not job.answer.done():
                             job.answer.set_result({"busy": True})
                 except (RedisError, OSError) as exc:
@@ -240,7 +200,7 @@ class QueueBackend:
         status = await self.redis.hget(f"rq:job:{job.handle}", "status")
         if status is None:
             return not await self._answered(job)
-        return _text(status) in {
+        return text_of(status) in {
             JobStatus.FAILED.value,
             JobStatus.STOPPED.value,
             JobStatus.CANCELED.value,
@@ -256,7 +216,7 @@ class QueueBackend:
                     message = await pubsub.get_message(timeout=None)
                     if message is None:
                         continue
-                    event = self._done.get(_text(message["data"]))
+                    event = self._done.get(text_of(message["data"]))
                     if event is not None:
                         event.set()
             except (RedisError, OSError) as exc:
@@ -278,13 +238,13 @@ class QueueBackend:
         if job not in self._interested:
             return
         self._interested.discard(job)
-        left = await self.redis.decr(_interest_key(job.key))
+        left = await self.redis.decr(interest_key(job.key))
         if left > 0 or job.handle is None or not drop:
             return
         rq_id = str(job.handle)
         await self._call(self._drop, rq_id)
-        claim = _claim_key(job.key)
-        if _text(await self.redis.get(claim) or b"") == rq_id:
+        claim = claim_key(job.key)
+        if text_of(await self.redis.get(claim) or b"") == rq_id:
             await self.redis.delete(claim)
 
     def _drop(self, rq_id: str) -> None:

@@ -43,9 +43,10 @@ from metrogames.i18n import N_, msg
 from metrogames.web import metrics
 from metrogames.web.checks import RoomError
 from metrogames.web.config import Settings
+from metrogames.web.jobs.entry import PREFIX
 from metrogames.web.jobs.kinds import KINDS, Job
 from metrogames.web.jobs.pool import LocalBackend
-from metrogames.web.jobs.queue import PREFIX, QueueBackend
+from metrogames.web.jobs.queue import QueueBackend
 from metrogames.web.jobs.work import refusal_of
 
 log = logging.getLogger(__name__)
@@ -214,6 +215,8 @@ class Jobs:
         answer = job.answer
         if not answer.cancelled() and answer.exception() is None and "pid" in answer.result():
             self.ran.setdefault(job.kind.name, set()).add(answer.result()["pid"])
+            if job.mine:
+                metrics.JOB_SECONDS.labels(job.kind.name).observe(answer.result()["seconds"])
         if job.kind.cached and not answer.cancelled() and answer.exception() is None:
             value = answer.result().get("value")
             if value is not None:

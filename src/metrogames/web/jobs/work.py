@@ -124,15 +124,16 @@ JOBS: dict[str, Callable[[dict[str, Any]], Any]] = {
 def run(kind: str, job: dict[str, Any]) -> dict[str, Any]:
     """Run the job ``kind`` on ``job``: ``{"value": <its JSON>}``, ``{"refused": <a refusal>}``
     for a :class:`~metrogames.web.checks.RoomError` (:func:`refusal_json`), or ``{"failed":
-    <the traceback's text>}``, each with ``"pid"``, the process that ran it. Never raises (an
-    answer crosses any process boundary)."""
-    pid = os.getpid()
+    <the traceback's text>}``, each with ``"pid"``, the process that ran it, and ``"seconds"``,
+    its run time. Never raises (an answer crosses any process boundary)."""
+    started = time.perf_counter()
     try:
-        return {"value": JOBS[kind](job), "pid": pid}
+        answer = {"value": JOBS[kind](job)}
     except RoomError as exc:
-        return {"refused": refusal_json(exc), "pid": pid}
+        answer = {"refused": refusal_json(exc)}
     except Exception:
-        return {"failed": traceback.format_exc(limit=8), "pid": pid}
+        answer = {"failed": traceback.format_exc(limit=8)}
+    return answer | {"pid": os.getpid(), "seconds": time.perf_counter() - started}
 
 
 def refusal_json(exc: RoomError) -> dict[str, Any]:

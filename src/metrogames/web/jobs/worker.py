@@ -23,8 +23,8 @@ from rq import Queue, Worker
 from rq.serializers import JSONSerializer
 
 from metrogames.web.jobs import work
-from metrogames.web.jobs.pool import NICE
-from metrogames.web.jobs.queue import QueueBackend, queue_names
+from metrogames.web.jobs.entry import queue_names
+from metrogames.web.jobs.kinds import NICE, QUEUED_LANES
 
 log = logging.getLogger(__name__)
 STOP_SECONDS = 5.0
@@ -37,7 +37,7 @@ def check_lanes(lanes: Sequence[str]) -> list[str]:
     Raises:
         ValueError: an unknown lane, or none.
     """
-    known = QueueBackend.lanes
+    known = QUEUED_LANES
     bad = [lane for lane in lanes if lane not in known]
     if bad or not lanes:
         raise ValueError(f"lanes must be among {', '.join(known)}, not {', '.join(bad) or 'none'}")
