@@ -1,4 +1,4 @@
-"""Bot strength and time per decision, by level (the README's "Bots" table).
+"""Bot strength and time per decision, by level (``docs/performance.md``, "Bots").
 
 Measurements, not tests. Run from the repository root::
 

@@ -2,7 +2,7 @@
 
 Games here are played on the checked path (``apply``), so a bot that chose an illegal action
 fails the test. Strength checks use small seeded samples with bounds a broken bot fails; the
-full measurements are ``benchmarks/bots.py`` (README, "Bots").
+full measurements are ``benchmarks/bots.py`` (``docs/performance.md``, "Bots").
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Games are played on the checked path (``apply``, see ``test_bots.play_checked``), so an illegal
 choice fails. Strength checks are small seeded samples with bounds a broken bot fails; the real
-figures come from ``benchmarks/bots.py`` (README, "Bots").
+figures come from ``benchmarks/bots.py`` (``docs/performance.md``, "Bots").
 """
 
 from __future__ import annotations

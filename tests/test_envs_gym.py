@@ -1,4 +1,4 @@
-"""The Gymnasium environments: solo London and Paris (``docs/research.md``, "Gymnasium")."""
+"""The Gymnasium environments: solo London and Paris (``docs/research.md``, "Common rules")."""
 
 from __future__ import annotations
 

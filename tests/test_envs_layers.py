@@ -83,15 +83,6 @@ def test_pettingzoo_is_imported_only_when_asked_for() -> None:
     assert "pettingzoo" in _modules_after("import metrogames.envs\nmetrogames.envs.metro_env()")
 
 
-def test_the_research_examples_run() -> None:
-    """Every Python example of ``docs/research.md`` runs as printed."""
-    text = (ENVS.parents[2] / "docs" / "research.md").read_text()
-    blocks = [b.split("```", 1)[0] for b in text.split("```python\n")[1:]]
-    assert len(blocks) == 4  # Gymnasium, PettingZoo AEC, PettingZoo Parallel, OpenSpiel
-    for block in blocks:
-        exec(compile(block, "docs/research.md", "exec"), {})
-
-
 def test_encoders_read_the_games_observation_facts_not_snapshots(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -4,7 +4,6 @@ each, chance nodes with the engine's probabilities, information-state strings, r
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pyspiel  # the openspiel extra, installed by ./dev: missing, the module fails
@@ -189,14 +188,6 @@ def test_bad_parameters_are_refused() -> None:
     with pytest.raises(Exception, match="option"):
         pyspiel.load_game("metrogames_london", {"options": json.dumps({"speed": 3})})
     assert mos.PREFIX == "metrogames_"
-
-
-def test_the_readme_example_runs() -> None:
-    """The README's OpenSpiel example, as printed."""
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    blocks = [b.split("```", 1)[0] for b in readme.split("```python\n")[1:]]
-    (block,) = [b for b in blocks if "metrogames.envs.openspiel" in b]
-    exec(compile(block, "README.md", "exec"), {})
 
 
 def test_observation_tensors_are_the_encoders_fields() -> None:

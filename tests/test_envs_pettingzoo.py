@@ -1,5 +1,5 @@
 """The PettingZoo environments: Metro (AEC) and multi-player Next Station (Parallel)
-(``docs/research.md``, "PettingZoo")."""
+(``docs/research.md``, "Common rules")."""
 
 from __future__ import annotations
 

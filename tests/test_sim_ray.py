@@ -91,7 +91,7 @@ def test_ray_address_connects_to_a_running_cluster(
     tmp_path: Path, local_ray: Any, option: str
 ) -> None:
     """A second driver (a new process) plays on the cluster at an address, shipping the
-    package as a runtime environment: the README's cluster how-to, on this machine, with
+    package as a runtime environment: the cluster how-to of ``docs/research.md``, on this machine, with
     ``--ray ADDRESS`` and its alias ``--ray-address ADDRESS``."""
     address = local_ray.get_runtime_context().gcs_address
     results, one = tmp_path / "remote.jsonl", tmp_path / "one.jsonl"

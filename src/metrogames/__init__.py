@@ -1,7 +1,7 @@
 """metrogames — the digital table and laboratory for metro-building board games.
 
 The engine (``metrogames.core`` and ``metrogames.games``) imports nothing heavy; adapters
-(command line, web, simulation) sit on top of it. See the README's architecture section.
+(command line, web, simulation) sit on top of it. See ``docs/architecture.md``.
 """
 
 from metrogames.core.errors import (

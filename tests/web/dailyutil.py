@@ -4,6 +4,7 @@ an engine replay of the room's record)."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -94,12 +95,27 @@ def new_player(client: TestClient, name: str) -> tuple[str, str]:
 PASSWORD = "correct horse battery"
 
 
-def new_account(client: TestClient, name: str) -> tuple[TestClient, dict[str, Any]]:
+_BROWSERS = itertools.count(1)
+
+
+def new_account(
+    client: TestClient, name: str, made: str | None = f"{DAY}T00:00:00"
+) -> tuple[TestClient, dict[str, Any]]:
     """A new account signed in on a browser of its own (a client of the same app with its own
-    cookies): ``(that client, the sign-up's answer)``."""
-    browser = TestClient(client.app)
+    cookies, from an address of its own, as two people's browsers are): ``(that client, the
+    sign-up's answer)``. The account is dated an hour before ``made`` (UTC; by default the
+    tests' first day opens, so it may rank that day's deal; ``None``: now, by the app's
+    daily clock)."""
+    n = next(_BROWSERS)
+    browser = TestClient(client.app, client=(f"10.{n // 65536 % 256}.{n // 256 % 256}.{n % 256}", 50000))
     r = browser.post("/api/accounts", json={"name": name, "password": PASSWORD})
     assert r.status_code == 201, r.text
+    state = client.app.state  # type: ignore[attr-defined]
+    created = state.now() if made is None else at(made) - 3600
+    with state.rooms.sessions.begin() as session:
+        session.execute(
+            update(AccountRow).where(AccountRow.id == r.json()["account"]).values(created=created)
+        )
     return browser, r.json()
 
 

@@ -25,7 +25,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from webutil import auth
 
-from metrogames.web.daily import MIDNIGHT_RULE
+from metrogames.web.daily import ACCOUNT_RULE, MIDNIGHT_RULE
 from metrogames.web.models import DailyAttemptRow, RoomRow
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "web-api.md"
@@ -159,6 +159,33 @@ def test_the_midnight_rule_is_stated_once_and_sent_before_a_start(db_url: str) -
         assert overview["guest_ranked"] == 100  # the tests' setting
     text = " ".join(DOCS.read_text(encoding="utf-8").split())
     assert text.count(MIDNIGHT_RULE) == 1
+
+
+def test_an_account_made_after_the_deal_opened_cannot_rank_it(db_url: str) -> None:
+    """Fault 3: play today's deal as a guest, then sign up and take the ranked attempt with
+    the line found. A ranked attempt needs an account made before the day's deal opened (the
+    rule is stated once, in the docs and in the page before a start); the same account ranks
+    tomorrow's deal, and practises today's once the day has closed."""
+    clock = Clock()
+    with daily_client(db_url, clock) as client:
+        _, rehearsal = new_player(client, "Gus")
+        play_day(client, rehearsal, policy=1)
+        fresh, _ = new_account(client, "Fresh", made=None)  # made now, at noon of DAY
+        r = start(fresh, None, share=True)
+        refused(r, 409, "account-too-new")
+        assert r.json()["error"] == ACCOUNT_RULE
+        assert names(client, "leaderboard") == []
+        assert stored(client) == (1, 1)  # the guest's game only: nothing stored on a refusal
+        old, _ = new_account(client, "Old")  # made the day before: ranks
+        assert started(old, None, share=True)["ranked"] is True
+        overview = get(fresh, "/api/daily")
+        assert overview["account_rule"] == ACCOUNT_RULE
+        clock.set("2026-03-01T09:00:00")  # the next day: today's deal opened after it was made
+        assert started(fresh, None, "london", "2026-03-01", share=True)["ranked"] is True
+        practice = started(fresh, None, "london", DAY)
+        assert practice["ranked"] is False
+    text = " ".join(DOCS.read_text(encoding="utf-8").split())
+    assert text.count(ACCOUNT_RULE) == 1
 
 
 def test_a_claimed_guests_ranked_game_uses_the_accounts_attempt(db_url: str) -> None:

@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 import pytest
-from dailyutil import Clock, daily_client, new_account, refused
+from dailyutil import PASSWORD, Clock, daily_client, new_account, refused
 from fastapi.testclient import TestClient
 from openskill.models import PlackettLuce
 from sqlalchemy import func, select, update
@@ -86,18 +86,17 @@ def test_online_games_rate_accounts_and_recompute_to_the_same_numbers(db_url: st
             assert (got["mu"], got["sigma"]) == want[seat] and got["games"] == 1
             assert got["rating"] == round(got["mu"] - 3 * got["sigma"], 1)
         refused(link(ada, room, 0, t0), 409, "already-started")
-        # a second game, two players: another rating (the player count is part of its key);
-        # Bob plays it without tying his seat (an anonymous human: the prior, nothing stored)
+        # a second game, two players: another rating (the player count is part of its key)
         made2 = online(ada, [{"name": "Ada"}, {}])
         room2, t0b = made2["room"]["room"], made2["tokens"]["0"]
         assert link(ada, room2, 0, t0b).status_code == 200
         t1b = join(bob, room2, 1, "Bob")
+        assert link(bob, room2, 1, t1b).status_code == 200
         final2 = play_out(client, room2, made2["host_token"], {"0": t0b, "1": t1b}, 4)
         two = client.get(f"/api/rooms/{room2}/ratings").json()["seats"]
-        assert (two[0]["rating"]["mu"], two[0]["rating"]["sigma"]) == expected(
-            [prior, prior], final2
-        )[0]
-        assert two[1] == {"seat": 1, "account": None, "name": None, "rating": None}
+        want2 = expected([prior, prior], final2)
+        for seat in (0, 1):
+            assert (two[seat]["rating"]["mu"], two[seat]["rating"]["sigma"]) == want2[seat]
         # the profile lists the ratings and the games (newest first), each replayable
         profile = client.get(f"/api/accounts/{ada_made['account']}/profile").json()
         assert {(r["game"], r["players"], r["games"]) for r in profile["ratings"]} == {
@@ -112,14 +111,18 @@ def test_online_games_rate_accounts_and_recompute_to_the_same_numbers(db_url: st
         # recomputed from the stored games: the same numbers
         ok = recompute(db_url)
         assert ok.exit_code == 0, ok.output
-        assert "2 rated games replayed, 3 ratings recomputed: they match" in ok.output
+        assert "2 rated games replayed, 4 ratings recomputed: they match" in ok.output
         facts = json.loads(recompute(db_url, "--json").output)
-        assert facts == {"games": 2, "ratings": 3, "differences": []}
+        assert facts == {"games": 2, "ratings": 4, "differences": []}
         nowhere = recompute("nosuchdb://nowhere")
         assert nowhere.exit_code == 1 and "cannot open the database" in nowhere.output
         with client.app.state.rooms.sessions.begin() as session:  # type: ignore[attr-defined]
             assert session.scalar(select(func.count()).select_from(RatedGameRow)) == 2
-            session.execute(update(RatingRow).where(RatingRow.players == 2).values(mu=99.0))
+            session.execute(
+                update(RatingRow)
+                .where(RatingRow.players == 2, RatingRow.account_id == ada_made["account"])
+                .values(mu=99.0)
+            )
         bad = recompute(db_url)
         assert bad.exit_code == 1 and "1 differ from the stored ratings" in bad.output
         assert "london 2 players" in bad.output
@@ -147,6 +150,56 @@ def test_games_that_are_not_rated(db_url: str) -> None:
             assert session.scalar(select(func.count()).select_from(RatingRow)) == 0
             assert session.scalar(select(func.count()).select_from(RatedGameRow)) == 0
         assert client.get(f"/api/rooms/{room}/ratings").json()["seats"][0]["rating"] is None
+        assert recompute(db_url).exit_code == 0
+
+
+def _rated_games(client: TestClient) -> int:
+    with client.app.state.rooms.sessions() as session:  # type: ignore[attr-defined]
+        return int(session.scalar(select(func.count()).select_from(RatedGameRow)) or 0)
+
+
+def test_one_person_holding_two_seats_rates_nothing(db_url: str) -> None:
+    """Fault 9's input: one person ties seat 0 to an account, joins seat 1 as an anonymous
+    player and passes — the rating went 0 to 15.0 in 6 games. Only games between distinct
+    accounts (and bots) change ratings; seats claimed from one address or one session in a
+    game do not rate each other."""
+    with daily_client(db_url, Clock()) as client:
+        ada, made_ada = new_account(client, "Ada")
+        bob, _ = new_account(client, "Bob")
+
+        def game(host: TestClient, other: TestClient, tie_other: bool, passing: bool) -> None:
+            made = online(host, [{"name": "Ada"}, {}])
+            room, t0 = made["room"]["room"], made["tokens"]["0"]
+            assert link(host, room, 0, t0).status_code == 200
+            t1 = join(other, room, 1, "Sock")
+            if tie_other:
+                assert link(other, room, 1, t1).status_code == 200
+            assert client.post(f"/api/rooms/{room}/start", headers=auth(made["host_token"]))
+            Player(room, {"0": t0, "1": t1}, 9, passing=passing).play_out(client)
+
+        # the farm: seat 1 joined anonymously from Ada's own browser (same address, session)
+        for _ in range(3):
+            game(ada, ada, tie_other=False, passing=True)
+        # an anonymous seat from another address: not rated either (not an account)
+        stranger = TestClient(client.app, client=("192.0.2.7", 50000))
+        game(ada, stranger, tie_other=False, passing=True)
+        # two accounts, but both seats claimed from one browser (Bob signed in there later)
+        shared = TestClient(client.app, client=("192.0.2.8", 50000))
+        assert shared.post("/api/sessions", json={"name": "Bob", "password": PASSWORD}).is_success
+        made = online(ada, [{"name": "Ada"}, {}, {}])
+        room, t0 = made["room"]["room"], made["tokens"]["0"]
+        assert link(ada, room, 0, t0).status_code == 200
+        t1 = join(shared, room, 1, "Bob")
+        assert link(shared, room, 1, t1).status_code == 200
+        t2 = join(shared, room, 2, "Bob again")  # the same browser's other seat
+        assert client.post(f"/api/rooms/{room}/start", headers=auth(made["host_token"]))
+        Player(room, {"0": t0, "1": t1, "2": t2}, 2).play_out(client)
+        assert _rated_games(client) == 0
+        profile = client.get(f"/api/accounts/{made_ada['account']}/profile").json()
+        assert profile["ratings"] == []
+        # Ada and Bob, each from their own browser: rated
+        game(ada, bob, tie_other=True, passing=False)
+        assert _rated_games(client) == 1
         assert recompute(db_url).exit_code == 0
 
 

@@ -1,4 +1,4 @@
-"""Hindsight analyses over the API (docs/web-api.md, "Analysis"): a finished solo room's, an
+"""Hindsight analyses over the API (docs/web-api.md, "Playing"): a finished solo room's, an
 uploaded record's, the refusals, the cache, the rate limit and the daily challenge's wait."""
 
 from __future__ import annotations

@@ -39,6 +39,9 @@ values = st.recursive(
 )
 
 
+PART = texts.map(lambda t: quote(t.encode("utf-8", "surrogatepass"), safe=""))
+"""A generated path or query part (any text, percent-encoded as a client would)."""
+
 ACTIONS = [
     "pass",
     {"sections": [["D3", "G3"]]},
@@ -163,8 +166,13 @@ class Scene:
     def routes(self) -> st.SearchStrategy[tuple[str, str, str | None, bytes]]:
         """``(method, url, token, body)`` for every route that reads a body; half the time
         with the token the route needs."""
-        rooms = st.sampled_from([self.waiting, self.room, self.london, self.finished])
-        seats = st.sampled_from(["0", "1", "7", "-1", "x"])
+        rooms = st.sampled_from([self.waiting, self.room, self.london, self.finished]) | PART
+        # path parameters parsed by their declared types: '²'.isdigit() is true and int('²')
+        # fails (was a 500), and other digits and numbers that are not plain ones
+        seats = st.sampled_from(
+            ["0", "1", "7", "-1", "x", "%C2%B2", "%D9%A1", "1_0", "%201", "1.0", "9" * 30]
+        ) | PART
+        days = st.sampled_from(["2026-01-01", "2026-13-01", "%C2%B2026-01-01"]) | PART
         tokens = [None, self.ada, self.bob, self.host, self.waiting_host, self.player]
         action = {"action": st.sampled_from(ACTIONS), "step": self.step}
 
@@ -185,7 +193,7 @@ class Scene:
             route("POST", "/api/replays", self.record),
             route("POST", "/api/players", {"name": "Ed"}),
             route("PATCH", "/api/players/me", {"name": "Ed"}, self.player),
-            route("POST", st.sampled_from(["london", "paris", "metro"]).map(lambda g: f"/api/daily/{g}/2026-01-01/start"), {"share": True}, self.player),
+            route("POST", st.tuples(st.sampled_from(["london", "paris", "metro"]) | PART, days).map(lambda gd: f"/api/daily/{gd[0]}/{gd[1]}/start"), {"share": True}, self.player),
             route("POST", "/api/accounts", {"name": "Hal", "password": "long enough"}),
             route("POST", "/api/sessions", {"name": self.name, "password": "long enough"}),
             route("PATCH", "/api/accounts/me", {"name": self.name}),
@@ -215,7 +223,7 @@ class Scene:
 
     def reads(self) -> st.SearchStrategy[str]:
         """GET URLs with generated path and query parts."""
-        part = texts.map(lambda t: quote(t.encode("utf-8", "surrogatepass"), safe=""))
+        part = PART
         rooms = st.sampled_from([self.waiting, self.room, self.london, self.finished]) | part
         return st.one_of(
             rooms.map(lambda r: f"/api/rooms/{r}"),

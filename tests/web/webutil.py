@@ -23,8 +23,11 @@ from metrogames.web.config import Settings
 
 def make_settings(db_url: str, **kw: Any) -> Settings:
     """Test settings: bots play at once, a turn-clock second lasts 10 ms, no daily expert
-    (its games take seconds of CPU) unless asked for."""
+    (its games take seconds of CPU) unless asked for, and no flood limit on a seat's
+    messages (tests play as fast as a machine) unless asked for."""
     kw.setdefault("daily_expert", "")
+    kw.setdefault("socket_rate", 1_000_000)
+    kw.setdefault("socket_burst", 1_000_000)
     return Settings(db=db_url, bot_delay=kw.pop("bot_delay", 0), clock_unit=0.01, **kw)
 
 

@@ -4,7 +4,7 @@ A level is a bot code like any other (``simulate --bots medium,expert``, ``play 
 the web table's seat menu). On its first decision in a game it picks its algorithm from
 :data:`LEVELS` by the game's name (``state.game.name``), falling back to the ``*`` entry for a
 game the table does not name (a plug-in game). The entries are chosen by measured strength and
-time per decision (``benchmarks/bots.py``; the figures are in the README's "Bots" table):
+time per decision (``benchmarks/bots.py``; the figures are in ``docs/performance.md``, "Bots"):
 
 * ``easy``: the uniformly random player everywhere.
 * ``medium``: the greedy player in Next Station (it beats random there by about 30 points);

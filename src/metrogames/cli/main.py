@@ -772,7 +772,7 @@ def bench(
     seconds: Annotated[float, typer.Option(help="Time per measurement (seconds).")] = 3.0,
     as_json: JsonFlag = False,
 ) -> None:
-    """Engine benchmarks (games per second on one core): the README's performance table."""
+    """Engine benchmarks (games per second on one core): docs/performance.md."""
     from metrogames.sim.bench import BENCHMARKS, run_benchmarks
 
     if not 0.1 <= seconds <= 3600:  # also refuses nan

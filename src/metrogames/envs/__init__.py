@@ -43,7 +43,8 @@ def metro_env(
     one_tile_routes: str = "allowed",
     render_mode: str | None = None,
 ) -> MetroAECEnv:
-    """A PettingZoo AEC environment of Metro (``docs/research.md``, "PettingZoo: Metro").
+    """A PettingZoo AEC environment of Metro (``docs/research.md``, "Common rules",
+    "Observations: Metro").
 
     Raises:
         OptionError: a player count or option value Metro does not take.
@@ -67,7 +68,7 @@ def nextstation_parallel_env(
     **options: JsonValue,
 ) -> NextStationParallelEnv:
     """A PettingZoo Parallel environment of Next Station for 1–4 players
-    (``docs/research.md``, "PettingZoo: Next Station").
+    (``docs/research.md``, "Common rules", "Observations: Next Station").
 
     Raises:
         OptionError: an unknown city, player count or option.

@@ -2,7 +2,7 @@
 
 ``gymnasium.make("metrogames/London-v0")`` / ``"metrogames/Paris-v0"`` after ``import
 metrogames.envs`` (options as keyword arguments, e.g. ``powers="random"``). Contract in
-``docs/research.md``, "Gymnasium".
+``docs/research.md``, "Common rules" and "Observations: Next Station".
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """PettingZoo: Metro as an AEC (turn-based) environment for 2–6 players.
 
-Made by :func:`metrogames.envs.metro_env`. Contract in ``docs/research.md``, "PettingZoo:
-Metro".
+Made by :func:`metrogames.envs.metro_env`. Contract in ``docs/research.md``, "Common
+rules" and "Observations: Metro".
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """PettingZoo: Next Station (London, Paris) as a Parallel environment for 1–4 players.
 
 Made by :func:`metrogames.envs.nextstation_parallel_env`. Every player acts on each card at
-once, as at the table. Contract in ``docs/research.md``, "PettingZoo: Next Station".
+once, as at the table. Contract in ``docs/research.md``, "Common rules" and
+"Observations: Next Station".
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Engine benchmarks: games per second on one core (``metrogames bench``).
 
-Measurements, not tests: the figures go in the README's performance table. Each benchmark
+Measurements, not tests: the figures go in ``docs/performance.md``. Each benchmark
 plays whole games (deal included) from consecutive seeds for about the requested CPU time, as
 ``simulate`` does: ``*-random-*`` tables are played by the engine's fast path
 (``state.random_playout``), ``*-greedy-*`` through the bot interface and the unchecked

@@ -1,7 +1,7 @@
 """Per-game result lines (``simulate --results``): writing them as games finish, reading them
 back for ``stats``, and resuming an interrupted run.
 
-One JSON object per line, in the run's game order (``docs/research.md``, "Results files")::
+One JSON object per line, in the run's game order (``docs/research.md``, "The simulator's results")::
 
     {"format": "metrogames-result/1", "game": "london", "index": 0, "seed": 1, "deal": null,
      "bots": ["greedy", "random"], "scores": [131, 97], "winners": [0],

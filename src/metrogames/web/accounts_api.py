@@ -84,7 +84,7 @@ def account_json(request: Request, account: Account) -> dict[str, Any]:
 async def sign_up(request: Request, response: Response) -> dict[str, Any]:
     """Sign up ``{"name", "password"}`` → the account, signed in (cookie)."""
     body = await read_body(request, AccountBody, N_("a sign-up"))
-    charge(request, "accounts")
+    await charge(request, "accounts")
     account, token = await while_connected(
         request, accounts(request).sign_up(body.name, body.password, await requester(request))
     )
@@ -96,7 +96,7 @@ async def sign_up(request: Request, response: Response) -> dict[str, Any]:
 async def sign_in(request: Request, response: Response) -> dict[str, Any]:
     """Sign in ``{"name", "password"}`` → the account (cookie)."""
     body = await read_body(request, AccountBody, "a sign-in")
-    charge(request, "signins")
+    await charge(request, "signins")
     who = await requester(request, name_key(body.name))
     account, token = await while_connected(
         request, accounts(request).sign_in(body.name, body.password, who)

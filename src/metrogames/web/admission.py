@@ -7,7 +7,8 @@ once, a worker's event loop would otherwise run hundreds of admissions side by s
 move made meanwhile would wait behind each of their steps: with 1,000 players arriving within
 2 s on two workers (``benchmarks/load_web.py``), moves took 0.3–1 s (p99) for the 6–7 s the
 crowd took to be seated; with admissions two at a time per worker they stayed near 100 ms at
-worst, and the crowd was seated about as fast (the README's "Several workers" has the figures).
+worst, and the crowd was seated about as fast (the figures: ``docs/performance.md``, "Several
+workers").
 """
 
 from __future__ import annotations

@@ -13,16 +13,18 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 
 from metrogames.i18n import N_, Message, msg
+from metrogames.web.accounts import COOKIE
 from metrogames.web.analyses import analysis_job, personalised
 from metrogames.web.boards import board, games_list
 from metrogames.web.bodies import (
+    MAX_SEATS,
     ActionBody,
     HandoverBody,
     HintBody,
@@ -32,13 +34,15 @@ from metrogames.web.bodies import (
     RoomBody,
     parse,
 )
-from metrogames.web.checks import RoomError
+from metrogames.web.checks import RoomError, hash_token
+from metrogames.web.daily import DailyService
+from metrogames.web.flood import Flood
 from metrogames.web.jobs.http import requester, while_connected
 from metrogames.web.jobs.service import Jobs
 from metrogames.web.language import connection_gettext
 from metrogames.web.metrics import ROUND_TRIP
-from metrogames.web.ratelimit import RateLimits
-from metrogames.web.rooms import RoomService
+from metrogames.web.ratelimit import RateLimits, client_key
+from metrogames.web.rooms import Origin, RoomService
 from metrogames.web.views import move_log
 
 BODY_LIMIT = 64 * 1024
@@ -60,7 +64,7 @@ async def read_body(request: Request, model: type[M], what: str, limit: int = BO
         RoomError: 413 ``too-large``; 400 ``bad-request`` naming the field (:func:`parse`).
     """
     declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
+    if declared is not None and declared.isascii() and declared.isdigit() and int(declared) > limit:
         raise RoomError(413, "too-large", _too_large(limit))
     chunks = bytearray()
     async for chunk in request.stream():
@@ -77,29 +81,36 @@ def bearer(request: Request) -> str | None:
     return token.strip() or None if scheme.lower() == "bearer" else None
 
 
+def claimer(request: Request) -> Origin:
+    """Who claims a seat by this request (:data:`~metrogames.web.rooms.Origin`): the daily
+    secret's keyed digest of the client address and the SHA-256 of the session cookie."""
+    cookie = request.cookies.get(COOKIE)
+    daily: DailyService = request.app.state.daily
+    return daily.address_key(client_key(request)), hash_token(cookie) if cookie else None
+
+
+def flood(request: Request) -> Flood:
+    """The app's flood control (:mod:`.flood`)."""
+    found: Flood = request.app.state.flood
+    return found
+
+
 def service(request: Request) -> RoomService:
     """The app's room service."""
     rooms: RoomService = request.app.state.rooms
     return rooms
 
 
-def charge(request: Request, kind: str) -> None:
+async def charge(request: Request, kind: str) -> None:
     """Count one request of ``kind`` (``rooms``, ``players``, ``joins``, ``replays``,
-    ``hints``) by the
-    request's client address (429 ``rate-limited`` over the limit)."""
+    ``hints``, …) by the request's client address, before its work (429 ``rate-limited`` over
+    the limit: :meth:`~metrogames.web.ratelimit.RateLimits.charge`)."""
     limits: RateLimits = request.app.state.limits
-    limits.charge(kind, request)
+    await limits.charge(kind, request)
 
 
-def seat_number(text: str) -> int:
-    """A seat number from the path.
-
-    Raises:
-        RoomError: 404 for anything but a small whole number.
-    """
-    if not text.isdigit() or len(text) > 2:
-        raise RoomError(404, "not-found", msg(N_("no seat {seat}"), seat=repr(text[:20])))
-    return int(text)
+SeatNumber = Annotated[int, Path(ge=0, lt=MAX_SEATS, description="a seat, from 0")]
+"""A seat number in a path: a whole number (anything else: 400 naming the path parameter)."""
 
 
 @router.get("/games")
@@ -122,10 +133,10 @@ async def get_board(game: str) -> dict[str, Any]:
 async def create_room(request: Request) -> dict[str, Any]:
     """Create a room: ``{"room": <summary>, "tokens": {seat: token}, "host_token"}``."""
     rooms = service(request)
+    body = await read_body(request, RoomBody, N_("a room"))  # read before the turn: a slow
+    await charge(request, "rooms")  # client never holds the others up
     async with rooms.admission.turn():
-        body = await read_body(request, RoomBody, N_("a room"))
-        charge(request, "rooms")
-        table, tokens, host = await rooms.create(body)
+        table, tokens, host = await rooms.create(body, claimer(request))
     return {"room": rooms.summary(table), "tokens": tokens, "host_token": host}
 
 
@@ -140,36 +151,36 @@ async def get_room(room: str, request: Request) -> dict[str, Any]:
 async def join_room(room: str, request: Request) -> dict[str, Any]:
     """Claim an open seat: ``{"token"}``."""
     rooms = service(request)
+    body = await read_body(request, JoinBody, N_("a join"))
+    await charge(request, "joins")
     async with rooms.admission.turn():
-        body = await read_body(request, JoinBody, N_("a join"))
-        charge(request, "joins")
-        return {"token": await rooms.join(room, body)}
+        return {"token": await rooms.join(room, body, claimer(request))}
 
 
 @router.post("/rooms/{room}/start")
 async def start_room(room: str, request: Request) -> dict[str, Any]:
     """Start an online room (host token)."""
     rooms = service(request)
+    await read_body(request, NoBody, "a start")
     async with rooms.admission.turn():
-        await read_body(request, NoBody, "a start")
         return rooms.summary(await rooms.start(room, bearer(request)))
 
 
 @router.post("/rooms/{room}/seats/{seat}/bot")
-async def seat_to_bot(room: str, seat: str, request: Request) -> dict[str, Any]:
+async def seat_to_bot(room: str, seat: SeatNumber, request: Request) -> dict[str, Any]:
     """Hand a seat to a bot (host token)."""
     rooms = service(request)
     body = await read_body(request, HandoverBody, "a seat handover")
-    table = await rooms.hand_to_bot(room, seat_number(seat), bearer(request), body.bot)
+    table = await rooms.hand_to_bot(room, seat, bearer(request), body.bot)
     return rooms.summary(table)
 
 
 @router.post("/rooms/{room}/seats/{seat}/reclaim")
-async def reclaim_seat(room: str, seat: str, request: Request) -> dict[str, Any]:
+async def reclaim_seat(room: str, seat: SeatNumber, request: Request) -> dict[str, Any]:
     """Take a seat back from its bot (that seat's token)."""
     rooms = service(request)
     await read_body(request, NoBody, "a reclaim")
-    return rooms.summary(await rooms.reclaim(room, seat_number(seat), bearer(request)))
+    return rooms.summary(await rooms.reclaim(room, seat, bearer(request)))
 
 
 @router.get("/rooms/{room}/view")
@@ -196,7 +207,7 @@ async def post_action(room: str, request: Request) -> dict[str, Any]:
     received = time.perf_counter()
     rooms = service(request)
     body = await read_body(request, ActionBody, "an action")
-    table, seat = await rooms.act(room, bearer(request), body)
+    table, seat = await rooms.act(room, bearer(request), body, flood(request).seat)
     view = rooms.view(table, seat)
     ROUND_TRIP.labels(table.game).observe(time.perf_counter() - received)
     return view
@@ -207,7 +218,7 @@ async def post_hint(room: str, request: Request) -> dict[str, Any]:
     """The coach's best three moves for the token's seat at ``{"step", "about"?}`` (a heavy
     job, given up when the client leaves)."""
     body = await read_body(request, HintBody, "a hint")
-    charge(request, "hints")
+    await charge(request, "hints")
     hint = service(request).hint(room, bearer(request), body, await requester(request))
     return await while_connected(request, hint)
 
@@ -247,7 +258,7 @@ async def get_replay(room: str, request: Request) -> Response:
 async def post_replay(request: Request) -> Response:
     """Spectator frames of an uploaded record (checked by the engine, in a heavy job)."""
     record = (await read_body(request, Record, "a record", RECORD_LIMIT)).root
-    charge(request, "replays")
+    await charge(request, "replays")
     replay = jobs(request).run(
         "replay", {"record": record}, key=_replay_key(record), who=await requester(request)
     )

@@ -70,6 +70,7 @@ from metrogames.web.cluster import Cluster, connect
 from metrogames.web.config import Settings
 from metrogames.web.daily import DailyService, load_secret
 from metrogames.web.db import UNAVAILABLE, migrate, open_database, unavailable
+from metrogames.web.flood import Flood
 from metrogames.web.jobs.service import Jobs
 from metrogames.web.language import connection_gettext
 from metrogames.web.logs import RequestIds
@@ -222,6 +223,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     app.state.settings = settings
     app.state.limits = RateLimits(settings)
     app.state.sockets = SocketCap(settings.ws_per_address)
+    app.state.flood = Flood(settings.socket_rate, settings.socket_burst)
     app.state.rooms = rooms = RoomService(settings, engine)
     app.state.redis = connect(settings.redis_url) if settings.redis_url else None
     if app.state.redis is not None:

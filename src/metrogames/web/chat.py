@@ -3,8 +3,9 @@
 Short messages (1–200 characters, the rules of names: :func:`~metrogames.web.checks.chat_text`)
 from a seat of an online room — a seat token; spectators read but do not write —, stored with
 the room (:class:`~metrogames.web.models.ChatRow`: they survive a restart and stay readable once
-the game is over), each seat limited by ``rate_chat`` (a stored message counts; a refused or
-failed one does not). Each message is written in one
+the game is over), each seat limited by ``rate_chat`` (a message is counted before it is
+stored, atomically, so messages sent at once cannot all pass the limit; one refused for its
+rate or its text is not counted). Each message is written in one
 transaction on the rooms' writer thread (which also numbers it: ``seq`` 1, 2, … per room) and
 only once committed pushed to every WebSocket of the room as ``{"type": "chat", "message"}``: a
 refused or failed write sends nothing and changes nothing.
@@ -97,11 +98,10 @@ class Chat:
             RoomError: 409 ``no-chat``, 429 ``rate-limited`` (nothing stored or sent).
         """
         self.check_online(table)
-        key = f"{table.id}/{seat}"
-        self.limits.check("chat", key, N_("seat"))
+        # counted before it is stored, atomically: messages sent at once cannot all pass
+        await self.limits.take("chat", f"{table.id}/{seat}", N_("seat"))
         name = table.seats[seat].name
         message = await self.rooms.write(self._write, table.id, seat, name, text, time.time())
-        self.limits.count("chat", key)  # only a stored message counts
         await self.deliver(table.id, message)
         if self.rooms.cluster is not None:
             await self.rooms.cluster.publish_chat(table.id, message)

@@ -34,6 +34,14 @@ development) and ``METROGAMES_LOG_LEVEL`` (``warning``; ``info`` adds the access
 worker). ``METROGAMES_ADMISSIONS`` (how many admissions — room creations, seat claims, starts,
 sockets' hellos — one worker sets up at once; the others wait their turn, and moves never wait
 for them: :mod:`metrogames.web.admission`).
+Deadlines on clients (:mod:`metrogames.web.deadlines`, :mod:`metrogames.web.ws`):
+``METROGAMES_HEADER_SECONDS`` (a request's line and headers, from its first byte; 10),
+``METROGAMES_HEADER_BYTES`` (their largest size; 32 KiB), ``METROGAMES_BODY_SECONDS`` (a body,
+from the end of its headers; 30), ``METROGAMES_SEND_SECONDS`` (how long a client may leave what
+it is sent unread, HTTP or WebSocket; 30), ``METROGAMES_HELLO_SECONDS`` (a WebSocket's first
+message; 10); ``METROGAMES_SOCKET_RATE`` and ``METROGAMES_SOCKET_BURST`` (messages a second one
+WebSocket, and one seat, may send, and the burst allowed above that rate; 20 and 40:
+:mod:`metrogames.web.flood`).
 Heavy jobs (:mod:`metrogames.web.jobs`: hints, searching bots' decisions, analyses, uploaded
 replays, the daily expert's games, password hashing) never run in a serving process:
 ``METROGAMES_JOB_WORKERS`` (processes of the ``play`` lane: bots' decisions, then hints; 2) and
@@ -92,6 +100,13 @@ class Settings(BaseSettings):
     redis_url: str | None = None
     ws_per_address: int = Field(default=32, ge=1, le=100_000)
     admissions: int = Field(default=2, ge=1, le=10_000)
+    header_seconds: float = Field(default=10.0, gt=0, le=3600)
+    header_bytes: int = Field(default=32 * 1024, ge=1024, le=1024 * 1024)
+    body_seconds: float = Field(default=30.0, gt=0, le=3600)
+    send_seconds: float = Field(default=30.0, gt=0, le=3600)
+    hello_seconds: float = Field(default=10.0, gt=0, le=3600)
+    socket_rate: float = Field(default=20.0, gt=0, le=1_000_000)
+    socket_burst: int = Field(default=40, ge=1, le=1_000_000)
     job_workers: int = Field(default=2, ge=1, le=256)
     job_slow_workers: int = Field(default=1, ge=1, le=256)
     job_queue: int = Field(default=32, ge=1, le=100_000)

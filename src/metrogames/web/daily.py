@@ -87,6 +87,15 @@ MIDNIGHT_RULE = N_(
 """The one rule for a ranked game still in progress at midnight UTC, as ``docs/web-api.md``
 states it and ``GET /api/daily`` sends it in the request's language (the page shows it before
 a ranked start)."""
+ACCOUNT_RULE = N_(
+    "Today's leaderboard ranks accounts made before today's deal opened (midnight UTC). An "
+    "account made today ranks from tomorrow's deal on (today's deal can be practised once the "
+    "day has closed): nobody can rehearse the day's deal as a guest and rank it with a fresh "
+    "account."
+)
+"""Who may take today's ranked attempt, as ``docs/web-api.md`` states it and ``GET
+/api/daily`` sends it (``account_rule``, in the request's language; the page shows it before a
+ranked start)."""
 
 
 def load_secret(sessions: sessionmaker[Session], configured: str | None) -> bytes:
@@ -224,8 +233,8 @@ class DailyService:
 
     # -- playing ------------------------------------------------------------------------------
     def overview(self, player: Player | None, gettext: Gettext = N_) -> dict[str, Any]:
-        """``GET /api/daily``: ``{"date", "closes_at", "midnight_rule", "guest_ranked",
-        "games": [{"game", "played", "room"}]}`` (``played``: the player has started today's
+        """``GET /api/daily``: ``{"date", "closes_at", "midnight_rule", "account_rule",
+        "guest_ranked", "games": [{"game", "played", "room"}]}`` (``played``: the player has started today's
         ranked game; ``room``: its room; ``guest_ranked``: the cap on ranked guest games per
         address, game and day; ``midnight_rule`` in the language of ``gettext``)."""
         today = self.today()
@@ -244,6 +253,7 @@ class DailyService:
             "date": today,
             "closes_at": dd.day_opens(today) + dd.DAY_SECONDS,
             "midnight_rule": gettext(MIDNIGHT_RULE),
+            "account_rule": gettext(ACCOUNT_RULE),
             "guest_ranked": self.guest_ranked,
             "games": [{"game": g, "played": g in rooms, "room": rooms.get(g)} for g in dd.GAMES],
         }
@@ -311,8 +321,10 @@ class DailyService:
             RoomError: 404 ``not-found`` (game, day); 400 ``bad-request``; 409
                 ``day-not-open`` (a future day), ``attempt-used`` (today's ranked game has
                 ended, or for an account, a guest it claimed has a ranked game of the day),
-                ``guest-limit`` (the address has started its ranked guest games of
-                the day).
+                ``account-too-new`` (an account made after today's deal opened:
+                :data:`ACCOUNT_RULE`), ``guest-limit`` (the address has started its ranked
+                guest games of the day: counted in the transaction that stores the attempt,
+                each taking a numbered place, so starts at once cannot pass the cap).
         """
         game, day = dd.check_game(game), dd.check_day(day)
         today = self.today()
@@ -331,62 +343,112 @@ class DailyService:
             if existing is not None and (ranked or existing.score is None):
                 # a closed day: its ranked game goes on
                 return await self._resume(existing, account)
-            if (
-                ranked
-                and account
-                and await asyncio.to_thread(self._claimed_ranked, player.id, game, day)
-            ):
-                raise RoomError(
-                    409,
-                    "attempt-used",
-                    f"a guest player this account claimed has played today's ranked {game} "
-                    "game: one ranked attempt per account; past days can be practised",
-                )
-            if key and await asyncio.to_thread(self._guest_games, key, game, day) >= (
-                self.guest_ranked
-            ):
-                raise RoomError(
-                    409,
-                    "guest-limit",
-                    plural(
-                        "this address has started {n} ranked guest game of {title} today: "
-                        "sign in to play ranked, or practise a past day",
-                        "this address has started {n} ranked guest games of {title} today: "
-                        "sign in to play ranked, or practise a past day",
-                        self.guest_ranked,
-                        title=game_type(game).title,
-                    ),
-                )
-            started = self.now()
+            if ranked and account:
+                await asyncio.to_thread(self._check_account, player.id, game, day)
+            for _ in range(3):  # another start took the same place at once: count again
+                try:
+                    table, token = await self._open_attempt(
+                        player, game, day, ranked, share, key, account
+                    )
+                    break
+                except IntegrityError:
+                    existing = await asyncio.to_thread(self._ranked_of, player.id, game, day)
+                    if existing is not None:  # another server started this ranked attempt
+                        return await self._resume(existing, account)
+            else:
+                raise RoomError(503, "unavailable", "the server is busy; try again")
+        return {"room": table.id, "ranked": ranked, "token": token}
 
-            def attempt(session: Session, table: Table) -> None:
-                session.add(
-                    DailyAttemptRow(
-                        player_id=player.id,
-                        game=game,
-                        day=day,
-                        ranked=ranked,
-                        shared=share and ranked,
-                        room_id=table.id,
-                        started=started,
-                        address=key,
+    def _check_account(self, player: str, game: str, day: str) -> None:
+        """Refuse a ranked start of ``game`` on ``day`` by the account of ``player`` when the
+        account was made after the day's deal opened, or a guest it claimed has played that
+        ranked game (on a worker thread).
+
+        Raises:
+            RoomError: 409 ``account-too-new``, ``attempt-used``.
+        """
+        with self.sessions() as session:
+            created = session.scalar(
+                select(AccountRow.created).where(AccountRow.player_id == player)
+            )
+        if created is not None and created >= dd.day_opens(day):
+            raise RoomError(409, "account-too-new", msg(ACCOUNT_RULE))
+        if self._claimed_ranked(player, game, day):
+            raise RoomError(
+                409,
+                "attempt-used",
+                f"a guest player this account claimed has played today's ranked {game} "
+                "game: one ranked attempt per account; past days can be practised",
+            )
+
+    def _guest_limit(self, game: str) -> RoomError:
+        return RoomError(
+            409,
+            "guest-limit",
+            plural(
+                "this address has started {n} ranked guest game of {title} today: "
+                "sign in to play ranked, or practise a past day",
+                "this address has started {n} ranked guest games of {title} today: "
+                "sign in to play ranked, or practise a past day",
+                self.guest_ranked,
+                title=game_type(game).title,
+            ),
+        )
+
+    async def _open_attempt(
+        self,
+        player: Player,
+        game: str,
+        day: str,
+        ranked: bool,
+        share: bool,
+        key: str | None,
+        account: bool,
+    ) -> tuple[Table, str | None]:
+        """Create the attempt's room and row in one transaction; a guest's ranked attempt
+        (``key``: its address's digest) takes the next place among its address's, refused
+        past the cap. Returns the room and, for an ``account``, its new seat token (a guest
+        plays with its player token: ``None``).
+
+        Raises:
+            RoomError: 409 ``guest-limit``.
+            IntegrityError: a place or the ranked attempt taken at the same time elsewhere.
+        """
+        if key and await asyncio.to_thread(self._guest_games, key, game, day) >= self.guest_ranked:
+            raise self._guest_limit(game)  # (the count that decides is the one below)
+        started = self.now()
+        cap = self.guest_ranked
+
+        def attempt(session: Session, table: Table) -> None:
+            slot = None
+            if key:
+                a = DailyAttemptRow
+                used = session.scalar(
+                    select(func.count()).where(
+                        a.address == key, a.game == game, a.day == day, a.ranked
                     )
                 )
-
-            token = new_token() if account else None
-            seat = Seat(
-                0, player.name, True, None, hash_token(token) if token else player.token_hash
-            )
-            try:
-                table = await self.rooms.create_dealt(
-                    game, "daily", self.seed(game, day), [seat], attempt
+                if (used or 0) >= cap:
+                    raise self._guest_limit(game)
+                slot = (used or 0) + 1
+            session.add(
+                DailyAttemptRow(
+                    player_id=player.id,
+                    game=game,
+                    day=day,
+                    ranked=ranked,
+                    shared=share and ranked,
+                    room_id=table.id,
+                    started=started,
+                    address=key,
+                    address_slot=slot,
                 )
-            except IntegrityError:  # another server started this ranked attempt first
-                existing = await asyncio.to_thread(self._ranked_of, player.id, game, day)
-                if existing is None:
-                    raise
-                return await self._resume(existing, account)
-        return {"room": table.id, "ranked": ranked, "token": token}
+            )
+
+        token = new_token() if account else None
+        seat = Seat(0, player.name, True, None, hash_token(token) if token else player.token_hash)
+        table = await self.rooms.create_dealt(game, "daily", self.seed(game, day), [seat], attempt)
+        return table, token
 
     async def _resume(self, attempt: DailyAttemptRow, account: bool) -> dict[str, Any]:
         if attempt.score is not None:

@@ -72,7 +72,7 @@ async def who(request: Request) -> tuple[Player, Account | None]:
 async def create_player(request: Request) -> dict[str, Any]:
     """``{"name"}`` → ``{"player", "name", "token"}`` (the token is shown only here)."""
     body = await read_body(request, PlayerBody, N_("a player"))
-    charge(request, "players")
+    await charge(request, "players")
     player, token = await asyncio.to_thread(players(request).create, body.name)
     return {"player": player.id, "name": player.name, "token": token}
 
@@ -129,10 +129,10 @@ async def get_daily(request: Request) -> dict[str, Any]:
 async def start_daily(game: str, day: str, request: Request) -> dict[str, Any]:
     """Start (or continue) the day's game: ``{"share"}`` → ``{"room", "ranked", "token"}``."""
     service = daily(request)
+    player, account = await who(request)
+    body = await read_body(request, DailyStartBody, "a daily start")  # before the turn
+    await charge(request, "rooms")
     async with service.rooms.admission.turn():
-        player, account = await who(request)
-        body = await read_body(request, DailyStartBody, "a daily start")
-        charge(request, "rooms")
         return await service.start(
             player, game, day, body.share, account is not None, client_key(request)
         )

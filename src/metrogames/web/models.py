@@ -59,6 +59,7 @@ class SeatRow(Base):
     token once claimed)."""
 
     __tablename__ = "seats"
+    __table_args__ = (Index("ux_seats_account", "room_id", "account_id", unique=True),)
 
     room_id: Mapped[str] = mapped_column(
         String(8), ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
@@ -71,7 +72,13 @@ class SeatRow(Base):
     account_id: Mapped[str | None] = mapped_column(
         String(10), ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True, index=True
     )
-    """The account signed in when the seat was claimed (rated online play), or null."""
+    """The account signed in when the seat was claimed (rated online play), or null (an
+    account holds at most one seat of a room: ``ux_seats_account``)."""
+    address: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The keyed digest of the client address that claimed the seat (null: not claimed by a
+    client, or claimed before this was kept)."""
+    session: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The SHA-256 of the sign-in session's token the seat was claimed with, or null."""
 
 
 class ActionRow(Base):
@@ -132,6 +139,7 @@ class DailyAttemptRow(Base):
         Index("ix_daily_shared", "game", "day", "ranked", "shared", "score"),
         Index("ix_daily_best", "game", "ranked", "shared", "score"),
         Index("ix_daily_address", "address", "game", "day"),
+        Index("ux_daily_address_slot", "address", "game", "day", "address_slot", unique=True),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
@@ -151,6 +159,10 @@ class DailyAttemptRow(Base):
     address: Mapped[str | None] = mapped_column(String(64), nullable=True)
     """A guest's ranked attempt: the keyed hash of the client address that started it
     (the per-address cap on ranked guest games); null otherwise."""
+    address_slot: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """A guest's ranked attempt: its place (1, 2, … up to the cap) among its address's ranked
+    guest games of the game and day, unique (``ux_daily_address_slot``): the cap holds
+    however many starts come at once."""
 
 
 class DailyBotScoreRow(Base):

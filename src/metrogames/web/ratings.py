@@ -2,12 +2,16 @@
 OpenSkill's Plackett–Luce model (``openskill``), which rates a free-for-all of 2–6 players at
 once rather than as pairs.
 
-**What is rated.** A finished room of mode ``online`` with at least two human seats updates,
-in the transaction that stores its last action (the room service's finish hook), the rating
-of each human seat claimed by a signed-in account (``seats.account_id``), for that game and
-player count. The other seats take part at fixed ratings and are never updated: a bot at its
-level's (:data:`BOT_MU`, sigma :data:`BOT_SIGMA`), an anonymous human at the model's prior
-(mu 25, sigma 25/3). A seat played for a while by a bot (a handover) is still its human's.
+**What is rated.** Only games between distinct people's accounts (and bots) change ratings: a
+finished room of mode ``online`` whose human seats — at least two — are each tied to an account
+(``seats.account_id``), no two to the same one, and no two claimed from the same client address
+or the same sign-in session (``seats.address``, ``seats.session``), updates, in the transaction
+that stores its last action (the room service's finish hook), the rating of each human seat,
+for that game and player count (:func:`rated`). So one person holding two seats — an account
+and an anonymous seat that passes, two accounts from one browser or one address — rates
+nothing. Bots take part at fixed ratings and are never updated: a bot at its level's
+(:data:`BOT_MU`, sigma :data:`BOT_SIGMA`). A seat played for a while by a bot (a handover) is
+still its human's.
 
 **The outcome.** Seats are ordered by (winner, score): the engine's winners first, then by
 final score; equal (winner, score) pairs tie.
@@ -82,11 +86,15 @@ class Rating:
 
 @dataclass(frozen=True)
 class SeatFacts:
-    """What rating needs of a seat: ``human``, its ``bot`` code and its ``account``."""
+    """What rating needs of a seat: ``human``, its ``bot`` code, its ``account``, and the
+    digests of the client ``address`` and sign-in ``session`` that claimed it (``None``:
+    unknown)."""
 
     human: bool
     bot: str | None
     account: str | None
+    address: str | None = None
+    session: str | None = None
 
 
 def ranks(state: State[Action]) -> list[int]:
@@ -98,8 +106,17 @@ def ranks(state: State[Action]) -> list[int]:
 
 
 def rated(seats: list[SeatFacts]) -> bool:
-    """True when a game of these seats is rated: at least two humans."""
-    return sum(s.human for s in seats) >= 2
+    """True when a game of these seats is rated: at least two human seats, each tied to an
+    account, and no two of them sharing an account, a claiming address or a session (one
+    person holding two seats does not rate)."""
+    humans = [s for s in seats if s.human]
+    if len(humans) < 2 or any(s.account is None for s in humans):
+        return False
+    for facts in ("account", "address", "session"):
+        known = [getattr(s, facts) for s in humans if getattr(s, facts) is not None]
+        if len(known) != len(set(known)):
+            return False
+    return True
 
 
 def rate(
@@ -109,18 +126,16 @@ def rate(
     seats: list[SeatFacts],
     outcome: list[int],
 ) -> list[Key]:
-    """Rate one game in ``ratings`` (changed in place): the accounts' ratings for ``game`` and
-    ``len(seats)`` players move by the outcome's ranks; returns the keys changed.
-
-    An account holds at most one rated seat of a game (the first; a later one reads as
-    anonymous)."""
+    """Rate one game of :func:`rated` seats in ``ratings`` (changed in place): the accounts'
+    ratings for ``game`` and ``len(seats)`` players move by the outcome's ranks; returns the
+    keys changed (none for a game that is not rated)."""
+    if not rated(seats):
+        return []
     players = len(seats)
     teams = []
     keys: list[Key | None] = []
     for s in seats:
         key = (s.account, game, players) if s.human and s.account else None
-        if key is not None and key in keys:
-            key = None
         keys.append(key)
         if key is not None and key in ratings:
             mine = ratings[key]
@@ -145,7 +160,7 @@ def seat_facts(session: Session, room: str) -> list[SeatFacts]:
     rows = session.scalars(
         select(SeatRow).where(SeatRow.room_id == room).order_by(SeatRow.seat)
     ).all()
-    return [SeatFacts(r.human, r.bot, r.account_id) for r in rows]
+    return [SeatFacts(r.human, r.bot, r.account_id, r.address, r.session) for r in rows]
 
 
 def stored(session: Session, keys: Iterable[Key] | None = None) -> dict[Key, Rating]:

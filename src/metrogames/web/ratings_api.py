@@ -12,12 +12,13 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
 
 from metrogames.i18n import N_, msg
 from metrogames.web import ratings as rt
 from metrogames.web.accounts import Account
 from metrogames.web.accounts_api import account_of
-from metrogames.web.api import bearer, read_body, seat_number, service
+from metrogames.web.api import SeatNumber, bearer, read_body, service
 from metrogames.web.bodies import NoBody
 from metrogames.web.checks import RoomError, seat_label
 from metrogames.web.models import AccountRow, SeatRow
@@ -28,13 +29,13 @@ router = APIRouter(prefix="/api")
 
 
 @router.post("/rooms/{room}/seats/{seat}/account")
-async def link_seat(room: str, seat: str, request: Request) -> dict[str, Any]:
+async def link_seat(room: str, seat: SeatNumber, request: Request) -> dict[str, Any]:
     """Rate this seat for the signed-in account (its seat token; the lobby of an online room)
     → as ``GET /api/rooms/{room}/ratings``."""
     rooms = service(request)
     account = await account_of(request)
     await read_body(request, NoBody, "a seat link")
-    number = seat_number(seat)
+    number = seat
     table = await rooms.table(room)
     if rooms.seat_of(table, bearer(request)) != number:
         message = msg(N_("this token does not hold seat {seat}"), seat=seat_label(number))
@@ -60,11 +61,16 @@ def _link(rooms: RoomService, room: str, seat: int, account: Account) -> None:
                 N_("this account holds seat {seat} of this room"), seat=seat_label(other)
             )
             raise RoomError(409, "seat-taken", message)
-        session.execute(
-            update(SeatRow)
-            .where(SeatRow.room_id == room, SeatRow.seat == seat)
-            .values(account_id=account.id)
-        )
+        try:
+            session.execute(
+                update(SeatRow)
+                .where(SeatRow.room_id == room, SeatRow.seat == seat)
+                .values(account_id=account.id)
+            )
+            session.flush()
+        except IntegrityError:  # linked to another seat at the same time (ux_seats_account)
+            message = msg(N_("this account holds another seat of this room"))
+            raise RoomError(409, "seat-taken", message) from None
 
 
 @router.get("/rooms/{room}/ratings")

@@ -134,6 +134,12 @@ still takes other workers' changes as they come (a socket usually follows a room
 after that it is only marked stale."""
 
 
+Origin = tuple[str | None, str | None]
+"""Who claims a seat: the keyed digest of the client address and the SHA-256 of its sign-in
+session's token (``None``: unknown, or not signed in) — kept with the seat so that seats one
+person holds in a game do not rate each other (:mod:`.ratings`)."""
+
+
 def check_room_id(room: str) -> None:
     """Refuse what cannot be a room id (8 lowercase letters/digits).
 
@@ -711,8 +717,11 @@ class RoomService:
         )
 
     # -- rooms ----------------------------------------------------------------------------
-    async def create(self, body: RoomBody) -> tuple[Table, dict[str, str], str]:
-        """``POST /api/rooms``: a new room; non-online rooms start at once.
+    async def create(
+        self, body: RoomBody, origin: Origin = (None, None)
+    ) -> tuple[Table, dict[str, str], str]:
+        """``POST /api/rooms``: a new room; non-online rooms start at once. The seats handed
+        to the creator are stored as claimed from ``origin`` (:data:`Origin`).
 
         Returns:
             The table, the seat tokens handed to the creator (seat number as text → token)
@@ -763,10 +772,11 @@ class RoomService:
             raise bad_request(msg(N_("a room: options: {detail}"), detail=message_of(exc))) from None
         host = new_token()
         table = self._new_table(game, mode, options, seed, seats, state, body.turn_clock, host)
+        claims = {int(seat): origin for seat in tokens}
         if mode == "online":
-            await self._open(table, "waiting", [])
+            await self._open(table, "waiting", [], claims=claims)
         else:
-            await self._open(table, "playing", table.progress.chance_actions())
+            await self._open(table, "playing", table.progress.chance_actions(), claims=claims)
             await self._settle(table)
         return table, tokens, host
 
@@ -824,14 +834,18 @@ class RoomService:
         status: str,
         moves: list[tuple[int, Any]],
         extra: Callable[[Session, Table], None] | None = None,
+        claims: dict[int, Origin] | None = None,
     ) -> None:
         """Store a new room with ``status`` (``playing``: ``moves``, its first chance actions,
-        were made on its progress; its turn clock starts), then keep it in memory: a failed
-        write leaves nothing anywhere."""
+        were made on its progress; its turn clock starts) and the seats of ``claims`` as
+        claimed from their origins, then keep it in memory: a failed write leaves nothing
+        anywhere."""
         playing = status == "playing"
         deadline = self._new_deadline(table) if playing else None
         due = playing and bool(self._bot_move(table))
-        await self.write(self._write_room, table, status, moves, extra, deadline, due)
+        await self.write(
+            self._write_room, table, status, moves, extra, deadline, due, claims or {}
+        )
         table.status, table.deadline, table.bots_due = status, deadline, due
         if self.cluster is not None:  # no other worker knows the room yet: its first version
             table.version = await self.cluster.new_version(table.id)
@@ -845,9 +859,10 @@ class RoomService:
         extra: Callable[[Session, Table], None] | None,
         deadline: float | None,
         due: bool,
+        claims: dict[int, Origin],
     ) -> None:
         """Add a new room's row (with ``status``, ``deadline`` and ``bots_due``), its seats'
-        rows and its first actions."""
+        rows (those of ``claims`` with the origin that claimed them) and its first actions."""
         with self.sessions.begin() as session:
             session.add(
                 RoomRow(
@@ -866,6 +881,7 @@ class RoomService:
             )
             session.flush()
             for s in table.seats:
+                address, signed_in = claims.get(s.seat, (None, None))
                 session.add(
                     SeatRow(
                         room_id=table.id,
@@ -874,6 +890,8 @@ class RoomService:
                         human=s.human,
                         bot=s.bot,
                         token_hash=s.token_hash,
+                        address=address,
+                        session=signed_in,
                     )
                 )
             self._add_actions(session, table.id, 0, moves, table.progress.state)
@@ -927,6 +945,20 @@ class RoomService:
                 return s.seat
         raise RoomError(403, "bad-token", msg(N_("this token holds no seat of this room")))
 
+    @staticmethod
+    def check_seat_token(table: Table, seat: int, token_hash: str | None) -> None:
+        """Refuse ``token_hash`` unless it is still ``seat``'s token's digest.
+
+        Raises:
+            RoomError: 403 ``bad-token`` (the seat's token was replaced: a new daily start, a
+                claimed guest).
+        """
+        held = table.seats[seat].token_hash if 0 <= seat < len(table.seats) else None
+        if token_hash is None or held is None or not secrets.compare_digest(held, token_hash):
+            raise RoomError(
+                403, "bad-token", msg(N_("this token no longer holds seat {seat}"), seat=seat_label(seat))
+            )
+
     def viewer(self, table: Table, token: str | None) -> int | None:
         """The seat of ``token``, or ``None`` (a spectator) without one.
 
@@ -965,8 +997,9 @@ class RoomService:
         if not secrets.compare_digest(hash_token(token), table.host_hash):
             raise RoomError(403, "bad-token", msg(N_("only the room's host may do this")))
 
-    async def join(self, room: str, body: JoinBody) -> str:
-        """``POST /api/rooms/{room}/join``: claim an open human seat; returns its token.
+    async def join(self, room: str, body: JoinBody, origin: Origin = (None, None)) -> str:
+        """``POST /api/rooms/{room}/join``: claim an open human seat from ``origin``; returns
+        its token.
 
         Raises:
             RoomError: ``bad-request``, 409 ``seat-taken`` (claimed, a bot's, or not waiting).
@@ -987,7 +1020,7 @@ class RoomService:
                 token = new_token()
                 name = body.name or f"Player {seat + 1}"
                 changes = {"name": name, "token_hash": hash_token(token)}
-                await self._change_seat(table, seat, claim=True, **changes)
+                await self._change_seat(table, seat, claim=origin, **changes)
             await self._notify(table)
         return token
 
@@ -1105,12 +1138,13 @@ class RoomService:
         return table.seats[seat]
 
     async def _change_seat(
-        self, table: Table, seat: int, claim: bool = False, **changes: Any
+        self, table: Table, seat: int, claim: Origin | None = None, **changes: Any
     ) -> None:
         """Store ``seat`` with ``changes`` (``name``, ``bot``, ``token_hash``) and whether a bot
         is now to move, then put the changed seat in place of the old one (under the room's
-        lock). ``claim``: the seat must still be unclaimed in the database (else 409
-        ``seat-taken``: another worker claimed it meanwhile)."""
+        lock). ``claim`` (the claimer's :data:`Origin`, stored with it): the seat must still
+        be unclaimed in the database (else 409 ``seat-taken``: another worker claimed it
+        meanwhile)."""
         changed = dataclasses.replace(table.seats[seat], **changes)
         seats = [changed if s.seat == seat else s for s in table.seats]
         due = table.status == "playing" and bool(self._bot_move(table, seats))
@@ -1128,15 +1162,19 @@ class RoomService:
             await self._change_seat(table, seat, token_hash=hash_token(token))
         return token
 
-    def _save_seat(self, room: str, s: Seat, due: bool | None, claim: bool = False) -> None:
+    def _save_seat(
+        self, room: str, s: Seat, due: bool | None, claim: Origin | None = None
+    ) -> None:
         with self.sessions.begin() as session:
-            row = session.get(SeatRow, (room, s.seat), with_for_update=claim)
+            row = session.get(SeatRow, (room, s.seat), with_for_update=claim is not None)
             if row is None:
                 message = msg(N_("no seat {seat} in this room"), seat=seat_label(s.seat))
                 raise RoomError(404, "not-found", message)
-            if claim and row.token_hash is not None:
-                message = msg(N_("seat {seat} is not open"), seat=seat_label(s.seat))
-                raise RoomError(409, "seat-taken", message)
+            if claim is not None:
+                if row.token_hash is not None:
+                    message = msg(N_("seat {seat} is not open"), seat=seat_label(s.seat))
+                    raise RoomError(409, "seat-taken", message)
+                row.address, row.session = claim
             row.name, row.bot, row.token_hash = s.name, s.bot, s.token_hash
             if due is not None:
                 session.execute(update(RoomRow).where(RoomRow.id == room).values(bots_due=due))
@@ -1148,8 +1186,15 @@ class RoomService:
         if table.status == "finished":
             raise RoomError(409, "game-over", msg(N_("the game is over")))
 
-    async def act(self, room: str, token: str | None, body: ActionBody) -> tuple[Table, int]:
-        """``POST /api/rooms/{room}/actions``: play ``{"action", "step"}`` for the token's seat.
+    async def act(
+        self,
+        room: str,
+        token: str | None,
+        body: ActionBody,
+        admit: Callable[[str, int], None] | None = None,
+    ) -> tuple[Table, int]:
+        """``POST /api/rooms/{room}/actions``: play ``{"action", "step"}`` for the token's seat
+        (``admit(room, seat)`` first: the seat's flood control, :mod:`.flood`).
 
         Returns:
             The table and the acting seat (bots that follow have played when ``bot_delay`` is
@@ -1162,14 +1207,20 @@ class RoomService:
         """
         async with self.held(room) as table:
             seat = self.seat_of(table, token)
-            await self.act_as(table, seat, body)
+            if admit is not None:
+                admit(table.id, seat)
+            await self.act_as(table, seat, body, hash_token(token or ""))
         return table, seat
 
-    async def act_as(self, table: Table, seat: int, body: ActionBody) -> None:
-        """Play ``{"action", "step"}`` for ``seat``, whose token was checked; errors as
-        :meth:`act`."""
+    async def act_as(
+        self, table: Table, seat: int, body: ActionBody, token_hash: str | None
+    ) -> None:
+        """Play ``{"action", "step"}`` for ``seat``, whose token (``token_hash``, its digest)
+        is checked again under the room's lock, the room caught up (a token replaced since
+        the caller saw it no longer acts); errors as :meth:`act`."""
         step = body.step
         async with self.locked(table):
+            self.check_seat_token(table, seat, token_hash)
             self._check_playing(table)
             if not self._step_current(table, seat, step):
                 raise RoomError(409, "stale-step", _stale(step, table.progress.step))

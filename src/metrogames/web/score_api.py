@@ -63,5 +63,5 @@ def score(sheet: dict[str, Any]) -> dict[str, Any]:
 async def post_score(request: Request) -> dict[str, Any]:
     """Check and score ``{"game", ...}`` (a score sheet): the ``score --json`` breakdown."""
     sheet = (await read_body(request, Sheet, "a score sheet")).root
-    charge(request, "scores")
+    await charge(request, "scores")
     return score(sheet)

@@ -17,6 +17,7 @@ import uvicorn
 from fastapi import FastAPI
 
 from metrogames.games import game_names, game_type
+from metrogames.web import deadlines
 from metrogames.web.app import create_app
 from metrogames.web.config import Settings
 from metrogames.web.logs import log_config
@@ -32,11 +33,14 @@ ones (and, as always, only once the old objects have grown by a quarter)."""
 
 
 def server_config(app: FastAPI, settings: Settings) -> uvicorn.Config:
-    """uvicorn's configuration for ``app`` on ``settings.host``:``settings.port``."""
+    """uvicorn's configuration for ``app`` on ``settings.host``:``settings.port`` (HTTP by
+    :class:`~metrogames.web.deadlines.GuardedHttp`, its limits from ``settings``)."""
+    deadlines.configure(settings)
     return uvicorn.Config(
         app,
         host=settings.host,
         port=settings.port,
+        http=deadlines.IMPORT_PATH,
         log_config=log_config(settings.log_format, settings.log_level),
         log_level=settings.log_level,
         ws_max_size=FRAME_LIMIT,
@@ -47,7 +51,9 @@ def server_config(app: FastAPI, settings: Settings) -> uvicorn.Config:
 
 def worker_app() -> FastAPI:
     """One worker's app, its settings read from the environment (``METROGAMES_*``)."""
-    app = create_app(Settings())
+    settings = Settings()
+    deadlines.configure(settings)
+    app = create_app(settings)
     settle_heap()
     return app
 
@@ -81,6 +87,7 @@ def worker_config(settings: Settings, workers: int) -> uvicorn.Config:
         workers=workers,
         host=settings.host,
         port=settings.port,
+        http=deadlines.IMPORT_PATH,
         log_config=log_config(settings.log_format, settings.log_level),
         log_level=settings.log_level,
         ws_max_size=FRAME_LIMIT,

@@ -124,8 +124,8 @@ class Table:
     version in Redis this copy is known to match, or ``None``), ``heard`` (the version the
     last change published by another worker gave the room), ``unpushed`` (a change heard
     from another worker is not yet pushed to this worker's sockets) and ``written`` (while a
-    change runs under :meth:`RoomService.locked`: the actions stored so far, as
-    ``[player, action JSON]`` texts)."""
+    change runs under :meth:`~metrogames.web.rooms.RoomService.locked`: the actions stored so
+    far, as ``[player, action JSON]`` texts)."""
 
     id: str
     game: str

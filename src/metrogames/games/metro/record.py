@@ -221,7 +221,7 @@ def metro_deal_record(
 
 
 def read_metro_record(value: Any) -> MetroRecord:
-    """Check a record's structure and read it (the moves are checked by :func:`replay`).
+    """Check a record's structure and read it (the moves are checked by :func:`replay_metro_record`).
 
     Raises:
         RecordError: not an object, unknown or missing keys, wrong types, a wrong format or

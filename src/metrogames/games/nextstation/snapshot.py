@@ -53,7 +53,8 @@ class PlayerPart:
 
 @dataclass(frozen=True)
 class Position:
-    """What a snapshot holds (the fields of :class:`NextStationState` of the same names).
+    """What a snapshot holds (the fields of
+    :class:`~metrogames.games.nextstation.state.NextStationState` of the same names).
 
     ``viewer``: ``None`` for a full state, a seat, or :data:`SPECTATOR`.
     """

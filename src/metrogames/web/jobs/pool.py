@@ -105,7 +105,7 @@ class Lane:
             self.pool = ProcessPool(
                 self.workers,
                 initializer=work.preload,
-                initargs=(NICE.get(self.name, 10),),
+                initargs=(NICE.get(self.name, 10), self.name != "passwords"),
                 context=_context(),
             )
         loop = asyncio.get_running_loop()

@@ -167,12 +167,14 @@ def _message_of(value: object) -> object:
     return value
 
 
-def preload(nice: int = 0) -> None:
+def preload(nice: int = 0, games: bool = True) -> None:
     """Ready a worker process: lower its CPU priority by ``nice`` (the serving processes go
-    first), import every game and make, view and snapshot one game of each (their lazily
-    built tables filled before the first job)."""
+    first) and, with ``games``, make, view and snapshot one game of each (their lazily built
+    tables filled before the first job; the modules are imported with this one)."""
     if nice:
         os.nice(nice)
+    if not games:
+        return
     for name in game_names():
         kind = game_type(name)
         state = kind.make(min(kind.players), {}).new_game(0)

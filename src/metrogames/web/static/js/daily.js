@@ -225,6 +225,7 @@ export function dailyPanel(navigate) {
       badToken ? h("p", { class: "note" }, t("daily.bad-token-note")) : "",
       cards,
       h("p", { class: "small midnight-rule", "data-testid": "midnight-rule" }, h("strong", {}, t("daily.midnight")), " ", daily.midnight_rule),
+      h("p", { class: "small account-rule", "data-testid": "account-rule" }, h("strong", {}, t("daily.who-ranks")), " ", daily.account_rule),
       API.signedIn() ? "" : h("p", { class: "small muted", "data-testid": "guest-note" }, t("daily.guest-note", { n: daily.guest_ranked })),
       h("p", { class: "small" }, me ? `${t("daily.playing-as", { name: me.name })} ` : "", link(navigate, dailyHref("london", daily.date), t("daily.leaderboards"))),
       API.signedIn() ? "" : tokenPanel(refresh));
@@ -449,6 +450,7 @@ export class DailyBoardScreen {
         } }, t("daily.play-today", { city: shortOf(this.game) }));
         panel.append(h("label", { class: "share-opt" }, share, h("span", {}, t("daily.share"), " ", h("span", { class: "muted small" }, t("daily.share.optional")))),
           h("p", { class: "small midnight-rule" }, h("strong", {}, t("daily.midnight")), " ", this.daily.midnight_rule),
+          h("p", { class: "small account-rule" }, h("strong", {}, t("daily.who-ranks")), " ", this.daily.account_rule),
           h("div", { class: "buttons" }, btn));
       }
       panel.append(h("p", { class: "muted small" }, t("daily.published")));

@@ -1,0 +1,117 @@
+"""One socket cannot slow a room (``web/flood.py``, ``web/ws.py``; issue "Hardened", fault 6).
+
+The attacker's inputs: about 1,550 illegal actions a second from one socket moved everyone's
+p50 from 9 to 152 ms; 3,000 repeated hellos pushed 3,000 views (5.4 MB) to another socket of
+the room. Messages are now limited per socket and per seat (a token bucket each), a socket that
+keeps flooding is closed with a reason, and no socket is pushed a view that did not change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+from webutil import auth, create, make_settings, view
+
+from metrogames.web.app import create_app
+from metrogames.web.flood import Bucket
+
+
+def test_a_bucket_allows_its_burst_then_its_rate() -> None:
+    now = [0.0]
+    bucket = Bucket(rate=2.0, burst=3, clock=lambda: now[0])
+    assert [bucket.take() for _ in range(4)] == [True, True, True, False]
+    now[0] += 0.5  # one token back (2 a second)
+    assert [bucket.take(), bucket.take()] == [True, False]
+    now[0] += 100  # never more than the burst
+    assert [bucket.take() for _ in range(4)] == [True, True, True, False]
+
+
+def solo(client: TestClient) -> tuple[str, str]:
+    made = create(client, game="london", mode="solo", seats=[{"name": "Ada"}])
+    return made["room"]["room"], made["tokens"]["0"]
+
+
+ILLEGAL = {"type": "action", "action": "A1-A2", "step": 1}
+
+
+def test_a_flooding_socket_is_refused_then_closed(db_url: str) -> None:
+    settings = make_settings(db_url, socket_rate=1, socket_burst=5)
+    with TestClient(create_app(settings)) as client:
+        room, token = solo(client)
+        with client.websocket_connect(f"/ws/rooms/{room}") as ws:
+            ws.send_json({"type": "hello", "token": token})
+            assert ws.receive_json()["type"] == "view"  # the hello took one of 5
+            for _ in range(40):
+                ws.send_json(ILLEGAL)
+            replies: list[dict[str, Any]] = []
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while True:
+                    replies.append(ws.receive_json())
+        reasons = [r["reason"] for r in replies]
+        # 4 more messages were read and refused by the engine; then one rate-limited answer
+        # (later refusals are not answered within the same second), then the socket closed
+        assert "rate-limited" not in reasons[:4]
+        assert reasons[4] == "rate-limited" and "at most 1 a second" in replies[4]["error"]
+        assert len(replies) == 5
+        assert closed.value.code == 1008 and closed.value.reason == "too many messages"
+        # the room is untouched and still served
+        assert view(client, room, token)["step"] == 1
+
+
+def test_a_seats_http_actions_share_its_bucket(db_url: str) -> None:
+    settings = make_settings(db_url, socket_rate=1, socket_burst=3)
+    with TestClient(create_app(settings)) as client:
+        room, token = solo(client)
+        answers = [
+            client.post(
+                f"/api/rooms/{room}/actions",
+                headers=auth(token),
+                json={"action": "A1-A2", "step": 1},
+            )
+            for _ in range(5)
+        ]
+        assert [a.status_code for a in answers[:3]] == [400, 400, 400]
+        assert [a.json()["reason"] for a in answers[3:]] == ["rate-limited"] * 2
+        assert answers[3].headers["Retry-After"] == "1"
+
+
+def test_repeated_hellos_push_no_view_to_another_socket(db_url: str) -> None:
+    with TestClient(create_app(make_settings(db_url))) as client:
+        room, token = solo(client)
+        with client.websocket_connect(f"/ws/rooms/{room}") as watcher:
+            watcher.send_json({"type": "hello", "token": token})
+            first = watcher.receive_json()["view"]
+            with client.websocket_connect(f"/ws/rooms/{room}") as hammer:
+                for _ in range(50):
+                    hammer.send_json({"type": "hello", "token": token})
+                    assert hammer.receive_json()["type"] == "view"  # it asked: it gets one
+                legal = first["legal"]
+                move = next(a for a in legal if a != "pass")
+                hammer.send_json({"type": "action", "action": move, "step": first["step"]})
+                assert hammer.receive_json()["view"]["step"] > first["step"]
+            # the watcher's next message is the move's view: none for the 50 hellos (the seat
+            # was connected already: nothing it sees changed)
+            pushed = watcher.receive_json()
+            assert pushed["type"] == "view" and pushed["view"]["step"] > first["step"]
+
+
+def test_a_token_replaced_after_hello_no_longer_acts(db_url: str) -> None:
+    """A socket greeted with a seat's token keeps acting only while the token is the seat's
+    (fault 10: a token replaced by a new daily start kept working on an older socket)."""
+    with TestClient(create_app(make_settings(db_url))) as client:
+        room, token = solo(client)
+        with client.websocket_connect(f"/ws/rooms/{room}") as ws:
+            ws.send_json({"type": "hello", "token": token})
+            seen = ws.receive_json()["view"]
+            rooms = client.app.state.rooms  # type: ignore[attr-defined]
+            table = rooms.tables[room]
+            client.portal.call(rooms.new_seat_token, table, 0)  # type: ignore[union-attr]
+            move = next(a for a in seen["legal"] if a != "pass")
+            ws.send_json({"type": "action", "action": move, "step": seen["step"]})
+            refusal = ws.receive_json()
+            assert refusal["type"] == "error" and refusal["reason"] == "bad-token"
+            assert "no longer holds seat 1" in refusal["error"]
+        assert client.get(f"/api/rooms/{room}/view", headers=auth(token)).status_code == 403

@@ -1,0 +1,276 @@
+"""No client can stall the table by being slow: every read from a client has a deadline, the
+headers are bounded, and nothing shared waits while a client is read (``web/deadlines.py``,
+``web/api.py``, ``web/ws.py``; issue "Hardened", fault 1).
+
+The attacker's input: two ``POST /api/rooms`` with ``Content-Length: 1000`` and a body of ``{``
+that never completes, held open, froze every room creation, seat claim, start, daily start and
+WebSocket hello (the body was read inside the admission turn). These tests run the real server
+(uvicorn with the project's HTTP protocol) on a free port and talk to it over raw sockets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import httpx
+import pytest
+import uvicorn
+from webutil import make_settings
+
+from metrogames.web.app import create_app
+from metrogames.web.server import server_config
+from metrogames.web.ws import Outbox
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextlib.contextmanager
+def serving(tmp_path: Path, **settings: Any) -> Iterator[str]:
+    """The web table (uvicorn, the project's protocol) on a free port, in a thread."""
+    port = _free_port()
+    conf = make_settings(f"sqlite:///{tmp_path / 'slow.db'}", port=port, **settings)
+    server = uvicorn.Server(server_config(create_app(conf), conf))
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    try:
+        yield f"127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=15)
+
+
+def raw(address: str) -> socket.socket:
+    host, port = address.split(":")
+    return socket.create_connection((host, int(port)), timeout=10)
+
+
+def read_all(sock: socket.socket, limit: float = 10.0) -> bytes:
+    """Everything the server sends until it closes the connection (at most ``limit`` s)."""
+    sock.settimeout(limit)
+    out = b""
+    with contextlib.suppress(TimeoutError, ConnectionResetError):
+        while chunk := sock.recv(65536):
+            out += chunk
+    return out
+
+
+def unfinished_body(address: str, path: str = "/api/rooms") -> socket.socket:
+    sock = raw(address)
+    sock.sendall(
+        f"POST {path} HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n"
+        "Content-Length: 1000\r\n\r\n{".encode()
+    )
+    return sock
+
+
+SOLO = {"game": "london", "mode": "solo", "seats": [{"name": "Ada"}]}
+ONLINE = {"game": "london", "mode": "online", "seats": [{"name": "Host"}, {}]}
+
+
+def test_two_unfinished_bodies_do_not_hold_up_anyone(tmp_path: Path) -> None:
+    """Fault 1's input: while two bodies never finish, rooms are created, seats claimed,
+    games started, daily games started and sockets greeted (each within the client's 5 s,
+    far below the 30 s the slow bodies are given)."""
+    with serving(tmp_path, body_seconds=30, admissions=1) as address:
+        held = [unfinished_body(address), unfinished_body(address, "/api/rooms/aaaaaaaa/join")]
+        try:
+            time.sleep(0.3)  # both are being read now
+            with httpx.Client(base_url=f"http://{address}", timeout=5) as http:
+                made = http.post("/api/rooms", json=SOLO)
+                assert made.status_code == 201, made.text
+                online = http.post("/api/rooms", json=ONLINE).json()
+                room, host = online["room"]["room"], online["host_token"]
+                joined = http.post(f"/api/rooms/{room}/join", json={"seat": 1, "name": "Bo"})
+                assert joined.status_code == 200, joined.text
+                started = http.post(
+                    f"/api/rooms/{room}/start",
+                    json={},
+                    headers={"Authorization": f"Bearer {host}"},
+                )
+                assert started.status_code == 200 and started.json()["status"] == "playing"
+                player = http.post("/api/players", json={"name": "Cy"}).json()
+                day = http.get("/api/daily").json()["date"]
+                daily = http.post(
+                    f"/api/daily/london/{day}/start",
+                    json={"share": False},
+                    headers={"Authorization": f"Bearer {player['token']}"},
+                )
+                assert daily.status_code == 200, daily.text
+            greeted = asyncio.run(_hello(address, room))
+            assert greeted["type"] == "view" and greeted["view"]["room"] == room
+        finally:
+            for sock in held:
+                sock.close()
+
+
+async def _hello(address: str, room: str) -> dict[str, Any]:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.ws_connect(f"http://{address}/ws/rooms/{room}") as ws,
+    ):
+        await ws.send_str(json.dumps({"type": "hello", "token": None}))
+        message = await asyncio.wait_for(ws.receive(), 5)
+        return dict(json.loads(message.data))
+
+
+def test_a_body_that_never_ends_is_answered_408_and_closed(tmp_path: Path) -> None:
+    with serving(tmp_path, body_seconds=0.5) as address:
+        sock = unfinished_body(address)
+        answer = read_all(sock)
+        assert answer.startswith(b"HTTP/1.1 408"), answer[:80]
+        assert b"connection: close" in answer.lower()
+
+
+def test_headers_sent_a_byte_at_a_time_are_cut_off(tmp_path: Path) -> None:
+    """300 connections sending headers a byte at a time were never closed: a request's
+    headers now have ``header_seconds`` from their first byte, however slowly they come."""
+    with serving(tmp_path, header_seconds=0.6) as address:
+        sock = raw(address)
+        request = f"GET /api/games HTTP/1.1\r\nHost: {address}\r\nX-Pad: " + "a" * 200
+        closed_after = None
+        started = time.monotonic()
+        for byte in request.encode():
+            try:
+                sock.send(bytes([byte]))
+            except OSError:
+                closed_after = time.monotonic() - started
+                break
+            time.sleep(0.01)
+        assert closed_after is not None or read_all(sock, 3).startswith(b"HTTP/1.1 408")
+        sock.close()
+
+
+def test_a_connection_that_says_nothing_is_closed(tmp_path: Path) -> None:
+    with serving(tmp_path, header_seconds=0.3) as address:
+        sock = raw(address)
+        answer = read_all(sock, 5)
+        assert answer.startswith(b"HTTP/1.1 408")  # and then closed (read_all returned)
+
+
+@pytest.mark.parametrize("size", [40 * 1024, 50 * 1024 * 1024])
+def test_oversized_headers_are_refused_431_without_being_read(tmp_path: Path, size: int) -> None:
+    """A 50 MB header was answered 200: headers are at most ``header_bytes`` (32 KiB here);
+    the server answers 431 and closes as soon as the bound is passed."""
+    with serving(tmp_path) as address:
+        sock = raw(address)
+        sock.sendall(f"GET /api/games HTTP/1.1\r\nHost: {address}\r\nX-Big: ".encode())
+        sent = 0
+        chunk = b"b" * 65536
+        with contextlib.suppress(OSError):
+            while sent < size:
+                sock.sendall(chunk[: size - sent])
+                sent += len(chunk)
+        answer = read_all(sock)
+        assert answer.startswith(b"HTTP/1.1 431"), answer[:80]
+        assert sent < 50 * 1024 * 1024 or size == 40 * 1024  # cut off long before 50 MB
+
+
+def test_ordinary_requests_and_keep_alive_still_work(tmp_path: Path) -> None:
+    """The guard changes nothing for a client that keeps to the deadlines: several requests
+    on one kept-alive connection, a body sent in two parts, a WebSocket."""
+    with serving(tmp_path, header_seconds=2) as address:
+        with httpx.Client(base_url=f"http://{address}", timeout=5) as http:
+            for _ in range(3):
+                assert http.get("/api/games").status_code == 200
+            room = http.post("/api/rooms", json=SOLO).json()["room"]["room"]
+        sock = raw(address)
+        body = json.dumps(SOLO).encode()
+        sock.sendall(
+            f"POST /api/rooms HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body[:10]
+        )
+        time.sleep(0.3)
+        sock.sendall(body[10:])
+        assert read_all(sock).startswith(b"HTTP/1.1 201")
+        assert asyncio.run(_hello(address, room))["type"] == "view"
+
+
+def test_a_socket_without_hello_is_closed(tmp_path: Path) -> None:
+    with serving(tmp_path, hello_seconds=0.3) as address:
+        with httpx.Client(base_url=f"http://{address}", timeout=5) as http:
+            room = http.post("/api/rooms", json=SOLO).json()["room"]["room"]
+        first, close_code = asyncio.run(_silent(address, room))
+        assert first["type"] == "error" and "hello" in first["error"]
+        assert close_code == 1008
+
+
+async def _silent(address: str, room: str) -> tuple[dict[str, Any], int | None]:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.ws_connect(f"http://{address}/ws/rooms/{room}") as ws,
+    ):
+        message = await asyncio.wait_for(ws.receive(), 5)
+        await asyncio.wait_for(ws.receive(), 5)  # the close
+        return dict(json.loads(message.data)), ws.close_code
+
+
+class StuckSocket:
+    """A WebSocket whose client never reads: every send waits forever."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.closed: tuple[int, str] | None = None
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(text)
+        await asyncio.Event().wait()
+
+    async def close(self, code: int, reason: str) -> None:
+        self.closed = (code, reason)
+
+
+class SlowSocket(StuckSocket):
+    """A WebSocket whose sends take a while (a slow link): views queue meanwhile."""
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(text)
+        await asyncio.sleep(0.05)
+
+
+def test_a_client_that_stops_reading_is_closed_not_waited_for() -> None:
+    async def run() -> tuple[list[str], tuple[int, str] | None, bool]:
+        stuck = StuckSocket()
+        outbox = Outbox(stuck, send_seconds=0.2)  # type: ignore[arg-type]
+        outbox.view("v1")
+        outbox.message("chat 1")  # queued behind the stuck view: never waited for by anyone
+        await asyncio.sleep(0.5)
+        return stuck.sent, stuck.closed, outbox.closed
+
+    sent, closed, gave_up = asyncio.run(run())
+    assert sent == ["v1"] and gave_up
+    assert closed == (1008, "not reading")
+
+
+def test_views_coalesce_and_an_unchanged_view_is_not_sent_again() -> None:
+    async def run() -> list[str]:
+        slow = SlowSocket()
+        outbox = Outbox(slow, send_seconds=5)  # type: ignore[arg-type]
+        outbox.view("v1")
+        await asyncio.sleep(0.01)  # v1 is being sent
+        outbox.view("v2")
+        outbox.message("chat")
+        outbox.view("v3")  # replaces the unsent v2, after the chat message
+        await asyncio.sleep(0.3)
+        outbox.view("v3")  # the client has it: not sent again
+        outbox.view("v3", again=True)  # asked for (a hello): sent
+        await asyncio.sleep(0.2)
+        return slow.sent
+
+    assert asyncio.run(run()) == ["v1", "chat", "v3", "v3"]
