@@ -38,8 +38,9 @@ from typing import Any
 
 from cachetools import LRUCache
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
-from metrogames.i18n import N_, msg
+from metrogames.i18n import N_, Message, msg
 from metrogames.web import metrics
 from metrogames.web.checks import RoomError
 from metrogames.web.config import Settings
@@ -73,6 +74,12 @@ def busy(kind: str, why: str = "full") -> RoomError:
         else N_("the server is busy with work of this kind; try again in {wait} s")
     )
     return RoomError(503, "busy", msg(text, wait=RETRY_BUSY), headers={"Retry-After": str(RETRY_BUSY)})
+
+
+def unreachable(exc: BaseException) -> RoomError:
+    """503 ``unavailable``: Redis, where the jobs are queued and counted, does not answer."""
+    log.warning("jobs: redis failed (%s)", exc)
+    return RoomError(503, "unavailable", msg(N_("the server is busy; try again")))
 
 
 class Quotas:
@@ -198,6 +205,11 @@ class Jobs:
                     await started
             backend = self.shared if job.kind.lane not in self.local.lanes else None
             queued = self.local.submit(job) if backend is None else await backend.submit(job)
+        except (RedisError, OSError) as exc:
+            refusal = unreachable(exc)
+            if not job.answer.done():
+                job.answer.set_exception(refusal)
+            raise refusal from exc
         except Exception as exc:  # the waiters that joined meanwhile get the same refusal
             if not job.answer.done():
                 job.answer.set_exception(exc)
@@ -232,7 +244,15 @@ class Jobs:
             job.answer.cancel()
 
     def _spawn(self, step: Any) -> None:
-        task = asyncio.get_running_loop().create_task(step)
+        """Run ``step`` (a count given back in Redis) in the background, its failure logged."""
+
+        async def run() -> None:
+            try:
+                await step
+            except (RedisError, OSError) as exc:
+                log.warning("jobs: redis failed while giving a count back (%s)", exc)
+
+        task = asyncio.get_running_loop().create_task(run())
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
@@ -254,17 +274,20 @@ class Jobs:
         taken: list[str] = []
         try:
             for requester in who:
-                if not await self.quotas.take(requester, self.quota):
+                try:
+                    allowed = await self.quotas.take(requester, self.quota)
+                except (RedisError, OSError) as exc:
+                    raise unreachable(exc) from exc
+                if not allowed:
                     metrics.JOB_REFUSALS.labels(kind, "quota").inc()
+                    who = N_("address") if requester.startswith("address:") else N_("account")
                     raise RoomError(
                         429,
                         "rate-limited",
                         msg(
-                            N_(
-                                "this {who} has {limit} heavy requests (hints, analyses, "
-                                "sign-ins) under way; try again in {wait} s"
-                            ),
-                            who=requester.partition(":")[0],
+                            N_("too many {what} from this {who}: at most {limit} (try again in {wait} s)"),
+                            what=Message(N_("heavy requests (hints, analyses, sign-ins) under way")),
+                            who=Message(who),
                             limit=self.quota,
                             wait=RETRY_QUOTA,
                         ),
