@@ -254,7 +254,7 @@ async def run(rooms: int, spectators: int, db: str) -> dict[str, Any]:
             CLIENT[0] = 0.0
             cpu0, wall0 = time.process_time(), time.perf_counter()
             for room, host in hosts:
-                auth = {"Authorization": f"Bearer {host}"}
+                auth = {"Authorization": f"Bearer {host}", "Content-Type": "application/json"}
                 (await http.post(f"/api/rooms/{room}/start", headers=auth)).raise_for_status()
             await asyncio.wait_for(asyncio.gather(*(c.done.wait() for c in clients)), 600)
             cpu = time.process_time() - cpu0 - CLIENT[0]

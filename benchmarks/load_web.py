@@ -435,7 +435,9 @@ class Http:
             HttpStatusError: the server answered 400 or more.
             aiohttp.ClientError, TimeoutError: the request did not get an answer.
         """
-        headers = {"Authorization": f"Bearer {token}"} if token else None
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        if method != "GET":  # the server refuses a change not said to be JSON, body or not
+            headers["Content-Type"] = "application/json"
         async with self.session.request(method, path, json=body, headers=headers) as r:
             raw = await r.read()
             decoded = orjson.loads(raw) if raw else None

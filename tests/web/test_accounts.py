@@ -10,7 +10,7 @@ from argon2 import PasswordHasher
 from dailyutil import Clock, daily_client, new_player, play_day, refused
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select, update
-from webutil import auth, failing_writes
+from webutil import JSON, auth, failing_writes
 
 from metrogames.web.accounts import COOKIE
 from metrogames.web.models import AccountRow, AccountSessionRow, PlayerRow
@@ -46,7 +46,7 @@ def test_sign_up_in_and_out_with_an_httponly_samesite_cookie(db_url: str) -> Non
             assert session.scalars(select(AccountSessionRow.token_hash)).one() != token
         assert client.get("/api/accounts/me").json() == made
         # signing out ends the session on the server, not only in this browser
-        assert client.delete("/api/sessions/current").status_code == 204
+        assert client.delete("/api/sessions/current", headers=JSON).status_code == 204
         assert COOKIE not in client.cookies
         assert client.get("/api/accounts/me").json() == {"account": None}
         refused(client.patch("/api/accounts/me", json={"name": "Bea"}), 401, "bad-session")
@@ -133,15 +133,15 @@ def test_a_guest_history_is_claimed_into_an_account(db_url: str) -> None:
     with daily_client(db_url, Clock()) as client:
         guest, token = new_player(client, "Ada as guest")
         score = play_day(client, token, policy=3)["scores"][0]
-        refused(client.post("/api/accounts/me/claim", headers=auth(token)), 401, "bad-session")
+        refused(client.post("/api/accounts/me/claim", headers=auth(token) | JSON), 401, "bad-session")
         made = sign_up(client, "Ada").json()
-        refused(client.post("/api/accounts/me/claim"), 401, "bad-token")
-        refused(client.post("/api/accounts/me/claim", headers=auth("forged")), 403, "bad-token")
-        r = client.post("/api/accounts/me/claim", headers=auth(token))
+        refused(client.post("/api/accounts/me/claim", headers=JSON), 401, "bad-token")
+        refused(client.post("/api/accounts/me/claim", headers=auth("forged") | JSON), 403, "bad-token")
+        r = client.post("/api/accounts/me/claim", headers=auth(token) | JSON)
         assert r.status_code == 200, r.text
         assert r.json()["players"] == [made["player"], guest]
         # the guest token is spent: no second claim, no more guest play with it
-        refused(client.post("/api/accounts/me/claim", headers=auth(token)), 403, "bad-token")
+        refused(client.post("/api/accounts/me/claim", headers=auth(token) | JSON), 403, "bad-token")
         refused(client.get("/api/players/me", headers=auth(token)), 403, "bad-token")
         profile = client.get(f"/api/accounts/{made['account']}/profile").json()
         assert [(d["date"], d["score"]) for d in profile["daily"]] == [("2026-02-28", score)]

@@ -188,6 +188,27 @@ def test_an_account_made_after_the_deal_opened_cannot_rank_it(db_url: str) -> No
     assert text.count(ACCOUNT_RULE) == 1
 
 
+def test_a_claimed_guests_token_stops_playing_its_daily_room(db_url: str) -> None:
+    """Fault 10: a claimed guest's token still played its daily room over REST (the docs say
+    it stops). Claimed, the token no longer acts there, by REST or on a socket."""
+    with daily_client(db_url, Clock()) as client:
+        _, token = new_player(client, "Gus")
+        room = started(client, token)["room"]
+        seen = get(client, f"/api/rooms/{room}/view", token)
+        ben, _ = new_account(client, "Ben")
+        assert ben.post("/api/accounts/me/claim", headers=auth(token), json={}).status_code == 200
+        move = next(a for a in seen["legal"] if a != "pass")
+        r = client.post(
+            f"/api/rooms/{room}/actions",
+            headers=auth(token),
+            json={"action": move, "step": seen["step"]},
+        )
+        refused(r, 403, "bad-token")
+        with client.websocket_connect(f"/ws/rooms/{room}") as ws:
+            ws.send_json({"type": "hello", "token": token})
+            assert ws.receive_json()["reason"] == "bad-token"
+
+
 def test_a_claimed_guests_ranked_game_uses_the_accounts_attempt(db_url: str) -> None:
     """A guest who played today's deal cannot be claimed into a second, ranked look at it: the
     account's start is refused (the guest's game stays on the guests list); another game, or

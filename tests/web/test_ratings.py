@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from openskill.models import PlackettLuce
 from sqlalchemy import func, select, update
 from typer.testing import CliRunner
-from webutil import Player, auth
+from webutil import JSON, Player, auth
 
 from metrogames.cli.main import app as cli
 from metrogames.web import ratings
@@ -31,7 +31,7 @@ def online(browser: TestClient, seats: list[dict[str, Any]], game: str = "london
 
 
 def link(browser: TestClient, room: str, seat: int, token: str) -> Any:
-    return browser.post(f"/api/rooms/{room}/seats/{seat}/account", headers=auth(token))
+    return browser.post(f"/api/rooms/{room}/seats/{seat}/account", headers=auth(token) | JSON)
 
 
 def join(browser: TestClient, room: str, seat: int, name: str) -> str:
@@ -41,7 +41,7 @@ def join(browser: TestClient, room: str, seat: int, name: str) -> str:
 
 
 def play_out(client: TestClient, room: str, host: str, tokens: dict[str, str], seed: int) -> Any:
-    assert client.post(f"/api/rooms/{room}/start", headers=auth(host)).status_code == 200
+    assert client.post(f"/api/rooms/{room}/start", headers=auth(host) | JSON).status_code == 200
     return Player(room, tokens, seed).play_out(client)
 
 
@@ -214,7 +214,7 @@ def test_a_rating_that_cannot_be_stored_leaves_the_game_unfinished(
         t1 = join(bob, room, 1, "Bob")
         assert link(ada, room, 0, t0).status_code == 200
         assert link(bob, room, 1, t1).status_code == 200
-        assert client.post(f"/api/rooms/{room}/start", headers=auth(made["host_token"])).is_success
+        assert client.post(f"/api/rooms/{room}/start", headers=auth(made["host_token"]) | JSON).is_success
 
         def broken(*_args: Any) -> None:
             raise RuntimeError("injected: the rating failed")

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from webutil import act, auth, create, view
+from webutil import JSON, act, auth, create, view
 
 from metrogames.web.admission import Admission
 
@@ -69,7 +69,7 @@ def admission_of(client: TestClient, kind: str) -> Callable[[], Any]:
     joined = client.post(f"/api/rooms/{room}/join", json={"seat": 1, "name": "g"})
     assert joined.status_code == 200, joined.text
     if kind == "start":
-        return lambda: client.post(f"/api/rooms/{room}/start", headers=auth(host))
+        return lambda: client.post(f"/api/rooms/{room}/start", headers=auth(host) | JSON)
 
     def hello() -> Any:
         with client.websocket_connect(f"/ws/rooms/{room}") as ws:

@@ -12,7 +12,7 @@ from dailyutil import Clock, daily_client, new_player, play, started
 from dailyutil import get as daily_get
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
-from webutil import auth, create, make_settings, play_out, record
+from webutil import JSON, auth, create, make_settings, play_out, record
 
 from metrogames.games import replay_record
 from metrogames.web.app import create_app
@@ -86,7 +86,7 @@ def test_refusals(client: TestClient) -> None:
     refused(client.post("/api/analyses", json=record(client, room)), 409, "not-solo")
     refused(client.get("/api/rooms/nosuchroom/analysis"), 404, "not-found")
     refused(client.post("/api/analyses", json={"game": "london"}), 400, "bad-request")
-    refused(client.post("/api/analyses", content=b"[1, 2"), 400, "bad-request")
+    refused(client.post("/api/analyses", content=b"[1, 2", headers=JSON), 400, "bad-request")
 
 
 def test_a_daily_game_is_analysed_once_its_day_has_closed(db_url: str) -> None:

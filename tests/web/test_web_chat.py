@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 from sqlalchemy import select
-from webutil import auth, create, failing_writes, make_settings, view
+from webutil import JSON, auth, create, failing_writes, make_settings, view
 
 from metrogames.web.app import create_app
 from metrogames.web.models import ChatRow
@@ -27,7 +27,7 @@ def online(client: TestClient, game: str = "london") -> tuple[str, dict[str, str
     room, host = made["room"]["room"], made["host_token"]
     r = client.post(f"/api/rooms/{room}/join", json={"seat": 1, "name": "Bob"})
     tokens = {"0": made["tokens"]["0"], "1": r.json()["token"]}
-    assert client.post(f"/api/rooms/{room}/start", headers=auth(host)).status_code == 200
+    assert client.post(f"/api/rooms/{room}/start", headers=auth(host) | JSON).status_code == 200
     return room, tokens
 
 

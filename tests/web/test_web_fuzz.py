@@ -14,7 +14,7 @@ from urllib.parse import quote
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from webutil import act, auth, create, play_out, record, view
+from webutil import JSON, act, auth, create, play_out, record, view
 
 EXAMPLES = 120
 """Examples per test and database (the whole file takes a few seconds)."""
@@ -141,7 +141,7 @@ class Scene:
         r = client.post(f"/api/rooms/{self.room}/join", json={"seat": 1, "name": "Bob"})
         self.bob = r.json()["token"]
         assert (
-            client.post(f"/api/rooms/{self.room}/start", headers=auth(self.host)).status_code == 200
+            client.post(f"/api/rooms/{self.room}/start", headers=auth(self.host) | JSON).status_code == 200
         )
         made = create(
             client, game="london", mode="hotseat", seats=[{"name": "Eva"}, {"name": "Fe"}]
@@ -257,7 +257,7 @@ def plays_on(client: TestClient, scene: Scene) -> None:
         assert client.get(f"/api/rooms/{room}").status_code == 200
         assert client.get(f"/api/rooms/{room}/view").status_code == 200
     for seat, token in enumerate((scene.ada, scene.bob)):
-        client.post(f"/api/rooms/{scene.room}/seats/{seat}/reclaim", headers=auth(token))
+        client.post(f"/api/rooms/{scene.room}/seats/{seat}/reclaim", headers=auth(token) | JSON)
     for token in (scene.ada, scene.bob):
         v = view(client, scene.room, token)
         if v["you"] in v["to_move"]:

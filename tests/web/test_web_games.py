@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
-from webutil import Player, cli_replay, create, play_out, record, view
+from webutil import JSON, Player, cli_replay, create, play_out, record, view
 
 
 def finish_and_check(
@@ -103,4 +103,4 @@ def test_an_uploaded_record_with_an_illegal_action_is_refused(client: TestClient
     r = client.post("/api/replays", json=rec)
     assert r.status_code == 400 and r.json()["reason"] not in ("bad-request", "")
     big = b'{"format": "' + b"x" * (1024 * 1024 + 10) + b'"}'
-    assert client.post("/api/replays", content=big).json()["reason"] == "too-large"
+    assert client.post("/api/replays", content=big, headers=JSON).json()["reason"] == "too-large"

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi.testclient import TestClient
-from webutil import act, auth, create, later, view
+from webutil import JSON, act, auth, create, later, view
 
 
 def refused(r: Any, status: int, reason: str) -> None:
@@ -21,7 +21,7 @@ def metro_online(client: TestClient) -> tuple[str, dict[str, str], str]:
     made = create(client, game="metro", mode="online", seats=[{"name": "Ada"}, {}])
     room, host = made["room"]["room"], made["host_token"]
     bob = client.post(f"/api/rooms/{room}/join", json={"seat": 1, "name": "Bob"}).json()["token"]
-    assert client.post(f"/api/rooms/{room}/start", headers=auth(host)).status_code == 200
+    assert client.post(f"/api/rooms/{room}/start", headers=auth(host) | JSON).status_code == 200
     return room, {"0": made["tokens"]["0"], "1": bob}, host
 
 
@@ -73,7 +73,7 @@ def test_the_seat_is_handed_over_only_after_the_grace_period(client: TestClient)
     # a bot seat may change bots at once; the player takes it back with the seat token
     r = client.post(f"/api/rooms/{room}/seats/1/bot", headers=auth(host), json={"bot": "random"})
     assert r.status_code == 200 and r.json()["seats"][1]["bot"] == "random"
-    r = client.post(f"/api/rooms/{room}/seats/1/reclaim", headers=auth(tokens["1"]))
+    r = client.post(f"/api/rooms/{room}/seats/1/reclaim", headers=auth(tokens["1"]) | JSON)
     assert r.status_code == 200 and kinds(client, room) == ["human", "human"]
     refused(hand_over(client, room, host), 409, "player-present")  # just came back
 

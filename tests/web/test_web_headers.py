@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi.testclient import TestClient
-from webutil import auth, create, failing_writes, make_settings
+from webutil import JSON, auth, create, failing_writes, make_settings
 
 from metrogames.web.app import create_app
 
@@ -45,10 +45,10 @@ def test_every_response_carries_the_security_headers(client: TestClient) -> None
         "created": (client.post("/api/rooms", json={"game": "london", "mode": "solo", "seats": [{}]}), 201),
         "no file": (client.get("/nothing-here.js"), 404),
         "no room": (client.get("/api/rooms/zzzzzzzz"), 404),
-        "not JSON": (client.post("/api/rooms", content=b"{"), 400),
+        "not JSON": (client.post("/api/rooms", content=b"{", headers=JSON), 400),
         "bad query": (client.get("/api/daily/london/best?limit=x"), 400),
         "no token": (client.post(f"/api/rooms/{room}/actions", json={"action": "pass", "step": 0}), 401),
-        "too large": (client.post("/api/rooms", content=b"x" * 70000), 413),
+        "too large": (client.post("/api/rooms", content=b"x" * 70000, headers=JSON), 413),
         "no docs page": (client.get("/api/docs"), 404),  # it would run scripts from a CDN
     }  # fmt: skip
     for what, (r, status) in answers.items():

@@ -4,7 +4,7 @@ the ``Accept-Language`` header, else English; the ``reason`` code never changes.
 from __future__ import annotations
 
 from fastapi.testclient import TestClient
-from webutil import act, auth, create, view
+from webutil import JSON, act, auth, create, view
 
 CROSSING = {"sections": [["A1", "J10"]]}  # London: no link joins A1 and J10
 
@@ -127,7 +127,7 @@ def test_join_and_chat_refusals_in_the_cookies_language(client: TestClient) -> N
     taken = client.post(url, json={"seat": 1, "name": "Eve"}, headers={"Cookie": "lang=fr"})
     # the seat field is 0-based; the message names it as the page does (Place 2)
     assert taken.json() == {"error": "la place 2 n'est pas libre", "reason": "seat-taken"}
-    assert client.post(f"/api/rooms/{room}/start", headers=auth(host)).status_code == 200
+    assert client.post(f"/api/rooms/{room}/start", headers=auth(host) | JSON).status_code == 200
     r = client.post(
         f"/api/rooms/{room}/chat",
         json={"text": "x" * 201},

@@ -7,7 +7,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 from fastapi.testclient import TestClient
-from webutil import auth, create
+from webutil import JSON, auth, create
 
 BLUE = ["F8", "F5", "E4", "F4", "G3", "H4", "J2", "J1"]
 CROSSED = {
@@ -84,7 +84,7 @@ def test_body_refusals_name_the_field_in_the_requests_language(client: TestClien
     assert r.json()["error"] == "pripojenie: colour: neznámy kľúč"
     r = client.post(url, json={"seat": "1", "name": 2, "x": 0})
     assert r.json()["error"] == "a join: seat: should be a whole number (and 2 more problems)"
-    r = client.post(url, content=b'{"seat": 1, "name": "Bob"', headers=fr)
+    r = client.post(url, content=b'{"seat": 1, "name": "Bob"', headers=fr | JSON)
     assert r.json()["reason"] == "bad-request"
     assert r.json()["error"].startswith(
         "rejoindre n'est pas du JSON en texte valide (UTF-8, sans substitut isolé"
@@ -101,7 +101,7 @@ def test_a_room_waiting_for_players_counts_them(client: TestClient) -> None:
     made = create(client, game="london", mode="online", seats=[{"name": "Ada"}, {}, {}])
     r = client.post(
         f"/api/rooms/{made['room']['room']}/start",
-        headers=auth(made["host_token"]) | {"Cookie": "lang=sk"},
+        headers=auth(made["host_token"]) | {"Cookie": "lang=sk"} | JSON,
     )
     # seats 1 and 2 (0-based) are the page's "Miesto 2" and "Miesto 3"
     assert r.json() == {"error": "miesta 2, 3 čakajú na hráčov", "reason": "seats-open"}
@@ -132,5 +132,5 @@ def test_the_routers_own_refusals_in_the_requests_language(client: TestClient) -
         "error": "cette page ou cette route d'API n'existe pas",
         "reason": "not-found",
     }
-    r = client.delete("/api/games", headers={"Accept-Language": "nl"})
+    r = client.delete("/api/games", headers={"Accept-Language": "nl"} | JSON)
     assert r.json()["error"] == "deze API-route aanvaardt die methode niet"

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
-from webutil import act, auth, create, record, view
+from webutil import JSON, act, auth, create, record, view
 
 from metrogames.web.models import ActionRow, PlayerRow, RoomRow, SeatRow
 
@@ -54,7 +54,7 @@ class Scene:
         self.metro = made["tokens"]["0"]
         r = client.post(f"/api/rooms/{self.room}/join", json={"seat": 1, "name": "Bob"})
         self.bob = r.json()["token"]
-        r = client.post(f"/api/rooms/{self.room}/start", headers=auth(self.metro_host))
+        r = client.post(f"/api/rooms/{self.room}/start", headers=auth(self.metro_host) | JSON)
         assert r.status_code == 200, r.text
         r = client.post("/api/players", json={"name": "Cy"})
         self.player = r.json()["token"]
@@ -146,7 +146,7 @@ def test_the_lone_surrogate_join_changes_nothing(client: TestClient) -> None:
     made = create(client, game="london", mode="online", seats=[{"name": "Ada"}, {}])
     room, host, ada = made["room"]["room"], made["host_token"], made["tokens"]["0"]
     url = f"/api/rooms/{room}/join"
-    r = client.post(url, content=b'{"seat": 1, "name": "\\ud800"}')
+    r = client.post(url, content=b'{"seat": 1, "name": "\\ud800"}', headers=JSON)
     refused(r, 400, "bad-request")
     assert '"name"' in r.json()["error"]
     summary = client.get(f"/api/rooms/{room}").json()
@@ -156,7 +156,7 @@ def test_the_lone_surrogate_join_changes_nothing(client: TestClient) -> None:
         assert ws.receive_json()["view"]["seats"][1]["name"] == ""
         bob = client.post(url, json={"seat": 1, "name": "Bob"}).json()["token"]
         assert ws.receive_json()["view"]["seats"][1]["name"] == "Bob"
-    assert client.post(f"/api/rooms/{room}/start", headers=auth(host)).status_code == 200
+    assert client.post(f"/api/rooms/{room}/start", headers=auth(host) | JSON).status_code == 200
     for token in (ada, bob):
         v = view(client, room, token)
         assert act(client, room, token, v["legal"][-1], v["step"]).status_code == 200
@@ -338,7 +338,7 @@ def test_a_lone_surrogate_is_named(
     client: TestClient, body: bytes, escape: str, column: int
 ) -> None:
     made = create(client, game="london", mode="online", seats=[{"name": "Ada"}, {}])
-    r = client.post(f"/api/rooms/{made['room']['room']}/join", content=body)
+    r = client.post(f"/api/rooms/{made['room']['room']}/join", content=body, headers=JSON)
     refused(r, 400, "bad-request")
     assert r.json()["error"] == (
         f"a join is not JSON of valid text: lone surrogate {escape} (half of a "
@@ -350,7 +350,7 @@ def test_a_lone_surrogate_is_named(
 def test_other_json_errors_do_not_blame_a_surrogate_pair(client: TestClient) -> None:
     made = create(client, game="london", mode="online", seats=[{"name": "Ada"}, {}])
     body = b'{"name": "\\ud83d\\ude00", "seat": x}'
-    r = client.post(f"/api/rooms/{made['room']['room']}/join", content=body)
+    r = client.post(f"/api/rooms/{made['room']['room']}/join", content=body, headers=JSON)
     assert r.json()["error"] == (
         "a join is not JSON of valid text (UTF-8, no lone surrogate \\ud800–\\udfff): "
         "line 1, column 34 (at 'name\": \"\\\\ud83d\\\\ude00\", \"seat\": x')"

@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 from fastapi.testclient import TestClient
-from webutil import act, auth, create, later, record, view
+from webutil import JSON, act, auth, create, later, record, view
 
 
 def refused(r: Any, status: int, reason: str) -> None:
@@ -28,17 +28,17 @@ def online_london(client: TestClient) -> tuple[str, dict[str, str], str]:
     made = create(client, game="london", mode="online", seats=[{"name": "Ada"}, {}])
     room, host = made["room"]["room"], made["host_token"]
     assert made["room"]["status"] == "waiting" and list(made["tokens"]) == ["0"]
-    refused(client.post(f"/api/rooms/{room}/start", headers=auth(host)), 409, "seats-open")
+    refused(client.post(f"/api/rooms/{room}/start", headers=auth(host) | JSON), 409, "seats-open")
     r = client.post(f"/api/rooms/{room}/join", json={"seat": 1, "name": "Bob"})
     assert r.status_code == 200
     refused(client.post(f"/api/rooms/{room}/join", json={"seat": 1}), 409, "seat-taken")
     refused(client.post(f"/api/rooms/{room}/join", json={"seat": 0}), 409, "seat-taken")
     tokens = {"0": made["tokens"]["0"], "1": r.json()["token"]}
-    refused(client.post(f"/api/rooms/{room}/start", headers=auth(tokens["1"])), 403, "bad-token")
+    refused(client.post(f"/api/rooms/{room}/start", headers=auth(tokens["1"]) | JSON), 403, "bad-token")
     refused(act(client, room, tokens["0"], "pass", 0), 409, "not-started")
-    r = client.post(f"/api/rooms/{room}/start", headers=auth(host))
+    r = client.post(f"/api/rooms/{room}/start", headers=auth(host) | JSON)
     assert r.status_code == 200 and r.json()["status"] == "playing"
-    refused(client.post(f"/api/rooms/{room}/start", headers=auth(host)), 409, "already-started")
+    refused(client.post(f"/api/rooms/{room}/start", headers=auth(host) | JSON), 409, "already-started")
     return room, tokens, host
 
 
@@ -134,7 +134,7 @@ def test_host_hands_a_seat_to_a_bot_and_the_player_reclaims_it(client: TestClien
     made = create(client, game="metro", mode="online", seats=[{"name": "Ada"}, {}])
     room, host, t0 = made["room"]["room"], made["host_token"], made["tokens"]["0"]
     t1 = client.post(f"/api/rooms/{room}/join", json={"seat": 1, "name": "Bob"}).json()["token"]
-    client.post(f"/api/rooms/{room}/start", headers=auth(host))
+    client.post(f"/api/rooms/{room}/start", headers=auth(host) | JSON)
     seat_bot = f"/api/rooms/{room}/seats/1/bot"
     refused(client.post(seat_bot, headers=auth(t1), json={"bot": "greedy"}), 403, "bad-token")
     refused(client.post(seat_bot, headers=auth(host), json={"bot": "nope"}), 400, "bad-request")
@@ -147,8 +147,8 @@ def test_host_hands_a_seat_to_a_bot_and_the_player_reclaims_it(client: TestClien
     assert v["to_move"] == [0] and len(v["board"]) == 2  # the bot played seat 1's turn
     refused(act(client, room, t1, {"square": "A1"}, v["step"]), 409, "not-your-turn")
     reclaim = f"/api/rooms/{room}/seats/1/reclaim"
-    refused(client.post(reclaim, headers=auth(t0)), 403, "bad-token")
-    r = client.post(reclaim, headers=auth(t1))
+    refused(client.post(reclaim, headers=auth(t0) | JSON), 403, "bad-token")
+    r = client.post(reclaim, headers=auth(t1) | JSON)
     assert r.status_code == 200 and r.json()["seats"][1]["kind"] == "human"
     v = view(client, room, t0)
     assert act(client, room, t0, v["legal"][0], v["step"]).status_code == 200

@@ -21,7 +21,7 @@ from fastapi import WebSocketDisconnect
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
 from typer.testing import CliRunner
-from webutil import Player, act, auth, create, later, make_settings, view
+from webutil import JSON, Player, act, auth, create, later, make_settings, view
 
 from metrogames.cli.main import app as cli
 from metrogames.web.app import create_app
@@ -68,7 +68,7 @@ def test_rooms_nothing_uses_leave_memory_and_come_back(db_url: str) -> None:
         assert act(c, playing, token, "pass", before["step"]).status_code == 200
         r = c.post(f"/api/rooms/{waiting}/join", json={"seat": 1, "name": "Cy"})
         assert r.status_code == 200, r.text
-        assert c.post(f"/api/rooms/{waiting}/start", headers=auth(host)).status_code == 200
+        assert c.post(f"/api/rooms/{waiting}/start", headers=auth(host) | JSON).status_code == 200
         # a socket holds its room, however long it stays idle
         with c.websocket_connect(f"/ws/rooms/{waiting}") as ws:
             ws.send_json({"type": "hello", "token": None})

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi.testclient import TestClient
-from webutil import act, auth, create, make_settings, play_out, record, view
+from webutil import JSON, act, auth, create, make_settings, play_out, record, view
 
 from metrogames.web.app import create_app
 
@@ -46,9 +46,9 @@ def test_hostile_actions_change_nothing(client: TestClient) -> None:
         b'{"action": "pass", "step": 0, "x": 1}',
         b"\xff\xfe",
     ):
-        refused(client.post(url, content=body, headers=auth(token)), 400, "bad-request")
+        refused(client.post(url, content=body, headers=auth(token) | JSON), 400, "bad-request")
     big = b'{"action": "' + b"x" * 70000 + b'", "step": 0}'
-    refused(client.post(url, content=big, headers=auth(token)), 413, "too-large")
+    refused(client.post(url, content=big, headers=auth(token) | JSON), 413, "too-large")
     refused(client.get("/api/rooms/zzzzzzzz/view"), 404, "not-found")
     refused(client.get("/api/rooms/../etc/view"), 404, "not-found")
     refused(client.get("/api/games/chess/board"), 404, "not-found")

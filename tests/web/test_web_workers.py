@@ -17,7 +17,7 @@ import redis
 from fastapi.testclient import TestClient
 from sqlalchemy import event
 from sqlalchemy.exc import OperationalError
-from webutil import act, auth, create, later, view
+from webutil import JSON, act, auth, create, later, view
 from workers import two_workers
 
 from metrogames.games import replay_record
@@ -38,7 +38,7 @@ def online_metro(a: TestClient, b: TestClient, turn_clock: int | None = None) ->
     room = made["room"]["room"]
     j = b.post(f"/api/rooms/{room}/join", json={"seat": 1, "name": "Bo"})
     assert j.status_code == 200, j.text
-    r = a.post(f"/api/rooms/{room}/start", headers=auth(made["host_token"]))
+    r = a.post(f"/api/rooms/{room}/start", headers=auth(made["host_token"]) | JSON)
     assert r.status_code == 200, r.text
     return room, [made["tokens"]["0"], j.json()["token"]]
 
@@ -167,7 +167,7 @@ def test_a_player_connected_to_the_other_worker_keeps_the_seat(db_url: str) -> N
         made = create(a, game="metro", mode="online", seats=[{"name": "Ada"}, {}])
         room, host = made["room"]["room"], made["host_token"]
         bob = b.post(f"/api/rooms/{room}/join", json={"seat": 1, "name": "Bob"}).json()["token"]
-        assert a.post(f"/api/rooms/{room}/start", headers=auth(host)).status_code == 200
+        assert a.post(f"/api/rooms/{room}/start", headers=auth(host) | JSON).status_code == 200
         later(a, 3600)
         later(b, 3600)  # an hour on for both: only Bob's socket on B counts
 

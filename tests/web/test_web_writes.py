@@ -15,7 +15,7 @@ import pytest
 from dailyutil import DAY, Clock, clean, new_player, started
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
-from webutil import act, auth, create, failing_writes, later, make_settings, record, view
+from webutil import JSON, act, auth, create, failing_writes, later, make_settings, record, view
 
 from metrogames.web import rooms as rooms_module
 from metrogames.web.app import create_app
@@ -111,7 +111,7 @@ def started_room(client: TestClient, game: str = "london") -> tuple[str, dict[st
     room, tokens, host = online_room(client, game)
     r = client.post(f"/api/rooms/{room}/join", json={"seat": 1, "name": "Bob"})
     tokens["1"] = r.json()["token"]
-    assert client.post(f"/api/rooms/{room}/start", headers=auth(host)).status_code == 200
+    assert client.post(f"/api/rooms/{room}/start", headers=auth(host) | JSON).status_code == 200
     return room, tokens, host
 
 
@@ -142,7 +142,7 @@ def test_a_failed_join_leaves_the_seat_open(app_client: TestClient) -> None:
     r = c.post(f"/api/rooms/{room}/join", json={"seat": 1, "name": "Bob"})
     assert r.status_code == 200, r.text
     tokens["1"] = r.json()["token"]
-    assert c.post(f"/api/rooms/{room}/start", headers=auth(host)).status_code == 200
+    assert c.post(f"/api/rooms/{room}/start", headers=auth(host) | JSON).status_code == 200
     plays_on(c, room, tokens)
 
 
@@ -152,10 +152,10 @@ def test_a_failed_start_leaves_the_room_waiting(app_client: TestClient) -> None:
     tokens["1"] = c.post(f"/api/rooms/{room}/join", json={"seat": 1}).json()["token"]
     before, shown = stored(c), seen(c, room, tokens)
     with failing_writes(c) as failed:
-        server_error(c.post(f"/api/rooms/{room}/start", headers=auth(host)))
+        server_error(c.post(f"/api/rooms/{room}/start", headers=auth(host) | JSON))
     assert failed and stored(c) == before and seen(c, room, tokens) == shown
     assert shown["summary"]["status"] == "waiting"
-    assert c.post(f"/api/rooms/{room}/start", headers=auth(host)).status_code == 200
+    assert c.post(f"/api/rooms/{room}/start", headers=auth(host) | JSON).status_code == 200
     plays_on(c, room, tokens)
 
 
@@ -210,10 +210,10 @@ def test_a_failed_handover_and_reclaim_leave_the_seat_as_it_was(app_client: Test
     plays_on(c, room, tokens)  # seat 0 plays, the bot answers
     before, shown = stored(c), seen(c, room, tokens)
     with failing_writes(c) as failed:
-        server_error(c.post(f"{url}/reclaim", headers=auth(tokens["1"])))
+        server_error(c.post(f"{url}/reclaim", headers=auth(tokens["1"]) | JSON))
     assert failed and stored(c) == before and seen(c, room, tokens) == shown
     assert shown["summary"]["seats"][1]["kind"] == "bot"
-    r = c.post(f"{url}/reclaim", headers=auth(tokens["1"]))
+    r = c.post(f"{url}/reclaim", headers=auth(tokens["1"]) | JSON)
     assert r.status_code == 200 and r.json()["seats"][1]["kind"] == "human"
     plays_on(c, room, tokens)
 

@@ -69,6 +69,11 @@ def failing_writes(
         event.remove(engine, "after_execute", fail)
 
 
+JSON = {"Content-Type": "application/json"}
+"""The header every request that changes something carries, body or not (the server refuses
+others: ``docs/web-api.md``, "Errors")."""
+
+
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 

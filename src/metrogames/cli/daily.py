@@ -185,6 +185,8 @@ class Server:
         bearer = (token or self.token) if auth else None
         if bearer:
             headers["Authorization"] = f"Bearer {bearer}"
+        if method != "GET":  # the server refuses a change not said to be JSON, body or not
+            headers["Content-Type"] = "application/json"
         try:
             res = self.http.request(method, self.base + path, json=body, headers=headers)
         except httpx.HTTPError as exc:

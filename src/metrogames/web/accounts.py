@@ -16,6 +16,10 @@ Each account owns a daily-challenge player (its *own* player, made at sign-up, w
 token: it plays with the session) and the anonymous players whose history it claimed (the
 player token proves ownership; the token then stops working).
 
+A password can be changed (the account's other sessions end), and the other sessions ended
+alone. Names are checked by :mod:`.names` and kept unique by their confusable skeleton (a
+unique index: two sign-ups of lookalike names cannot both be stored).
+
 Errors are :class:`~metrogames.web.checks.RoomError`: 401 ``bad-session`` (no or an expired
 session), 401 ``bad-password``, 409 ``name-taken``, 401/403 ``bad-token``.
 """
@@ -28,16 +32,18 @@ import time
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from argon2 import PasswordHasher
-from sqlalchemy import delete, select
+from sqlalchemy import CursorResult, delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from metrogames.i18n import N_, msg
-from metrogames.web.checks import RoomError, hash_token, new_token
+from metrogames.web.checks import RoomError, hash_token, new_token, shown
 from metrogames.web.jobs.service import Jobs
 from metrogames.web.models import AccountRow, AccountSessionRow, PlayerRow
+from metrogames.web.names import skeleton_digest
 from metrogames.web.players import PLAYER_ALPHABET, PLAYER_ID_LENGTH
 
 COOKIE = "metrogames_session"
@@ -55,8 +61,15 @@ class Account:
 
 
 def name_key(name: str) -> str:
-    """The form two names are compared in (NFKC, case-folded): ``Ada`` and ``ADA`` are one."""
+    """The form a sign-in finds its account by (NFKC, case-folded): ``Ada`` and ``ADA`` are
+    one. Names are kept unique by their skeleton too (:mod:`.names`)."""
     return unicodedata.normalize("NFKC", name).casefold()
+
+
+def name_taken(name: str) -> RoomError:
+    """409 ``name-taken``: an account has ``name``, or a name that looks the same."""
+    rule = N_("the name {name} is taken: an account has it, or a name that looks the same")
+    return RoomError(409, "name-taken", msg(rule, name=shown(name, 64)))
 
 
 def _new_id() -> str:
@@ -103,14 +116,19 @@ class Accounts:
         checked: dict[str, bool] = await self._jobs().run("verify", job, who=who)
         return checked
 
-    async def sign_up(self, name: str, password: str, who: Sequence[str] = ()) -> tuple[Account, str]:
+    async def sign_up(
+        self, name: str, password: str, who: Sequence[str] = ()
+    ) -> tuple[Account, str]:
         """``POST /api/accounts``: a new account, its own player, and a session token (stored
         together or not at all; the hash is a job for the requesters ``who``).
 
         Raises:
-            RoomError: 409 ``name-taken`` (names are compared case-folded); the refusals of
-                :meth:`~metrogames.web.jobs.service.Jobs.run` (429, 503 ``busy``).
+            RoomError: 409 ``name-taken`` (names are compared by their skeleton, and
+                case-folded); the refusals of :meth:`~metrogames.web.jobs.service.Jobs.run`
+                (429, 503 ``busy``).
         """
+        # before hashing: a taken name costs no hash
+        await asyncio.to_thread(self._check_free, name, None)
         digest = await self._hash(password, who)
         return await asyncio.to_thread(self._add_account, name, digest)
 
@@ -134,6 +152,7 @@ class Accounts:
                         id=account.id,
                         name=name,
                         name_key=name_key(name),
+                        name_skeleton=skeleton_digest(name),
                         password_hash=digest,
                         player_id=account.player_id,
                         created=now,
@@ -145,10 +164,30 @@ class Accounts:
                 player.account_id = account.id
                 token = self._open_session(session, account)
         except IntegrityError:
-            raise RoomError(409, "name-taken", f"an account named {name!r} exists") from None
+            raise name_taken(name) from None
         return account, token
 
-    async def sign_in(self, name: str, password: str, who: Sequence[str] = ()) -> tuple[Account, str]:
+    def _check_free(self, name: str, account_id: str | None) -> None:
+        """Refuse ``name`` when another account than ``account_id`` has it or a lookalike
+        (the unique indexes decide at the write; this spares a hash).
+
+        Raises:
+            RoomError: 409 ``name-taken``.
+        """
+        with self.sessions() as session:
+            other = session.scalars(
+                select(AccountRow.id).where(
+                    (AccountRow.name_key == name_key(name))
+                    | (AccountRow.name_skeleton == skeleton_digest(name)),
+                    AccountRow.id != (account_id or ""),
+                )
+            ).first()
+        if other is not None:
+            raise name_taken(name)
+
+    async def sign_in(
+        self, name: str, password: str, who: Sequence[str] = ()
+    ) -> tuple[Account, str]:
         """``POST /api/sessions``: a new session for the account of ``name`` and ``password``
         (verified, and rehashed when made with older parameters, in jobs for ``who``).
 
@@ -160,7 +199,9 @@ class Accounts:
         stored = row.password_hash if row is not None else self._dummy
         checked = await self._verify(stored, password, who)
         if not checked["ok"] or row is None:
-            raise RoomError(401, "bad-password", "no account has this name and password")
+            raise RoomError(
+                401, "bad-password", msg(N_("no account has this name and password"))
+            )
         account = Account(row.id, row.name, row.player_id)
         digest = await self._hash(password, who) if checked["rehash"] else None
         return await asyncio.to_thread(self._signed_in, account, digest)
@@ -206,6 +247,73 @@ class Accounts:
                     )
                 )
 
+    async def change_password(
+        self,
+        account: Account,
+        password: str,
+        new_password: str,
+        keep: str | None,
+        who: Sequence[str] = (),
+    ) -> int:
+        """``POST /api/accounts/me/password``: the account's password becomes
+        ``new_password`` when ``password`` is the current one, and every session of the account
+        but ``keep`` (the asking one's token) ends, in one transaction. Returns how many
+        ended. Verifying and hashing are jobs for the requesters ``who``.
+
+        Raises:
+            RoomError: 401 ``bad-password`` (not the current password); 400 ``bad-request``
+                (the new password is the current one); 401 ``bad-session`` (the account is
+                gone); the refusals of :meth:`~metrogames.web.jobs.service.Jobs.run` (429,
+                503).
+        """
+        row = await asyncio.to_thread(self._row, account.id)
+        if row is None:
+            raise RoomError(401, "bad-session", "this needs a signed-in account")
+        if not (await self._verify(row.password_hash, password, who))["ok"]:
+            raise RoomError(401, "bad-password", msg(N_("this is not the account's password")))
+        if new_password == password:
+            raise RoomError(
+                400, "bad-request", msg(N_("the new password is the current one: choose another"))
+            )
+        digest = await self._hash(new_password, who)
+        return await asyncio.to_thread(self._new_password, account, digest, keep)
+
+    def _row(self, account_id: str) -> AccountRow | None:
+        with self.sessions() as session:
+            return session.get(AccountRow, account_id)
+
+    def _new_password(self, account: Account, digest: str, keep: str | None) -> int:
+        """Store ``digest`` as ``account``'s password and end its sessions but ``keep``."""
+        with self.sessions.begin() as session:
+            fresh = session.get(AccountRow, account.id)
+            if fresh is None:
+                raise RoomError(401, "bad-session", "this needs a signed-in account")
+            fresh.password_hash = digest
+            return self._end_others(session, account, keep)
+
+    def sign_out_others(self, account: Account, keep: str | None) -> int:
+        """``DELETE /api/sessions/others``: end every session of the account but ``keep``
+        (the asking one's token); how many ended."""
+        with self.sessions.begin() as session:
+            return self._end_others(session, account, keep)
+
+    def _end_others(self, session: Session, account: Account, keep: str | None) -> int:
+        kept = hash_token(keep) if keep else ""
+        ended: CursorResult[Any] = session.execute(  # type: ignore[assignment]
+            delete(AccountSessionRow).where(
+                AccountSessionRow.account_id == account.id,
+                AccountSessionRow.token_hash != kept,
+                AccountSessionRow.expires > self.now(),
+            )
+        )
+        session.execute(
+            delete(AccountSessionRow).where(
+                AccountSessionRow.account_id == account.id,
+                AccountSessionRow.expires <= self.now(),
+            )
+        )
+        return int(ended.rowcount or 0)
+
     def of_session(self, token: str | None) -> Account | None:
         """The account of a live session token, else ``None``."""
         if not token:
@@ -246,8 +354,9 @@ class Accounts:
                 if row is None or player is None:
                     raise RoomError(401, "bad-session", "this needs a signed-in account")
                 row.name, row.name_key, player.name = name, name_key(name), name
+                row.name_skeleton = skeleton_digest(name)
         except IntegrityError:
-            raise RoomError(409, "name-taken", f"an account named {name!r} exists") from None
+            raise name_taken(name) from None
         return Account(account.id, name, account.player_id)
 
     def get(self, account_id: str) -> Account:

@@ -5,9 +5,11 @@ Sign-up and sign-in answer with the session cookie (:data:`~metrogames.web.accou
 HttpOnly (the page's scripts never see it), ``SameSite=Lax`` (not sent with another site's
 requests but a link's), ``Path=/``, ``Max-Age`` the session's lifetime, and ``Secure`` when
 ``METROGAMES_SECURE_COOKIES`` is set. Sign-ups and sign-in attempts are counted per client
-address (:mod:`.ratelimit`). Password hashing and verifying are heavy jobs
-(:mod:`metrogames.web.jobs`): a sign-in's count toward the quota is its address's and the
-signed-in name's, so a crowd of wrong passwords for one name waits its turn.
+address (:mod:`.ratelimit`), and attempts at an account's password (sign-ins, password
+changes) per account too (:mod:`.backoff`). Password hashing and verifying are heavy jobs
+(:mod:`metrogames.web.jobs`): a sign-in's count toward the jobs' quota is its address's and
+the account name's (its skeleton, as the back-off's), so a crowd of wrong passwords for one
+name waits its turn; a request whose client leaves gives its job up.
 """
 
 from __future__ import annotations
@@ -20,13 +22,16 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import aliased
 
 from metrogames.i18n import N_
-from metrogames.web.accounts import COOKIE, Account, Accounts, name_key
+from metrogames.web.accounts import COOKIE, Account, Accounts
 from metrogames.web.api import bearer, charge, read_body
-from metrogames.web.bodies import AccountBody, NoBody, PlayerBody
+from metrogames.web.backoff import SignInBackoff
+from metrogames.web.bodies import AccountBody, AccountNameBody, NoBody, PasswordBody, SignInBody
+from metrogames.web.checks import hash_token
 from metrogames.web.config import Settings
 from metrogames.web.daily import DailyService, check_limit
 from metrogames.web.jobs.http import requester, while_connected
 from metrogames.web.models import RatedGameRow, RatingRow, RoomRow, SeatRow
+from metrogames.web.names import skeleton_digest
 from metrogames.web.ratings import Rating
 
 router = APIRouter(prefix="/api")
@@ -92,17 +97,55 @@ async def sign_up(request: Request, response: Response) -> dict[str, Any]:
     return await asyncio.to_thread(account_json, request, account)
 
 
+def backoff(request: Request) -> SignInBackoff:
+    """The app's per-account sign-in back-off."""
+    found: SignInBackoff = request.app.state.backoff
+    return found
+
+
 @router.post("/sessions")
 async def sign_in(request: Request, response: Response) -> dict[str, Any]:
-    """Sign in ``{"name", "password"}`` → the account (cookie)."""
-    body = await read_body(request, AccountBody, "a sign-in")
+    """Sign in ``{"name", "password"}`` → the account (cookie); the attempt counts against
+    the address and the account (:mod:`.backoff`) before the password is checked."""
+    body = await read_body(request, SignInBody, N_("a sign-in"))
     await charge(request, "signins")
-    who = await requester(request, name_key(body.name))
+    key = skeleton_digest(body.name)
+    await backoff(request).admit(key)
+    who = await requester(request, key)
     account, token = await while_connected(
         request, accounts(request).sign_in(body.name, body.password, who)
     )
+    await backoff(request).clear(key)
     _set_cookie(request, response, token)
     return await asyncio.to_thread(account_json, request, account)
+
+
+@router.delete("/sessions/others")
+async def sign_out_others(request: Request) -> dict[str, int]:
+    """End every other session of the signed-in account: ``{"sessions_ended": n}``."""
+    account = await account_of(request)
+    ended = await asyncio.to_thread(
+        accounts(request).sign_out_others, account, session_token(request)
+    )
+    return {"sessions_ended": ended}
+
+
+@router.post("/accounts/me/password")
+async def change_password(request: Request) -> dict[str, int]:
+    """Change the password ``{"password", "new_password"}``; the account's other sessions end
+    (``{"sessions_ended": n}``), this one goes on. Counted as a sign-in attempt."""
+    account = await account_of(request)
+    body = await read_body(request, PasswordBody, N_("a password change"))
+    await charge(request, "signins")
+    key = skeleton_digest(account.name)
+    await backoff(request).admit(key)
+    who = await requester(request, key)
+    change = accounts(request).change_password(
+        account, body.password, body.new_password, session_token(request), who
+    )
+    ended = await while_connected(request, change)
+    await backoff(request).clear(key)
+    return {"sessions_ended": ended}
 
 
 @router.delete("/sessions/current", status_code=204)
@@ -131,17 +174,21 @@ async def get_account(request: Request) -> dict[str, Any]:
 async def rename(request: Request) -> dict[str, Any]:
     """Rename the signed-in account: ``{"name"}`` → as ``GET /api/accounts/me``."""
     account = await account_of(request)
-    body = await read_body(request, PlayerBody, N_("a rename"))
+    body = await read_body(request, AccountNameBody, N_("a rename"))
     renamed = await asyncio.to_thread(accounts(request).rename, account, body.name)
     return await asyncio.to_thread(account_json, request, renamed)
 
 
 @router.post("/accounts/me/claim")
 async def claim(request: Request) -> dict[str, Any]:
-    """Claim the anonymous player of ``Authorization: Bearer <player token>``."""
+    """Claim the anonymous player of ``Authorization: Bearer <player token>``: its token stops
+    working, for the player and for the daily rooms it played."""
     account = await account_of(request)
     await read_body(request, NoBody, "a claim")
-    await asyncio.to_thread(accounts(request).claim, account, bearer(request))
+    token = bearer(request)
+    player = await asyncio.to_thread(accounts(request).claim, account, token)
+    daily: DailyService = request.app.state.daily
+    await daily.retire_token(player, hash_token(token or ""))
     return await asyncio.to_thread(account_json, request, account)
 
 

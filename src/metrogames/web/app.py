@@ -7,9 +7,11 @@ database and applies the migrations, serves ``/api`` (:mod:`.api`; the daily cha
 client in ``static/`` at ``/`` (``/r/{room}`` is the same page); accounts and sessions:
 :mod:`.accounts_api`; ratings of online play: :mod:`.ratings` and :mod:`.ratings_api`; the table chat of online rooms:
 :mod:`.chat` and :mod:`.chat_api`; ``/metrics`` and ``/api/health``: :mod:`.ops`; log lines
-carry a request id (:mod:`.logs`). Every
+carry a request id (:mod:`.logs`); attempts at an account's password back off
+(:mod:`.backoff`). Every
 response carries :data:`SECURITY_HEADERS`: the page
-runs only the site's own scripts and styles and cannot be framed. A request the server fails
+runs only the site's own scripts and styles and cannot be framed. Requests that change
+something come from the site's own pages only (:mod:`.csrf`). A request the server fails
 to carry out (e.g. the database fails) is a 500 ``{"error", "reason": "server-error"}``.
 While the app runs (its lifespan), the rooms whose clock runs or whose bots are due are resumed
 (:meth:`~metrogames.web.rooms.RoomService.resume`) and idle rooms leave memory
@@ -63,11 +65,13 @@ from metrogames.web import (
     ws,
 )
 from metrogames.web.accounts import Accounts
+from metrogames.web.backoff import SignInBackoff
 from metrogames.web.bodies import problem_of
 from metrogames.web.chat import Chat
 from metrogames.web.checks import RoomError
 from metrogames.web.cluster import Cluster, connect
 from metrogames.web.config import Settings
+from metrogames.web.csrf import SameSite, parse_origins
 from metrogames.web.daily import DailyService, load_secret
 from metrogames.web.db import UNAVAILABLE, migrate, open_database, unavailable
 from metrogames.web.flood import Flood
@@ -216,6 +220,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         openapi_url="/api/openapi.json",
         lifespan=lifespan,
     )
+    app.add_middleware(SameSite, allowed=parse_origins(settings.allowed_origins))
     app.add_middleware(SecurityHeaders)
     app.add_middleware(RequestIds)
     if settings.trusted_proxies:
@@ -234,6 +239,12 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     app.state.now = now or time.time
     app.state.players = Players(rooms.sessions)
     app.state.accounts = Accounts(rooms.sessions, settings.session_days, jobs=rooms.jobs)
+    app.state.backoff = SignInBackoff(
+        app.state.redis,
+        settings.signin_free,
+        settings.signin_backoff,
+        max(settings.signin_backoff, settings.signin_backoff_cap),
+    )
     ratings.install(rooms, time.time)
     app.state.daily = DailyService(
         rooms,

@@ -36,6 +36,7 @@ from metrogames.web.checks import (
     normal_name,
     shown,
 )
+from metrogames.web.names import account_name
 
 MAX_TURN_CLOCK = 7 * 24 * 3600
 """The longest turn clock, in seconds (7 days: turn-based games by correspondence)."""
@@ -155,11 +156,36 @@ Password = Annotated[str, StringConstraints(min_length=8, max_length=256)]
 """A password: 8 to 256 characters, kept as given (only its argon2id hash is stored)."""
 
 
-class AccountBody(Body):
-    """``POST /api/accounts`` (sign up) and ``POST /api/sessions`` (sign in)."""
+AccountName = Annotated[str, StringConstraints(max_length=256), AfterValidator(account_name)]
+"""An account's name (:func:`~metrogames.web.names.account_name`: PRECIS, RFC 8265)."""
 
-    name: HumanName
+
+class AccountBody(Body):
+    """``POST /api/accounts`` (sign up)."""
+
+    name: AccountName
     password: Password
+
+
+class SignInBody(Body):
+    """``POST /api/sessions``: the name as the account was named (any text: names kept from
+    before today's rules sign in too) and the password."""
+
+    name: Annotated[str, StringConstraints(min_length=1, max_length=256)]
+    password: Password
+
+
+class AccountNameBody(Body):
+    """``PATCH /api/accounts/me``."""
+
+    name: AccountName
+
+
+class PasswordBody(Body):
+    """``POST /api/accounts/me/password``: the current password and the new one."""
+
+    password: Password
+    new_password: Password
 
 
 ChatText = Annotated[str, StringConstraints(max_length=1024), AfterValidator(chat_text)]

@@ -12,6 +12,8 @@ import hashlib
 import secrets
 import unicodedata
 
+import icu
+
 from metrogames.bots.base import bot_codes
 from metrogames.i18n import N_, Gettext, Message, msg
 
@@ -29,6 +31,12 @@ BLANK_CATEGORIES = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf", "Cs", "Cn", "Mn", "M
 """Characters that show nothing on their own (spaces, format characters, combining marks)."""
 BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 """Letters and symbols drawn as blank space (Hangul fillers, the blank Braille pattern)."""
+DEFAULT_IGNORABLE = icu.UnicodeSet("[:Default_Ignorable_Code_Point:]")
+"""Unicode's ``Default_Ignorable_Code_Point``s: drawn as nothing (zero-width spaces and
+joiners, the soft hyphen, variation selectors, tags, U+034F, fillers...)."""
+_EMOJI = icu.UnicodeSet("[:Emoji:]")
+_PICTOGRAPHIC = icu.UnicodeSet("[[:Extended_Pictographic:][:Emoji_Modifier:]]")
+ZWJ, VS15, VS16, BLACK_FLAG, CANCEL_TAG = "\u200d", "\ufe0e", "\ufe0f", "\U0001f3f4", "\U000e007f"
 
 
 class RoomError(Exception):
@@ -119,12 +127,47 @@ def new_token() -> str:
 
 def normal_name(value: str) -> str:
     """A display name: NFC-normalised, surrounding spaces removed, 1–64 characters, with
-    something visible and without control characters, line separators or bidi controls.
+    something visible and without control characters, line separators, bidi controls or
+    invisible (default-ignorable) characters but those of an emoji (:func:`invisible`).
 
     Raises:
         ValueError: the rule the name breaks (used as a pydantic validator).
     """
-    return clean_text(value, N_("a name"), MAX_NAME)
+    text = clean_text(value, N_("a name"), MAX_NAME)
+    hidden = invisible(text)
+    if hidden is not None:
+        rule = N_("{what} cannot hold the invisible character {code}")
+        code = f"U+{ord(hidden):04X}"
+        raise ValueError(msg(rule, what=Message(N_("a name")), code=code))
+    return text
+
+
+def invisible(text: str, emoji: bool = True) -> str | None:
+    """The first default-ignorable character of ``text`` (:data:`DEFAULT_IGNORABLE`), or
+    ``None``. With ``emoji``, those that are part of an emoji (UTS #51) are not counted: a
+    variation selector after an emoji character, a zero-width joiner between two pictographs
+    (``👩‍💻``), a flag's tags after U+1F3F4 up to U+E007F."""
+    for i, c in enumerate(text):
+        if not DEFAULT_IGNORABLE.contains(c):
+            continue
+        if not emoji or not _in_emoji(text, i):
+            return c
+    return None
+
+
+def _in_emoji(text: str, i: int) -> bool:
+    c, before = text[i], text[:i].rstrip(VS16)
+    if c in (VS15, VS16):
+        return i > 0 and _EMOJI.contains(text[i - 1])
+    if c == ZWJ:
+        after = text[i + 1 : i + 2]
+        return bool(before and after) and all(_PICTOGRAPHIC.contains(x) for x in (before[-1], after))
+    if "\U000e0020" <= c <= CANCEL_TAG:
+        start = len(text[:i].rstrip("".join(map(chr, range(0xE0020, 0xE007F)))))
+        run = text[start:]
+        end = run.find(CANCEL_TAG)
+        return start > 0 and text[start - 1] == BLACK_FLAG and end >= 0 and start + end >= i
+    return False
 
 
 def chat_text(value: str) -> str:

@@ -21,8 +21,14 @@ one seat of a room may send, same notation), ``METROGAMES_ANALYSIS_BUDGET`` (``q
 or ``deep``: the hindsight analyses' search),
 ``METROGAMES_TRUSTED_PROXIES`` (comma-separated addresses or networks of reverse proxies whose
 ``X-Forwarded-For`` names the client; empty: the direct peer is the client),
+``METROGAMES_ALLOWED_ORIGINS`` (comma-separated origins, ``https://host[:port]``, of other sites
+whose pages may send requests that change something; empty: the server's own pages only,
+:mod:`.csrf`),
 ``METROGAMES_SECURE_COOKIES`` (mark the session cookie ``Secure``: set it behind HTTPS),
-``METROGAMES_SESSION_DAYS`` (how long a sign-in lasts) and ``METROGAMES_DAILY_GUEST_RANKED``
+``METROGAMES_SESSION_DAYS`` (how long a sign-in lasts), ``METROGAMES_SIGNIN_FREE``,
+``METROGAMES_SIGNIN_BACKOFF`` and ``METROGAMES_SIGNIN_BACKOFF_CAP`` (the attempts at one
+account's password that go through before it is locked, the first lock and the longest, in
+seconds: :mod:`.backoff`) and ``METROGAMES_DAILY_GUEST_RANKED``
 (how many ranked guest games of one daily game one client address may start per UTC day),
 ``METROGAMES_REDIS_URL`` (``redis://host:port/db``: several workers share rate limits, room
 changes and locks through this Redis server, :mod:`metrogames.web.cluster`; unset: one process,
@@ -92,8 +98,12 @@ class Settings(BaseSettings):
     rate_chat: str = "10/minute;100/hour"
     analysis_budget: str = "normal"
     trusted_proxies: str = ""
+    allowed_origins: str = ""
     secure_cookies: bool = False
     session_days: float = Field(default=30.0, gt=0, le=3650)
+    signin_free: int = Field(default=5, ge=1, le=1000)
+    signin_backoff: float = Field(default=30.0, gt=0, le=86_400)
+    signin_backoff_cap: float = Field(default=900.0, gt=0, le=86_400)
     daily_guest_ranked: int = Field(default=3, ge=0, le=10_000)
     log_format: str = "json"
     log_level: str = "warning"
@@ -154,6 +164,14 @@ class Settings(BaseSettings):
     def _expert(cls, value: str) -> str:
         if value:
             make_bot(value)  # ValueError naming the known codes
+        return value
+
+    @field_validator("allowed_origins")
+    @classmethod
+    def _origins(cls, value: str) -> str:
+        from metrogames.web.csrf import parse_origins
+
+        parse_origins(value)  # ValueError naming the entry that is no origin
         return value
 
     @field_validator("trusted_proxies")

@@ -465,6 +465,25 @@ class DailyService:
         token = await self.rooms.new_seat_token(table, 0) if account else None
         return {"room": attempt.room_id, "ranked": True, "token": token}
 
+    async def retire_token(self, player: str, token_hash: str) -> int:
+        """A guest ``player`` was claimed: its player token (``token_hash``, its digest) stops
+        playing its daily rooms too — each room's seat it held gets a new token nobody holds
+        (stored, and caught up by every worker, as any seat change); returns how many rooms.
+        """
+        retired = 0
+        for room in await asyncio.to_thread(self._rooms_of, player):
+            table = await self.rooms.table(room)
+            if table.seats[0].token_hash == token_hash:
+                await self.rooms.new_seat_token(table, 0)
+                retired += 1
+        return retired
+
+    def _rooms_of(self, player: str) -> list[str]:
+        """The rooms of ``player``'s daily games (on a worker thread)."""
+        with self.sessions() as session:
+            query = select(DailyAttemptRow.room_id).where(DailyAttemptRow.player_id == player)
+            return list(session.scalars(query))
+
     # -- results ------------------------------------------------------------------------------
     async def result(self, player: Player, game: str, day: str) -> dict[str, Any]:
         """``GET /api/daily/{game}/{day}/result``: the player's game of that day (the ranked

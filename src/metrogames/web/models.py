@@ -188,7 +188,10 @@ class ServerSecretRow(Base):
 
 class AccountRow(Base):
     """An account: ``id`` (10 lowercase letters/digits), ``name`` (shown), ``name_key`` (the
-    name case-folded: unique), ``password_hash`` (argon2id, PHC string), ``player_id`` (the
+    name case-folded: unique; a sign-in finds the account by it), ``name_skeleton`` (the
+    SHA-256 of the name's confusable skeleton, :func:`~metrogames.web.names.skeleton_digest`:
+    unique; ``None`` for an account that kept, from before skeletons, a name that looks like
+    an older account's), ``password_hash`` (argon2id, PHC string), ``player_id`` (the
     account's own daily player, unique) and ``created`` (epoch s)."""
 
     __tablename__ = "accounts"
@@ -196,6 +199,7 @@ class AccountRow(Base):
     id: Mapped[str] = mapped_column(String(10), primary_key=True)
     name: Mapped[str] = mapped_column(String(64))
     name_key: Mapped[str] = mapped_column(String(256), unique=True)
+    name_skeleton: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
     password_hash: Mapped[str] = mapped_column(String(256))
     player_id: Mapped[str] = mapped_column(String(10), ForeignKey("players.id"), unique=True)
     created: Mapped[float] = mapped_column(Float)

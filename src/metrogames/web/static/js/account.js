@@ -36,11 +36,11 @@ export function accountPanel(navigate, onChange) {
     }
     section.append(h("button", { class: "btn small", type: "button", id: "sign-out", onclick: async () => {
       try { await API.signOut(); onChange(); } catch (err) { toast(t("account.cannot-sign-out", { error: err.message })); }
-    } }, t("account.sign-out")));
+    } }, t("account.sign-out")), securityPanel());
     return section;
   }
   const name = h("input", { id: "account-name", maxlength: "64", autocomplete: "username", required: true });
-  const password = h("input", { id: "account-password", type: "password", minlength: "8", maxlength: "256", autocomplete: "current-password", required: true });
+  const password = h("input", { id: "account-password", type: "password", minlength: "8", maxlength: "256", autocomplete: "current-password", required: true, "aria-describedby": "password-rule" });
   const errorLine = h("p", { class: "error", role: "alert", "data-testid": "account-error" });
   let busy = false; // one request at a time: a double click sends it once
   const submit = (how) => async (ev) => {
@@ -67,7 +67,8 @@ export function accountPanel(navigate, onChange) {
   };
   const form = h("form", { class: "account-form", onsubmit: submit("in") },
     h("label", { class: "row" }, t("common.name"), " ", name),
-    h("label", { class: "row" }, t("account.password"), " ", password),
+    h("label", { class: "row" }, t("account.password"), " ", h("span", { class: "field" }, password,
+      h("span", { class: "muted small", id: "password-rule", "data-testid": "password-rule" }, t("account.password-rule")))),
     errorLine,
     h("div", { class: "buttons" },
       h("button", { class: "btn primary", type: "submit", id: "sign-in" }, t("account.sign-in")),
@@ -76,6 +77,50 @@ export function accountPanel(navigate, onChange) {
     h("p", { class: "muted small" }, t("account.guest-help")),
     form);
   return section;
+}
+
+// -- password and sessions, signed in ---------------------------------------------------------
+// Change the password (the other sessions end) or sign out the other browsers alone; each says
+// how many sessions it ended.
+function securityPanel() {
+  const current = h("input", { id: "current-password", type: "password", maxlength: "256", autocomplete: "current-password", required: true });
+  const fresh = h("input", { id: "new-password", type: "password", minlength: "8", maxlength: "256", autocomplete: "new-password", required: true, "aria-describedby": "new-password-rule" });
+  const status = h("p", { class: "small", role: "status", "data-testid": "security-status" });
+  const errorLine = h("p", { class: "error", role: "alert", "data-testid": "security-error" });
+  const say = (ok, text) => { status.textContent = ok ? text : ""; errorLine.textContent = ok ? "" : text; };
+  let busy = false;
+  const run = async (form, call, done) => {
+    if (busy) return;
+    busy = true;
+    for (const b of form.querySelectorAll("button")) b.disabled = true;
+    try { done(await call()); } catch (err) { say(false, err.message); } finally {
+      busy = false;
+      for (const b of form.querySelectorAll("button")) b.disabled = false;
+    }
+  };
+  const form = h("form", { class: "account-form", id: "password-form", novalidate: true, onsubmit: (ev) => {
+    ev.preventDefault();
+    if (!current.value || fresh.value.length < 8 || fresh.value.length > 256) {
+      say(false, t("account.new-password-need"));
+      return;
+    }
+    run(form, () => API.changePassword(current.value, fresh.value), (r) => {
+      current.value = fresh.value = "";
+      say(true, t("account.password-changed", { n: r.sessions_ended }));
+    });
+  } },
+    h("h3", {}, t("account.security")),
+    h("label", { class: "row" }, t("account.current-password"), " ", current),
+    h("label", { class: "row" }, t("account.new-password"), " ", h("span", { class: "field" }, fresh,
+      h("span", { class: "muted small", id: "new-password-rule" }, t("account.password-rule")))),
+    h("div", { class: "buttons" },
+      h("button", { class: "btn", type: "submit", id: "change-password" }, t("account.change-password")),
+      h("button", { class: "btn", type: "button", id: "sign-out-others", onclick: () => {
+        if (!window.confirm(t("account.sign-out-others-confirm"))) return;
+        run(form, () => API.signOutOthers(), (r) => say(true, t("account.others-signed-out", { n: r.sessions_ended })));
+      } }, t("account.sign-out-others"))),
+    status, errorLine);
+  return form;
 }
 
 // -- the profile page ------------------------------------------------------------------------

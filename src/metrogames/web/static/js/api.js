@@ -21,8 +21,9 @@ export class RawJson {
 }
 
 export async function api(method, path, body = undefined, token = null, { raw = false } = {}) {
+  // every change is said to be JSON, body or not: the server refuses any other (docs/web-api.md)
   const headers = {};
-  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (body !== undefined || method !== "GET") headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
   let res;
   try {
@@ -260,6 +261,12 @@ export async function signOut() {
   await api("DELETE", "/api/sessions/current");
   account = null;
 }
+
+// The password changes and every other session of the account ends: {"sessions_ended": n}.
+export const changePassword = (password, newPassword) =>
+  api("POST", "/api/accounts/me/password", { password, new_password: newPassword });
+// Every other session of the account ends (the other browsers are signed out).
+export const signOutOthers = () => api("DELETE", "/api/sessions/others");
 
 // The guest player of this browser becomes the account's (its token stops working).
 export async function claimGuest() {
