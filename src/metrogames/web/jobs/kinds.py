@@ -43,7 +43,7 @@ LANES = ("play", "passwords", "slow")
 """The lanes, each with its own worker processes and its own bounded queue."""
 QUEUED_LANES = ("play", "slow")
 """The lanes that go through the Redis job queue in the scale-out start (passwords never do)."""
-NICE = {"play": 5, "passwords": 5, "slow": 10}
+NICE = {"play": 3, "passwords": 3, "slow": 6}
 """How much lower than the serving process each lane's workers run (``os.nice``)."""
 
 
