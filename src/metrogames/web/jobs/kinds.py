@@ -43,7 +43,7 @@ LANES = ("play", "passwords", "slow")
 """The lanes, each with its own worker processes and its own bounded queue."""
 QUEUED_LANES = ("play", "slow")
 """The lanes that go through the Redis job queue in the scale-out start (passwords never do)."""
-NICE = {"play": 4, "passwords": 4, "slow": 8}
+NICE = {"play": 2, "passwords": 2, "slow": 5}
 """How much lower than the serving process each lane's workers run (``os.nice``)."""
 
 
