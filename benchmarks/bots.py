@@ -38,7 +38,7 @@ from typing import Any
 from metrogames.bots import Bot, make_bot
 from metrogames.bots.play import play_bots
 from metrogames.core.protocol import Action, State
-from metrogames.games import game_type, load_game
+from metrogames.games import game_engine, load_game
 
 LEVEL_CODES = ("easy", "medium", "hard", "expert")
 MODES = ("draw", "hand", "official-hand")
@@ -77,7 +77,7 @@ class Job:
 def play_job(job: Job) -> dict[str, Any]:
     """Play one :class:`Job`; the measured seats' scores, wins and decision times."""
     rules = load_game(job.game, players=len(job.bots), **dict(job.options))
-    state = game_type(job.game).from_deal(rules.deal_record(job.deal_seed), len(job.bots))
+    state = game_engine(job.game).from_deal(rules.deal_record(job.deal_seed), len(job.bots))
     bots = [Timed(make_bot(code, job.bot_seed + p)) for p, code in enumerate(job.bots)]
     play_bots(state, bots)
     winners = state.winners()

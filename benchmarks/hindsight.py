@@ -26,7 +26,8 @@ from metrogames.bots import make_bot
 from metrogames.bots.analysis import BUDGETS, check_record
 from metrogames.bots.hindsight import player_losses, search_best
 from metrogames.bots.play import play_bots
-from metrogames.games import game_type, load_game
+from metrogames.core.capabilities import ScoreBounded
+from metrogames.games import load_game
 
 
 def one(game: str, seed: int, bot_seed: int, budget: str) -> dict[str, Any]:
@@ -40,8 +41,7 @@ def one(game: str, seed: int, bot_seed: int, budget: str) -> dict[str, Any]:
     t1 = time.process_time()
     decisions = player_losses(start, final, chosen.coach, 0)
     t2 = time.process_time()
-    hook = game_type(game).score_bound
-    bound = hook(start, 0) if hook is not None else None
+    bound = start.score_bound(0) if isinstance(start, ScoreBounded) else None
     return {
         "seed": seed,
         "greedy": final.scores()[0],

@@ -7,9 +7,9 @@ from typing import Any
 
 import numpy as np
 
+from metrogames.core.capabilities import Presented
 from metrogames.core.protocol import CHANCE, Action, State
 from metrogames.envs.encoders import NextStationEncoder
-from metrogames.games import game_type
 
 
 def deal_chance(state: State[Action]) -> None:
@@ -29,7 +29,8 @@ def check_nextstation_obs(
 ) -> None:
     """``obs`` (seat's observation of the full ``state``) against ``view_json`` of the view."""
     view = state.view(seat)
-    shown: dict[str, Any] = dict(game_type(state.game.name).view_json(view, seat))  # type: ignore[arg-type]
+    assert isinstance(view, Presented)
+    shown: dict[str, Any] = dict(view.view_json(seat))
     names = encoder.station_names
     n = encoder.players
     for rel in range(n):

@@ -23,7 +23,6 @@ from metrogames.core.playout import random_playout
 from metrogames.core.protocol import (
     CHANCE,
     SPECTATOR,
-    Action,
     Game,
     GameType,
     JsonObject,
@@ -268,33 +267,72 @@ class Line3State:
             raise NotationError(f"a Line 3 action is a string, not {value!r:.30}")
         return self.string_to_action(player, value)
 
-
-def _record_start(data: object) -> State[Action]:
-    if not isinstance(data, dict) or data.get("game") != NAME:
-        raise RecordError("not a Line 3 record")
-    seed = data.get("seed")
-    return cast(State[Action], Line3State(Line3Game(), seed if isinstance(seed, int) else None))
-
-
-def _replay(data: object) -> State[Action]:
-    state = _record_start(data)
-    moves = cast(dict[str, object], data).get("moves")
-    if not isinstance(moves, list):
-        raise RecordError('a Line 3 record needs "moves"')
-    for entry in moves:
-        player, text = entry
-        state.apply_in_place(player, state.string_to_action(player, text))
-    return state
+    def view_json(self, you: int | None) -> JsonObject:
+        """``Presented``: the game's part of a view."""
+        return {
+            "scores": self.scores(),
+            "board": [cell_name(c) if v >= 0 else None for c, v in enumerate(self.board)],
+            "marks": list(self.board),
+            "row": self.row + 1 if self.row >= 0 else None,
+        }
 
 
-def _view_json(state: State[Action], you: int | None) -> JsonObject:
-    line3 = cast(Line3State, state)
-    return {
-        "scores": line3.scores(),
-        "board": [cell_name(c) if v >= 0 else None for c, v in enumerate(line3.board)],
-        "marks": list(line3.board),
-        "row": line3.row + 1 if line3.row >= 0 else None,
-    }
+class Line3Engine:
+    """The engine behind ``line3`` (``Engine``, with ``Boards`` and ``ScoreSheets``)."""
+
+    def make(self, players: int, options: JsonObject) -> Line3Game:
+        return Line3Game()
+
+    def record_start(self, record: object) -> Line3State:
+        if not isinstance(record, dict) or record.get("game") != NAME:
+            raise RecordError("not a Line 3 record")
+        seed = record.get("seed")
+        return Line3State(Line3Game(), seed if isinstance(seed, int) else None)
+
+    def replay(self, record: object) -> Line3State:
+        state = self.record_start(record)
+        moves = cast(dict[str, object], record).get("moves")
+        if not isinstance(moves, list):
+            raise RecordError('a Line 3 record needs "moves"')
+        for entry in moves:
+            player, text = entry
+            state.apply_in_place(player, state.string_to_action(player, text))
+        return state
+
+    def from_deal(self, deal: object, players: int) -> Line3State:
+        return self.record_start(deal)
+
+    def score_sheet(self, sheet: object) -> JsonObject:
+        return {"total": 0}
+
+    def board_json(self) -> JsonObject:
+        return {"game": NAME, "title": "Line 3", "grid": {"columns": 3, "rows": 3}}
+
+
+class BareState(Line3State):
+    """A Line 3 state without the optional state capabilities (a capability set to ``None``
+    is one the class lacks): no view JSON."""
+
+    view_json = None  # type: ignore[assignment]
+
+
+class BareGame(Line3Game):
+    def new_game(self, seed: int) -> BareState:
+        return BareState(self, check_seed(seed))
+
+
+class BareEngine(Line3Engine):
+    """The same game without any optional capability: no board data, no score sheets, states
+    without view JSON."""
+
+    board_json = None  # type: ignore[assignment]
+    score_sheet = None  # type: ignore[assignment]
+
+    def make(self, players: int, options: JsonObject) -> BareGame:
+        return BareGame()
+
+    def record_start(self, record: object) -> BareState:
+        return BareState(BareGame(), super().record_start(record).seed)
 
 
 LINE3 = GameType(
@@ -303,18 +341,11 @@ LINE3 = GameType(
     players=range(2, 3),
     dynamics="sequential",
     options={},
-    make=lambda players, options: cast(Game[Action], Line3Game()),
-    replay=_replay,
-    record_start=_record_start,
-    from_deal=lambda data, players: _record_start(data),
-    score_sheet=lambda data: {"total": 0},
-    board_json=lambda: {"game": NAME, "title": "Line 3", "grid": {"columns": 3, "rows": 3}},
-    view_json=_view_json,
 )
 
 
 def register() -> None:
-    register_game(LINE3)
+    register_game(LINE3, Line3Engine())
 
 
 def unregister() -> None:

@@ -14,7 +14,7 @@ import pytest
 
 from metrogames.bots import make_bot
 from metrogames.bots.base import Bot, bot_codes
-from metrogames.bots.levels import ANY_GAME, LEVELS, LevelBot, level_algorithm
+from metrogames.bots.levels import LEVELS, Algorithm, LevelBot, level_algorithm
 from metrogames.bots.montecarlo import MonteCarloBot, greedy_turns, outcome_value
 from metrogames.bots.play import play_bots
 from metrogames.core.errors import GameOverError, IllegalActionError, NotYourTurnError
@@ -66,11 +66,33 @@ def test_an_unknown_code_names_the_known_ones() -> None:
         MonteCarloBot(greedy_turns=-1)
 
 
+TUNED = {
+    "easy": {"*": Algorithm("random")},
+    "medium": {"metro": Algorithm("heuristic", 1), "*": Algorithm("greedy")},
+    "hard": {
+        "metro": Algorithm("lookahead", 8, width=4, rounds=1),
+        "london": Algorithm("montecarlo", 500, use_heuristic=True),
+        "paris": Algorithm("montecarlo", 250, use_heuristic=True),
+        "*": Algorithm("montecarlo", 1000),
+    },
+    "expert": {
+        "metro": Algorithm("lookahead", 32, width=6, rounds=2),
+        "london": Algorithm("montecarlo", 800, use_heuristic=True, deep=True),
+        "paris": Algorithm("montecarlo", 1000, use_heuristic=True),
+        "*": Algorithm("montecarlo", 4000),
+    },
+}
+"""The measured level table (README, "Bots"), level -> game (``*``: any other) -> algorithm."""
+
+
 def test_every_level_has_an_entry_for_any_game() -> None:
-    for level, table in LEVELS.items():
-        assert ANY_GAME in table, level
-        assert level_algorithm(level, "no-such-game") == table[ANY_GAME]
-    assert level_algorithm("easy", "metro").code == "random"
+    """Each game states its own tuning (``GameType.bot_levels``); a level it does not name,
+    and every level of a game the registry does not know, plays the default of ``LEVELS``."""
+    assert list(LEVELS) == list(TUNED)
+    for level, table in TUNED.items():
+        assert LEVELS[level] == table["*"]
+        for game in ("london", "paris", "metro", "no-such-game"):
+            assert level_algorithm(level, game) == table.get(game, table["*"]), (level, game)
     # Metro's greedy loses to random (it closes its own routes at once): medium weighs routes
     assert level_algorithm("medium", "metro").code == "heuristic"
     assert level_algorithm("medium", "london").code == "greedy"

@@ -17,9 +17,10 @@ from metrogames.bots import make_bot
 from metrogames.bots.base import bot_rng
 from metrogames.bots.montecarlo import MonteCarloBot
 from metrogames.bots.play import play_bots
+from metrogames.core.capabilities import DeepEvaluated, Evaluated
 from metrogames.core.protocol import CHANCE, Action, State
 from metrogames.core.rng import Rng
-from metrogames.games import game_type, load_game
+from metrogames.games import game_engine, load_game
 from metrogames.games.nextstation.actions import PASS, parse_action
 from metrogames.games.nextstation.heuristic import (
     LOOKAHEAD_WIDTH,
@@ -38,16 +39,15 @@ def new_game(game: str, seed: int, players: int = 1, **options: object) -> NextS
 
 def solo_deal(game: str, i: int) -> State[Action]:
     """Deal ``i`` of the benchmark's solo manifest (seed ``2026 + i``)."""
-    return game_type(game).from_deal(load_game(game, players=1).deal_record(2026 + i), 1)
+    return game_engine(game).from_deal(load_game(game, players=1).deal_record(2026 + i), 1)
 
 
 # -- the estimate ----------------------------------------------------------------------------
 @pytest.mark.parametrize("game", ["london", "paris"])
-def test_london_and_paris_fill_the_heuristic_hook(game: str) -> None:
+def test_london_and_paris_give_the_heuristic(game: str) -> None:
     state = new_game(game, 4)
-    hook = game_type(game).heuristic
-    assert hook is not None
-    assert hook(state, 0) == greedy_final_score(state, 0)
+    assert isinstance(state, Evaluated)
+    assert state.heuristic(0) == greedy_final_score(state, 0)
 
 
 def test_the_playout_takes_the_section_with_the_best_immediate_gain() -> None:
@@ -135,13 +135,12 @@ def test_the_estimate_needs_a_full_state_and_a_mover() -> None:
         greedy_action(london(), 0)  # a card is due
 
 
-def test_the_deep_estimate_is_the_lookahead_playout_and_fills_its_hook() -> None:
+def test_the_deep_estimate_is_the_lookahead_playout() -> None:
     state = new_game("london", 4)
-    hook = game_type("london").deep_heuristic
-    assert hook is not None
-    assert hook(state, 0) == greedy_final_score(state, 0, lookahead=LOOKAHEAD_WIDTH)
+    assert isinstance(state, DeepEvaluated)
+    assert state.deep_heuristic(0) == greedy_final_score(state, 0, lookahead=LOOKAHEAD_WIDTH)
     with pytest.raises(ValueError, match="resample a view first"):
-        hook(state.view(0), 0)
+        state.view(0).deep_heuristic(0)
 
 
 def test_a_lookahead_over_one_section_is_the_greedy_playout() -> None:
@@ -206,13 +205,12 @@ def test_the_deep_search_values_actions_by_the_deep_estimate() -> None:
     bot = MonteCarloBot(7, budget=budget, use_heuristic=True, deep=True)
     ranked = bot.rank(view, 0, legal, keep=n)
     table = view.resample(0, bot_rng(7, "montecarlo"))
-    hook = game_type("london").deep_heuristic
-    assert hook is not None
     expected = {}
     for action in legal:
         after = table.clone()
         after.apply_in_place(0, action, check=False)
-        expected[action] = hook(after, 0)
+        assert isinstance(after, DeepEvaluated)
+        expected[action] = after.deep_heuristic(0)
     assert {e.action: e.score for e in ranked} == expected
     plain = MonteCarloBot(7, budget=budget, use_heuristic=True).rank(view, 0, legal, keep=n)
     assert {e.action: e.score for e in plain} != expected  # the plain estimate differs

@@ -11,9 +11,10 @@ from gymnasium.utils.env_checker import check_env
 
 import metrogames.envs
 from envs_util import check_nextstation_obs, deal_chance, legal_indices
+from metrogames.core.capabilities import Boards
 from metrogames.core.errors import IllegalActionError
 from metrogames.envs.gym_nextstation import NextStationSoloEnv
-from metrogames.games import game_type, load_game
+from metrogames.games import game_engine, load_game
 
 CASES = [
     ("metrogames/London-v0", {}),
@@ -158,7 +159,9 @@ def test_encoding_orders_are_the_dense_index_orders() -> None:
     for city in ("london", "paris"):
         env = NextStationSoloEnv(city)
         game, encoder = env.game, env.encoder
-        board = game_type(city).board_json()
+        engine = game_engine(city)
+        assert isinstance(engine, Boards)
+        board = engine.board_json()
         assert len(encoder.link_ends) == (game.num_distinct_actions - 1 - 148 * (city == "paris")) // 2
         state = game.new_game(1)
         for j, link in enumerate(board["links"]):  # type: ignore[arg-type]

@@ -4,6 +4,7 @@ each, chance nodes with the engine's probabilities, information-state strings, r
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pyspiel  # the openspiel extra, installed by ./dev: missing, the module fails
@@ -242,3 +243,26 @@ def test_any_registered_game_plugs_in() -> None:
         assert sum(state.returns()) == pytest.approx(1.0)
     finally:
         line3.unregister()
+
+
+@pytest.mark.parametrize(("bounds", "expected"), [(True, ["line3"]), (False, [])])
+def test_importing_registers_every_game_that_states_its_bounds(
+    bounds: bool, expected: list[str]
+) -> None:
+    """The import loops over ``game_names()``: a game registered before it (here Line 3) is
+    registered too when it states its score range and maximum length, else left out."""
+    import subprocess
+    import sys
+
+    facts = "score_range=(0, 8), max_game_length=9" if bounds else ""
+    code = (
+        f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+        "import dataclasses, line3, pyspiel\n"
+        "from metrogames.games import register_game\n"
+        f"register_game(dataclasses.replace(line3.LINE3, {facts}), line3.Line3Engine())\n"
+        "import metrogames.envs.openspiel\n"
+        "print(' '.join(sorted(n for n in pyspiel.registered_names() if 'metrogames_' in n)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    names = ["london", "paris", "metro", *expected]
+    assert out.stdout.split() == sorted(f"metrogames_{n}" for n in names)

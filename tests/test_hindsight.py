@@ -3,7 +3,6 @@ with the whole deck known, its legality, the player's weighed decisions and the 
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -12,9 +11,12 @@ from metrogames.bots import make_bot
 from metrogames.bots.analysis import AnalysisRefusedError, analyse, check_record
 from metrogames.bots.hindsight import Budget, player_losses, search_best
 from metrogames.bots.play import play_bots
+from metrogames.core.capabilities import ScoreBounded
 from metrogames.core.protocol import CHANCE, Action, JsonObject, State
 from metrogames.core.rng import Rng
 from metrogames.games import game_type, load_game, record_start, register_game, replay_record
+from metrogames.games.nextstation.spec import NextStationEngine
+from metrogames.games.nextstation.state import NextStationState
 
 
 def solo_record(seed: int, bot: str = "greedy", city: str = "london", **options: Any) -> JsonObject:
@@ -117,6 +119,27 @@ def test_analysis_json_and_the_best_record() -> None:
     assert views["best"]["scores"] == [best["score"]]
 
 
+class Unrated(NextStationState):
+    """London's states without the ``SoloRated`` capability (set to ``None``: not there)."""
+
+    __slots__ = ()
+    solo_result = None  # type: ignore[assignment]
+
+
+class UnratedEngine(NextStationEngine):
+    """London's engine, its records read into :class:`Unrated` states."""
+
+    def replay(self, record: object) -> NextStationState:
+        state = super().replay(record)
+        state.__class__ = Unrated
+        return state
+
+    def record_start(self, record: object) -> NextStationState:
+        state = super().record_start(record)
+        state.__class__ = Unrated
+        return state
+
+
 def test_refusals_name_the_reason() -> None:
     two = load_game("london", players=2)
     final = play_bots(two.new_game(3), [make_bot("greedy", 1), make_bot("greedy", 2)])
@@ -134,13 +157,13 @@ def test_refusals_name_the_reason() -> None:
     with pytest.raises(AnalysisRefusedError, match="unknown-deal"):
         check_record(dict(solo.to_record(done, ["a"])))  # no seed, decks not revealed
 
-    london = game_type("london")
-    register_game(replace(london, solo_result=None))
+    # a solo game whose states give no solo rating
+    register_game(game_type("london"), UnratedEngine("london"))
     try:
         with pytest.raises(AnalysisRefusedError, match="no-solo-rating"):
             check_record(dict(solo.to_record(done, ["a"], seed=4)))
     finally:
-        register_game(london)
+        register_game(game_type("london"), NextStationEngine("london"))
 
 
 @pytest.mark.parametrize(
@@ -148,11 +171,11 @@ def test_refusals_name_the_reason() -> None:
     [("london", {}), ("london", {"powers": "random", "objectives": "random"}), ("paris", {})],
 )
 def test_the_upper_bound_holds_component_by_component(city: str, options: Any) -> None:
-    bound_of = game_type(city).score_bound
-    assert bound_of is not None
     game = load_game(city, players=1, **options)
     for seed in range(4):
-        bound = bound_of(game.new_game(seed), 0)
+        dealt = game.new_game(seed)
+        assert isinstance(dealt, ScoreBounded)
+        bound = dealt.score_bound(0)
         assert bound is not None and bound["total"] == sum(
             v for k, v in bound.items() if k != "total"
         )
@@ -173,4 +196,5 @@ def test_the_upper_bound_holds_component_by_component(city: str, options: Any) -
     del record["seed"]
     for rnd in record["rounds"]:
         rnd.pop("deck", None)
-    assert bound_of(record_start(record), 0) is None
+    start = record_start(record)
+    assert isinstance(start, ScoreBounded) and start.score_bound(0) is None

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from metrogames.core.capabilities import Boards, Presented
 from metrogames.core.errors import (
     IllegalActionError,
     NotationError,
@@ -24,7 +25,7 @@ from metrogames.core.errors import (
 from metrogames.core.protocol import CHANCE, SPECTATOR
 from metrogames.core.rng import Rng
 from metrogames.data import load_json
-from metrogames.games import game_type, load_game
+from metrogames.games import game_engine, load_game
 from metrogames.games.metro import (
     DRAW,
     HIDDEN,
@@ -464,10 +465,12 @@ def test_chance_notation_is_the_tile_code() -> None:
 def test_view_json_trains_give_the_exact_track_end() -> None:
     """Each waiting train's ``endpoint`` (0–7, the board's numbering): at the start, the edge
     station's own departure end on its square; after a tile, the end it has reached."""
-    kind = game_type("metro")
-    stations = {s["number"]: s for s in kind.board_json()["stations"]}  # type: ignore[union-attr, index]
+    engine = game_engine("metro")
+    assert isinstance(engine, Boards)
+    stations = {s["number"]: s for s in engine.board_json()["stations"]}  # type: ignore[union-attr, index]
     state = load_game("metro", 2).new_game(1)
-    trains = kind.view_json(state.view(0), 0)["trains"]  # type: ignore[index]
+    assert isinstance(state, Presented)
+    trains = state.view(0).view_json(0)["trains"]  # type: ignore[index]
     assert len(trains) == 32
     for train in trains:
         station = stations[train["station"]]
@@ -478,7 +481,7 @@ def test_view_json_trains_give_the_exact_track_end() -> None:
         state.apply_in_place(CHANCE, state.chance_outcomes()[0][0])
     player = next(iter(state.to_move()))
     state.apply_in_place(player, state.legal_actions(player)[0])
-    moved = [t for t in kind.view_json(state, None)["trains"] if t["tiles"]]  # type: ignore[index]
+    moved = [t for t in state.view_json(None)["trains"] if t["tiles"]]  # type: ignore[index]
     assert moved
     for train in moved:
         ends = {"north": (0, 1), "east": (2, 3), "south": (4, 5), "west": (6, 7)}[train["side"]]

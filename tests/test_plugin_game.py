@@ -147,3 +147,80 @@ def test_renderers_are_picked_by_family() -> None:
     assert renderer_for(game_type("paris")) is nextstation.RENDERER
     assert renderer_for(game_type("metro")) is metro.RENDERER
     assert renderer_for(game_type("line3")) is plain.RENDERER
+
+
+def test_a_game_states_its_bot_tuning_and_the_levels_play_it() -> None:
+    """``GameType.bot_levels`` is the game's own tuning: a level it names plays that setting
+    (here ``hard`` as the greedy bot, decision for decision), the others the default."""
+    from dataclasses import replace
+
+    from metrogames.bots.levels import LEVELS, level_algorithm
+    from metrogames.core.protocol import BotSetting
+    from metrogames.games import register_game
+
+    register_game(
+        replace(line3.LINE3, bot_levels={"hard": BotSetting("greedy")}), line3.Line3Engine()
+    )
+    assert level_algorithm("hard", "line3").code == "greedy"
+    assert level_algorithm("expert", "line3") == LEVELS["expert"]
+    for seed in range(5):
+        tuned = play_bots(
+            load_game("line3").new_game(seed), [make_bot("hard", seed), make_bot("random", 9)]
+        )
+        greedy = play_bots(
+            load_game("line3").new_game(seed), [make_bot("greedy", seed), make_bot("random", 9)]
+        )
+        assert tuned.history() == greedy.history()
+
+
+def test_option_flags_come_from_the_games_option_specs(tmp_path: Path) -> None:
+    """A game's option with a command-line ``help`` is a flag of ``play`` and ``simulate``
+    (with that help), taken as written; another game refuses it, naming its own flags."""
+    from dataclasses import replace
+
+    from metrogames.cli.options import game_options
+    from metrogames.core.protocol import OptionSpec
+    from metrogames.games import register_game
+
+    spec = OptionSpec("row", ("row", "column"), help="Line 3: roll a row (default) or a column.")
+    register_game(replace(line3.LINE3, options={"roll": spec}), line3.Line3Engine())
+    runner = CliRunner()
+    shown = runner.invoke(app, ["play", "line3", "--help"], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0
+    assert "--roll" in shown.output and "Line 3: roll a row (default) or a column." in shown.output
+    assert "--turn-mode" in shown.output  # every game's flags: the command takes them all
+    assert game_options("line3", {"roll": "column", "rules": None}) == {"roll": "column"}
+    refused = runner.invoke(
+        app, ["simulate", "london", "--bots", "random", "--games", "1", "--roll", "row"]
+    )
+    assert refused.exit_code == 2
+    assert "--roll is not an option of london (its flags: --objectives, --powers)" in refused.stderr
+    played = runner.invoke(
+        app,
+        ["simulate", "line3", "--bots", "random,random", "--games", "2", "--roll", "row", "--json"],
+    )
+    assert played.exit_code == 0, played.output
+    assert json.loads(played.output)["games"] == 2
+
+
+def test_a_game_without_score_sheets_is_told_so(tmp_path: Path) -> None:
+    """``score`` needs the engine's ``ScoreSheets`` capability."""
+    from metrogames.games import register_game
+
+    register_game(line3.LINE3, line3.BareEngine())
+    sheet = tmp_path / "sheet.json"
+    sheet.write_text(json.dumps({"game": "line3"}))
+    result = CliRunner().invoke(app, ["score", str(sheet)])
+    assert result.exit_code == 1
+    assert "Line 3 has no score sheets" in result.stderr
+
+
+def test_a_daily_challenge_needs_a_solo_game() -> None:
+    from dataclasses import replace
+
+    from metrogames.games import daily_games, register_game
+
+    assert daily_games() == ["london", "paris"]
+    with pytest.raises(ValueError, match="line3: a daily challenge is a solo game, 1 player"):
+        register_game(replace(line3.LINE3, daily=True), line3.Line3Engine())
+    assert daily_games() == ["london", "paris"]

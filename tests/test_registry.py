@@ -100,6 +100,7 @@ def test_score_range_and_game_length_hold_in_played_games(
     deal's own upper bound where the game has one), at most ``max_game_length`` decisions
     (a simultaneous turn counted once)."""
     from metrogames.bots import make_bot
+    from metrogames.core.capabilities import ScoreBounded
     from metrogames.core.protocol import CHANCE
 
     kind = game_type(name)
@@ -108,8 +109,8 @@ def test_score_range_and_game_length_hold_in_played_games(
     game = load_game(name, players, **options)
     for seed in range(4):
         state = game.new_game(seed)
-        if kind.score_bound is not None:
-            bounds = [kind.score_bound(state, p) for p in range(players)]
+        if isinstance(state, ScoreBounded):
+            bounds = [state.score_bound(p) for p in range(players)]
             assert all(b is not None and b["total"] <= high for b in bounds)
         bots = [make_bot("greedy" if p % 2 else "random", seed + p) for p in range(players)]
         decisions = 0
@@ -124,3 +125,45 @@ def test_score_range_and_game_length_hold_in_played_games(
                 state.apply_in_place(p, bots[p].decide(view, p, view.legal_actions(p)))
         assert decisions <= length
         assert all(low <= s <= high for s in state.scores())
+
+
+CAPABILITIES = {
+    "london": {"Boards", "ScoreSheets", "OptionText", "Presented", "SoloRated", "Evaluated",
+               "DeepEvaluated", "ScoreBounded", "Observable"},
+    "paris": {"Boards", "ScoreSheets", "OptionText", "Presented", "SoloRated", "Evaluated",
+              "DeepEvaluated", "ScoreBounded", "Observable"},
+    "metro": {"Boards", "ScoreSheets", "Presented", "Evaluated", "Observable"},
+}  # fmt: skip
+"""What each built-in game provides (docs/design.md, "Capabilities"): Metro has no solo game,
+no deep estimate, no score bound, and its options' text is the value as written."""
+
+
+@pytest.mark.parametrize("name", list(CAPABILITIES))
+def test_each_game_provides_its_capabilities(name: str) -> None:
+    """The engine and the states (full, a view, a determinization) answer the capability
+    checks as the games' documentation says, and the facts hold no behaviour."""
+    import dataclasses
+
+    from metrogames.core import capabilities
+    from metrogames.core.rng import Rng
+    from metrogames.games import game_engine
+
+    engine = game_engine(name)
+    state = load_game(name, players=2).new_game(3)
+    view = state.view(0)
+    for kind_of, protocols in (
+        (engine, ("Boards", "ScoreSheets", "OptionText")),
+        (
+            state,
+            ("Presented", "SoloRated", "Evaluated", "DeepEvaluated", "ScoreBounded", "Observable"),
+        ),
+        (
+            view,
+            ("Presented", "SoloRated", "Evaluated", "DeepEvaluated", "ScoreBounded", "Observable"),
+        ),
+        (view.resample(0, Rng(1)), ("Evaluated", "DeepEvaluated", "ScoreBounded")),
+    ):
+        found = {p for p in protocols if isinstance(kind_of, getattr(capabilities, p))}
+        assert found == CAPABILITIES[name] & set(protocols), (name, kind_of)
+    facts = dataclasses.asdict(game_type(name))
+    assert not [key for key, value in facts.items() if callable(value)]

@@ -21,7 +21,7 @@ from dailyutil import (
 from fastapi.testclient import TestClient
 from webutil import auth, record
 
-from metrogames.games import game_type, replay_record
+from metrogames.games import game_engine, replay_record
 from metrogames.web.daily_deal import competition_ranks
 
 NEXT = "2026-03-01"
@@ -138,7 +138,7 @@ def test_rollover_at_utc_midnight_and_the_published_deal(db_url: str) -> None:
         assert deal["seed"] == 10844004946334041556 == tables[room].seed
         assert deal["deal"]["game"] == "london" and len(deal["deal"]["rounds"]) == 4
         assert deal["deal"]["options"]["colour_cycle"] == ["blue", "green", "pink", "purple"]
-        first = game_type("london").from_deal(deal["deal"], 1)
+        first = game_engine("london").from_deal(deal["deal"], 1)
         assert first.deal.decks == tables[room].progress.state.deal.decks
         assert len(deal["games"]) == len(board["entries"]) == 1
         for rec, entry in zip(deal["games"], board["entries"], strict=True):

@@ -55,3 +55,29 @@ def test_a_room_against_a_bot(client: TestClient) -> None:
     frames = client.get(f"/api/rooms/{room}/replay").json()["frames"]
     assert len(frames) == len(rec["moves"]) + 1
     assert frames[-1]["scores"] == truth
+
+
+def test_a_game_without_the_optional_capabilities(client: TestClient) -> None:
+    """Without ``Boards`` the board is the game's name and title; without ``ScoreSheets`` a
+    sheet is a 400; without ``Presented`` a view has the generic keys only — and the game is
+    still played."""
+    from metrogames.games import register_game
+
+    register_game(line3.LINE3, line3.BareEngine())
+    assert client.get("/api/games/line3/board").json() == {"game": "line3", "title": "Line 3"}
+    r = client.post("/api/score", json={"game": "line3"})
+    assert r.status_code == 400 and r.json()["reason"] == "bad-request"
+    assert "Line 3 has no score sheets" in r.json()["error"]
+    made = create(client, game="line3", mode="bots", seats=[{"name": "Ada"}, {"bot": "greedy"}])
+    room, token = made["room"]["room"], made["tokens"]["0"]
+    v = view(client, room, token)
+    assert "marks" not in v and "board" not in v
+    assert {"room", "game", "status", "step", "seats", "to_move", "legal"} <= set(v)
+    for _ in range(20):
+        if v["status"] == "finished":
+            break
+        assert act(client, room, token, v["legal"][0], v["step"]).status_code == 200
+        v = view(client, room, token)
+    assert v["status"] == "finished" and "scores" not in v  # the scores are the game's part
+    truth = recount(record(client, room))
+    assert v["winners"] == [p for p in (0, 1) if truth[p] == max(truth)]

@@ -3,10 +3,11 @@
 Contract: ``docs/notation.md``, "Analysis". The record is replayed by the engine (registry
 ``replay_record``), then :mod:`metrogames.bots.hindsight` searches its deal with the whole deck
 known and weighs the player's decisions on the player's view. Only finished solo games of a
-game with a solo rating (the registry's ``solo_result`` hook: London and Paris) whose record
+game with a solo rating (the states' ``solo_result``: ``SoloRated``, London and Paris) whose record
 fixes the deal (a seed, or revealed decks) are analysed; anything else is refused with an
-:class:`AnalysisRefusedError` naming the reason. When the game gives one (``GameType.score_bound``)
-the report carries an upper bound of the score on the deal, by component.
+:class:`AnalysisRefusedError` naming the reason. When the game gives one (the state's
+``score_bound``: ``ScoreBounded``) the report carries an upper bound of the score on the deal,
+by component.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from metrogames.bots.hindsight import PLAYER, Budget, Decision, Line, player_losses, search_best
+from metrogames.core.capabilities import Presented, ScoreBounded, SoloRated
 from metrogames.core.errors import MetrogamesError
 from metrogames.core.protocol import CHANCE, Action, JsonObject, JsonValue, State
 from metrogames.core.rng import Rng
@@ -120,10 +122,9 @@ class Analysis:
         }
 
     def views(self) -> JsonObject:
-        """The game's view JSON (``GameType.view_json``, spectator) of the player's final
-        position and of the best line's."""
-        view_json = game_type(self.final.game.name).view_json
-        return {"player": view_json(self.final, None), "best": view_json(self.best.state, None)}
+        """The game's view JSON (the state's ``view_json``: ``Presented``, spectator) of the
+        player's final position and of the best line's (``{}`` each for a game without)."""
+        return {"player": _view_json(self.final, None), "best": _view_json(self.best.state, None)}
 
     def _moves(self, state: State[Action]) -> list[str]:
         return [state.action_to_string(p, a) for p, a in state.history() if p != CHANCE]
@@ -135,7 +136,7 @@ class Analysis:
         history = self.final.history()
         for player, action in history[: d.step]:
             start.apply_in_place(player, action, check=False)
-        shown = game_type(start.game.name).view_json(start, PLAYER)
+        shown = _view_json(start, PLAYER)
         where = {k: shown[k] for k in ("round", "turn", "card") if k in shown}
         return {
             "step": d.step,
@@ -162,10 +163,10 @@ def check_record(data: object) -> tuple[State[Action], State[Action]]:
         )
     if not final.is_over():
         raise AnalysisRefusedError("not-finished", "the game is not over: finish it first")
-    kind = game_type(final.game.name)
-    if kind.solo_result is None:
+    if not isinstance(final, SoloRated):
+        title = game_type(final.game.name).title
         raise AnalysisRefusedError(
-            "no-solo-rating", f"{kind.title} has no solo rating: London and Paris are analysed"
+            "no-solo-rating", f"{title} has no solo rating: London and Paris are analysed"
         )
     start = record_start(data)
     probe = start.clone()
@@ -194,8 +195,7 @@ def analyse(data: object, budget: str = "normal", seed: int = 0) -> Analysis:
     assert isinstance(data, dict)
     best, stats = search_best(start, chosen, seed, candidates=[final])
     decisions = player_losses(start, final, chosen.coach, seed)
-    hook = game_type(start.game.name).score_bound
-    bound = hook(start, PLAYER) if hook is not None else None
+    bound = start.score_bound(PLAYER) if isinstance(start, ScoreBounded) else None
     return Analysis(
         dict(data),
         final,
@@ -208,6 +208,11 @@ def analyse(data: object, budget: str = "normal", seed: int = 0) -> Analysis:
         stats.completions,
         bound,
     )
+
+
+def _view_json(state: State[Action], seat: int | None) -> JsonObject:
+    """The game's part of the view JSON of ``state`` for ``seat`` (``{}`` without one)."""
+    return state.view_json(seat) if isinstance(state, Presented) else {}
 
 
 def _names(record: JsonObject) -> Sequence[JsonValue]:

@@ -1,9 +1,10 @@
 """One-ply heuristic search: every legal action is judged by the game's own position estimate
-(the registry's ``heuristic`` hook, :class:`~metrogames.core.protocol.GameType`) right after it.
+(the state's ``heuristic``: the :class:`~metrogames.core.capabilities.Evaluated` capability)
+right after it.
 
 Honest hidden information: the bot plays only on ``state.resample(player, rng)`` — its view
-with the hidden parts drawn at random — never on the true state (the hook may read the whole
-state it is given).
+with the hidden parts drawn at random — never on the true state (the estimate may read the
+whole state it is given).
 
 The rule (one decision), on each of ``samples`` determinizations:
 
@@ -15,32 +16,35 @@ The rule (one decision), on each of ``samples`` determinizations:
   (:func:`margin`; the estimate alone in a solo game; final scores once the game is over).
 
 The action with the best mean margin is played (ties: the earlier legal action). A game
-without a heuristic hook cannot be played by this bot (``ValueError``).
+without an estimate cannot be played by this bot (``ValueError``).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from typing import Protocol
 
 from metrogames.bots.base import bot_rng, check_decision, register
 from metrogames.bots.search import Estimate, RankingBot
+from metrogames.core.capabilities import Evaluated
 from metrogames.core.protocol import CHANCE, Action, State
-from metrogames.games import game_type
-
-Heuristic = Callable[[State[Action], int], float]
 
 
-def heuristic_of(state: State[Action]) -> Heuristic:
-    """The heuristic hook of ``state``'s game.
+class EvaluatedState(State[Action], Evaluated, Protocol):
+    """A state of a game that gives an estimate (``Evaluated``): what the heuristic searches
+    play on. Its copies (``clone``, ``resample``) are of the same kind."""
+
+
+def evaluated(state: State[Action]) -> EvaluatedState:
+    """``state`` as a state with the game's estimate.
 
     Raises:
-        ValueError: the game has none.
+        ValueError: the game gives none.
     """
-    hook = game_type(state.game.name).heuristic
-    if hook is None:
+    if not isinstance(state, Evaluated):
         raise ValueError(f"the game {state.game.name!r} has no heuristic: use a playout bot")
-    return hook
+    return state
 
 
 def margin(values: Sequence[float], player: int) -> float:
@@ -61,34 +65,34 @@ def win_chance(lead: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-700.0, min(700.0, lead / WIN_SCALE))))
 
 
-def values_of(state: State[Action], heuristic: Heuristic) -> list[float]:
+def values_of(state: EvaluatedState) -> list[float]:
     """Every player's value of a full ``state``: the final scores once it is over, else the
-    heuristic's estimates."""
+    game's estimates."""
     if state.is_over():
         return [float(s) for s in state.scores()]
-    return [heuristic(state, p) for p in range(state.num_players)]
+    return [state.heuristic(p) for p in range(state.num_players)]
 
 
-def settle(state: State[Action], player: int, heuristic: Heuristic, again: int = 1) -> list[float]:
+def settle(state: EvaluatedState, player: int, again: int = 1) -> list[float]:
     """Every player's value of a full ``state`` (changed in place) once the chance steps due
     are taken as dealt; when ``player`` must act again, after its best action by
     :func:`margin` (``again`` levels deep; past that, the position as it stands)."""
     while CHANCE in state.to_move():
         state.apply_in_place(CHANCE, state.legal_actions(CHANCE)[0], check=False)
     if again <= 0 or player not in state.to_move():
-        return values_of(state, heuristic)
+        return values_of(state)
     best: list[float] | None = None
     for action in state.legal_actions(player):
         after = state.clone()
         after.apply_in_place(player, action, check=False)
-        values = settle(after, player, heuristic, again - 1)
+        values = settle(after, player, again - 1)
         if best is None or margin(values, player) > margin(best, player):
             best = values
-    return best if best is not None else values_of(state, heuristic)
+    return best if best is not None else values_of(state)
 
 
 def after_each(
-    table: State[Action], player: int, legal_actions: Sequence[Action], heuristic: Heuristic
+    table: EvaluatedState, player: int, legal_actions: Sequence[Action]
 ) -> list[list[float]]:
     """Per action of ``legal_actions``, every player's value after it on the full state
     ``table`` (:func:`settle`)."""
@@ -96,7 +100,7 @@ def after_each(
     for action in legal_actions:
         after = table.clone()
         after.apply_in_place(player, action, check=False)
-        out.append(settle(after, player, heuristic))
+        out.append(settle(after, player))
     return out
 
 
@@ -130,14 +134,12 @@ class HeuristicBot(RankingBot):
             ValueError: the game has no heuristic.
         """
         check_decision(self.name, state, player, legal_actions)
-        heuristic = heuristic_of(state)
+        view = evaluated(state)
         n = len(legal_actions)
         sums = [[0.0, 0.0, 0.0] for _ in range(n)]  # score, margin, wins
         for _ in range(self.samples):
-            table = state.resample(player, self.rng)
-            for row, values in zip(
-                sums, after_each(table, player, legal_actions, heuristic), strict=True
-            ):
+            table = view.resample(player, self.rng)
+            for row, values in zip(sums, after_each(table, player, legal_actions), strict=True):
                 m = margin(values, player)
                 row[0] += values[player]
                 row[1] += m

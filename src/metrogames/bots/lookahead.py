@@ -20,8 +20,8 @@ The search (one decision):
   (:func:`~metrogames.bots.heuristic.margin`; final scores if the game ended), averaged over
   the samples; the best candidate is played.
 
-Needs the game's heuristic hook (``ValueError`` otherwise). The budget is a number of
-samples, not a time: the same seed always gives the same decision.
+Needs the game's estimate (the state's ``heuristic``: ``Evaluated``; ``ValueError`` otherwise).
+The budget is a number of samples, not a time: the same seed always gives the same decision.
 """
 
 from __future__ import annotations
@@ -30,9 +30,9 @@ from collections.abc import Sequence
 
 from metrogames.bots.base import bot_rng, check_decision, register
 from metrogames.bots.heuristic import (
-    Heuristic,
+    EvaluatedState,
     after_each,
-    heuristic_of,
+    evaluated,
     margin,
     values_of,
     win_chance,
@@ -45,32 +45,32 @@ DEFAULT_WIDTH = 6
 DEFAULT_ROUNDS = 1
 
 
-def best_reply(state: State[Action], player: int, heuristic: Heuristic) -> Action:
+def best_reply(state: EvaluatedState, player: int) -> Action:
     """The one-ply rule's action for ``player`` (to move) in a full ``state``: the best
     :func:`~metrogames.bots.heuristic.margin` after it (ties: the earlier legal action)."""
     legal = state.legal_actions(player)
     if len(legal) == 1:
         return legal[0]
-    values = after_each(state, player, legal, heuristic)
+    values = after_each(state, player, legal)
     best = max(range(len(legal)), key=lambda i: (margin(values[i], player), -i))
     return legal[best]
 
 
-def follow(state: State[Action], plies: int, heuristic: Heuristic, player: int) -> list[float]:
+def follow(state: EvaluatedState, plies: int, player: int) -> list[float]:
     """Play ``plies`` decisions of a full ``state`` in place, each player to move choosing by
     :func:`best_reply` (chance steps as dealt, free), and return every player's value then
     (:func:`~metrogames.bots.heuristic.values_of`). When ``player`` is to move first (it
     drew a tile it must now place), that move comes first and is not counted."""
     _deal(state)
     if player in state.to_move():
-        state.apply_in_place(player, best_reply(state, player, heuristic), check=False)
+        state.apply_in_place(player, best_reply(state, player), check=False)
     for _ in range(plies):
         if state.is_over():
             break
         for p in sorted(state.to_move()):
-            state.apply_in_place(p, best_reply(state, p, heuristic), check=False)
+            state.apply_in_place(p, best_reply(state, p), check=False)
         _deal(state)
-    return values_of(state, heuristic)
+    return values_of(state)
 
 
 def _deal(state: State[Action]) -> None:
@@ -127,20 +127,20 @@ class LookaheadBot(RankingBot):
             ValueError: the game has no heuristic.
         """
         check_decision(self.name, state, player, legal_actions)
-        heuristic = heuristic_of(state)
+        view = evaluated(state)
         rng = self.rng
         n = len(legal_actions)
         plies = self.rounds * state.num_players
-        first = after_each(state.resample(player, rng), player, legal_actions, heuristic)
+        first = after_each(view.resample(player, rng), player, legal_actions)
         order = sorted(range(n), key=lambda i: (-margin(first[i], player), i))
         chosen = order[: max(self.width, keep)]
         sums = {i: [0.0, 0.0, 0.0] for i in chosen}  # score, margin, wins
         for _ in range(self.samples):
-            table = state.resample(player, rng)
+            table = view.resample(player, rng)
             for i in chosen:
                 after = table.clone()
                 after.apply_in_place(player, legal_actions[i], check=False)
-                values = follow(after, plies, heuristic, player)
+                values = follow(after, plies, player)
                 m = margin(values, player)
                 row = sums[i]
                 row[0] += values[player]

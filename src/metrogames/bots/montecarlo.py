@@ -33,13 +33,17 @@ The budget is a number of playouts, not a time: the same seed always gives the s
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from metrogames.bots.base import bot_rng, check_decision, register
 from metrogames.bots.greedy import greedy_choice
 from metrogames.bots.search import Estimate, RankingBot
+from metrogames.core.capabilities import DeepEvaluated, Evaluated
 from metrogames.core.protocol import CHANCE, Action, State
 from metrogames.core.rng import Rng
-from metrogames.games import game_type
+
+S = TypeVar("S", bound=State[Action])
+"""The kind of state a search plays on (its copies are of the same kind)."""
 
 DEFAULT_BUDGET = 1000
 """Playouts per decision of the ``montecarlo`` code."""
@@ -83,10 +87,11 @@ class MonteCarloBot(RankingBot):
             estimate, estimates per decision (one per player and position weighed).
         greedy_turns: turns of each playout played by the greedy rule before the engine's
             random playout finishes the game.
-        use_heuristic: value the positions after an action by the game's ``heuristic`` hook
-            instead of playouts (games without the hook are played out as usual).
-        deep: with ``use_heuristic``, value them by the game's ``deep_heuristic`` hook where
-            the game has one (a slower, better estimate).
+        use_heuristic: value the positions after an action by the game's estimate (the
+            state's ``heuristic``: ``Evaluated``) instead of playouts (games without one are
+            played out as usual).
+        deep: with ``use_heuristic``, value them by the game's deep estimate
+            (``deep_heuristic``: ``DeepEvaluated``) where the game has one (slower, better).
         name: the bot's code.
     """
 
@@ -121,6 +126,23 @@ class MonteCarloBot(RankingBot):
             GameOverError, NotYourTurnError, IllegalActionError: as :func:`check_decision`.
         """
         check_decision(self.name, state, player, legal_actions)
+        if self.use_heuristic:
+            if self.deep and isinstance(state, DeepEvaluated):
+                return self._halve(state, player, legal_actions, keep, _deep_estimate)
+            if isinstance(state, Evaluated):
+                return self._halve(state, player, legal_actions, keep, _estimate)
+        return self._halve(state, player, legal_actions, keep, None)
+
+    def _halve(
+        self,
+        state: S,
+        player: int,
+        legal_actions: Sequence[Action],
+        keep: int,
+        estimate: Callable[[S, int], float] | None,
+    ) -> list[Estimate]:
+        """The successive halving of :meth:`rank`, each position after an action valued by
+        ``estimate`` (the game's, on a determinization) or, when ``None``, played out."""
         keep = max(1, keep)
         n = len(legal_actions)
         stats = [[0.0, 0.0, 0.0, 0] for _ in range(n)]  # value, score, win sums; playouts
@@ -128,10 +150,6 @@ class MonteCarloBot(RankingBot):
         dropped: list[int] = []
         rounds = max(1, (n - 1).bit_length())  # ceil(log2(n))
         per_round = self.budget / rounds
-        estimate = None
-        if self.use_heuristic:
-            kind = game_type(state.game.name)
-            estimate = (kind.deep_heuristic if self.deep else None) or kind.heuristic
         if estimate is not None:
             per_round /= state.num_players  # one estimate per player and position
         pass_action = state.game.pass_action
@@ -160,12 +178,12 @@ class MonteCarloBot(RankingBot):
 
     def _sample(
         self,
-        state: State[Action],
+        state: S,
         player: int,
         legal_actions: Sequence[Action],
         alive: Sequence[int],
         stats: list[list[float]],
-        estimate: Callable[[State[Action], int], float] | None,
+        estimate: Callable[[S, int], float] | None,
     ) -> None:
         """One determinization; every action in ``alive`` played out once on it (or valued by
         the game's ``estimate``, when given)."""
@@ -191,6 +209,14 @@ class MonteCarloBot(RankingBot):
             row[1] += scores[player]
             row[2] += 1 / len(winners) if player in winners else 0.0
             row[3] += 1
+
+
+def _estimate(state: Evaluated, player: int) -> float:
+    return state.heuristic(player)
+
+
+def _deep_estimate(state: DeepEvaluated, player: int) -> float:
+    return state.deep_heuristic(player)
 
 
 register("montecarlo")(MonteCarloBot)

@@ -46,10 +46,9 @@ from metrogames.cli.prompt import QuitGame, read_move, refusal_text
 from metrogames.cli.render import Seats, TerminalRenderer, renderer_for
 from metrogames.core.errors import MetrogamesError, NotationError, message_of
 from metrogames.core.protocol import CHANCE, Action, State
-from metrogames.games import game_type, replay_record
+from metrogames.games import daily_games, game_type, replay_record
 from metrogames.i18n import N_, environment_language
 
-DAILY_GAMES = ("london", "paris")
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 DEFAULT_TOKEN_FILE = Path("var/player.json")
 _DIM = "#6b7280"
@@ -674,12 +673,13 @@ def play_daily(
         DailyError: a bad game or URL, ``name`` with ``account`` (code 2), an unreachable
             server, a refused token or sign-in or another refusal (code 1).
     """
-    if game not in DAILY_GAMES:
+    games = daily_games()  # the built-in London and Paris, and any plug-in with one
+    if game not in games:
         raise DailyError(
             tr(
                 "the daily challenge is {first} or {second}, not {game}",
-                first=DAILY_GAMES[0],
-                second=DAILY_GAMES[1],
+                first=", ".join(games[:-1]),
+                second=games[-1],
                 game=repr(game),
             ),
             2,

@@ -21,10 +21,18 @@ from rich.markup import escape
 
 from metrogames.cli.lang import _, say, tr
 from metrogames.cli.optional import optional_value_command
-from metrogames.cli.options import game_options
+from metrogames.cli.options import game_options, game_options_command, given_flags
+from metrogames.core.capabilities import ScoreSheets
 from metrogames.core.errors import IllegalActionError, MetrogamesError, message_of
 from metrogames.core.rng import MAX_SEED, check_seed
-from metrogames.games import game_from_options, game_names, game_type, load_game, replay_record
+from metrogames.games import (
+    game_engine,
+    game_from_options,
+    game_names,
+    game_type,
+    load_game,
+    replay_record,
+)
 from metrogames.i18n import N_
 
 app = typer.Typer(
@@ -205,7 +213,10 @@ def score(
         if not isinstance(data, dict) or "game" not in data:
             raise fail(tr('{sheet}: a score sheet is a JSON object with "game"', sheet=sheet))
         kind = game_type(data["game"])
-        result = kind.score_sheet(data)
+        engine = game_engine(kind.name)
+        if not isinstance(engine, ScoreSheets):
+            raise fail(f"{kind.title} has no score sheets")
+        result = engine.score_sheet(data)
     except IllegalActionError as exc:  # the drawing breaks a rule: told in the reader's language
         raise fail(str(exc) if as_json else said(exc)) from None
     except MetrogamesError as exc:
@@ -329,46 +340,22 @@ def _parse_bots(bots: str) -> list[str]:
     return codes
 
 
-def _options(
-    game: str,
-    objectives: str | None,
-    powers: str | None,
-    turn_mode: str | None,
-    one_tile_routes: str | None,
-    rules: str | None = None,
-) -> dict[str, Any]:
-    """The options object (JSON form) the command-line flags ask for; exit 2 on misuse."""
+def _options(game: str, ctx: typer.Context) -> dict[str, Any]:
+    """The options object (JSON form) the command's game option flags ask for (exit 2 on
+    misuse)."""
     try:
-        return game_options(game, objectives, powers, turn_mode, one_tile_routes, rules)
+        return game_options(game, given_flags(ctx))
     except MetrogamesError as exc:
         raise fail(said(exc), 2) from None
 
 
-ObjectivesOpt = Annotated[
-    str | None, typer.Option(help="Next Station objectives: 'random' or two ids, comma-separated.")
-]
-PowersOpt = Annotated[
-    str | None,
-    typer.Option(help="London pencil powers: 'random' or blue=joker,pink=switch,... pairs."),
-]
-TurnModeOpt = Annotated[
-    str | None, typer.Option(help="Metro: draw (default), hand or official-hand.")
-]
-OneTileOpt = Annotated[
-    str | None, typer.Option(help="Metro: one-tile routes allowed (default) or forbidden.")
-]
-RulesOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--rules",
-        help="A named rule set, adjusted by the other option flags (Metro: seed, the default; "
-        "box, the publisher's: official-hand, one-tile routes forbidden).",
-    ),
-]
-
-
-@app.command(cls=optional_value_command({"--ray": LOCAL_RAY, "--ray-address": LOCAL_RAY}))
+@app.command(
+    cls=game_options_command(
+        "as_json", optional_value_command({"--ray": LOCAL_RAY, "--ray-address": LOCAL_RAY})
+    )
+)
 def simulate(
+    ctx: typer.Context,
     game: Annotated[str, typer.Argument(help=f"One of: {', '.join(game_names())}.")],
     bots: Annotated[str, typer.Option(help="Bot codes, one per seat, e.g. greedy,random.")],
     games: Annotated[int | None, typer.Option(help="Number of games (with --seed).")] = None,
@@ -402,11 +389,6 @@ def simulate(
             "with an address, the Ray cluster there. --ray-address is an alias.",
         ),
     ] = None,
-    objectives: ObjectivesOpt = None,
-    powers: PowersOpt = None,
-    turn_mode: TurnModeOpt = None,
-    one_tile_routes: OneTileOpt = None,
-    rules: RulesOpt = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Play bot games with a progress bar, then print a summary of the scores."""
@@ -416,7 +398,7 @@ def simulate(
     from metrogames.sim.runner import Task, summarise
 
     try:
-        kind = game_type(game)
+        engine = game_engine(game)
     except MetrogamesError as exc:
         raise fail(said(exc), 2) from None
     codes = _parse_bots(bots)
@@ -424,7 +406,7 @@ def simulate(
         raise fail("give either --games N or --deals FILE", 2)
     if workers < 1:
         raise fail("--workers must be at least 1", 2)
-    options = _options(game, objectives, powers, turn_mode, one_tile_routes, rules)
+    options = _options(game, ctx)
     if deals is not None and options:
         raise fail("game options cannot be used with --deals: the deals hold the options", 2)
     keep = out_file is not None
@@ -438,7 +420,7 @@ def simulate(
             if isinstance(doc, MetrogamesError):
                 raise fail(said(doc))
             try:
-                kind.from_deal(doc, len(codes))
+                engine.from_deal(doc, len(codes))
             except MetrogamesError as exc:
                 raise fail(f"{label}: {said(exc)}") from None
             except ValueError as exc:  # a player count the game does not take
@@ -653,18 +635,14 @@ def make_deals(
         sys.stdout.write(text)
 
 
-@app.command()
+@app.command(cls=game_options_command("seed"))
 def play(
+    ctx: typer.Context,
     game: Annotated[str, typer.Argument(help=f"One of: {', '.join(game_names())}.")] = "london",
     players: Annotated[int | None, typer.Option(help="Number of players (humans + bots).")] = None,
     bots: Annotated[
         str | None, typer.Option(help="Bot codes for the last seats, e.g. greedy.")
     ] = None,
-    objectives: ObjectivesOpt = None,
-    powers: PowersOpt = None,
-    turn_mode: TurnModeOpt = None,
-    one_tile_routes: OneTileOpt = None,
-    rules: RulesOpt = None,
     seed: Annotated[int | None, typer.Option(help="Deal seed (random by default).")] = None,
     out_file: Annotated[
         Path | None, typer.Option("--out", help="Where to save the record.")
@@ -687,7 +665,7 @@ def play(
         kind = game_type(game)
     except MetrogamesError as exc:
         raise fail(said(exc), 2) from None
-    options = _options(game, objectives, powers, turn_mode, one_tile_routes, rules)
+    options = _options(game, ctx)
     codes = _parse_bots(bots) if bots else []
     least = kind.players.start
     n = players if players is not None else max(least, len(codes) + 1 if codes else least)

@@ -22,11 +22,15 @@ types and the registry, never an engine class.
   full, playable state consistent with that view whose hidden parts are drawn at random.
 * ``state.snapshot()`` / ``game.from_snapshot(text)``: a compact, versioned position string that
   round-trips exactly (``docs/notation.md``, "Position snapshot").
+
+A game name's facts are a :class:`GameType` (data only); what a game does beyond this protocol
+— its engine, and capabilities such as drawing data or an estimate for bots — is in
+:mod:`metrogames.core.capabilities`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol, Self, TypeVar
 
@@ -306,17 +310,22 @@ probability (:attr:`GameType.coach_figure`)."""
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One option of a game, for menus and checks (``GET /api/games``).
+    """One option of a game, for menus, checks (``GET /api/games``) and command-line flags.
 
     Attributes:
         default: the value when the option is not given.
         values: the values a menu offers (JSON).
         choose: how a custom value is built, e.g. ``{"count": 2, "from": [...]}``; ``None``.
+        help: one line (English) on the option's command-line flag (``--turn-mode`` for
+            ``turn_mode``: :mod:`metrogames.cli.options`); ``None``: the command line has no
+            flag for it (set by deal records and the web table's menus only). Not part of
+            :meth:`to_json`.
     """
 
     default: JsonValue
     values: tuple[JsonValue, ...]
     choose: JsonObject | None = None
+    help: str | None = None
 
     def to_json(self) -> JsonObject:
         out: JsonObject = {"default": self.default, "values": list(self.values)}
@@ -333,20 +342,58 @@ class Preset:
         title: shown to people (``Publisher's box rules``).
         options: option name -> JSON value.
         note: one line on what the rule set means for a player.
+        brief: a few words (English) after the name in the command line's ``--rules`` help
+            (``the publisher's: official-hand, one-tile routes forbidden``); not part of
+            :meth:`to_json`.
     """
 
     title: str
     options: JsonObject
     note: str = ""
+    brief: str = ""
 
     def to_json(self) -> JsonObject:
         return {"title": self.title, "options": dict(self.options), "note": self.note}
 
 
 @dataclass(frozen=True)
+class BotSetting:
+    """How a game is played at one bot level: an algorithm code of :mod:`metrogames.bots` and
+    its settings (:class:`metrogames.bots.levels.Algorithm` reads them; a game states the
+    tuning it measured in :attr:`GameType.bot_levels`).
+
+    Attributes:
+        code: ``random``, ``greedy``, ``montecarlo``, ``heuristic`` or ``lookahead``.
+        budget: ``montecarlo``: playouts per decision (with ``use_heuristic``, the game's
+            estimates); ``heuristic`` and ``lookahead``: determinizations per decision.
+        greedy_turns: ``montecarlo``: greedy turns that start each playout.
+        width: ``lookahead``: the candidates followed.
+        rounds: ``lookahead``: the rounds of decisions followed.
+        use_heuristic: ``montecarlo``: value positions by the game's estimate
+            (:class:`~metrogames.core.capabilities.Evaluated`) instead of playouts.
+        deep: with ``use_heuristic``, by its deep estimate
+            (:class:`~metrogames.core.capabilities.DeepEvaluated`) where it has one.
+    """
+
+    code: str
+    budget: int = 0
+    greedy_turns: int = 0
+    width: int = 0
+    rounds: int = 0
+    use_heuristic: bool = False
+    deep: bool = False
+
+
+@dataclass(frozen=True)
 class GameType:
-    """What the registry knows of one game name before any options: its facts, how to make a
-    :class:`Game`, and the hooks adapters need (records, sheets, drawing data, view JSON).
+    """What the registry knows of one game name before any options: its facts only.
+
+    Behaviour comes from the game's own classes: the :class:`~metrogames.core.capabilities.Engine`
+    registered beside the facts (:func:`metrogames.games.register_game`) makes games and reads
+    records, and the small capability protocols of :mod:`metrogames.core.capabilities` (board
+    data, view JSON, solo results, estimates for bots, observations for learning) are
+    implemented by the engine or the states where the game provides them; each user checks
+    for the one it needs (``docs/design.md``, "Capabilities").
 
     Attributes:
         name: the game name (``london``).
@@ -354,46 +401,25 @@ class GameType:
         players: the player counts the game takes.
         dynamics: ``sequential`` or ``simultaneous`` turns (OpenSpiel's term).
         options: option name -> :class:`OptionSpec` (``players`` excluded).
-        make: ``(players, options JSON) -> Game``; raises ``OptionError``.
-        replay: a decoded record -> its final state; raises ``RecordError``,
-            ``NotationError``, ``IllegalActionError``.
-        record_start: a decoded record -> its first state (before any action).
-        from_deal: ``(deal record, players) -> state``: a deal manifest's game.
-        score_sheet: a decoded score sheet -> the ``score --json`` result.
-        board_json: the drawing data of ``docs/web-api.md``, "Boards".
-        view_json: ``(state or view, seat or None) -> dict``: the game's part of a view
-            (``docs/web-api.md``, "Views"); it reads only what the state shows.
-        solo_result: for a finished solo game, its rating and percentile (JSON), else
-            ``None``; ``None`` for a game without solo ratings.
         family: the renderer family (``nextstation``, ``metro``; the game name by default).
         presets: rule-set name -> :class:`Preset` (menus offer them by name; a game's options
             that match one are said to use it); empty for most games.
-        heuristic: ``(full state, player) -> float``: the game's own estimate of ``player``'s
-            final score from a position, in points, for search bots (leaf values and playout
-            policies); it may read the whole state it is given, so bots hand it only
-            determinizations (``state.resample``). ``None``: bots rely on playouts alone.
-        deep_heuristic: ``(full state, player) -> float``: a slower, better estimate of the
-            same kind, in points (the strongest search levels use it); ``None``: the game has
-            only :attr:`heuristic`.
         coach_figure: what the coach's hints show for a move in a game of several players
             (:mod:`metrogames.bots.coach`): ``score``, the expected final score in points (a
             game scored on one's own board, as Next Station), or ``win``, the probability of
             winning (a game of interaction, as Metro). A solo game always shows ``score``.
-        score_bound: ``(full state, player) -> {component: points, ..., "total": points} |
-            None``: an upper bound of ``player``'s final score in every game of the state's
-            deal (hindsight analyses compare their best line found with it); ``None`` (the
-            hook, or its result) when the game gives none.
-        observe: ``(view, seat) -> dict``: what ``view`` — ``state.view(seat)`` — shows
-            ``seat``, as plain numbers and indices into the lists of :attr:`board_json`, for
-            learning environments' observation encoders (``docs/research.md``,
-            "Observations", gives each game's keys); it reads only what the view shows.
-            ``None``: the environments have no encoder for the game.
         score_range: ``(lowest, highest)``: bounds of one player's final score, in points, in
             every game (any options, any player count) — value bounds for learners (OpenSpiel's
             ``min_utility``/``max_utility``); ``None`` when the game states none.
         max_game_length: the most player decisions a game can take (a simultaneous turn counts
             once; chance not counted): OpenSpiel's ``max_game_length``; ``None`` when the game
             states none.
+        daily: whether the web table deals a daily challenge of the game (a solo game
+            without modules, one deal a day: ``docs/web-api.md``, "The daily challenge"); it
+            needs a game that takes one player.
+        bot_levels: bot level (``medium``, ``hard``, ``expert``) -> the :class:`BotSetting`
+            the game is played with at that level, as the game measured them; a level not
+            listed plays the bots' default for every game (:mod:`metrogames.bots.levels`).
     """
 
     name: str
@@ -401,20 +427,10 @@ class GameType:
     players: range
     dynamics: Dynamics
     options: dict[str, OptionSpec]
-    make: Callable[[int, JsonObject], Game[Action]]
-    replay: Callable[[object], State[Action]]
-    record_start: Callable[[object], State[Action]]
-    from_deal: Callable[[object, int], State[Action]]
-    score_sheet: Callable[[object], JsonObject]
-    board_json: Callable[[], JsonObject]
-    view_json: Callable[[State[Action], int | None], JsonObject]
-    solo_result: Callable[[State[Action]], JsonObject | None] | None = None
     family: str = ""
     presets: dict[str, Preset] = field(default_factory=dict)
-    heuristic: Callable[[State[Action], int], float] | None = None
-    deep_heuristic: Callable[[State[Action], int], float] | None = None
     coach_figure: CoachFigure = "score"
-    score_bound: Callable[[State[Action], int], dict[str, int] | None] | None = None
-    observe: Callable[[State[Action], int], JsonObject] | None = None
     score_range: tuple[int, int] | None = None
     max_game_length: int | None = None
+    daily: bool = False
+    bot_levels: dict[str, BotSetting] = field(default_factory=dict)

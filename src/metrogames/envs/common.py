@@ -5,13 +5,16 @@ Game-agnostic: only the registry's games and the protocol (``docs/research.md``)
 
 from __future__ import annotations
 
+import importlib
 import operator
-from typing import Literal
+from typing import Any, Literal, Protocol, cast
 
 import numpy as np
 
+from metrogames.core.capabilities import Boards, Observable
 from metrogames.core.errors import IllegalActionError, Where
 from metrogames.core.protocol import CHANCE, Action, Game, State
+from metrogames.games import game_engine, game_type
 
 IllegalMode = Literal["pass", "raise"]
 ILLEGAL_MODES: tuple[str, ...] = ("pass", "raise")
@@ -31,6 +34,69 @@ def check_illegal_mode(mode: object, game: Game[Action]) -> IllegalMode:
     if mode == "pass" and game.pass_action is None:
         raise ValueError(f"{game.name} has no pass action: illegal_action must be 'raise'")
     return "pass" if mode == "pass" else "raise"
+
+
+class Encoder(Protocol):
+    """An observation encoder (:mod:`metrogames.envs.encoders`): one game's observation space
+    and the observation of a seat's view in it."""
+
+    @property
+    def space(self) -> Any: ...
+
+    def encode(self, view: State[Action], seat: int) -> dict[str, np.ndarray]: ...
+
+
+ENCODERS = {
+    "nextstation": "metrogames.envs.encoders.nextstation",
+    "metro": "metrogames.envs.encoders.metro",
+}
+"""Game family -> the module of its observation encoder (its ``ENCODER``), imported when first
+asked for (it needs gymnasium)."""
+
+
+def encoder_for(game: Game[Action]) -> Encoder | None:
+    """The observation encoder of ``game``, by its family (``GameType.family``); ``None`` for
+    a family without one.
+
+    Raises:
+        ValueError: a game of the family without what the encoder reads
+            (:func:`encoder_facts`).
+    """
+    kind = game_type(game.name)
+    module = ENCODERS.get(kind.family or kind.name)
+    if module is None:
+        return None
+    encoder: Encoder = importlib.import_module(module).ENCODER(game)
+    return encoder
+
+
+def encoder_facts(game: Game[Action]) -> tuple[dict[str, Any], tuple[int, int]]:
+    """What an observation encoder of ``game`` reads before any view: the game's drawing data
+    (the engine's ``board_json``: ``Boards``) and its ``score_range``.
+
+    Raises:
+        ValueError: a game without board data, score range or observations
+            (``Observable`` states).
+    """
+    engine = game_engine(game.name)
+    score_range = game_type(game.name).score_range
+    observed = isinstance(game.new_game(0), Observable)
+    if not isinstance(engine, Boards) or score_range is None or not observed:
+        raise ValueError(f"{game.name} gives no observation facts, board data or score range")
+    return cast(dict[str, Any], engine.board_json()), score_range
+
+
+def observation_facts(view: State[Action], seat: int) -> dict[str, Any]:
+    """``view.observe(seat)`` (``Observable``) as a plain dict for an encoder.
+
+    Raises:
+        ValueError: ``view`` is not ``seat``'s view, or its game gives no observations.
+    """
+    if view.viewer != seat:
+        raise ValueError(f"encode needs seat {seat}'s view (state.view({seat}))")
+    if not isinstance(view, Observable):
+        raise ValueError(f"{view.game.name} gives no observation facts")
+    return cast(dict[str, Any], view.observe(seat))
 
 
 def deal_seed(seed: int | None, rng: np.random.Generator) -> int:

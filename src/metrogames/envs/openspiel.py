@@ -1,8 +1,10 @@
 """The games as OpenSpiel Python games (the ``openspiel`` extra).
 
-Importing this module registers ``metrogames_london``, ``metrogames_paris`` and
-``metrogames_metro`` with OpenSpiel, so that ``pyspiel.load_game("metrogames_london")`` and
-OpenSpiel's own algorithms work on them; :func:`register` adds any other registered game. Like
+Importing this module registers every game of the registry (``game_names()``) that states its
+score range and maximum length — ``metrogames_london``, ``metrogames_paris`` and
+``metrogames_metro`` among them — with OpenSpiel, so that ``pyspiel.load_game("metrogames_london")``
+and OpenSpiel's own algorithms work on them; :func:`register` adds a game registered later, or
+one that states no bounds (given here). Like
 the rest of :mod:`metrogames.envs` it talks to the games only through the registry and the
 protocol (``docs/research.md``, "OpenSpiel"):
 
@@ -36,7 +38,8 @@ import pyspiel
 
 from metrogames.core.errors import NotationError, OptionError
 from metrogames.core.protocol import CHANCE, Action, Game, State
-from metrogames.games import game_from_options, game_type
+from metrogames.envs.common import ENCODERS, encoder_for
+from metrogames.games import game_engine, game_from_options, game_names, game_type
 
 PREFIX = "metrogames_"
 """OpenSpiel short names are this prefix plus the game name (``metrogames_london``)."""
@@ -52,20 +55,6 @@ class _Spec:
     name: str
     score_bounds: tuple[int, int]
     max_game_length: int
-
-
-def _encoder(game: Game[Action]) -> Any:
-    """The observation encoder of a built-in game's family (``None`` for other games)."""
-    family = game_type(game.name).family
-    if family == "nextstation":
-        from metrogames.envs.encoders import NextStationEncoder
-
-        return NextStationEncoder(game)
-    if family == "metro":
-        from metrogames.envs.encoders import MetroEncoder
-
-        return MetroEncoder(game)
-    return None
 
 
 _SPECS: dict[str, _Spec] = {}
@@ -86,7 +75,7 @@ class _Box:
 
 def _game_type(spec: _Spec, utility: str) -> Any:
     kind = game_type(spec.name)
-    tensor = kind.family in ("nextstation", "metro")
+    tensor = (kind.family or kind.name) in ENCODERS
     simultaneous = kind.dynamics == "simultaneous"
     info = pyspiel.GameType.Information
     return pyspiel.GameType(
@@ -144,8 +133,8 @@ class MetrogamesGame(pyspiel.Game):  # type: ignore[misc]
         # left out, so that every card or tile is a chance node with its true probabilities
         dealt = self.engine.new_game(int(merged["seed"]))
         record = self.engine.to_record(dealt, [f"p{i}" for i in range(players)])
-        self._start = game_type(spec.name).record_start(record)
-        self._encoder = _encoder(self.engine)
+        self._start = game_engine(spec.name).record_start(record)
+        self._encoder = encoder_for(self.engine)
         low, high = (0, 1) if utility == "win" else spec.score_bounds
         super().__init__(
             _game_type(spec, utility),
@@ -359,5 +348,7 @@ def register(
     pyspiel.register_game(_game_type(spec, "score"), factory)
 
 
-for _name in ("london", "paris", "metro"):
-    register(_name)  # the games' own score ranges and maximum lengths
+for _name in game_names():
+    _kind = game_type(_name)
+    if _kind.score_range is not None and _kind.max_game_length is not None:
+        register(_name)  # the game's own score range and maximum length

@@ -11,6 +11,8 @@ Adapters use only the registry and the protocol (:mod:`metrogames.core.protocol`
 
 from metrogames.games.registry import (
     check_players,
+    daily_games,
+    game_engine,
     game_from_options,
     game_names,
     game_options_json,
@@ -26,6 +28,8 @@ from metrogames.games.registry import (
 
 __all__ = [
     "check_players",
+    "daily_games",
+    "game_engine",
     "game_from_options",
     "game_names",
     "game_options_json",

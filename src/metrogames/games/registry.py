@@ -2,16 +2,18 @@
 
 Source: ``docs/design.md``, "Core protocol". Adapters (bots, sim, web, cli, envs) find games only
 here: :func:`load_game` makes a :class:`~metrogames.core.protocol.Game` from a name and options,
-:func:`game_type` gives the name's facts and hooks, :func:`game_names` lists the names. The
-built-in games register themselves when first asked for (their modules are imported lazily, so
-``import metrogames.games`` stays light); tests and plug-ins add games with
-:func:`register_game`.
+:func:`game_type` gives the name's facts, :func:`game_engine` the object behind the name (an
+:class:`~metrogames.core.capabilities.Engine`: games, records, and the capabilities it
+provides), :func:`game_names` lists the names. The built-in games register themselves when
+first asked for (their modules are imported lazily, so ``import metrogames.games`` stays
+light); tests and plug-ins add games with :func:`register_game`.
 """
 
 from __future__ import annotations
 
 import importlib
 
+from metrogames.core.capabilities import Engine
 from metrogames.core.errors import OptionError, RecordError
 from metrogames.core.protocol import Action, Game, GameType, JsonObject, JsonValue, State
 from metrogames.i18n import N_, msg, plural
@@ -23,12 +25,20 @@ _BUILTIN: dict[str, str] = {
 }
 """Built-in game name -> the module whose import registers it."""
 
-_TYPES: dict[str, GameType] = {}
+_TYPES: dict[str, tuple[GameType, Engine]] = {}
 
 
-def register_game(game_type: GameType) -> None:
-    """Make ``game_type`` known under its name (replacing an earlier registration)."""
-    _TYPES[game_type.name] = game_type
+def register_game(game_type: GameType, engine: Engine) -> None:
+    """Make the game ``game_type`` describes known under its name (replacing an earlier
+    registration), ``engine`` behind it (``docs/design.md``, "Capabilities").
+
+    Raises:
+        ValueError: a daily challenge (``game_type.daily``) of a game that takes no single
+            player.
+    """
+    if game_type.daily and 1 not in game_type.players:
+        raise ValueError(f"{game_type.name}: a daily challenge is a solo game, 1 player")
+    _TYPES[game_type.name] = (game_type, engine)
 
 
 def unregister_game(name: str) -> None:
@@ -44,11 +54,31 @@ def game_names() -> list[str]:
 
 
 def game_type(name: object) -> GameType:
-    """The :class:`GameType` of ``name``.
+    """The :class:`GameType` (the facts) of ``name``.
 
     Raises:
         OptionError: an unknown game name (the message lists the known ones).
     """
+    return _entry(name)[0]
+
+
+def game_engine(name: object) -> Engine:
+    """The :class:`~metrogames.core.capabilities.Engine` behind ``name``: it makes games and
+    reads records, and is checked for engine capabilities (``isinstance(engine, Boards)``).
+
+    Raises:
+        OptionError: an unknown game name (the message lists the known ones).
+    """
+    return _entry(name)[1]
+
+
+def daily_games() -> list[str]:
+    """The names of the games with a daily challenge (``GameType.daily``), in
+    :func:`game_names` order (``london``, ``paris``)."""
+    return [name for name in game_names() if game_type(name).daily]
+
+
+def _entry(name: object) -> tuple[GameType, Engine]:
     if isinstance(name, str):
         found = _TYPES.get(name)
         if found is None and name in _BUILTIN:
@@ -110,7 +140,7 @@ def load_game(name: str, players: int | None = None, **options: JsonValue) -> Ga
                 known=known,
             )
         )
-    return kind.make(count, dict(options))
+    return game_engine(kind.name).make(count, dict(options))
 
 
 def game_from_options(name: object, players: object, options: object) -> Game[Action]:
@@ -135,7 +165,7 @@ def replay_record(data: object) -> State[Action]:
         RecordError: not a record, or an unknown game.
         NotationError, IllegalActionError: from the game (the first bad item).
     """
-    return _record_type(data).replay(data)
+    return _record_engine(data).replay(data)
 
 
 def record_start(data: object) -> State[Action]:
@@ -144,16 +174,16 @@ def record_start(data: object) -> State[Action]:
     Raises:
         RecordError, NotationError: as :func:`replay_record`.
     """
-    return _record_type(data).record_start(data)
+    return _record_engine(data).record_start(data)
 
 
-def _record_type(data: object) -> GameType:
+def _record_engine(data: object) -> Engine:
     if not isinstance(data, dict):
         raise RecordError("a record must be a JSON object")
     if "game" not in data:
         raise RecordError('a record needs "game"')
     try:
-        return game_type(data["game"])
+        return game_engine(data["game"])
     except OptionError as exc:
         raise RecordError(str(exc)) from None
 

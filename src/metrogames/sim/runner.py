@@ -15,7 +15,7 @@ from typing import Any
 from metrogames.bots import make_bot
 from metrogames.bots.play import play_bots
 from metrogames.core.protocol import Action, JsonObject, JsonValue, State
-from metrogames.games import game_from_options, game_type
+from metrogames.games import game_engine, game_from_options
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ def start_state(task: Task) -> State[Action]:
     """
     n = len(task.bots)
     if task.deal is not None:
-        return game_type(task.game).from_deal(task.deal, n)
+        return game_engine(task.game).from_deal(task.deal, n)
     return game_from_options(task.game, n, task.options).new_game(task.seed)
 
 

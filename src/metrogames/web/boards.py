@@ -1,8 +1,8 @@
-"""The games the web table serves and their drawing data, from the registry's hooks.
+"""The games the web table serves and their drawing data, from the registry.
 
 Contract: ``docs/web-api.md``, "Boards". The client draws only from these documents, which each
-game builds from its own data files (``GameType.board_json``), so the picture and the rules
-never disagree. Nothing here knows a game: a game registered with
+game builds from its own data files (its engine's ``board_json``: the ``Boards`` capability),
+so the picture and the rules never disagree. Nothing here knows a game: a game registered with
 :func:`metrogames.games.register_game` is served like the built-in ones.
 """
 
@@ -12,8 +12,15 @@ from typing import Any
 
 from metrogames.bots.base import bot_codes
 from metrogames.bots.levels import LEVELS, Algorithm, level_algorithm
+from metrogames.core.capabilities import Boards
 from metrogames.core.errors import OptionError
-from metrogames.games import game_names, game_options_json, game_presets_json, game_type
+from metrogames.games import (
+    game_engine,
+    game_names,
+    game_options_json,
+    game_presets_json,
+    game_type,
+)
 from metrogames.i18n import N_, Gettext, Message, join, plural
 
 
@@ -83,9 +90,13 @@ def games_list(gettext: Gettext = N_) -> list[dict[str, Any]]:
 
 def board(game: str) -> dict[str, Any] | None:
     """``GET /api/games/{game}/board``: the drawing data of ``game`` (shapes in
-    ``docs/web-api.md``, "Boards"), or ``None`` for an unknown game name."""
+    ``docs/web-api.md``, "Boards"; ``{"game", "title"}`` for a game that gives none), or
+    ``None`` for an unknown game name."""
     try:
         kind = game_type(game)
     except OptionError:
         return None
-    return dict(kind.board_json())
+    engine = game_engine(kind.name)
+    if not isinstance(engine, Boards):
+        return {"game": kind.name, "title": kind.title}
+    return dict(engine.board_json())

@@ -56,7 +56,7 @@ from sqlalchemy import Select, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased, sessionmaker
 
-from metrogames.games import game_type
+from metrogames.games import daily_games, game_type
 from metrogames.i18n import N_, Gettext, Message, msg, plural
 from metrogames.web import daily_deal as dd
 from metrogames.web.checks import RoomError, hash_token, new_token
@@ -255,7 +255,9 @@ class DailyService:
             "midnight_rule": gettext(MIDNIGHT_RULE),
             "account_rule": gettext(ACCOUNT_RULE),
             "guest_ranked": self.guest_ranked,
-            "games": [{"game": g, "played": g in rooms, "room": rooms.get(g)} for g in dd.GAMES],
+            "games": [
+                {"game": g, "played": g in rooms, "room": rooms.get(g)} for g in daily_games()
+            ],
         }
 
     def _ranked_of(self, player: str, game: str, day: str) -> DailyAttemptRow | None:
@@ -825,7 +827,7 @@ class DailyService:
             "player": player.id,
             "name": player.name,
             "streak": dd.streak(days, self.today()),
-            "best": {g: best.get(g) for g in dd.GAMES},
+            "best": {g: best.get(g) for g in daily_games()},
         }
 
     def history(

@@ -25,12 +25,11 @@ from typing import Any
 
 from metrogames.bots.base import make_bot
 from metrogames.bots.play import play_bots
+from metrogames.core.capabilities import SoloRated
 from metrogames.core.protocol import Action, State
-from metrogames.games import game_type, load_game
+from metrogames.games import daily_games, load_game
 from metrogames.web.checks import RoomError
 
-GAMES = ("london", "paris")
-"""The games with a daily challenge."""
 LABEL = "metrogames/daily/v1/{game}/{day}"
 """The HMAC message of a day's deal (v1: never change it, or every past deal changes)."""
 BOT = "medium"
@@ -46,14 +45,16 @@ def daily_seed(secret: bytes, game: str, day: str) -> int:
 
 
 def check_game(game: str) -> str:
-    """``game`` when it has a daily challenge.
+    """``game`` when it has a daily challenge (``GameType.daily``: the registry's
+    :func:`~metrogames.games.daily_games`).
 
     Raises:
         RoomError: 404 ``not-found``.
     """
-    if game not in GAMES:
+    games = daily_games()
+    if game not in games:
         raise RoomError(
-            404, "not-found", f"no daily challenge for {game[:20]!r} ({', '.join(GAMES)})"
+            404, "not-found", f"no daily challenge for {game[:20]!r} ({', '.join(games)})"
         )
     return game
 
@@ -110,9 +111,9 @@ def bot_score(game: str, seed: int, code: str = BOT) -> int:
 
 def rating(state: State[Action]) -> dict[str, Any] | None:
     """The printed solo rating of a finished daily game (no modules): ``{"band", "range",
-    "low", "high", "phrase"}`` (as the game's ``solo_result`` hook gives them), or ``None`` for a game without one (Paris)."""
-    hook = game_type(state.game.name).solo_result
-    result = hook(state) if hook is not None else None
+    "low", "high", "phrase"}`` (as the state's ``solo_result`` gives them: ``SoloRated``), or
+    ``None`` for a game without one (Paris)."""
+    result = state.solo_result() if isinstance(state, SoloRated) else None
     rated = result.get("rating") if result is not None else None
     if not isinstance(rated, dict):
         return None

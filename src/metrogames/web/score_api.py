@@ -3,8 +3,9 @@
 
 The body is a score sheet exactly as ``metrogames score`` reads it (``docs/notation.md``,
 "Score sheet"); the answer is the ``score --json`` breakdown. The sheet's game is found in the
-registry and scored by its :attr:`~metrogames.core.protocol.GameType.score_sheet` hook, so every
-registered game is scored the same way. Refusals are 4xx ``{"error", "reason"}``: an illegal
+registry and scored by its engine (the ``ScoreSheets`` capability,
+:mod:`metrogames.core.capabilities`), so every registered game that has score sheets is scored
+the same way (another's is a 400 ``bad-request``). Refusals are 4xx ``{"error", "reason"}``: an illegal
 drawing is a 400 with the engine's reason (``crosses-section``, ``not-adjacent``, …) and
 message, anything else wrong with the sheet a 400 ``bad-request``; bodies are bounded (64 KiB)
 and each client address may have :attr:`~metrogames.web.config.Settings.rate_scores` sheets
@@ -19,8 +20,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Request
 from pydantic import ConfigDict, Field, RootModel
 
+from metrogames.core.capabilities import ScoreSheets
 from metrogames.core.errors import IllegalActionError, MetrogamesError
-from metrogames.games import game_type
+from metrogames.games import game_engine, game_type
 from metrogames.web.api import charge, read_body
 from metrogames.web.bodies import MAX_KEYS, Json
 from metrogames.web.checks import RoomError, bad_request
@@ -51,8 +53,11 @@ def score(sheet: dict[str, Any]) -> dict[str, Any]:
         kind = game_type(sheet["game"])
     except MetrogamesError as exc:
         raise bad_request(str(exc)) from None
+    engine = game_engine(kind.name)
+    if not isinstance(engine, ScoreSheets):
+        raise bad_request(f"{kind.title} has no score sheets")
     try:
-        return dict(kind.score_sheet(sheet))
+        return dict(engine.score_sheet(sheet))
     except IllegalActionError as exc:
         raise RoomError(400, exc.reason, exc.as_message(), item=exc.item) from None
     except MetrogamesError as exc:

@@ -16,7 +16,8 @@ import gc
 import uvicorn
 from fastapi import FastAPI
 
-from metrogames.games import game_names, game_type
+from metrogames.core.capabilities import Boards, Presented
+from metrogames.games import game_engine, game_names, load_game
 from metrogames.web import deadlines
 from metrogames.web.app import create_app
 from metrogames.web.config import Settings
@@ -69,10 +70,12 @@ def settle_heap() -> None:
     100–300 ms, in the round trip of every action in flight. Frozen, they are never walked
     again (they live as long as the process); a full collection then walks the rooms alone."""
     for name in game_names():
-        kind = game_type(name)
-        state = kind.make(min(kind.players), {}).new_game(0)
-        kind.view_json(state, 0)
-        kind.board_json()
+        state = load_game(name).new_game(0)
+        if isinstance(state, Presented):
+            state.view_json(0)
+        engine = game_engine(name)
+        if isinstance(engine, Boards):
+            engine.board_json()
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)

@@ -4,7 +4,8 @@ Contract: ``docs/web-api.md``, "Views". A view never holds what its seat may not
 is built from the engine's own view of the state (``state.view(seat)``: no unflipped card or
 undrawn tile, no other seat's held tile, no other seat's action in a simultaneous turn still in
 progress). This module adds the room-level facts and the legal actions; the game's part comes
-from its registered ``view_json`` hook. The functions here only read engine states; the room
+from the state's ``view_json`` (the ``Presented`` capability), a finished solo game's rating
+from its ``solo_result`` (``SoloRated``). The functions here only read engine states; the room
 service decides who the viewer is.
 
 Views go out as JSON text: :func:`encode` writes it (``orjson``), and :class:`ViewCache` keeps
@@ -21,9 +22,9 @@ from typing import Any
 import orjson
 from cachetools import LRUCache
 
+from metrogames.core.capabilities import Presented, SoloRated
 from metrogames.core.errors import MetrogamesError
 from metrogames.core.protocol import CHANCE, HIDDEN, Action, State
-from metrogames.games import game_type
 
 
 @dataclass(frozen=True)
@@ -82,10 +83,10 @@ def build_view(
         "timed_out": frame.timed_out,
         "winners": seen.winners() if seen.is_over() else [],
     }
-    kind = game_type(frame.game)
-    view.update(kind.view_json(seen, you))
-    if seen.is_over() and seen.num_players == 1 and kind.solo_result is not None:
-        view["solo"] = kind.solo_result(seen)
+    if isinstance(seen, Presented):
+        view.update(seen.view_json(you))
+    if seen.is_over() and seen.num_players == 1 and isinstance(seen, SoloRated):
+        view["solo"] = seen.solo_result()
     view["legal"] = legal
     return view
 

@@ -23,8 +23,8 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from metrogames.cli.lang import _, band_range, ntr, tr
+from metrogames.core.capabilities import SoloRated
 from metrogames.core.protocol import Action, GameType, JsonObject, State
-from metrogames.games import game_type
 from metrogames.i18n import N_
 
 ENTER = N_("Type your move in the notation, then Enter:")
@@ -192,7 +192,7 @@ def winners_line(state: State[Action], names: Sequence[str], detail: str = "") -
 
 
 def solo_lines(result: JsonObject) -> list[Text]:
-    """The registry's ``solo_result`` as printed: the rating (score, module penalty, band,
+    """A state's ``solo_result`` (``SoloRated``) as printed: the rating (score, module penalty, band,
     range, phrase) and the percentile among the reference games, each when known."""
     out = []
     rating = result.get("rating")
@@ -228,13 +228,12 @@ def solo_lines(result: JsonObject) -> list[Text]:
 
 def plain_verdict(state: State[Action], seats: Seats) -> list[Text]:
     """The final scores line, then the winners — or, with one player, the solo rating and
-    percentile of the game's ``solo_result`` hook (when it has one)."""
+    percentile of the state's ``solo_result`` (when the game has one: ``SoloRated``)."""
     out = [scores_line(state, seats.names)]
     if state.num_players > 1:
         out.append(winners_line(state, seats.names))
         return out
-    hook = game_type(state.game.name).solo_result
-    result = hook(state) if hook is not None else None
+    result = state.solo_result() if isinstance(state, SoloRated) else None
     if result is not None:
         out.extend(solo_lines(result))
     return out

@@ -1,7 +1,8 @@
 """The terminal renderer of Metro.
 
 Part of :mod:`metrogames.cli.render`, the one place in ``cli/`` that may know a game's
-internals: it casts the protocol states it is handed to :class:`MetroState` and draws them with
+internals: it takes the protocol states it is handed back as :class:`MetroState`
+(:meth:`MetroState.of`, checked) and draws them with
 :mod:`.metro_board`. On a player's turn the screen shows the board (tracks, stations, trains on
 their way, the squares where the tile may go), the scores and the player's own tile(s) — never
 another player's held tiles (in the hand modes the table is handed over behind a cleared
@@ -55,7 +56,7 @@ PLACING = N_(
 
 
 def _metro(state: State[Action]) -> MetroState:
-    return cast(MetroState, state)
+    return MetroState.of(state)
 
 
 def _last_placement(state: MetroState) -> tuple[int, MetroAction] | None:
@@ -179,7 +180,7 @@ class MetroRenderer:
         routes it completed as they score."""
         out: list[RenderableType] = []
         for player, action in moves:
-            move = cast(MetroAction, action)
+            move = MetroAction.of(action)
             line = Text()
             line.append(f"{SEAT_LETTERS[player]} ", style=seat_style(player))
             line.append(seats.names[player], style="bold")

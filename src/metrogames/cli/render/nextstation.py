@@ -1,14 +1,13 @@
 """The terminal renderer of Next Station (London, Paris and any city of the family).
 
 Part of :mod:`metrogames.cli.render`, the one place in ``cli/`` that may know a game's
-internals: it casts the protocol states it is handed to :class:`NextStationState` and draws
-them with :mod:`.nextstation_map`. Rules source: ``docs/next-station-london.md``.
+internals: it takes the protocol states it is handed back as :class:`NextStationState`
+(:meth:`NextStationState.of`, checked) and draws them with :mod:`.nextstation_map`. Rules source: ``docs/next-station-london.md``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import cast
 
 from rich.console import Group, RenderableType
 from rich.rule import Rule
@@ -29,14 +28,14 @@ from metrogames.cli.render.nextstation_map import (
     turn_view,
 )
 from metrogames.core.protocol import Action, JsonObject, State
-from metrogames.games.nextstation.actions import PASS, TurnAction, format_action
+from metrogames.games.nextstation.actions import PASS
 from metrogames.games.nextstation.citymap import load_city
 from metrogames.games.nextstation.deal import ROUNDS
 from metrogames.games.nextstation.state import NextStationState
 
 
 def _ns(state: State[Action]) -> NextStationState:
-    return cast(NextStationState, state)
+    return NextStationState.of(state)
 
 
 class NextStationRenderer:
@@ -135,16 +134,15 @@ class NextStationRenderer:
         scores and the players' maps at a round's end; the new round's lines at its first
         card."""
         old, new = _ns(before), _ns(after)
-        city = new.city
         out: list[RenderableType] = []
         label = _("Bots:") + " "
         bots = Text(label, style="bold")
         for k, (p, action) in enumerate(m for m in moves if m[0] not in seats.humans):
             bots.append(("  ·  " if k else "") + f"{seats.names[p]} ")
-            bots.append(format_action(city, cast(TurnAction, action)), style="bold")
+            bots.append(after.action_to_string(p, action), style="bold")
         for p, action in moves:
             if p in seats.humans:
-                shown = format_action(city, cast(TurnAction, action))
+                shown = after.action_to_string(p, action)
                 out.append(
                     Text(tr("{name} plays {move}", name=seats.names[p], move=shown), style="green")
                 )

@@ -1,6 +1,6 @@
 """Metro observations, built from one seat's view.
 
-The encoder reads the game's observation facts of the view (``GameType.observe``: the game's
+The encoder reads the game's observation facts of the view (``view.observe``: the game's
 part of the view — board, own hand, drawn tile, open routes' trains, completed routes, scores,
 pile size — and how many tiles each seat holds) and the drawing data (``board_json``: tile
 types and counts, station allocations); the score and points fields are bounded by the game's
@@ -12,13 +12,11 @@ with 3 or 5 players). Every field is listed in ``docs/research.md``.
 
 from __future__ import annotations
 
-from typing import Any, cast
-
 import numpy as np
 from gymnasium import spaces
 
 from metrogames.core.protocol import Action, Game, State
-from metrogames.games import game_type
+from metrogames.envs.common import encoder_facts, observation_facts
 
 SQUARES = 64
 SIDES = ("north", "east", "south", "west")
@@ -34,16 +32,11 @@ class MetroEncoder:
         stations: the number of edge stations (32).
 
     Raises:
-        ValueError: (on construction) a game without the ``observe`` hook or score range.
+        ValueError: (on construction) a game without observations, board data or score range.
     """
 
     def __init__(self, game: Game[Action]) -> None:
-        kind = game_type(game.name)
-        if kind.observe is None or kind.score_range is None:
-            raise ValueError(f"{game.name} gives no observation facts or score range")
-        self._observe = kind.observe
-        high = kind.score_range[1]
-        board = cast(dict[str, Any], kind.board_json())
+        board, (_, high) = encoder_facts(game)
         self.players = p = game.num_players
         self.tiles: list[str] = [t["code"] for t in board["tiles"]]
         self.counts = np.array([t["count"] for t in board["tiles"]], np.int8)
@@ -84,10 +77,8 @@ class MetroEncoder:
         Raises:
             ValueError: ``view`` is not ``seat``'s view.
         """
-        if view.viewer != seat:
-            raise ValueError(f"encode needs seat {seat}'s view (state.view({seat}))")
+        shown = observation_facts(view, seat)
         p, n_tiles = self.players, len(self.tiles)
-        shown = cast(dict[str, Any], self._observe(view, seat))
         board = np.zeros((8, 8, n_tiles), np.int8)
         for placed in shown["board"]:
             row, col = _square(placed["square"])
@@ -138,6 +129,10 @@ class MetroEncoder:
             "route_points": route_points,
             "scores": scores,
         }
+
+
+ENCODER = MetroEncoder
+"""The family's encoder (:func:`metrogames.envs.common.encoder_for`)."""
 
 
 def _square(name: str) -> tuple[int, int]:

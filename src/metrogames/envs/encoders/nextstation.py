@@ -1,6 +1,6 @@
 """Next Station (London, Paris) observations, built from one seat's view.
 
-The encoder reads the game's observation facts of the view (``GameType.observe``: lines,
+The encoder reads the game's observation facts of the view (``view.observe``: lines,
 colours, flipped cards… as indices) and the city's drawing data (``board_json``: the order of
 colours, stations, links, cards, objectives and powers — the data files' order, which is also
 the dense indices' order); the ``scores`` field is bounded by the game's ``score_range``.
@@ -17,7 +17,7 @@ import numpy as np
 from gymnasium import spaces
 
 from metrogames.core.protocol import Action, Game, State
-from metrogames.games import game_type
+from metrogames.envs.common import encoder_facts, observation_facts
 
 COLOURS = 4
 ROUNDS = 4
@@ -33,16 +33,11 @@ class NextStationEncoder:
         departures: each colour's departure station.
 
     Raises:
-        ValueError: (on construction) a game without the ``observe`` hook or score range.
+        ValueError: (on construction) a game without observations, board data or score range.
     """
 
     def __init__(self, game: Game[Action]) -> None:
-        kind = game_type(game.name)
-        if kind.observe is None or kind.score_range is None:
-            raise ValueError(f"{game.name} gives no observation facts or score range")
-        self._observe = kind.observe
-        low, high = kind.score_range
-        board = cast(dict[str, Any], kind.board_json())
+        board, (low, high) = encoder_facts(game)
         self.players = game.num_players
         self.colours: list[str] = list(board["colours"])
         self.station_names: list[str] = [s["name"] for s in board["stations"]]
@@ -85,9 +80,7 @@ class NextStationEncoder:
         Raises:
             ValueError: ``view`` is not ``seat``'s view.
         """
-        if view.viewer != seat:
-            raise ValueError(f"encode needs seat {seat}'s view (state.view({seat}))")
-        facts = cast(dict[str, Any], self._observe(view, seat))
+        facts = observation_facts(view, seat)
         p, n_links, n_stations = self.players, len(self.link_ends), len(self.station_names)
         n_cards = len(self.cards)
         lines = np.zeros((p, COLOURS, n_links), np.int8)
@@ -143,3 +136,7 @@ class NextStationEncoder:
                 powers[range(COLOURS), facts["powers"]] = 1
             out["powers"] = powers
         return out
+
+
+ENCODER = NextStationEncoder
+"""The family's encoder (:func:`metrogames.envs.common.encoder_for`)."""

@@ -47,6 +47,18 @@ class MetroAction:
     square: int
     tile: str | None = None
 
+    @classmethod
+    def of(cls, action: object) -> MetroAction:
+        """``action`` itself, checked to be a Metro player action: how Metro's own adapters
+        (the terminal renderer) read back an action the protocol hands them.
+
+        Raises:
+            TypeError: anything else (a chance outcome, another game's action).
+        """
+        if not isinstance(action, MetroAction):
+            raise TypeError(f"not a Metro player action: {action!r:.40}")
+        return action
+
     @property
     def is_draw(self) -> bool:
         """True for :data:`DRAW` (official-hand mode: draw and place the new tile)."""

@@ -1,4 +1,4 @@
-"""Metro's position estimate for search bots (the registry's ``heuristic`` hook).
+"""Metro's position estimate for search bots (the state's ``heuristic``: ``Evaluated``).
 
 Source: ``docs/metro.md``, "Routes and scoring" (every route completes by the end and scores
 its tiles, doubled at a central station). A player's estimate is their score so far plus the
@@ -30,10 +30,13 @@ few dozen additions plus one or two routes followed.
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
 
 from metrogames.games.metro.board import MetroBoard
-from metrogames.games.metro.state import TILES, MetroState
-from metrogames.games.metro.tiles import CENTRAL_BASE, MetroData
+from metrogames.games.metro.tiles import CENTRAL_BASE, TILES, MetroData
+
+if TYPE_CHECKING:
+    from metrogames.games.metro.state import MetroState
 
 LENGTH_WEIGHT = (1.35, 0.33)
 """``a = LENGTH_WEIGHT[0] + LENGTH_WEIGHT[1] * f``: points per tile of a route still open."""

@@ -3,7 +3,9 @@
 Contract: ``docs/web-api.md``, "Boards" and "Views". The drawing data come from the Metro data
 file (squares, tile tracks, edge stations, allocations); the view from a state as
 :meth:`MetroState.view` shows it to a seat (others' held tiles and the pile order are hidden by
-the engine). The registry hands these out as the game's ``board_json`` and ``view_json`` hooks.
+the engine). They back the game's capabilities (:mod:`metrogames.core.capabilities`): the
+engine's ``board_json`` (``Boards``), the state's ``view_json`` (``Presented``) and ``observe``
+(``Observable``).
 """
 
 from __future__ import annotations

@@ -39,11 +39,10 @@ from metrogames.games.metro.options import MetroOptions
 from metrogames.games.metro.state import (
     MAX_PLAYERS,
     MIN_PLAYERS,
-    TILES,
     MetroGame,
     MetroState,
 )
-from metrogames.games.metro.tiles import load_metro, square_name
+from metrogames.games.metro.tiles import TILES, load_metro, square_name
 from metrogames.i18n import N_, msg
 
 FORMAT = "metrogames/1"

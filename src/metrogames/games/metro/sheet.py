@@ -20,8 +20,8 @@ from metrogames.core.errors import IllegalActionError, NotationError, RecordErro
 from metrogames.games.metro.actions import metro_action_from_json
 from metrogames.games.metro.board import MetroBoard
 from metrogames.games.metro.options import MetroOptions
-from metrogames.games.metro.state import MAX_PLAYERS, MIN_PLAYERS, TILES
-from metrogames.games.metro.tiles import SQUARES, load_metro, square_name
+from metrogames.games.metro.state import MAX_PLAYERS, MIN_PLAYERS
+from metrogames.games.metro.tiles import SQUARES, TILES, load_metro, square_name
 from metrogames.i18n import N_, msg
 
 SHEET_KEYS = frozenset({"game", "player_count", "placements", "options"})

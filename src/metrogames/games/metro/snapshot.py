@@ -31,8 +31,8 @@ from metrogames.core.protocol import HIDDEN, SPECTATOR
 from metrogames.core.rng import check_seed
 from metrogames.games.metro.board import MetroBoard
 from metrogames.games.metro.options import ONE_TILE_ROUTES, TURN_MODES, MetroOptions
-from metrogames.games.metro.state import PHASES, TILES, MetroGame, MetroState
-from metrogames.games.metro.tiles import SIZE, SQUARES, MetroData, square_name
+from metrogames.games.metro.state import PHASES, MetroGame, MetroState
+from metrogames.games.metro.tiles import SIZE, SQUARES, TILES, MetroData, square_name
 
 VERSION = "metro/1"
 MAX_LENGTH = 600

@@ -50,15 +50,16 @@ from metrogames.games.metro.actions import (
     parse_metro_action,
 )
 from metrogames.games.metro.board import MetroBoard, Route, recount
+from metrogames.games.metro.heuristic import metro_heuristic
 from metrogames.games.metro.options import MetroOptions
-from metrogames.games.metro.tiles import SQUARES, MetroData, load_metro, square_name
+from metrogames.games.metro.tiles import SQUARES, TILES, MetroData, load_metro, square_name
 from metrogames.i18n import N_, msg, verbatim
 
 if TYPE_CHECKING:
+    from metrogames.core.capabilities import Evaluated, Observable, Presented
     from metrogames.core.protocol import Game, State
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
-TILES = SQUARES - 4
 
 _DEAL, _DRAW, _PLACE, _REPLACE, _OVER = range(5)
 """Phases: CHANCE deals a starting tile / draws for the player / the player places / CHANCE
@@ -364,6 +365,18 @@ class MetroState:
         "seed",
         "viewer",
     )
+
+    @classmethod
+    def of(cls, state: object) -> MetroState:
+        """``state`` itself, checked to be a Metro state: how Metro's own adapters (the
+        terminal renderer) read back a state the protocol hands them.
+
+        Raises:
+            TypeError: another game's state.
+        """
+        if not isinstance(state, MetroState):
+            raise TypeError(f"not a Metro state: {type(state).__name__}")
+        return state
 
     def __init__(self, game: MetroGame, pile: bytes) -> None:
         data = game.data
@@ -886,6 +899,25 @@ class MetroState:
         self._phase = _PLACE
         self._actor = p
 
+    # -- capabilities (metrogames.core.capabilities) -------------------------------------
+    def view_json(self, you: int | None) -> JsonObject:
+        """``Presented``: the Metro part of a view's JSON (:func:`.present.view_json`)."""
+        from metrogames.games.metro.present import view_json
+
+        return view_json(self, you)
+
+    def heuristic(self, player: int) -> float:
+        """``Evaluated``: ``player``'s score plus the estimated worth of their open routes
+        (:func:`.heuristic.metro_heuristic`), in points."""
+        return metro_heuristic(self, player)
+
+    def observe(self, seat: int) -> JsonObject:
+        """``Observable``: what this view shows ``seat`` (:func:`.present.observe`;
+        ``docs/research.md``, "Observations")."""
+        from metrogames.games.metro.present import observe
+
+        return observe(self, seat)
+
     # -- hidden information --------------------------------------------------------------
     def view(self, seat: int | None) -> MetroState:
         """What ``seat`` sees (``None``: a spectator, ``viewer`` :data:`SPECTATOR`): the
@@ -1163,3 +1195,10 @@ def _placements(t: int, mask: int) -> list[MetroPlay]:
     if b := mask >> 56:
         out += rows[7][b]
     return out
+
+
+if TYPE_CHECKING:
+
+    def _capabilities_check(state: MetroState) -> tuple[Presented, Evaluated, Observable]:
+        """mypy checks here that the states provide these capabilities exactly."""
+        return state, state, state

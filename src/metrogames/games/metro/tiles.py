@@ -31,6 +31,8 @@ from metrogames.i18n import N_, msg
 
 SIZE = 8
 SQUARES = SIZE * SIZE
+TILES = SQUARES - 4
+"""Tiles in a game: one for every square but the four central stations'."""
 SIDES = ("N", "E", "S", "W")
 SIDE_STEP = ((-1, 0), (0, 1), (1, 0), (0, -1))
 """(row, column) step across each side N, E, S, W."""

@@ -17,11 +17,12 @@ pass only when nothing is legal. Turns where a pencil power is still usable, and
 entry, are chosen among the engine's own legal actions by the same immediate gain (a power is
 thus used when it pays at once). Objectives do not steer the playout; they are scored at the end.
 
-The *deep* estimate (:func:`deep_heuristic`, the ``deep_heuristic`` hook) plays the same
-policy but looks one card ahead: among the :data:`LOOKAHEAD_WIDTH` sections of best key it
-takes the one whose key plus the best key of the round's next card drawn after it is highest
-(the deal's card order is known to the playout; the last card of a round, and a turn whose next
-card is Paris's free entry, are plain greedy). Its own game scores 142.4 points in London over
+The state's ``heuristic`` (the ``Evaluated`` capability, :mod:`metrogames.core.capabilities`)
+is :func:`greedy_final_score` of a full state. Its ``deep_heuristic`` (``DeepEvaluated``) plays
+the same policy but looks one card ahead: among the :data:`LOOKAHEAD_WIDTH` sections of best
+key it takes the one whose key plus the best key of the round's next card drawn after it is
+highest (the deal's card order is known to the playout; the last card of a round, and a turn
+whose next card is Paris's free entry, are plain greedy). Its own game scores 142.4 points in London over
 300 deals where the greedy playout scores 129.9, at about three times the cost.
 
 Cost: a few hundred microseconds for a whole game (no state is cloned; the map is copied once),
@@ -32,9 +33,7 @@ value.
 from __future__ import annotations
 
 from functools import cache
-from typing import cast
 
-from metrogames.core.protocol import Action, State
 from metrogames.games.nextstation.actions import PASS, TurnAction, single_sections
 from metrogames.games.nextstation.board import PlayerMap
 from metrogames.games.nextstation.citymap import SYMBOLS, CityMap, bits
@@ -432,27 +431,6 @@ def _best_engine_action(
         if key > best_key:
             best, best_key = action, key
     return best
-
-
-def heuristic(state: State[Action], player: int) -> float:
-    """The ``GameType.heuristic`` hook: :func:`greedy_final_score` of a full state, in points.
-
-    Raises:
-        ValueError: a view or an unknown deal (as :func:`greedy_final_score`).
-    """
-    return float(greedy_final_score(cast(NextStationState, state), player))
-
-
-def deep_heuristic(state: State[Action], player: int) -> float:
-    """The ``GameType.deep_heuristic`` hook: :func:`greedy_final_score` of a full state with a
-    one-card lookahead among :data:`LOOKAHEAD_WIDTH` sections, in points.
-
-    Raises:
-        ValueError: a view or an unknown deal (as :func:`greedy_final_score`).
-    """
-    return float(
-        greedy_final_score(cast(NextStationState, state), player, lookahead=LOOKAHEAD_WIDTH)
-    )
 
 
 def _map_value(city: CityMap, tb: _Tables, board: PlayerMap, colour: int, boxes: int) -> int:

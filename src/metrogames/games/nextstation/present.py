@@ -1,19 +1,22 @@
-"""Next Station's public JSON for clients: the board's drawing data and the game's part of a view.
+"""Next Station's public JSON for clients: the board's drawing data, the game's part of a view
+and a solo game's rating.
 
-Contract: ``docs/web-api.md``, "Boards" and "Views". Both are built from the engine alone, so a
+Contract: ``docs/web-api.md``, "Boards" and "Views". All are built from the engine alone, so a
 picture and the rules never disagree: the drawing data from the city's :class:`CityMap`, the view
 from a state as :meth:`NextStationState.view` shows it to a seat (hidden information is the
-engine's business, not the client's). The registry hands these out as the game's
-``board_json`` and ``view_json`` hooks.
+engine's business, not the client's). They back the game's capabilities
+(:mod:`metrogames.core.capabilities`): the engine's ``board_json`` (``Boards``), the state's
+``view_json`` (``Presented``) and ``solo_result`` (``SoloRated``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from metrogames.core.protocol import JsonObject
+from metrogames.core.protocol import JsonObject, JsonValue
 from metrogames.games.nextstation.citymap import CityMap, bits, load_city
 from metrogames.games.nextstation.deal import ROUNDS
+from metrogames.games.nextstation.scoring import band_limits, percentile, solo_rating
 from metrogames.games.nextstation.state import NextStationState
 
 
@@ -179,4 +182,40 @@ def view_json(state: NextStationState, you: int | None) -> JsonObject:
         "players": [_player(state, p, sheets[p], scored, to_move) for p in seats],
         "targets": _targets(state, you),
         "last_round": last_round,
+    }
+
+
+def solo_result(state: NextStationState) -> JsonObject | None:
+    """For a finished solo game: ``{"score", "modules", "rating": {"adjusted", "band",
+    "range", "low", "high", "phrase", "penalty"} | None, "percentile": 0-100 | None, "reference":
+    {"games", "bot"}}`` (``range``: the band's scores in English words; ``low``/``high``: the
+    same as numbers, ``None`` at an open end, for a client to word; ``phrase``: the rulebook's
+    English words for the top band, else empty; ``docs/next-station-london.md``, "Solo
+    rating"; the percentile among the city's reference games, without modules only); ``None``
+    otherwise."""
+    if state.num_players != 1 or not state.is_over():
+        return None
+    city = state.city
+    score = state.scores()[0]
+    modules = (1 if state.deal.objectives else 0) + (1 if state.deal.powers else 0)
+    rated = solo_rating(city, score, modules)
+    rating: JsonValue = None
+    if rated is not None:
+        adjusted, band, span, phrase = rated
+        penalty = int((city.solo_rating or {}).get("module_penalty", 0))
+        rating = {
+            "adjusted": adjusted,
+            "band": band,
+            "range": span,
+            "low": band_limits(city, band)[0],
+            "high": band_limits(city, band)[1],
+            "phrase": phrase,
+            "penalty": penalty * modules,
+        }
+    return {
+        "score": score,
+        "modules": modules,
+        "rating": rating,
+        "percentile": percentile(city, score) if not modules else None,
+        "reference": {"games": sum(city.reference_scores.values()), "bot": city.reference_bot},
     }

@@ -1,49 +1,81 @@
-"""Next Station's entries in the game registry: one :class:`GameType` per city.
+"""Next Station's entries in the game registry: one :class:`GameType` and one engine per city.
 
 Imported by :mod:`metrogames.games.registry` the first time ``london`` or ``paris`` is asked
-for; the modules behind the hooks (records, sheets, views) are imported when first used, so
-playing games (``simulate``) loads only the engine. Everything adapters need of a city goes through these hooks: making a game from options,
-records, deal manifests, score sheets, the drawing data and the JSON of a view.
+for. The facts (options, score range, game length, bot tuning) come from the city's data; the
+:class:`NextStationEngine` makes games and reads records, deal manifests and score sheets, and
+gives the drawing data; the states provide the position capabilities themselves
+(:class:`~metrogames.games.nextstation.state.NextStationState`: view JSON, solo result,
+estimates, score bound, observations; ``docs/design.md``, "Capabilities"). The modules behind
+records, sheets and drawing are imported when first used, so playing games (``simulate``)
+loads only the engine.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import cache
-from typing import cast
 
 from metrogames.core.errors import NotationError, OptionError, RecordError, message_of
-from metrogames.core.protocol import (
-    Action,
-    Game,
-    GameType,
-    JsonObject,
-    JsonValue,
-    OptionSpec,
-    State,
-)
+from metrogames.core.protocol import BotSetting, GameType, JsonObject, JsonValue, OptionSpec
 from metrogames.games.nextstation.bound import score_ceiling
 from metrogames.games.nextstation.citymap import CITY_FILES, CityMap, load_city
 from metrogames.games.nextstation.deal import ROUNDS, Options
-from metrogames.games.nextstation.scoring import band_limits, percentile, solo_rating
+from metrogames.games.nextstation.option_text import objectives_from_text, powers_from_text
 from metrogames.games.nextstation.state import MAX_PLAYERS, NextStationGame, NextStationState
 from metrogames.games.registry import register_game
 from metrogames.i18n import N_, msg
 
 
 def option_specs(city: CityMap) -> dict[str, OptionSpec]:
-    """The options of ``city`` for menus (``docs/notation.md``, "Options")."""
+    """The options of ``city`` for menus and flags (``docs/notation.md``, "Options"); the
+    colour cycle has no command-line flag (deal manifests set it; else the seed draws it)."""
+    short = city.title.removeprefix("Next Station: ")
     specs = {
-        "objectives": OptionSpec([], ([], "random"), {"count": 2, "from": list(city.objectives)}),
+        "objectives": OptionSpec(
+            [],
+            ([], "random"),
+            {"count": 2, "from": list(city.objectives)},
+            help="Next Station objectives: 'random' or two ids, comma-separated.",
+        ),
         "colour_cycle": OptionSpec(None, (None,), {"permutation_of": list(city.colours)}),
     }
     if city.powers:
+        example = f"{city.colours[0]}=joker,{city.colours[1]}=switch"
         specs["powers"] = OptionSpec(
             None,
             (None, "random"),
             {"per_colour": list(city.colours), "from": list(city.powers)},
+            help=f"{short} pencil powers: 'random' or {example},... pairs.",
         )
     return specs
+
+
+BOT_LEVELS: dict[str, dict[str, BotSetting]] = {
+    "london": {
+        "medium": BotSetting("greedy"),
+        "hard": BotSetting("montecarlo", 500, use_heuristic=True),
+        "expert": BotSetting("montecarlo", 800, use_heuristic=True, deep=True),
+    },
+    "paris": {
+        "medium": BotSetting("greedy"),
+        "hard": BotSetting("montecarlo", 250, use_heuristic=True),
+        "expert": BotSetting("montecarlo", 1000, use_heuristic=True),
+    },
+}
+"""City -> the bot levels' settings, chosen by measured strength and time per decision
+(``benchmarks/bots.py``; the figures are in the README's "Bots" table):
+
+* ``medium``: the greedy player (it beats random by about 30 points).
+* ``hard``: flat Monte Carlo where each position after an action is valued by the game's own
+  estimate (the state's ``heuristic``: a fast greedy playout of the player's map) — 500
+  estimates in London, 250 in Paris (whose estimate is about twice as slow), about 0.1 s a
+  decision.
+* ``expert``: within 2 s a decision on one core: in London 800 estimates by the *deep*
+  estimate (``deep_heuristic``: the greedy playout looking one card ahead, about three times
+  as slow; 157.7 points over the 200 deals of the manifest, +2.7 ± 2.1 over 2000
+  greedy-playout estimates on the 104 deals both played), in Paris 1000 estimates (about
+  0.4–0.5 s a decision, p95 0.9 s; 184.8 points over the 200 Paris deals, +41.5 ± 2.4 over
+  ``greedy``).
+"""
 
 
 @cache
@@ -51,124 +83,92 @@ def _game(city: str, players: int, options: Options) -> NextStationGame:
     return NextStationGame(city, players, options)
 
 
-def _maker(city: str) -> Callable[[int, JsonObject], Game[Action]]:
-    def make(players: int, options: JsonObject) -> Game[Action]:
+class NextStationEngine:
+    """The engine behind one city's name (:class:`~metrogames.core.capabilities.Engine`, with
+    ``Boards``, ``ScoreSheets`` and ``OptionText``).
+
+    Args:
+        city: the city's name (``london``, ``paris``).
+    """
+
+    def __init__(self, city: str) -> None:
+        self.city = city
+
+    def make(self, players: int, options: JsonObject) -> NextStationGame:
+        """The city's game (one shared frozen value per player count and options).
+
+        Raises:
+            OptionError: a bad option value (``"london options: ..."``).
+        """
         try:
-            parsed = Options.from_json(load_city(city), options)
+            parsed = Options.from_json(load_city(self.city), options)
         except NotationError as exc:
             raise OptionError(
-                msg(N_("{game} options: {detail}"), game=city, detail=message_of(exc))
+                msg(N_("{game} options: {detail}"), game=self.city, detail=message_of(exc))
             ) from None
-        return cast(Game[Action], _game(city, players, parsed))
+        return _game(self.city, players, parsed)
 
-    return make
+    def replay(self, record: object) -> NextStationState:
+        """The record replayed to its last state (``docs/notation.md``, "Game record")."""
+        from metrogames.games.nextstation.record import parse_record, replay
 
+        return replay(parse_record(record))
 
-def _replay(data: object) -> State[Action]:
-    from metrogames.games.nextstation import record as ns_record
+    def record_start(self, record: object) -> NextStationState:
+        """The record's first state (its deal)."""
+        from metrogames.games.nextstation.record import parse_record
 
-    return cast(State[Action], ns_record.replay(ns_record.parse_record(data)))
+        return parse_record(record).new_state()
 
+    def from_deal(self, deal: object, players: int) -> NextStationState:
+        """The first state of a deal record of this city for ``players`` players.
 
-def _record_start(data: object) -> State[Action]:
-    from metrogames.games.nextstation import record as ns_record
+        Raises:
+            RecordError: another city's deal, or a record that is not a deal (every round's
+                deck, no cards or turns).
+        """
+        from metrogames.games.nextstation.record import parse_record
 
-    return cast(State[Action], ns_record.parse_record(data).new_state())
-
-
-def _from_deal(city: str) -> Callable[[object, int], State[Action]]:
-    def from_deal(data: object, players: int) -> State[Action]:
-        from metrogames.games.nextstation import record as ns_record
-
-        other = data.get("game") if isinstance(data, dict) else None
-        if other != city:  # else a Paris manifest would be played and counted as London
-            raise RecordError(f"a {other} deal, not a {city} one")
-        record = ns_record.parse_record(data)
+        other = deal.get("game") if isinstance(deal, dict) else None
+        if other != self.city:  # else a Paris manifest would be played and counted as London
+            raise RecordError(f"a {other} deal, not a {self.city} one")
+        record = parse_record(deal)
         if not record.is_deal:
             raise RecordError("a deal record needs all 4 rounds' decks and no cards or turns")
         record.players = [f"p{i}" for i in range(players)]
-        return cast(State[Action], record.new_state())
+        return record.new_state()
 
-    return from_deal
+    def score_sheet(self, sheet: object) -> JsonObject:
+        """``ScoreSheets``: the ``score --json`` result of a Next Station score sheet."""
+        from metrogames.games.nextstation.sheet import score_sheet
+
+        city, scored = score_sheet(sheet)
+        return scored.to_json(city)
+
+    def board_json(self) -> JsonObject:
+        """``Boards``: the city's drawing data (:func:`.present.board_json`), built once."""
+        return _board_json(self.city)
+
+    def option_from_text(self, name: str, text: str) -> JsonValue:
+        """``OptionText``: an option's value from its command-line text (``objectives``:
+        ``random`` or comma-separated ids; ``powers``: ``random``, ``colour=power`` pairs or
+        a JSON object); the others as written.
+
+        Raises:
+            NotationError: bad syntax (the message shows the syntax).
+        """
+        if name == "objectives":
+            return objectives_from_text(text)
+        if name == "powers":
+            return powers_from_text(load_city(self.city), text)
+        return text
 
 
+@cache
 def _board_json(city: str) -> JsonObject:
-    from metrogames.games.nextstation import present
+    from metrogames.games.nextstation.present import board_json
 
-    return present.board_json(city)
-
-
-def _score_sheet(data: object) -> JsonObject:
-    from metrogames.games.nextstation.sheet import score_sheet
-
-    city, sheet = score_sheet(data)
-    return sheet.to_json(city)
-
-
-def _view_json(state: State[Action], you: int | None) -> JsonObject:
-    from metrogames.games.nextstation import present
-
-    return present.view_json(cast(NextStationState, state), you)
-
-
-def _score_bound(state: State[Action], player: int) -> dict[str, int] | None:
-    from metrogames.games.nextstation.bound import score_bound
-
-    return score_bound(cast(NextStationState, state), player)
-
-
-def _observe(view: State[Action], seat: int) -> JsonObject:
-    from metrogames.games.nextstation.observe import observe
-
-    return observe(cast(NextStationState, view), seat)
-
-
-def _heuristic(state: State[Action], player: int) -> float:
-    from metrogames.games.nextstation.heuristic import heuristic
-
-    return heuristic(state, player)
-
-
-def _deep_heuristic(state: State[Action], player: int) -> float:
-    from metrogames.games.nextstation.heuristic import deep_heuristic
-
-    return deep_heuristic(state, player)
-
-
-def solo_result(state: State[Action]) -> JsonObject | None:
-    """For a finished solo game: ``{"score", "modules", "rating": {"adjusted", "band",
-    "range", "low", "high", "phrase", "penalty"} | None, "percentile": 0-100 | None, "reference":
-    {"games", "bot"}}`` (``range``: the band's scores in English words; ``low``/``high``: the
-    same as numbers, ``None`` at an open end, for a client to word; ``phrase``: the rulebook's
-    English words for the top band, else empty; docs/next-station-london.md, "Solo rating"; the percentile among
-    the city's reference games, without modules only); ``None`` otherwise."""
-    ns = cast(NextStationState, state)
-    if ns.num_players != 1 or not ns.is_over():
-        return None
-    city = ns.city
-    score = ns.scores()[0]
-    modules = (1 if ns.deal.objectives else 0) + (1 if ns.deal.powers else 0)
-    rated = solo_rating(city, score, modules)
-    rating: JsonValue = None
-    if rated is not None:
-        adjusted, band, span, phrase = rated
-        penalty = int((city.solo_rating or {}).get("module_penalty", 0))
-        rating = {
-            "adjusted": adjusted,
-            "band": band,
-            "range": span,
-            "low": band_limits(city, band)[0],
-            "high": band_limits(city, band)[1],
-            "phrase": phrase,
-            "penalty": penalty * modules,
-        }
-    return {
-        "score": score,
-        "modules": modules,
-        "rating": rating,
-        "percentile": percentile(city, score) if not modules else None,
-        "reference": {"games": sum(city.reference_scores.values()), "bot": city.reference_bot},
-    }
+    return board_json(city)
 
 
 def _register(city_name: str) -> None:
@@ -180,22 +180,13 @@ def _register(city_name: str) -> None:
             players=range(1, MAX_PLAYERS + 1),
             dynamics="simultaneous",
             options=option_specs(city),
-            make=_maker(city_name),
-            replay=_replay,
-            record_start=_record_start,
-            from_deal=_from_deal(city_name),
-            score_sheet=_score_sheet,
-            board_json=cache(lambda: _board_json(city_name)),
-            view_json=_view_json,
-            solo_result=solo_result,
             family="nextstation",
-            score_bound=_score_bound,
-            heuristic=_heuristic,
-            deep_heuristic=_deep_heuristic,
-            observe=_observe,
             score_range=(0, score_ceiling(city)),  # no rule takes points away
             max_game_length=ROUNDS * len(city.deck),  # at most one decision per card flipped
-        )
+            daily=True,
+            bot_levels=BOT_LEVELS.get(city_name, {}),
+        ),
+        NextStationEngine(city_name),
     )
 
 

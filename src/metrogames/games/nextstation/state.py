@@ -55,6 +55,14 @@ from metrogames.games.nextstation.words import term
 from metrogames.i18n import N_, msg
 
 if TYPE_CHECKING:
+    from metrogames.core.capabilities import (
+        DeepEvaluated,
+        Evaluated,
+        Observable,
+        Presented,
+        ScoreBounded,
+        SoloRated,
+    )
     from metrogames.core.protocol import Game, State
     from metrogames.games.nextstation.index import ActionIndex
     from metrogames.games.nextstation.snapshot import Line, PlayerPart, Position
@@ -313,6 +321,18 @@ class NextStationState:
         "turn",
         "viewer",
     )
+
+    @classmethod
+    def of(cls, state: object) -> NextStationState:
+        """``state`` itself, checked to be a Next Station state: how the family's own adapters
+        (the terminal renderer) read back a state the protocol hands them.
+
+        Raises:
+            TypeError: another game's state.
+        """
+        if not isinstance(state, NextStationState):
+            raise TypeError(f"not a Next Station state: {type(state).__name__}")
+        return state
 
     def __init__(self, game: NextStationGame, deal: Deal) -> None:
         self.game = game
@@ -1167,6 +1187,57 @@ class NextStationState:
         out["total"] = sheet.total
         return out
 
+    # -- capabilities (metrogames.core.capabilities; their modules load on first use) ------
+    def view_json(self, you: int | None) -> JsonObject:
+        """``Presented``: the Next Station part of a view's JSON
+        (:func:`.present.view_json`)."""
+        from metrogames.games.nextstation.present import view_json
+
+        return view_json(self, you)
+
+    def solo_result(self) -> JsonObject | None:
+        """``SoloRated``: the rating and percentile of a finished solo game, else ``None``
+        (:func:`.present.solo_result`)."""
+        from metrogames.games.nextstation.present import solo_result
+
+        return solo_result(self)
+
+    def heuristic(self, player: int) -> float:
+        """``Evaluated``: the greedy playout of ``player``'s map to the end of the game
+        (:func:`.heuristic.greedy_final_score`), in points.
+
+        Raises:
+            ValueError: a view or an unknown deal.
+        """
+        from metrogames.games.nextstation.heuristic import greedy_final_score
+
+        return float(greedy_final_score(self, player))
+
+    def deep_heuristic(self, player: int) -> float:
+        """``DeepEvaluated``: the same playout looking one card ahead among
+        :data:`.heuristic.LOOKAHEAD_WIDTH` sections, in points (about three times slower).
+
+        Raises:
+            ValueError: a view or an unknown deal.
+        """
+        from metrogames.games.nextstation.heuristic import LOOKAHEAD_WIDTH, greedy_final_score
+
+        return float(greedy_final_score(self, player, lookahead=LOOKAHEAD_WIDTH))
+
+    def score_bound(self, player: int) -> dict[str, int] | None:
+        """``ScoreBounded``: upper bounds of ``player``'s final score on this deal by
+        component, ``None`` when the decks are not known (:func:`.bound.score_bound`)."""
+        from metrogames.games.nextstation.bound import score_bound
+
+        return score_bound(self, player)
+
+    def observe(self, seat: int) -> JsonObject:
+        """``Observable``: what this view shows ``seat`` as indices
+        (:func:`.observe.observe`; ``docs/research.md``, "Observations")."""
+        from metrogames.games.nextstation.observe import observe
+
+        return observe(self, seat)
+
     # -- hidden information --------------------------------------------------------------
     def view(self, seat: int | None) -> NextStationState:
         """What ``seat`` may know (``None``: a spectator), as a read-only state.
@@ -1456,3 +1527,9 @@ if TYPE_CHECKING:
     ) -> tuple[Game[NextStationAction], State[NextStationAction]]:
         """mypy checks here that the engine implements the protocol exactly."""
         return game, state
+
+    def _capabilities_check(
+        state: NextStationState,
+    ) -> tuple[Presented, SoloRated, Evaluated, DeepEvaluated, ScoreBounded, Observable]:
+        """mypy checks here that the states provide these capabilities exactly."""
+        return state, state, state, state, state, state

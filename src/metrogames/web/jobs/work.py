@@ -38,7 +38,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from metrogames.bots.base import make_bot
 from metrogames.bots.coach import hints
 from metrogames.core.protocol import Action, State
-from metrogames.games import game_from_options, game_names, game_type
+from metrogames.games import game_from_options, game_names, load_game
 from metrogames.i18n import Message
 from metrogames.web.analyses import analysis_text
 from metrogames.web.checks import RoomError
@@ -176,6 +176,5 @@ def preload(nice: int = 0, games: bool = True) -> None:
     if not games:
         return
     for name in game_names():
-        kind = game_type(name)
-        state = kind.make(min(kind.players), {}).new_game(0)
+        state = load_game(name).new_game(0)
         state.game.from_snapshot(state.view(0).snapshot())

@@ -1,20 +1,20 @@
 // The daily challenge (docs/web-api.md, "The daily challenge"): today's cards on the home page,
 // the anonymous player (name prompt, token panel), the day's game played in an ordinary
 // RoomScreen with the player token as the seat token, the result panel, and the leaderboard
-// pages (#/daily/{game}/{date}). Nothing here knows a rule or a score: it shows what the
-// server sends.
+// pages (#/daily/{game}/{date}). Nothing here knows a rule or a score, nor which games have a
+// daily challenge: it shows what the server sends (GET /api/daily lists the games).
 
 import { h, clear, toast, gameTitle, fmtName, bandRange, bandPhrase } from "./dom.js";
 import { t, fmtDate } from "./i18n.js";
 import * as API from "./api.js";
 import { RoomScreen, downloadRecord } from "./room.js";
 
-export const DAILY_GAMES = [
-  { game: "london", short: () => t("daily.short.london") },
-  { game: "paris", short: () => t("daily.short.paris") },
-];
+// A game's short name in the daily pages' texts (its title for a game without one).
+const SHORT = { london: () => t("daily.short.london"), paris: () => t("daily.short.paris") };
 const titleOf = (game) => gameTitle(game);
-const shortOf = (game) => (DAILY_GAMES.find((g) => g.game === game) || { short: () => game }).short();
+const shortOf = (game) => (SHORT[game] || (() => titleOf(game)))();
+// The games with a daily challenge, in the server's order (GET /api/daily).
+const dailyGames = (daily) => (daily.games || []).map((g) => g.game);
 
 // -- dates (UTC, YYYY-MM-DD) -----------------------------------------------------------------
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
@@ -208,9 +208,8 @@ export function dailyPanel(navigate) {
     const { daily, badToken } = info;
     const me = API.signedIn() || API.loadPlayer();
     const cards = h("div", { class: "daily-cards" });
-    for (const g of DAILY_GAMES) {
-      const entry = (daily.games || []).find((x) => x.game === g.game);
-      if (entry) cards.append(await dailyCard(navigate, daily, entry, badToken && !API.signedIn()));
+    for (const entry of daily.games || []) {
+      cards.append(await dailyCard(navigate, daily, entry, badToken && !API.signedIn()));
     }
     const countdowns = () => {
       for (const el of section.querySelectorAll(".countdown")) el.textContent = timeLeft(daily.closes_at);
@@ -227,7 +226,7 @@ export function dailyPanel(navigate) {
       h("p", { class: "small midnight-rule", "data-testid": "midnight-rule" }, h("strong", {}, t("daily.midnight")), " ", daily.midnight_rule),
       h("p", { class: "small account-rule", "data-testid": "account-rule" }, h("strong", {}, t("daily.who-ranks")), " ", daily.account_rule),
       API.signedIn() ? "" : h("p", { class: "small muted", "data-testid": "guest-note" }, t("daily.guest-note", { n: daily.guest_ranked })),
-      h("p", { class: "small" }, me ? `${t("daily.playing-as", { name: me.name })} ` : "", link(navigate, dailyHref("london", daily.date), t("daily.leaderboards"))),
+      h("p", { class: "small" }, me ? `${t("daily.playing-as", { name: me.name })} ` : "", dailyGames(daily).length ? link(navigate, dailyHref(dailyGames(daily)[0], daily.date), t("daily.leaderboards")) : ""),
       API.signedIn() ? "" : tokenPanel(refresh));
     timer = setInterval(() => { if (!section.isConnected) clearInterval(timer); else countdowns(); }, 1000);
   };
@@ -366,7 +365,7 @@ export class DailyBoardScreen {
   constructor(root, navigate, game, date) {
     this.root = root;
     this.navigate = navigate;
-    this.game = DAILY_GAMES.some((g) => g.game === game) ? game : "london";
+    this.game = game; // checked against the server's games once they are loaded
     this.date = date && DATE_RE.test(date) ? date : null;
     this.closed = false;
     this.render();
@@ -390,6 +389,8 @@ export class DailyBoardScreen {
     if (this.closed) return;
     this.daily = info.daily;
     this.badToken = info.badToken;
+    const games = dailyGames(this.daily);
+    if (!games.includes(this.game)) this.game = games[0];
     const today = this.daily.date;
     const date = this.date || today;
     this.date = date;
@@ -402,8 +403,8 @@ export class DailyBoardScreen {
     clear(root).append(
       h("header", { class: "daily-header" },
         h("h2", {}, t("header.daily")),
-        h("nav", { class: "game-tabs", "aria-label": t("home.game") }, DAILY_GAMES.map((g) =>
-          link(this.navigate, dailyHref(g.game, date), g.short(), { class: `tab${g.game === game ? " active" : ""}`, "aria-current": g.game === game ? "page" : false, "data-game-tab": g.game })))),
+        h("nav", { class: "game-tabs", "aria-label": t("home.game") }, games.map((g) =>
+          link(this.navigate, dailyHref(g, date), shortOf(g), { class: `tab${g === game ? " active" : ""}`, "aria-current": g === game ? "page" : false, "data-game-tab": g })))),
       this.dateNav(date, today),
       h("div", { class: "daily-layout" }, main, side));
     main.append(this.dayPanel(date, isToday, future));
