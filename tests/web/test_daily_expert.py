@@ -8,7 +8,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import pytest
 from alembic import command
 from alembic.config import Config
 from dailyutil import DAY, Clock, clean, get, new_player, play, started
@@ -31,18 +30,6 @@ def test_the_reference_bot_is_medium_and_plays_london_as_greedy() -> None:
     seed = dd.daily_seed(SECRET.encode(), "london", DAY)
     greedy = play_bots(dd.deal_state("london", seed), [make_bot("greedy", seed=seed)])
     assert dd.bot_score("london", seed) == greedy.scores()[0]
-
-
-def test_a_bots_game_on_the_deal_stops_when_asked() -> None:
-    asked = {"n": 0}
-
-    def stop() -> bool:
-        asked["n"] += 1
-        return asked["n"] > 3  # three decisions, then stop
-
-    with pytest.raises(dd.Stopped, match="the hard bot's game was stopped"):
-        dd.bot_score("london", 7, "hard", stop)
-    assert asked["n"] == 4
 
 
 def _result(client: TestClient, token: str) -> dict[str, Any]:
@@ -98,3 +85,30 @@ def test_greedy_scores_stored_before_become_the_medium_levels(tmp_path: Path) ->
         # a second bot on the same deal
         connection.execute(text(f"{INSERT} ('london', :d, 'expert', 150)"), {"d": DAY})
     engine.dispose()
+
+
+def test_practice_starts_play_no_expert_and_results_start_few(db_url: str) -> None:
+    # 20 practice starts of 20 past days start no expert game; results that need the figure
+    # start at most EXPERTS_AT_ONCE at a time, one per deal
+    from metrogames.web.daily import EXPERTS_AT_ONCE
+
+    clock = Clock()
+    settings = make_settings(db_url, daily_secret=SECRET, daily_expert="expert")
+    with TestClient(create_app(settings, now=clock)) as client:
+        clean(client)
+        _, token = new_player(client, "Ada")
+        days = [dd.shift(DAY, -d) for d in range(1, 21)]
+        for day in days:
+            started(client, token, day=day)
+        daily = client.app.state.daily  # type: ignore[attr-defined]
+        jobs = client.app.state.jobs  # type: ignore[attr-defined]
+        assert daily._experts == {} and jobs.started["expert"] == 0
+
+        async def ask() -> int:
+            for day in days + days:  # asked twice for each deal
+                daily.play_expert("london", day)
+            await asyncio.sleep(0.5)
+            return len(daily._experts)
+
+        assert client.portal.call(ask) == EXPERTS_AT_ONCE  # type: ignore[union-attr]
+        assert jobs.started["expert"] == EXPERTS_AT_ONCE

@@ -4,10 +4,12 @@ thinking off the event loop."""
 from __future__ import annotations
 
 import hashlib
+import json
 import threading
 from collections.abc import Sequence
 from typing import Any
 
+import pytest
 from dailyutil import Clock, daily_client, new_player, refused, started
 from fastapi.testclient import TestClient
 from webutil import act, auth, create, make_settings, view
@@ -16,7 +18,24 @@ from metrogames.bots.coach import hints
 from metrogames.bots.levels import level_algorithm
 from metrogames.core.protocol import Action, State
 from metrogames.core.rng import Rng
+from metrogames.web import rooms as rooms_module
 from metrogames.web.app import create_app
+
+
+def hint_seed(seen: State[Action], seat: int, about: Any) -> int:
+    """The hint search's seed as ``docs/web-api.md`` states it: from the SHA-256 of the
+    position's canonical JSON (game, players, options, the seat's snapshot, seat, about)."""
+    position = {
+        "about": about,
+        "game": seen.game.name,
+        "options": seen.game.options_json(),
+        "players": seen.game.num_players,
+        "seat": seat,
+        "snapshot": seen.snapshot(),
+    }
+    text = json.dumps(position, sort_keys=True, separators=(",", ":"))
+    key = "hint:" + hashlib.sha256(text.encode()).hexdigest()
+    return int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big") >> 1
 
 
 def hint(client: TestClient, room: str, token: str | None, **body: Any) -> Any:
@@ -42,12 +61,10 @@ def test_a_solo_seat_gets_three_legal_moves_with_expected_scores(client: TestCli
     scores = [m["score"] for m in moves]
     assert scores == sorted(scores, reverse=True) and all(m["win"] == 1.0 for m in moves)
     assert got["about"]["action"] == "pass" and got["about"]["text"] == "pass"
-    # the coach on the seat's own view, seeded from the room id and step: the same answer
+    # the coach on the seat's own view, seeded from the position as the seat sees it
     table = client.app.state.rooms.tables[room]  # type: ignore[attr-defined]
     seen = table.progress.state.view(0)
-    digest = hashlib.sha256(f"metrogames/hint/{room}/{v['step']}".encode()).digest()
-    seed = int.from_bytes(digest[:8], "big")
-    coach = hints(seen, 0, about=seen.game.pass_action, seed=seed)
+    coach = hints(seen, 0, about=seen.game.pass_action, seed=hint_seed(seen, 0, "pass"))
     assert got == {"step": v["step"], "seat": 0, **coach.to_json(seen, 0)}
     assert hinted(client, room, token, step=v["step"], about="pass") == got
     # the step moves on: the old step's hint is refused
@@ -161,13 +178,15 @@ class Probe:
         return legal[0]
 
 
-def test_bots_think_off_the_event_loop(client: TestClient) -> None:
+def test_quick_bots_think_off_the_event_loop(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    probe = Probe("medium")
+    monkeypatch.setattr(rooms_module, "make_bot", lambda code, seed: probe)
     made = create(
         client, game="metro", mode="bots", seats=[{"name": "Ada"}, {"bot": "medium"}]
     )
     room, token = made["room"]["room"], made["tokens"]["0"]
-    table = client.app.state.rooms.tables[room]  # type: ignore[attr-defined]
-    probe = table.bots[1] = Probe("medium")
     v = view(client, room, token)
     assert v["to_move"] == [0]
     after = act(client, room, token, v["legal"][0], v["step"]).json()

@@ -66,6 +66,73 @@ def test_the_metrics_of_any_worker_answer_for_all_of_them() -> None:
             workers = set(re.findall(r'metrogames_open_websockets\{worker="(\d+)"\}', text))
             time.sleep(0.2)
         assert len(workers) == 2, workers  # both in one scrape
+        # and the job workers beside them: the play lane's 2 and the slow lane's 1 (RQ's)
+        import redis
+        from rq import Worker
+
+        connection = redis.Redis.from_url(redis_url)
+        lanes = [
+            {q.name for q in w.queues}
+            for w in Worker.all(connection=connection)
+            if any(q.name.startswith("metrogames-") for q in w.queues)
+        ]
+        connection.close()
+        assert sum("metrogames-play-0" in names for names in lanes) >= 2, lanes
+        assert sum("metrogames-play-1" in names for names in lanes) >= 1, lanes  # hints
+        assert sum("metrogames-slow-0" in names for names in lanes) >= 1, lanes
     finally:
         server.terminate()
         server.wait(30)
+
+
+def test_jobs_worker_refuses_what_it_cannot_run() -> None:
+    result = CliRunner().invoke(cli, ["jobs", "worker"], env={"METROGAMES_REDIS_URL": ""})
+    assert result.exit_code == 2 and "need the Redis server" in result.output
+    options = ["jobs", "worker", "--redis", "redis://127.0.0.1:1/0", "--lanes", "play,fast"]
+    result = CliRunner().invoke(cli, options)
+    assert result.exit_code == 2 and "not fast" in " ".join(result.output.split())
+
+
+def test_a_jobs_worker_elsewhere_takes_the_queue_s_jobs() -> None:
+    # `metrogames jobs worker` as another machine would run it: a serving process's jobs
+    # reach it through Redis, and SIGTERM stops it (and its job) at once
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from workers import redis_url
+
+    from metrogames.web.cluster import connect
+    from metrogames.web.config import Settings
+    from metrogames.web.jobs.service import Jobs
+
+    url = redis_url()
+    command = [str(Path(sys.executable).with_name("metrogames")), "jobs", "worker"]
+    worker = subprocess.Popen([*command, "--redis", url, "--lanes", "slow"])
+
+    async def ask() -> tuple[int, float]:
+        client = connect(url)
+        jobs = Jobs(Settings(redis_url=url), client)
+        try:
+            pid = await jobs.run("probe", {"seconds": 0})
+            long = asyncio.ensure_future(jobs.run("probe", {"seconds": 120}))
+            await asyncio.sleep(1.0)
+            worker.terminate()
+            started = time.monotonic()
+            await asyncio.to_thread(worker.wait, 30)
+            took = time.monotonic() - started
+            long.cancel()
+            await asyncio.gather(long, return_exceptions=True)
+            return pid, took
+        finally:
+            await jobs.close()
+            await client.aclose()
+
+    try:
+        with ThreadPoolExecutor(1) as pool:
+            pid, took = pool.submit(asyncio.run, ask()).result(120)
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+            worker.wait(10)
+    assert pid not in (os.getpid(), worker.pid)  # the work horse forked for the job
+    assert took < 10, took  # the 120 s job was stopped, not waited for

@@ -63,3 +63,16 @@ class Alternating(TestClient):
 
     def websocket_connect(self, *args: Any, **kwargs: Any) -> Any:
         return self._next().websocket_connect(*args, **kwargs)
+
+
+@contextmanager
+def job_workers(url: str, play: int = 1, slow: int = 1) -> Iterator[list[Any]]:
+    """RQ job workers of the ``play`` and ``slow`` lanes on the test Redis server (processes
+    of their own, as ``serve --workers N`` starts them), stopped at the end."""
+    from metrogames.web.jobs.worker import start_workers, stop_workers
+
+    processes = start_workers(url, {"play": play, "slow": slow})
+    try:
+        yield processes
+    finally:
+        stop_workers(processes)

@@ -800,10 +800,30 @@ def serve(
             "(or METROGAMES_REDIS_URL)."
         ),
     ] = None,
+    job_workers: Annotated[
+        int | None,
+        typer.Option(
+            help="Processes of the play lane's heavy jobs (bots' searches, hints; 0-256; "
+            "or METROGAMES_JOB_WORKERS, default 2). With --workers N: RQ job workers started "
+            "beside the server (0: none here, run `metrogames jobs worker` elsewhere).",
+            min=0,
+            max=256,
+        ),
+    ] = None,
+    job_slow_workers: Annotated[
+        int | None,
+        typer.Option(
+            help="Processes of the slow lane (analyses, replays, the daily expert; 0-256; "
+            "or METROGAMES_JOB_SLOW_WORKERS, default 1).",
+            min=0,
+            max=256,
+        ),
+    ] = None,
 ) -> None:
     """Serve the web table (needs the web extra); prints its address once it is up. With
     --workers N, N processes share the address, the PostgreSQL database and the Redis
-    server."""
+    server, and job workers run the heavy work (hints, bots' searches, analyses) through a
+    job queue on that Redis server."""
     try:
         import asyncio
 
@@ -835,8 +855,18 @@ def serve(
     except PluginError as exc:
         raise fail(f"bad setting METROGAMES_GAMES: {exc}") from None
     if workers > 1:
-        _serve_workers(settings, workers)
+        plays = settings.job_workers if job_workers is None else job_workers
+        slows = settings.job_slow_workers if job_slow_workers is None else job_slow_workers
+        _serve_workers(settings, workers, {"play": plays, "slow": slows})
         return
+    if job_workers == 0 or job_slow_workers == 0:
+        raise fail("the single-process start needs at least one process per job lane", 2)
+    settings = settings.model_copy(
+        update={
+            "job_workers": job_workers or settings.job_workers,
+            "job_slow_workers": job_slow_workers or settings.job_slow_workers,
+        }
+    )
     try:
         application = create_app(settings)
         shown_db = make_url(settings.db).render_as_string(hide_password=True)
@@ -864,13 +894,15 @@ def serve(
         raise fail(f"could not listen on {settings.host}:{settings.port}")
 
 
-def _serve_workers(settings: Any, workers: int) -> None:
-    """``serve --workers N``: migrate once, then run N uvicorn workers whose settings come from
-    the environment (set here from the options)."""
+def _serve_workers(settings: Any, workers: int, job_workers: dict[str, int]) -> None:
+    """``serve --workers N``: migrate once, start the RQ job workers (``job_workers``: lane →
+    processes), then run N uvicorn workers whose settings come from the environment (set
+    here from the options); the job workers are stopped with them."""
     from sqlalchemy.engine import make_url
     from uvicorn.supervisors import Multiprocess
 
     from metrogames.web.db import migrate, open_database
+    from metrogames.web.jobs.worker import start_workers, stop_workers
     from metrogames.web.server import worker_config
 
     if make_url(settings.db).get_backend_name() != "postgresql":
@@ -890,9 +922,10 @@ def _serve_workers(settings: Any, workers: int) -> None:
         METROGAMES_REDIS_URL=settings.redis_url,
     )
     shown_db = make_url(settings.db).render_as_string(hide_password=True)
+    jobs = ", ".join(f"{n} {lane}" for lane, n in job_workers.items() if n) or "none here"
     out.print(
         f"metrogames web table on http://{settings.host}:{settings.port}/ "
-        f"({workers} workers, database {shown_db}); Ctrl-C stops it",
+        f"({workers} workers, job workers: {jobs}; database {shown_db}); Ctrl-C stops it",
         highlight=False,
         markup=False,
     )
@@ -904,6 +937,8 @@ def _serve_workers(settings: Any, workers: int) -> None:
             # mode needs a folder of its own, emptied at each start)
             folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="metrogames-metrics-"))
             os.environ["PROMETHEUS_MULTIPROC_DIR"] = folder
+        processes = start_workers(settings.redis_url, job_workers)
+        stack.callback(stop_workers, processes)
         Multiprocess(config, sockets=sockets).run()
 
 
@@ -922,6 +957,51 @@ def _check_listen(host: str, port: int) -> None:
             probe.bind(address)
     except OSError as exc:
         raise fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
+jobs_app = typer.Typer(no_args_is_help=True, help="The web table's heavy-job workers.")
+app.add_typer(jobs_app, name="jobs")
+
+
+@jobs_app.command("worker")
+def jobs_worker(
+    redis: Annotated[
+        str | None,
+        typer.Option(help="The serving workers' Redis URL (or METROGAMES_REDIS_URL)."),
+    ] = None,
+    lanes: Annotated[
+        str,
+        typer.Option(help="Comma-separated lanes to take jobs from, first first: play, slow."),
+    ] = "play,slow",
+    count: Annotated[int, typer.Option(help="Worker processes (1-256).", min=1, max=256)] = 1,
+) -> None:
+    """Run job workers for `serve --workers N` on this machine (needs the web extra): they
+    take the heavy jobs (bots' searches, hints, analyses, replays, the daily expert) from the
+    Redis job queue until stopped (SIGTERM or Ctrl-C stops the job running, too)."""
+    try:
+        from metrogames.web.jobs.worker import check_lanes, run_worker, start_workers, stop_workers
+    except ImportError as exc:
+        raise fail(f"job workers need the web extra (pip install 'metrogames[web]'): {exc}") from None
+    url = redis or os.environ.get("METROGAMES_REDIS_URL")
+    if not url:
+        raise fail("job workers need the Redis server (--redis redis://host:port/0)", 2)
+    try:
+        chosen = check_lanes([lane.strip() for lane in lanes.split(",") if lane.strip()])
+    except ValueError as exc:
+        raise fail(str(exc), 2) from None
+    out.print(f"job workers: {count} on {', '.join(chosen)}; Ctrl-C stops them", highlight=False)
+    if count == 1:
+        with contextlib.suppress(KeyboardInterrupt):
+            run_worker(url, chosen)
+        return
+    processes = start_workers(url, {",".join(chosen): count}, lanes_of=chosen)
+    try:
+        for process in processes:
+            process.join()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop_workers(processes)
 
 
 ratings_app = typer.Typer(

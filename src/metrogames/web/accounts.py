@@ -7,8 +7,10 @@ the next sign-in. A sign-in makes a **session**: a random token sent to the brow
 HttpOnly, ``SameSite=Lax`` cookie (:data:`COOKIE`; ``Secure`` when the server is configured for
 HTTPS) of which the server keeps the SHA-256 only, valid ``session_days`` days. An unknown name
 is checked against a dummy hash, so a refusal takes as long whether the name exists or not. A
-hash takes 64 MiB and a few hundred milliseconds: at most :data:`HASHING_AT_ONCE` are computed
-at a time (the others wait), so a crowd of sign-ins cannot exhaust the server's memory.
+hash takes 64 MiB and a few hundred milliseconds: hashing and verifying are heavy jobs
+(:mod:`metrogames.web.jobs`, the ``passwords`` lane: a small process pool of each serving
+process, its queue bounded, each requester's jobs at once limited), never run in the serving
+process, so a crowd of sign-ins can neither exhaust its memory nor hold its threads.
 
 Each account owns a daily-challenge player (its *own* player, made at sign-up, with no player
 token: it plays with the session) and the anonymous players whose history it claimed (the
@@ -24,30 +26,28 @@ session), 401 ``bad-password``, 409 ``name-taken``, 401/403 ``bad-token``.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
-import threading
 import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import CursorResult, delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from metrogames.i18n import N_, msg
 from metrogames.web.checks import RoomError, hash_token, new_token, shown
+from metrogames.web.jobs.service import Jobs
 from metrogames.web.models import AccountRow, AccountSessionRow, PlayerRow
 from metrogames.web.names import skeleton_digest
 from metrogames.web.players import PLAYER_ALPHABET, PLAYER_ID_LENGTH
 
 COOKIE = "metrogames_session"
 """The session cookie's name."""
-HASHING_AT_ONCE = 2
-"""Password hashes computed at the same time (each holds 64 MiB while it runs)."""
 DAY_SECONDS = 86_400
 
 
@@ -83,6 +83,7 @@ class Accounts:
         sessions: the database sessions.
         session_days: how long a sign-in lasts.
         now: the clock (epoch seconds).
+        jobs: where passwords are hashed and verified (heavy jobs).
     """
 
     def __init__(
@@ -90,37 +91,49 @@ class Accounts:
         sessions: sessionmaker[Session],
         session_days: float,
         now: Callable[[], float] = time.time,
+        jobs: Jobs | None = None,
     ) -> None:
         self.sessions = sessions
         self.lifetime = session_days * DAY_SECONDS
         self.now = now
-        self.hasher = PasswordHasher()
-        self._hashing = threading.BoundedSemaphore(HASHING_AT_ONCE)
-        self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
+        self.jobs = jobs
+        self._dummy = PasswordHasher().hash(secrets.token_urlsafe(16))
 
-    def _hash(self, password: str) -> str:
-        with self._hashing:
-            return self.hasher.hash(password)
+    def _jobs(self) -> Jobs:
+        if self.jobs is None:
+            raise RuntimeError("these accounts have no jobs to hash passwords with")
+        return self.jobs
 
-    def _verify(self, stored: str, password: str) -> bool:
-        """True when ``password`` is the one ``stored`` was made of."""
-        with self._hashing:
-            try:
-                return self.hasher.verify(stored, password)
-            except (VerificationError, InvalidHashError):
-                return False
+    async def _hash(self, password: str, who: Sequence[str]) -> str:
+        """The argon2id PHC string of ``password`` (a ``hash`` job for ``who``)."""
+        digest: str = await self._jobs().run("hash", {"password": password}, who=who)
+        return digest
 
-    def sign_up(self, name: str, password: str) -> tuple[Account, str]:
+    async def _verify(self, stored: str, password: str, who: Sequence[str]) -> dict[str, bool]:
+        """``{"ok"}``: whether ``password`` is the one ``stored`` was made of; ``{"rehash"}``:
+        whether ``stored`` has older parameters (a ``verify`` job for ``who``)."""
+        job = {"stored": stored, "password": password}
+        checked: dict[str, bool] = await self._jobs().run("verify", job, who=who)
+        return checked
+
+    async def sign_up(
+        self, name: str, password: str, who: Sequence[str] = ()
+    ) -> tuple[Account, str]:
         """``POST /api/accounts``: a new account, its own player, and a session token (stored
-        together or not at all).
+        together or not at all; the hash is a job for the requesters ``who``).
 
         Raises:
             RoomError: 409 ``name-taken`` (names are compared by their skeleton, and
-                case-folded).
+                case-folded); the refusals of :meth:`~metrogames.web.jobs.service.Jobs.run`
+                (429, 503 ``busy``).
         """
-        self._check_free(name, None)  # before hashing: a taken name costs no hash
+        # before hashing: a taken name costs no hash
+        await asyncio.to_thread(self._check_free, name, None)
+        digest = await self._hash(password, who)
+        return await asyncio.to_thread(self._add_account, name, digest)
+
+    def _add_account(self, name: str, digest: str) -> tuple[Account, str]:
         account = Account(_new_id(), name, _new_id())
-        digest = self._hash(password)
         now = self.now()
         try:
             with self.sessions.begin() as session:
@@ -172,27 +185,40 @@ class Accounts:
         if other is not None:
             raise name_taken(name)
 
-    def sign_in(self, name: str, password: str) -> tuple[Account, str]:
-        """``POST /api/sessions``: a new session for the account of ``name`` and ``password``.
+    async def sign_in(
+        self, name: str, password: str, who: Sequence[str] = ()
+    ) -> tuple[Account, str]:
+        """``POST /api/sessions``: a new session for the account of ``name`` and ``password``
+        (verified, and rehashed when made with older parameters, in jobs for ``who``).
 
         Raises:
-            RoomError: 401 ``bad-password`` (no such account, or another password).
+            RoomError: 401 ``bad-password`` (no such account, or another password); the
+                refusals of :meth:`~metrogames.web.jobs.service.Jobs.run` (429, 503).
         """
-        with self.sessions() as session:
-            row = session.scalars(
-                select(AccountRow).where(AccountRow.name_key == name_key(name))
-            ).first()
+        row = await asyncio.to_thread(self._named, name)
         stored = row.password_hash if row is not None else self._dummy
-        if not self._verify(stored, password) or row is None:
+        checked = await self._verify(stored, password, who)
+        if not checked["ok"] or row is None:
             raise RoomError(
                 401, "bad-password", msg(N_("no account has this name and password"))
             )
         account = Account(row.id, row.name, row.player_id)
+        digest = await self._hash(password, who) if checked["rehash"] else None
+        return await asyncio.to_thread(self._signed_in, account, digest)
+
+    def _named(self, name: str) -> AccountRow | None:
+        with self.sessions() as session:
+            return session.scalars(
+                select(AccountRow).where(AccountRow.name_key == name_key(name))
+            ).first()
+
+    def _signed_in(self, account: Account, digest: str | None) -> tuple[Account, str]:
+        """A new session of ``account`` (its password's new hash ``digest`` stored with it)."""
         with self.sessions.begin() as session:
-            if self.hasher.check_needs_rehash(stored):
-                fresh = session.get(AccountRow, row.id)
+            if digest is not None:
+                fresh = session.get(AccountRow, account.id)
                 if fresh is not None:
-                    fresh.password_hash = self._hash(password)
+                    fresh.password_hash = digest
             return account, self._open_session(session, account)
 
     def _open_session(self, session: Session, account: Account) -> str:
@@ -221,30 +247,43 @@ class Accounts:
                     )
                 )
 
-    def change_password(
-        self, account: Account, password: str, new_password: str, keep: str | None
+    async def change_password(
+        self,
+        account: Account,
+        password: str,
+        new_password: str,
+        keep: str | None,
+        who: Sequence[str] = (),
     ) -> int:
         """``POST /api/accounts/me/password``: the account's password becomes
         ``new_password`` when ``password`` is the current one, and every session of the account
         but ``keep`` (the asking one's token) ends, in one transaction. Returns how many
-        ended.
+        ended. Verifying and hashing are jobs for the requesters ``who``.
 
         Raises:
             RoomError: 401 ``bad-password`` (not the current password); 400 ``bad-request``
                 (the new password is the current one); 401 ``bad-session`` (the account is
-                gone).
+                gone); the refusals of :meth:`~metrogames.web.jobs.service.Jobs.run` (429,
+                503).
         """
-        with self.sessions() as session:
-            row = session.get(AccountRow, account.id)
+        row = await asyncio.to_thread(self._row, account.id)
         if row is None:
             raise RoomError(401, "bad-session", "this needs a signed-in account")
-        if not self._verify(row.password_hash, password):
+        if not (await self._verify(row.password_hash, password, who))["ok"]:
             raise RoomError(401, "bad-password", msg(N_("this is not the account's password")))
         if new_password == password:
             raise RoomError(
                 400, "bad-request", msg(N_("the new password is the current one: choose another"))
             )
-        digest = self._hash(new_password)
+        digest = await self._hash(new_password, who)
+        return await asyncio.to_thread(self._new_password, account, digest, keep)
+
+    def _row(self, account_id: str) -> AccountRow | None:
+        with self.sessions() as session:
+            return session.get(AccountRow, account_id)
+
+    def _new_password(self, account: Account, digest: str, keep: str | None) -> int:
+        """Store ``digest`` as ``account``'s password and end its sessions but ``keep``."""
         with self.sessions.begin() as session:
             fresh = session.get(AccountRow, account.id)
             if fresh is None:

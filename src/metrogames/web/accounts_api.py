@@ -6,7 +6,10 @@ HttpOnly (the page's scripts never see it), ``SameSite=Lax`` (not sent with anot
 requests but a link's), ``Path=/``, ``Max-Age`` the session's lifetime, and ``Secure`` when
 ``METROGAMES_SECURE_COOKIES`` is set. Sign-ups and sign-in attempts are counted per client
 address (:mod:`.ratelimit`), and attempts at an account's password (sign-ins, password
-changes) per account too (:mod:`.backoff`). Password hashing runs on worker threads.
+changes) per account too (:mod:`.backoff`). Password hashing and verifying are heavy jobs
+(:mod:`metrogames.web.jobs`): a sign-in's count toward the jobs' quota is its address's and
+the account name's (its skeleton, as the back-off's), so a crowd of wrong passwords for one
+name waits its turn; a request whose client leaves gives its job up.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from metrogames.web.bodies import AccountBody, AccountNameBody, NoBody, Password
 from metrogames.web.checks import hash_token
 from metrogames.web.config import Settings
 from metrogames.web.daily import DailyService, check_limit
+from metrogames.web.jobs.http import requester, while_connected
 from metrogames.web.models import RatedGameRow, RatingRow, RoomRow, SeatRow
 from metrogames.web.names import skeleton_digest
 from metrogames.web.ratings import Rating
@@ -86,7 +90,9 @@ async def sign_up(request: Request, response: Response) -> dict[str, Any]:
     """Sign up ``{"name", "password"}`` → the account, signed in (cookie)."""
     body = await read_body(request, AccountBody, N_("a sign-up"))
     await charge(request, "accounts")
-    account, token = await asyncio.to_thread(accounts(request).sign_up, body.name, body.password)
+    account, token = await while_connected(
+        request, accounts(request).sign_up(body.name, body.password, await requester(request))
+    )
     _set_cookie(request, response, token)
     return await asyncio.to_thread(account_json, request, account)
 
@@ -105,7 +111,10 @@ async def sign_in(request: Request, response: Response) -> dict[str, Any]:
     await charge(request, "signins")
     key = skeleton_digest(body.name)
     await backoff(request).admit(key)
-    account, token = await asyncio.to_thread(accounts(request).sign_in, body.name, body.password)
+    who = await requester(request, key)
+    account, token = await while_connected(
+        request, accounts(request).sign_in(body.name, body.password, who)
+    )
     await backoff(request).clear(key)
     _set_cookie(request, response, token)
     return await asyncio.to_thread(account_json, request, account)
@@ -130,13 +139,11 @@ async def change_password(request: Request) -> dict[str, int]:
     await charge(request, "signins")
     key = skeleton_digest(account.name)
     await backoff(request).admit(key)
-    ended = await asyncio.to_thread(
-        accounts(request).change_password,
-        account,
-        body.password,
-        body.new_password,
-        session_token(request),
+    who = await requester(request, key)
+    change = accounts(request).change_password(
+        account, body.password, body.new_password, session_token(request), who
     )
+    ended = await while_connected(request, change)
     await backoff(request).clear(key)
     return {"sessions_ended": ended}
 

@@ -3,11 +3,15 @@
 Bodies are read here, bounded (64 KiB; records 1 MiB), and parsed into their declared models
 (:mod:`.bodies`) so that every refusal is a 4xx ``{"error", "reason"}`` naming the field
 (400 ``bad-request``, never 422). The work is done by
-:class:`~metrogames.web.rooms.RoomService`; replays are built by :mod:`metrogames.web.replays`.
+:class:`~metrogames.web.rooms.RoomService`; hints, analyses and replays are heavy jobs
+(:mod:`metrogames.web.jobs`: out of this process, refused when their queue or the requester's
+quota is full, given up when the client leaves).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 from typing import Annotated, Any, TypeVar
 
@@ -17,7 +21,7 @@ from pydantic import BaseModel
 
 from metrogames.i18n import N_, Message, msg
 from metrogames.web.accounts import COOKIE
-from metrogames.web.analyses import Analyses, record_key
+from metrogames.web.analyses import analysis_job, personalised
 from metrogames.web.boards import board, games_list
 from metrogames.web.bodies import (
     MAX_SEATS,
@@ -33,10 +37,11 @@ from metrogames.web.bodies import (
 from metrogames.web.checks import RoomError, hash_token
 from metrogames.web.daily import DailyService
 from metrogames.web.flood import Flood
+from metrogames.web.jobs.http import requester, while_connected
+from metrogames.web.jobs.service import Jobs
 from metrogames.web.language import connection_gettext
 from metrogames.web.metrics import ROUND_TRIP
 from metrogames.web.ratelimit import RateLimits, client_key
-from metrogames.web.replays import replay_text
 from metrogames.web.rooms import Origin, RoomService
 from metrogames.web.views import move_log
 
@@ -210,10 +215,12 @@ async def post_action(room: str, request: Request) -> dict[str, Any]:
 
 @router.post("/rooms/{room}/hint")
 async def post_hint(room: str, request: Request) -> dict[str, Any]:
-    """The coach's best three moves for the token's seat at ``{"step", "about"?}``."""
+    """The coach's best three moves for the token's seat at ``{"step", "about"?}`` (a heavy
+    job, given up when the client leaves)."""
     body = await read_body(request, HintBody, "a hint")
     await charge(request, "hints")
-    return await service(request).hint(room, bearer(request), body)
+    hint = service(request).hint(room, bearer(request), body, await requester(request))
+    return await while_connected(request, hint)
 
 
 @router.get("/rooms/{room}/record")
@@ -240,26 +247,49 @@ async def get_replay(room: str, request: Request) -> Response:
     key = (table.id, "seed" in record)  # a daily record shows its seed once its day closed
     text = rooms.replays.get(key)
     if text is None:
-        text = rooms.replays[key] = await rooms.offload(replay_text, record)
+        replay = jobs(request).run(
+            "replay", {"record": record}, key=_replay_key(record), who=await requester(request)
+        )
+        text = rooms.replays[key] = await while_connected(request, replay)
     return Response(text, media_type="application/json")
 
 
 @router.post("/replays")
 async def post_replay(request: Request) -> Response:
-    """Spectator frames of an uploaded record (checked by the engine, on a worker thread)."""
+    """Spectator frames of an uploaded record (checked by the engine, in a heavy job)."""
     record = (await read_body(request, Record, "a record", RECORD_LIMIT)).root
     await charge(request, "replays")
-    text = await service(request).offload(replay_text, record)
-    return Response(text, media_type="application/json")
+    replay = jobs(request).run(
+        "replay", {"record": record}, key=_replay_key(record), who=await requester(request)
+    )
+    return Response(await while_connected(request, replay), media_type="application/json")
 
 
-def analyses(request: Request) -> Analyses:
-    """The app's analyses (made on first use, with the configured budget)."""
-    state = request.app.state
-    if not hasattr(state, "analyses"):
-        state.analyses = Analyses(state.settings.analysis_budget)
-    found: Analyses = state.analyses
+def _replay_key(record: Any) -> str:
+    text = json.dumps(record, sort_keys=True, separators=(",", ":"))
+    return "replay:" + hashlib.sha256(text.encode()).hexdigest()
+
+
+def jobs(request: Request) -> Jobs:
+    """The app's heavy jobs (:mod:`.jobs`)."""
+    found: Jobs = request.app.state.jobs
     return found
+
+
+async def analysis(request: Request, record: Any) -> Response:
+    """The analysis of a decoded record (a heavy job keyed by its deal and actions; the
+    ``analyses`` rate limit counts only a request that starts one; given up when the client
+    leaves)."""
+    key, job = analysis_job(record, request.app.state.settings.analysis_budget)
+    run = jobs(request).run(
+        "analysis",
+        job,
+        key=key,
+        who=await requester(request),
+        on_start=lambda: charge(request, "analyses"),
+    )
+    text = await while_connected(request, run)
+    return Response(personalised(text, record), media_type="application/json")
 
 
 @router.get("/rooms/{room}/analysis")
@@ -275,17 +305,11 @@ async def get_analysis(room: str, request: Request) -> Response:
         raise RoomError(
             409, "day-open", "the analysis of a daily game shows once its day has closed"
         )
-    text = await analyses(request).get(
-        f"room:{table.id}", lambda: rooms.record(table), lambda: charge(request, "analyses")
-    )
-    return Response(text, media_type="application/json")
+    return await analysis(request, rooms.record(table))
 
 
 @router.post("/analyses")
 async def post_analysis(request: Request) -> Response:
     """Hindsight on an uploaded record of a finished solo game (``docs/web-api.md``)."""
     record = (await read_body(request, Record, "a record", RECORD_LIMIT)).root
-    text = await analyses(request).get(
-        record_key(record), lambda: record, lambda: charge(request, "analyses")
-    )
-    return Response(text, media_type="application/json")
+    return await analysis(request, record)

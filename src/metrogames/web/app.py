@@ -22,7 +22,10 @@ With ``METROGAMES_REDIS_URL`` set, ``app.state.redis`` is the shared Redis clien
 (redis.asyncio; else ``None``): rate limits are counted there, and while the app runs it
 listens to the other workers' room changes and chat messages and takes over rooms nobody runs
 (:mod:`.cluster`). A request the database cannot serve because it is unreachable is a 503
-``{"error", "reason": "unavailable"}``, never a 500.
+``{"error", "reason": "unavailable"}``, never a 500. Heavy work — hints, searching bots,
+analyses, replays, the daily expert, passwords — runs in job workers, never in this process
+(``app.state.jobs``: :mod:`.jobs`); at shutdown its queued jobs are dropped and its running
+ones stopped.
 """
 
 from __future__ import annotations
@@ -72,6 +75,7 @@ from metrogames.web.csrf import SameSite, parse_origins
 from metrogames.web.daily import DailyService, load_secret
 from metrogames.web.db import UNAVAILABLE, migrate, open_database, unavailable
 from metrogames.web.flood import Flood
+from metrogames.web.jobs.service import Jobs
 from metrogames.web.language import connection_gettext
 from metrogames.web.logs import RequestIds
 from metrogames.web.metrics import sample, worker_gone
@@ -184,6 +188,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await bounded("the background tasks", asyncio.gather(*tasks, return_exceptions=True))
         await bounded("the rooms' clocks and bots", rooms.stop())
         await bounded("the daily expert's games", app.state.daily.stop())
+        await bounded("the heavy jobs", rooms.jobs.close())
         worker_gone()
         if app.state.redis is not None:
             await bounded("the Redis connections", app.state.redis.aclose())
@@ -233,11 +238,12 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     app.state.redis = connect(settings.redis_url) if settings.redis_url else None
     if app.state.redis is not None:
         rooms.cluster = Cluster(app.state.redis)
+    app.state.jobs = rooms.jobs = Jobs(settings, app.state.redis)
     app.state.chat = Chat(rooms, app.state.limits)
     app.state.views = ViewCache()
     app.state.now = now or time.time
     app.state.players = Players(rooms.sessions)
-    app.state.accounts = Accounts(rooms.sessions, settings.session_days)
+    app.state.accounts = Accounts(rooms.sessions, settings.session_days, jobs=rooms.jobs)
     app.state.backoff = SignInBackoff(
         app.state.redis,
         settings.signin_free,

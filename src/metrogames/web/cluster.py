@@ -154,18 +154,6 @@ class Cluster:
         except (RedisError, OSError) as exc:
             self._warn("publishing a chat message", exc)
 
-    async def claim(self, name: str, seconds: float) -> bool:
-        """Whether this worker is the one to do the work ``name`` for the next ``seconds``
-        (the first to ask; ``True`` when Redis fails: the work is rather done twice than
-        not at all)."""
-        try:
-            return bool(
-                await self.redis.set(f"metrogames:claim:{name}", self.worker, nx=True, px=int(seconds * 1000))
-            )
-        except (RedisError, OSError) as exc:
-            self._warn("claiming a piece of work", exc)
-            return True
-
     async def alive(self) -> None:
         """Say this worker is alive for the next :data:`ALIVE_TTL` seconds."""
         try:

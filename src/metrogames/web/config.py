@@ -50,6 +50,14 @@ it is sent unread, HTTP or WebSocket; 30), ``METROGAMES_HELLO_SECONDS`` (a WebSo
 message; 10); ``METROGAMES_SOCKET_RATE`` and ``METROGAMES_SOCKET_BURST`` (messages a second one
 WebSocket, and one seat, may send, and the burst allowed above that rate; 20 and 40:
 :mod:`metrogames.web.flood`).
+Heavy jobs (:mod:`metrogames.web.jobs`: hints, searching bots' decisions, analyses, uploaded
+replays, the daily expert's games, password hashing) never run in a serving process:
+``METROGAMES_JOB_WORKERS`` (processes of the ``play`` lane: bots' decisions, then hints; 2) and
+``METROGAMES_JOB_SLOW_WORKERS`` (processes of the ``slow`` lane: replays, expert games,
+analyses; 1) — a process pool per lane in the single-process start, RQ workers started by
+``serve --workers N`` (or ``metrogames jobs worker``) with Redis; ``METROGAMES_JOB_QUEUE``
+(jobs a lane may hold queued; past it: 503 ``busy``) and ``METROGAMES_JOB_QUOTA`` (jobs one
+client address, or one account, may have queued or running at once; past it: 429).
 """
 
 from __future__ import annotations
@@ -112,6 +120,10 @@ class Settings(BaseSettings):
     socket_rate: float = Field(default=20.0, gt=0, le=1_000_000)
     socket_burst: int = Field(default=40, ge=1, le=1_000_000)
     games: str = ""
+    job_workers: int = Field(default=2, ge=1, le=256)
+    job_slow_workers: int = Field(default=1, ge=1, le=256)
+    job_queue: int = Field(default=32, ge=1, le=100_000)
+    job_quota: int = Field(default=3, ge=1, le=1000)
 
     @field_validator("analysis_budget")
     @classmethod

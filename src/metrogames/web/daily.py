@@ -46,10 +46,8 @@ import hmac
 import json
 import logging
 import secrets
-import threading
 import weakref
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from typing import Any, cast
 
@@ -76,6 +74,9 @@ from metrogames.web.tables import Progress, Seat, Table
 log = logging.getLogger(__name__)
 SECRET_NAME = "daily"
 MAX_LIMIT = 1000
+EXPERTS_AT_ONCE = 2
+"""The daily expert's games under way at once in one serving process (each asked for by a
+result that needs its figure; past them, the result asks again later)."""
 RECORD_CACHE_BYTES = 64 * 1024 * 1024
 """The published games' records kept as JSON text (a London game: about 2.3 KB)."""
 MIDNIGHT_RULE = N_(
@@ -191,9 +192,7 @@ class DailyService:
         """The strong bot whose score on a deal is shown too (``""``: none)."""
         self._experts: dict[tuple[str, str], asyncio.Task[None]] = {}
         """The expert's games on a deal being played, by (game, day)."""
-        self._stopping = threading.Event()
-        self._expert_thread = ThreadPoolExecutor(1, thread_name_prefix="metrogames-expert")
-        """One thread for the expert's games (10–20 s each, once per deal)."""
+        self._stopping = False
         rooms.on_finish.append(self.finished)
         rooms.hide_seed = self.hide_seed
         rooms.no_hints = self.ranked_in_play
@@ -577,11 +576,14 @@ class DailyService:
         return score
 
     def play_expert(self, game: str, day: str) -> None:
-        """Have the :attr:`expert` play the day's deal in the background, unless it is
-        playing it already (its score is kept in ``daily_bot_scores``; nothing happens when
-        it is known, or without an expert)."""
+        """Have the :attr:`expert` play the day's deal, as a heavy job (:mod:`.jobs`, the
+        ``slow`` lane; 10–20 s), unless it is playing it already or :data:`EXPERTS_AT_ONCE`
+        games are under way (its score is kept in ``daily_bot_scores``; a result that finds
+        none asks again; nothing happens without an expert)."""
         key = (game, day)
-        if not self.expert or key in self._experts or self._stopping.is_set():
+        if not self.expert or key in self._experts or self._stopping:
+            return
+        if len(self._experts) >= EXPERTS_AT_ONCE:
             return
         task = asyncio.get_running_loop().create_task(self._play_expert(game, day))
         self._experts[key] = task
@@ -591,27 +593,21 @@ class DailyService:
         try:
             if await asyncio.to_thread(self._bot_score_of, game, day, self.expert) is not None:
                 return
-            cluster = self.rooms.cluster
-            if cluster is not None and not await cluster.claim(f"expert:{game}:{day}", 120):
-                return  # another worker plays it (asked again at the next result)
-            score = await asyncio.get_running_loop().run_in_executor(
-                self._expert_thread,
-                dd.bot_score,
-                game,
-                self.seed(game, day),
-                self.expert,
-                self._stopping.is_set,
-            )
-            await asyncio.to_thread(self._keep_bot_score, game, day, self.expert, score)
-        except dd.Stopped:
-            pass
+            job = {"game": game, "seed": self.seed(game, day), "bot": self.expert}
+            key = f"expert:{self.expert}:{game}:{day}"  # one game per deal across the workers
+            score = await self.rooms.jobs.run("expert", job, key=key)
+            await asyncio.to_thread(self._keep_bot_score, game, day, self.expert, int(score))
+        except RoomError as exc:  # busy: asked again at the next result
+            log.info("the %s bot's %s game of %s waits: %s", self.expert, game, day, exc)
         except Exception:  # asked again at the next result
             log.exception("the %s bot's %s game of %s failed", self.expert, game, day)
 
     async def stop(self) -> None:
-        """At shutdown: stop the expert's games (between two decisions; asked again later)."""
-        self._stopping.set()
-        self._expert_thread.shutdown(wait=False, cancel_futures=True)
+        """At shutdown: give up the expert's games (their jobs are stopped; asked again
+        later)."""
+        self._stopping = True
+        for task in self._experts.values():
+            task.cancel()
         await asyncio.gather(*self._experts.values(), return_exceptions=True)
 
     def _bot_score_of(self, game: str, day: str, bot: str) -> int | None:

@@ -20,11 +20,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
-from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from metrogames.bots.base import Bot, make_bot
+from metrogames.bots.base import make_bot
 from metrogames.bots.play import play_bots
 from metrogames.core.capabilities import SoloRated
 from metrogames.core.protocol import Action, State
@@ -102,33 +101,11 @@ def deal_record(game: str, seed: int, day: str) -> dict[str, Any]:
     return record
 
 
-class Stopped(Exception):  # noqa: N818 - a signal, not an error
-    """A bot's game on the deal was stopped (the server shuts down)."""
-
-
-class _Stoppable:
-    """``bot``, refusing to decide once ``stop()`` holds (raises :class:`Stopped`)."""
-
-    def __init__(self, bot: Bot, stop: Callable[[], bool]) -> None:
-        self.bot, self.stop = bot, stop
-        self.name, self.sees_state = bot.name, bot.sees_state
-
-    def decide(self, state: State[Action], player: int, legal: Sequence[Action]) -> Action:
-        if self.stop():
-            raise Stopped(f"the {self.name} bot's game was stopped")
-        return self.bot.decide(state, player, legal)
-
-
-def bot_score(
-    game: str, seed: int, code: str = BOT, stop: Callable[[], bool] = lambda: False
-) -> int:
+def bot_score(game: str, seed: int, code: str = BOT) -> int:
     """The score of the bot ``code`` (seeded with ``seed``) playing the deal of ``seed`` to
-    the end (the :data:`BOT`: about 0.1 s of engine time; the expert: 10–20 s).
-
-    Raises:
-        Stopped: ``stop()`` held before one of the bot's decisions.
-    """
-    state = play_bots(deal_state(game, seed), [_Stoppable(make_bot(code, seed=seed), stop)])
+    the end (the :data:`BOT`: about 0.1 s of engine time; the expert: 10–20 s, a heavy job:
+    :mod:`metrogames.web.jobs`)."""
+    state = play_bots(deal_state(game, seed), [make_bot(code, seed=seed)])
     return int(state.scores()[0])
 
 

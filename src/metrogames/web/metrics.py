@@ -14,6 +14,15 @@ Series (all prefixed ``metrogames_``):
 * ``admission_wait_seconds`` — a histogram of how long admissions (room creations, seat claims,
   starts, sockets' hellos) waited for their turn (:mod:`.admission`): long waits say a crowd
   comes faster than the workers seat it (more workers, or ``METROGAMES_ADMISSIONS``);
+* ``job_queue_length{lane}`` — heavy jobs queued (not yet running) in each lane (``play``,
+  ``passwords``, ``slow``: :mod:`.jobs`), as the worker last saw it (several workers: the
+  longest);
+* ``job_running{lane}`` — heavy jobs running in the lane's worker processes of this worker's
+  own pools (the single-process start; with Redis: the ``passwords`` lane);
+* ``job_seconds{kind}`` — a histogram of the heavy jobs' run time in their worker process, by
+  kind (``decide``, ``hint``, ``analysis``, ``replay``, ``expert``, ``hash``, ``verify``);
+* ``job_refusals_total{kind,reason}`` — job requests refused: ``busy`` (the lane's queue is
+  full, 503) or ``quota`` (the requester has its jobs under way, 429);
 * ``open_websockets{worker}`` and ``rooms_in_memory{worker}`` — gauges per worker process
   (``worker``: its process id); the rooms are sampled every :data:`SAMPLE_SECONDS` and at each
   scrape.
@@ -72,6 +81,29 @@ ADMISSION_WAIT = Histogram(
     "metrogames_admission_wait_seconds",
     "How long an admission (room creation, seat claim, start, hello) waited for its turn",
     buckets=(0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0),
+)
+JOB_QUEUE = Gauge(
+    "metrogames_job_queue_length",
+    "Heavy jobs queued (not yet running) in a lane",
+    ["lane"],
+    multiprocess_mode="livemax",
+)
+JOB_RUNNING = Gauge(
+    "metrogames_job_running",
+    "Heavy jobs running in a lane's worker processes (this worker's pools)",
+    ["lane"],
+    multiprocess_mode="livesum",
+)
+JOB_SECONDS = Histogram(
+    "metrogames_job_seconds",
+    "A heavy job's run time in its worker process, by kind",
+    ["kind"],
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 300.0),
+)
+JOB_REFUSALS = Counter(
+    "metrogames_job_refusals",
+    "Heavy job requests refused (busy: the lane's queue is full; quota: the requester's)",
+    ["kind", "reason"],
 )
 SOCKETS = Gauge(
     "metrogames_open_websockets",

@@ -4,9 +4,9 @@ Contract: ``docs/web-api.md``, ``GET /api/rooms/{room}/replay`` and ``POST /api/
 ``{"game", "players", "frames": [<spectator view>, ...]}``. The record is first replayed by the
 engine (``metrogames.games.replay_record``), so an illegal record is refused with the engine's reason; the frames
 then follow its action history from the first state. A finished game hides nothing, so frames
-show every map as it is drawn. The HTTP routes build replays on the room service's worker
-threads (:meth:`~metrogames.web.rooms.RoomService.offload`), never on the event loop, and keep
-those of finished rooms.
+show every map as it is drawn. The HTTP routes build replays as heavy jobs
+(:mod:`metrogames.web.jobs`, ``replay``), never in the serving process, and keep those of
+finished rooms.
 """
 
 from __future__ import annotations
@@ -68,6 +68,6 @@ def frames_of_record(data: Any) -> dict[str, Any]:
 
 
 def replay_text(data: Any) -> str:
-    """:func:`frames_of_record` as JSON text (built on a worker thread: a long record makes
+    """:func:`frames_of_record` as JSON text (built in a job worker: a long record makes
     thousands of frames)."""
     return json.dumps(frames_of_record(data))

@@ -57,7 +57,6 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from metrogames.bots.base import make_bot
-from metrogames.bots.coach import hints
 from metrogames.core.errors import (
     GameOverError,
     IllegalActionError,
@@ -84,6 +83,7 @@ from metrogames.web.checks import (
 from metrogames.web.cluster import Cluster
 from metrogames.web.config import Settings
 from metrogames.web.db import session_factory
+from metrogames.web.jobs.service import Jobs
 from metrogames.web.models import ActionRow, RoomRow, SeatRow
 from metrogames.web.tables import (
     FinishHook,
@@ -127,6 +127,10 @@ REPLAY_CACHE_BYTES = 64 * 1024 * 1024
 """Finished rooms' replays kept as JSON text (a London solo game: about 110 KB)."""
 HINT_MOVES = 3
 """How many moves a hint shows."""
+QUICK_BOTS = frozenset({"easy", "medium", "random", "greedy"})
+"""The bots whose decisions take a few milliseconds at most (measured: ``benchmarks/bots.py``):
+they decide on a thinking thread of the serving process; every other bot's decision is a
+heavy job (:mod:`.jobs`, the ``play`` lane)."""
 TAKEOVER_SECONDS = 2.0
 """With several workers: how often each looks for rooms whose clock or bots nobody runs."""
 TAKEOVER_GRACE = 2.0
@@ -153,6 +157,30 @@ def check_room_id(room: str) -> None:
     """
     if not (isinstance(room, str) and len(room) == 8 and set(room) <= set(ROOM_ALPHABET)):
         raise RoomError(404, "not-found", msg(N_("no room {room}"), room=repr(room[:20])))
+
+
+def position_job(view: Any, seat: int) -> dict[str, Any]:
+    """The plain data of a position job (:mod:`metrogames.web.jobs.work`): ``seat``'s
+    ``view`` as its game, player count, options and snapshot, and the seat."""
+    game = view.game
+    return {
+        "game": game.name,
+        "players": game.num_players,
+        "options": game.options_json(),
+        "snapshot": view.snapshot(),
+        "seat": seat,
+    }
+
+
+def _digest(data: Any) -> str:
+    """The SHA-256 of ``data``'s canonical JSON (hex)."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _seed_of(text: str) -> int:
+    """A search's seed (63 bits) derived from ``text``: the same text, the same search."""
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
 
 
 def _stale(step: int, current: int) -> Message:
@@ -198,8 +226,11 @@ class RoomService:
         """Two threads for reads whose cost grows with a record or with the stored games
         (replays, published records): off the event loop, and at most two at a time."""
         self._thinker = ThreadPoolExecutor(max_workers=2, thread_name_prefix="metrogames-think")
-        """Two threads for searches — bots' decisions and hints (up to a few seconds of CPU
-        each): off the event loop, and at most two at a time."""
+        """Two threads for the quick bots' decisions (:data:`QUICK_BOTS`): off the event
+        loop; the searching bots and hints are heavy jobs (:attr:`jobs`)."""
+        self.jobs = Jobs(settings)
+        """Where searches run, out of this process (the app gives it the Redis client with
+        several workers)."""
         self.no_hints: Callable[[Table], bool] = lambda _table: False
         """Whether hints are refused in a room (a ranked daily game)."""
         self.admission = Admission(settings.admissions)
@@ -218,8 +249,8 @@ class RoomService:
         return await asyncio.get_running_loop().run_in_executor(self._heavy, fn, *args)
 
     async def think(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Run the search ``fn(*args, **kwargs)`` (a bot's decision, a hint) on a thinking
-        thread and wait for its result."""
+        """Run ``fn(*args, **kwargs)`` (a quick bot's decision) on a thinking thread and wait
+        for its result."""
         call = functools.partial(fn, *args, **kwargs)
         return await asyncio.get_running_loop().run_in_executor(self._thinker, call)
 
@@ -1054,7 +1085,6 @@ class RoomService:
                 if s.bot is None:
                     await self._check_departed(table, seat)
                 await self._change_seat(table, seat, bot=bot)
-                table.bots.pop(seat, None)
             await self._settle(table)
         return table
 
@@ -1218,12 +1248,16 @@ class RoomService:
             table.present[seat] = self.clock()
         await self._settle(table)
 
-    async def hint(self, room: str, token: str | None, body: HintBody) -> dict[str, Any]:
+    async def hint(
+        self, room: str, token: str | None, body: HintBody, who: Sequence[str] = ()
+    ) -> dict[str, Any]:
         """``POST /api/rooms/{room}/hint``: the coach's best moves for the token's seat at
         ``step`` (:func:`metrogames.bots.coach.hints` on the seat's own view, never the full
-        state, seeded from the room id and step so a position always gets the same hints),
-        with the estimate of ``about`` when given. The search runs on a thinking thread
-        without the room's lock: the position it read stays the answer's ``step``.
+        state), with the estimate of ``about`` when given. The search is a heavy job
+        (:mod:`.jobs`, for the requesters ``who``) keyed by the position as the seat sees it
+        and ``about`` (:func:`position_job`), its seed derived from that key: the same
+        position gets the same hints in any room, computed once. It runs without the room's
+        lock: the position it read stays the answer's ``step``.
 
         Returns:
             ``{"step", "seat", "figure", "moves": [...], "about": ... | null}``.
@@ -1232,7 +1266,8 @@ class RoomService:
             RoomError: ``bad-token``; 409 ``ranked-game`` (a ranked daily game),
                 ``not-started``, ``game-over``, ``stale-step``, ``not-your-turn`` (the seat
                 is not to move, or played by a bot); 400 ``bad-notation`` (``about`` does not
-                parse), ``not-legal`` (``about`` is not a legal move now).
+                parse), ``not-legal`` (``about`` is not a legal move now); the refusals of
+                :meth:`~metrogames.web.jobs.service.Jobs.run` (429, 503 ``busy``).
         """
         async with self.held(room) as table:
             seat = self.seat_of(table, token)
@@ -1259,10 +1294,12 @@ class RoomService:
                     raise RoomError(
                         400, "not-legal", msg(N_("{move} is not a legal move now"), move=text)
                     )
-            digest = hashlib.sha256(f"metrogames/hint/{table.id}/{step}".encode()).digest()
-            seed = int.from_bytes(digest[:8], "big")
-            found = await self.think(hints, view, seat, about=about, seed=seed, k=HINT_MOVES)
-        return {"step": step, "seat": seat, **found.to_json(view, seat)}
+            job = position_job(view, seat)
+            job["about"] = None if about is None else view.action_to_json(seat, about)
+            key = "hint:" + _digest(job)
+            job |= {"seed": _seed_of(key), "k": HINT_MOVES}
+            found = await self.jobs.run("hint", job, key=key, who=who)
+        return {"step": step, "seat": seat, **found}
 
     @staticmethod
     def _step_current(table: Table, seat: int, step: int) -> bool:
@@ -1460,11 +1497,15 @@ class RoomService:
         action's JSON."""
         state = table.progress.state
         seen = state.view(seat)
-        legal = seen.legal_actions(seat)
-        bot = table.bots.get(seat)
-        if bot is None or bot.name != code:
-            bot = table.bots[seat] = make_bot(code, seed=(table.seed + seat) % 2**63)
-        action = await self.think(bot.decide, seen, seat, legal)  # the room's lock is held
+        step = table.progress.step
+        seed = _seed_of(f"metrogames/bot/{table.seed}/{seat}/{step}")
+        if code in QUICK_BOTS:
+            bot = make_bot(code, seed=seed)
+            action = await self.think(bot.decide, seen, seat, seen.legal_actions(seat))
+        else:  # the room's lock is held meanwhile
+            job = position_job(seen, seat) | {"bot": code, "seed": seed}
+            decided = await self.jobs.run("decide", job)
+            action = seen.action_from_json(seat, decided["action"])
         await self._play(table, seat, action, clock_step)
         return state.action_to_json(seat, action)
 

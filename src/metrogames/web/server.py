@@ -24,6 +24,9 @@ from metrogames.web.config import Settings
 from metrogames.web.logs import log_config
 from metrogames.web.ws import FRAME_LIMIT
 
+GRACEFUL_SECONDS = 5
+"""At shutdown: how long requests still under way may take before they are cancelled (one
+that waits for a heavy job then gives it up: the job is dropped or stopped)."""
 GC_THRESHOLDS = (5_000, 10, 100)
 """The collector's thresholds while serving (Python's default: 700, 10, 10): a young collection
 every 5,000 allocations net, a middle one every 10 of those, a full one at most every 100 middle
@@ -43,6 +46,7 @@ def server_config(app: FastAPI, settings: Settings) -> uvicorn.Config:
         log_level=settings.log_level,
         ws_max_size=FRAME_LIMIT,
         proxy_headers=False,
+        timeout_graceful_shutdown=GRACEFUL_SECONDS,
     )
 
 
@@ -91,4 +95,5 @@ def worker_config(settings: Settings, workers: int) -> uvicorn.Config:
         log_level=settings.log_level,
         ws_max_size=FRAME_LIMIT,
         proxy_headers=False,
+        timeout_graceful_shutdown=GRACEFUL_SECONDS,
     )

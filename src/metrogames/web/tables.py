@@ -15,7 +15,6 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from metrogames.bots.base import Bot
 from metrogames.core.protocol import CHANCE, Action, State
 from metrogames.web.views import SeatKind, TimedOutJson
 
@@ -152,7 +151,6 @@ class Table:
     clock_for: float | None = None
     clock_task: asyncio.Task[None] | None = None
     bot_task: asyncio.Task[None] | None = None
-    bots: dict[int, Bot] = field(default_factory=dict)
     timed_out: dict[int, TimedOutJson] = field(default_factory=dict)
     stale: bool = False
     refresh_task: asyncio.Task[None] | None = None
