@@ -27,13 +27,13 @@ from metrogames.core.errors import (
     NotationError,
     NotYourTurnError,
     OptionError,
+    PluginError,
     RecordError,
     Where,
 )
 from metrogames.i18n import N_, msg
 from metrogames.sim.cluster import ClusterError
 from metrogames.web.checks import RoomError
-from metrogames.web.daily_deal import Stopped
 
 INSTANCES: list[BaseException] = [
     MetrogamesError("base"),
@@ -54,7 +54,7 @@ INSTANCES: list[BaseException] = [
     QuitGame(),
     ClusterError("cannot start or reach the Ray cluster at ray://head:10001: timeout"),
     AnalysisRefusedError("not-solo", "only a solo game can be analysed"),
-    Stopped(),
+    PluginError("plug-in game 'mygo:GO': cannot import module 'mygo'"),
 ]
 
 

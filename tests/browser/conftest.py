@@ -47,6 +47,10 @@ def _metrogames_command() -> list[str]:
     return [sys.executable, "-c", "from metrogames.cli.main import app; app()"]
 
 
+DATABASES: dict[str, Path] = {}
+"""The SQLite file of each running test server, by its base URL."""
+
+
 @contextlib.contextmanager
 def serving(tmp_path_factory: pytest.TempPathFactory, **extra: str) -> Iterator[str]:
     """A running web table with a fresh database (``extra``: more environment); its base URL."""
@@ -73,6 +77,7 @@ def serving(tmp_path_factory: pytest.TempPathFactory, **extra: str) -> Iterator[
             env=env,
         )
     base = f"http://127.0.0.1:{port}"
+    DATABASES[base] = db
     try:
         deadline = time.monotonic() + 30
         while True:

@@ -6,14 +6,21 @@ showing the account's rating (and a second account's, who joins signed in)."""
 from __future__ import annotations
 
 import re
+import sqlite3
 
 from playwright.sync_api import Browser, Page, expect
 
-from browser.conftest import PageErrors, new_page
+from browser.conftest import DATABASES, PageErrors, new_page
 from browser.helpers import GAME_OVER, create_game, play_next_station, shot
 
 CARD = ".daily-card[data-daily-game=london]"
 MIDNIGHT = "ends before midnight UTC (24:00) of that day"
+
+
+def made_yesterday(server: str, name: str) -> None:
+    """Date the account ``name`` of the test server a day back (its database, directly)."""
+    with sqlite3.connect(DATABASES[server]) as db:
+        db.execute("UPDATE accounts SET created = created - 86400 WHERE name = ?", (name,))
 
 
 def test_sign_up_play_a_ranked_daily_game_and_find_the_account_on_the_board(
@@ -37,7 +44,12 @@ def test_sign_up_play_a_ranked_daily_game_and_find_the_account_on_the_board(
     assert "metrogames_session" not in page.evaluate("document.cookie")
     # the midnight rule is shown before the start; signed in, no guest note, no name prompt
     expect(page.locator("[data-testid=midnight-rule]")).to_contain_text(MIDNIGHT)
+    expect(page.locator("[data-testid=account-rule]")).to_contain_text(
+        "ranks accounts made before today's deal opened"
+    )
     expect(page.locator("[data-testid=guest-note]")).to_have_count(0)
+    # an account made today ranks from tomorrow's deal: this one is dated the day before
+    made_yesterday(server, "Ann Account")
     card = page.locator(CARD)
     expect(card).to_have_attribute("data-status", "new")
     card.locator(".daily-share").check()

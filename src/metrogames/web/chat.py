@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 
 from metrogames.i18n import N_, msg
 from metrogames.web.checks import RoomError
@@ -28,6 +29,9 @@ from metrogames.web.ratelimit import RateLimits
 from metrogames.web.rooms import RoomService
 from metrogames.web.tables import Table
 
+SEQ_TRIES = 8
+"""How many times a message tries for the room's next number when other workers store
+messages of the room at the same time."""
 RECENT = 100
 """How many messages ``GET /api/rooms/{room}/chat`` returns (the latest, oldest first)."""
 
@@ -115,10 +119,19 @@ class Chat:
                 await send({"type": "chat", "message": message})
 
     def _write(self, room: str, seat: int, name: str, text: str, when: float) -> dict[str, Any]:
+        """Store a message as the room's next ``seq``. Another worker may take that number
+        at the same time (the primary key refuses the second): then the next one is taken."""
+        for _ in range(SEQ_TRIES - 1):
+            with contextlib.suppress(IntegrityError):
+                return self._insert(room, seat, name, text, when)
+        return self._insert(room, seat, name, text, when)
+
+    def _insert(self, room: str, seat: int, name: str, text: str, when: float) -> dict[str, Any]:
         with self.rooms.sessions.begin() as session:
             last = session.scalar(select(func.max(ChatRow.seq)).where(ChatRow.room_id == room))
-            seq = (last or 0) + 1
-            row = ChatRow(room_id=room, seq=seq, seat=seat, name=name, text=text, time=when)
+            row = ChatRow(
+                room_id=room, seq=(last or 0) + 1, seat=seat, name=name, text=text, time=when
+            )
             session.add(row)
         return message_json(row)
 
