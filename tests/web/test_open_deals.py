@@ -3,11 +3,16 @@ place, against the day's (``web/open_deals.py``; issue "Hardened", fault 3)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from dailyutil import DAY, Clock, daily_client, new_player, play, refused, started
+from webutil import auth
 
 from metrogames.bots import make_bot
 from metrogames.bots.play import play_bots
 from metrogames.games import load_game, replay_record
+from metrogames.web import daily_deal as dd
 from metrogames.web.open_deals import AGREEMENT, chances, deal_chances, is_days_deal
 
 SEED = 2026_03_01
@@ -52,3 +57,41 @@ def test_a_few_cards_moved_still_tell_the_deal_and_another_deal_does_not() -> No
     assert (sum(a == b for a, b in zip(half, day, strict=True)) / len(day) < AGREEMENT) == (
         not is_days_deal(half, day)
     )
+
+
+def _with_decks(record: dict[str, Any], deal: dict[str, Any]) -> dict[str, Any]:
+    """``record`` with the deal's decks written in, as an attacker rebuilds them from the
+    cards flipped (the strongest attacker: the true decks; a record with a few flipped cards
+    moved is told apart by the outcomes' agreement above)."""
+    rounds = [
+        {**mine, "deck": list(dealt["deck"])}
+        for mine, dealt in zip(record["rounds"], deal["rounds"], strict=True)
+    ]
+    return {**record, "rounds": rounds}
+
+
+@pytest.mark.parametrize("game", ["london", "paris"])
+def test_the_open_days_deal_is_never_searched(db_url: str, game: str) -> None:
+    """Fault 3's input: today's deal played as a guest, its record given the decks, uploaded
+    for analysis (the server found its best line) — refused while the day is open, however
+    the record came; replays of it too; once the day has closed, analysed."""
+    clock = Clock()
+    with daily_client(db_url, clock, analysis_budget="quick") as client:
+        _, token = new_player(client, "Gus")
+        room = started(client, token, game)["room"]
+        play(client, room, token)
+        mine = client.get(f"/api/rooms/{room}/record", headers=auth(token)).json()
+        assert "seed" not in mine  # the day is open: no seed, no decks
+        seed = client.app.state.daily.seed(game, DAY)  # type: ignore[attr-defined]
+        deal = dd.deal_record(game, seed, DAY)
+        rebuilt = _with_decks(mine, deal)
+        for path in ("/api/analyses", "/api/replays"):
+            refused(client.post(path, json=rebuilt), 409, "day-open")
+        refused(client.post("/api/replays", json=mine), 409, "day-open")  # no decks either
+        other = started(client, token, game, "2026-02-20")["room"]  # a past day: not refused
+        play(client, other, token)
+        past = client.get(f"/api/rooms/{other}/record").json()
+        assert client.post("/api/replays", json=past).status_code == 200
+        clock.set("2026-03-01T00:00:01")  # the day has closed: its deal is public
+        r = client.post("/api/analyses", json=_with_decks(mine, deal))
+        assert r.status_code == 200, r.text

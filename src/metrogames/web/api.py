@@ -41,6 +41,7 @@ from metrogames.web.jobs.http import requester, while_connected
 from metrogames.web.jobs.service import Jobs
 from metrogames.web.language import connection_gettext
 from metrogames.web.metrics import ROUND_TRIP
+from metrogames.web.open_deals import OpenDeals
 from metrogames.web.ratelimit import RateLimits, client_key
 from metrogames.web.rooms import Origin, RoomService
 from metrogames.web.views import move_log
@@ -259,15 +260,20 @@ async def post_replay(request: Request) -> Response:
     """Spectator frames of an uploaded record (checked by the engine, in a heavy job)."""
     record = (await read_body(request, Record, "a record", RECORD_LIMIT)).root
     await charge(request, "replays")
-    replay = jobs(request).run(
-        "replay", {"record": record}, key=_replay_key(record), who=await requester(request)
-    )
+    job = {"record": record, "open": open_deals(request)}  # refused on an open day's deal
+    replay = jobs(request).run("replay", job, key=_replay_key(record), who=await requester(request))
     return Response(await while_connected(request, replay), media_type="application/json")
 
 
 def _replay_key(record: Any) -> str:
     text = json.dumps(record, sort_keys=True, separators=(",", ":"))
     return "replay:" + hashlib.sha256(text.encode()).hexdigest()
+
+
+def open_deals(request: Request) -> OpenDeals:
+    """Today's daily deals, which no search of the server's may touch (:mod:`.open_deals`)."""
+    daily: DailyService = request.app.state.daily
+    return daily.open_deals()
 
 
 def jobs(request: Request) -> Jobs:
@@ -283,7 +289,7 @@ async def analysis(request: Request, record: Any) -> Response:
     key, job = analysis_job(record, request.app.state.settings.analysis_budget)
     run = jobs(request).run(
         "analysis",
-        job,
+        {**job, "open": open_deals(request)},  # refused on an open day's deal
         key=key,
         who=await requester(request),
         on_start=lambda: charge(request, "analyses"),

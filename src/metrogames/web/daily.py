@@ -67,6 +67,7 @@ from metrogames.web.models import (
     PlayerRow,
     ServerSecretRow,
 )
+from metrogames.web.open_deals import OpenDeals, deal_chances
 from metrogames.web.players import Player, Players
 from metrogames.web.rooms import RoomService
 from metrogames.web.tables import Progress, Seat, Table
@@ -183,6 +184,11 @@ class DailyService:
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         """One lock per player starting a game (dropped when no start holds it)."""
         self._seed = lru_cache(maxsize=256)(lambda game, day: dd.daily_seed(secret, game, day))
+        self._chances = lru_cache(maxsize=16)(
+            lambda game, day: deal_chances(game, self.seed(game, day))
+        )
+        self.games = tuple(daily_games())
+        """The games with a daily challenge."""
         self.records: LRUCache[str, str] = LRUCache(RECORD_CACHE_BYTES, getsizeof=len)
         """Published games' records by room, as JSON text without ``players`` (touched on the
         event loop only)."""
@@ -213,10 +219,16 @@ class DailyService:
         return table.mode == "daily" and table.seed == self.seed(table.game, self.today())
 
     def ranked_in_play(self, table: Table) -> bool:
-        """True for a daily room of today's deal: today's game is always the player's ranked
-        attempt, and hints are refused in it. (A ranked game still going on after midnight
+        """True for a room on today's deal of a daily game, whatever room it is (the deal is
+        the seed's): hints are refused in it. (A ranked game still going on after midnight
         ends as practice, so its hints are allowed.)"""
-        return self.hide_seed(table)
+        return table.game in self.games and table.seed == self.seed(table.game, self.today())
+
+    def open_deals(self) -> OpenDeals:
+        """Today's deals, by game: their chance outcomes (the server's searches refuse a
+        record on one of them: :mod:`.open_deals`), computed once a day."""
+        today = self.today()
+        return {game: self._chances(game, today) for game in self.games}
 
     def finished(self, session: Session, table: Table, progress: Progress) -> None:
         """The room service's finish hook: a daily attempt's score and finishing time."""

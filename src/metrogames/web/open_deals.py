@@ -21,8 +21,11 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+from metrogames.core.errors import MetrogamesError
 from metrogames.core.protocol import CHANCE, Action, State
-from metrogames.games import load_game
+from metrogames.games import load_game, replay_record
+from metrogames.i18n import N_, msg
+from metrogames.web.checks import RoomError
 
 MIN_CHANCES = 5
 """The fewest chance outcomes a game must show before its deal can be told (fewer: too little
@@ -73,3 +76,37 @@ def is_days_deal(seen: Sequence[str], day: Sequence[str]) -> bool:
     """Whether a game whose chance outcomes are ``seen`` is on the deal whose outcomes are
     ``day`` (see the module docstring)."""
     return len(seen) >= MIN_CHANCES and agreement(seen, day) >= AGREEMENT
+
+
+OpenDeals = dict[str, list[str]]
+"""The open days' deals a search must not touch: game name -> the deal's chance outcomes
+(:func:`deal_chances`)."""
+
+
+def refuse_open_deal(record: object, open_deals: OpenDeals) -> None:
+    """Refuse a record whose game is on an open day's deal (in a job's worker, before the
+    analysis or replay it asks for: telling needs the record replayed).
+
+    Raises:
+        RoomError: 409 ``day-open`` naming the rule; nothing else (a record the engine refuses
+            is for the job itself to refuse, with its reason).
+    """
+    game = record.get("game") if isinstance(record, dict) else None
+    day = open_deals.get(game) if isinstance(game, str) else None
+    if day is None:
+        return
+    try:
+        seen = chances(replay_record(record))
+    except (MetrogamesError, ValueError, TypeError, KeyError):
+        return
+    if is_days_deal(seen, day):
+        raise RoomError(
+            409,
+            "day-open",
+            msg(
+                N_(
+                    "this record is on the deal of a daily challenge still open: the server "
+                    "analyses and replays it once the day has closed"
+                )
+            ),
+        )

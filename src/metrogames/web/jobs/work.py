@@ -43,6 +43,7 @@ from metrogames.i18n import Message
 from metrogames.web.analyses import analysis_text
 from metrogames.web.checks import RoomError
 from metrogames.web.daily_deal import bot_score
+from metrogames.web.open_deals import refuse_open_deal
 from metrogames.web.replays import replay_text
 
 HASHER = PasswordHasher()
@@ -72,12 +73,14 @@ def hint(job: dict[str, Any]) -> dict[str, Any]:
 
 
 def analysis(job: dict[str, Any]) -> str:
-    """The analysis of a record as JSON text."""
+    """The analysis of a record as JSON text (refused on an open day's deal: ``open``)."""
+    refuse_open_deal(job["record"], job.get("open", {}))
     return analysis_text(job["record"], job["budget"])
 
 
 def replay(job: dict[str, Any]) -> str:
-    """The spectator frames of a record as JSON text."""
+    """The spectator frames of a record as JSON text (refused on an open day's deal)."""
+    refuse_open_deal(job["record"], job.get("open", {}))
     return replay_text(job["record"])
 
 
