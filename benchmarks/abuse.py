@@ -1,0 +1,617 @@
+"""An abuser of the web table: one client address working the server at its limits, for a
+bounded time, counting what it did and what it was answered.
+
+Run alone: ``.venv/bin/python benchmarks/abuse.py --server http://127.0.0.1:8000 --duration 60
+[--only KINDS] [--json]``; ``benchmarks/load_web.py --abuse`` starts it as a separate process
+beside its players. It first sets up what it needs (its rooms, a guest player, an account; a
+kind whose setup is refused is reported and left out), writes ``abuse: started`` on standard
+error, then runs every kind at once, concurrently, for ``--duration`` seconds:
+
+* ``hints``: coach hints (the ``expert`` search at the ``hard`` budget) in its own London solo
+  room and Metro room against a random bot, in bursts of ``--hint-burst`` (20: one address's
+  minute) at once;
+* ``analyses``: hindsight analyses of distinct finished London and Paris records (made here
+  with the engine from fresh seeds, so no cache can answer), in bursts of ``--analysis-burst``
+  (6: the minute's allowance) of which ``--analysis-drops`` (3) are sent whole and their
+  connection closed at once, unread, as the attacker of issue 21 did;
+* ``practice``: practice games of past days, each a different day (London and Paris in turn,
+  ``--practice-per-minute``, 20: the default limit on rooms an address may start), each played
+  to its end with the first legal action and its result asked for — which starts the day's
+  expert game;
+* ``signins``: wrong passwords for an account made at set-up, in bursts of ``--signin-burst``
+  (10: the minute's allowance; each one an Argon2 hash);
+* ``slow-bodies``: ``--slow-bodies`` (50) connections sending ``POST /api/rooms`` with
+  ``Content-Length: 1000`` and a body of ``{``, held open, each opened again when the server
+  closes it;
+* ``slow-headers``: ``--slow-headers`` (300) connections sending a request's headers a byte
+  every ``--header-interval`` (1 s), each opened again when the server closes it;
+* ``flood``: one WebSocket of an online London room of its own sending parseable illegal
+  actions for the current step as fast as it can (``--flood-rate`` to cap it), opened again
+  (hello, flood) whenever the server closes it;
+* ``hellos``: a WebSocket of the other seat of that room saying hello over and over, opened
+  again when closed; a spectator's socket on the room counts the views the server pushes to
+  another socket of the room meanwhile (``spectator``).
+
+A burst kind sends its next burst as soon as the server's ``Retry-After`` (of a 429 refusal)
+says a place is free, else a second after the last answer. Against ``load_web.py``'s server
+(every player comes from 127.0.0.1 too) the limits the players need are lifted — rooms,
+players, seat claims, replays, sign-ups, ranked guest games, open WebSockets — but hints,
+analyses and sign-ins are at the server's defaults (20, 6 and 10 a minute), so this abuser
+meets the real limits; the per-socket and per-seat message limits (20 a second, bursts of
+40) are per socket, never lifted.
+
+Counted per kind (``--json``: one document on standard output): ``sent`` (requests,
+connections or messages), ``answers`` by ``"<request> <status> <reason>"`` (HTTP), the
+server's first status line or ``closed``/``reset`` (raw connections), ``error <reason>`` (the
+sockets' error messages), ``closed <code> <reason>`` (sockets closed by the server), ``ms``
+(p50 / p99 / max: answer times of the requests not refused by a rate limit; for the raw
+connections how long the server held each before closing it), and kind-specific counts
+(``connections``, ``views``, ``expert-known`` …). ``faults`` lists, with the exact request, every
+answer of 500 or more and every request unanswered after ``--request-timeout`` (analyses:
+``--analysis-timeout``) — a hang.
+
+Bounded: every loop stops at ``--duration``; a request still unanswered then is dropped
+(``unanswered-at-stop``), every connection is closed, and the whole run is cancelled
+``STOP_GRACE`` seconds after the deadline whatever it waits on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import secrets
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import aiohttp
+import orjson
+from loadserver import percentile
+
+KINDS = (
+    "hints",
+    "analyses",
+    "practice",
+    "signins",
+    "slow-bodies",
+    "slow-headers",
+    "flood",
+    "hellos",
+)
+READY = "abuse: started"
+"""The line written on standard error once set up (``load_web.py`` waits for it)."""
+STOP_GRACE = 10.0
+"""Seconds after ``--duration`` at which whatever still runs is cancelled."""
+FAULTS_KEPT = 20
+Run = Callable[[], Coroutine[Any, Any, None]]
+"""What a kind's set-up returns: the kind's run until the deadline."""
+
+
+@dataclass
+class AbuseConfig:
+    """What to abuse and how hard (see the module docstring)."""
+
+    duration: float = 60.0
+    kinds: tuple[str, ...] = KINDS
+    hint_burst: int = 20
+    analysis_burst: int = 6
+    analysis_drops: int = 3
+    practice_per_minute: float = 20.0
+    signin_burst: int = 10
+    slow_bodies: int = 50
+    slow_headers: int = 300
+    header_interval: float = 1.0
+    flood_rate: float = 0.0
+    """Messages a second of the flood (0: as fast as it can)."""
+    request_timeout: float = 30.0
+    analysis_timeout: float = 120.0
+    seed: int | None = None
+
+
+@dataclass
+class Tally:
+    """What one kind did and was answered."""
+
+    sent: int = 0
+    answers: Counter[str] = field(default_factory=Counter)
+    ms: list[float] = field(default_factory=list)
+    counts: Counter[str] = field(default_factory=Counter)
+
+    def to_json(self) -> dict[str, Any]:
+        ms = sorted(self.ms)
+        out: dict[str, Any] = {"sent": self.sent, "answers": dict(sorted(self.answers.items()))}
+        if ms:
+            out["ms"] = {
+                "p50": round(percentile(ms, 50), 1),
+                "p99": round(percentile(ms, 99), 1),
+                "max": round(ms[-1], 1),
+            }
+        return out | dict(sorted(self.counts.items()))
+
+
+@dataclass
+class Answer:
+    """An HTTP answer: status, decoded body, ``Retry-After`` seconds (or ``None``)."""
+
+    status: int
+    body: Any
+    retry_after: float | None
+
+
+class Abuser:
+    """One abusing client of the server at ``base_url`` (``http://host:port``)."""
+
+    def __init__(self, base_url: str, cfg: AbuseConfig) -> None:
+        self.base_url = base_url.rstrip("/")
+        parts = urlsplit(self.base_url)
+        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
+        self.cfg = cfg
+        self.rng = random.Random(cfg.seed if cfg.seed is not None else secrets.randbits(64))
+        self.tallies: dict[str, Tally] = {}
+        self.faults: list[dict[str, Any]] = []
+        self.errors: dict[str, str] = {}
+        self.stop_at = 0.0
+        self.http: aiohttp.ClientSession | None = None
+        self.shared: dict[str, Any] = {}
+        """What several kinds use (the flood room: :mod:`abuse_sockets`)."""
+
+    # -- time ------------------------------------------------------------------------------
+    def left(self) -> float:
+        """Seconds until the run stops (0 once it has)."""
+        return max(0.0, self.stop_at - asyncio.get_running_loop().time())
+
+    async def sleep(self, seconds: float) -> None:
+        """Sleep ``seconds``, or until the run stops."""
+        await asyncio.sleep(max(0.0, min(seconds, self.left())))
+
+    # -- HTTP ------------------------------------------------------------------------------
+    def fault(self, kind: str, **facts: Any) -> None:
+        """Keep a fault (a 5xx, a hang) with its exact input."""
+        self.tallies[kind].counts["faults"] += 1
+        if len(self.faults) < FAULTS_KEPT:
+            self.faults.append({"kind": kind, **facts})
+
+    async def call(
+        self,
+        kind: str,
+        name: str,
+        method: str,
+        path: str,
+        body: Any = None,
+        token: str | None = None,
+        timeout: float | None = None,
+        setup: bool = False,
+    ) -> Answer | None:
+        """``method path`` with the JSON ``body`` (and a bearer ``token``), counted in
+        ``kind``'s tally as ``name``; ``None`` when no answer came (counted why). Set-up calls
+        (``setup``) wait ``timeout`` whatever the run's deadline."""
+        assert self.http is not None
+        tally = self.tallies[kind]
+        cap = timeout or self.cfg.request_timeout
+        wait = cap if setup else min(cap, self.left())
+        if wait <= 0:
+            return None
+        tally.sent += 1
+        headers = {"Authorization": f"Bearer {token}"} if token else None
+        t0 = time.perf_counter()
+        try:
+            async with (
+                asyncio.timeout(wait),
+                self.http.request(method, path, json=body, headers=headers) as r,
+            ):
+                raw = await r.read()
+                status, retry = r.status, r.headers.get("Retry-After")
+        except TimeoutError:
+            if wait < cap:
+                tally.answers["unanswered-at-stop"] += 1
+            else:
+                tally.answers[f"{name} timeout"] += 1
+                shown = json.dumps(body)[:300] if body is not None else None
+                self.fault(
+                    kind, request=f"{method} {path}", body=shown, what=f"no answer in {cap:g} s"
+                )
+            return None
+        except aiohttp.ClientError as exc:
+            tally.answers[f"{name} transport {type(exc).__name__}"] += 1
+            return None
+        ms = (time.perf_counter() - t0) * 1000
+        try:
+            decoded = orjson.loads(raw) if raw else None
+        except orjson.JSONDecodeError:
+            decoded = raw[:200].decode(errors="replace")
+        reason = decoded.get("reason") if isinstance(decoded, dict) and status >= 400 else None
+        tally.answers[f"{name} {status}" + (f" {reason}" if reason else "")] += 1
+        if status != 429:
+            tally.ms.append(ms)
+        if status >= 500:
+            shown = json.dumps(body)[:300] if body is not None else None
+            self.fault(kind, request=f"{method} {path}", body=shown, status=status, answer=decoded)
+        return Answer(status, decoded, float(retry) if retry else None)
+
+    async def bursts(self, one: Callable[[int], Awaitable[Answer | None]], size: int) -> None:
+        """``size`` calls of ``one(i)`` at once, again and again until the run stops: the next
+        burst when a 429's ``Retry-After`` says a place is free, else a second after the last
+        answer."""
+        i = 0
+        while self.left() > 0:
+            answers = await asyncio.gather(*(one(i + k) for k in range(size)))
+            i += size
+            waits = [a.retry_after for a in answers if a and a.status == 429 and a.retry_after]
+            await self.sleep(min(waits) if waits else 1.0)
+
+    # -- the kinds -------------------------------------------------------------------------
+    async def setup_hints(self) -> Run:
+        rooms = []
+        for body in (
+            {"game": "london", "mode": "solo", "seats": [{"name": "abuser"}]},
+            {"game": "metro", "mode": "bots", "seats": [{"name": "abuser"}, {"bot": "random"}]},
+        ):
+            made = await self.need("hints", "room", "POST", "/api/rooms", body)
+            room, token = made["room"]["room"], made["tokens"]["0"]
+            view = await self.need("hints", "view", "GET", f"/api/rooms/{room}/view", token=token)
+            rooms.append({"room": room, "token": token, "step": view["step"]})
+
+        async def one(i: int) -> Answer | None:
+            r = rooms[i % len(rooms)]
+            path = f"/api/rooms/{r['room']}/hint"
+            return await self.call("hints", "hint", "POST", path, {"step": r["step"]}, r["token"])
+
+        return lambda: self.bursts(one, self.cfg.hint_burst)
+
+    async def setup_analyses(self) -> Run:
+        games = ("london", "paris")
+        await asyncio.to_thread(finished_record, "london", 1)  # imported, and it works
+
+        async def one(i: int) -> Answer | None:
+            seed = self.rng.getrandbits(63)
+            record = await asyncio.to_thread(finished_record, games[i % 2], seed)
+            if i % self.cfg.analysis_burst >= self.cfg.analysis_burst - self.cfg.analysis_drops:
+                await self.drop_request("analyses", "/api/analyses", record)
+                return None
+            return await self.call(
+                "analyses", "analysis", "POST", "/api/analyses", record,
+                timeout=self.cfg.analysis_timeout,
+            )  # fmt: skip
+
+        return lambda: self.bursts(one, self.cfg.analysis_burst)
+
+    async def drop_request(self, kind: str, path: str, body: Any) -> None:
+        """Send ``POST path`` with ``body`` whole and close the connection at once, unread."""
+        data = orjson.dumps(body)
+        head = (
+            f"POST {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n"
+        )
+        tally = self.tallies[kind]
+        tally.sent += 1
+        try:
+            async with asyncio.timeout(max(0.1, min(10.0, self.left()))):
+                _, writer = await asyncio.open_connection(self.host, self.port)
+                writer.write(head.encode() + data)
+                await writer.drain()
+            writer.close()
+            tally.answers["dropped"] += 1
+        except (OSError, TimeoutError) as exc:
+            tally.answers[f"drop failed {type(exc).__name__}"] += 1
+
+    async def setup_practice(self) -> Run:
+        made = await self.need("practice", "player", "POST", "/api/players", {"name": "abuser"})
+        token = made["token"]
+        today = datetime.now(UTC).date()
+        first = self.rng.randrange(1, 3000)  # days never asked before on a kept server
+
+        async def practice(i: int) -> None:
+            game = ("london", "paris")[i % 2]
+            day = (today - timedelta(days=first + i)).isoformat()
+            base = f"/api/daily/{game}/{day}"
+            started = await self.call(
+                "practice", "start", "POST", f"{base}/start", {"share": False}, token
+            )
+            if started is None or started.status != 200:
+                return
+            if await self.play_out(started.body["room"], token):
+                result = await self.call("practice", "result", "GET", f"{base}/result", token=token)
+                if result is not None and result.status == 200:
+                    expert = (result.body.get("expert") or {}).get("score")
+                    self.tallies["practice"].counts[
+                        "expert-known" if expert is not None else "expert-pending"
+                    ] += 1
+
+        async def run() -> None:
+            games: list[asyncio.Task[None]] = []
+            i = 0
+            while self.left() > 0:
+                games.append(asyncio.create_task(practice(i)))
+                i += 1
+                await self.sleep(60.0 / self.cfg.practice_per_minute)
+            await asyncio.gather(*games)
+
+        return run
+
+    async def play_out(self, room: str, token: str) -> bool:
+        """Play ``room`` to its end by the first legal action (a refused one waits for the
+        ``Retry-After`` or is looked at again); whether it ended before the run stopped."""
+        answer = await self.call("practice", "view", "GET", f"/api/rooms/{room}/view", token=token)
+        view = answer.body if answer is not None and answer.status == 200 else None
+        while view is not None and view["status"] != "finished" and self.left() > 0:
+            body = {"action": view["legal"][0], "step": view["step"]}
+            answer = await self.call(
+                "practice", "action", "POST", f"/api/rooms/{room}/actions", body, token
+            )
+            if answer is None:
+                return False
+            if answer.status == 200:
+                view = answer.body
+                continue
+            await self.sleep(answer.retry_after or 0.2)
+            answer = await self.call(
+                "practice", "view", "GET", f"/api/rooms/{room}/view", token=token
+            )
+            view = answer.body if answer is not None and answer.status == 200 else None
+        if view is not None and view["status"] == "finished":
+            self.tallies["practice"].counts["games-finished"] += 1
+            return True
+        return False
+
+    async def setup_signins(self) -> Run:
+        name = f"abuser {secrets.token_hex(4)}"
+        body = {"name": name, "password": secrets.token_urlsafe(18)}
+        await self.need("signins", "account", "POST", "/api/accounts", body)
+
+        async def one(i: int) -> Answer | None:
+            wrong = {"name": name, "password": f"not the password {i}"}
+            return await self.call("signins", "signin", "POST", "/api/sessions", wrong)
+
+        return lambda: self.bursts(one, self.cfg.signin_burst)
+
+    async def need(
+        self,
+        kind: str,
+        name: str,
+        method: str,
+        path: str,
+        body: Any = None,
+        token: str | None = None,
+    ) -> Any:
+        """A set-up call's decoded answer.
+
+        Raises:
+            SetupError: no 2xx answer.
+        """
+        answer = await self.call(kind, name, method, path, body, token, setup=True)
+        if answer is None or answer.status >= 300:
+            got = "no answer" if answer is None else f"{answer.status} {answer.body}"
+            raise SetupError(f"{method} {path}: {got}")
+        return answer.body
+
+    # -- a run ------------------------------------------------------------------------------
+    async def run(self) -> dict[str, Any]:
+        """Set up, say so on standard error, abuse until ``duration`` has passed; the report."""
+        import abuse_sockets  # beside this file
+
+        setups: dict[str, Callable[[Abuser], Awaitable[Run]]] = {
+            "hints": Abuser.setup_hints,
+            "analyses": Abuser.setup_analyses,
+            "practice": Abuser.setup_practice,
+            "signins": Abuser.setup_signins,
+            **abuse_sockets.SETUPS,
+        }
+        cpu0 = time.process_time()
+        connector = aiohttp.TCPConnector(limit=0, force_close=False)
+        self.http = aiohttp.ClientSession(
+            base_url=self.base_url,
+            connector=connector,
+            cookie_jar=aiohttp.DummyCookieJar(),
+            json_serialize=lambda value: orjson.dumps(value).decode(),
+        )
+        loop = asyncio.get_running_loop()
+        try:
+            self.stop_at = loop.time() + 3600  # set-up calls are bounded by their own timeout
+            loops: dict[str, Run] = {}
+            for kind in self.cfg.kinds:
+                self.tallies[kind] = Tally()
+                try:
+                    loops[kind] = await setups[kind](self)
+                except SetupError as exc:
+                    self.errors[kind] = str(exc)
+            if "flood_room" in self.shared:
+                self.tallies["spectator"] = Tally()
+                loops["spectator"] = lambda: abuse_sockets.spectator(self)
+            print(READY, file=sys.stderr, flush=True)
+            t0 = loop.time()
+            self.stop_at = t0 + self.cfg.duration
+            tasks = [asyncio.create_task(run(), name=kind) for kind, run in loops.items()]
+            done, pending = await asyncio.wait(tasks, timeout=self.cfg.duration + STOP_GRACE)
+            for task in pending:
+                task.cancel()
+                self.tallies[task.get_name()].counts["cancelled-after-stop"] += 1
+            await asyncio.gather(*pending, return_exceptions=True)
+            for task in done:
+                crash = task.exception()
+                if crash is not None:
+                    self.errors[task.get_name()] = f"crashed: {type(crash).__name__}: {crash}"
+            seconds = loop.time() - t0
+        finally:
+            await self.http.close()
+        return {
+            "server": self.base_url,
+            "seconds": round(seconds, 1),
+            "config": asdict(self.cfg) | {"kinds": list(self.cfg.kinds)},
+            "cpu_s": round(time.process_time() - cpu0, 2),
+            "kinds": {k: t.to_json() for k, t in self.tallies.items()},
+            "errors": self.errors,
+            "faults": self.faults,
+        }
+
+
+def finished_record(game: str, seed: int) -> dict[str, Any]:
+    """The record (``docs/notation.md``) of a finished solo game of ``game`` dealt with
+    ``seed`` and played by uniformly random actions (the engine's playout), seed and decks
+    written: what ``POST /api/analyses`` analyses."""
+    from metrogames.core.rng import Rng  # the engine: imported by the analyses kind only
+    from metrogames.games import load_game
+
+    rules = load_game(game, players=1)
+    state = rules.new_game(seed)
+    state.random_playout([Rng(seed)])
+    return dict(rules.to_record(state, ["abuser"], seed=seed, reveal=True))
+
+
+class SetupError(Exception):
+    """A kind could not be set up (its message says which request got what)."""
+
+
+def print_report(report: dict[str, Any]) -> None:
+    """The report as text: a line per kind."""
+    print(f"abuse of {report['server']} for {report['seconds']} s (abuser CPU {report['cpu_s']} s)")
+    for kind, tally in report["kinds"].items():
+        answers = ", ".join(f"{k} ×{v}" for k, v in tally["answers"].items())
+        extra = {k: v for k, v in tally.items() if k not in ("sent", "answers", "ms")}
+        ms = tally.get("ms")
+        timing = f"; ms p50 {ms['p50']} p99 {ms['p99']} max {ms['max']}" if ms else ""
+        more = "".join(f"; {k} {v}" for k, v in extra.items())
+        print(f"  {kind}: sent {tally['sent']}; {answers or 'no answer'}{timing}{more}")
+    for kind, why in report["errors"].items():
+        print(f"  {kind}: not run: {why}")
+    for fault in report["faults"]:
+        print(f"  FAULT {json.dumps(fault)[:400]}")
+
+
+def parse_kinds(text: str) -> tuple[str, ...]:
+    """Comma-separated kinds, each one of :data:`KINDS`.
+
+    Raises:
+        ValueError: an unknown kind, or none.
+    """
+    kinds = tuple(dict.fromkeys(k.strip() for k in text.split(",") if k.strip()))
+    unknown = [k for k in kinds if k not in KINDS]
+    if unknown or not kinds:
+        raise ValueError(
+            f"unknown kinds {', '.join(unknown) or '(none)'}; known: {', '.join(KINDS)}"
+        )
+    return kinds
+
+
+class AbuserProcess:
+    """This script run as a separate process against ``url`` for ``duration`` seconds with
+    more command-line ``options``, its report and log in ``workdir``: :meth:`wait_ready` once
+    it is set up, :meth:`report` when it has ended, :meth:`close` in any case."""
+
+    def __init__(self, url: str, duration: float, options: list[str], workdir: Path) -> None:
+        self.duration = duration
+        self.out, self.log = workdir / "abuse.json", workdir / "abuse.log"
+        cmd = [sys.executable, str(Path(__file__).resolve()), "--server", url]
+        cmd += ["--duration", str(duration), "--json", *options]
+        with self.out.open("wb") as out, self.log.open("wb") as log:
+            self.proc = subprocess.Popen(cmd, stdout=out, stderr=log)
+
+    def _log_tail(self) -> str:
+        return self.log.read_text(errors="replace")[-2000:]
+
+    def wait_ready(self, timeout: float = 120.0) -> None:
+        """Wait until the abuser is set up (its :data:`READY` line).
+
+        Raises:
+            RuntimeError: it exited first, or was not ready in ``timeout`` seconds.
+        """
+        deadline = time.monotonic() + timeout
+        while READY not in self.log.read_text(errors="replace"):
+            if self.proc.poll() is not None:
+                raise RuntimeError(
+                    f"the abuser exited ({self.proc.returncode}): {self._log_tail()}"
+                )
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the abuser was not set up in {timeout:g} s")
+            time.sleep(0.1)
+
+    def report(self) -> dict[str, Any]:
+        """The abuser's report, once it has ended (it ends by itself after its duration).
+
+        Raises:
+            RuntimeError: it failed, or was still running well after its duration.
+        """
+        try:
+            self.proc.wait(self.duration + STOP_GRACE + 30)
+        except subprocess.TimeoutExpired:
+            raise RuntimeError("the abuser did not stop after its duration") from None
+        if self.proc.returncode != 0:
+            raise RuntimeError(f"the abuser failed ({self.proc.returncode}): {self._log_tail()}")
+        found: dict[str, Any] = json.loads(self.out.read_text())
+        return found
+
+    def close(self) -> None:
+        """Kill the abuser if it still runs."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+
+def main(argv: list[str] | None = None) -> int:
+    defaults = AbuseConfig()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--server", required=True, help="the server's URL, http://host:port")
+    parser.add_argument("--duration", type=float, default=defaults.duration, help="seconds")
+    parser.add_argument("--only", default=",".join(KINDS), help=f"kinds: {', '.join(KINDS)}")
+    for name in (
+        "hint_burst", "analysis_burst", "analysis_drops", "signin_burst", "slow_bodies",
+        "slow_headers",
+    ):  # fmt: skip
+        parser.add_argument(
+            f"--{name.replace('_', '-')}", type=int, default=getattr(defaults, name)
+        )
+    for name in (
+        "practice_per_minute", "header_interval", "flood_rate", "request_timeout",
+        "analysis_timeout",
+    ):  # fmt: skip
+        parser.add_argument(
+            f"--{name.replace('_', '-')}", type=float, default=getattr(defaults, name)
+        )
+    parser.add_argument("--seed", type=int, help="of the records' seeds and days (default: new)")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    args = parser.parse_args(argv)
+    try:
+        kinds = parse_kinds(args.only)
+    except ValueError as exc:
+        parser.error(str(exc))
+    if not 0 <= args.analysis_drops <= args.analysis_burst or min(
+        args.duration, args.hint_burst, args.analysis_burst, args.signin_burst,
+        args.practice_per_minute, args.header_interval, args.request_timeout,
+        args.analysis_timeout,
+    ) <= 0 or min(args.slow_bodies, args.slow_headers, args.flood_rate) < 0:  # fmt: skip
+        parser.error("bursts, rates, intervals and timeouts must be positive (crowds, flood rate: "
+                     "0 or more; drops: at most the burst)")  # fmt: skip
+    cfg = AbuseConfig(
+        duration=args.duration,
+        kinds=kinds,
+        hint_burst=args.hint_burst,
+        analysis_burst=args.analysis_burst,
+        analysis_drops=args.analysis_drops,
+        practice_per_minute=args.practice_per_minute,
+        signin_burst=args.signin_burst,
+        slow_bodies=args.slow_bodies,
+        slow_headers=args.slow_headers,
+        header_interval=args.header_interval,
+        flood_rate=args.flood_rate,
+        request_timeout=args.request_timeout,
+        analysis_timeout=args.analysis_timeout,
+        seed=args.seed,
+    )
+    report = asyncio.run(Abuser(args.server, cfg).run())
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print_report(report)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
