@@ -230,7 +230,7 @@ class Abuser:
             decoded = raw[:200].decode(errors="replace")
         reason = decoded.get("reason") if isinstance(decoded, dict) and status >= 400 else None
         tally.answers[f"{name} {status}" + (f" {reason}" if reason else "")] += 1
-        if status != 429:
+        if status != 429 and not setup:
             tally.ms.append(ms)
         if status >= 500:
             shown = json.dumps(body)[:300] if body is not None else None

@@ -464,20 +464,7 @@ def run_server_and_load(
             fault = threading.Thread(
                 target=inject_fault, args=(args, cfg, proc.pid, pg, rd, faults), daemon=True
             )
-            abuser = AbuserProcess(url, cfg.duration, abuse, Path(tmp)) if abuse else None
-            try:
-                if abuser is not None:
-                    abuser.wait_ready()
-                load_before = os.getloadavg()[0]
-                fault.start()
-                result = asyncio.run(run_load(url, cfg, shown))
-                fault.join()
-                result.load_average = [round(load_before, 2), round(os.getloadavg()[0], 2)]
-                if abuser is not None:
-                    result.abuse = abuser.report()
-            finally:
-                if abuser is not None:
-                    abuser.close()
+            result = load_beside(url, cfg, shown, Path(tmp), abuse, fault)
             cpu1 = tree_cpu_seconds(proc.pid)
             result.server_cpu_s = round(
                 sum(c - cpu0.get(p, 0.0) for p, c in cpu1.items()), 2
@@ -490,6 +477,38 @@ def run_server_and_load(
                     spy.wait(30)
                 except subprocess.TimeoutExpired:
                     spy.kill()
+    return result
+
+
+def load_beside(
+    url: str,
+    cfg: LoadConfig,
+    db: str,
+    workdir: Path,
+    abuse: list[str] | None = None,
+    fault: threading.Thread | None = None,
+) -> Result:
+    """The load against ``url`` (:func:`run_load`; ``db`` names the database in the result)
+    with the machine's load average at its start and end. Given ``abuse`` (``abuse.py``'s
+    options; ``[]``: all its defaults), the abuser runs beside it as a separate process, set up
+    before the players arrive, its report in ``abuse`` (its files in ``workdir``); given
+    ``fault``, that thread is started with the load and joined after it."""
+    abuser = AbuserProcess(url, cfg.duration, abuse, workdir) if abuse is not None else None
+    try:
+        if abuser is not None:
+            abuser.wait_ready()
+        before = os.getloadavg()[0]
+        if fault is not None:
+            fault.start()
+        result = asyncio.run(run_load(url, cfg, db))
+        if fault is not None:
+            fault.join()
+        result.load_average = [round(before, 2), round(os.getloadavg()[0], 2)]
+        if abuser is not None:
+            result.abuse = abuser.report()
+    finally:
+        if abuser is not None:
+            abuser.close()
     return result
 
 
