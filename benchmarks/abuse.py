@@ -1,5 +1,6 @@
-"""An abuser of the web table: one client address working the server at its limits, for a
-bounded time, counting what it did and what it was answered.
+"""An abuser of the web table: one client address at the server's limits, for a bounded time.
+
+It counts what it did and what it was answered.
 
 Run alone: ``.venv/bin/python benchmarks/abuse.py --server http://127.0.0.1:8000 --duration 60
 [--only KINDS] [--json]``; ``benchmarks/load_web.py --abuse`` starts it as a separate process
@@ -32,16 +33,18 @@ error, then runs every kind at once, concurrently, for ``--duration`` seconds:
   again when closed; a spectator's socket on the room counts the views the server pushes to
   another socket of the room meanwhile (``spectator``).
 
-A burst kind sends its next burst as soon as the server's ``Retry-After`` (of a 429 refusal)
+The requests are in :mod:`abuse_requests`, the connections in :mod:`abuse_sockets`. A burst
+kind sends its next burst as soon as the server's ``Retry-After`` (of a 429 refusal)
 says a place is free, else a second after the last answer. Against ``load_web.py``'s server
 (every player comes from 127.0.0.1 too) the limits the players need are lifted — rooms,
-players, seat claims, replays, sign-ups, ranked guest games, open WebSockets — but hints,
-analyses and sign-ins are at the server's defaults (20, 6 and 10 a minute), so this abuser
-meets the real limits; the per-socket and per-seat message limits (20 a second, bursts of
-40) are per socket, never lifted.
+players, seat claims, replays, ranked guest games, open WebSockets — but hints, analyses,
+sign-ups and sign-ins are at the server's defaults (20, 6, 3 and 10 a minute), so this abuser
+meets the real limits; the message limits (20 a second, bursts of 40) are per socket and per
+seat, never lifted.
 
 Counted per kind (``--json``: one document on standard output): ``sent`` (requests,
-connections or messages), ``answers`` by ``"<request> <status> <reason>"`` (HTTP), the
+connections, or messages written to a socket — a flooding client writes far more than the
+server reads before it closes the socket), ``answers`` by ``"<request> <status> <reason>"`` (HTTP), the
 server's first status line or ``closed``/``reset`` (raw connections), ``error <reason>`` (the
 sockets' error messages), ``closed <code> <reason>`` (sockets closed by the server), ``ms``
 (p50 / p99 / max: answer times of the requests not refused by a rate limit; for the raw
@@ -68,7 +71,6 @@ import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import asdict, dataclass, field
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -249,130 +251,6 @@ class Abuser:
             await self.sleep(min(waits) if waits else 1.0)
 
     # -- the kinds -------------------------------------------------------------------------
-    async def setup_hints(self) -> Run:
-        rooms = []
-        for body in (
-            {"game": "london", "mode": "solo", "seats": [{"name": "abuser"}]},
-            {"game": "metro", "mode": "bots", "seats": [{"name": "abuser"}, {"bot": "random"}]},
-        ):
-            made = await self.need("hints", "room", "POST", "/api/rooms", body)
-            room, token = made["room"]["room"], made["tokens"]["0"]
-            view = await self.need("hints", "view", "GET", f"/api/rooms/{room}/view", token=token)
-            rooms.append({"room": room, "token": token, "step": view["step"]})
-
-        async def one(i: int) -> Answer | None:
-            r = rooms[i % len(rooms)]
-            path = f"/api/rooms/{r['room']}/hint"
-            return await self.call("hints", "hint", "POST", path, {"step": r["step"]}, r["token"])
-
-        return lambda: self.bursts(one, self.cfg.hint_burst)
-
-    async def setup_analyses(self) -> Run:
-        games = ("london", "paris")
-        await asyncio.to_thread(finished_record, "london", 1)  # imported, and it works
-
-        async def one(i: int) -> Answer | None:
-            seed = self.rng.getrandbits(63)
-            record = await asyncio.to_thread(finished_record, games[i % 2], seed)
-            if i % self.cfg.analysis_burst >= self.cfg.analysis_burst - self.cfg.analysis_drops:
-                await self.drop_request("analyses", "/api/analyses", record)
-                return None
-            return await self.call(
-                "analyses", "analysis", "POST", "/api/analyses", record,
-                timeout=self.cfg.analysis_timeout,
-            )  # fmt: skip
-
-        return lambda: self.bursts(one, self.cfg.analysis_burst)
-
-    async def drop_request(self, kind: str, path: str, body: Any) -> None:
-        """Send ``POST path`` with ``body`` whole and close the connection at once, unread."""
-        data = orjson.dumps(body)
-        head = (
-            f"POST {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
-            f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n"
-        )
-        tally = self.tallies[kind]
-        tally.sent += 1
-        try:
-            async with asyncio.timeout(max(0.1, min(10.0, self.left()))):
-                _, writer = await asyncio.open_connection(self.host, self.port)
-                writer.write(head.encode() + data)
-                await writer.drain()
-            writer.close()
-            tally.answers["dropped"] += 1
-        except (OSError, TimeoutError) as exc:
-            tally.answers[f"drop failed {type(exc).__name__}"] += 1
-
-    async def setup_practice(self) -> Run:
-        made = await self.need("practice", "player", "POST", "/api/players", {"name": "abuser"})
-        token = made["token"]
-        today = datetime.now(UTC).date()
-        first = self.rng.randrange(1, 3000)  # days never asked before on a kept server
-
-        async def practice(i: int) -> None:
-            game = ("london", "paris")[i % 2]
-            day = (today - timedelta(days=first + i)).isoformat()
-            base = f"/api/daily/{game}/{day}"
-            started = await self.call(
-                "practice", "start", "POST", f"{base}/start", {"share": False}, token
-            )
-            if started is None or started.status != 200:
-                return
-            if await self.play_out(started.body["room"], token):
-                result = await self.call("practice", "result", "GET", f"{base}/result", token=token)
-                if result is not None and result.status == 200:
-                    expert = (result.body.get("expert") or {}).get("score")
-                    self.tallies["practice"].counts[
-                        "expert-known" if expert is not None else "expert-pending"
-                    ] += 1
-
-        async def run() -> None:
-            games: list[asyncio.Task[None]] = []
-            i = 0
-            while self.left() > 0:
-                games.append(asyncio.create_task(practice(i)))
-                i += 1
-                await self.sleep(60.0 / self.cfg.practice_per_minute)
-            await asyncio.gather(*games)
-
-        return run
-
-    async def play_out(self, room: str, token: str) -> bool:
-        """Play ``room`` to its end by the first legal action (a refused one waits for the
-        ``Retry-After`` or is looked at again); whether it ended before the run stopped."""
-        answer = await self.call("practice", "view", "GET", f"/api/rooms/{room}/view", token=token)
-        view = answer.body if answer is not None and answer.status == 200 else None
-        while view is not None and view["status"] != "finished" and self.left() > 0:
-            body = {"action": view["legal"][0], "step": view["step"]}
-            answer = await self.call(
-                "practice", "action", "POST", f"/api/rooms/{room}/actions", body, token
-            )
-            if answer is None:
-                return False
-            if answer.status == 200:
-                view = answer.body
-                continue
-            await self.sleep(answer.retry_after or 0.2)
-            answer = await self.call(
-                "practice", "view", "GET", f"/api/rooms/{room}/view", token=token
-            )
-            view = answer.body if answer is not None and answer.status == 200 else None
-        if view is not None and view["status"] == "finished":
-            self.tallies["practice"].counts["games-finished"] += 1
-            return True
-        return False
-
-    async def setup_signins(self) -> Run:
-        name = f"abuser {secrets.token_hex(4)}"
-        body = {"name": name, "password": secrets.token_urlsafe(18)}
-        await self.need("signins", "account", "POST", "/api/accounts", body)
-
-        async def one(i: int) -> Answer | None:
-            wrong = {"name": name, "password": f"not the password {i}"}
-            return await self.call("signins", "signin", "POST", "/api/sessions", wrong)
-
-        return lambda: self.bursts(one, self.cfg.signin_burst)
-
     async def need(
         self,
         kind: str,
@@ -396,15 +274,10 @@ class Abuser:
     # -- a run ------------------------------------------------------------------------------
     async def run(self) -> dict[str, Any]:
         """Set up, say so on standard error, abuse until ``duration`` has passed; the report."""
-        import abuse_sockets  # beside this file
+        import abuse_requests  # beside this file
+        import abuse_sockets
 
-        setups: dict[str, Callable[[Abuser], Awaitable[Run]]] = {
-            "hints": Abuser.setup_hints,
-            "analyses": Abuser.setup_analyses,
-            "practice": Abuser.setup_practice,
-            "signins": Abuser.setup_signins,
-            **abuse_sockets.SETUPS,
-        }
+        setups = abuse_requests.SETUPS | abuse_sockets.SETUPS
         cpu0 = time.process_time()
         connector = aiohttp.TCPConnector(limit=0, force_close=False)
         self.http = aiohttp.ClientSession(
@@ -451,19 +324,6 @@ class Abuser:
             "errors": self.errors,
             "faults": self.faults,
         }
-
-
-def finished_record(game: str, seed: int) -> dict[str, Any]:
-    """The record (``docs/notation.md``) of a finished solo game of ``game`` dealt with
-    ``seed`` and played by uniformly random actions (the engine's playout), seed and decks
-    written: what ``POST /api/analyses`` analyses."""
-    from metrogames.core.rng import Rng  # the engine: imported by the analyses kind only
-    from metrogames.games import load_game
-
-    rules = load_game(game, players=1)
-    state = rules.new_game(seed)
-    state.random_playout([Rng(seed)])
-    return dict(rules.to_record(state, ["abuser"], seed=seed, reveal=True))
 
 
 class SetupError(Exception):
@@ -555,25 +415,32 @@ class AbuserProcess:
             self.proc.wait(10)
 
 
+OPTIONS = {
+    "hint_burst": "hints asked at once (20: an address's minute)",
+    "analysis_burst": "analyses uploaded at once (6: an address's minute)",
+    "analysis_drops": "of each burst, uploads whose connection is closed at once (3)",
+    "practice_per_minute": "practice games of past days started a minute (20)",
+    "signin_burst": "wrong sign-ins at once (10: an address's minute)",
+    "slow_bodies": "connections holding a body open (50)",
+    "slow_headers": "connections sending headers a byte at a time (300)",
+    "header_interval": "seconds between two bytes of a slow header (1)",
+    "flood_rate": "the flood's messages a second (0: as fast as it can)",
+    "request_timeout": "seconds without an answer that make a request a fault (30)",
+    "analysis_timeout": "the same for an analysis (120)",
+}
+"""The tuning options (``--hint-burst`` …): :class:`AbuseConfig`'s fields."""
+
+
 def main(argv: list[str] | None = None) -> int:
     defaults = AbuseConfig()
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--server", required=True, help="the server's URL, http://host:port")
     parser.add_argument("--duration", type=float, default=defaults.duration, help="seconds")
     parser.add_argument("--only", default=",".join(KINDS), help=f"kinds: {', '.join(KINDS)}")
-    for name in (
-        "hint_burst", "analysis_burst", "analysis_drops", "signin_burst", "slow_bodies",
-        "slow_headers",
-    ):  # fmt: skip
+    for name, text in OPTIONS.items():
+        default = getattr(defaults, name)
         parser.add_argument(
-            f"--{name.replace('_', '-')}", type=int, default=getattr(defaults, name)
-        )
-    for name in (
-        "practice_per_minute", "header_interval", "flood_rate", "request_timeout",
-        "analysis_timeout",
-    ):  # fmt: skip
-        parser.add_argument(
-            f"--{name.replace('_', '-')}", type=float, default=getattr(defaults, name)
+            f"--{name.replace('_', '-')}", type=type(default), default=default, help=text
         )
     parser.add_argument("--seed", type=int, help="of the records' seeds and days (default: new)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -582,29 +449,16 @@ def main(argv: list[str] | None = None) -> int:
         kinds = parse_kinds(args.only)
     except ValueError as exc:
         parser.error(str(exc))
-    if not 0 <= args.analysis_drops <= args.analysis_burst or min(
-        args.duration, args.hint_burst, args.analysis_burst, args.signin_burst,
-        args.practice_per_minute, args.header_interval, args.request_timeout,
-        args.analysis_timeout,
-    ) <= 0 or min(args.slow_bodies, args.slow_headers, args.flood_rate) < 0:  # fmt: skip
-        parser.error("bursts, rates, intervals and timeouts must be positive (crowds, flood rate: "
-                     "0 or more; drops: at most the burst)")  # fmt: skip
-    cfg = AbuseConfig(
-        duration=args.duration,
-        kinds=kinds,
-        hint_burst=args.hint_burst,
-        analysis_burst=args.analysis_burst,
-        analysis_drops=args.analysis_drops,
-        practice_per_minute=args.practice_per_minute,
-        signin_burst=args.signin_burst,
-        slow_bodies=args.slow_bodies,
-        slow_headers=args.slow_headers,
-        header_interval=args.header_interval,
-        flood_rate=args.flood_rate,
-        request_timeout=args.request_timeout,
-        analysis_timeout=args.analysis_timeout,
-        seed=args.seed,
-    )
+    values = {name: getattr(args, name) for name in OPTIONS}
+    may_be_zero = ("analysis_drops", "slow_bodies", "slow_headers", "flood_rate")
+    bad = [n for n, v in values.items() if v < 0 or (v == 0 and n not in may_be_zero)]
+    bad += ["duration"] if args.duration <= 0 else []
+    if bad:
+        named = ", ".join("--" + n.replace("_", "-") for n in bad)
+        parser.error(f"{named}: must be positive (crowds, drops and the flood rate may be 0)")
+    if args.analysis_drops > args.analysis_burst:
+        parser.error("--analysis-drops: at most --analysis-burst")
+    cfg = AbuseConfig(duration=args.duration, kinds=kinds, seed=args.seed, **values)
     report = asyncio.run(Abuser(args.server, cfg).run())
     if args.json:
         print(json.dumps(report, indent=2))

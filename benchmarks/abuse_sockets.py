@@ -99,6 +99,7 @@ async def member(
 
 
 async def setup_slow_bodies(ab: Abuser) -> Run:
+    """The slow-body crowd: ``POST /api/rooms`` promising 1,000 bytes and sending ``{``."""
     opening = (
         f"POST /api/rooms HTTP/1.1\r\nHost: {ab.host}:{ab.port}\r\n"
         "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"
@@ -114,6 +115,7 @@ async def setup_slow_bodies(ab: Abuser) -> Run:
 
 
 async def setup_slow_headers(ab: Abuser) -> Run:
+    """The slow-header crowd: a request's line and headers a byte at a time, never ending."""
     text = f"GET /api/games HTTP/1.1\r\nHost: {ab.host}:{ab.port}\r\nX-Slow: ".encode()
 
     def rest() -> Iterator[bytes]:
@@ -225,6 +227,7 @@ async def pace(ab: Abuser) -> None:
 
 
 async def setup_flood(ab: Abuser) -> Run:
+    """Seat 0's socket of the flood room sending illegal actions for the current step."""
     shared = await flood_room(ab, "flood")
     actions = shared["illegal"] or [{"sections": [["A0", "A1"]]}]  # no such stations: refused
     tally = ab.tallies["flood"]
@@ -242,6 +245,7 @@ async def setup_flood(ab: Abuser) -> Run:
 
 
 async def setup_hellos(ab: Abuser) -> Run:
+    """Seat 1's socket of the flood room saying hello again and again."""
     shared = await flood_room(ab, "hellos")
     token = shared["tokens"][1]
     tally = ab.tallies["hellos"]
