@@ -50,8 +50,9 @@ sockets' error messages), ``closed <code> <reason>`` (sockets closed by the serv
 (p50 / p99 / max: answer times of the requests not refused by a rate limit; for the raw
 connections how long the server held each before closing it), and kind-specific counts
 (``connections``, ``views``, ``expert-known`` …). ``faults`` lists, with the exact request, every
-answer of 500 or more and every request unanswered after ``--request-timeout`` (analyses:
-``--analysis-timeout``) — a hang.
+answer of 500 or more, every request unanswered after ``--request-timeout`` (analyses:
+``--analysis-timeout``) — a hang — and every request whose connection (a new one each time)
+the server reset or closed without an answer.
 
 Bounded: every loop stops at ``--duration``; a request still unanswered then is dropped
 (``unanswered-at-stop``), every connection is closed, and the whole run is cancelled
@@ -93,7 +94,8 @@ READY = "abuse: started"
 """The line written on standard error once set up (``load_web.py`` waits for it)."""
 STOP_GRACE = 10.0
 """Seconds after ``--duration`` at which whatever still runs is cancelled."""
-FAULTS_KEPT = 20
+FAULTS_KEPT = 5
+"""Faults kept with their input, per kind (all are counted)."""
 Run = Callable[[], Coroutine[Any, Any, None]]
 """What a kind's set-up returns: the kind's run until the deadline."""
 
@@ -177,9 +179,11 @@ class Abuser:
 
     # -- HTTP ------------------------------------------------------------------------------
     def fault(self, kind: str, **facts: Any) -> None:
-        """Keep a fault (a 5xx, a hang) with its exact input."""
-        self.tallies[kind].counts["faults"] += 1
-        if len(self.faults) < FAULTS_KEPT:
+        """Count a fault (a 5xx, a hang, a connection reset) of ``kind``; keep the first few
+        with their exact input."""
+        tally = self.tallies[kind]
+        tally.counts["faults"] += 1
+        if tally.counts["faults"] <= FAULTS_KEPT:
             self.faults.append({"kind": kind, **facts})
 
     async def call(
@@ -222,8 +226,10 @@ class Abuser:
                     kind, request=f"{method} {path}", body=shown, what=f"no answer in {cap:g} s"
                 )
             return None
-        except aiohttp.ClientError as exc:
+        except aiohttp.ClientError as exc:  # a fresh connection reset or closed unanswered
             tally.answers[f"{name} transport {type(exc).__name__}"] += 1
+            shown = json.dumps(body)[:300] if body is not None else None
+            self.fault(kind, request=f"{method} {path}", body=shown, what=f"transport: {exc!r}")
             return None
         ms = (time.perf_counter() - t0) * 1000
         try:
@@ -279,7 +285,8 @@ class Abuser:
 
         setups = abuse_requests.SETUPS | abuse_sockets.SETUPS
         cpu0 = time.process_time()
-        connector = aiohttp.TCPConnector(limit=0, force_close=False)
+        # a connection per request: none is reused just as the server closes it idle
+        connector = aiohttp.TCPConnector(limit=0, force_close=True)
         self.http = aiohttp.ClientSession(
             base_url=self.base_url,
             connector=connector,
