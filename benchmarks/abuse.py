@@ -94,6 +94,9 @@ READY = "abuse: started"
 """The line written on standard error once set up (``load_web.py`` waits for it)."""
 STOP_GRACE = 10.0
 """Seconds after ``--duration`` at which whatever still runs is cancelled."""
+CONNECT_SECONDS = 10.0
+"""How long a connection may take to open (TCP, or a WebSocket's handshake) before it is a
+fault."""
 FAULTS_KEPT = 5
 """Faults kept with their input, per kind (all are counted)."""
 Run = Callable[[], Coroutine[Any, Any, None]]
@@ -185,6 +188,21 @@ class Abuser:
         tally.counts["faults"] += 1
         if tally.counts["faults"] <= FAULTS_KEPT:
             self.faults.append({"kind": kind, **facts})
+
+    def connect_wait(self) -> float:
+        """How long the next connection may take to open: :data:`CONNECT_SECONDS`, less near
+        the run's end."""
+        return max(0.1, min(CONNECT_SECONDS, self.left()))
+
+    def connect_failed(self, kind: str, target: str, exc: BaseException, wait: float) -> None:
+        """A connection to ``target`` not made within ``wait`` seconds: at the run's end
+        (``unanswered-at-stop``), else counted ``connect <error>`` and kept as a fault."""
+        tally = self.tallies[kind]
+        if isinstance(exc, TimeoutError) and wait < CONNECT_SECONDS:
+            tally.answers["unanswered-at-stop"] += 1
+            return
+        tally.answers[f"connect {type(exc).__name__}"] += 1
+        self.fault(kind, request=target, what=f"connect: {exc!r}")
 
     async def call(
         self,

@@ -77,11 +77,12 @@ async def member(
     while ab.left() > 0:
         tally.sent += 1
         t0 = time.perf_counter()
+        wait = ab.connect_wait()
         try:
-            async with asyncio.timeout(max(0.1, min(10.0, ab.left()))):
+            async with asyncio.timeout(wait):
                 reader, writer = await asyncio.open_connection(ab.host, ab.port)
         except (OSError, TimeoutError) as exc:
-            tally.answers[f"connect {type(exc).__name__}"] += 1
+            ab.connect_failed(kind, f"TCP {ab.host}:{ab.port}", exc, wait)
             await ab.sleep(0.5)
             continue
         try:
@@ -193,10 +194,11 @@ async def socket_loop(
     tally = ab.tallies[kind]
     url = socket_url(ab, shared["room"])
     while ab.left() > 0:
+        wait = ab.connect_wait()
         try:
-            ws = await connect(url, open_timeout=max(0.1, min(10.0, ab.left())), close_timeout=2)
+            ws = await connect(url, open_timeout=wait, close_timeout=2)
         except (OSError, TimeoutError, InvalidHandshake, ConnectionClosed) as exc:
-            tally.answers[f"connect {type(exc).__name__}"] += 1
+            ab.connect_failed(kind, f"WebSocket {url}", exc, wait)
             await ab.sleep(0.2)
             continue
         tally.counts["connections"] += 1
