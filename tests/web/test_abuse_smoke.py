@@ -6,7 +6,6 @@ each limit lets through no more than its allowance, and the players lose nothing
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -51,10 +50,12 @@ def abused(tmp_path_factory: pytest.TempPathFactory) -> Any:
     cfg = lw.LoadConfig(
         players=4, duration=6.0, max_games=12, grace=5.0, idle_timeout=15.0, ramp=0.2, think=0.05
     )
-    with ls.server_process(f"sqlite:///{work / 'load.db'}", work, env=SERVER) as (url, _proc):
-        # a thread of its own: the browser tests' sync Playwright keeps a loop running here
-        with ThreadPoolExecutor(1) as pool:
-            return pool.submit(lw.load_beside, url, cfg, "sqlite", work, ABUSER).result()
+    # the load on a thread of its own: the browser tests' sync Playwright keeps a loop running
+    with (
+        ls.server_process(f"sqlite:///{work / 'load.db'}", work, env=SERVER) as (url, _proc),
+        ThreadPoolExecutor(1) as pool,
+    ):
+        return pool.submit(lw.load_beside, url, cfg, "sqlite", work, ABUSER).result()
 
 
 def test_the_players_lose_nothing(abused: Any) -> None:
