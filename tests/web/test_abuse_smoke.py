@@ -115,3 +115,34 @@ def test_the_abuser_refuses_unknown_kinds() -> None:
     assert abuse.parse_kinds(" flood,hints,flood ") == ("flood", "hints")
     with pytest.raises(ValueError, match="unknown kinds nope"):
         abuse.parse_kinds("hints,nope")
+
+
+def result(**facts: Any) -> Any:
+    """A load result of 200 players, all seated, with ``facts`` changed."""
+    lw = load("load_web")
+    base: dict[str, Any] = {
+        "players": 200, "players_held": 200, "db": "sqlite", "games_started": 100,
+        "games_completed": 50, "actions": 4000, "seconds": 60.0, "actions_per_second": 66.7,
+        "rtt_ms": {"p50": 5.0, "p90": 10.0, "p99": 60.0, "max": 90.0},
+        "rtt_p99_by_window": [60.0], "seated_ms": {}, "refused": 0, "lost": 0,
+        "duplicated": 0, "unverified": 0, "score_mismatches": 0, "out_of_order_views": 0,
+        "errors": {}, "client_cpu_s": 1.0,
+    }  # fmt: skip
+    return lw.Result(**(base | facts))
+
+
+def test_the_target_is_a_p99_within_one_and_a_half_times_and_nothing_lost() -> None:
+    lw = load("load_web")
+    quiet = result()
+    slower = {"p50": 6.0, "p90": 12.0, "p99": 90.0, "max": 99.0}  # 90 / 60 = 1.5
+    assert lw.compare(quiet, result(rtt_ms=slower))["target"]["met"] is True
+    too_slow = slower | {"p99": 90.1}
+    facts = lw.compare(quiet, result(rtt_ms=too_slow))
+    assert facts["target"]["met"] is False and facts["p99_ratio"] == 1.5  # 1.50166…
+    assert lw.compare(quiet, result(rtt_ms=slower, lost=1))["target"]["met"] is False
+    # a frozen server: its few answered actions were quick, most players never seated
+    frozen = result(actions=26, players_held=55, errors={"idle-timeout": 12})
+    facts = lw.compare(quiet, frozen)
+    assert facts["target"]["met"] is False and facts["actions_ratio"] == 0.01, facts
+    assert lw.compare(quiet, result(players_held=199))["target"]["met"] is False
+    assert lw.compare(None, result())["target"]["met"] is None
