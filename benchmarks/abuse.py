@@ -225,7 +225,9 @@ class Abuser:
         if wait <= 0:
             return None
         tally.sent += 1
-        headers = {"Authorization": f"Bearer {token}"} if token else None
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        if method != "GET":  # the server refuses a change not said to be JSON, body or not
+            headers["Content-Type"] = "application/json"
         t0 = time.perf_counter()
         try:
             async with (
