@@ -203,10 +203,11 @@ async def socket_loop(
             continue
         tally.counts["connections"] += 1
         reader = asyncio.create_task(read_socket(ws, tally, shared))
-        try:
-            await ws.send(json.dumps({"type": "hello", "token": token}))
-            await send(ws)
-        except ConnectionClosed:
+        try:  # a send the server does not read (its buffers full) waits at most until the stop
+            async with asyncio.timeout(ab.left()):
+                await ws.send(json.dumps({"type": "hello", "token": token}))
+                await send(ws)
+        except (ConnectionClosed, TimeoutError):
             pass
         finally:
             stopped = ab.left() <= 0
