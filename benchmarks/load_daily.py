@@ -39,7 +39,7 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load_web import cpu_seconds, percentile, rss_mb, server_process
+from loadserver import cpu_seconds, percentile, rss_mb, server_process
 
 
 @dataclass

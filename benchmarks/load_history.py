@@ -42,7 +42,7 @@ import httpx
 from sqlalchemy import insert
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load_web import cpu_seconds, percentile, rss_mb, server_process
+from loadserver import cpu_seconds, percentile, rss_mb, server_process
 
 from metrogames.core.rng import Rng
 from metrogames.games import load_game, replay_record

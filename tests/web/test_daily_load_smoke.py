@@ -5,24 +5,11 @@ today's ranked games while a reader polls the leaderboard, on a uvicorn server b
 from __future__ import annotations
 
 import asyncio
-import importlib.util
-import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from types import ModuleType
 
 import websockets  # noqa: F401  (load_web.py, whose helpers load_daily.py uses, needs it)
-
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
-
-
-def load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
+from benchutil import load
 
 
 def test_three_players_and_a_reader(tmp_path: Path) -> None:

@@ -4,24 +4,16 @@ through complete games on a uvicorn server bound to 127.0.0.1, nothing lost or d
 from __future__ import annotations
 
 import asyncio
-import importlib.util
-import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import ModuleType
 
 import websockets  # noqa: F401  (load_web.py needs it: a missing package fails here)
-
-LOAD_WEB = Path(__file__).resolve().parents[2] / "benchmarks" / "load_web.py"
+from benchutil import load
 
 
 def load_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("load_web", LOAD_WEB)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["load_web"] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
+    return load("load_web")
 
 
 def test_five_players_lose_and_duplicate_nothing(tmp_path: Path) -> None:
