@@ -117,7 +117,7 @@ def server_process(
     # every load client comes from 127.0.0.1: the creation rate limits its players need lifted
     # (hints, analyses, sign-ups and sign-ins stay at their defaults: load_web.py's docstring)
     lifted = {
-        f"METROGAMES_RATE_{k}": "1000000/minute" for k in ("ROOMS", "PLAYERS", "JOINS", "REPLAYS")
+        f"METROGAMES_RATE_{k}": "1000000/minute" for k in ("ROOMS", "PLAYERS", "JOINS", "REPLAYS", "SOCKETS")
     }
     # every load client comes from 127.0.0.1: no cap on its ranked guest games either
     lifted["METROGAMES_DAILY_GUEST_RANKED"] = "10000"

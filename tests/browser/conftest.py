@@ -63,7 +63,7 @@ def serving(tmp_path_factory: pytest.TempPathFactory, **extra: str) -> Iterator[
     env["METROGAMES_DAILY_EXPERT"] = "easy"  # the daily deal's strong bot, at no cost
     # every test's rooms, players, accounts and analyses come from this machine
     kinds = ("ROOMS", "PLAYERS", "JOINS", "REPLAYS", "SCORES", "HINTS", "ACCOUNTS", "SIGNINS")
-    for kind in (*kinds, "ANALYSES", "CHAT"):
+    for kind in (*kinds, "ANALYSES", "CHAT", "SOCKETS"):
         env[f"METROGAMES_RATE_{kind}"] = "10000/minute"
     env["METROGAMES_DAILY_GUEST_RANKED"] = "1000"
     env["METROGAMES_ANALYSIS_BUDGET"] = "quick"

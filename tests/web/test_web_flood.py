@@ -115,3 +115,21 @@ def test_a_token_replaced_after_hello_no_longer_acts(db_url: str) -> None:
             assert refusal["type"] == "error" and refusal["reason"] == "bad-token"
             assert "no longer holds seat 1" in refusal["error"]
         assert client.get(f"/api/rooms/{room}/view", headers=auth(token)).status_code == 403
+
+
+def test_a_socket_reopened_in_a_loop_is_refused(db_url: str) -> None:
+    """A flooding socket closed and opened again pushed its seat's presence to every other
+    socket of the room each time: one address opens at most ``rate_sockets`` a minute."""
+    with TestClient(create_app(make_settings(db_url, rate_sockets="3/minute"))) as client:
+        room, token = solo(client)
+        for _ in range(3):
+            with client.websocket_connect(f"/ws/rooms/{room}") as ws:
+                ws.send_json({"type": "hello", "token": token})
+                assert ws.receive_json()["type"] == "view"
+        with client.websocket_connect(f"/ws/rooms/{room}") as ws:
+            refusal = ws.receive_json()
+            assert refusal["reason"] == "rate-limited"
+            assert "too many WebSocket connections from this address" in refusal["error"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+        assert closed.value.code == 1008

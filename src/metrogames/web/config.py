@@ -98,6 +98,7 @@ class Settings(BaseSettings):
     rate_signins: str = "10/minute;100/hour"
     rate_analyses: str = "6/minute;30/hour"
     rate_chat: str = "10/minute;100/hour"
+    rate_sockets: str = "60/minute;1000/hour"
     analysis_budget: str = "normal"
     trusted_proxies: str = ""
     allowed_origins: str = ""
@@ -145,6 +146,7 @@ class Settings(BaseSettings):
         "rate_signins",
         "rate_analyses",
         "rate_chat",
+        "rate_sockets",
     )
     @classmethod
     def _rate(cls, value: str) -> str:

@@ -10,7 +10,7 @@ can never all pass a limit that only some of them fit under (:meth:`RateLimits.t
 never waited for long on the event loop: a count that Redis does not answer within
 :data:`REDIS_TIMEOUT` is made in this process instead, and so is every count for the next
 :data:`REDIS_PAUSE` seconds (a paused or unreachable Redis costs each request at most that
-short wait, once). The address
+wait, once: it is awaited, so no other request waits for it). The address
 is the request's client as the ASGI server gives it, after
 :class:`uvicorn.middleware.proxy_headers.ProxyHeadersMiddleware` has replaced it by the one
 ``X-Forwarded-For`` names — which the app asks of it only for the configured trusted proxies
@@ -38,7 +38,7 @@ from metrogames.web.checks import RoomError
 from metrogames.web.config import Settings
 
 log = logging.getLogger(__name__)
-REDIS_TIMEOUT = 0.25
+REDIS_TIMEOUT = 1.0
 """Seconds a rate-limit count waits for Redis before counting in this process instead."""
 REDIS_PAUSE = 5.0
 """Seconds the counts stay in this process after Redis failed to answer one."""
@@ -54,6 +54,7 @@ WHAT = {
     "hints": N_("hints"),
     "analyses": N_("analyses"),
     "chat": N_("chat messages"),
+    "sockets": N_("WebSocket connections"),
 }
 """The limited kinds of request and how a refusal names them."""
 
@@ -74,7 +75,7 @@ def client_key(connection: HTTPConnection) -> str:
 class RateLimits:
     """The limits of :class:`~metrogames.web.config.Settings` (``rate_rooms``,
     ``rate_players``, ``rate_joins``, ``rate_replays``, ``rate_scores``, ``rate_hints``,
-    ``rate_accounts``, ``rate_signins``, ``rate_analyses``, ``rate_chat``)."""
+    ``rate_accounts``, ``rate_signins``, ``rate_analyses``, ``rate_chat``, ``rate_sockets``)."""
 
     def __init__(self, settings: Settings) -> None:
         self.local = MovingWindowRateLimiter(MemoryStorage())
@@ -106,6 +107,7 @@ class RateLimits:
             "hints": parse_many(settings.rate_hints),
             "analyses": parse_many(settings.rate_analyses),
             "chat": parse_many(settings.rate_chat),
+            "sockets": parse_many(settings.rate_sockets),
         }
 
     async def charge(self, kind: str, connection: HTTPConnection) -> None:

@@ -50,6 +50,7 @@ from metrogames.web.db import UNAVAILABLE, unavailable
 from metrogames.web.flood import CLOSE_REASON, Bucket, Flood, too_many
 from metrogames.web.language import connection_gettext
 from metrogames.web.metrics import ROUND_TRIP, SOCKETS, worker
+from metrogames.web.ratelimit import RateLimits
 from metrogames.web.rooms import RoomService
 from metrogames.web.sockets import CLOSE_CODE, SocketCap
 from metrogames.web.tables import Table
@@ -300,13 +301,15 @@ async def room_socket(socket: WebSocket, room: str) -> None:
     gauge = SOCKETS.labels(worker())
     gauge.inc()
     try:
+        limits: RateLimits = socket.app.state.limits
+        await limits.charge("sockets", socket)  # a socket reconnecting in a loop: refused
         with sockets.hold(socket):
             try:
                 async with rooms.held(room) as table:
                     await serve_connection(Connection(socket, rooms, table))
             except RoomError as exc:
                 await _refuse(socket, exc, 4404)
-    except RoomError as exc:  # the address holds too many sockets
+    except RoomError as exc:  # the address holds, or opened, too many sockets
         await _refuse(socket, exc, CLOSE_CODE, exc.message)
     finally:
         gauge.dec()
