@@ -11,6 +11,7 @@ import io
 import json
 import re
 import socket
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -36,6 +37,17 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+DATABASES: dict[str, Path] = {}
+"""Each test server's SQLite file, by its base URL."""
+
+
+def made_yesterday(server: str, name: str) -> None:
+    """Date the account ``name`` a day back: it may rank today's deal (an account made after
+    the day's deal opened cannot: docs/web-api.md, "The account rule")."""
+    with sqlite3.connect(DATABASES[server]) as db:
+        db.execute("UPDATE accounts SET created = created - 86400 WHERE name = ?", (name,))
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a web table running in a thread of this process."""
@@ -54,6 +66,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
         time.sleep(0.05)
     try:
+        DATABASES[f"http://127.0.0.1:{port}"] = db
         yield f"http://127.0.0.1:{port}"
     finally:
         srv.should_exit = True
@@ -248,6 +261,7 @@ def test_daily_signed_in_to_an_account_takes_the_ranked_attempt(
     password = "correct horse battery"
     made = httpx.post(server + "/api/accounts", json={"name": "Dora", "password": password})
     assert made.status_code == 201, made.text
+    made_yesterday(server, "Dora")
     account = made.json()
     cookies: list[str] = []
 
@@ -320,6 +334,7 @@ def test_daily_account_whose_claimed_guest_has_played_is_told_why(server: str) -
     password = "another long one"
     with httpx.Client(base_url=server, timeout=15) as browser:
         assert browser.post("/api/accounts", json={"name": "Eve", "password": password}).status_code == 201
+        made_yesterday(server, "Eve")
         claim = browser.post(
             "/api/accounts/me/claim", headers={"Authorization": f"Bearer {guest['token']}"}, json={}
         )

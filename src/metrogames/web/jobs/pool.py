@@ -43,10 +43,12 @@ def _context() -> Any:
 
 
 class Lane:
-    """One lane's queue and pool: ``workers`` processes, at most ``bound`` jobs queued."""
+    """One lane's queue and pool: ``workers`` processes, at most ``bound`` jobs queued; its
+    processes load the plug-in games of ``plugins`` (``METROGAMES_GAMES``) as the server did."""
 
-    def __init__(self, name: str, workers: int, bound: int) -> None:
+    def __init__(self, name: str, workers: int, bound: int, plugins: str = "") -> None:
         self.name = name
+        self.plugins = plugins
         self.workers = workers
         self.bound = bound
         self.queue: list[tuple[int, int, Job]] = []
@@ -105,7 +107,7 @@ class Lane:
             self.pool = ProcessPool(
                 self.workers,
                 initializer=work.preload,
-                initargs=(NICE.get(self.name, 10), self.name != "passwords"),
+                initargs=(NICE.get(self.name, 10), self.name != "passwords", self.plugins),
                 context=_context(),
             )
         loop = asyncio.get_running_loop()
@@ -167,10 +169,10 @@ def _answer(done: ProcessFuture[Any]) -> dict[str, Any]:
 
 class LocalBackend:
     """The lanes named in ``workers`` (lane → processes), each with at most ``bound`` jobs
-    queued."""
+    queued, their processes loading the plug-in games of ``plugins``."""
 
-    def __init__(self, workers: dict[str, int], bound: int) -> None:
-        self.lanes = {name: Lane(name, count, bound) for name, count in workers.items()}
+    def __init__(self, workers: dict[str, int], bound: int, plugins: str = "") -> None:
+        self.lanes = {name: Lane(name, count, bound, plugins) for name, count in workers.items()}
 
     def submit(self, job: Job) -> bool:
         """Queue ``job`` in its lane (``False``: the lane's queue is full)."""

@@ -129,7 +129,7 @@ class Jobs:
             self.shared = QueueBackend(settings.redis_url, redis, settings.job_queue)
         else:
             lanes |= {"play": settings.job_workers, "slow": settings.job_slow_workers}
-        self.local = LocalBackend(lanes, settings.job_queue)
+        self.local = LocalBackend(lanes, settings.job_queue, settings.games)
         self.quotas = Quotas(redis)
         self.cache: LRUCache[str, tuple[Any, int]] = LRUCache(CACHE_BYTES, getsizeof=lambda v: v[1])
         self.jobs: dict[str, Job] = {}

@@ -38,7 +38,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from metrogames.bots.base import make_bot
 from metrogames.bots.coach import hints
 from metrogames.core.protocol import Action, State
-from metrogames.games import game_from_options, game_names, load_game
+from metrogames.games import game_from_options, game_names, load_game, load_plugins
 from metrogames.i18n import Message
 from metrogames.web.analyses import analysis_text
 from metrogames.web.checks import RoomError
@@ -170,14 +170,17 @@ def _message_of(value: object) -> object:
     return value
 
 
-def preload(nice: int = 0, games: bool = True) -> None:
+def preload(nice: int = 0, games: bool = True, plugins: str = "") -> None:
     """Ready a worker process: lower its CPU priority by ``nice`` (the serving processes go
-    first) and, with ``games``, make, view and snapshot one game of each (their lazily built
-    tables filled before the first job; the modules are imported with this one)."""
+    first), register the plug-in games the server serves (``plugins``: the
+    ``METROGAMES_GAMES`` targets) and, with ``games``, make, view and snapshot one game of each
+    (their lazily built tables filled before the first job; the modules are imported with this
+    one)."""
     if nice:
         os.nice(nice)
     if not games:
         return
+    load_plugins(plugins.split(","))
     for name in game_names():
         state = load_game(name).new_game(0)
         state.game.from_snapshot(state.view(0).snapshot())

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import signal
 import time
 from collections.abc import Sequence
@@ -49,7 +50,7 @@ def run_worker(url: str, lanes: Sequence[str], first_only: bool = False) -> None
     lane's first priority) on the Redis server at ``url``, until stopped (SIGTERM: the job
     running is stopped, the worker ends)."""
     lanes = check_lanes(lanes)
-    work.preload(max(NICE[lane] for lane in lanes))
+    work.preload(max(NICE[lane] for lane in lanes), plugins=os.environ.get("METROGAMES_GAMES", ""))
     connection = redis.Redis.from_url(url)
     queues = [
         Queue(name, connection=connection, serializer=JSONSerializer)
