@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from webutil import act, create, view
+from webutil import act, auth, create, view
 
 from metrogames.games import load_game
 from metrogames.web.app import static_dir
@@ -202,3 +202,17 @@ def test_rules_pages_are_served(client: TestClient) -> None:
     for path, words in [("/rules/london.fr.html", "la Tamise"), ("/tutorials.sk.json", "Temžu")]:
         r = client.get(path)  # the translations the client asks for, served as they are
         assert r.status_code == 200 and words in r.text, path
+
+
+def test_metro_tutorial_bot_opens_as_the_steps_tell_it(client: TestClient) -> None:
+    """The third step scores a route across the bot's first tile: the tutorial bot's opening
+    is scripted (B1), so B2 then scores 3 for the player, as the step's text says."""
+    made = tutorial(client, "metro")
+    room, token = made["room"]["room"], made["tokens"]["0"]
+    v = view(client, room, token)
+    assert act(client, room, token, {"square": "D1", "tile": v["drawn"]}, v["step"]).is_success
+    v = my_turn(client, room, token)
+    moves = client.get(f"/api/rooms/{room}/moves", headers=auth(token)).json()["moves"]
+    assert [m["move"] for m in moves if m["player"] == 1] == ["adad B1"]
+    assert act(client, room, token, {"square": "B2", "tile": v["drawn"]}, v["step"]).is_success
+    assert view(client, room, token)["scores"][0] == 3

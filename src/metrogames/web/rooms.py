@@ -95,7 +95,7 @@ from metrogames.web.tables import (
     stored_seed,
     timed_out_notices,
 )
-from metrogames.web.tutorial import tutorial_seed
+from metrogames.web.tutorial import tutorial_bot_move, tutorial_seed
 from metrogames.web.views import (
     Frame,
     Mode,
@@ -1499,7 +1499,10 @@ class RoomService:
         seen = state.view(seat)
         step = table.progress.step
         seed = _seed_of(f"metrogames/bot/{table.seed}/{seat}/{step}")
-        if code in QUICK_BOTS:
+        scripted = tutorial_bot_move(table.game, table.seed, seat, seen)
+        if scripted is not None:  # a guided first game's opening, as its steps tell it
+            action = scripted
+        elif code in QUICK_BOTS:
             bot = make_bot(code, seed=seed)
             action = await self.think(bot.decide, seen, seat, seen.legal_actions(seat))
         else:  # the room's lock is held meanwhile

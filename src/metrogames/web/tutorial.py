@@ -9,6 +9,8 @@ tutorial deal with a boolean and can never name a seed.
 
 from __future__ import annotations
 
+from metrogames.core.errors import MetrogamesError
+from metrogames.core.protocol import Action, State
 from metrogames.web.bodies import RoomBody
 from metrogames.web.checks import bad_request
 
@@ -18,6 +20,29 @@ TUTORIAL_SEEDS: dict[str, int] = {
     "metro": 20261130,
 }
 """The fixed seed of each game's guided first game."""
+TUTORIAL_BOT_OPENINGS: dict[str, tuple[str, ...]] = {"metro": ("adad B1",)}
+"""The bot's first actions in a game's guided first game, in the game's notation: the step
+texts are written for them (Metro's third step scores a route across the bot's first tile, B1),
+so they are played as written, not left to the bot's dice; then the bot plays on its own."""
+
+
+def tutorial_bot_move(
+    game: str, seed: int, seat: int, view: State[Action]
+) -> Action | None:
+    """The scripted action of ``seat``'s bot in a guided first game (the room dealt from the
+    tutorial's seed), while its opening lasts and the action is legal in ``view`` (the bot's
+    own view); ``None`` otherwise (the bot decides)."""
+    opening = TUTORIAL_BOT_OPENINGS.get(game, ())
+    if seed != TUTORIAL_SEEDS.get(game) or not opening:
+        return None
+    done = sum(1 for player, _ in view.history() if player == seat)
+    if done >= len(opening):
+        return None
+    try:
+        action = view.string_to_action(seat, opening[done])
+    except MetrogamesError:
+        return None
+    return action if view.is_legal(seat, action) else None
 
 
 def tutorial_seed(body: RoomBody) -> int:
