@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 from webutil import act, auth, create, view
 
+from metrogames.core.protocol import CHANCE
 from metrogames.games import load_game
 from metrogames.web.app import static_dir
 from metrogames.web.tutorial import TUTORIAL_SEEDS
@@ -214,6 +215,11 @@ def test_metro_tutorial_bot_opens_as_the_steps_tell_it(client: TestClient) -> No
     v = my_turn(client, room, token)
     moves = client.get(f"/api/rooms/{room}/moves", headers=auth(token)).json()["moves"]
     assert [m["move"] for m in moves if m["player"] == 1] == ["adad B1"]
-    before = v["scores"][0]
     assert act(client, room, token, {"square": "B2", "tile": v["drawn"]}, v["step"]).is_success
-    assert view(client, room, token)["scores"][0] - before == 3  # a route of 3 tiles
+    # the position right after B2 (the bot has played on since), replayed by the engine
+    moves = client.get(f"/api/rooms/{room}/moves", headers=auth(token)).json()["moves"]
+    state = load_game("metro", players=2).new_game(TUTORIAL_SEEDS["metro"])
+    for m in moves[:6]:
+        player = CHANCE if m["player"] is None else m["player"]
+        state.apply_in_place(player, state.string_to_action(player, m["move"]))
+    assert moves[5]["move"].endswith("B2") and state.scores()[0] == 3  # a route of 3 tiles
