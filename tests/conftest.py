@@ -122,7 +122,15 @@ ROUND_2_CROSSING: list[Turn] = [
 SPEC_SHEET: dict[str, Any] = {
     "game": "london",
     "lines": {
-        "blue": [["F8", "F5"], ["F5", "E4"], ["E4", "F4"], ["F4", "G3"], ["G3", "H4"], ["H4", "J2"], ["J2", "J1"]],
+        "blue": [
+            ["F8", "F5"],
+            ["F5", "E4"],
+            ["E4", "F4"],
+            ["F4", "G3"],
+            ["G3", "H4"],
+            ["H4", "J2"],
+            ["J2", "J1"],
+        ],
         "pink": [],
         "purple": [],
         "green": [],

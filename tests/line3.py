@@ -119,9 +119,7 @@ class Line3Game:
         seed: int | None = None,
         reveal: bool = False,
     ) -> JsonObject:
-        moves: list[JsonValue] = [
-            [p, state.action_to_string(p, a)] for p, a in state.history()
-        ]
+        moves: list[JsonValue] = [[p, state.action_to_string(p, a)] for p, a in state.history()]
         out: JsonObject = {"format": "metrogames/1", "game": NAME, "players": list(names)}
         if seed is not None:
             out["seed"] = seed

@@ -116,10 +116,12 @@ def test_the_estimate_is_the_final_score_of_its_own_playout(
 def test_the_estimate_at_the_start_is_a_good_players_score() -> None:
     """Over 20 deals the greedy playout averages about 126 points in London (the greedy bot
     about 120, random play about 80) and about 145 in Paris."""
-    london_mean = mean(greedy_final_score(cast(NextStationState, solo_deal("london", i)), 0)
-                       for i in range(20))
-    paris_mean = mean(greedy_final_score(cast(NextStationState, solo_deal("paris", i)), 0)
-                      for i in range(20))
+    london_mean = mean(
+        greedy_final_score(cast(NextStationState, solo_deal("london", i)), 0) for i in range(20)
+    )
+    paris_mean = mean(
+        greedy_final_score(cast(NextStationState, solo_deal("paris", i)), 0) for i in range(20)
+    )
     assert 115 <= london_mean <= 140
     assert 130 <= paris_mean <= 160
 

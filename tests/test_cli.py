@@ -73,7 +73,10 @@ def test_boxes() -> None:
 @pytest.mark.parametrize(
     ("lines", "message"),
     [
-        ({"blue": [["F8", "F5"], ["F5", "A1"]]}, "blue line, section 2: section F5-A1: no link joins these stations (not-a-link)"),
+        (
+            {"blue": [["F8", "F5"], ["F5", "A1"]]},
+            "blue line, section 2: section F5-A1: no link joins these stations (not-a-link)",
+        ),
         (
             {"pink": [["H4", "G3"], ["G3", "G2"], ["G2", "E4"]], "green": [["D3", "G3"]]},
             "green line, section 1: section D3-G3 crosses the pink section E4-G2 (crosses-section)",
@@ -121,7 +124,9 @@ def test_score_missing_and_oversized_files(tmp_path: Path) -> None:
     result = invoke("score", tmp_path / "nope.json")
     assert result.exit_code == 1
     assert "cannot read" in result.stderr
-    big = write_json(tmp_path / "big.json", {**SPEC_SHEET, "lines": {"blue": [["F8", "x" * 10_000_000]]}})
+    big = write_json(
+        tmp_path / "big.json", {**SPEC_SHEET, "lines": {"blue": [["F8", "x" * 10_000_000]]}}
+    )
     result = invoke("score", big)
     assert result.exit_code == 1
     assert "larger than 4194304 bytes" in result.stderr
@@ -134,18 +139,24 @@ def test_replay_json_of_one_record(tmp_path: Path) -> None:
     state = play_london_state(7)
     result = invoke("replay", write_json(tmp_path / "game.json", play_london(7)), "--json")
     assert result.exit_code == 0
-    assert result.stdout == json.dumps(
-        {"valid": True, "finished": True, "scores": state.scores(), "winners": state.winners()},
-        separators=(", ", ": "),
-    ) + "\n"
+    assert (
+        result.stdout
+        == json.dumps(
+            {"valid": True, "finished": True, "scores": state.scores(), "winners": state.winners()},
+            separators=(", ", ": "),
+        )
+        + "\n"
+    )
 
 
 def test_replay_json_lines_with_a_tampered_record(tmp_path: Path) -> None:
     good = [play_london(seed) for seed in (1, 2)]
     bad = hand_record([ROUND_1_PINK])  # then the spec's crossing, written out here
     bad["rounds"].append(
-        {"cards": ["street-circle", "street-triangle", "street-pentagon", "street-square"],
-         "turns": [["pass", "pass"]] * 3 + [[{"sections": [["D3", "G3"]]}, "pass"]]}
+        {
+            "cards": ["street-circle", "street-triangle", "street-pentagon", "street-square"],
+            "turns": [["pass", "pass"]] * 3 + [[{"sections": [["D3", "G3"]]}, "pass"]],
+        }
     )
     path = write_lines(tmp_path / "games.jsonl", [good[0], bad, good[1]])
     result = invoke("replay", path, "--json")
@@ -162,7 +173,12 @@ def test_replay_json_lines_with_a_tampered_record(tmp_path: Path) -> None:
     }
     for seed, line in zip((1, 2), (out[0], out[2]), strict=True):
         state = play_london_state(seed)
-        assert line == {"valid": True, "finished": True, "scores": state.scores(), "winners": state.winners()}
+        assert line == {
+            "valid": True,
+            "finished": True,
+            "scores": state.scores(),
+            "winners": state.winners(),
+        }
 
 
 def test_replay_text_output(tmp_path: Path, crossing_record: dict[str, Any]) -> None:
@@ -170,7 +186,9 @@ def test_replay_text_output(tmp_path: Path, crossing_record: dict[str, Any]) -> 
     result = invoke("replay", path)
     assert result.exit_code == 1
     state = play_london_state(1)
-    assert result.stdout.startswith(f"{path}:1: finished; bot:greedy {state.scores()[0]}, bot:random ")
+    assert result.stdout.startswith(
+        f"{path}:1: finished; bot:greedy {state.scores()[0]}, bot:random "
+    )
     assert result.stderr.strip() == f"{path}:2: {CROSSING_MESSAGE}"
 
 
@@ -182,7 +200,15 @@ def test_replay_record_errors_and_bad_lines(tmp_path: Path) -> None:
     player_markup["players"] = ["[/x]", "[bold]b"]
     path = tmp_path / "games.jsonl"
     path.write_text(
-        "\n".join([json.dumps(in_progress), "{not json", json.dumps(record_error), "[1, 2]", json.dumps(player_markup)]),
+        "\n".join(
+            [
+                json.dumps(in_progress),
+                "{not json",
+                json.dumps(record_error),
+                "[1, 2]",
+                json.dumps(player_markup),
+            ]
+        ),
         encoding="utf-8",
     )
     result = invoke("replay", path, "--json")
@@ -191,7 +217,11 @@ def test_replay_record_errors_and_bad_lines(tmp_path: Path) -> None:
     assert out[0] == {"valid": True, "finished": False, "scores": [7, 0], "winners": []}
     assert out[1]["valid"] is False and out[1]["reason"] == "bad-json"
     assert f"{path}:2: not valid JSON" in out[1]["error"]
-    assert out[2] == {"valid": False, "error": "unknown key(s) in record: colour", "reason": "bad-record"}
+    assert out[2] == {
+        "valid": False,
+        "error": "unknown key(s) in record: colour",
+        "reason": "bad-record",
+    }
     assert out[3]["reason"] == "bad-record"
     assert out[4]["valid"] is True
     text = invoke("replay", path)
@@ -264,13 +294,19 @@ def test_simulate_json_keys(tmp_path: Path) -> None:
     assert result.exit_code == 0
     summary = json.loads(result.stdout)
     assert list(summary) == ["game", "bots", "games", "seats"]
-    assert (summary["game"], summary["bots"], summary["games"]) == ("london", ["greedy", "random"], 3)
+    assert (summary["game"], summary["bots"], summary["games"]) == (
+        "london",
+        ["greedy", "random"],
+        3,
+    )
     assert len(summary["seats"]) == 2
     for seat in summary["seats"]:
         assert list(seat) == ["bot", "mean", "std", "min", "max", "wins", "components"]
         assert list(seat["components"]) == ["lines", "tourist", "interchanges", "total"]
     assert sum(seat["wins"] for seat in summary["seats"]) == pytest.approx(3)
-    modules = invoke("simulate", "london", "--bots", "random", "--games", "2", "--objectives", "random", "--json")
+    modules = invoke(
+        "simulate", "london", "--bots", "random", "--games", "2", "--objectives", "random", "--json"
+    )
     assert modules.exit_code == 0
     assert "objectives" in json.loads(modules.stdout)["seats"][0]["components"]
 
@@ -285,8 +321,18 @@ def test_simulate_deals_manifest_gives_every_bot_the_same_cards(tmp_path: Path) 
     assert all(set(d) == {"format", "game", "players", "options", "rounds", "meta"} for d in deals)
 
     solo, duo = tmp_path / "solo.jsonl", tmp_path / "duo.jsonl"
-    assert invoke("simulate", "london", "--bots", "random", "--deals", manifest, "--out", solo).exit_code == 0
-    assert invoke("simulate", "london", "--bots", "greedy,random", "--deals", manifest, "--out", duo).exit_code == 0
+    assert (
+        invoke(
+            "simulate", "london", "--bots", "random", "--deals", manifest, "--out", solo
+        ).exit_code
+        == 0
+    )
+    assert (
+        invoke(
+            "simulate", "london", "--bots", "greedy,random", "--deals", manifest, "--out", duo
+        ).exit_code
+        == 0
+    )
     a = [json.loads(line) for line in solo.read_text(encoding="utf-8").splitlines()]
     b = [json.loads(line) for line in duo.read_text(encoding="utf-8").splitlines()]
     assert len(a) == len(b) == 5
@@ -305,24 +351,60 @@ def test_simulate_deals_manifest_gives_every_bot_the_same_cards(tmp_path: Path) 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("london", "--bots", "foo", "--games", "2"), "unknown bot 'foo' (known: easy, medium, hard, expert, greedy, heuristic, lookahead, montecarlo, random)"),
-        (("london", "--bots", "", "--games", "2"), "--bots needs at least one bot code (known: easy, medium, hard, expert, greedy, heuristic, lookahead, montecarlo, random)"),
+        (
+            ("london", "--bots", "foo", "--games", "2"),
+            "unknown bot 'foo' (known: easy, medium, hard, expert, greedy, heuristic, lookahead, montecarlo, random)",
+        ),
+        (
+            ("london", "--bots", "", "--games", "2"),
+            "--bots needs at least one bot code (known: easy, medium, hard, expert, greedy, heuristic, lookahead, montecarlo, random)",
+        ),
         (("tokyo", "--bots", "random", "--games", "2"), "unknown game 'tokyo'"),
         (("london", "--bots", "random"), "give either --games N or --deals FILE"),
         (("london", "--bots", "random", "--games", "0"), "--games must be at least 1"),
-        (("london", "--bots", "random", "--games", "2", "--workers", "0"), "--workers must be at least 1"),
-        (("london", "--bots", "random,random,random,random,random", "--games", "1"), "1 to 4 players, not 5"),
-        (("london", "--bots", "random", "--games", "2", "--powers", "joker"), "--powers: write random, colour=power pairs"),
-        (("london", "--bots", "random", "--games", "2", "--powers", '{"blue": "joker"}'), "powers: give one power for each of"),
-        (("london", "--bots", "random", "--games", "2", "--objectives", "thames-6"), "objectives: give 2 distinct ids"),
-        (("london", "--bots", "random", "--games", "2", "--seed", "-1"), "seed must be an integer from 0 to 2**64-1"),
+        (
+            ("london", "--bots", "random", "--games", "2", "--workers", "0"),
+            "--workers must be at least 1",
+        ),
+        (
+            ("london", "--bots", "random,random,random,random,random", "--games", "1"),
+            "1 to 4 players, not 5",
+        ),
+        (
+            ("london", "--bots", "random", "--games", "2", "--powers", "joker"),
+            "--powers: write random, colour=power pairs",
+        ),
+        (
+            ("london", "--bots", "random", "--games", "2", "--powers", '{"blue": "joker"}'),
+            "powers: give one power for each of",
+        ),
+        (
+            ("london", "--bots", "random", "--games", "2", "--objectives", "thames-6"),
+            "objectives: give 2 distinct ids",
+        ),
+        (
+            ("london", "--bots", "random", "--games", "2", "--seed", "-1"),
+            "seed must be an integer from 0 to 2**64-1",
+        ),
         (
             ("london", "--bots", "random", "--games", "2", "--seed", str(2**64 - 1)),
             "needs seeds up to 18446744073709551616, past the largest seed 2**64-1",
         ),
     ],
-    ids=["bot", "no-bots", "game", "neither", "games-0", "workers-0", "five-players", "powers-text",
-         "powers-partial", "one-objective", "seed-negative", "seed-overflow"],
+    ids=[
+        "bot",
+        "no-bots",
+        "game",
+        "neither",
+        "games-0",
+        "workers-0",
+        "five-players",
+        "powers-text",
+        "powers-partial",
+        "one-objective",
+        "seed-negative",
+        "seed-overflow",
+    ],
 )
 def test_simulate_bad_arguments_exit_2(args: tuple[str, ...], message: str) -> None:
     result = invoke("simulate", *args)
@@ -337,7 +419,9 @@ def test_simulate_games_and_deals_together_exit_2(tmp_path: Path) -> None:
     result = invoke("simulate", "london", "--bots", "random", "--games", "2", "--deals", manifest)
     assert result.exit_code == 2
     assert "give either --games N or --deals FILE" in result.stderr
-    result = invoke("simulate", "london", "--bots", "random", "--deals", manifest, "--powers", "random")
+    result = invoke(
+        "simulate", "london", "--bots", "random", "--deals", manifest, "--powers", "random"
+    )
     assert result.exit_code == 2
     assert "cannot be used with --deals" in result.stderr
 

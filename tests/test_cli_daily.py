@@ -333,7 +333,10 @@ def test_daily_account_whose_claimed_guest_has_played_is_told_why(server: str) -
     assert r.status_code == 200, r.text
     password = "another long one"
     with httpx.Client(base_url=server, timeout=15) as browser:
-        assert browser.post("/api/accounts", json={"name": "Eve", "password": password}).status_code == 201
+        assert (
+            browser.post("/api/accounts", json={"name": "Eve", "password": password}).status_code
+            == 201
+        )
         made_yesterday(server, "Eve")
         claim = browser.post(
             "/api/accounts/me/claim", headers={"Authorization": f"Bearer {guest['token']}"}, json={}

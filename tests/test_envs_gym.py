@@ -96,9 +96,10 @@ def test_seeding_reproduces_the_deal() -> None:
     deal = game.new_game(2026)
     deal_chance(deal)
     assert first == deal.snapshot() and info_a["deal"] == 2026
-    assert game.to_record(env.engine_state, ["x"], reveal=True)["rounds"] == game.to_record(
-        deal, ["x"], reveal=True
-    )["rounds"]
+    assert (
+        game.to_record(env.engine_state, ["x"], reveal=True)["rounds"]
+        == game.to_record(deal, ["x"], reveal=True)["rounds"]
+    )
     follow = [env.reset()[1]["deal"] for _ in range(3)]
     obs_b, _ = env.reset(seed=2026)
     assert env.engine_state.snapshot() == first
@@ -162,7 +163,9 @@ def test_encoding_orders_are_the_dense_index_orders() -> None:
         engine = game_engine(city)
         assert isinstance(engine, Boards)
         board = engine.board_json()
-        assert len(encoder.link_ends) == (game.num_distinct_actions - 1 - 148 * (city == "paris")) // 2
+        assert (
+            len(encoder.link_ends) == (game.num_distinct_actions - 1 - 148 * (city == "paris")) // 2
+        )
         state = game.new_game(1)
         for j, link in enumerate(board["links"]):  # type: ignore[arg-type]
             text = state.action_to_string(0, game.action_from_index(1 + 2 * j))

@@ -38,7 +38,9 @@ def test_envs_use_only_the_registry_and_the_protocol() -> None:
 def _modules_after(code: str) -> set[str]:
     out = subprocess.run(
         [sys.executable, "-c", f"{code}\nimport sys\nprint(' '.join(sys.modules))"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     return set(out.split())
 

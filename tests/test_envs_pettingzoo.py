@@ -60,12 +60,16 @@ def _hand(snapshot: str, seat: int) -> Counter[str]:
     return Counter() if group == "-" else Counter(group)
 
 
-@pytest.mark.parametrize(("players", "turn_mode", "seed"), [
-    (2, "draw", 1), (3, "hand", 2), (4, "official-hand", 3), (6, "hand", 4),
-])
-def test_metro_game_masks_rewards_and_hidden_tiles(
-    players: int, turn_mode: str, seed: int
-) -> None:
+@pytest.mark.parametrize(
+    ("players", "turn_mode", "seed"),
+    [
+        (2, "draw", 1),
+        (3, "hand", 2),
+        (4, "official-hand", 3),
+        (6, "hand", 4),
+    ],
+)
+def test_metro_game_masks_rewards_and_hidden_tiles(players: int, turn_mode: str, seed: int) -> None:
     """At every step: the mask is the engine's legal actions; every agent's observation shows
     its own hand and what it cannot see as ``unseen`` (the full state's pile and other
     hands), and is the same for a resampled state (other hands and pile drawn anew) — no
@@ -222,8 +226,11 @@ def _play_parallel(env: NextStationParallelEnv, seed: int, check_hidden: bool) -
 
 @pytest.mark.parametrize(
     ("city", "players", "options", "seed"),
-    [("london", 2, {}, 1), ("paris", 3, {"objectives": "random"}, 2),
-     ("london", 4, {"powers": "random", "objectives": "random"}, 3)],
+    [
+        ("london", 2, {}, 1),
+        ("paris", 3, {"objectives": "random"}, 2),
+        ("london", 4, {"powers": "random", "objectives": "random"}, 3),
+    ],
 )
 def test_nextstation_parallel_game(
     city: str, players: int, options: dict[str, object], seed: int

@@ -163,10 +163,15 @@ def invoke(env: dict[str, str | None], *args: str | Path, stdin: str | None = No
 
 def test_terminal_refusal_and_score_table_in_dutch(tmp_path: Path) -> None:
     out = tmp_path / "game.json"
-    played = invoke(DUTCH, "play", "london", "--seed", "3", "--out", out, stdin="Z9-A1\nA1-J10\nquit\n")
+    played = invoke(
+        DUTCH, "play", "london", "--seed", "3", "--out", out, stdin="Z9-A1\nA1-J10\nquit\n"
+    )
     assert played.exit_code == 0, played.output
     assert "✘ onbekend station 'Z9' op de kaart van Next Station: London" in played.stdout
-    assert "✘ verbinding A1-J10: geen verbindingslijn tussen deze stations (not-a-link)" in played.stdout
+    assert (
+        "✘ verbinding A1-J10: geen verbindingslijn tussen deze stations (not-a-link)"
+        in played.stdout
+    )
     assert "Typ een geldige zet, moves, map, hint, help of quit." in played.stdout
     assert f"Spel gestopt. Het verslag tot nu toe is opgeslagen in {out}" in played.stdout
     sheet = tmp_path / "sheet.json"

@@ -147,6 +147,8 @@ move generator, which chooses among them by the rules)."""
 POWERS = (None, *POWERS_IN_ACTION)
 """No power, and each power written with ``+power`` (joker, switch, double-section)."""
 STATIONS = range(len(LONDON.stations))
+
+
 def accepted(state: NextStationState, player: int, action: TurnAction) -> bool:
     """Whether ``state.apply`` (on a copy: ``state`` is unchanged) takes ``action``."""
     try:

@@ -54,8 +54,18 @@ def test_tile_code_spells_the_tracks() -> None:
 def test_stations() -> None:
     """32 edge stations anticlockwise from H1's top side; departure even, arrival odd."""
     assert len(DATA.stations) == 32
-    expected = {1: ("H1", 0), 8: ("A1", 0), 9: ("A1", 3), 16: ("A8", 3), 17: ("A8", 2),
-                24: ("H8", 2), 25: ("H8", 1), 32: ("H1", 1), 6: ("C1", 0), 20: ("D8", 2)}
+    expected = {
+        1: ("H1", 0),
+        8: ("A1", 0),
+        9: ("A1", 3),
+        16: ("A8", 3),
+        17: ("A8", 2),
+        24: ("H8", 2),
+        25: ("H8", 1),
+        32: ("H1", 1),
+        6: ("C1", 0),
+        20: ("D8", 2),
+    }
     for number, (square, side) in expected.items():
         st = DATA.stations[number - 1]
         assert (square_name(st.square), st.side) == (square, side)
@@ -65,23 +75,51 @@ def test_stations() -> None:
 def test_central_faces_and_squares() -> None:
     assert [square_name(s) for s in DATA.central_squares] == ["D4", "E4", "D5", "E5"]
     faces = {(square_name(sq), "NESW"[side]) for sq, side in DATA.central_faces}
-    assert faces == {("D3", "S"), ("E3", "S"), ("F4", "W"), ("F5", "W"),
-                     ("E6", "N"), ("D6", "N"), ("C5", "E"), ("C4", "E")}
+    assert faces == {
+        ("D3", "S"),
+        ("E3", "S"),
+        ("F4", "W"),
+        ("F5", "W"),
+        ("E6", "N"),
+        ("D6", "N"),
+        ("C5", "E"),
+        ("C4", "E"),
+    }
     assert DATA.playable_mask.bit_count() == 60
     assert DATA.edge_mask.bit_count() == 28
 
 
 ALLOCATIONS = {
-    2: [[1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31],
-        [2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 32]],
-    3: [[1, 4, 6, 11, 15, 20, 23, 25, 28, 31], [2, 7, 9, 12, 14, 19, 22, 27, 29, 32],
-        [3, 5, 8, 10, 13, 18, 21, 24, 26, 30]],
-    4: [[4, 7, 11, 16, 20, 23, 27, 32], [3, 8, 12, 15, 19, 24, 28, 31],
-        [1, 6, 10, 13, 18, 21, 25, 30], [2, 5, 9, 14, 17, 22, 26, 29]],
-    5: [[1, 5, 10, 14, 22, 28], [6, 12, 18, 23, 27, 32], [3, 7, 15, 19, 25, 29],
-        [2, 9, 13, 21, 26, 30], [4, 8, 11, 20, 24, 31]],
-    6: [[1, 5, 10, 19, 27], [2, 11, 18, 25, 29], [4, 8, 14, 21, 26], [6, 15, 20, 24, 31],
-        [3, 9, 13, 23, 30], [7, 12, 22, 28, 32]],
+    2: [
+        [1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31],
+        [2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 32],
+    ],
+    3: [
+        [1, 4, 6, 11, 15, 20, 23, 25, 28, 31],
+        [2, 7, 9, 12, 14, 19, 22, 27, 29, 32],
+        [3, 5, 8, 10, 13, 18, 21, 24, 26, 30],
+    ],
+    4: [
+        [4, 7, 11, 16, 20, 23, 27, 32],
+        [3, 8, 12, 15, 19, 24, 28, 31],
+        [1, 6, 10, 13, 18, 21, 25, 30],
+        [2, 5, 9, 14, 17, 22, 26, 29],
+    ],
+    5: [
+        [1, 5, 10, 14, 22, 28],
+        [6, 12, 18, 23, 27, 32],
+        [3, 7, 15, 19, 25, 29],
+        [2, 9, 13, 21, 26, 30],
+        [4, 8, 11, 20, 24, 31],
+    ],
+    6: [
+        [1, 5, 10, 19, 27],
+        [2, 11, 18, 25, 29],
+        [4, 8, 14, 21, 26],
+        [6, 15, 20, 24, 31],
+        [3, 9, 13, 23, 30],
+        [7, 12, 22, 28, 32],
+    ],
 }
 
 
@@ -127,10 +165,34 @@ def test_square_names() -> None:
 def test_golden_pile() -> None:
     """The pile of a seed never changes (Rng(seed, "pile") shuffling the data order)."""
     game = MetroGame(2)
-    assert game.pile_for(0)[:12] == ["cdac", "dacc", "badb", "aacb", "dada", "bcdd", "dbba",
-                                     "aacb", "adbb", "adad", "cccc", "cbaa"]
-    assert game.pile_for(20261129)[:12] == ["bcbc", "accd", "aacb", "cbaa", "acba", "ddbc",
-                                            "ccda", "dada", "acba", "badb", "dbba", "dddd"]
+    assert game.pile_for(0)[:12] == [
+        "cdac",
+        "dacc",
+        "badb",
+        "aacb",
+        "dada",
+        "bcdd",
+        "dbba",
+        "aacb",
+        "adbb",
+        "adad",
+        "cccc",
+        "cbaa",
+    ]
+    assert game.pile_for(20261129)[:12] == [
+        "bcbc",
+        "accd",
+        "aacb",
+        "cbaa",
+        "acba",
+        "ddbc",
+        "ccda",
+        "dada",
+        "acba",
+        "badb",
+        "dbba",
+        "dddd",
+    ]
     pile = game.pile_for(5)
     assert Counter(pile) == dict(zip(DATA.tile_codes, DATA.tile_counts, strict=True))
     assert MetroGame(6).pile_for(5) == pile  # the pile does not depend on the table
@@ -201,9 +263,23 @@ def corrupt_neighbour(d: Any) -> None:
 
 @pytest.mark.parametrize(
     "corrupt",
-    [corrupt_count, corrupt_parity, corrupt_code, corrupt_duplicate_type, corrupt_station,
-     corrupt_station_order, corrupt_departure, corrupt_allocation, corrupt_unused, corrupt_face,
-     corrupt_colours, corrupt_missing, corrupt_type, corrupt_check, corrupt_neighbour],
+    [
+        corrupt_count,
+        corrupt_parity,
+        corrupt_code,
+        corrupt_duplicate_type,
+        corrupt_station,
+        corrupt_station_order,
+        corrupt_departure,
+        corrupt_allocation,
+        corrupt_unused,
+        corrupt_face,
+        corrupt_colours,
+        corrupt_missing,
+        corrupt_type,
+        corrupt_check,
+        corrupt_neighbour,
+    ],
 )
 def test_bad_data_raises_data_error(corrupt: Any) -> None:
     d = raw()

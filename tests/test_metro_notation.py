@@ -63,8 +63,21 @@ def test_every_action_round_trips() -> None:
 
 
 BAD_TEXT: list[Any] = [
-    "", "   ", "cbaa", "C9", "I1", "cbaa C5 D6", "zzzz C5", "C5 cbaa", "cbaa-C5",
-    "draw C5", "x" * 1000, None, 34, ["cbaa", "C5"], b"cbaa C5",
+    "",
+    "   ",
+    "cbaa",
+    "C9",
+    "I1",
+    "cbaa C5 D6",
+    "zzzz C5",
+    "C5 cbaa",
+    "cbaa-C5",
+    "draw C5",
+    "x" * 1000,
+    None,
+    34,
+    ["cbaa", "C5"],
+    b"cbaa C5",
 ]
 
 
@@ -75,11 +88,25 @@ def test_bad_text(text: Any) -> None:
 
 
 BAD_JSON: list[Any] = [
-    None, 1, "C5", "cbaa C5", [], ["C5"], {}, {"tile": "cbaa"},
-    {"square": "C5", "tile": "zzzz"}, {"square": "Z5"}, {"square": 34},
-    {"square": "C5", "tile": 3}, {"square": "C5", "extra": 1}, {"square": ["C5"]},
-    {"square": "C5", "tile": ["cbaa"]}, {"square": "C5" * 10000}, {"Square": "C5"},
-    {"square": None}, True,
+    None,
+    1,
+    "C5",
+    "cbaa C5",
+    [],
+    ["C5"],
+    {},
+    {"tile": "cbaa"},
+    {"square": "C5", "tile": "zzzz"},
+    {"square": "Z5"},
+    {"square": 34},
+    {"square": "C5", "tile": 3},
+    {"square": "C5", "extra": 1},
+    {"square": ["C5"]},
+    {"square": "C5", "tile": ["cbaa"]},
+    {"square": "C5" * 10000},
+    {"Square": "C5"},
+    {"square": None},
+    True,
 ]
 
 
@@ -116,7 +143,9 @@ def test_fuzz_text(text: str) -> None:
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=12,
 )
 

@@ -80,9 +80,7 @@ def check_view(state: MetroState, viewer: int, rng: Rng) -> None:
             assert view.hand(p) == (HIDDEN,) * len(state.hand(p))
     assert view.known_pile() == []
     assert bytes(view.board.tiles) == bytes(state.board.tiles)
-    private_to_others = sum(
-        1 for who, a in view.history() if who == CHANCE and a == HIDDEN
-    )
+    private_to_others = sum(1 for who, a in view.history() if who == CHANCE and a == HIDDEN)
     if state.game.options.turn_mode == "draw":
         assert private_to_others == 0
     # what the viewer cannot see = the pile + the others' hands
@@ -97,9 +95,11 @@ def check_view(state: MetroState, viewer: int, rng: Rng) -> None:
     full = view.resample(viewer, rng)
     assert full.viewer is None and full.hand(viewer) == state.hand(viewer)
     assert [len(full.hand(p)) for p in range(n)] == [len(state.hand(p)) for p in range(n)]
-    everything = Counter(full.known_pile()) + Counter(
-        t for p in range(n) for t in full.hand(p)
-    ) + Counter(t for t in (full.board.tile_at(sq) for sq in range(64)) if t)
+    everything = (
+        Counter(full.known_pile())
+        + Counter(t for p in range(n) for t in full.hand(p))
+        + Counter(t for t in (full.board.tile_at(sq) for sq in range(64)) if t)
+    )
     if full.drawn_tile:
         everything[full.drawn_tile] += 1
     assert everything == dict(zip(DATA.tile_codes, DATA.tile_counts, strict=True))
@@ -152,9 +152,8 @@ def play_checked(game: MetroGame, seed: int) -> MetroState:
         assert sorted(state.routes(), key=lambda r: r.station) == routes
         if step % 29 == 11:
             check_view(state, step % game.players, rng)
-        pending_draw = (
-            game.options.turn_mode == "official-hand"
-            and (state.drawn_tile is not None or state.history()[-1][1] == DRAW)
+        pending_draw = game.options.turn_mode == "official-hand" and (
+            state.drawn_tile is not None or state.history()[-1][1] == DRAW
         )
         if step >= 50 and mid_record is None and not pending_draw:
             # (a record lists placements only: it cannot stop between DRAW and its placement)

@@ -246,7 +246,9 @@ def test_huge_input() -> None:
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=6),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
     max_leaves=10,
 )
 KEYS = ["format", "game", "players", "seed", "options", "tiles", "turns", "meta"]
@@ -264,8 +266,15 @@ def test_fuzz_records(key: str, value: Any, cut: int) -> None:
 
 
 @settings(max_examples=100, deadline=None, derandomize=True, database=None)
-@given(st.lists(st.tuples(st.sampled_from(["A1", "B1", "C1", "D4", "A2", "C2", "B2", "Q1"]),
-                          st.sampled_from(["baac", "aaaa", "cbaa", "dddd", "zzzz"])), max_size=8))
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["A1", "B1", "C1", "D4", "A2", "C2", "B2", "Q1"]),
+            st.sampled_from(["baac", "aaaa", "cbaa", "dddd", "zzzz"]),
+        ),
+        max_size=8,
+    )
+)
 def test_fuzz_turns(turns: list[tuple[str, str]]) -> None:
     """Random turns on the check pile: only our errors; a valid replay stays honest."""
     rec = copy.deepcopy(CHECK_RECORD)
@@ -299,22 +308,38 @@ def test_check_value_sheet() -> None:
 
 
 def test_sheet_centre_and_unallocated() -> None:
-    sheet = {"game": "metro", "player_count": 3, "placements": [
-        {"square": "D1", "tile": "aaaa"}, {"square": "D2", "tile": "aaaa"},
-        {"square": "D3", "tile": "aaaa"}, {"square": "A8", "tile": "baac"}]}
+    sheet = {
+        "game": "metro",
+        "player_count": 3,
+        "placements": [
+            {"square": "D1", "tile": "aaaa"},
+            {"square": "D2", "tile": "aaaa"},
+            {"square": "D3", "tile": "aaaa"},
+            {"square": "A8", "tile": "baac"},
+        ],
+    }
     out = score_metro_sheet(sheet)
     # station 5 belongs to seat 2 with 3 players; 16 is unused
-    assert out == {"scores": [0, 0, 6], "routes": [
-        {"station": 5, "player": 2, "tiles": 3, "central": True, "points": 6},
-        {"station": 16, "player": None, "tiles": 1, "central": False, "points": 0}]}
+    assert out == {
+        "scores": [0, 0, 6],
+        "routes": [
+            {"station": 5, "player": 2, "tiles": 3, "central": True, "points": 6},
+            {"station": 16, "player": None, "tiles": 1, "central": False, "points": 0},
+        ],
+    }
 
 
 def test_sheet_full_game_matches_state() -> None:
     rec = record_of(seed=12, players=5)
     state = replay_metro_record(rec)
-    sheet = {"game": "metro", "player_count": 5, "placements": [
-        {"square": t["square"], "tile": state.board.tile_at(_sq(t["square"]))}
-        for t in rec["turns"]]}
+    sheet = {
+        "game": "metro",
+        "player_count": 5,
+        "placements": [
+            {"square": t["square"], "tile": state.board.tile_at(_sq(t["square"]))}
+            for t in rec["turns"]
+        ],
+    }
     out = score_metro_sheet(sheet)
     assert out["scores"] == state.scores()
     assert len(out["routes"]) == 32
@@ -325,9 +350,12 @@ def _sq(name: str) -> int:
 
 
 def test_sheet_options_forbidden() -> None:
-    sheet = {"game": "metro", "player_count": 2,
-             "placements": [{"square": "B1", "tile": "aaaa"}, {"square": "A1", "tile": "cccc"}],
-             "options": {"one_tile_routes": "forbidden"}}
+    sheet = {
+        "game": "metro",
+        "player_count": 2,
+        "placements": [{"square": "B1", "tile": "aaaa"}, {"square": "A1", "tile": "cccc"}],
+        "options": {"one_tile_routes": "forbidden"},
+    }
     with pytest.raises(IllegalActionError) as info:
         score_metro_sheet(sheet)
     assert info.value.reason == "one-tile-route" and info.value.where.turn == 2
@@ -349,14 +377,29 @@ SHEET_ERRORS: list[tuple[Any, type[Exception], str | None]] = [
     ({**CHECK_SHEET, "placements": ["draw"]}, NotationError, None),
     ({**CHECK_SHEET, "placements": [{"square": "A1", "tile": "zzzz"}]}, NotationError, None),
     ({**CHECK_SHEET, "options": {"speed": 1}}, NotationError, None),
-    ({**CHECK_SHEET, "placements": [{"square": "D4", "tile": "aaaa"}]}, IllegalActionError,
-     "central-square"),
-    ({**CHECK_SHEET, "placements": [{"square": "C3", "tile": "aaaa"}]}, IllegalActionError,
-     "not-adjacent"),
-    ({**CHECK_SHEET, "placements": [{"square": "A1", "tile": "aaaa"}] * 2}, IllegalActionError,
-     "square-occupied"),
-    ({**CHECK_SHEET, "placements": [{"square": s, "tile": "cbcb"} for s in ["A1", "B1", "C1", "D1"]]},
-     IllegalActionError, "no-tile-left"),
+    (
+        {**CHECK_SHEET, "placements": [{"square": "D4", "tile": "aaaa"}]},
+        IllegalActionError,
+        "central-square",
+    ),
+    (
+        {**CHECK_SHEET, "placements": [{"square": "C3", "tile": "aaaa"}]},
+        IllegalActionError,
+        "not-adjacent",
+    ),
+    (
+        {**CHECK_SHEET, "placements": [{"square": "A1", "tile": "aaaa"}] * 2},
+        IllegalActionError,
+        "square-occupied",
+    ),
+    (
+        {
+            **CHECK_SHEET,
+            "placements": [{"square": s, "tile": "cbcb"} for s in ["A1", "B1", "C1", "D1"]],
+        },
+        IllegalActionError,
+        "no-tile-left",
+    ),
 ]
 
 

@@ -286,7 +286,7 @@ def test_forbidden_exception_when_no_other_square() -> None:
 
 
 def test_forbidden_applies_at_unallocated_stations() -> None:
-    """"The test is geometric": baac on A8 joins unused stations 16 and 17 (3 players)."""
+    """ "The test is geometric": baac on A8 joins unused stations 16 and 17 (3 players)."""
     game = MetroGame(3, MetroOptions(**FORBID))
     state = game.from_pile(["baac"]).apply(CHANCE, "baac")
     with pytest.raises(IllegalActionError) as info:
@@ -372,8 +372,9 @@ def test_hand_mode_end_skips_empty_hands() -> None:
             if p != CHANCE and state.pile_size == 0:
                 movers.append(p)
             acts = state.legal_actions(p)
-            state.apply_in_place(p, acts[0] if p == CHANCE else acts[-1] if mode == "hand"
-                                 else acts[0])
+            state.apply_in_place(
+                p, acts[0] if p == CHANCE else acts[-1] if mode == "hand" else acts[0]
+            )
         assert state.board.placed == 60
         assert all(state.hand(p) == () for p in range(4))
         assert len(movers) >= 4 and sorted(movers[-4:]) == [0, 1, 2, 3]

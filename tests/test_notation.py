@@ -40,15 +40,31 @@ SPEC_TABLE: list[tuple[Any, str, TurnAction]] = [
         "D3-E4 E4-E1 +double-section",
         TurnAction(((s("D3"), s("E4")), (s("E4"), s("E1"))), "double-section"),
     ),
-    ({"sections": [["F8", "F5"]], "power": "joker"}, "F8-F5 +joker", TurnAction(((s("F8"), s("F5")),), "joker")),
-    ({"sections": [["F5", "E4"]], "circle": "E4"}, "F5-E4 @E4", TurnAction(((s("F5"), s("E4")),), None, s("E4"))),
+    (
+        {"sections": [["F8", "F5"]], "power": "joker"},
+        "F8-F5 +joker",
+        TurnAction(((s("F8"), s("F5")),), "joker"),
+    ),
+    (
+        {"sections": [["F5", "E4"]], "circle": "E4"},
+        "F5-E4 @E4",
+        TurnAction(((s("F5"), s("E4")),), None, s("E4")),
+    ),
     ({"sections": [], "circle": "E4"}, "@E4", TurnAction((), None, s("E4"))),
-    ({"sections": [["G3", "H4"]], "power": "switch"}, "G3-H4 +switch", TurnAction(((s("G3"), s("H4")),), "switch")),
+    (
+        {"sections": [["G3", "H4"]], "power": "switch"},
+        "G3-H4 +switch",
+        TurnAction(((s("G3"), s("H4")),), "switch"),
+    ),
 ]
 
 
-@pytest.mark.parametrize(("json_form", "text", "value"), SPEC_TABLE, ids=[t for _, t, _ in SPEC_TABLE])
-def test_spec_table_reads_writes_and_round_trips(json_form: Any, text: str, value: TurnAction) -> None:
+@pytest.mark.parametrize(
+    ("json_form", "text", "value"), SPEC_TABLE, ids=[t for _, t, _ in SPEC_TABLE]
+)
+def test_spec_table_reads_writes_and_round_trips(
+    json_form: Any, text: str, value: TurnAction
+) -> None:
     assert parse_action(LONDON, text) == value
     assert action_from_json(LONDON, json_form) == value
     assert format_action(LONDON, value) == text
@@ -127,7 +143,9 @@ def test_generated_actions_round_trip(action: TurnAction) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(max_size=60) | st.text(alphabet="ABCDEFGHIJK0123456789-+@ ,pasjokrwitch", max_size=40))
+@given(
+    st.text(max_size=60) | st.text(alphabet="ABCDEFGHIJK0123456789-+@ ,pasjokrwitch", max_size=40)
+)
 def test_any_text_parses_or_raises_notation_error(text: str) -> None:
     try:
         action = parse_action(LONDON, text)
@@ -138,10 +156,16 @@ def test_any_text_parses_or_raises_notation_error(text: str) -> None:
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8)
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats()
+    | st.text(max_size=8)
     | st.sampled_from(["D3", "G3", "E4", "pass", "joker", "circle-station", "sections"]),
-    lambda inner: st.lists(inner, max_size=3)
-    | st.dictionaries(st.sampled_from(["sections", "power", "circle", "x"]), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(["sections", "power", "circle", "x"]), inner, max_size=3)
+    ),
     max_leaves=12,
 )
 
@@ -198,7 +222,8 @@ def test_bad_text_is_refused_naming_the_bad_part(text: str, message: str) -> Non
 
 
 @pytest.mark.parametrize(
-    ("value", "type_name"), [(5, "int"), (None, "NoneType"), (b"D3-G3", "bytes"), (["D3-G3"], "list")]
+    ("value", "type_name"),
+    [(5, "int"), (None, "NoneType"), (b"D3-G3", "bytes"), (["D3-G3"], "list")],
 )
 def test_non_string_text_is_refused(value: Any, type_name: str) -> None:
     with pytest.raises(NotationError, match=f"must be text, not {type_name}"):

@@ -84,7 +84,9 @@ def test_played_record_round_trips_and_replays_to_the_same_game(
 
 
 def test_modules_record_uses_powers(make_record: Callable[..., dict[str, Any]]) -> None:
-    record = make_record(13, ("greedy", "greedy", "random"), {"objectives": "random", "powers": "random"})
+    record = make_record(
+        13, ("greedy", "greedy", "random"), {"objectives": "random", "powers": "random"}
+    )
     assert len(record["options"]["objectives"]) == 2
     assert sorted(record["options"]["powers"].values()) == sorted(LONDON.powers)
 
@@ -219,7 +221,9 @@ def _passes(*cards: str) -> list[Turn]:
 
 SIMPLE_ROUND_1: list[Turn] = [
     ("street-square", ["H4-G3", "pass"]),
-    *_passes("underground-square", "underground-circle", "underground-pentagon", "underground-triangle"),
+    *_passes(
+        "underground-square", "underground-circle", "underground-pentagon", "underground-triangle"
+    ),
     ("underground-joker", ["pass", "pass"]),
 ]
 """Player 0's pink line is H4-G3; the round ends at turn 6."""
@@ -259,7 +263,10 @@ SIMPLE_ROUND_1: list[Turn] = [
             "section G4-H4: H4 is already on the line",
         ),
         (
-            [SIMPLE_ROUND_1, [("street-square", ["D3-G3", "pass"]), ("street-circle", ["G3-H4", "pass"])]],
+            [
+                SIMPLE_ROUND_1,
+                [("street-square", ["D3-G3", "pass"]), ("street-circle", ["G3-H4", "pass"])],
+            ],
             (2, 2, 0),
             "doubled-section",
             "section G3-H4 is already drawn by the pink line",
@@ -277,7 +284,15 @@ SIMPLE_ROUND_1: list[Turn] = [
             "section H4-G3: the first section must leave the departure station F8",
         ),
     ],
-    ids=["wrong-symbol", "not-an-end", "first-not-departure", "revisits", "doubled", "not-a-link", "player-1"],
+    ids=[
+        "wrong-symbol",
+        "not-an-end",
+        "first-not-departure",
+        "revisits",
+        "doubled",
+        "not-a-link",
+        "player-1",
+    ],
 )
 def test_illegal_action_has_its_reason_and_place(
     rounds: list[list[Turn]], where: tuple[int, int, int], reason: str, detail: str
@@ -303,7 +318,12 @@ def test_bad_notation_in_an_action_is_located() -> None:
 
 def test_power_used_twice_in_a_round() -> None:
     record = hand_record(
-        [[("street-triangle", ["H4-G4 +joker", "pass"]), ("street-square", ["G4-F5 +joker", "pass"])]],
+        [
+            [
+                ("street-triangle", ["H4-G4 +joker", "pass"]),
+                ("street-square", ["G4-F5 +joker", "pass"]),
+            ]
+        ],
         powers=POWERS,
     )
     error = refused(record)
@@ -414,7 +434,10 @@ def test_missing_round_in_the_middle(london_record: dict[str, Any]) -> None:
 
 
 def test_unknown_card() -> None:
-    bad_record(hand_record([[("street-hexagon", ["pass", "pass"])]]), "round 1: unknown card 'street-hexagon'")
+    bad_record(
+        hand_record([[("street-hexagon", ["pass", "pass"])]]),
+        "round 1: unknown card 'street-hexagon'",
+    )
 
 
 # -- structure -------------------------------------------------------------------------------
@@ -447,7 +470,11 @@ STRUCTURE = [
     ("players-5", _set(("players",), list("abcde")), "players must be a list of 1 to 4 names"),
     ("player-int", _set(("players", 1), 3), "bad player name 3"),
     ("player-empty", _set(("players", 1), ""), "bad player name ''"),
-    ("player-count", _set(("players",), ["solo"]), "round 1, turn 1: one action per player expected"),
+    (
+        "player-count",
+        _set(("players",), ["solo"]),
+        "round 1, turn 1: one action per player expected",
+    ),
     ("seed-str", _set(("seed",), "7"), "seed must be an integer from 0 to 2**64-1"),
     ("seed-negative", _set(("seed",), -1), "seed must be an integer from 0 to 2**64-1"),
     ("seed-bool", _set(("seed",), True), "seed must be an integer from 0 to 2**64-1"),
@@ -459,19 +486,45 @@ STRUCTURE = [
     ("cards-str", _set(("rounds", 0, "cards"), "street-circle"), "round 1: bad cards"),
     ("card-int", _set(("rounds", 0, "cards", 0), 3), "round 1: unknown card 3"),
     ("turns-dict", _set(("rounds", 0, "turns"), {}), "round 1: bad turns"),
-    ("turn-str", _set(("rounds", 0, "turns", 0), "pass"), "round 1, turn 1: one action per player expected"),
+    (
+        "turn-str",
+        _set(("rounds", 0, "turns", 0), "pass"),
+        "round 1, turn 1: one action per player expected",
+    ),
     ("deck-int", _set(("rounds", 0, "deck"), 5), "round 1: deck must list the 11 cards once each"),
-    ("deck-short", _set(("rounds", 0, "deck"), ["street-circle"]), "round 1: deck must list the 11 cards once each"),
+    (
+        "deck-short",
+        _set(("rounds", 0, "deck"), ["street-circle"]),
+        "round 1: deck must list the 11 cards once each",
+    ),
     ("meta-list", _set(("meta",), []), "meta must be an object"),
     ("options-list", _set(("options",), []), "options: options must be an object"),
-    ("options-key", _set(("options", "colours"), []), "options: unknown option for london: colours"),
-    ("options-cycle", _set(("options", "colour_cycle"), ["blue"] * 4), "colour_cycle must list each of"),
-    ("options-objective", _set(("options", "objectives"), ["thames-7", "all-districts"]), "unknown objective 'thames-7'"),
-    ("options-powers", _set(("options", "powers"), {"blue": "joker"}), "powers: give one power for each of"),
+    (
+        "options-key",
+        _set(("options", "colours"), []),
+        "options: unknown option for london: colours",
+    ),
+    (
+        "options-cycle",
+        _set(("options", "colour_cycle"), ["blue"] * 4),
+        "colour_cycle must list each of",
+    ),
+    (
+        "options-objective",
+        _set(("options", "objectives"), ["thames-7", "all-districts"]),
+        "unknown objective 'thames-7'",
+    ),
+    (
+        "options-powers",
+        _set(("options", "powers"), {"blue": "joker"}),
+        "powers: give one power for each of",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("edit", "message"), [s[1:] for s in STRUCTURE], ids=[s[0] for s in STRUCTURE])
+@pytest.mark.parametrize(
+    ("edit", "message"), [s[1:] for s in STRUCTURE], ids=[s[0] for s in STRUCTURE]
+)
 def test_malformed_record_is_refused(
     london_record: dict[str, Any], edit: Callable[[dict[str, Any]], None], message: str
 ) -> None:
@@ -492,7 +545,12 @@ def test_record_that_is_not_an_object(value: Any) -> None:
 def test_unknown_key_in_an_action_is_located(london_record: dict[str, Any]) -> None:
     london_record["rounds"][1]["turns"][2][1] = {"sections": [], "foo": 1}
     error = refused(london_record)
-    assert (error.reason, error.where.round, error.where.turn, error.where.player) == ("bad-notation", 2, 3, 1)
+    assert (error.reason, error.where.round, error.where.turn, error.where.player) == (
+        "bad-notation",
+        2,
+        3,
+        1,
+    )
     assert "unknown key(s) in action: foo" in str(error)
 
 
@@ -515,7 +573,10 @@ BIG = "x" * 10_000_000
         (_set(("game",), BIG), "unknown game 'xxx"),
         (_set(("rounds", 0, "cards", 0), BIG), "round 1: unknown card 'xxx"),
         (_set(("rounds", 0, "turns", 0, 0), {"sections": [["C6", BIG]]}), "unknown station 'xxx"),
-        (_set(("rounds", 0, "turns", 0, 0), {"sections": [], BIG: 1}), "unknown key(s) in action: xxx"),
+        (
+            _set(("rounds", 0, "turns", 0, 0), {"sections": [], BIG: 1}),
+            "unknown key(s) in action: xxx",
+        ),
         (_set(("rounds", 0, "turns", 0, 0), BIG), "not 'xxx"),
     ],
     ids=["player", "top-key", "round-key", "game", "card", "station", "action-key", "action"],
@@ -573,7 +634,9 @@ def test_deeply_nested_json(tmp_path: Path) -> None:
         files.read_json(path)
     with pytest.raises(RecordError, match="nested too deeply"):
         list(files.read_documents(path))
-    path.write_text('{"meta": ' + "[" * depth + "]" * depth + "}\n" + json.dumps(play_london(7)) + "\n")
+    path.write_text(
+        '{"meta": ' + "[" * depth + "]" * depth + "}\n" + json.dumps(play_london(7)) + "\n"
+    )
     docs = list(files.read_documents(path))
     assert isinstance(docs[0][1], RecordError)
     assert "nested too deeply" in str(docs[0][1])
@@ -597,7 +660,9 @@ def test_pretty_printed_record_with_an_error_is_one_error(tmp_path: Path) -> Non
     path.write_text(text, encoding="utf-8")
     assert [value for _, value in files.read_documents(path)] == [play_london(7)]
     path.write_text(text.replace('"meta": {}', '"meta": {},'), encoding="utf-8")
-    with pytest.raises(RecordError, match=r"game.json: not valid JSON \(line \d+, column \d+: .+\)"):
+    with pytest.raises(
+        RecordError, match=r"game.json: not valid JSON \(line \d+, column \d+: .+\)"
+    ):
         list(files.read_documents(path))
 
 
@@ -612,7 +677,12 @@ def test_key_given_twice_is_refused(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("content", "message"),
-    [(b"", "empty file"), (b"  \n\n", "empty file"), (b"\xff\xfe{}", "cannot read"), (b"{", "not valid JSON")],
+    [
+        (b"", "empty file"),
+        (b"  \n\n", "empty file"),
+        (b"\xff\xfe{}", "cannot read"),
+        (b"{", "not valid JSON"),
+    ],
 )
 def test_unreadable_files(tmp_path: Path, content: bytes, message: str) -> None:
     path = tmp_path / "x.json"
@@ -636,7 +706,9 @@ def test_json_forms_of_actions_in_records_match_the_engine(london_record: dict[s
 
 
 def test_options_random_resolve_from_the_seed() -> None:
-    record = play_london(13, ("greedy", "greedy", "random"), {"objectives": "random", "powers": "random"})
+    record = play_london(
+        13, ("greedy", "greedy", "random"), {"objectives": "random", "powers": "random"}
+    )
     resolved = copy.deepcopy(record["options"])
     record["options"] = {"objectives": "random", "powers": "random"}
     state = run(record)

@@ -43,7 +43,10 @@ def test_spec_example_without_the_circle() -> None:
 
 
 def test_optional_parts() -> None:
-    data = {"game": "london", "lines": {"blue": SPEC_SHEET["lines"]["blue"]}}  # other colours missing
+    data = {
+        "game": "london",
+        "lines": {"blue": SPEC_SHEET["lines"]["blue"]},
+    }  # other colours missing
     result = score_json(data)
     assert result["objectives"] == {"points": 0}
     assert result["lines"]["pink"] == EMPTY_LINE
@@ -147,7 +150,9 @@ ILLEGAL = [
 ]
 
 
-@pytest.mark.parametrize(("data", "reason", "message"), [c[1:] for c in ILLEGAL], ids=[c[0] for c in ILLEGAL])
+@pytest.mark.parametrize(
+    ("data", "reason", "message"), [c[1:] for c in ILLEGAL], ids=[c[0] for c in ILLEGAL]
+)
 def test_illegal_drawing_is_refused_with_its_reason(data: Any, reason: str, message: str) -> None:
     with pytest.raises(IllegalActionError) as info:
         score_sheet(data)
@@ -169,30 +174,115 @@ def test_the_same_crossing_is_refused_in_either_order() -> None:
 
 
 NAMES = [
-    ("unknown-colour", lines(red=[]), NotationError, "unknown colour 'red' (expected one of blue, pink, purple, green)"),
-    ("unknown-station", sheet(lines={"blue": [["F8", "K1"]]}), NotationError, "unknown station 'K1'"),
+    (
+        "unknown-colour",
+        lines(red=[]),
+        NotationError,
+        "unknown colour 'red' (expected one of blue, pink, purple, green)",
+    ),
+    (
+        "unknown-station",
+        sheet(lines={"blue": [["F8", "K1"]]}),
+        NotationError,
+        "unknown station 'K1'",
+    ),
     ("station-int", sheet(lines={"blue": [["F8", 5]]}), NotationError, "unknown station 5"),
     ("unknown-circle-colour", sheet(circled={"red": "E4"}), NotationError, "unknown colour 'red'"),
-    ("unknown-circle-station", sheet(circled={"blue": "Z9"}), NotationError, "unknown station 'Z9'"),
-    ("two-circles", sheet(circled={"blue": ["E4", "F4"]}), RecordError, "circled: one station per line, not ['E4', 'F4'] on blue"),
-    ("circle-int", sheet(circled={"blue": 4}), RecordError, "circled: one station per line, not 4 on blue"),
-    ("unknown-objective", sheet(objectives=["thames-7"]), NotationError, "unknown objective 'thames-7'"),
+    (
+        "unknown-circle-station",
+        sheet(circled={"blue": "Z9"}),
+        NotationError,
+        "unknown station 'Z9'",
+    ),
+    (
+        "two-circles",
+        sheet(circled={"blue": ["E4", "F4"]}),
+        RecordError,
+        "circled: one station per line, not ['E4', 'F4'] on blue",
+    ),
+    (
+        "circle-int",
+        sheet(circled={"blue": 4}),
+        RecordError,
+        "circled: one station per line, not 4 on blue",
+    ),
+    (
+        "unknown-objective",
+        sheet(objectives=["thames-7"]),
+        NotationError,
+        "unknown objective 'thames-7'",
+    ),
     ("objective-int", sheet(objectives=[6]), NotationError, "unknown objective 6"),
-    ("objectives-str", sheet(objectives="thames-6"), RecordError, "objectives must be a list of at most 2 distinct ids"),
-    ("objectives-twice", sheet(objectives=["thames-6", "thames-6"]), RecordError, "at most 2 distinct ids"),
-    ("objectives-3", sheet(objectives=["thames-6", "all-districts", "central-district"]), RecordError, "at most 2 distinct ids"),
+    (
+        "objectives-str",
+        sheet(objectives="thames-6"),
+        RecordError,
+        "objectives must be a list of at most 2 distinct ids",
+    ),
+    (
+        "objectives-twice",
+        sheet(objectives=["thames-6", "thames-6"]),
+        RecordError,
+        "at most 2 distinct ids",
+    ),
+    (
+        "objectives-3",
+        sheet(objectives=["thames-6", "all-districts", "central-district"]),
+        RecordError,
+        "at most 2 distinct ids",
+    ),
     ("unknown-key", sheet(score=27), RecordError, "unknown key(s) in sheet: score"),
     ("unknown-game", sheet(game="tokyo"), NotationError, "unknown game 'tokyo'"),
     ("game-list", sheet(game=["london"]), NotationError, "unknown game ['london']"),
-    ("game-object", sheet(game={"city": "london"}), NotationError, "unknown game {'city': 'london'}"),
+    (
+        "game-object",
+        sheet(game={"city": "london"}),
+        NotationError,
+        "unknown game {'city': 'london'}",
+    ),
     ("no-game", {"lines": {}}, NotationError, "unknown game None"),
-    ("lines-list", sheet(lines=[]), RecordError, "lines must be an object: colour → list of sections"),
-    ("line-text", sheet(lines={"blue": "F8-F5"}), RecordError, "blue line: a list of at most 60 sections expected"),
-    ("section-text", sheet(lines={"blue": ["F8-F5"]}), RecordError, "blue line: a section is a [from, to] pair, not 'F8-F5'"),
-    ("section-3", sheet(lines={"blue": [["F8", "F5", "E4"]]}), RecordError, "a section is a [from, to] pair"),
-    ("too-many-sections", sheet(lines={"blue": [["F8", "F5"]] * 61}), RecordError, "at most 60 sections"),
-    ("circled-list", sheet(circled=["E4"]), RecordError, "circled must be an object: colour → station"),
-    ("paris-circle", {"game": "paris", "circled": {"blue": "E5"}}, RecordError, "Next Station: Paris has no circled stations"),
+    (
+        "lines-list",
+        sheet(lines=[]),
+        RecordError,
+        "lines must be an object: colour → list of sections",
+    ),
+    (
+        "line-text",
+        sheet(lines={"blue": "F8-F5"}),
+        RecordError,
+        "blue line: a list of at most 60 sections expected",
+    ),
+    (
+        "section-text",
+        sheet(lines={"blue": ["F8-F5"]}),
+        RecordError,
+        "blue line: a section is a [from, to] pair, not 'F8-F5'",
+    ),
+    (
+        "section-3",
+        sheet(lines={"blue": [["F8", "F5", "E4"]]}),
+        RecordError,
+        "a section is a [from, to] pair",
+    ),
+    (
+        "too-many-sections",
+        sheet(lines={"blue": [["F8", "F5"]] * 61}),
+        RecordError,
+        "at most 60 sections",
+    ),
+    (
+        "circled-list",
+        sheet(circled=["E4"]),
+        RecordError,
+        "circled must be an object: colour → station",
+    ),
+    (
+        "paris-circle",
+        {"game": "paris", "circled": {"blue": "E5"}},
+        RecordError,
+        "Next Station: Paris has no circled stations",
+    ),
 ]
 
 

@@ -55,9 +55,7 @@ def test_run_ray_gives_run_manys_results_in_order(local_ray: Any) -> None:
 
 
 @pytest.mark.parametrize("source", ["seed", "deals"])
-def test_ray_equals_workers_and_one_process(
-    tmp_path: Path, local_ray: Any, source: str
-) -> None:
+def test_ray_equals_workers_and_one_process(tmp_path: Path, local_ray: Any, source: str) -> None:
     if source == "seed":
         run = ("simulate", "london", "--bots", "greedy,random", "--games", "14", "--seed", "9")
     else:

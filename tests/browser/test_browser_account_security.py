@@ -9,7 +9,12 @@ from playwright.sync_api import Browser, Page, expect
 from browser.conftest import PageErrors, new_page
 from browser.helpers import shot
 
-RULES = {"en": "8 to 256 characters", "fr": "8 à 256 caractères", "nl": "8 tot 256 tekens", "sk": "8 až 256 znakov"}
+RULES = {
+    "en": "8 to 256 characters",
+    "fr": "8 à 256 caractères",
+    "nl": "8 tot 256 tekens",
+    "sk": "8 až 256 znakov",
+}
 PASSWORD = "the first long password"
 NEW = "the second long password"
 
@@ -62,7 +67,9 @@ def test_a_password_change_and_signing_out_the_other_browsers(
         page.fill("#current-password", "not my password at all")
         page.fill("#new-password", NEW)
         page.click("#change-password")
-        expect(page.locator("[data-testid=security-error]")).to_contain_text("not the account's password")
+        expect(page.locator("[data-testid=security-error]")).to_contain_text(
+            "not the account's password"
+        )
         page.fill("#new-password", "short")
         page.click("#change-password")
         expect(page.locator("[data-testid=security-error]")).to_contain_text("8 to 256 characters")
@@ -89,7 +96,9 @@ def test_a_password_change_and_signing_out_the_other_browsers(
         signed_in(other)
         page.once("dialog", lambda d: d.accept())
         page.click("#sign-out-others")
-        expect(page.locator("[data-testid=security-status]")).to_have_text("1 other session was signed out.")
+        expect(page.locator("[data-testid=security-status]")).to_have_text(
+            "1 other session was signed out."
+        )
         other.reload()
         expect(other.locator("#account-name")).to_be_visible()
         page.reload()

@@ -22,7 +22,9 @@ def test_end_screen_analysis_panel(page: Page, server: str) -> None:
     expect(best).to_have_text(re.compile(r"^Best found: \d+$"), timeout=60_000)
     expect(panel.locator("[data-testid=analysis-note]")).to_contain_text("not a proven optimum")
     expect(panel.locator("[data-testid=analysis-turn]")).to_contain_text("Costliest turn: Round ")
-    expect(panel.locator("[data-testid=analysis-bound]")).to_contain_text("the optimum lies between")
+    expect(panel.locator("[data-testid=analysis-bound]")).to_contain_text(
+        "the optimum lies between"
+    )
     maps = panel.locator(".analysis-map")
     expect(maps).to_have_count(2)
     expect(maps.nth(0)).to_contain_text("Your map")

@@ -45,7 +45,9 @@ def test_hint_in_london_solo_shows_expected_scores(page: Page, server: str) -> N
     for line in lines:  # solo: points only
         assert re.search(r"^(\S+) \d+\.\d points$", line), line
     # the sections of the moves that draw one are dashed and numbered on the map
-    drawn = [(i + 1, line.split()[0]) for i, line in enumerate(lines) if line.split()[0] != "Pass"]  # "pass" in words
+    drawn = [
+        (i + 1, line.split()[0]) for i, line in enumerate(lines) if line.split()[0] != "Pass"
+    ]  # "pass" in words
     badges = page.locator(".hint-badge")
     expect(badges).to_have_count(len(drawn))
     got = [(int(b.text_content() or 0), b.get_attribute("data-hint-section")) for b in badges.all()]

@@ -36,11 +36,15 @@ def marks(page: Page) -> dict[str, int]:
 def test_line3_hotseat_to_the_end_on_the_generic_screen(page: Page, plugin_server: str) -> None:
     page.goto(f"{plugin_server}/")
     page.wait_for_selector("#create-form")
-    expect(page.locator("label.game-choice", has_text="Line 3")).to_be_visible()  # the server's title
+    expect(
+        page.locator("label.game-choice", has_text="Line 3")
+    ).to_be_visible()  # the server's title
     room = create_game(page, plugin_server, "line3", "hotseat", name="Ada")
     page.wait_for_selector("svg.board-generic .hit-cell")
     expect(page.locator("svg.board-generic .cell")).to_have_count(9)
-    names = page.eval_on_selector_all("svg.board-generic .cell", "cs => cs.map(c => c.dataset.cell)")
+    names = page.eval_on_selector_all(
+        "svg.board-generic .cell", "cs => cs.map(c => c.dataset.cell)"
+    )
     assert sorted(names) == sorted(f"{c}{r}" for c in "ABC" for r in "123")
     shot(page, "generic-line3-start")
 
@@ -52,12 +56,16 @@ def test_line3_hotseat_to_the_end_on_the_generic_screen(page: Page, plugin_serve
         cell = hits.first.get_attribute("data-cell")
         assert cell is not None
         # every cell offered is free and in the row the die named (all free ones when it is full)
-        offered = page.eval_on_selector_all("svg.board-generic .hit-cell", "hs => hs.map(h => h.dataset.cell)")
+        offered = page.eval_on_selector_all(
+            "svg.board-generic .hit-cell", "hs => hs.map(h => h.dataset.cell)"
+        )
         assert not set(offered) & set(marks(page))
         step = step_of(page)
         hits.first.click()
         wait_step_after(page, step)
-        expect(page.locator(f"svg.board-generic .cell[data-cell={cell}] .cell-mark")).to_have_count(1)
+        expect(page.locator(f"svg.board-generic .cell[data-cell={cell}] .cell-mark")).to_have_count(
+            1
+        )
         played.append((marks(page)[cell], cell))
     assert [who for who, _ in played] == [0, 1, 0, 1, 0, 1, 0, 1, 0]  # Ada first, then in turn
     assert marks(page) == {cell: who for who, cell in played}

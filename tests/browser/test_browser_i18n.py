@@ -432,7 +432,10 @@ CARDS_JS = """async ([lang, ids]) => {
 @pytest.mark.parametrize(
     ("lang", "words"),
     [
-        ("fr", [["carte surface\u00a0: rond", "carte métro\u00a0: joker", "B7"], ["surface", "métro"]]),
+        (
+            "fr",
+            [["carte surface\u00a0: rond", "carte métro\u00a0: joker", "B7"], ["surface", "métro"]],
+        ),
         ("sk", [["karta (ulica): kruh", "karta (metro): žolík", "B7"], ["ulica", "metro"]]),
     ],
 )

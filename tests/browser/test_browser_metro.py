@@ -51,9 +51,7 @@ def test_metro_rules_presets_on_the_form_and_the_room(page: Page, server: str) -
     # a language switch words the bots' menu again (the games list is asked per language)
     page.select_option("#lang-switch", "nl")
     expect(page.locator("#opt-preset option[value=seed]")).to_have_text("Oorspronkelijke regels")
-    expect(page.locator("select[data-bot] option[value=medium]").first).to_contain_text(
-        "trekking"
-    )
+    expect(page.locator("select[data-bot] option[value=medium]").first).to_contain_text("trekking")
     page.select_option("#lang-switch", "en")
     expect(page.locator("select[data-bot] option[value=medium]").first).to_contain_text(
         "determinization"

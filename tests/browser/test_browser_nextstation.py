@@ -66,7 +66,9 @@ def test_london_solo_whole_game_by_clicking(page: Page, server: str) -> None:
     expect(move_items).to_have_count(2)
     for item in move_items.all():
         expect(item).to_be_hidden()
-    assert not overlaps(page), overlaps(page)  # no marker covers another, a departure letter or "Thames"
+    assert not overlaps(page), overlaps(
+        page
+    )  # no marker covers another, a departure letter or "Thames"
     # interchanges are marked: as many rings as the sheet's interchange boxes count
     counts = page.locator(".final-sheet tr", has_text="Interchanges").first.inner_text()
     boxes = sum(int(n) for n in re.findall(r"(\d+)×\d", counts))

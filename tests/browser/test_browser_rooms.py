@@ -59,7 +59,11 @@ def test_online_room_two_players(browser: Browser, server: str, errors: PageErro
     # stay on screen (no scrolling per turn), and buttons are finger-sized
     guest.locator("svg.board-ns").scroll_into_view_if_needed()
     guest.evaluate("document.querySelector('svg.board-ns').scrollIntoView({block: 'start'})")
-    for part in (".turn-dock .card.current, .turn-dock .card", ".turn-dock .panel.turn p, .turn-dock .panel.turn h3", "#pass-btn"):
+    for part in (
+        ".turn-dock .card.current, .turn-dock .card",
+        ".turn-dock .panel.turn p, .turn-dock .panel.turn h3",
+        "#pass-btn",
+    ):
         assert in_viewport(guest, part), part
     pass_box = guest.locator("#pass-btn").bounding_box()
     assert pass_box is not None and pass_box["height"] >= 44

@@ -107,7 +107,9 @@ def new_account(
     tests' first day opens, so it may rank that day's deal; ``None``: now, by the app's
     daily clock)."""
     n = next(_BROWSERS)
-    browser = TestClient(client.app, client=(f"10.{n // 65536 % 256}.{n // 256 % 256}.{n % 256}", 50000))
+    browser = TestClient(
+        client.app, client=(f"10.{n // 65536 % 256}.{n // 256 % 256}.{n % 256}", 50000)
+    )
     r = browser.post("/api/accounts", json={"name": name, "password": PASSWORD})
     assert r.status_code == 201, r.text
     state = client.app.state  # type: ignore[attr-defined]

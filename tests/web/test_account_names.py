@@ -127,7 +127,9 @@ def test_refusals_name_the_rule_in_the_clients_language(db_url: str) -> None:
         assert "cannot" not in r.json()["error"], r.json()
         assert sign_up(client, "Ada").status_code == 201
         r = client.post(
-            "/api/accounts", json={"name": "\u0410da", "password": PASSWORD}, headers={"Cookie": "lang=nl"}
+            "/api/accounts",
+            json={"name": "\u0410da", "password": PASSWORD},
+            headers={"Cookie": "lang=nl"},
         )
         assert r.status_code == 409 and "taken" not in r.json()["error"], r.json()
 
@@ -137,9 +139,15 @@ def test_display_names_refuse_invisible_characters_but_an_emojis(client: TestCli
         r = client.post("/api/players", json={"name": name})
         refused(r, 400, "bad-request")
         assert f"invisible character {code}" in r.json()["error"], r.json()
-        r = client.post("/api/rooms", json={"game": "london", "mode": "solo", "seats": [{"name": name}]})
+        r = client.post(
+            "/api/rooms", json={"game": "london", "mode": "solo", "seats": [{"name": name}]}
+        )
         refused(r, 400, "bad-request")
-    for emoji in ("Ada \U0001f469\u200d\U0001f4bb", "\u2764\ufe0f", "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f"):
+    for emoji in (
+        "Ada \U0001f469\u200d\U0001f4bb",
+        "\u2764\ufe0f",
+        "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f",
+    ):
         r = client.post("/api/players", json={"name": emoji})
         assert r.status_code == 201 and r.json()["name"] == emoji, r.text
     for half in ("a\u200d\U0001f4bb", "\U0001f3f4\U000e0067", "x\ufe0f"):
@@ -182,11 +190,17 @@ def migrate_to(url: str, revision: str) -> None:
         engine.dispose()
 
 
-def test_the_migration_fills_skeletons_and_leaves_younger_lookalikes_none(tmp_path: Path, caplog: Any) -> None:
+def test_the_migration_fills_skeletons_and_leaves_younger_lookalikes_none(
+    tmp_path: Path, caplog: Any
+) -> None:
     url = f"sqlite:///{tmp_path / 'old.db'}"
     migrate_to(url, "0008")
     engine = open_database(url)
-    names = [("bbbbbbbbbb", "\u0410da", 2.0), ("aaaaaaaaaa", "Ada", 1.0), ("cccccccccc", "Cy\u200b", 3.0)]
+    names = [
+        ("bbbbbbbbbb", "\u0410da", 2.0),
+        ("aaaaaaaaaa", "Ada", 1.0),
+        ("cccccccccc", "Cy\u200b", 3.0),
+    ]
     with engine.begin() as connection:
         for n, (account, name, created) in enumerate(names):
             player = f"player{n:04d}"

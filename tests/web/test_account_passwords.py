@@ -48,7 +48,9 @@ def signed_in_as(client: TestClient, token: str) -> Any:
 
 
 def change(client: TestClient, password: str, new: str) -> Any:
-    return client.post("/api/accounts/me/password", json={"password": password, "new_password": new})
+    return client.post(
+        "/api/accounts/me/password", json={"password": password, "new_password": new}
+    )
 
 
 def test_a_password_change_ends_the_other_sessions(db_url: str) -> None:
@@ -67,8 +69,14 @@ def test_a_password_change_ends_the_other_sessions(db_url: str) -> None:
         assert sessions_of(client) == 1 and signed_in_as(client, mine) == "Ada"
         assert signed_in_as(client, first) is None and signed_in_as(client, second) is None
         client.cookies.clear()
-        refused(client.post("/api/sessions", json={"name": "Ada", "password": PASSWORD}), 401, "bad-password")
-        assert client.post("/api/sessions", json={"name": "Ada", "password": NEW}).status_code == 200
+        refused(
+            client.post("/api/sessions", json={"name": "Ada", "password": PASSWORD}),
+            401,
+            "bad-password",
+        )
+        assert (
+            client.post("/api/sessions", json={"name": "Ada", "password": NEW}).status_code == 200
+        )
         client.cookies.clear()
         refused(change(client, NEW, PASSWORD), 401, "bad-session")
 
@@ -97,4 +105,8 @@ def test_wrong_current_passwords_back_off_like_sign_ins(db_url: str) -> None:
             refused(change(client, "a wrong guess!", NEW), 401, "bad-password")
         refused(change(client, PASSWORD, NEW), 429, "rate-limited")
         client.cookies.clear()
-        refused(client.post("/api/sessions", json={"name": "Ada", "password": PASSWORD}), 429, "rate-limited")
+        refused(
+            client.post("/api/sessions", json={"name": "Ada", "password": PASSWORD}),
+            429,
+            "rate-limited",
+        )

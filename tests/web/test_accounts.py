@@ -94,8 +94,11 @@ def test_refused_sign_ups_store_nothing(db_url: str) -> None:
         refused(sign_up(client, "Bob", "x" * 257), 400, "bad-request")
         extra = client.post("/api/accounts", json={"name": "Bob", "password": PASSWORD, "a": 1})
         refused(extra, 400, "bad-request")
-        refused(client.post("/api/accounts", json={"name": "Bob", "password": 12345678}), 400,
-                "bad-request")
+        refused(
+            client.post("/api/accounts", json={"name": "Bob", "password": 12345678}),
+            400,
+            "bad-request",
+        )
         quiet = TestClient(client.app, raise_server_exceptions=False)  # the same app
         with failing_writes(client) as failed:
             r = sign_up(quiet, "Cy")
@@ -123,20 +126,28 @@ def test_sign_ups_and_sign_ins_are_rate_limited_per_address(db_url: str) -> None
         )
         refused(other, 429, "rate-limited")  # no trusted proxy: the header names no one
         for _ in range(3):
-            refused(c.post("/api/sessions", json={"name": "Ada", "password": "guess 1234"}), 401,
-                    "bad-password")
-        refused(c.post("/api/sessions", json={"name": "Ada", "password": PASSWORD}), 429,
-                "rate-limited")
+            refused(
+                c.post("/api/sessions", json={"name": "Ada", "password": "guess 1234"}),
+                401,
+                "bad-password",
+            )
+        refused(
+            c.post("/api/sessions", json={"name": "Ada", "password": PASSWORD}), 429, "rate-limited"
+        )
 
 
 def test_a_guest_history_is_claimed_into_an_account(db_url: str) -> None:
     with daily_client(db_url, Clock()) as client:
         guest, token = new_player(client, "Ada as guest")
         score = play_day(client, token, policy=3)["scores"][0]
-        refused(client.post("/api/accounts/me/claim", headers=auth(token) | JSON), 401, "bad-session")
+        refused(
+            client.post("/api/accounts/me/claim", headers=auth(token) | JSON), 401, "bad-session"
+        )
         made = sign_up(client, "Ada").json()
         refused(client.post("/api/accounts/me/claim", headers=JSON), 401, "bad-token")
-        refused(client.post("/api/accounts/me/claim", headers=auth("forged") | JSON), 403, "bad-token")
+        refused(
+            client.post("/api/accounts/me/claim", headers=auth("forged") | JSON), 403, "bad-token"
+        )
         r = client.post("/api/accounts/me/claim", headers=auth(token) | JSON)
         assert r.status_code == 200, r.text
         assert r.json()["players"] == [made["player"], guest]

@@ -75,9 +75,7 @@ def test_greedy_scores_stored_before_become_the_medium_levels(tmp_path: Path) ->
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "0003")
-        connection.execute(
-            text(f"{INSERT} ('london', :d, 'greedy', 97)"), {"d": DAY}
-        )
+        connection.execute(text(f"{INSERT} ('london', :d, 'greedy', 97)"), {"d": DAY})
     migrate(engine)
     with engine.begin() as connection:
         rows = connection.execute(text("SELECT game, day, bot, score FROM daily_bot_scores")).all()

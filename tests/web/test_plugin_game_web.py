@@ -36,7 +36,16 @@ def test_games_list_and_board(client: TestClient) -> None:
     assert cells == {(col, row): "ABC"[col] + str(row + 1) for col in range(3) for row in range(3)}
 
 
-def test_a_room_against_a_bot(client: TestClient) -> None:
+@pytest.fixture
+def served(db_url: str) -> Iterator[TestClient]:
+    """An app serving line3 as the settings name it: its job processes (the replay) know it."""
+    line3.unregister()
+    with TestClient(create_app(make_settings(db_url, games="line3:GAME"))) as client:
+        yield client
+
+
+def test_a_room_against_a_bot(served: TestClient) -> None:
+    client = served
     made = create(client, game="line3", mode="bots", seats=[{"name": "Ada"}, {"bot": "greedy"}])
     room, token = made["room"]["room"], made["tokens"]["0"]
     policy = Rng(7, "test-policy")

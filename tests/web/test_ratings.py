@@ -71,8 +71,10 @@ def test_online_games_rate_accounts_and_recompute_to_the_same_numbers(db_url: st
         assert r.json()["error"] == "this token does not hold seat 1"
         assert link(ada, room, 0, t0).status_code == 200
         lobby = link(bob, room, 1, t1).json()
-        assert [(s["name"], s["rating"]) for s in lobby["seats"][:2]] == [("Ada", None),
-                                                                          ("Bob", None)]
+        assert [(s["name"], s["rating"]) for s in lobby["seats"][:2]] == [
+            ("Ada", None),
+            ("Bob", None),
+        ]
         assert lobby["seats"][2]["rating"]["mu"] == 15.0  # the random bot's fixed rating
         r = link(ada, room, 1, t1)  # Ada holds seat 0 (the page's "Seat 1") already
         refused(r, 409, "seat-taken")
@@ -174,7 +176,8 @@ def test_one_person_holding_two_seats_rates_nothing(db_url: str) -> None:
             t1 = join(other, room, 1, "Sock")
             if tie_other:
                 assert link(other, room, 1, t1).status_code == 200
-            assert client.post(f"/api/rooms/{room}/start", headers=auth(made["host_token"]))
+            r = client.post(f"/api/rooms/{room}/start", headers=auth(made["host_token"]) | JSON)
+            assert r.status_code == 200, r.text
             Player(room, {"0": t0, "1": t1}, 9, passing=passing).play_out(client)
 
         # the farm: seat 1 joined anonymously from Ada's own browser (same address, session)
@@ -192,7 +195,8 @@ def test_one_person_holding_two_seats_rates_nothing(db_url: str) -> None:
         t1 = join(shared, room, 1, "Bob")
         assert link(shared, room, 1, t1).status_code == 200
         t2 = join(shared, room, 2, "Bob again")  # the same browser's other seat
-        assert client.post(f"/api/rooms/{room}/start", headers=auth(made["host_token"]))
+        r = client.post(f"/api/rooms/{room}/start", headers=auth(made["host_token"]) | JSON)
+        assert r.status_code == 200, r.text
         Player(room, {"0": t0, "1": t1, "2": t2}, 2).play_out(client)
         assert _rated_games(client) == 0
         profile = client.get(f"/api/accounts/{made_ada['account']}/profile").json()
@@ -214,7 +218,9 @@ def test_a_rating_that_cannot_be_stored_leaves_the_game_unfinished(
         t1 = join(bob, room, 1, "Bob")
         assert link(ada, room, 0, t0).status_code == 200
         assert link(bob, room, 1, t1).status_code == 200
-        assert client.post(f"/api/rooms/{room}/start", headers=auth(made["host_token"]) | JSON).is_success
+        assert client.post(
+            f"/api/rooms/{room}/start", headers=auth(made["host_token"]) | JSON
+        ).is_success
 
         def broken(*_args: Any) -> None:
             raise RuntimeError("injected: the rating failed")

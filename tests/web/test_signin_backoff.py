@@ -6,7 +6,6 @@ cannot be reached."""
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 from typing import Any
 
@@ -14,6 +13,7 @@ import pytest
 from dailyutil import Clock, daily_client, refused
 from fastapi.testclient import TestClient
 from redis.asyncio import Redis
+from webutil import run_async
 from workers import two_workers
 
 from metrogames.web.backoff import SignInBackoff
@@ -50,7 +50,10 @@ def app_client(db_url: str, **settings: Any) -> Any:
 def test_72_wrong_passwords_from_8_addresses_are_not_all_answered(db_url: str) -> None:
     with app_client(db_url, rate_signins="10/minute;100/hour") as client:
         client.__init__(client.app, client=("127.0.0.1", 50000))  # type: ignore[misc]
-        assert client.post("/api/accounts", json={"name": "Ada", "password": PASSWORD}).status_code == 201
+        assert (
+            client.post("/api/accounts", json={"name": "Ada", "password": PASSWORD}).status_code
+            == 201
+        )
         client.cookies.clear()
         answered, refusals = 0, []
         for n in range(72):  # 9 from each address: under the per-address limit of 10
@@ -72,7 +75,10 @@ def test_the_wait_doubles_up_to_its_cap_and_a_success_clears_it(db_url: str) -> 
         client.__init__(client.app, client=("127.0.0.1", 50000))  # type: ignore[misc]
         clock = Monotonic()
         client.app.state.backoff.now = clock  # type: ignore[attr-defined]
-        assert client.post("/api/accounts", json={"name": "Ada", "password": PASSWORD}).status_code == 201
+        assert (
+            client.post("/api/accounts", json={"name": "Ada", "password": PASSWORD}).status_code
+            == 201
+        )
         client.cookies.clear()
         for _ in range(3):
             refused(attempt(client, "Ada", WRONG), 401, "bad-password")
@@ -110,7 +116,11 @@ def test_the_workers_share_the_counts(db_url: str) -> None:
         assert a.post("/api/accounts", json={"name": name, "password": PASSWORD}).status_code == 201
         a.cookies.clear()
         for worker in (a, b, a, b):
-            refused(worker.post("/api/sessions", json={"name": name, "password": WRONG}), 401, "bad-password")
+            refused(
+                worker.post("/api/sessions", json={"name": name, "password": WRONG}),
+                401,
+                "bad-password",
+            )
         for worker in (a, b):
             r = worker.post("/api/sessions", json={"name": name, "password": PASSWORD})
             refused(r, 429, "rate-limited")
@@ -132,4 +142,4 @@ def test_without_redis_each_worker_counts_in_its_memory() -> None:
         await dead.aclose()
         return waits
 
-    assert asyncio.run(run()) == [0.0, 0.0, 5.0]
+    assert run_async(run()) == [0.0, 0.0, 5.0]

@@ -61,7 +61,9 @@ def test_a_finished_solo_room_is_analysed_once_and_rate_limited(db_url: str) -> 
         # actions), with the uploader's names in it: nothing new starts, nothing is charged
         up = client.post("/api/analyses", json={**rec, "players": ["Bea"]})
         assert up.status_code == 200, up.text
-        assert up.json()["player"] == "Bea" and up.json()["best_found"]["record"]["players"] == ["Bea"]
+        assert up.json()["player"] == "Bea" and up.json()["best_found"]["record"]["players"] == [
+            "Bea"
+        ]
         same = {**up.json(), "player": "Ada"}
         same["best_found"]["record"]["players"] = ["Ada"]
         assert same == doc

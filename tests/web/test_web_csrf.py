@@ -77,7 +77,9 @@ def test_every_changing_route_refuses_other_sites_and_non_json(client: TestClien
     for method, path in requests:
         body = b'{"name": "Mal", "password": "a long password"}'
         plain = {"Content-Type": "text/plain"}
-        message = refused(client.request(method, path, content=body, headers=plain), 415, "not-json")
+        message = refused(
+            client.request(method, path, content=body, headers=plain), 415, "not-json"
+        )
         assert "text/plain" in message["error"] and method in message["error"]
         for headers in ({}, {"Content-Type": "application/x-www-form-urlencoded"},
                         {"Content-Type": "multipart/form-data; boundary=x"},
@@ -85,7 +87,9 @@ def test_every_changing_route_refuses_other_sites_and_non_json(client: TestClien
             refused(client.request(method, path, content=body, headers=headers), 415, "not-json")
         refused(client.request(method, path), 415, "not-json")  # no body, no type
         foreign = JSON | {"Origin": FOREIGN}
-        message = refused(client.request(method, path, content=body, headers=foreign), 403, "cross-site")
+        message = refused(
+            client.request(method, path, content=body, headers=foreign), 403, "cross-site"
+        )
         assert FOREIGN in message["error"]
         for site in ("cross-site", "same-site"):
             fetched = JSON | {"Sec-Fetch-Site": site}
@@ -122,7 +126,9 @@ def attackers_form(client: TestClient) -> None:
     with sessions() as session:
         assert session.scalar(select(func.count()).select_from(AccountSessionRow)) == before
     # the same request from the site's own page signs in
-    r = client.post("/api/sessions", content=form[:-11] + b"}", headers=JSON | {"Origin": "http://testserver"})
+    r = client.post(
+        "/api/sessions", content=form[:-11] + b"}", headers=JSON | {"Origin": "http://testserver"}
+    )
     assert r.status_code == 200 and "set-cookie" in r.headers, r.text
 
 
@@ -138,13 +144,19 @@ def test_json_with_a_charset_and_origins_written_otherwise(client: TestClient) -
         assert r.status_code == 201, (same, r.text)
     for other in ("https://testserver", "http://testserver:8080", "http://testserver.evil",
                   "null", "http://testserver/path", "file://"):  # fmt: skip
-        refused(client.post("/api/players", json={"name": "Cy"}, headers={"Origin": other}), 403, "cross-site")
+        refused(
+            client.post("/api/players", json={"name": "Cy"}, headers={"Origin": other}),
+            403,
+            "cross-site",
+        )
     r = client.post("/api/players", json={"name": "Cy"}, headers={"Sec-Fetch-Site": "none"})
     assert r.status_code == 201, r.text  # typed by the user, a bookmark
 
 
 def test_refusals_are_translated(client: TestClient) -> None:
-    r = client.post("/api/rooms", content=b"{}", headers={"Content-Type": "text/plain", "Cookie": "lang=fr"})
+    r = client.post(
+        "/api/rooms", content=b"{}", headers={"Content-Type": "text/plain", "Cookie": "lang=fr"}
+    )
     body = refused(r, 415, "not-json")
     assert "Content-Type: application/json" in body["error"] and "requête" in body["error"], body
     r = client.post("/api/rooms", json={}, headers={"Origin": FOREIGN, "Accept-Language": "nl"})
@@ -153,7 +165,9 @@ def test_refusals_are_translated(client: TestClient) -> None:
 
 
 def test_configured_origins_are_allowed(db_url: str) -> None:
-    settings = make_settings(db_url, allowed_origins="https://friend.example, http://LOCALHOST:5173")
+    settings = make_settings(
+        db_url, allowed_origins="https://friend.example, http://LOCALHOST:5173"
+    )
     with TestClient(create_app(settings)) as c:
         for origin in ("https://friend.example", "http://localhost:5173"):
             headers = {"Origin": origin, "Sec-Fetch-Site": "cross-site"}
@@ -162,8 +176,16 @@ def test_configured_origins_are_allowed(db_url: str) -> None:
             with c.websocket_connect("/ws/rooms/abcdefgh", headers={"Origin": origin}) as ws:
                 ws.send_json({"type": "hello", "token": None})
                 assert ws.receive_json()["type"] == "error"  # no such room: the socket was served
-        refused(c.post("/api/players", json={"name": "Di"}, headers={"Origin": FOREIGN}), 403, "cross-site")
-        refused(c.post("/api/players", content=b"{}", headers={"Origin": "https://friend.example"}), 415, "not-json")
+        refused(
+            c.post("/api/players", json={"name": "Di"}, headers={"Origin": FOREIGN}),
+            403,
+            "cross-site",
+        )
+        refused(
+            c.post("/api/players", content=b"{}", headers={"Origin": "https://friend.example"}),
+            415,
+            "not-json",
+        )
 
 
 def test_settings_refuse_what_is_no_origin() -> None:
@@ -176,7 +198,14 @@ def test_origins_are_compared_normalised() -> None:
     assert origin_of("HTTPS://Example.ORG:443") == "https://example.org"
     assert origin_of("http://example.org:8000") == "http://example.org:8000"
     assert origin_of("http://[::1]:8000") == "http://[::1]:8000"
-    for bad in ("null", "", "example.org", "data:text/html,x", "http://a@example.org", "http://x:99999"):
+    for bad in (
+        "null",
+        "",
+        "example.org",
+        "data:text/html,x",
+        "http://a@example.org",
+        "http://x:99999",
+    ):
         assert origin_of(bad) is None, bad
 
 

@@ -141,7 +141,8 @@ class Scene:
         r = client.post(f"/api/rooms/{self.room}/join", json={"seat": 1, "name": "Bob"})
         self.bob = r.json()["token"]
         assert (
-            client.post(f"/api/rooms/{self.room}/start", headers=auth(self.host) | JSON).status_code == 200
+            client.post(f"/api/rooms/{self.room}/start", headers=auth(self.host) | JSON).status_code
+            == 200
         )
         made = create(
             client, game="london", mode="hotseat", seats=[{"name": "Eva"}, {"name": "Fe"}]
@@ -169,9 +170,12 @@ class Scene:
         rooms = st.sampled_from([self.waiting, self.room, self.london, self.finished]) | PART
         # path parameters parsed by their declared types: '²'.isdigit() is true and int('²')
         # fails (was a 500), and other digits and numbers that are not plain ones
-        seats = st.sampled_from(
-            ["0", "1", "7", "-1", "x", "%C2%B2", "%D9%A1", "1_0", "%201", "1.0", "9" * 30]
-        ) | PART
+        seats = (
+            st.sampled_from(
+                ["0", "1", "7", "-1", "x", "%C2%B2", "%D9%A1", "1_0", "%201", "1.0", "9" * 30]
+            )
+            | PART
+        )
         days = st.sampled_from(["2026-01-01", "2026-13-01", "%C2%B2026-01-01"]) | PART
         tokens = [None, self.ada, self.bob, self.host, self.waiting_host, self.player]
         action = {"action": st.sampled_from(ACTIONS), "step": self.step}

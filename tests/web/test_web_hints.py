@@ -110,7 +110,9 @@ def test_bad_hint_requests_are_refused(client: TestClient) -> None:
     step = view(client, room, token)["step"]
     refused(hint(client, room, token, step=step, about="Z9-A1"), 400, "bad-notation")
     refused(
-        hint(client, room, token, step=step, about={"sections": [["A1", "A2"]]}), 400, "bad-notation"
+        hint(client, room, token, step=step, about={"sections": [["A1", "A2"]]}),
+        400,
+        "bad-notation",
     )
     # A10-B10 is a link no departure touches: never legal on a first turn, whatever the deal
     legal = {str(a) for a in view(client, room, token)["legal"]}
@@ -121,9 +123,7 @@ def test_bad_hint_requests_are_refused(client: TestClient) -> None:
     refused(hint(client, room, token, step="1"), 400, "bad-request")
     refused(hint(client, room, token, step=step, extra=1), 400, "bad-request")
     online = create(client, game="london", mode="online", seats=[{"name": "A"}, {}])
-    refused(
-        hint(client, online["room"]["room"], online["tokens"]["0"], step=0), 409, "not-started"
-    )
+    refused(hint(client, online["room"]["room"], online["tokens"]["0"], step=0), 409, "not-started")
 
 
 def test_no_hint_after_the_end(client: TestClient) -> None:
@@ -183,9 +183,7 @@ def test_quick_bots_think_off_the_event_loop(
 ) -> None:
     probe = Probe("medium")
     monkeypatch.setattr(rooms_module, "make_bot", lambda code, seed: probe)
-    made = create(
-        client, game="metro", mode="bots", seats=[{"name": "Ada"}, {"bot": "medium"}]
-    )
+    made = create(client, game="metro", mode="bots", seats=[{"name": "Ada"}, {"bot": "medium"}])
     room, token = made["room"]["room"], made["tokens"]["0"]
     v = view(client, room, token)
     assert v["to_move"] == [0]

@@ -6,6 +6,7 @@ published deal's records are built once and paged. On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -17,9 +18,9 @@ from fastapi.testclient import TestClient
 from webutil import Player, auth, create, make_settings
 
 from metrogames.games import replay_record
-from metrogames.web import api
 from metrogames.web.app import create_app
 from metrogames.web.daily import DailyService
+from metrogames.web.jobs.service import Jobs
 from metrogames.web.rooms import RoomService
 
 NEXT = "2026-03-01"
@@ -59,6 +60,16 @@ class Gate:
 
         return gated
 
+    def wrap_async(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        """The same for a coroutine function (the event loop waits in a thread, not blocked)."""
+
+        async def gated(*args: Any, **kwargs: Any) -> Any:
+            self.entered.set()
+            self.timed_out = not await asyncio.to_thread(self.release.wait, 10)
+            return await fn(*args, **kwargs)
+
+        return gated
+
 
 HEAVY: dict[str, tuple[Any, str, str]] = {
     # request: (owner, attribute gated, method) ; the path is made by the test
@@ -67,8 +78,9 @@ HEAVY: dict[str, tuple[Any, str, str]] = {
     "history": (DailyService, "history", "GET"),
     "best": (DailyService, "best", "GET"),
     "result": (DailyService, "_result", "GET"),
-    "replay": (api, "replay_text", "GET"),
-    "upload": (api, "replay_text", "POST"),
+    # a replay is a job run in another process (tests/web/test_web_jobs.py): gated where it waits
+    "replay": (Jobs, "run", "GET"),
+    "upload": (Jobs, "run", "POST"),
     "load": (RoomService, "_load", "GET"),
 }
 
@@ -95,7 +107,8 @@ def test_a_heavy_request_does_not_hold_up_another(
     }[kind]
     owner, name, method = HEAVY[kind]
     gate = Gate()
-    monkeypatch.setattr(owner, name, gate.wrap(getattr(owner, name)))
+    wrap = gate.wrap_async if owner is Jobs else gate.wrap
+    monkeypatch.setattr(owner, name, wrap(getattr(owner, name)))
     with ThreadPoolExecutor(1) as pool:
         heavy = pool.submit(
             c.request, method, path, headers=auth(token), json=record if kind == "upload" else None
@@ -155,15 +168,15 @@ def test_a_published_deal_is_paged_built_once_and_shows_current_names(
 def test_a_replay_is_built_once(app_client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     c = app_client
     room = finished_solo(c)
-    calls: list[int] = []
-    replay_text = api.replay_text
+    calls: list[str] = []
+    run = Jobs.run
 
-    def counted(record: Any) -> str:
-        calls.append(1)
-        return replay_text(record)
+    async def counted(self: Jobs, kind: str, *args: Any, **kwargs: Any) -> Any:
+        calls.append(kind)
+        return await run(self, kind, *args, **kwargs)
 
-    monkeypatch.setattr(api, "replay_text", counted)
+    monkeypatch.setattr(Jobs, "run", counted)
     first = get(c, f"/api/rooms/{room}/replay")
-    assert get(c, f"/api/rooms/{room}/replay") == first and len(calls) == 1
+    assert get(c, f"/api/rooms/{room}/replay") == first and calls == ["replay"]
     assert first["frames"][-1]["status"] == "finished"
     assert len(first["frames"]) == get(c, f"/api/rooms/{room}/view")["step"] + 1

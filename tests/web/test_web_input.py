@@ -183,7 +183,10 @@ def test_wrong_types_name_the_field(client: TestClient) -> None:
         ({"game": "london", "mode": "solo", "seats": [{}] * 17}, "seats"),
         ({"game": "london", "mode": "duel", "seats": [{}]}, "mode"),
         ({"game": "london", "mode": "solo", "seats": [{}], "turn_clock": 5}, "turn_clock"),
-        ({"game": "london", "mode": "solo", "seats": [{}], "turn_clock": 7 * 86400 + 1}, "turn_clock"),
+        (
+            {"game": "london", "mode": "solo", "seats": [{}], "turn_clock": 7 * 86400 + 1},
+            "turn_clock",
+        ),
         ({"game": ["london"], "mode": "solo", "seats": [{}]}, "game"),
     ):
         r = client.post("/api/rooms", json=body)
@@ -353,7 +356,7 @@ def test_other_json_errors_do_not_blame_a_surrogate_pair(client: TestClient) -> 
     r = client.post(f"/api/rooms/{made['room']['room']}/join", content=body, headers=JSON)
     assert r.json()["error"] == (
         "a join is not JSON of valid text (UTF-8, no lone surrogate \\ud800–\\udfff): "
-        "line 1, column 34 (at 'name\": \"\\\\ud83d\\\\ude00\", \"seat\": x')"
+        'line 1, column 34 (at \'name": "\\\\ud83d\\\\ude00", "seat": x\')'
     )
 
 

@@ -112,7 +112,9 @@ def outcome(client: TestClient, task: Any) -> Any:
     return client.portal.call(wait)  # type: ignore[union-attr]
 
 
-def test_a_full_lane_refuses_busy_and_a_requester_over_its_quota_429(app_client: TestClient) -> None:
+def test_a_full_lane_refuses_busy_and_a_requester_over_its_quota_429(
+    app_client: TestClient,
+) -> None:
     client, jobs = app_client, jobs_of(app_client)
     first = run_in_app(client, jobs.run("probe", {"seconds": 0}))  # the slow lane's process
     running = started(client, "probe", {"seconds": 60}, who=["address:a"])
@@ -187,7 +189,10 @@ def test_a_searching_bot_plays_the_same_after_a_restart(db_url: str) -> None:
 
     def deal(client: TestClient) -> str:
         rooms = client.app.state.rooms  # type: ignore[attr-defined]
-        seats = [Seat(0, "Ada", True, None, hash_token(token)), Seat(1, "hard", False, "hard", None)]
+        seats = [
+            Seat(0, "Ada", True, None, hash_token(token)),
+            Seat(1, "hard", False, "hard", None),
+        ]
 
         async def make() -> str:
             return str((await rooms.create_dealt("metro", "bots", 4242, seats)).id)

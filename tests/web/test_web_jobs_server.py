@@ -38,7 +38,12 @@ def free_port() -> int:
 class Server:
     def __init__(self, tmp: Path) -> None:
         self.port = free_port()
-        command = [str(Path(sys.executable).with_name("metrogames")), "serve", "--host", "127.0.0.1"]
+        command = [
+            str(Path(sys.executable).with_name("metrogames")),
+            "serve",
+            "--host",
+            "127.0.0.1",
+        ]
         command += ["--port", str(self.port), "--db", f"sqlite:///{tmp / 'web.db'}"]
         self.process = subprocess.Popen(
             command, env={**os.environ, **ENV}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
@@ -99,7 +104,10 @@ def test_a_dropped_request_stops_its_job_and_a_shared_one_survives(server: Serve
     second.close()
     until(lambda: server.gauge("job_running", "slow") == 0, 10)  # nobody waits: stopped
     # a queued job whose requester leaves is dropped
-    running, queued = server.upload(solo_record(4, "random")), server.upload(solo_record(5, "random"))
+    running, queued = (
+        server.upload(solo_record(4, "random")),
+        server.upload(solo_record(5, "random")),
+    )
     until(lambda: server.gauge("job_queue_length", "slow") == 1, 60)
     queued.close()
     until(lambda: server.gauge("job_queue_length", "slow") == 0, 10)

@@ -34,11 +34,15 @@ def online_london(client: TestClient) -> tuple[str, dict[str, str], str]:
     refused(client.post(f"/api/rooms/{room}/join", json={"seat": 1}), 409, "seat-taken")
     refused(client.post(f"/api/rooms/{room}/join", json={"seat": 0}), 409, "seat-taken")
     tokens = {"0": made["tokens"]["0"], "1": r.json()["token"]}
-    refused(client.post(f"/api/rooms/{room}/start", headers=auth(tokens["1"]) | JSON), 403, "bad-token")
+    refused(
+        client.post(f"/api/rooms/{room}/start", headers=auth(tokens["1"]) | JSON), 403, "bad-token"
+    )
     refused(act(client, room, tokens["0"], "pass", 0), 409, "not-started")
     r = client.post(f"/api/rooms/{room}/start", headers=auth(host) | JSON)
     assert r.status_code == 200 and r.json()["status"] == "playing"
-    refused(client.post(f"/api/rooms/{room}/start", headers=auth(host) | JSON), 409, "already-started")
+    refused(
+        client.post(f"/api/rooms/{room}/start", headers=auth(host) | JSON), 409, "already-started"
+    )
     return room, tokens, host
 
 

@@ -41,7 +41,10 @@ def test_metro_hand_mode_log_hides_the_other_seats_draws(client: TestClient) -> 
     # them), and the other seat's draws are hidden from it
     draws = [i for i, m in enumerate(spectator) if m["player"] is None]
     assert all(spectator[i]["move"] == "?" for i in draws)
-    own = {seat: [logs[seat][i]["move"] for i in draws if logs[seat][i]["move"] != "?"] for seat in logs}
+    own = {
+        seat: [logs[seat][i]["move"] for i in draws if logs[seat][i]["move"] != "?"]
+        for seat in logs
+    }
     assert own["0"] and own["1"]
     assert len(own["0"]) + len(own["1"]) == len(draws)  # each draw is seen by one seat only
     for seat, sent in player.sent.items():

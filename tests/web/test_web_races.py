@@ -84,8 +84,11 @@ def test_concurrent_guest_starts_across_two_workers_keep_the_cap(db_url: str) ->
     clock = Clock()
     with daily_client(db_url, clock, daily_guest_ranked=3) as first:
         settings = make_settings(
-            db_url, redis_url=redis_url(), daily_secret="metrogames-test-secret",
-            daily_guest_ranked=3, rate_players="1000/minute",
+            db_url,
+            redis_url=redis_url(),
+            daily_secret="metrogames-test-secret",
+            daily_guest_ranked=3,
+            rate_players="1000/minute",
         )
         with TestClient(create_app(settings, now=clock)) as second:
             tokens = [new_player(first, f"Guest {i}")[1] for i in range(8)]

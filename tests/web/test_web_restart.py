@@ -52,7 +52,11 @@ def test_a_restart_resumes_clocks_and_bots_without_anyone_opening_the_room(db_ur
             seats=[{"name": "A"}, {"name": "B"}],
         )["room"]["room"]
         expired = create(
-            first, game="london", mode="hotseat", turn_clock=600, seats=[{"name": "C"}, {"name": "D"}]
+            first,
+            game="london",
+            mode="hotseat",
+            turn_clock=600,
+            seats=[{"name": "C"}, {"name": "D"}],
         )["room"]["room"]
         deadline = view(first, clocked)["clock"]["deadline"]
         made = create(first, game="metro", mode="bots", seats=[{"name": "E"}, {"bot": "random"}])

@@ -183,7 +183,9 @@ def test_a_body_over_64_kib_is_too_large(client: TestClient) -> None:
 def test_scoring_is_rate_limited_per_address(tmp_path: Path) -> None:
     app = create_app(make_settings(f"sqlite:///{tmp_path / 'web.db'}", rate_scores="3/minute"))
     with TestClient(app) as c:
-        assert c.post("/api/score", content=b"{", headers=JSON).status_code == 400  # not counted: its body
+        assert (
+            c.post("/api/score", content=b"{", headers=JSON).status_code == 400
+        )  # not counted: its body
         answers = [c.post("/api/score", json=s).status_code for s in (LONDON, CROSSING, METRO)]
         assert answers == [200, 400, 200]  # an illegal drawing is counted
         r = c.post("/api/score", json=LONDON)

@@ -47,12 +47,16 @@ def test_the_metrics_of_any_worker_answer_for_all_of_them() -> None:
     # by PROMETHEUS_MULTIPROC_DIR it makes one, so one scrape shows both workers' gauges
     pg, redis_url = os.environ.get("METROGAMES_TEST_PG"), os.environ.get("METROGAMES_TEST_REDIS")
     if not pg or not redis_url:
-        pytest.fail("METROGAMES_TEST_PG and METROGAMES_TEST_REDIS must be set (./dev test sets them)")
+        pytest.fail(
+            "METROGAMES_TEST_PG and METROGAMES_TEST_REDIS must be set (./dev test sets them)"
+        )
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "PROMETHEUS_MULTIPROC_DIR"}
     command = [str(Path(sys.executable).with_name("metrogames")), "serve", "--host", "127.0.0.1"]
     command += ["--port", port, "--workers", "2", "--db", pg, "--redis", redis_url]
-    server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     try:
         workers: set[str] = set()
         deadline = time.monotonic() + 60

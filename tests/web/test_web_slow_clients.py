@@ -24,7 +24,7 @@ import aiohttp
 import httpx
 import pytest
 import uvicorn
-from webutil import make_settings
+from webutil import make_settings, run_async
 
 from metrogames.web.app import create_app
 from metrogames.web.server import server_config
@@ -113,7 +113,7 @@ def test_two_unfinished_bodies_do_not_hold_up_anyone(tmp_path: Path) -> None:
                     headers={"Authorization": f"Bearer {player['token']}"},
                 )
                 assert daily.status_code == 200, daily.text
-            greeted = asyncio.run(_hello(address, room))
+            greeted = run_async(_hello(address, room))
             assert greeted["type"] == "view" and greeted["view"]["room"] == room
         finally:
             for sock in held:
@@ -194,19 +194,20 @@ def test_ordinary_requests_and_keep_alive_still_work(tmp_path: Path) -> None:
         body = json.dumps(SOLO).encode()
         sock.sendall(
             f"POST /api/rooms HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body[:10]
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode()
+            + body[:10]
         )
         time.sleep(0.3)
         sock.sendall(body[10:])
         assert read_all(sock).startswith(b"HTTP/1.1 201")
-        assert asyncio.run(_hello(address, room))["type"] == "view"
+        assert run_async(_hello(address, room))["type"] == "view"
 
 
 def test_a_socket_without_hello_is_closed(tmp_path: Path) -> None:
     with serving(tmp_path, hello_seconds=0.3) as address:
         with httpx.Client(base_url=f"http://{address}", timeout=5) as http:
             room = http.post("/api/rooms", json=SOLO).json()["room"]["room"]
-        first, close_code = asyncio.run(_silent(address, room))
+        first, close_code = run_async(_silent(address, room))
         assert first["type"] == "error" and "hello" in first["error"]
         assert close_code == 1008
 
@@ -253,7 +254,7 @@ def test_a_client_that_stops_reading_is_closed_not_waited_for() -> None:
         await asyncio.sleep(0.5)
         return stuck.sent, stuck.closed, outbox.closed
 
-    sent, closed, gave_up = asyncio.run(run())
+    sent, closed, gave_up = run_async(run())
     assert sent == ["v1"] and gave_up
     assert closed == (1008, "not reading")
 
@@ -273,4 +274,4 @@ def test_views_coalesce_and_an_unchanged_view_is_not_sent_again() -> None:
         await asyncio.sleep(0.2)
         return slow.sent
 
-    assert asyncio.run(run()) == ["v1", "chat", "v3", "v3"]
+    assert run_async(run()) == ["v1", "chat", "v3", "v3"]

@@ -192,7 +192,10 @@ def test_rules_pages_are_the_documents_rendered() -> None:
         for lang in ("en", "fr", "nl", "sk")
     )  # no stale page of a removed document
     london = (static_dir() / "rules" / "london.html").read_text(encoding="utf-8")
-    assert "<h1>Next Station: London" in london and "<td>at least 6 sections crossing the Thames</td>" in london
+    assert (
+        "<h1>Next Station: London" in london
+        and "<td>at least 6 sections crossing the Thames</td>" in london
+    )
 
 
 def test_rules_pages_are_served(client: TestClient) -> None:

@@ -31,10 +31,14 @@ def record_history(client: TestClient, room: str) -> list[Any]:
     return list(replay_record(r.json()).history())
 
 
-def online_metro(a: TestClient, b: TestClient, turn_clock: int | None = None) -> tuple[str, list[str]]:
+def online_metro(
+    a: TestClient, b: TestClient, turn_clock: int | None = None
+) -> tuple[str, list[str]]:
     """A started two-player Metro room: created and started on A, its second seat claimed on
     B; returns the room and the seat tokens."""
-    made = create(a, game="metro", mode="online", seats=[{"name": "Ada"}, {}], turn_clock=turn_clock)
+    made = create(
+        a, game="metro", mode="online", seats=[{"name": "Ada"}, {}], turn_clock=turn_clock
+    )
     room = made["room"]["room"]
     j = b.post(f"/api/rooms/{room}/join", json={"seat": 1, "name": "Bo"})
     assert j.status_code == 200, j.text
@@ -106,14 +110,18 @@ def test_a_worker_at_the_previous_version_applies_a_published_change_without_rea
             for _ in range(3):  # A plays; B's copy takes each change as published
                 seen = view(a, room, tokens[pushed["to_move"][0]])
                 mover = seen["to_move"][0]
-                assert act(a, room, tokens[mover], seen["legal"][0], seen["step"]).status_code == 200
+                assert (
+                    act(a, room, tokens[mover], seen["legal"][0], seen["step"]).status_code == 200
+                )
                 while pushed["step"] <= seen["step"]:
                     pushed = ws.receive_json()["view"]
                 assert pushed["to_move"] == [1 - mover]
         assert reads == []
         assert record_history(b, room) == record_history(a, room)
         now = view(b, room, tokens[pushed["to_move"][0]])
-        assert act(b, room, tokens[now["to_move"][0]], now["legal"][0], now["step"]).status_code == 200
+        assert (
+            act(b, room, tokens[now["to_move"][0]], now["legal"][0], now["step"]).status_code == 200
+        )
         assert reads == []  # B's copy was at the room's version: no catching up
         assert record_history(a, room) == record_history(b, room)
 
@@ -172,7 +180,9 @@ def test_a_player_connected_to_the_other_worker_keeps_the_seat(db_url: str) -> N
         later(b, 3600)  # an hour on for both: only Bob's socket on B counts
 
         def hand_over() -> Any:
-            return a.post(f"/api/rooms/{room}/seats/1/bot", headers=auth(host), json={"bot": "greedy"})
+            return a.post(
+                f"/api/rooms/{room}/seats/1/bot", headers=auth(host), json={"bot": "greedy"}
+            )
 
         def until(reason: str) -> Any:
             deadline = time.monotonic() + 5
@@ -189,7 +199,9 @@ def test_a_player_connected_to_the_other_worker_keeps_the_seat(db_url: str) -> N
             assert r.status_code == 409 and r.json()["reason"] == "player-present", r.text
             assert r.json()["error"].startswith("seat 2's player is connected")
         r = until("was here")
-        assert r.status_code == 409 and r.json()["error"].startswith("seat 2's player was here 0 s ago")
+        assert r.status_code == 409 and r.json()["error"].startswith(
+            "seat 2's player was here 0 s ago"
+        )
         later(a, 31)
         r = hand_over()
         assert r.status_code == 200, r.text

@@ -3,8 +3,10 @@ check the final position against an independent replay of the room's record."""
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -19,6 +21,13 @@ from metrogames.core.rng import Rng
 from metrogames.games import replay_record
 from metrogames.games.nextstation.sheet import score_sheet
 from metrogames.web.config import Settings
+
+
+def run_async(coroutine: Coroutine[Any, Any, Any], timeout: float = 120.0) -> Any:
+    """``asyncio.run(coroutine)`` on a thread of its own: the main thread may already run an
+    event loop (the browser tests' Playwright keeps one there for the whole session)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result(timeout)
 
 
 def make_settings(db_url: str, **kw: Any) -> Settings:

@@ -39,7 +39,9 @@ def two_workers(db_url: str, **settings: Any) -> Iterator[tuple[TestClient, Test
     url = redis_url()
     with ExitStack() as stack:
         a, b = (
-            stack.enter_context(TestClient(create_app(make_settings(db_url, redis_url=url, **settings))))
+            stack.enter_context(
+                TestClient(create_app(make_settings(db_url, redis_url=url, **settings)))
+            )
             for _ in range(2)
         )
         yield a, b
