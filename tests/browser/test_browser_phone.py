@@ -1,8 +1,8 @@
 """Tap targets on a phone (390x844, touch): whole London, Paris and Metro games played by
 tapping, measuring on every turn every legal target's hit area as the browser resolves taps.
 
-The measure is the page's own hit-testing (``document.elementFromPoint`` on a 2 px grid over
-the board), not the client's geometry: for each legal target, the side of the largest
+The measure is the page's own hit-testing (``document.elementFromPoint`` on a 2 px grid round
+each target), not the client's geometry: for each legal target, the side of the largest
 axis-aligned square around its drawn centre whose every grid point lands on that target's hit
 element. A target under 44 CSS px must offer the fallback instead: a tap on it opens the
 magnifier, where the same measure gives at least 44 px and a tap there makes the move; a target of 50
@@ -26,8 +26,9 @@ SLACK = 6  # px: a target measured between 44 and 50 px may open the magnifier o
 
 # For every legal target (a .hit in the board's hit layer): its name, its drawn centre on
 # screen (the station's or square's own drawing, not the hit shape) and the largest square
-# of grid points round that centre that all resolve to its hit element.
-MEASURE_JS = """([svgSel, step]) => {
+# of grid points round that centre, up to CAP px, that all resolve to its hit element. The
+# grid is sampled only where a square round some target may reach (each point once).
+MEASURE_JS = """([svgSel, step, cap]) => {
   const svg = document.querySelector(svgSel);
   const box = svg.getBoundingClientRect();
   const x0 = Math.max(0, box.left), y0 = Math.max(0, box.top);
@@ -35,12 +36,16 @@ MEASURE_JS = """([svgSel, step]) => {
   const nx = Math.floor((x1 - x0) / step) + 1, ny = Math.floor((y1 - y0) / step) + 1;
   const hits = [...svg.querySelectorAll(".layer-hits .hit")];
   const index = new Map(hits.map((e, i) => [e, i]));
-  const grid = new Int16Array(nx * ny);
-  for (let j = 0; j < ny; j++) for (let i = 0; i < nx; i++) {
-    const el = document.elementFromPoint(x0 + i * step, y0 + j * step);
-    const hit = el && el.closest(".hit");
-    grid[j * nx + i] = hit && index.has(hit) ? index.get(hit) : -1;
-  }
+  const grid = new Int16Array(nx * ny).fill(-2);  // -2: not sampled yet
+  const at = (i, j) => {
+    const k = j * nx + i;
+    if (grid[k] === -2) {
+      const el = document.elementFromPoint(x0 + i * step, y0 + j * step);
+      const hit = el && el.closest(".hit");
+      grid[k] = hit && index.has(hit) ? index.get(hit) : -1;
+    }
+    return grid[k];
+  };
   const ctm = svg.getScreenCTM();
   const centre = (hit) => {
     const name = hit.dataset.station || hit.dataset.square;
@@ -55,18 +60,22 @@ MEASURE_JS = """([svgSel, step]) => {
     }
     return [name, ctm.a * x + ctm.c * y + ctm.e, ctm.b * x + ctm.d * y + ctm.f];
   };
+  const reach = Math.floor(cap / step);  // a square of reach + 1 points is cap px wide
   return hits.map((hit, k) => {
     const [name, cx, cy] = centre(hit);
     const ci = Math.round((cx - x0) / step), cj = Math.round((cy - y0) / step);
     if (ci < 0 || cj < 0 || ci >= nx || cj >= ny) return { name, cx, cy, side: 0 };
-    const sum = new Int32Array((nx + 1) * (ny + 1));
-    for (let j = 0; j < ny; j++) for (let i = 0; i < nx; i++) {
-      sum[(j + 1) * (nx + 1) + i + 1] = (grid[j * nx + i] === k ? 1 : 0) + sum[j * (nx + 1) + i + 1] + sum[(j + 1) * (nx + 1) + i] - sum[j * (nx + 1) + i];
+    const ia = Math.max(0, ci - reach), ja = Math.max(0, cj - reach);
+    const w = Math.min(nx - 1, ci + reach) - ia + 1, h = Math.min(ny - 1, cj + reach) - ja + 1;
+    const sum = new Int32Array((w + 1) * (h + 1));
+    for (let j = 0; j < h; j++) for (let i = 0; i < w; i++) {
+      sum[(j + 1) * (w + 1) + i + 1] = (at(ia + i, ja + j) === k ? 1 : 0) + sum[j * (w + 1) + i + 1] + sum[(j + 1) * (w + 1) + i] - sum[j * (w + 1) + i];
     }
-    const all = (a, b, n) => sum[(b + n) * (nx + 1) + a + n] - sum[b * (nx + 1) + a + n] - sum[(b + n) * (nx + 1) + a] + sum[b * (nx + 1) + a] === n * n;
-    for (let n = Math.min(nx, ny, 60); n >= 1; n--) {
-      for (let a = Math.max(0, ci - n + 1); a <= ci && a + n <= nx; a++) {
-        for (let b = Math.max(0, cj - n + 1); b <= cj && b + n <= ny; b++) {
+    const all = (a, b, n) => sum[(b + n) * (w + 1) + a + n] - sum[b * (w + 1) + a + n] - sum[(b + n) * (w + 1) + a] + sum[b * (w + 1) + a] === n * n;
+    const li = ci - ia, lj = cj - ja;
+    for (let n = Math.min(w, h, reach + 1); n >= 1; n--) {
+      for (let a = Math.max(0, li - n + 1); a <= li && a + n <= w; a++) {
+        for (let b = Math.max(0, lj - n + 1); b <= lj && b + n <= h; b++) {
           if (all(a, b, n)) return { name, cx, cy, side: (n - 1) * step };
         }
       }
@@ -74,6 +83,9 @@ MEASURE_JS = """([svgSel, step]) => {
     return { name, cx, cy, side: 0 };
   });
 }"""
+CAP = 64
+"""px: a hit square is measured up to this side (a finger needs 44, one tap is due from 50)."""
+
 
 # The board's labels (grid letters and numbers, Metro's station numbers) lying partly outside
 # the board's box or the viewport's width.
@@ -111,7 +123,7 @@ class Sizes:
 
 
 def measure(page: Page, svg: str) -> list[dict[str, Any]]:
-    return list(page.evaluate(MEASURE_JS, [svg, 2]))
+    return list(page.evaluate(MEASURE_JS, [svg, 2, CAP]))
 
 
 # Whether the whole board is on screen and uncovered (its corners and bottom edge are its own).
@@ -159,15 +171,18 @@ def tap_in_zoom(page: Page, name: str, sizes: Sizes) -> None:
     expect(page.locator(ZOOM)).to_have_count(0)
 
 
-def check_targets(page: Page, svg: str, sizes: Sizes, choose: str, tries: int = 99) -> None:
-    """Measure every legal target; the first ``tries`` under 44 px (every one on a Next
-    Station map; Metro's many neighbouring squares: a few per turn, spread over the board)
-    open the magnifier when tapped, closed again unless it is ``choose``; then tap ``choose``
-    (through the magnifier when it is crowded)."""
+def check_targets(
+    page: Page, svg: str, sizes: Sizes, choose: str, turn: int, tries: int = 4
+) -> None:
+    """Measure every legal target; ``tries`` of those under 44 px, spread over the board and
+    shifted with ``turn`` (over a game most crowded targets are tried), open the magnifier when
+    tapped, closed again unless it is ``choose``; then tap ``choose`` (through the magnifier
+    when it is crowded)."""
     board_in_view(page, svg)
     found = measure(page, svg)
     crowded = [m for m in found if m["side"] < FINGER and m["name"] != choose]
-    tried = {m["name"] for m in crowded[:: max(1, -(-len(crowded) // tries))]}
+    stride = max(1, -(-len(crowded) // tries))
+    tried = {m["name"] for m in crowded[turn % stride :: stride]}
     chosen = None
     for m in found:
         sizes.targets += 1
@@ -203,13 +218,13 @@ def next_station_turn(page: Page, sizes: Sizes, turn: int) -> None:
     for _ in range(8):
         if step_of(page) > step or page.locator(f"#pass-btn[disabled], {GAME_OVER}").count():
             break
-        hits = page.locator(f"{svg} .layer-hits .hit")
-        kinds = [hits.nth(i).get_attribute("data-kind") for i in range(hits.count())]
-        names = [hits.nth(i).get_attribute("data-station") or "" for i in range(hits.count())]
+        hits = page.locator(f"{svg} .layer-hits .hit").evaluate_all(
+            "(es) => es.map((e) => [e.dataset.station || '', e.dataset.kind])"
+        )
         for kind in ("circle", "target", "start"):
-            of_kind = [n for n, k in zip(names, kinds, strict=True) if k == kind]
+            of_kind = [n for n, k in hits if k == kind]
             if of_kind:
-                check_targets(page, svg, sizes, of_kind[turn % len(of_kind)])
+                check_targets(page, svg, sizes, of_kind[turn % len(of_kind)], turn)
                 break
         else:
             button = "#circle-now-btn" if page.locator("#circle-now-btn").count() else "#pass-btn"
@@ -277,10 +292,8 @@ def test_metro_by_tapping_on_a_phone(browser: Browser, server: str, errors: Page
                 page.wait_for_selector(f"{svg} .hit-square, {GAME_OVER}")
                 continue
             step = step_of(page)
-            names = [
-                squares.nth(i).get_attribute("data-square") or "" for i in range(squares.count())
-            ]
-            check_targets(page, svg, sizes, names[moves * 7 % len(names)], tries=4)
+            names = squares.evaluate_all("(es) => es.map((e) => e.dataset.square || '')")
+            check_targets(page, svg, sizes, names[moves * 7 % len(names)], moves)
             if moves == 1:
                 shot(page, "phone-metro-early", full_page=False)
             wait_step_after(page, step)
