@@ -3,8 +3,8 @@
 Loaded by ``tests/conftest.py`` (``pytest_plugins``). When the environment variable ``CI`` is
 set to any non-empty value (``.ci/run`` sets ``CI=true``), every test that did not run and pass
 — skipped (at collection or at run time), xfailed, xpassed or deselected (``-k``, ``-m``, the
-PostgreSQL variants without ``METROGAMES_TEST_PG``) — is listed at the end and the run's exit
-status becomes non-zero, so a suite cannot pass in CI by skipping what it could not set up.
+PostgreSQL variants without ``METROGAMES_TEST_PG``), in this process or in an xdist worker — is
+listed at the end and the run's exit status becomes non-zero, so a suite cannot pass in CI by skipping what it could not set up.
 Without ``CI`` nothing changes.
 """
 
@@ -53,6 +53,15 @@ class StrictRun:
     def pytest_deselected(self, items: list[pytest.Item]) -> None:
         for item in items:
             self._add("deselected", item.nodeid)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node: object, error: object) -> None:
+        """Under xdist: what a worker deselected (each worker collects the whole suite, so
+        each sends the same list; ``tests/parallel.py`` fills it)."""
+        output = getattr(node, "workeroutput", {})
+        for nodeid in output.get("metrogames_deselected", []):
+            if ("deselected", nodeid) not in self.missed:
+                self._add("deselected", nodeid)
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:

@@ -1,6 +1,7 @@
 """Shared fixtures for the notation, record, sheet and command-line tests (London).
 
-Nothing here is autouse: other test modules are unaffected. Plugins: ``ci_strict`` (under a
+Nothing here is autouse: other test modules are unaffected. Plugins: ``parallel`` (each xdist
+worker on a PostgreSQL database and a Redis server of its own), ``ci_strict`` (under a
 non-empty ``CI`` a run that skipped, xfailed or deselected anything fails) and pytest's
 ``pytester`` (to test that plugin).
 """
@@ -23,7 +24,7 @@ from metrogames.games.nextstation.deal import Options
 from metrogames.games.nextstation.record import FORMAT, to_record
 from metrogames.games.nextstation.state import NextStationGame, NextStationState
 
-pytest_plugins = ["pytester", "ci_strict"]
+pytest_plugins = ["pytester", "parallel", "ci_strict"]
 
 # The terminal speaks the machine's language (LANG): these tests read its English texts.
 os.environ["METROGAMES_LANG"] = "en"

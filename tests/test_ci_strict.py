@@ -4,11 +4,15 @@ naming the test, and passes without ``CI``."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import ci_strict
 
 TINY = """
+from pathlib import Path
+
 import pytest
 
 def test_runs():
@@ -105,3 +109,25 @@ def test_a_module_skipped_at_collection_counts(
         result.stdout.fnmatch_lines(["SKIPPED test_second.py: *no_such_module_here*"])
     else:
         assert result.ret == pytest.ExitCode.OK, result.stdout.str()
+
+
+@pytest.mark.parametrize("name", ["skipped", "deselected"])
+def test_under_ci_a_worker_that_did_not_run_a_test_fails_the_run(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """Under xdist (two workers, ``tests/parallel.py`` beside the plugin): a skip reaches the
+    controller as a report, a deselection in the workers' output; both fail the run once."""
+    body, args = CASES[name]
+    pytester.makepyfile(TINY.format(name=name, body=body))
+    monkeypatch.setenv("CI", "true")
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    monkeypatch.setenv("PYTHONPATH", str(Path(ci_strict.__file__).parent))
+    for services in ("METROGAMES_TEST_PG", "METROGAMES_TEST_REDIS"):
+        monkeypatch.delenv(services, raising=False)
+    plugins = ("xdist.plugin", "parallel", "ci_strict")
+    options = [arg for plugin in plugins for arg in ("-p", plugin)]
+    result = pytester.runpytest_subprocess(*options, "-p", "no:cacheprovider", "-n", "2", *args)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED, result.stdout.str()
+    result.stdout.fnmatch_lines(
+        ["*CI is set: 1 test(s) skipped, xfailed or deselected*", f"*test_{name}*"]
+    )
