@@ -110,11 +110,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def plugin_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a web table that also serves the test-only plug-in game ``line3``
-    (``tests/line3.py``), named in its settings (``METROGAMES_GAMES=line3:GAME``): a game
+    (``tests/support/line3.py``), named in its settings (``METROGAMES_GAMES=support.line3:GAME``): a game
     whose family no screen of the client knows."""
     tests = str(Path(__file__).resolve().parents[1])
     path = os.pathsep.join(filter(None, [tests, os.environ.get("PYTHONPATH", "")]))
-    with serving(tmp_path_factory, METROGAMES_GAMES="line3:GAME", PYTHONPATH=path) as base:
+    with serving(tmp_path_factory, METROGAMES_GAMES="support.line3:GAME", PYTHONPATH=path) as base:
         yield base
 
 

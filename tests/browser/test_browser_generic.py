@@ -1,4 +1,4 @@
-"""A game no screen of the client knows — the test-only plug-in ``line3`` (``tests/line3.py``),
+"""A game no screen of the client knows — the test-only plug-in ``line3`` (``tests/support/line3.py``),
 served by naming it at the server's start — played in Chromium through the generic screen: a
 grid drawn from its board data, each move a click on a highlighted cell, two seats at one
 browser (hot-seat: the page's socket speaks for the seat to move). The scores shown at the end
@@ -14,7 +14,7 @@ LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4
 
 
 def recount(moves: list[list[object]]) -> list[int]:
-    """Lines of three per seat, from a record's moves alone (the rules of ``tests/line3.py``)."""
+    """Lines of three per seat, from a record's moves alone (the rules of ``tests/support/line3.py``)."""
     board = [-1] * 9
     for player, cell in moves:
         if player != -1:

@@ -16,14 +16,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from contract import ContractCheck
 from fastapi.testclient import TestClient
 from sqlalchemy import delete
-from webutil import make_settings
 
 from metrogames.web.app import create_app
 from metrogames.web.db import migrate, open_database
 from metrogames.web.models import RoomRow
+from support.web import make_settings
+from support.web_contract import ContractCheck
 
 PG_URL = os.environ.get("METROGAMES_TEST_PG")
 CI = bool(os.environ.get("CI"))

@@ -9,7 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from benchutil import load
+
+from support.benchmarks import load
 
 SERVER = {
     "METROGAMES_HEADER_SECONDS": "1",

@@ -14,16 +14,16 @@ import pytest
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
-from dailyutil import Clock, daily_client, refused
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
-from webutil import make_settings
 
 from metrogames.web.app import create_app
 from metrogames.web.db import open_database
 from metrogames.web.models import AccountRow
 from metrogames.web.names import skeleton_digest
+from support.daily import Clock, daily_client, refused
+from support.web import make_settings
 
 PASSWORD = "correct horse battery"
 ADA = "Ada48249"

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from dailyutil import Clock, daily_client, refused
 from fastapi.testclient import TestClient
 from sqlalchemy import select
-from webutil import JSON
 
 from metrogames.web.accounts import COOKIE
 from metrogames.web.models import AccountRow, AccountSessionRow
+from support.daily import Clock, daily_client, refused
+from support.web import JSON
 
 PASSWORD = "correct horse battery"
 NEW = "a new and longer one"

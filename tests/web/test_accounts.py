@@ -7,13 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from argon2 import PasswordHasher
-from dailyutil import Clock, daily_client, new_player, play_day, refused
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select, update
-from webutil import JSON, auth, failing_writes
 
 from metrogames.web.accounts import COOKIE
 from metrogames.web.models import AccountRow, AccountSessionRow, PlayerRow
+from support.daily import Clock, daily_client, new_player, play_day, refused
+from support.web import JSON, auth, failing_writes
 
 PASSWORD = "correct horse battery"
 

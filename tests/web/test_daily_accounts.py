@@ -8,7 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from dailyutil import (
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+
+from metrogames.web.daily import ACCOUNT_RULE, MIDNIGHT_RULE
+from metrogames.web.models import DailyAttemptRow, RoomRow
+from support.daily import (
     DAY,
     Clock,
     daily_client,
@@ -21,12 +26,7 @@ from dailyutil import (
     start,
     started,
 )
-from fastapi.testclient import TestClient
-from sqlalchemy import func, select
-from webutil import auth
-
-from metrogames.web.daily import ACCOUNT_RULE, MIDNIGHT_RULE
-from metrogames.web.models import DailyAttemptRow, RoomRow
+from support.web import auth
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "web-api.md"
 

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from dailyutil import (
+from fastapi.testclient import TestClient
+
+from metrogames.games import game_engine, replay_record
+from metrogames.web.daily_deal import competition_ranks
+from support.daily import (
     DAY,
     Clock,
     daily_client,
@@ -18,11 +22,7 @@ from dailyutil import (
     refused,
     started,
 )
-from fastapi.testclient import TestClient
-from webutil import auth, record
-
-from metrogames.games import game_engine, replay_record
-from metrogames.web.daily_deal import competition_ranks
+from support.web import auth, record
 
 NEXT = "2026-03-01"
 

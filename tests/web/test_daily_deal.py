@@ -7,9 +7,9 @@ import hashlib
 import hmac
 
 import pytest
-from dailyutil import SECRET, Clock, daily_client, reopen, started
 
 from metrogames.web.daily_deal import daily_seed, deal_state
+from support.daily import SECRET, Clock, daily_client, reopen, started
 
 GOLDEN = [
     (

@@ -10,16 +10,16 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from dailyutil import DAY, Clock, clean, get, new_player, play, started
 from fastapi.testclient import TestClient
 from sqlalchemy import text
-from webutil import make_settings
 
 from metrogames.bots import make_bot
 from metrogames.bots.play import play_bots
 from metrogames.web import daily_deal as dd
 from metrogames.web.app import create_app
 from metrogames.web.db import migrate, open_database
+from support.daily import DAY, Clock, clean, get, new_player, play, started
+from support.web import make_settings
 
 SECRET = "metrogames-test-secret"
 INSERT = "INSERT INTO daily_bot_scores (game, day, bot, score) VALUES"

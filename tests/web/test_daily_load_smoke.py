@@ -9,7 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import websockets  # noqa: F401  (load_web.py, whose helpers load_daily.py uses, needs it)
-from benchutil import load
+
+from support.benchmarks import load
 
 
 def test_three_players_and_a_reader(tmp_path: Path) -> None:

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from dailyutil import (
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+
+from metrogames.web.models import DailyAttemptRow, PlayerRow, RoomRow
+from support.daily import (
     DAY,
     Clock,
     daily_client,
@@ -18,11 +22,7 @@ from dailyutil import (
     start,
     started,
 )
-from fastapi.testclient import TestClient
-from sqlalchemy import func, select
-from webutil import act, auth, record, view
-
-from metrogames.web.models import DailyAttemptRow, PlayerRow, RoomRow
+from support.web import act, auth, record, view
 
 
 def counts(client: TestClient) -> tuple[int, int, int]:

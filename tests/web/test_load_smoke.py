@@ -9,7 +9,8 @@ from pathlib import Path
 from types import ModuleType
 
 import websockets  # noqa: F401  (load_web.py needs it: a missing package fails here)
-from benchutil import load
+
+from support.benchmarks import load
 
 
 def load_module() -> ModuleType:

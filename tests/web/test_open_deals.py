@@ -6,14 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from dailyutil import DAY, Clock, daily_client, new_player, play, refused, started
-from webutil import auth
 
 from metrogames.bots import make_bot
 from metrogames.bots.play import play_bots
 from metrogames.games import load_game, replay_record
 from metrogames.web import daily_deal as dd
 from metrogames.web.open_deals import AGREEMENT, chances, deal_chances, is_days_deal
+from support.daily import DAY, Clock, daily_client, new_player, play, refused, started
+from support.web import auth
 
 SEED = 2026_03_01
 

@@ -1,4 +1,4 @@
-"""The test-only game ``line3`` (``tests/line3.py``) in a web room, over the HTTP API, with no
+"""The test-only game ``line3`` (``tests/support/line3.py``) in a web room, over the HTTP API, with no
 file outside the tests knowing it: boards, a room against a bot played by a seeded random
 policy, the record, the replay; served by naming it in the settings (``METROGAMES_GAMES``).
 Scores are recomputed from the record's moves."""
@@ -9,13 +9,13 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
-from webutil import act, create, make_settings, record, view
 
-import line3
 from metrogames.core.errors import PluginError
 from metrogames.core.rng import Rng
 from metrogames.web.app import create_app
-from test_plugin_game import recount
+from support import line3
+from support.records import recount
+from support.web import act, create, make_settings, record, view
 
 
 @pytest.fixture(autouse=True)
@@ -40,7 +40,7 @@ def test_games_list_and_board(client: TestClient) -> None:
 def served(db_url: str) -> Iterator[TestClient]:
     """An app serving line3 as the settings name it: its job processes (the replay) know it."""
     line3.unregister()
-    with TestClient(create_app(make_settings(db_url, games="line3:GAME"))) as client:
+    with TestClient(create_app(make_settings(db_url, games="support.line3:GAME"))) as client:
         yield client
 
 
@@ -100,10 +100,10 @@ def test_a_game_without_the_optional_capabilities(client: TestClient) -> None:
 
 
 def test_served_when_named_in_the_settings(db_url: str) -> None:
-    """``METROGAMES_GAMES=line3:GAME``: the app registers the game at start; its views carry
+    """``METROGAMES_GAMES=support.line3:GAME``: the app registers the game at start; its views carry
     its family (its name: it names none) and its marks, the cells each seat took."""
     line3.unregister()
-    with TestClient(create_app(make_settings(db_url, games="line3:GAME"))) as client:
+    with TestClient(create_app(make_settings(db_url, games="support.line3:GAME"))) as client:
         assert [g["game"] for g in client.get("/api/games").json()][-1] == "line3"
         seats = [{"name": "Ada"}, {"name": "Bob"}]
         made = create(client, game="line3", mode="hotseat", seats=seats)
@@ -119,5 +119,7 @@ def test_served_when_named_in_the_settings(db_url: str) -> None:
 
 
 def test_a_bad_games_setting_stops_the_app(db_url: str) -> None:
-    with pytest.raises(PluginError, match="plug-in game 'line3:NOPE': line3 has no attribute"):
-        create_app(make_settings(db_url, games="line3:NOPE"))
+    with pytest.raises(
+        PluginError, match=r"plug-in game 'support\.line3:NOPE': support\.line3 has no attribute"
+    ):
+        create_app(make_settings(db_url, games="support.line3:NOPE"))

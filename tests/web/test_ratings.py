@@ -10,16 +10,16 @@ import json
 from typing import Any
 
 import pytest
-from dailyutil import PASSWORD, Clock, daily_client, new_account, refused
 from fastapi.testclient import TestClient
 from openskill.models import PlackettLuce
 from sqlalchemy import func, select, update
 from typer.testing import CliRunner
-from webutil import JSON, Player, auth
 
 from metrogames.cli.main import app as cli
 from metrogames.web import ratings
 from metrogames.web.models import RatedGameRow, RatingRow
+from support.daily import PASSWORD, Clock, daily_client, new_account, refused
+from support.web import JSON, Player, auth
 
 RANDOM_BOT = (15.0, 1.0)
 

@@ -10,13 +10,13 @@ import secrets
 from typing import Any
 
 import pytest
-from dailyutil import Clock, daily_client, refused
 from fastapi.testclient import TestClient
 from redis.asyncio import Redis
-from webutil import run_async
-from workers import two_workers
 
 from metrogames.web.backoff import SignInBackoff
+from support.daily import Clock, daily_client, refused
+from support.two_workers import two_workers
+from support.web import run_async
 
 PASSWORD = "correct horse battery"
 WRONG = "not the password at all"

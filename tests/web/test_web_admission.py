@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from webutil import JSON, act, auth, create, view
 
 from metrogames.web.admission import Admission
+from support.web import JSON, act, auth, create, view
 
 ONLINE = {"game": "metro", "mode": "online", "seats": [{"name": "host"}, {}]}
 

@@ -7,16 +7,16 @@ import os
 from typing import Any
 
 import pytest
-from dailyutil import DAY as DAILY_DAY
-from dailyutil import Clock, daily_client, new_player, play, started
-from dailyutil import get as daily_get
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
-from webutil import JSON, auth, create, make_settings, play_out, record
 
 from metrogames.games import replay_record
 from metrogames.web.app import create_app
 from metrogames.web.config import Settings
+from support.daily import DAY as DAILY_DAY
+from support.daily import Clock, daily_client, new_player, play, started
+from support.daily import get as daily_get
+from support.web import JSON, auth, create, make_settings, play_out, record
 
 
 def refused(r: Any, status: int, reason: str) -> None:

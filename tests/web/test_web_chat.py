@@ -9,10 +9,10 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 from sqlalchemy import select
-from webutil import JSON, auth, create, failing_writes, make_settings, view
 
 from metrogames.web.app import create_app
 from metrogames.web.models import ChatRow
+from support.web import JSON, auth, create, failing_writes, make_settings, view
 
 
 def refused(r: Any, status: int, reason: str, words: str = "") -> None:

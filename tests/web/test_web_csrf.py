@@ -9,19 +9,19 @@ import re
 from typing import Any
 
 import pytest
-from dailyutil import Clock, daily_client
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
 from sqlalchemy import func, select
 from starlette.routing import Mount
 from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
-from webutil import JSON, create, make_settings
 
 from metrogames.web.app import create_app
 from metrogames.web.config import Settings
 from metrogames.web.csrf import origin_of
 from metrogames.web.models import AccountSessionRow
+from support.daily import Clock, daily_client
+from support.web import JSON, create, make_settings
 
 CHANGES = {"POST", "PUT", "PATCH", "DELETE"}
 FOREIGN = "https://evil.example"

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from webutil import auth, create, make_settings, view
 
 from metrogames.web.app import create_app
 from metrogames.web.flood import Bucket
+from support.web import auth, create, make_settings, view
 
 
 def test_a_bucket_allows_its_burst_then_its_rate() -> None:

@@ -14,7 +14,8 @@ from urllib.parse import quote
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from webutil import JSON, act, auth, create, play_out, record, view
+
+from support.web import JSON, act, auth, create, play_out, record, view
 
 EXAMPLES = 120
 """Examples per test and database (the whole file takes a few seconds)."""

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
-from webutil import JSON, Player, cli_replay, create, play_out, record, view
+
+from support.web import JSON, Player, cli_replay, create, play_out, record, view
 
 
 def finish_and_check(

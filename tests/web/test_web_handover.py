@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi.testclient import TestClient
-from webutil import JSON, act, auth, create, later, view
+
+from support.web import JSON, act, auth, create, later, view
 
 
 def refused(r: Any, status: int, reason: str) -> None:

@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi.testclient import TestClient
-from webutil import JSON, auth, create, failing_writes, make_settings
 
 from metrogames.web.app import create_app
+from support.web import JSON, auth, create, failing_writes, make_settings
 
 
 def directives(policy: str) -> dict[str, list[str]]:

@@ -10,9 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from dailyutil import Clock, daily_client, new_player, refused, started
 from fastapi.testclient import TestClient
-from webutil import act, auth, create, make_settings, view
 
 from metrogames.bots.coach import hints
 from metrogames.bots.levels import level_algorithm
@@ -20,6 +18,8 @@ from metrogames.core.protocol import Action, State
 from metrogames.core.rng import Rng
 from metrogames.web import rooms as rooms_module
 from metrogames.web.app import create_app
+from support.daily import Clock, daily_client, new_player, refused, started
+from support.web import act, auth, create, make_settings, view
 
 
 def hint_seed(seen: State[Action], seat: int, about: Any) -> int:

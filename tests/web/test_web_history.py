@@ -13,15 +13,15 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from dailyutil import DAY, SECRET, Clock, clean, get, new_account, new_player, play_day
 from fastapi.testclient import TestClient
-from webutil import Player, auth, create, make_settings
 
 from metrogames.games import replay_record
 from metrogames.web.app import create_app
 from metrogames.web.daily import DailyService
 from metrogames.web.jobs.service import Jobs
 from metrogames.web.rooms import RoomService
+from support.daily import DAY, SECRET, Clock, clean, get, new_account, new_player, play_day
+from support.web import Player, auth, create, make_settings
 
 NEXT = "2026-03-01"
 

@@ -4,7 +4,8 @@ the ``Accept-Language`` header, else English; the ``reason`` code never changes.
 from __future__ import annotations
 
 from fastapi.testclient import TestClient
-from webutil import JSON, act, auth, create, view
+
+from support.web import JSON, act, auth, create, view
 
 CROSSING = {"sections": [["A1", "J10"]]}  # London: no link joins A1 and J10
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 from itertools import pairwise
 
 from fastapi.testclient import TestClient
-from webutil import JSON, auth, create
+
+from support.web import JSON, auth, create
 
 BLUE = ["F8", "F5", "E4", "F4", "G3", "H4", "J2", "J1"]
 CROSSED = {

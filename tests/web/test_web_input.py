@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
-from webutil import JSON, act, auth, create, record, view
 
 from metrogames.web.models import ActionRow, PlayerRow, RoomRow, SeatRow
+from support.web import JSON, act, auth, create, record, view
 
 DEEP = 2000
 

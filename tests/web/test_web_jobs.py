@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
-from webutil import act, auth, create, make_settings, view
 
 from metrogames.web.app import create_app
 from metrogames.web.checks import RoomError, hash_token, new_token
 from metrogames.web.jobs.service import Jobs
 from metrogames.web.models import AccountRow
 from metrogames.web.tables import Seat
+from support.web import act, auth, create, make_settings, view
 
 
 @pytest.fixture

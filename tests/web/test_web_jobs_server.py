@@ -18,7 +18,7 @@ from urllib.request import urlopen
 
 import pytest
 
-from test_hindsight import solo_record
+from support.records import solo_record
 
 ENV = {
     "METROGAMES_ANALYSIS_BUDGET": "deep",  # minutes of search: they would outlast any test

@@ -7,7 +7,8 @@ import time
 from typing import Any
 
 from fastapi.testclient import TestClient
-from webutil import JSON, act, auth, create, later, record, view
+
+from support.web import JSON, act, auth, create, later, record, view
 
 
 def refused(r: Any, status: int, reason: str) -> None:

@@ -21,13 +21,13 @@ from fastapi import WebSocketDisconnect
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
 from typer.testing import CliRunner
-from webutil import JSON, Player, act, auth, create, later, make_settings, view
 
 from metrogames.cli.main import app as cli
 from metrogames.web.app import create_app
 from metrogames.web.config import Settings
 from metrogames.web.server import server_config
 from metrogames.web.ws import FRAME_LIMIT
+from support.web import JSON, Player, act, auth, create, later, make_settings, view
 
 ROOM = {"game": "london", "mode": "solo", "seats": [{"name": "Ada"}]}
 

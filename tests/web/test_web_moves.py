@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi.testclient import TestClient
-from webutil import Player, auth, create, record
+
+from support.web import Player, auth, create, record
 
 
 def moves(client: TestClient, room: str, token: str | None = None) -> list[dict[str, Any]]:

@@ -15,11 +15,11 @@ import uvicorn
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import create_engine
-from webutil import create
 
 from metrogames.web import logs, views
 from metrogames.web.config import Settings
 from metrogames.web.server import server_config
+from support.web import create
 
 SERIES = (
     "metrogames_actions_total",

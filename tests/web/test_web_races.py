@@ -19,15 +19,15 @@ from typing import Any
 
 import pytest
 import redis
-from dailyutil import DAY, Clock, daily_client, new_player
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from test_web_chat import online, say
-from webutil import auth, make_settings
-from workers import redis_url, two_workers
 
 from metrogames.web.app import create_app
 from metrogames.web.models import ChatRow, DailyAttemptRow
+from support.daily import DAY, Clock, daily_client, new_player
+from support.two_workers import redis_url, two_workers
+from support.web import auth, make_settings
 
 
 def at_once(calls: list[Callable[[], Any]]) -> list[Any]:

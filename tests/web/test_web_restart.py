@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select, update
-from webutil import act, create, make_settings, view
 
 from metrogames.core.protocol import CHANCE
 from metrogames.web.app import create_app
 from metrogames.web.models import ActionRow, RoomRow
+from support.web import act, create, make_settings, view
 
 
 def wait_for(check: Callable[[], bool], seconds: float = 10) -> None:

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi.testclient import TestClient
-from webutil import JSON, act, auth, create, make_settings, play_out, record, view
 
 from metrogames.web.app import create_app
+from support.web import JSON, act, auth, create, make_settings, play_out, record, view
 
 
 def london_solo(client: TestClient) -> tuple[str, str]:

@@ -14,12 +14,12 @@ from typing import Any
 
 import jsonschema
 import pytest
-from contract import ContractCheck, problem, schema
 from fastapi.testclient import TestClient
-from webutil import auth, create, make_settings, view
 
 from metrogames.web import views
 from metrogames.web.app import create_app
+from support.web import auth, create, make_settings, view
+from support.web_contract import ContractCheck, problem, schema
 
 ROOT = Path(__file__).resolve().parents[2]
 FAMILY = {"london": "nextstation", "paris": "nextstation", "metro": "metro"}

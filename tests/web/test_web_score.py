@@ -16,10 +16,10 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from webutil import JSON, make_settings
 
-import line3
 from metrogames.web.app import create_app
+from support import line3
+from support.web import JSON, make_settings
 
 LONDON = {
     "game": "london",

@@ -4,7 +4,8 @@ for the JSON field's seat 1), in every language; the JSON fields stay 0-based.""
 from __future__ import annotations
 
 from fastapi.testclient import TestClient
-from webutil import JSON, act, auth, create, later, view
+
+from support.web import JSON, act, auth, create, later, view
 
 
 def test_refusals_name_seats_as_the_page_does(client: TestClient) -> None:

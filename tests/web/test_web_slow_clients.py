@@ -24,11 +24,11 @@ import aiohttp
 import httpx
 import pytest
 import uvicorn
-from webutil import make_settings, run_async
 
 from metrogames.web.app import create_app
 from metrogames.web.server import server_config
 from metrogames.web.ws import Outbox
+from support.web import make_settings, run_async
 
 
 def _free_port() -> int:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from fastapi.testclient import TestClient
-from webutil import act, create, view
+
+from support.web import act, create, view
 
 
 def test_both_seats_may_act_on_the_view_they_saw(client: TestClient) -> None:

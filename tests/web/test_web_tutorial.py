@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from webutil import act, auth, create, view
 
 from metrogames.core.protocol import CHANCE
 from metrogames.games import load_game
 from metrogames.web.app import static_dir
 from metrogames.web.tutorial import TUTORIAL_SEEDS
+from support.web import act, auth, create, view
 
 ROOT = Path(__file__).resolve().parents[2]
 SOLO = [{"name": "Ada"}]

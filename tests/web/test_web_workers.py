@@ -17,10 +17,10 @@ import redis
 from fastapi.testclient import TestClient
 from sqlalchemy import event
 from sqlalchemy.exc import OperationalError
-from webutil import JSON, act, auth, create, later, view
-from workers import two_workers
 
 from metrogames.games import replay_record
+from support.two_workers import two_workers
+from support.web import JSON, act, auth, create, later, view
 
 pytestmark = pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
 

@@ -19,7 +19,8 @@ from test_web_input import (  # noqa: F401  (collected here again, with the clie
     test_two_bots_at_one_table_have_distinct_names,
     test_wrong_types_name_the_field,
 )
-from workers import Alternating, two_workers
+
+from support.two_workers import Alternating, two_workers
 
 pytestmark = pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
 

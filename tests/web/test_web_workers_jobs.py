@@ -13,13 +13,13 @@ from typing import Any
 import pytest
 import redis
 from fastapi.testclient import TestClient
-from webutil import act, auth, view
-from workers import job_workers, redis_url, two_workers
 
 from metrogames.web.checks import hash_token, new_token
 from metrogames.web.jobs.service import Jobs
 from metrogames.web.tables import Seat
-from test_hindsight import solo_record
+from support.records import solo_record
+from support.two_workers import job_workers, redis_url, two_workers
+from support.web import act, auth, view
 
 POSTGRES = pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
 

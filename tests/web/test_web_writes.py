@@ -12,10 +12,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from dailyutil import DAY, Clock, clean, new_player, started
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
-from webutil import JSON, act, auth, create, failing_writes, later, make_settings, record, view
 
 from metrogames.web import rooms as rooms_module
 from metrogames.web.app import create_app
@@ -27,6 +25,8 @@ from metrogames.web.models import (
     RoomRow,
     SeatRow,
 )
+from support.daily import DAY, Clock, clean, new_player, started
+from support.web import JSON, act, auth, create, failing_writes, later, make_settings, record, view
 
 MODELS = (RoomRow, SeatRow, PlayerRow, DailyAttemptRow, DailyBotScoreRow)
 
