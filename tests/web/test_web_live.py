@@ -121,6 +121,7 @@ def test_next_station_clock_passes_for_late_players(client: TestClient) -> None:
     room, tokens = made["room"]["room"], made["tokens"]
     v = view(client, room, tokens["0"])
     assert v["clock"]["deadline"] > time.time() - 1
+    assert v["legal"], v
     assert act(client, room, tokens["0"], v["legal"][-1], v["step"]).status_code == 200
     wait_for(client, room, lambda w: w["turn"] >= 2)
     first_turn = record(client, room)["rounds"][0]["turns"][0]
