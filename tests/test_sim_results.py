@@ -17,6 +17,7 @@ import pytest
 from scipy import stats as sps
 from typer.testing import CliRunner, Result
 
+from metrogames.cli import main
 from metrogames.cli.main import app
 from metrogames.sim import runner
 from metrogames.sim.results import RESULT_FORMAT, parse_result, read_results
@@ -107,12 +108,12 @@ def test_resume_after_an_interruption(
                 raise KeyboardInterrupt
             yield result
 
-    monkeypatch.setattr(runner, "run_many", interrupted)
+    monkeypatch.setattr(main, "run_many", interrupted)  # the CLI runs its games with it
     stopped = invoke(*RUN, "--results", mine)
     assert stopped.exit_code == 130
     assert "interrupted after 3 of 10 games; --resume continues the run" in stopped.stderr
     assert len(lines(mine)) == 3
-    monkeypatch.setattr(runner, "run_many", real)
+    monkeypatch.setattr(main, "run_many", real)
     assert ok(*RUN, "--results", mine, "--resume", "--json").stdout == summary
     assert mine.read_bytes() == results.read_bytes()
 

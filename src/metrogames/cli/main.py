@@ -19,9 +19,17 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from metrogames import __version__
+from metrogames.bots.analysis import BUDGETS, AnalysisRefusedError
+from metrogames.bots.analysis import analyse as analyse_record
+from metrogames.bots.base import bot_codes, make_bot
+from metrogames.cli.analyse import print_analysis
+from metrogames.cli.files import read_documents, read_json
 from metrogames.cli.lang import _, say, tr
 from metrogames.cli.optional import optional_value_command
 from metrogames.cli.options import game_options, game_options_command, given_flags
+from metrogames.cli.play import play_game, resume_game
+from metrogames.cli.report import print_paired, print_sheet, print_summary
 from metrogames.core.capabilities import ScoreSheets
 from metrogames.core.errors import IllegalActionError, MetrogamesError, PluginError, message_of
 from metrogames.core.rng import MAX_SEED, check_seed
@@ -35,6 +43,19 @@ from metrogames.games import (
     replay_record,
 )
 from metrogames.i18n import N_
+from metrogames.sim.bench import BENCHMARKS, run_benchmarks
+from metrogames.sim.cluster import run_ray
+from metrogames.sim.results import (
+    append_line,
+    check_result,
+    complete_lines,
+    game_result,
+    keep_lines,
+    parse_result,
+    read_results,
+)
+from metrogames.sim.runner import Result, Task, run_many, summarise
+from metrogames.sim.stats import Run, paired
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -53,8 +74,6 @@ JsonFlag = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on
 
 def _version(value: bool) -> None:
     if value:
-        from metrogames import __version__
-
         sys.stdout.write(f"metrogames {__version__}\n")
         raise typer.Exit()
 
@@ -108,8 +127,6 @@ def _open_out(path: Path, append: bool = False) -> Any:
 
 def _runner(use_ray: bool, address: str | None, workers: int) -> Any:
     """``tasks -> results in order``: worker processes, or Ray (exit 1 without the extra)."""
-    from metrogames.sim.runner import run_many
-
     if not use_ray:
         return lambda tasks: run_many(tasks, workers)
     try:
@@ -118,7 +135,6 @@ def _runner(use_ray: bool, address: str | None, workers: int) -> Any:
         raise fail(
             f"--ray needs the cluster extra (pip install 'metrogames[cluster]'): {exc}"
         ) from None
-    from metrogames.sim.cluster import run_ray
 
     return lambda tasks: run_ray(tasks, address, workers)
 
@@ -129,9 +145,6 @@ def _resumed(
     """The finished games of an interrupted run and how many there are: the complete lines
     every output file has (checked to be this run's games); the files are cut after them,
     which repairs a partial last line."""
-    from metrogames.sim.results import check_result, complete_lines, keep_lines, parse_result
-    from metrogames.sim.runner import Result
-
     counts = []
     lines: dict[Path, list[str]] = {}
     for path in (out_file, results_file):
@@ -160,8 +173,6 @@ def _resumed(
 def _record_result(text: str, where: str, task: Any) -> Any:
     """The result of a finished game's record line (``--out`` alone), checked to be the
     task's game: its players are the task's bots and its seed the task's."""
-    from metrogames.sim.runner import Result
-
     try:
         record = json.loads(text)
     except ValueError:
@@ -199,9 +210,6 @@ def score(
     as_json: JsonFlag = False,
 ) -> None:
     """Check a score sheet's drawing and print its score breakdown."""
-    from metrogames.cli.files import read_json
-    from metrogames.cli.report import print_sheet
-
     try:
         data = read_json(sheet)
         if isinstance(data, dict) and "format" in data:
@@ -272,8 +280,6 @@ def replay(
     as_json: JsonFlag = False,
 ) -> None:
     """Replay records, rejecting the first illegal action of each, and print the scores."""
-    from metrogames.cli.files import read_documents
-
     any_bad = False
     try:
         for label, data in read_documents(records):
@@ -305,16 +311,13 @@ def analyse(
 ) -> None:
     """Hindsight on a finished solo game: the best score found on the same deal with the
     whole deck known, both maps, and the turn that lost most against the expert's estimate."""
-    from metrogames.bots.analysis import BUDGETS, AnalysisRefusedError, analyse
-    from metrogames.cli.files import read_json
-
     if budget not in BUDGETS:
         raise fail(f"--budget must be one of {', '.join(BUDGETS)}, not {budget!r}", 2)
     try:
         check_seed(seed)
         data = read_json(record)
         with contextlib.nullcontext() if as_json else err.status("Analysing…"):
-            result = analyse(data, budget, seed)
+            result = analyse_record(data, budget, seed)
     except AnalysisRefusedError as exc:
         raise fail(tr("{record}: cannot analyse: {why}", record=record, why=said(exc))) from None
     except (MetrogamesError, ValueError) as exc:
@@ -322,14 +325,10 @@ def analyse(
     if as_json:
         emit_json(result.to_json())
     else:
-        from metrogames.cli.analyse import print_analysis
-
         print_analysis(out, result)
 
 
 def _parse_bots(bots: str) -> list[str]:
-    from metrogames.bots.base import bot_codes, make_bot
-
     codes = [b.strip() for b in bots.split(",") if b.strip()]
     for code in codes:
         try:
@@ -393,11 +392,6 @@ def simulate(
     as_json: JsonFlag = False,
 ) -> None:
     """Play bot games with a progress bar, then print a summary of the scores."""
-    from metrogames.cli.files import read_documents
-    from metrogames.cli.report import print_summary
-    from metrogames.sim.results import append_line, game_result
-    from metrogames.sim.runner import Task, summarise
-
     try:
         engine = game_engine(game)
     except MetrogamesError as exc:
@@ -528,10 +522,6 @@ def stats(
 ) -> None:
     """Summarise results files; with two runs of the same deals (or two seats at one table),
     the per-deal difference with a 95% confidence interval; --plot draws them."""
-    from metrogames.cli.report import print_paired, print_summary
-    from metrogames.sim.results import read_results
-    from metrogames.sim.stats import Run, paired
-
     if plot is not None:
         if plot.suffix.lower() not in (".png", ".svg"):
             raise fail(f"--plot {plot}: the file must end in .png or .svg", 2)
@@ -655,8 +645,6 @@ def play(
 ) -> None:
     """Play in the terminal: solo, hot-seat or against bots; the game is saved as a record."""
     if resume is not None:
-        from metrogames.cli.play import resume_game
-
         try:
             resume_game(resume, out, input)
         except (MetrogamesError, ValueError) as exc:
@@ -682,7 +670,6 @@ def play(
         _check_out(out_file)
     try:
         check_seed(seed)
-        from metrogames.cli.play import play_game
 
         play_game(kind.name, n, codes, options, seed, out_file, out, input)
     except (MetrogamesError, ValueError) as exc:
@@ -752,8 +739,6 @@ def bench(
     as_json: JsonFlag = False,
 ) -> None:
     """Engine benchmarks (games per second on one core): docs/performance.md."""
-    from metrogames.sim.bench import BENCHMARKS, run_benchmarks
-
     if not 0.1 <= seconds <= 3600:  # also refuses nan
         raise fail("--seconds must be a number from 0.1 to 3600", 2)
     names = [b for b in BENCHMARKS if game is None or b.startswith(game)]

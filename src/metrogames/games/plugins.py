@@ -28,6 +28,7 @@ from typing import Any
 from metrogames.core.capabilities import Engine
 from metrogames.core.errors import PluginError
 from metrogames.core.protocol import GameType
+from metrogames.games.known import register_game
 
 GROUP = "metrogames.games"
 """The entry-point group of plug-in games."""
@@ -90,8 +91,6 @@ def _resolve(target: str, where: str) -> object:
 
 
 def _register(found: object, where: str) -> list[str]:
-    from metrogames.games.registry import register_game
-
     if isinstance(found, ModuleType):
         return []  # imported: it registered its games
     if callable(found):

@@ -34,6 +34,7 @@ from metrogames.core.errors import (
     NotationError,
     NotYourTurnError,
     OptionError,
+    RecordError,
 )
 from metrogames.core.playout import random_playout
 from metrogames.core.protocol import CHANCE, HIDDEN, SPECTATOR, JsonObject, JsonValue
@@ -51,7 +52,10 @@ from metrogames.games.metro.actions import (
 )
 from metrogames.games.metro.board import MetroBoard, Route, recount
 from metrogames.games.metro.heuristic import metro_heuristic
-from metrogames.games.metro.options import MetroOptions
+from metrogames.games.metro.options import PHASES, MetroOptions
+from metrogames.games.metro.present import observe, view_json
+from metrogames.games.metro.record_write import game_record, metro_deal_record
+from metrogames.games.metro.snapshot import read_snapshot, write_snapshot
 from metrogames.games.metro.tiles import SQUARES, TILES, MetroData, load_metro, square_name
 from metrogames.i18n import N_, msg, verbatim
 
@@ -64,8 +68,6 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 6
 _DEAL, _DRAW, _PLACE, _REPLACE, _OVER = range(5)
 """Phases: CHANCE deals a starting tile / draws for the player / the player places / CHANCE
 draws the official-hand replacement / game over."""
-PHASES = ("deal", "draw", "place", "replace", "over")
-"""The phase names (:attr:`MetroState.phase`), by phase number."""
 _MODES = {"draw": 0, "hand": 1, "official-hand": 2}
 _NOBODY = -2
 _TO_MOVE = {a: frozenset((a,)) for a in range(CHANCE, MAX_PLAYERS)} | {_NOBODY: frozenset()}
@@ -274,9 +276,35 @@ class MetroGame:
                 than this game's, bad syntax, an unknown tile, more copies of a tile than
                 exist, or content no game reaches (naming the field and the problem).
         """
-        from metrogames.games.metro.snapshot import read_snapshot
-
         return read_snapshot(self, text)
+
+    def restored_state(
+        self,
+        board: MetroBoard,
+        *,
+        pile: bytes | None,
+        hands: list[list[int]],
+        drawn: int,
+        current: int,
+        phase: int,
+        dealt: int,
+        seed: int | None,
+        viewer: int | None,
+    ) -> MetroState:
+        """The state of checked snapshot parts (:func:`.snapshot.read_snapshot`), its
+        history empty."""
+        return MetroState._restore(
+            self,
+            board,
+            pile=pile,
+            hands=hands,
+            drawn=drawn,
+            current=current,
+            phase=phase,
+            dealt=dealt,
+            seed=seed,
+            viewer=viewer,
+        )
 
     def to_record(
         self,
@@ -297,8 +325,8 @@ class MetroGame:
                 ``seed`` whose pile is not the one drawn.
             ValueError: a wrong number of names, a seed outside ``0..2**64-1``.
         """
-        from metrogames.games.metro.record import game_record
-
+        if not isinstance(state, MetroState):
+            raise RecordError(f"not a state of this game ({self.players}-player Metro)")
         return game_record(self, state, names, seed=seed, reveal=reveal)
 
     def deal_record(self, seed: int) -> JsonObject:
@@ -308,8 +336,6 @@ class MetroGame:
         Raises:
             ValueError: a seed outside ``0..2**64-1``.
         """
-        from metrogames.games.metro.record import metro_deal_record
-
         return metro_deal_record(self, seed)
 
 
@@ -902,8 +928,6 @@ class MetroState:
     # -- capabilities (metrogames.core.capabilities) -------------------------------------
     def view_json(self, you: int | None) -> JsonObject:
         """``Presented``: the Metro part of a view's JSON (:func:`.present.view_json`)."""
-        from metrogames.games.metro.present import view_json
-
         return cast(JsonObject, view_json(self, you))  # a MetroViewPart: typed JSON
 
     def heuristic(self, player: int) -> float:
@@ -914,8 +938,6 @@ class MetroState:
     def observe(self, seat: int) -> JsonObject:
         """``Observable``: what this view shows ``seat`` (:func:`.present.observe`;
         ``docs/research.md``, "Observations")."""
-        from metrogames.games.metro.present import observe
-
         return observe(self, seat)
 
     # -- hidden information --------------------------------------------------------------
@@ -1077,8 +1099,6 @@ class MetroState:
         """The position as one line of ASCII, ``metro/1 ...`` (``docs/notation.md``, "Position
         snapshot: Metro"); :meth:`MetroGame.from_snapshot` reads it back exactly. It holds no
         history."""
-        from metrogames.games.metro.snapshot import write_snapshot
-
         return write_snapshot(self)
 
     @classmethod

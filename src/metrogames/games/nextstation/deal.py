@@ -19,6 +19,10 @@ from metrogames.games.nextstation.words import term
 from metrogames.i18n import N_, join, msg, plural
 
 ROUNDS = 4
+MAX_PLAYERS = 4
+"""The most players a game takes."""
+FIRST_EFFECTIVE_SWITCH = 3
+"""A switch flipped 1st or 2nd in a round has no effect (rules, "A round", 3)."""
 
 
 @dataclass(frozen=True)

@@ -41,8 +41,22 @@ from metrogames.games.nextstation.actions import (
     single_sections,
 )
 from metrogames.games.nextstation.board import PlayerMap
+from metrogames.games.nextstation.bound import score_bound
 from metrogames.games.nextstation.citymap import CITY_FILES, SYMBOLS, Card, CityMap, load_city
-from metrogames.games.nextstation.deal import ROUNDS, Deal, Options, colour_for, resolve
+from metrogames.games.nextstation.deal import (
+    FIRST_EFFECTIVE_SWITCH,
+    MAX_PLAYERS,
+    ROUNDS,
+    Deal,
+    Options,
+    colour_for,
+    resolve,
+)
+from metrogames.games.nextstation.heuristic import LOOKAHEAD_WIDTH, greedy_final_score
+from metrogames.games.nextstation.index import ActionIndex, action_index_for, card_positions
+from metrogames.games.nextstation.observe import observe
+from metrogames.games.nextstation.present import solo_result, view_json
+from metrogames.games.nextstation.record_write import deal_record, to_record
 from metrogames.games.nextstation.scoring import (
     EMPTY_LINE,
     Breakdown,
@@ -50,6 +64,13 @@ from metrogames.games.nextstation.scoring import (
     breakdown,
     line_tourist_boxes,
     score_line,
+)
+from metrogames.games.nextstation.snapshot import (
+    Line,
+    PlayerPart,
+    Position,
+    format_position,
+    parse_position,
 )
 from metrogames.games.nextstation.words import term
 from metrogames.i18n import N_, msg
@@ -64,8 +85,6 @@ if TYPE_CHECKING:
         SoloRated,
     )
     from metrogames.core.protocol import Game, State
-    from metrogames.games.nextstation.index import ActionIndex
-    from metrogames.games.nextstation.snapshot import Line, PlayerPart, Position
 
 __all__ = [
     "HIDDEN",
@@ -77,11 +96,8 @@ __all__ = [
     "TurnAction",
 ]
 
-MAX_PLAYERS = 4
 _CHANCE_ONLY = frozenset((CHANCE,))
 _MOVERS: dict[int, frozenset[int]] = {}
-FIRST_EFFECTIVE_SWITCH = 3
-"""A switch flipped 1st or 2nd in a round has no effect (rules, "A round", 3)."""
 
 _Turn = tuple[str, int, bool, int]
 """A turn of a round to play at random: the card's face, its targets mask, whether a switch
@@ -165,8 +181,6 @@ class NextStationGame:
     # -- the dense action index (docs/notation.md, "Dense action index") ------------------
     @property
     def _index(self) -> ActionIndex:
-        from metrogames.games.nextstation.index import action_index_for
-
         return action_index_for(self.city_name, self.options.powers is not None)
 
     @property
@@ -204,8 +218,6 @@ class NextStationGame:
         Raises:
             NotationError: not a card id of this city's deck.
         """
-        from metrogames.games.nextstation.index import card_positions
-
         position = card_positions(self.city_name).get(outcome) if isinstance(outcome, str) else None
         if position is None:
             raise NotationError(f"unknown card {_short(outcome)} in the {self.city.title} deck")
@@ -240,8 +252,6 @@ class NextStationGame:
                 cards or stations; inconsistent content (``docs/notation.md``, "Position
                 snapshot: Next Station").
         """
-        from metrogames.games.nextstation.snapshot import parse_position
-
         return NextStationState.from_position(
             self, parse_position(self.city, self.players, self.options, text)
         )
@@ -262,8 +272,6 @@ class NextStationGame:
             RecordError: a state of another game, not one name per player, or a state read
                 from a snapshot (its history does not start at the deal).
         """
-        from metrogames.games.nextstation.record import to_record
-
         if not isinstance(state, NextStationState) or state.game != self:
             raise RecordError(f"not a state of this game ({self.city_name}, {self.players}p)")
         if len(names) != self.players:
@@ -277,8 +285,6 @@ class NextStationGame:
         Raises:
             ValueError: a seed outside ``0..2**64-1``.
         """
-        from metrogames.games.nextstation.record import deal_record
-
         names = [f"p{k}" for k in range(self.players)]
         return deal_record(self.new_game(seed), names, {"seed": seed})
 
@@ -1191,15 +1197,11 @@ class NextStationState:
     def view_json(self, you: int | None) -> JsonObject:
         """``Presented``: the Next Station part of a view's JSON
         (:func:`.present.view_json`)."""
-        from metrogames.games.nextstation.present import view_json
-
         return cast(JsonObject, view_json(self, you))  # a NextStationViewPart: typed JSON
 
     def solo_result(self) -> JsonObject | None:
         """``SoloRated``: the rating and percentile of a finished solo game, else ``None``
         (:func:`.present.solo_result`)."""
-        from metrogames.games.nextstation.present import solo_result
-
         return solo_result(self)
 
     def heuristic(self, player: int) -> float:
@@ -1209,8 +1211,6 @@ class NextStationState:
         Raises:
             ValueError: a view or an unknown deal.
         """
-        from metrogames.games.nextstation.heuristic import greedy_final_score
-
         return float(greedy_final_score(self, player))
 
     def deep_heuristic(self, player: int) -> float:
@@ -1220,22 +1220,16 @@ class NextStationState:
         Raises:
             ValueError: a view or an unknown deal.
         """
-        from metrogames.games.nextstation.heuristic import LOOKAHEAD_WIDTH, greedy_final_score
-
         return float(greedy_final_score(self, player, lookahead=LOOKAHEAD_WIDTH))
 
     def score_bound(self, player: int) -> dict[str, int] | None:
         """``ScoreBounded``: upper bounds of ``player``'s final score on this deal by
         component, ``None`` when the decks are not known (:func:`.bound.score_bound`)."""
-        from metrogames.games.nextstation.bound import score_bound
-
         return score_bound(self, player)
 
     def observe(self, seat: int) -> JsonObject:
         """``Observable``: what this view shows ``seat`` as indices
         (:func:`.observe.observe`; ``docs/research.md``, "Observations")."""
-        from metrogames.games.nextstation.observe import observe
-
         return observe(self, seat)
 
     # -- hidden information --------------------------------------------------------------
@@ -1370,13 +1364,9 @@ class NextStationState:
     def snapshot(self) -> str:
         """The position as a one-line string (``docs/notation.md``, "Position snapshot: Next
         Station"); ``game.from_snapshot`` reads it back. It holds no history."""
-        from metrogames.games.nextstation.snapshot import format_position
-
         return format_position(self.city, self._position())
 
     def _position(self) -> Position:
-        from metrogames.games.nextstation.snapshot import Position
-
         return Position(
             viewer=self.viewer,
             deal=self.deal,
@@ -1392,8 +1382,6 @@ class NextStationState:
         )
 
     def _player_part(self, player: int) -> PlayerPart:
-        from metrogames.games.nextstation.snapshot import Line, PlayerPart
-
         board = self.maps[player]
         lines = tuple(Line(s, c) for s, c in zip(board.sections, board.circled, strict=True))
         starts = self._turn_start
