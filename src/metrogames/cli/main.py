@@ -8,16 +8,19 @@ naming the offending item and its reason.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import sys
 import tempfile
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TextIO
 
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
 from metrogames import __version__
 from metrogames.bots.analysis import BUDGETS, AnalysisRefusedError
@@ -30,7 +33,7 @@ from metrogames.cli.optional import optional_value_command
 from metrogames.cli.options import game_options, game_options_command, given_flags
 from metrogames.cli.play import play_game, resume_game
 from metrogames.cli.report import print_paired, print_sheet, print_summary
-from metrogames.core.capabilities import ScoreSheets
+from metrogames.core.capabilities import Engine, ScoreSheets
 from metrogames.core.errors import IllegalActionError, MetrogamesError, PluginError, message_of
 from metrogames.core.rng import MAX_SEED, check_seed
 from metrogames.games import (
@@ -45,6 +48,7 @@ from metrogames.games import (
 from metrogames.i18n import N_
 from metrogames.sim.bench import BENCHMARKS, run_benchmarks
 from metrogames.sim.cluster import run_ray
+from metrogames.sim.plots import draw
 from metrogames.sim.results import (
     append_line,
     check_result,
@@ -55,7 +59,7 @@ from metrogames.sim.results import (
     read_results,
 )
 from metrogames.sim.runner import Result, Task, run_many, summarise
-from metrogames.sim.stats import Run, paired
+from metrogames.sim.stats import Paired, Run, paired
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -117,7 +121,11 @@ def _check_out(path: Path) -> None:
         raise fail(tr("cannot write {path}: no folder {parent}", path=path, parent=parent), 2)
 
 
-def _open_out(path: Path, append: bool = False) -> Any:
+Runner = Callable[[list[Task]], Iterable[Result]]
+"""Plays tasks, yielding their results in order (:func:`_runner`)."""
+
+
+def _open_out(path: Path, append: bool = False) -> TextIO:
     _check_out(path)
     try:
         return path.open("a" if append else "w", encoding="utf-8")
@@ -125,7 +133,7 @@ def _open_out(path: Path, append: bool = False) -> Any:
         raise fail(tr("cannot write {path}: {why}", path=path, why=exc.strerror), 2) from None
 
 
-def _runner(use_ray: bool, address: str | None, workers: int) -> Any:
+def _runner(use_ray: bool, address: str | None, workers: int) -> Runner:
     """``tasks -> results in order``: worker processes, or Ray (exit 1 without the extra)."""
     if not use_ray:
         return lambda tasks: run_many(tasks, workers)
@@ -140,8 +148,8 @@ def _runner(use_ray: bool, address: str | None, workers: int) -> Any:
 
 
 def _resumed(
-    tasks: list[Any], out_file: Path | None, results_file: Path | None
-) -> tuple[list[Any], int]:
+    tasks: list[Task], out_file: Path | None, results_file: Path | None
+) -> tuple[list[Result], int]:
     """The finished games of an interrupted run and how many there are: the complete lines
     every output file has (checked to be this run's games); the files are cut after them,
     which repairs a partial last line."""
@@ -170,7 +178,7 @@ def _resumed(
     return results, done
 
 
-def _record_result(text: str, where: str, task: Any) -> Any:
+def _record_result(text: str, where: str, task: Task) -> Result:
     """The result of a finished game's record line (``--out`` alone), checked to be the
     task's game: its players are the task's bots and its seed the task's."""
     try:
@@ -392,60 +400,9 @@ def simulate(
     as_json: JsonFlag = False,
 ) -> None:
     """Play bot games with a progress bar, then print a summary of the scores."""
-    try:
-        engine = game_engine(game)
-    except MetrogamesError as exc:
-        raise fail(said(exc), 2) from None
-    codes = _parse_bots(bots)
-    if (games is None) == (deals is None):
-        raise fail("give either --games N or --deals FILE", 2)
-    if workers < 1:
-        raise fail("--workers must be at least 1", 2)
-    options = _options(game, ctx)
-    if deals is not None and options:
-        raise fail("game options cannot be used with --deals: the deals hold the options", 2)
-    keep = out_file is not None
-    if deals is not None:
-        try:
-            docs = list(read_documents(deals))
-        except MetrogamesError as exc:
-            raise fail(said(exc)) from None
-        tasks = []
-        for i, (label, doc) in enumerate(docs):
-            if isinstance(doc, MetrogamesError):
-                raise fail(said(doc))
-            try:
-                engine.from_deal(doc, len(codes))
-            except MetrogamesError as exc:
-                raise fail(f"{label}: {said(exc)}") from None
-            except ValueError as exc:  # a player count the game does not take
-                raise fail(said(exc), 2) from None
-            tasks.append(Task(game, tuple(codes), seed + i, None, doc, keep))
-        _check_seeds(seed, len(tasks))  # the bots of game i are seeded seed + i
-    else:
-        assert games is not None
-        _check_seeds(seed, games)  # game i is dealt from seed + i
-        try:
-            game_from_options(game, len(codes), options).new_game(seed)
-        except (MetrogamesError, ValueError) as exc:
-            raise fail(said(exc), 2) from None
-        tasks = [Task(game, tuple(codes), seed + i, options, None, keep) for i in range(games)]
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    outputs = [p for p in (out_file, results_file) if p is not None]
-    if (
-        out_file is not None
-        and results_file is not None
-        and out_file.resolve() == results_file.resolve()
-    ):
-        raise fail("--out and --results must be different files", 2)
-    for path in outputs:
-        if deals is not None and path.resolve() == deals.resolve():
-            raise fail(
-                f"{'--out' if path is out_file else '--results'} would overwrite the --deals manifest",
-                2,
-            )
-        _check_out(path)
+    run = _Run(game, bots, games, deals, seed, workers, out_file is not None)
+    codes, tasks = _simulate_tasks(ctx, run)
+    outputs = _outputs(out_file, results_file, deals)
     if resume and not outputs:
         raise fail("--resume needs --results FILE or --out FILE (the run to continue)", 2)
     runner = _runner(ray is not None, None if ray == LOCAL_RAY else ray, workers)
@@ -459,30 +416,7 @@ def simulate(
     if done:
         err.print(f"resuming after game {done} of {len(tasks)}", highlight=False)
     try:
-        with Progress(
-            "[progress.description]{task.description}",
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=err,
-            transient=True,
-        ) as progress:
-            bar = progress.add_task(f"{game}: {','.join(codes)}", total=len(tasks), completed=done)
-            stream = runner(tasks[done:])
-            try:
-                for index, result in enumerate(stream, done):
-                    results.append(result)
-                    if record_handle and result.record is not None:
-                        append_line(
-                            record_handle, json.dumps(result.record, separators=(",", ":")) + "\n"
-                        )
-                    if result_handle:
-                        append_line(result_handle, game_result(tasks[index], index, result).line())
-                    progress.advance(bar)
-            finally:
-                close = getattr(stream, "close", None)
-                if close is not None:
-                    close()
+        _play(runner, tasks, results, (record_handle, result_handle))
     except KeyboardInterrupt:
         err.print(
             f"interrupted after {len(results)} of {len(tasks)} games"
@@ -509,6 +443,133 @@ def simulate(
         print_summary(out, game, codes, len(results), summary)
 
 
+@dataclasses.dataclass(frozen=True)
+class _Run:
+    """``simulate``'s flags that choose its games."""
+
+    game: str
+    bots: str
+    games: int | None
+    deals: Path | None
+    seed: int
+    workers: int
+    keep: bool
+
+
+def _simulate_tasks(ctx: typer.Context, run: _Run) -> tuple[list[str], list[Task]]:
+    """``simulate``'s bot codes and games: ``run.games`` dealt from seeds, or the deals of a
+    manifest (exit 2 on a bad game, bot, count, worker count or option)."""
+    game, deals, seed, keep = run.game, run.deals, run.seed, run.keep
+    try:
+        engine = game_engine(game)
+    except MetrogamesError as exc:
+        raise fail(said(exc), 2) from None
+    codes = _parse_bots(run.bots)
+    if (run.games is None) == (deals is None):
+        raise fail("give either --games N or --deals FILE", 2)
+    if run.workers < 1:
+        raise fail("--workers must be at least 1", 2)
+    options = _options(game, ctx)
+    if deals is not None and options:
+        raise fail("game options cannot be used with --deals: the deals hold the options", 2)
+    if deals is not None:
+        return codes, _deal_tasks(engine, Task(game, tuple(codes), seed, None, None, keep), deals)
+    assert run.games is not None
+    return codes, _seed_tasks(Task(game, tuple(codes), seed, options, None, keep), run.games)
+
+
+def _deal_tasks(engine: Engine, first: Task, deals: Path) -> list[Task]:
+    """The games of a deal manifest, each checked to be a deal of ``first``'s game for its
+    bots; game ``i`` is ``first`` with the ``i``-th deal and seed ``first.seed + i``."""
+    try:
+        docs = list(read_documents(deals))
+    except MetrogamesError as exc:
+        raise fail(said(exc)) from None
+    tasks = []
+    for i, (label, doc) in enumerate(docs):
+        if isinstance(doc, MetrogamesError):
+            raise fail(said(doc))
+        try:
+            engine.from_deal(doc, len(first.bots))
+        except MetrogamesError as exc:
+            raise fail(f"{label}: {said(exc)}") from None
+        except ValueError as exc:  # a player count the game does not take
+            raise fail(said(exc), 2) from None
+        tasks.append(dataclasses.replace(first, seed=first.seed + i, deal=doc))
+    _check_seeds(first.seed, len(tasks))  # the bots of game i are seeded seed + i
+    return tasks
+
+
+def _seed_tasks(first: Task, games: int) -> list[Task]:
+    """``games`` games: game ``i`` is ``first`` dealt from seed ``first.seed + i`` (its
+    options checked on the first deal)."""
+    _check_seeds(first.seed, games)  # game i is dealt from seed + i
+    try:
+        game_from_options(first.game, len(first.bots), first.options).new_game(first.seed)
+    except (MetrogamesError, ValueError) as exc:
+        raise fail(said(exc), 2) from None
+    return [dataclasses.replace(first, seed=first.seed + i) for i in range(games)]
+
+
+def _outputs(out_file: Path | None, results_file: Path | None, deals: Path | None) -> list[Path]:
+    """The output files given (``--out`` first), checked: two different files, neither the
+    ``--deals`` manifest, each writable."""
+    outputs = [p for p in (out_file, results_file) if p is not None]
+    if (
+        out_file is not None
+        and results_file is not None
+        and out_file.resolve() == results_file.resolve()
+    ):
+        raise fail("--out and --results must be different files", 2)
+    for path in outputs:
+        if deals is not None and path.resolve() == deals.resolve():
+            raise fail(
+                f"{'--out' if path is out_file else '--results'} would overwrite the --deals manifest",
+                2,
+            )
+        _check_out(path)
+    return outputs
+
+
+def _play(
+    runner: Runner,
+    tasks: list[Task],
+    results: list[Result],
+    handles: tuple[TextIO | None, TextIO | None],
+) -> None:
+    """Play the tasks after the ``len(results)`` done, with a progress bar: each result is
+    appended to ``results``, its record line to ``handles[0]`` and its result line to
+    ``handles[1]`` (where given) as it ends."""
+    record_handle, result_handle = handles
+    done = len(results)
+    first = tasks[0] if tasks else None
+    label = f"{first.game}: {','.join(first.bots)}" if first else ""
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+    ) as progress:
+        bar = progress.add_task(label, total=len(tasks), completed=done)
+        stream = runner(tasks[done:])
+        try:
+            for index, result in enumerate(stream, done):
+                results.append(result)
+                if record_handle and result.record is not None:
+                    append_line(
+                        record_handle, json.dumps(result.record, separators=(",", ":")) + "\n"
+                    )
+                if result_handle:
+                    append_line(result_handle, game_result(tasks[index], index, result).line())
+                progress.advance(bar)
+        finally:
+            close = getattr(stream, "close", None)
+            if close is not None:
+                close()
+
+
 @app.command()
 def stats(
     files: Annotated[
@@ -526,20 +587,8 @@ def stats(
         if plot.suffix.lower() not in (".png", ".svg"):
             raise fail(f"--plot {plot}: the file must end in .png or .svg", 2)
         _check_out(plot)
-    runs = []
     try:
-        for path in files:
-            games = list(read_results(path))
-            if not games:
-                raise fail(tr("{path}: no games", path=path))
-            first = games[0]
-            for g in games:
-                if (g.game, g.bots) != (first.game, first.bots):
-                    raise fail(
-                        f"{path}: games of different runs ({g.game} {','.join(g.bots)} "
-                        f"at game {g.index}, {first.game} {','.join(first.bots)} before)"
-                    )
-            runs.append(Run(_run_label(path, files), games))
+        runs = [_read_run(path, files) for path in files]
         pair = paired(runs, seat)
     except MetrogamesError as exc:
         raise fail(said(exc)) from None
@@ -568,17 +617,36 @@ def stats(
         if pair is not None:
             print_paired(out, pair)
     if plot is not None:
-        try:
-            from metrogames.sim.plots import draw
-        except ImportError as exc:
+        _plot(runs, pair, plot)
+
+
+def _read_run(path: Path, files: list[Path]) -> Run:
+    """The run of a results file (its games all of one game and bots), labelled among
+    ``files``."""
+    games = list(read_results(path))
+    if not games:
+        raise fail(tr("{path}: no games", path=path))
+    first = games[0]
+    for g in games:
+        if (g.game, g.bots) != (first.game, first.bots):
             raise fail(
-                f"--plot needs the plots extra (pip install 'metrogames[plots]'): {exc}"
-            ) from None
-        try:
-            draw(runs, pair, plot)
-        except OSError as exc:
-            raise fail(tr("cannot write {path}: {why}", path=plot, why=exc.strerror), 2) from None
-        err.print(f"plot written to {plot}", highlight=False, markup=False)
+                f"{path}: games of different runs ({g.game} {','.join(g.bots)} "
+                f"at game {g.index}, {first.game} {','.join(first.bots)} before)"
+            )
+    return Run(_run_label(path, files), games)
+
+
+def _plot(runs: list[Run], pair: Paired | None, plot: Path) -> None:
+    """Draw ``stats --plot`` (exit 1 without the plots extra, 2 when it cannot be written)."""
+    try:
+        draw(runs, pair, plot)
+    except ImportError as exc:  # matplotlib is imported when drawing
+        raise fail(
+            f"--plot needs the plots extra (pip install 'metrogames[plots]'): {exc}"
+        ) from None
+    except OSError as exc:
+        raise fail(tr("cannot write {path}: {why}", path=plot, why=exc.strerror), 2) from None
+    err.print(f"plot written to {plot}", highlight=False, markup=False)
 
 
 def _run_label(path: Path, files: list[Path]) -> str:

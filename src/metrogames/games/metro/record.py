@@ -93,26 +93,8 @@ def read_metro_record(value: Any) -> MetroRecord:
             turns, ``"draw"`` in the turns, or tiles that are not the seed's pile.
         NotationError: an unknown option, tile code or square (naming where).
     """
-    if not isinstance(value, dict):
-        raise RecordError(f"a record must be a JSON object, not {type(value).__name__}")
-    unknown = set(value) - RECORD_KEYS
-    if unknown:
-        raise RecordError(f"unknown key(s) in the record: {_short(sorted(map(str, unknown)))}")
-    for key in ("format", "game", "players", "tiles"):
-        if key not in value:
-            raise RecordError(f'the record has no "{key}"')
-    if value["format"] != FORMAT:
-        raise RecordError(f"unknown record format {_short(value['format'])} (expected {FORMAT})")
-    if value["game"] != GAME:
-        raise RecordError(f"not a Metro record: game is {_short(value['game'])}")
-    players = value["players"]
-    if not isinstance(players, list) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise RecordError(f"players must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} names")
-    for name in players:
-        if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME:
-            raise RecordError(
-                f"a player name must be text of 1-{MAX_NAME} characters, not {_short(name)}"
-            )
+    _check_head(value)
+    players = _read_players(value["players"])
     seed = value.get("seed")
     if seed is not None:
         try:
@@ -133,7 +115,35 @@ def read_metro_record(value: Any) -> MetroRecord:
             raise RecordError(
                 f"tiles[{at}] is {tiles[at]}, but the pile of seed {seed} has {pile[at]} there"
             )
-    return MetroRecord(tuple(players), seed, options, tiles, turns, meta)
+    return MetroRecord(players, seed, options, tiles, turns, meta)
+
+
+def _check_head(value: Any) -> None:
+    """An object with only a record's keys, the required ones among them, this format and
+    game."""
+    if not isinstance(value, dict):
+        raise RecordError(f"a record must be a JSON object, not {type(value).__name__}")
+    unknown = set(value) - RECORD_KEYS
+    if unknown:
+        raise RecordError(f"unknown key(s) in the record: {_short(sorted(map(str, unknown)))}")
+    for key in ("format", "game", "players", "tiles"):
+        if key not in value:
+            raise RecordError(f'the record has no "{key}"')
+    if value["format"] != FORMAT:
+        raise RecordError(f"unknown record format {_short(value['format'])} (expected {FORMAT})")
+    if value["game"] != GAME:
+        raise RecordError(f"not a Metro record: game is {_short(value['game'])}")
+
+
+def _read_players(players: Any) -> tuple[str, ...]:
+    if not isinstance(players, list) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise RecordError(f"players must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} names")
+    for name in players:
+        if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME:
+            raise RecordError(
+                f"a player name must be text of 1-{MAX_NAME} characters, not {_short(name)}"
+            )
+    return tuple(players)
 
 
 def _read_tiles(raw: Any) -> tuple[str, ...]:

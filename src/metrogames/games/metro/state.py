@@ -331,7 +331,7 @@ class MetroGame:
 
     def deal_record(self, seed: int) -> JsonObject:
         """The deal record of ``seed``: the whole pile and no turns (names ``player 1`` ...),
-        one line of a deal manifest (:func:`~.record.metro_deal_record`).
+        one line of a deal manifest (:func:`~.record_write.metro_deal_record`).
 
         Raises:
             ValueError: a seed outside ``0..2**64-1``.
@@ -721,7 +721,27 @@ class MetroState:
     def _check(self, player: int, action: object, in_view: bool = False) -> None:
         """Raise the error :meth:`apply` would raise for this action, without changing state
         (``in_view``: judge a view's action on what it shows instead of refusing it)."""
-        data = self.data
+        self._check_turn(player, in_view)
+        if player == CHANCE:
+            self._check_chance(action)
+            return
+        if not isinstance(action, MetroAction):
+            raise IllegalActionError(
+                "not-an-action", f"{type(action).__name__} is not a Metro action"
+            )
+        if action.is_draw:
+            self._check_draw()
+            return
+        t = self._tile_of(action)
+        try:
+            self.board.check_place(action.square, t, self._forbidden)
+        except IllegalActionError as exc:
+            sq = action.square
+            square = square_name(sq) if 0 <= sq < SQUARES else sq  # off-board: the index
+            raise exc.with_item(square=square, tile=self.data.tile_codes[t]) from None
+
+    def _check_turn(self, player: int, in_view: bool) -> None:
+        """The game goes on, on a full state (or ``in_view``), and ``player`` is to move."""
         if self._phase == _OVER:
             raise GameOverError.of(
                 "game-over", msg(N_("the game is over: all 60 tiles are placed"))
@@ -743,53 +763,45 @@ class MetroState:
                     actor=self._actor,
                 )
             raise NotYourTurnError.of("not-your-turn", detail)
-        if player == CHANCE:
-            t = data.tile_index.get(action, -1) if isinstance(action, str) else -1
-            if t < 0:
-                raise IllegalActionError(
-                    "not-an-action",
-                    f"a draw is a tile type code such as cbaa, not {_short(action)}",
-                )
-            nxt = self._next_known()
-            if nxt >= 0 and nxt != t:
-                raise IllegalActionError.of(
-                    "wrong-tile",
-                    msg(
-                        N_("the pile's next tile is {next}, not {tile}"),
-                        next=data.tile_codes[nxt],
-                        tile=action,
-                    ),
-                )
-            if self.drawn_count >= TILES or (nxt < 0 and action not in self.unseen_tiles()):
-                raise IllegalActionError.of(
-                    "no-tile-left", msg(N_("no tile {tile} is left in the pile"), tile=action)
-                )
-            return
-        if not isinstance(action, MetroAction):
+
+    def _check_chance(self, action: object) -> None:
+        """A draw: a tile code, the pile's next tile where it is known, and one left."""
+        data = self.data
+        t = data.tile_index.get(action, -1) if isinstance(action, str) else -1
+        if t < 0:
             raise IllegalActionError(
-                "not-an-action", f"{type(action).__name__} is not a Metro action"
+                "not-an-action",
+                f"a draw is a tile type code such as cbaa, not {_short(action)}",
             )
-        if action.is_draw:
-            if self._mode != 2:
-                raise IllegalActionError.of(
-                    "no-draw", msg(N_("drawing instead of placing is an official-hand mode choice"))
-                )
-            if self._drawn >= 0:
-                raise IllegalActionError.of(
-                    "no-draw", msg(N_("a tile was already drawn this turn"))
-                )
-            if self.drawn_count >= TILES:
-                raise IllegalActionError.of(
-                    "no-draw", msg(N_("the pile is empty: place the held tile"))
-                )
-            return
-        t = self._tile_of(action)
-        try:
-            self.board.check_place(action.square, t, self._forbidden)
-        except IllegalActionError as exc:
-            sq = action.square
-            square = square_name(sq) if 0 <= sq < SQUARES else sq  # off-board: the index
-            raise exc.with_item(square=square, tile=self.data.tile_codes[t]) from None
+        nxt = self._next_known()
+        if nxt >= 0 and nxt != t:
+            raise IllegalActionError.of(
+                "wrong-tile",
+                msg(
+                    N_("the pile's next tile is {next}, not {tile}"),
+                    next=data.tile_codes[nxt],
+                    tile=action,
+                ),
+            )
+        if self.drawn_count >= TILES or (nxt < 0 and action not in self.unseen_tiles()):
+            raise IllegalActionError.of(
+                "no-tile-left", msg(N_("no tile {tile} is left in the pile"), tile=action)
+            )
+
+    def _check_draw(self) -> None:
+        """A player's :data:`~.actions.DRAW`: official-hand mode, once a turn, a tile left."""
+        if self._mode != 2:
+            raise IllegalActionError.of(
+                "no-draw", msg(N_("drawing instead of placing is an official-hand mode choice"))
+            )
+        if self._drawn >= 0:
+            raise IllegalActionError.of(
+                "no-draw", msg(N_("a tile was already drawn this turn"))
+            )
+        if self.drawn_count >= TILES:
+            raise IllegalActionError.of(
+                "no-draw", msg(N_("the pile is empty: place the held tile"))
+            )
 
     def _tile_of(self, action: MetroAction) -> int:
         """The tile type index ``action`` plays, checked against the drawn tile or the hand."""

@@ -264,7 +264,7 @@ class NextStationGame:
         seed: int | None = None,
         reveal: bool = False,
     ) -> JsonObject:
-        """The game record of ``state`` (``record.to_record``): ``seed`` written when given,
+        """The game record of ``state`` (``record_write.to_record``): ``seed`` written when given,
         ``reveal`` writes each played round's whole deck. In a view, the actions the viewer
         cannot see are written as not yet played (``null``).
 
@@ -861,8 +861,6 @@ class NextStationState:
         return targets
 
     def _check_power(self, player: int, action: TurnAction, face: str) -> None:
-        city = self.city
-        n = len(action.sections)
         used = action.powers_used
         if action.power is not None and action.circle is not None:
             raise IllegalActionError.of(
@@ -870,47 +868,58 @@ class NextStationState:
                 msg(N_("one power per turn, not {power} and a circle"), power=term(action.power)),
             )
         if used:
-            power = used[0]
-            holder = self.power_of(player)
-            colour = city.colours[self.colour(player)]
-            if holder is None:
-                raise IllegalActionError.of(
-                    "no-powers",
-                    msg(N_("pencil powers are not in play ({power})"), power=term(power)),
-                )
-            if power != holder:
-                raise IllegalActionError.of(
-                    "wrong-power",
-                    msg(
-                        N_("the {colour} pencil's power is {holder}, not {power}"),
-                        colour=term(colour),
-                        holder=term(holder),
-                        power=term(power),
-                    ),
-                )
-            if self.power_used[player]:
-                raise IllegalActionError.of(
-                    "power-used",
-                    msg(
-                        N_("the {colour} pencil's power {power} was already used this round"),
-                        colour=term(colour),
-                        power=term(power),
-                    ),
-                )
-            if power == "joker" and face == "joker":
-                raise IllegalActionError.of(
-                    "power-not-usable", msg(N_("the joker power cannot be used on a joker card"))
-                )
-            if power == "switch" and (self.turn < FIRST_EFFECTIVE_SWITCH or self.branch):
-                raise IllegalActionError.of(
-                    "power-not-usable",
-                    msg(
-                        N_(
-                            "the switch power cannot be used in turns 1-2 or in a turn with a "
-                            "switch effect"
-                        )
-                    ),
-                )
+            self._check_power_held(player, used[0], face)
+        self._check_section_count(action, face)
+
+    def _check_power_held(self, player: int, power: str, face: str) -> None:
+        """``player`` holds ``power``, unused this round, and may use it on card ``face``."""
+        city = self.city
+        holder = self.power_of(player)
+        colour = city.colours[self.colour(player)]
+        if holder is None:
+            raise IllegalActionError.of(
+                "no-powers",
+                msg(N_("pencil powers are not in play ({power})"), power=term(power)),
+            )
+        if power != holder:
+            raise IllegalActionError.of(
+                "wrong-power",
+                msg(
+                    N_("the {colour} pencil's power is {holder}, not {power}"),
+                    colour=term(colour),
+                    holder=term(holder),
+                    power=term(power),
+                ),
+            )
+        if self.power_used[player]:
+            raise IllegalActionError.of(
+                "power-used",
+                msg(
+                    N_("the {colour} pencil's power {power} was already used this round"),
+                    colour=term(colour),
+                    power=term(power),
+                ),
+            )
+        if power == "joker" and face == "joker":
+            raise IllegalActionError.of(
+                "power-not-usable", msg(N_("the joker power cannot be used on a joker card"))
+            )
+        if power == "switch" and (self.turn < FIRST_EFFECTIVE_SWITCH or self.branch):
+            raise IllegalActionError.of(
+                "power-not-usable",
+                msg(
+                    N_(
+                        "the switch power cannot be used in turns 1-2 or in a turn with a "
+                        "switch effect"
+                    )
+                ),
+            )
+
+    def _check_section_count(self, action: TurnAction, face: str) -> None:
+        """The sections ``action`` draws are as many as its power (or a free entry to a
+        monument) allows."""
+        city = self.city
+        n = len(action.sections)
         if n > 2:  # a hand-built action; the notation readers already refuse it
             raise IllegalActionError.of(
                 "wrong-section-count", msg(N_("a turn draws at most 2 sections, not {n}"), n=n)
@@ -1075,13 +1084,9 @@ class NextStationState:
         for face, targets, branch, turn in turns:
             if power is not None or face == "free-entry":
                 board.set_line(colour, stations, sections, ends, blocked)
-                legal = self._actions_on(board, colour, face, branch, turn, power)
-                action = legal[1 + below(len(legal) - 1)] if len(legal) > 1 else PASS
-                assert isinstance(action, TurnAction)  # never a card id for a player
-                _draw_unchecked(city, board, colour, action)
+                action = self._random_listed(player, board, colour, (face, branch, turn), power, rng)
                 if action.powers_used:
                     power = None
-                    self.power_used[player] = True
                 actions.append(action)
                 stations, sections, ends, blocked = board.line(colour)
                 continue
@@ -1115,6 +1120,27 @@ class NextStationState:
             actions.append(action)
         board.set_line(colour, stations, sections, ends, blocked)
         return actions
+
+    def _random_listed(
+        self,
+        player: int,
+        board: PlayerMap,
+        colour: int,
+        turn: tuple[str, bool, int],
+        power: str | None,
+        rng: Rng,
+    ) -> TurnAction:
+        """A uniform draw (by ``rng``) among the engine's own actions for ``turn`` (its card
+        face, switch effect and number: :meth:`_actions_on`), drawn on ``board``; a power it
+        uses is marked used."""
+        face, branch, number = turn
+        legal = self._actions_on(board, colour, face, branch, number, power)
+        action = legal[1 + rng.below(len(legal) - 1)] if len(legal) > 1 else PASS
+        assert isinstance(action, TurnAction)  # never a card id for a player
+        _draw_unchecked(self.city, board, colour, action)
+        if action.powers_used:
+            self.power_used[player] = True
+        return action
 
     # -- scores --------------------------------------------------------------------------
     def breakdown(self, player: int) -> Breakdown:
