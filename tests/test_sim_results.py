@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import shutil
+import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
@@ -215,6 +216,17 @@ def test_stats_plots_png_and_svg(tmp_path: Path, full_run: tuple[Path, Path, str
     text = svg.read_text()  # glyphs are paths; each text is kept in a comment
     for title in ("Score distribution", "Mean score components", "Per-deal difference"):
         assert f"<!-- {title}" in text
+
+
+def test_stats_plot_without_the_plots_extra_names_it(
+    tmp_path: Path, full_run: tuple[Path, Path, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    results, _, _ = full_run
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # as if it were not installed
+    refused = invoke("stats", results, "--plot", tmp_path / "p.png")
+    assert refused.exit_code == 1
+    assert "--plot needs the plots extra (pip install 'metrogames[plots]')" in refused.stderr
+    assert not (tmp_path / "p.png").exists()
 
 
 def test_stats_refusals(tmp_path: Path, full_run: tuple[Path, Path, str]) -> None:
