@@ -13,9 +13,9 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Annotated, Any, TextIO
+from typing import TYPE_CHECKING, Annotated, Required, TextIO, TypedDict
 
 import typer
 from rich.console import Console
@@ -35,6 +35,7 @@ from metrogames.cli.play import play_game, resume_game
 from metrogames.cli.report import print_paired, print_sheet, print_summary
 from metrogames.core.capabilities import Engine, ScoreSheets
 from metrogames.core.errors import IllegalActionError, MetrogamesError, PluginError, message_of
+from metrogames.core.protocol import JsonObject
 from metrogames.core.rng import MAX_SEED, check_seed
 from metrogames.games import (
     game_engine,
@@ -58,8 +59,11 @@ from metrogames.sim.results import (
     parse_result,
     read_results,
 )
-from metrogames.sim.runner import Result, Task, run_many, summarise
+from metrogames.sim.runner import Result, SeatSummary, Task, run_many, summarise
 from metrogames.sim.stats import Paired, Run, paired
+
+if TYPE_CHECKING:
+    from metrogames.web.config import Settings  # the web extra: imported by serve only
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -107,8 +111,13 @@ def said(exc: BaseException) -> str:
     return say(exc.as_message() if isinstance(exc, IllegalActionError) else message_of(exc))
 
 
-def emit_json(value: Any) -> None:
-    """One compact JSON document on its own line of stdout."""
+def emit_json(value: object) -> None:
+    """One compact JSON document on its own line of stdout (``value``: JSON values, typed
+    dicts of them included).
+
+    Raises:
+        TypeError: a value ``json`` cannot encode.
+    """
     sys.stdout.write(json.dumps(value, separators=(", ", ": ")) + "\n")
 
 
@@ -244,12 +253,30 @@ def score(
         print_sheet(out, kind.name, result)
 
 
-def replay_one(data: Any) -> dict[str, Any]:
+class ReplayResult(TypedDict, total=False):
+    """``replay --json``'s result for one record (``docs/notation.md``, "Game record")."""
+
+    valid: Required[bool]
+    error: str
+    """A refused record: the message (English)."""
+    reason: str
+    """A refused record: the reason code (``bad-json``, ``bad-record`` or the illegal
+    action's)."""
+    round: int
+    turn: int
+    player: int
+    """Where an illegal action was refused (each when known)."""
+    finished: bool
+    scores: list[int]
+    winners: list[int]
+
+
+def replay_one(data: object) -> ReplayResult:
     """The ``replay --json`` result of one decoded record (never raises on bad input)."""
     return _replayed(data)[0]
 
 
-def _replayed(data: Any) -> tuple[dict[str, Any], str]:
+def _replayed(data: object) -> tuple[ReplayResult, str]:
     """The ``replay --json`` result of one decoded record and, when it is refused, the
     refusal in the terminal's language (``""`` when valid)."""
     if isinstance(data, MetrogamesError):
@@ -260,24 +287,32 @@ def _replayed(data: Any) -> tuple[dict[str, Any], str]:
     try:
         state = replay_record(data)
     except IllegalActionError as exc:
-        result: dict[str, Any] = {"valid": False, "error": str(exc), "reason": exc.reason}
-        for key in ("round", "turn", "player"):
-            value = getattr(exc.where, key)
-            if value is not None:
-                result[key] = value
+        result: ReplayResult = {"valid": False, "error": str(exc), "reason": exc.reason}
+        where = exc.where
+        if where.round is not None:
+            result["round"] = where.round
+        if where.turn is not None:
+            result["turn"] = where.turn
+        if where.player is not None:
+            result["player"] = where.player
         return result, said(exc)
     except MetrogamesError as exc:
         return {"valid": False, "error": str(exc), "reason": "bad-record"}, said(exc)
-    done = {"valid": True, "finished": state.is_over(), "scores": state.scores()}
-    return done | {"winners": state.winners()}, ""
+    done: ReplayResult = {
+        "valid": True,
+        "finished": state.is_over(),
+        "scores": state.scores(),
+        "winners": state.winners(),
+    }
+    return done, ""
 
 
-def replay_summary(names: list[Any], result: dict[str, Any]) -> str:
+def replay_summary(names: Sequence[object], result: ReplayResult) -> str:
     """``finished; Zoé 78; winner: Zoé`` (the part after the record's label) in the
     terminal's language."""
-    parts = [f"{n} {s}" for n, s in zip(names, result["scores"], strict=False)]
-    status = _("finished") if result["finished"] else _("in progress")
-    won = ", ".join(str(names[w]) for w in result["winners"] if w < len(names))
+    parts = [f"{n} {s}" for n, s in zip(names, result.get("scores", []), strict=False)]
+    status = _("finished") if result.get("finished") else _("in progress")
+    won = ", ".join(str(names[w]) for w in result.get("winners", []) if w < len(names))
     line = f"{status}; " + ", ".join(parts)
     return line + ("; " + tr("winner: {names}", names=won) if won else "")
 
@@ -296,7 +331,8 @@ def replay(
             if as_json:
                 emit_json(result)
             elif result["valid"]:
-                names = data.get("players", []) if isinstance(data, dict) else []
+                players = data.get("players") if isinstance(data, dict) else None
+                names = players if isinstance(players, list) else []
                 line = f"{label}: {replay_summary(names, result)}"
                 out.print(line, markup=False, highlight=False)
             else:
@@ -348,7 +384,7 @@ def _parse_bots(bots: str) -> list[str]:
     return codes
 
 
-def _options(game: str, ctx: typer.Context) -> dict[str, Any]:
+def _options(game: str, ctx: typer.Context) -> JsonObject:
     """The options object (JSON form) the command's game option flags ask for (exit 2 on
     misuse)."""
     try:
@@ -655,7 +691,7 @@ def _run_label(path: Path, files: list[Path]) -> str:
     return path.name if names.count(path.name) == 1 else str(path)
 
 
-def _seat_json(bot: str, s: dict[str, Any]) -> dict[str, Any]:
+def _seat_json(bot: str, s: SeatSummary) -> JsonObject:
     return {
         "bot": bot,
         "mean": s["score"].mean,
@@ -947,7 +983,7 @@ def serve(
         raise fail(f"could not listen on {settings.host}:{settings.port}")
 
 
-def _serve_workers(settings: Any, workers: int, job_workers: dict[str, int]) -> None:
+def _serve_workers(settings: Settings, workers: int, job_workers: dict[str, int]) -> None:
     """``serve --workers N``: migrate once, start the RQ job workers (``job_workers``: lane →
     processes), then run N uvicorn workers whose settings come from the environment (set
     here from the options); the job workers are stopped with them."""
