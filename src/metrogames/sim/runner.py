@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TypedDict
 
@@ -131,5 +131,3 @@ def summarise(results: Sequence[Result], seats: int) -> list[SeatSummary]:
         out.append({"score": Stats.of(scores), "components": comps, "wins": wins})
     return out
 
-
-ProgressFn = Callable[[int], None]

@@ -304,12 +304,6 @@ class MetroData:
                 out[number - 1] = seat
         return tuple(out)
 
-    def arrival_name(self, code: int) -> str:
-        """``"station 9"`` or ``"central station (D3 S)"`` for an arrival code."""
-        if code <= CENTRAL_BASE:
-            sq, side = self.central_faces[CENTRAL_BASE - code]
-            return f"central station ({square_name(sq)} {SIDES[side]})"
-        return f"station {-code}"
 
 
 def _mask(squares: Iterable[int]) -> int:

@@ -12,7 +12,7 @@ Source: ``docs/next-station-london.md`` (Components, Drawing a section) and
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -399,9 +399,3 @@ def load_city(city: str) -> CityMap:
         raise DataError(f"unknown city {city!r}")
     return CityMap(load_json(CITY_FILES[city]))
 
-
-def check_sequence(value: object, what: str) -> Sequence[Any]:
-    """Return ``value`` if it is a JSON list, else raise ``NotationError`` naming ``what``."""
-    if not isinstance(value, list):
-        raise NotationError(f"{what} must be a list, not {type(value).__name__}")
-    return value

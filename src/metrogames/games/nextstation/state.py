@@ -1172,20 +1172,6 @@ class NextStationState:
             ]
         return sheets
 
-    def total_after(self, player: int, action: TurnAction) -> int:
-        """``player``'s total (as :meth:`breakdown`) if ``action``, a legal action, were
-        played now: the what-if score greedy players maximise. ``self`` is unchanged."""
-        city = self.city
-        c = self.colour(player)
-        board = self.maps[player].copy()
-        _draw_unchecked(city, board, c, action)
-        lines = self.line_scores[player][:]
-        lines[c] = score_line(city, board.stations[c], board.sections[c], board.circled[c])
-        boxes = self.tourist_boxes[player] + line_tourist_boxes(
-            city, board.stations[c], board.sections[c]
-        )
-        return breakdown(city, board, lines, boxes, self.deal.objectives).total
-
     def scores(self) -> list[int]:
         """Each player's total in points (see :meth:`breakdown`); final once the game is over."""
         return [self.breakdown(p).total for p in range(self.game.players)]
