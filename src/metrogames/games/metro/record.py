@@ -118,7 +118,7 @@ def read_metro_record(value: Any) -> MetroRecord:
     return MetroRecord(players, seed, options, tiles, turns, meta)
 
 
-def _check_head(value: Any) -> None:
+def _check_head(value: object) -> None:
     """An object with only a record's keys, the required ones among them, this format and
     game."""
     if not isinstance(value, dict):
@@ -135,7 +135,7 @@ def _check_head(value: Any) -> None:
         raise RecordError(f"not a Metro record: game is {_short(value['game'])}")
 
 
-def _read_players(players: Any) -> tuple[str, ...]:
+def _read_players(players: object) -> tuple[str, ...]:
     if not isinstance(players, list) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise RecordError(f"players must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} names")
     for name in players:

@@ -97,7 +97,7 @@ def score_metro_sheet(sheet: Any) -> dict[str, Any]:
     return {"scores": board.scores[:], "routes": [r.to_json() for r in board.routes()]}
 
 
-def _check_head(sheet: Any) -> None:
+def _check_head(sheet: object) -> None:
     """An object with only a sheet's keys, the required ones among them, of Metro."""
     if not isinstance(sheet, dict):
         raise RecordError(f"a score sheet must be a JSON object, not {type(sheet).__name__}")

@@ -69,7 +69,7 @@ class Options:
         )
 
 
-def _read_objectives(city: CityMap, raw: Any) -> tuple[str, ...] | str:
+def _read_objectives(city: CityMap, raw: object) -> tuple[str, ...] | str:
     """The ``objectives`` option: ``"random"`` or 2 distinct ids of ``city`` (or none)."""
     objectives: tuple[str, ...] | str = ()
     if raw == "random":
@@ -96,7 +96,7 @@ def _read_objectives(city: CityMap, raw: Any) -> tuple[str, ...] | str:
     return objectives
 
 
-def _read_powers(city: CityMap, rawp: Any) -> tuple[str, ...] | str | None:
+def _read_powers(city: CityMap, rawp: object) -> tuple[str, ...] | str | None:
     """The ``powers`` option: ``"random"``, a colour -> power object (a power per colour of
     ``city``, each once; read in ``city``'s colour order) or ``None``."""
     powers: tuple[str, ...] | str | None = None
@@ -129,7 +129,7 @@ def _read_powers(city: CityMap, rawp: Any) -> tuple[str, ...] | str | None:
     return powers
 
 
-def _read_cycle(city: CityMap, cycle: Any) -> tuple[str, ...] | None:
+def _read_cycle(city: CityMap, cycle: object) -> tuple[str, ...] | None:
     """The ``colour_cycle`` option: each colour of ``city`` once, or ``None``."""
     if cycle is None:
         return None

@@ -55,7 +55,7 @@ def parse_sheet(
     return city, lines, circled, objectives
 
 
-def _read_lines(city: CityMap, raw_lines: Any) -> dict[int, list[tuple[int, int]]]:
+def _read_lines(city: CityMap, raw_lines: object) -> dict[int, list[tuple[int, int]]]:
     """The ``lines`` object: colour -> ``[from, to]`` sections, as station-index pairs."""
     if not isinstance(raw_lines, dict):
         raise RecordError("lines must be an object: colour → list of sections")
@@ -75,7 +75,7 @@ def _read_lines(city: CityMap, raw_lines: Any) -> dict[int, list[tuple[int, int]
     return lines
 
 
-def _read_circled(city: CityMap, raw_circled: Any) -> dict[int, int]:
+def _read_circled(city: CityMap, raw_circled: object) -> dict[int, int]:
     """The ``circled`` object: colour -> station (cities with the circle-station power)."""
     if not isinstance(raw_circled, dict):
         raise RecordError("circled must be an object: colour → station")
@@ -91,7 +91,7 @@ def _read_circled(city: CityMap, raw_circled: Any) -> dict[int, int]:
     return circled
 
 
-def _read_objectives(city: CityMap, raw_obj: Any) -> tuple[str, ...]:
+def _read_objectives(city: CityMap, raw_obj: object) -> tuple[str, ...]:
     """The ``objectives`` list: at most 2 distinct ids of ``city``."""
     if (
         not isinstance(raw_obj, list)
