@@ -7,10 +7,12 @@ naming the offending item and its reason.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import json
 import os
+import socket
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
@@ -914,8 +916,6 @@ def serve(
     server, and job workers run the heavy work (hints, bots' searches, analyses) through a
     job queue on that Redis server."""
     try:
-        import asyncio
-
         import uvicorn
         from sqlalchemy.engine import make_url
 
@@ -1034,8 +1034,6 @@ def _serve_workers(settings: Settings, workers: int, job_workers: dict[str, int]
 def _check_listen(host: str, port: int) -> None:
     """Exit with a message (before touching the database) when ``host``:``port`` cannot be
     listened on: a port out of range, an unknown address, a port in use."""
-    import socket
-
     if not 1 <= port <= 65535:
         raise fail(f"port {port} is not a port number (1-65535)", 2)
     try:

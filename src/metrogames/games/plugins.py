@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable
+from importlib.metadata import entry_points
 from types import ModuleType
 from typing import Any
 
@@ -63,8 +64,6 @@ def load_entry_points(group: str = GROUP) -> list[str]:
     Raises:
         PluginError: an entry point that does not load (the message names it).
     """
-    from importlib.metadata import entry_points
-
     names: list[str] = []
     for point in entry_points(group=group):
         where = f"entry point {point.name!r} ({point.value}) of {group}"
