@@ -7,7 +7,6 @@ naming the offending item and its reason.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import dataclasses
 import json
@@ -916,6 +915,8 @@ def serve(
     server, and job workers run the heavy work (hints, bots' searches, analyses) through a
     job queue on that Redis server."""
     try:
+        import asyncio  # here: about 50 ms at start, which only serve needs
+
         import uvicorn
         from sqlalchemy.engine import make_url
 
