@@ -186,87 +186,132 @@ async def _play_connection(
 ) -> None:
     """Say hello on ``ws`` and play until the game ends or the run stops (returns), or the
     socket drops (raises)."""
-    loop = asyncio.get_running_loop()
     hello = json.dumps({"type": "hello", "token": token})
     await ws.send(hello)
-    while True:
-        now = loop.time()
-        stopping = now >= stop_at
-        if stopping and me.pending is None:
-            return
-        if stopping and now >= stop_at + cfg.grace:
-            stats.errors["unresolved-at-stop"] += 1
-            return
-        latest = me.latest
-        # send when it is our turn (after the think time)
-        if (
+    await _Connection(ws, hello, me, run, stats, cfg, stop_at, greeted).play()
+
+
+@dataclass
+class _Connection:
+    """One socket of a seat's client: :meth:`play` is its loop."""
+
+    ws: Any
+    hello: str
+    me: SeatPlay
+    run: RoomRun
+    stats: Stats
+    cfg: LoadConfig
+    stop_at: float
+    greeted: asyncio.Event
+
+    async def play(self) -> None:
+        """Send on our turns and read messages until the game ends or the run stops."""
+        me, cfg, stop_at = self.me, self.cfg, self.stop_at
+        loop = asyncio.get_running_loop()
+        while True:
+            now = loop.time()
+            stopping = now >= stop_at
+            if stopping and me.pending is None:
+                return
+            if stopping and now >= stop_at + cfg.grace:
+                self.stats.errors["unresolved-at-stop"] += 1
+                return
+            if not await self._send_when_due(now):
+                return
+            try:
+                text = await asyncio.wait_for(self.ws.recv(), timeout=self._wait(now, stopping))
+            except TimeoutError:
+                if me.send_at is None and loop.time() - now >= cfg.idle_timeout:
+                    self.stats.errors["idle-timeout"] += 1
+                    return
+                continue
+            if await self._receive(orjson.loads(text), time.perf_counter()):
+                return
+
+    def _our_turn(self) -> bool:
+        me, latest = self.me, self.me.latest
+        return (
             me.pending is None
             and not me.reconnected
             and latest is not None
             and latest["status"] == "playing"
             and latest["step"] > me.last_sent
             and me.seat in latest["to_move"]
-            and latest["legal"]
-        ):
-            if me.send_at is None:
-                think = me.rng.expovariate(1 / cfg.think) if cfg.think > 0 else 0
-                me.send_at = now + think
-            if now >= me.send_at:
-                legal = latest["legal"]
-                action = legal[0] if cfg.policy == "first" else me.rng.choice(legal)
-                step = latest["step"]
-                if step >= MAX_STEPS:
-                    stats.errors["game-too-long"] += 1
-                    return
-                me.pending = Sent(me.seat, step, action, _turn_of(latest), time.perf_counter())
-                me.log.append(me.pending)
-                if stats.first_send is None:
-                    stats.first_send = me.pending.t_send
-                await ws.send(json.dumps({"type": "action", "action": action, "step": step}))
-                me.last_sent = step
-                me.send_at = None
-        wait = cfg.idle_timeout
+            and bool(latest["legal"])
+        )
+
+    async def _send_when_due(self, now: float) -> bool:
+        """On our turn, once the think time is over, send an action; ``False``: the game is
+        too long (the run stops playing it)."""
+        me, cfg, stats = self.me, self.cfg, self.stats
+        if not self._our_turn():
+            return True
+        latest = me.latest
+        assert latest is not None
+        if me.send_at is None:
+            think = me.rng.expovariate(1 / cfg.think) if cfg.think > 0 else 0
+            me.send_at = now + think
+        if now < me.send_at:
+            return True
+        legal = latest["legal"]
+        action = legal[0] if cfg.policy == "first" else me.rng.choice(legal)
+        step = latest["step"]
+        if step >= MAX_STEPS:
+            stats.errors["game-too-long"] += 1
+            return False
+        me.pending = Sent(me.seat, step, action, _turn_of(latest), time.perf_counter())
+        me.log.append(me.pending)
+        if stats.first_send is None:
+            stats.first_send = me.pending.t_send
+        await self.ws.send(json.dumps({"type": "action", "action": action, "step": step}))
+        me.last_sent = step
+        me.send_at = None
+        return True
+
+    def _wait(self, now: float, stopping: bool) -> float:
+        """How long to wait for a message: until our send is due, the run stops or its grace
+        ends, at most the idle timeout."""
+        me, cfg = self.me, self.cfg
         if me.send_at is not None:
-            wait = max(0.0, me.send_at - now)
-        elif not stopping:
-            wait = min(wait, max(0.0, stop_at - now) + 0.001)
-        else:
-            wait = min(wait, max(0.0, stop_at + cfg.grace - now) + 0.001)
-        try:
-            text = await asyncio.wait_for(ws.recv(), timeout=wait)
-        except TimeoutError:
-            if me.send_at is None and loop.time() - now >= cfg.idle_timeout:
-                stats.errors["idle-timeout"] += 1
-                return
-            continue
-        t = time.perf_counter()
-        message = orjson.loads(text)
+            return max(0.0, me.send_at - now)
+        if not stopping:
+            return min(cfg.idle_timeout, max(0.0, self.stop_at - now) + 0.001)
+        return min(cfg.idle_timeout, max(0.0, self.stop_at + cfg.grace - now) + 0.001)
+
+    async def _receive(self, message: dict[str, Any], t: float) -> bool:
+        """Handle one message received at ``t``; ``True``: the game is over for us."""
         if message["type"] == "error":
-            reason = message.get("reason")
-            if reason == "unavailable":  # the database is down for a moment: try again
-                stats.unavailable["action:503"] += 1
-                await asyncio.sleep(0.2)
-                if me.latest is None or me.reconnected:
-                    await ws.send(hello)
-                if me.pending is not None:
-                    me.pending.outcome, me.pending.reason, me.pending.t_done = "refused", reason, t
-                    me.pending = None
-                    me.last_sent = -1  # not played: play this step again
-                continue
-            if me.pending is None:
-                stats.errors[f"unsolicited-error:{reason}"] += 1
-                continue
-            me.pending.outcome, me.pending.reason, me.pending.t_done = "refused", reason, t
-            if reason != "stale-step":
-                stats.errors[f"refused:{reason}"] += 1
-            me.pending = None
-            continue
+            await self._on_error(message.get("reason"), t)
+            return False
         if message["type"] == "chat":
-            continue
+            return False
         if message["type"] != "view":
-            stats.errors["unknown-message"] += 1
-            continue
-        view = message["view"]
+            self.stats.errors["unknown-message"] += 1
+            return False
+        return self._on_view(message["view"], t)
+
+    async def _on_error(self, reason: Any, t: float) -> None:
+        me, stats = self.me, self.stats
+        if reason == "unavailable":  # the database is down for a moment: try again
+            stats.unavailable["action:503"] += 1
+            await asyncio.sleep(0.2)
+            if me.latest is None or me.reconnected:
+                await self.ws.send(self.hello)
+            if me.pending is not None:
+                me.pending.outcome, me.pending.reason, me.pending.t_done = "refused", reason, t
+                me.pending = None
+                me.last_sent = -1  # not played: play this step again
+            return
+        if me.pending is None:
+            stats.errors[f"unsolicited-error:{reason}"] += 1
+            return
+        me.pending.outcome, me.pending.reason, me.pending.t_done = "refused", reason, t
+        if reason != "stale-step":
+            stats.errors[f"refused:{reason}"] += 1
+        me.pending = None
+
+    def _on_view(self, view: dict[str, Any], t: float) -> bool:
+        me, run = self.me, self.run
         if me.reconnected:  # the first view on a new socket: was the last action played?
             me.reconnected = False
             if me.pending is not None and not _reflects(me.pending, view):
@@ -275,19 +320,20 @@ async def _play_connection(
                 me.pending = None
                 me.last_sent = -1
         if me.latest is not None and view["step"] < me.latest["step"]:
-            stats.out_of_order += 1  # an older view after a newer one: keep the newer
-            continue
+            self.stats.out_of_order += 1  # an older view after a newer one: keep the newer
+            return False
         me.latest = view
         run.seated.setdefault(me.seat, t)
-        greeted.set()
+        self.greeted.set()
         if me.pending is not None and _reflects(me.pending, view):
             me.pending.outcome, me.pending.t_done = "reflected", t
-            stats.last_done = t
+            self.stats.last_done = t
             me.pending = None
         if view["status"] == "finished" and me.pending is None:
             if run.final is None:
                 run.final = view
-            return
+            return True
+        return False
 
 
 # -- HTTP ----------------------------------------------------------------------------------

@@ -83,7 +83,9 @@ def test_importing_the_registry_loads_no_engine() -> None:
         "print(sorted(m for m in sys.modules if m.startswith('metrogames.games.')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "['metrogames.games.plugins', 'metrogames.games.registry']"
+    assert out.stdout.strip() == (
+        "['metrogames.games.known', 'metrogames.games.plugins', 'metrogames.games.registry']"
+    )
 
 
 @pytest.mark.parametrize(

@@ -100,3 +100,97 @@ def test_the_import_reader_sees_every_kind_of_import(tmp_path: Path) -> None:
         (5, "metrogames.bots.base"),
         (7, "metrogames.cli"),
     ]
+
+
+def runtime_imports(path: Path, root: Path = PACKAGE.parent) -> set[str]:
+    """The ``metrogames`` modules importing ``path`` runs, function-level imports included
+    and ``if TYPE_CHECKING:`` blocks left out (annotations only); ``from m import x`` counts
+    as ``m.x`` where that is a module, and every module brings its parent packages (but the
+    packages holding ``path``, already being imported when it is)."""
+    modules = {_module_name(p, root) for p in root.joinpath("metrogames").rglob("*.py")}
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            node.body = []
+    names: set[str] = set()
+    for line, name in imports_of(tree, path, root):
+        names.add(name)
+        names |= {f"{name}.{alias}" for alias in line} & modules
+    out = set()
+    for name in names:
+        parts = name.split(".")
+        out |= {".".join(parts[:i]) for i in range(1, len(parts) + 1)} & modules
+    own = _module_name(path, root).split(".")
+    return out - {".".join(own[:i]) for i in range(1, len(own) + 1)}
+
+
+def imports_of(tree: ast.AST, path: Path, root: Path) -> list[tuple[list[str], str]]:
+    """``(imported names, module)`` of each import statement of ``tree`` (of ``path``)."""
+    package = _module_name(path, root).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [([], a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = ".".join(package[: len(package) - node.level + 1]) if node.level else ""
+            name = ".".join(filter(None, [base, node.module]))
+            out.append(([a.name for a in node.names], name))
+    return [(names, name) for names, name in out if name.split(".")[0] == "metrogames"]
+
+
+def _module_name(path: Path, root: Path) -> str:
+    parts = path.relative_to(root).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_cycles(root: Path = PACKAGE.parent) -> list[list[str]]:
+    """The package's import cycles: each strongly connected group of modules (Tarjan) of
+    :func:`runtime_imports`' graph, sorted."""
+    paths = {_module_name(p, root): p for p in root.joinpath("metrogames").rglob("*.py")}
+    graph = {name: runtime_imports(path, root) for name, path in paths.items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles = []
+
+    def visit(name: str) -> None:
+        index[name] = low[name] = len(index)
+        stack.append(name)
+        for other in graph[name]:
+            if other not in index:
+                visit(other)
+                low[name] = min(low[name], low[other])
+            elif other in stack:
+                low[name] = min(low[name], index[other])
+        if low[name] == index[name]:
+            group = stack[stack.index(name) :]
+            del stack[stack.index(name) :]
+            if len(group) > 1:
+                cycles.append(sorted(group))
+
+    for name in sorted(graph):
+        if name not in index:
+            visit(name)
+    return sorted(cycles)
+
+
+def test_no_import_cycle_hides_behind_a_function_level_import() -> None:
+    assert import_cycles() == []
+
+
+def test_the_cycle_finder_sees_lazy_imports_not_type_checking_ones(tmp_path: Path) -> None:
+    package = tmp_path / "metrogames"
+    (package / "a").mkdir(parents=True)
+    for path, text in {
+        "__init__.py": "",
+        "a/__init__.py": "",
+        "a/one.py": "from metrogames.a import two\n",
+        "a/two.py": "def f():\n    from . import three\n",
+        "a/three.py": "from metrogames.a.one import x\n",
+        "a/four.py": "from metrogames.a import one\nimport metrogames.b\n",
+        "b.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import metrogames.a.four\n",
+    }.items():
+        (package / path).write_text(text)
+    assert import_cycles(tmp_path) == [["metrogames.a.one", "metrogames.a.three", "metrogames.a.two"]]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import shutil
+import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +18,7 @@ import pytest
 from scipy import stats as sps
 from typer.testing import CliRunner, Result
 
+from metrogames.cli import main
 from metrogames.cli.main import app
 from metrogames.sim import runner
 from metrogames.sim.results import RESULT_FORMAT, parse_result, read_results
@@ -107,12 +109,12 @@ def test_resume_after_an_interruption(
                 raise KeyboardInterrupt
             yield result
 
-    monkeypatch.setattr(runner, "run_many", interrupted)
+    monkeypatch.setattr(main, "run_many", interrupted)  # the CLI runs its games with it
     stopped = invoke(*RUN, "--results", mine)
     assert stopped.exit_code == 130
     assert "interrupted after 3 of 10 games; --resume continues the run" in stopped.stderr
     assert len(lines(mine)) == 3
-    monkeypatch.setattr(runner, "run_many", real)
+    monkeypatch.setattr(main, "run_many", real)
     assert ok(*RUN, "--results", mine, "--resume", "--json").stdout == summary
     assert mine.read_bytes() == results.read_bytes()
 
@@ -214,6 +216,17 @@ def test_stats_plots_png_and_svg(tmp_path: Path, full_run: tuple[Path, Path, str
     text = svg.read_text()  # glyphs are paths; each text is kept in a comment
     for title in ("Score distribution", "Mean score components", "Per-deal difference"):
         assert f"<!-- {title}" in text
+
+
+def test_stats_plot_without_the_plots_extra_names_it(
+    tmp_path: Path, full_run: tuple[Path, Path, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    results, _, _ = full_run
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # as if it were not installed
+    refused = invoke("stats", results, "--plot", tmp_path / "p.png")
+    assert refused.exit_code == 1
+    assert "--plot needs the plots extra (pip install 'metrogames[plots]')" in refused.stderr
+    assert not (tmp_path / "p.png").exists()
 
 
 def test_stats_refusals(tmp_path: Path, full_run: tuple[Path, Path, str]) -> None:

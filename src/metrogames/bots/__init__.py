@@ -7,6 +7,16 @@ algorithm chosen per game) and the algorithms ``random``, ``greedy``, ``montecar
 ``heuristic`` and ``lookahead`` (the last two for games with a heuristic hook, such as Metro).
 """
 
+# The bot modules are imported for their registrations (``BOTS``): importing any part of the
+# package (``metrogames.bots.base`` included) makes every built-in bot code known.
+from metrogames.bots import (  # noqa: F401
+    greedy,
+    heuristic,
+    levels,
+    lookahead,
+    montecarlo,
+    random_bot,
+)
 from metrogames.bots.base import BOTS, Bot, make_bot
 
 __all__ = ["BOTS", "Bot", "make_bot"]

@@ -36,13 +36,20 @@ class Bot(Protocol):
 
 BotFactory = Callable[[int], Bot]
 BOTS: dict[str, BotFactory] = {}
+"""Bot code -> its factory (called with a seed). The bot modules register theirs when
+imported, and :mod:`metrogames.bots` imports them all: any import of the package fills it."""
+_LEVELS: list[str] = []
+"""The codes registered as levels, from weakest to strongest."""
 
 
-def register(code: str) -> Callable[[BotFactory], BotFactory]:
-    """Register a bot factory (called with a seed) under ``code``."""
+def register(code: str, *, level: bool = False) -> Callable[[BotFactory], BotFactory]:
+    """Register a bot factory (called with a seed) under ``code``; ``level``: a level
+    (:mod:`~metrogames.bots.levels`), listed first by :func:`bot_codes` in registration order."""
 
     def deco(factory: BotFactory) -> BotFactory:
         BOTS[code] = factory
+        if level and code not in _LEVELS:
+            _LEVELS.append(code)
         return factory
 
     return deco
@@ -52,10 +59,7 @@ def bot_codes() -> list[str]:
     """Every registered bot code: the levels from weakest to strongest (``easy``, ``medium``,
     ``hard``, ``expert``), then the algorithms, sorted (``greedy``, ``montecarlo``,
     ``random``)."""
-    _load()
-    from metrogames.bots.levels import LEVELS
-
-    return [*LEVELS, *sorted(code for code in BOTS if code not in LEVELS)]
+    return [*_LEVELS, *sorted(code for code in BOTS if code not in _LEVELS)]
 
 
 def make_bot(code: str, seed: int = 0) -> Bot:
@@ -65,23 +69,10 @@ def make_bot(code: str, seed: int = 0) -> Bot:
     Raises:
         ValueError: an unknown code (the message lists the known ones).
     """
-    _load()
     factory = BOTS.get(code)
     if factory is None:
         raise ValueError(f"unknown bot {code!r} (known: {', '.join(bot_codes())})")
     return factory(seed)
-
-
-def _load() -> None:
-    # imported for their registrations
-    from metrogames.bots import (  # noqa: F401
-        greedy,
-        heuristic,
-        levels,
-        lookahead,
-        montecarlo,
-        random_bot,
-    )
 
 
 def check_decision(

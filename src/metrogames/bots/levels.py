@@ -133,7 +133,7 @@ class LevelBot:
 
 
 def _factory(level: str) -> None:
-    register(level)(lambda seed: LevelBot(level, seed))
+    register(level, level=True)(lambda seed: LevelBot(level, seed))
 
 
 for _level in LEVELS:

@@ -49,8 +49,6 @@ from metrogames.core.protocol import CHANCE, Action, State
 from metrogames.games import daily_games, game_type, replay_record
 from metrogames.i18n import N_, environment_language
 
-DEFAULT_SERVER = "http://127.0.0.1:8000"
-DEFAULT_TOKEN_FILE = Path("var/player.json")
 _DIM = "#6b7280"
 
 COMMANDS = N_(

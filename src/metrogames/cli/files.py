@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from metrogames.core.errors import RecordError
+from metrogames.core.protocol import JsonObject, JsonValue
 from metrogames.i18n import N_, Message, msg, verbatim
 
 MAX_FILE = 256 * 1024 * 1024
@@ -24,7 +24,7 @@ class _DuplicateKeyError(ValueError):
     pass
 
 
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def _no_duplicates(pairs: list[tuple[str, JsonValue]]) -> JsonObject:
     """``object_pairs_hook``: refuse a key given twice (json keeps the last one silently, so a
     sheet could circle two stations of a line, or a typo could go unnoticed)."""
     out = dict(pairs)
@@ -37,8 +37,9 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _loads(text: str) -> Any:
-    return json.loads(text, object_pairs_hook=_no_duplicates)
+def _loads(text: str) -> JsonValue:
+    value: JsonValue = json.loads(text, object_pairs_hook=_no_duplicates)
+    return value
 
 
 def _too_large(where: object, limit: int) -> RecordError:
@@ -62,7 +63,7 @@ def _unreadable(path: Path, exc: OSError | UnicodeDecodeError) -> RecordError:
     return RecordError(msg(N_("cannot read {path}: {cause}"), path=path, cause=cause))
 
 
-def _decode(text: str, where: str) -> Any:
+def _decode(text: str, where: str) -> JsonValue:
     if len(text) > MAX_DOCUMENT:
         raise _too_large(where, MAX_DOCUMENT)
     try:
@@ -89,7 +90,7 @@ def _decode(text: str, where: str) -> Any:
         raise RecordError(msg(N_("{where}: JSON nested too deeply"), where=where)) from None
 
 
-def read_json(path: Path) -> Any:
+def read_json(path: Path) -> JsonValue:
     """One JSON document from ``path``.
 
     Raises:
@@ -105,7 +106,7 @@ def read_json(path: Path) -> Any:
     return _decode(text, str(path))
 
 
-def read_documents(path: Path) -> Iterator[tuple[str, Any]]:
+def read_documents(path: Path) -> Iterator[tuple[str, JsonValue | RecordError]]:
     """The JSON documents of ``path``: a single document, or JSON lines (one per non-blank
     line). Yields ``(label, value)`` with ``label`` like ``games.jsonl:3``; a line that is not
     JSON yields a :class:`RecordError` as its value, so one bad line does not hide the rest.
@@ -141,11 +142,12 @@ def read_documents(path: Path) -> Iterator[tuple[str, Any]]:
     for number, line in enumerate(text.splitlines(), 1):
         if line.strip():
             label = f"{path}:{number}"
+            item: JsonValue | RecordError
             try:
-                value = _decode(line, label)
+                item = _decode(line, label)
             except RecordError as exc:
-                value = exc
-            yield label, value
+                item = exc
+            yield label, item
 
 
 def _has_json_line(text: str) -> bool:

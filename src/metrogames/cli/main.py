@@ -8,22 +8,35 @@ naming the offending item and its reason.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
+import socket
 import sys
 import tempfile
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Required, TextIO, TypedDict
 
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
+from metrogames import __version__
+from metrogames.bots.analysis import BUDGETS, AnalysisRefusedError
+from metrogames.bots.analysis import analyse as analyse_record
+from metrogames.bots.base import bot_codes, make_bot
+from metrogames.cli.analyse import print_analysis
+from metrogames.cli.files import read_documents, read_json
 from metrogames.cli.lang import _, say, tr
 from metrogames.cli.optional import optional_value_command
 from metrogames.cli.options import game_options, game_options_command, given_flags
-from metrogames.core.capabilities import ScoreSheets
+from metrogames.cli.play import play_game, resume_game
+from metrogames.cli.report import print_paired, print_sheet, print_summary
+from metrogames.core.capabilities import Engine, ScoreSheets
 from metrogames.core.errors import IllegalActionError, MetrogamesError, PluginError, message_of
+from metrogames.core.protocol import JsonObject
 from metrogames.core.rng import MAX_SEED, check_seed
 from metrogames.games import (
     game_engine,
@@ -35,6 +48,23 @@ from metrogames.games import (
     replay_record,
 )
 from metrogames.i18n import N_
+from metrogames.sim.bench import BENCHMARKS, run_benchmarks
+from metrogames.sim.cluster import run_ray
+from metrogames.sim.plots import draw
+from metrogames.sim.results import (
+    append_line,
+    check_result,
+    complete_lines,
+    game_result,
+    keep_lines,
+    parse_result,
+    read_results,
+)
+from metrogames.sim.runner import Result, SeatSummary, Task, run_many, summarise
+from metrogames.sim.stats import Paired, Run, paired
+
+if TYPE_CHECKING:
+    from metrogames.web.config import Settings  # the web extra: imported by serve only
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -53,8 +83,6 @@ JsonFlag = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on
 
 def _version(value: bool) -> None:
     if value:
-        from metrogames import __version__
-
         sys.stdout.write(f"metrogames {__version__}\n")
         raise typer.Exit()
 
@@ -84,8 +112,13 @@ def said(exc: BaseException) -> str:
     return say(exc.as_message() if isinstance(exc, IllegalActionError) else message_of(exc))
 
 
-def emit_json(value: Any) -> None:
-    """One compact JSON document on its own line of stdout."""
+def emit_json(value: object) -> None:
+    """One compact JSON document on its own line of stdout (``value``: JSON values, typed
+    dicts of them included).
+
+    Raises:
+        TypeError: a value ``json`` cannot encode.
+    """
     sys.stdout.write(json.dumps(value, separators=(", ", ": ")) + "\n")
 
 
@@ -98,7 +131,11 @@ def _check_out(path: Path) -> None:
         raise fail(tr("cannot write {path}: no folder {parent}", path=path, parent=parent), 2)
 
 
-def _open_out(path: Path, append: bool = False) -> Any:
+Runner = Callable[[list[Task]], Iterable[Result]]
+"""Plays tasks, yielding their results in order (:func:`_runner`)."""
+
+
+def _open_out(path: Path, append: bool = False) -> TextIO:
     _check_out(path)
     try:
         return path.open("a" if append else "w", encoding="utf-8")
@@ -106,10 +143,8 @@ def _open_out(path: Path, append: bool = False) -> Any:
         raise fail(tr("cannot write {path}: {why}", path=path, why=exc.strerror), 2) from None
 
 
-def _runner(use_ray: bool, address: str | None, workers: int) -> Any:
+def _runner(use_ray: bool, address: str | None, workers: int) -> Runner:
     """``tasks -> results in order``: worker processes, or Ray (exit 1 without the extra)."""
-    from metrogames.sim.runner import run_many
-
     if not use_ray:
         return lambda tasks: run_many(tasks, workers)
     try:
@@ -118,20 +153,16 @@ def _runner(use_ray: bool, address: str | None, workers: int) -> Any:
         raise fail(
             f"--ray needs the cluster extra (pip install 'metrogames[cluster]'): {exc}"
         ) from None
-    from metrogames.sim.cluster import run_ray
 
     return lambda tasks: run_ray(tasks, address, workers)
 
 
 def _resumed(
-    tasks: list[Any], out_file: Path | None, results_file: Path | None
-) -> tuple[list[Any], int]:
+    tasks: list[Task], out_file: Path | None, results_file: Path | None
+) -> tuple[list[Result], int]:
     """The finished games of an interrupted run and how many there are: the complete lines
     every output file has (checked to be this run's games); the files are cut after them,
     which repairs a partial last line."""
-    from metrogames.sim.results import check_result, complete_lines, keep_lines, parse_result
-    from metrogames.sim.runner import Result
-
     counts = []
     lines: dict[Path, list[str]] = {}
     for path in (out_file, results_file):
@@ -157,11 +188,9 @@ def _resumed(
     return results, done
 
 
-def _record_result(text: str, where: str, task: Any) -> Any:
+def _record_result(text: str, where: str, task: Task) -> Result:
     """The result of a finished game's record line (``--out`` alone), checked to be the
     task's game: its players are the task's bots and its seed the task's."""
-    from metrogames.sim.runner import Result
-
     try:
         record = json.loads(text)
     except ValueError:
@@ -199,9 +228,6 @@ def score(
     as_json: JsonFlag = False,
 ) -> None:
     """Check a score sheet's drawing and print its score breakdown."""
-    from metrogames.cli.files import read_json
-    from metrogames.cli.report import print_sheet
-
     try:
         data = read_json(sheet)
         if isinstance(data, dict) and "format" in data:
@@ -228,12 +254,30 @@ def score(
         print_sheet(out, kind.name, result)
 
 
-def replay_one(data: Any) -> dict[str, Any]:
+class ReplayResult(TypedDict, total=False):
+    """``replay --json``'s result for one record (``docs/notation.md``, "Game record")."""
+
+    valid: Required[bool]
+    error: str
+    """A refused record: the message (English)."""
+    reason: str
+    """A refused record: the reason code (``bad-json``, ``bad-record`` or the illegal
+    action's)."""
+    round: int
+    turn: int
+    player: int
+    """Where an illegal action was refused (each when known)."""
+    finished: bool
+    scores: list[int]
+    winners: list[int]
+
+
+def replay_one(data: object) -> ReplayResult:
     """The ``replay --json`` result of one decoded record (never raises on bad input)."""
     return _replayed(data)[0]
 
 
-def _replayed(data: Any) -> tuple[dict[str, Any], str]:
+def _replayed(data: object) -> tuple[ReplayResult, str]:
     """The ``replay --json`` result of one decoded record and, when it is refused, the
     refusal in the terminal's language (``""`` when valid)."""
     if isinstance(data, MetrogamesError):
@@ -244,24 +288,32 @@ def _replayed(data: Any) -> tuple[dict[str, Any], str]:
     try:
         state = replay_record(data)
     except IllegalActionError as exc:
-        result: dict[str, Any] = {"valid": False, "error": str(exc), "reason": exc.reason}
-        for key in ("round", "turn", "player"):
-            value = getattr(exc.where, key)
-            if value is not None:
-                result[key] = value
+        result: ReplayResult = {"valid": False, "error": str(exc), "reason": exc.reason}
+        where = exc.where
+        if where.round is not None:
+            result["round"] = where.round
+        if where.turn is not None:
+            result["turn"] = where.turn
+        if where.player is not None:
+            result["player"] = where.player
         return result, said(exc)
     except MetrogamesError as exc:
         return {"valid": False, "error": str(exc), "reason": "bad-record"}, said(exc)
-    done = {"valid": True, "finished": state.is_over(), "scores": state.scores()}
-    return done | {"winners": state.winners()}, ""
+    done: ReplayResult = {
+        "valid": True,
+        "finished": state.is_over(),
+        "scores": state.scores(),
+        "winners": state.winners(),
+    }
+    return done, ""
 
 
-def replay_summary(names: list[Any], result: dict[str, Any]) -> str:
+def replay_summary(names: Sequence[object], result: ReplayResult) -> str:
     """``finished; Zoé 78; winner: Zoé`` (the part after the record's label) in the
     terminal's language."""
-    parts = [f"{n} {s}" for n, s in zip(names, result["scores"], strict=False)]
-    status = _("finished") if result["finished"] else _("in progress")
-    won = ", ".join(str(names[w]) for w in result["winners"] if w < len(names))
+    parts = [f"{n} {s}" for n, s in zip(names, result.get("scores", []), strict=False)]
+    status = _("finished") if result.get("finished") else _("in progress")
+    won = ", ".join(str(names[w]) for w in result.get("winners", []) if w < len(names))
     line = f"{status}; " + ", ".join(parts)
     return line + ("; " + tr("winner: {names}", names=won) if won else "")
 
@@ -272,8 +324,6 @@ def replay(
     as_json: JsonFlag = False,
 ) -> None:
     """Replay records, rejecting the first illegal action of each, and print the scores."""
-    from metrogames.cli.files import read_documents
-
     any_bad = False
     try:
         for label, data in read_documents(records):
@@ -282,7 +332,8 @@ def replay(
             if as_json:
                 emit_json(result)
             elif result["valid"]:
-                names = data.get("players", []) if isinstance(data, dict) else []
+                players = data.get("players") if isinstance(data, dict) else None
+                names = players if isinstance(players, list) else []
                 line = f"{label}: {replay_summary(names, result)}"
                 out.print(line, markup=False, highlight=False)
             else:
@@ -305,16 +356,13 @@ def analyse(
 ) -> None:
     """Hindsight on a finished solo game: the best score found on the same deal with the
     whole deck known, both maps, and the turn that lost most against the expert's estimate."""
-    from metrogames.bots.analysis import BUDGETS, AnalysisRefusedError, analyse
-    from metrogames.cli.files import read_json
-
     if budget not in BUDGETS:
         raise fail(f"--budget must be one of {', '.join(BUDGETS)}, not {budget!r}", 2)
     try:
         check_seed(seed)
         data = read_json(record)
         with contextlib.nullcontext() if as_json else err.status("Analysing…"):
-            result = analyse(data, budget, seed)
+            result = analyse_record(data, budget, seed)
     except AnalysisRefusedError as exc:
         raise fail(tr("{record}: cannot analyse: {why}", record=record, why=said(exc))) from None
     except (MetrogamesError, ValueError) as exc:
@@ -322,14 +370,10 @@ def analyse(
     if as_json:
         emit_json(result.to_json())
     else:
-        from metrogames.cli.analyse import print_analysis
-
         print_analysis(out, result)
 
 
 def _parse_bots(bots: str) -> list[str]:
-    from metrogames.bots.base import bot_codes, make_bot
-
     codes = [b.strip() for b in bots.split(",") if b.strip()]
     for code in codes:
         try:
@@ -341,7 +385,7 @@ def _parse_bots(bots: str) -> list[str]:
     return codes
 
 
-def _options(game: str, ctx: typer.Context) -> dict[str, Any]:
+def _options(game: str, ctx: typer.Context) -> JsonObject:
     """The options object (JSON form) the command's game option flags ask for (exit 2 on
     misuse)."""
     try:
@@ -393,65 +437,9 @@ def simulate(
     as_json: JsonFlag = False,
 ) -> None:
     """Play bot games with a progress bar, then print a summary of the scores."""
-    from metrogames.cli.files import read_documents
-    from metrogames.cli.report import print_summary
-    from metrogames.sim.results import append_line, game_result
-    from metrogames.sim.runner import Task, summarise
-
-    try:
-        engine = game_engine(game)
-    except MetrogamesError as exc:
-        raise fail(said(exc), 2) from None
-    codes = _parse_bots(bots)
-    if (games is None) == (deals is None):
-        raise fail("give either --games N or --deals FILE", 2)
-    if workers < 1:
-        raise fail("--workers must be at least 1", 2)
-    options = _options(game, ctx)
-    if deals is not None and options:
-        raise fail("game options cannot be used with --deals: the deals hold the options", 2)
-    keep = out_file is not None
-    if deals is not None:
-        try:
-            docs = list(read_documents(deals))
-        except MetrogamesError as exc:
-            raise fail(said(exc)) from None
-        tasks = []
-        for i, (label, doc) in enumerate(docs):
-            if isinstance(doc, MetrogamesError):
-                raise fail(said(doc))
-            try:
-                engine.from_deal(doc, len(codes))
-            except MetrogamesError as exc:
-                raise fail(f"{label}: {said(exc)}") from None
-            except ValueError as exc:  # a player count the game does not take
-                raise fail(said(exc), 2) from None
-            tasks.append(Task(game, tuple(codes), seed + i, None, doc, keep))
-        _check_seeds(seed, len(tasks))  # the bots of game i are seeded seed + i
-    else:
-        assert games is not None
-        _check_seeds(seed, games)  # game i is dealt from seed + i
-        try:
-            game_from_options(game, len(codes), options).new_game(seed)
-        except (MetrogamesError, ValueError) as exc:
-            raise fail(said(exc), 2) from None
-        tasks = [Task(game, tuple(codes), seed + i, options, None, keep) for i in range(games)]
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    outputs = [p for p in (out_file, results_file) if p is not None]
-    if (
-        out_file is not None
-        and results_file is not None
-        and out_file.resolve() == results_file.resolve()
-    ):
-        raise fail("--out and --results must be different files", 2)
-    for path in outputs:
-        if deals is not None and path.resolve() == deals.resolve():
-            raise fail(
-                f"{'--out' if path is out_file else '--results'} would overwrite the --deals manifest",
-                2,
-            )
-        _check_out(path)
+    run = _Run(game, bots, games, deals, seed, workers, out_file is not None)
+    codes, tasks = _simulate_tasks(ctx, run)
+    outputs = _outputs(out_file, results_file, deals)
     if resume and not outputs:
         raise fail("--resume needs --results FILE or --out FILE (the run to continue)", 2)
     runner = _runner(ray is not None, None if ray == LOCAL_RAY else ray, workers)
@@ -465,30 +453,7 @@ def simulate(
     if done:
         err.print(f"resuming after game {done} of {len(tasks)}", highlight=False)
     try:
-        with Progress(
-            "[progress.description]{task.description}",
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=err,
-            transient=True,
-        ) as progress:
-            bar = progress.add_task(f"{game}: {','.join(codes)}", total=len(tasks), completed=done)
-            stream = runner(tasks[done:])
-            try:
-                for index, result in enumerate(stream, done):
-                    results.append(result)
-                    if record_handle and result.record is not None:
-                        append_line(
-                            record_handle, json.dumps(result.record, separators=(",", ":")) + "\n"
-                        )
-                    if result_handle:
-                        append_line(result_handle, game_result(tasks[index], index, result).line())
-                    progress.advance(bar)
-            finally:
-                close = getattr(stream, "close", None)
-                if close is not None:
-                    close()
+        _play(runner, tasks, results, (record_handle, result_handle))
     except KeyboardInterrupt:
         err.print(
             f"interrupted after {len(results)} of {len(tasks)} games"
@@ -515,6 +480,133 @@ def simulate(
         print_summary(out, game, codes, len(results), summary)
 
 
+@dataclasses.dataclass(frozen=True)
+class _Run:
+    """``simulate``'s flags that choose its games."""
+
+    game: str
+    bots: str
+    games: int | None
+    deals: Path | None
+    seed: int
+    workers: int
+    keep: bool
+
+
+def _simulate_tasks(ctx: typer.Context, run: _Run) -> tuple[list[str], list[Task]]:
+    """``simulate``'s bot codes and games: ``run.games`` dealt from seeds, or the deals of a
+    manifest (exit 2 on a bad game, bot, count, worker count or option)."""
+    game, deals, seed, keep = run.game, run.deals, run.seed, run.keep
+    try:
+        engine = game_engine(game)
+    except MetrogamesError as exc:
+        raise fail(said(exc), 2) from None
+    codes = _parse_bots(run.bots)
+    if (run.games is None) == (deals is None):
+        raise fail("give either --games N or --deals FILE", 2)
+    if run.workers < 1:
+        raise fail("--workers must be at least 1", 2)
+    options = _options(game, ctx)
+    if deals is not None and options:
+        raise fail("game options cannot be used with --deals: the deals hold the options", 2)
+    if deals is not None:
+        return codes, _deal_tasks(engine, Task(game, tuple(codes), seed, None, None, keep), deals)
+    assert run.games is not None
+    return codes, _seed_tasks(Task(game, tuple(codes), seed, options, None, keep), run.games)
+
+
+def _deal_tasks(engine: Engine, first: Task, deals: Path) -> list[Task]:
+    """The games of a deal manifest, each checked to be a deal of ``first``'s game for its
+    bots; game ``i`` is ``first`` with the ``i``-th deal and seed ``first.seed + i``."""
+    try:
+        docs = list(read_documents(deals))
+    except MetrogamesError as exc:
+        raise fail(said(exc)) from None
+    tasks = []
+    for i, (label, doc) in enumerate(docs):
+        if isinstance(doc, MetrogamesError):
+            raise fail(said(doc))
+        try:
+            engine.from_deal(doc, len(first.bots))
+        except MetrogamesError as exc:
+            raise fail(f"{label}: {said(exc)}") from None
+        except ValueError as exc:  # a player count the game does not take
+            raise fail(said(exc), 2) from None
+        tasks.append(dataclasses.replace(first, seed=first.seed + i, deal=doc))
+    _check_seeds(first.seed, len(tasks))  # the bots of game i are seeded seed + i
+    return tasks
+
+
+def _seed_tasks(first: Task, games: int) -> list[Task]:
+    """``games`` games: game ``i`` is ``first`` dealt from seed ``first.seed + i`` (its
+    options checked on the first deal)."""
+    _check_seeds(first.seed, games)  # game i is dealt from seed + i
+    try:
+        game_from_options(first.game, len(first.bots), first.options).new_game(first.seed)
+    except (MetrogamesError, ValueError) as exc:
+        raise fail(said(exc), 2) from None
+    return [dataclasses.replace(first, seed=first.seed + i) for i in range(games)]
+
+
+def _outputs(out_file: Path | None, results_file: Path | None, deals: Path | None) -> list[Path]:
+    """The output files given (``--out`` first), checked: two different files, neither the
+    ``--deals`` manifest, each writable."""
+    outputs = [p for p in (out_file, results_file) if p is not None]
+    if (
+        out_file is not None
+        and results_file is not None
+        and out_file.resolve() == results_file.resolve()
+    ):
+        raise fail("--out and --results must be different files", 2)
+    for path in outputs:
+        if deals is not None and path.resolve() == deals.resolve():
+            raise fail(
+                f"{'--out' if path is out_file else '--results'} would overwrite the --deals manifest",
+                2,
+            )
+        _check_out(path)
+    return outputs
+
+
+def _play(
+    runner: Runner,
+    tasks: list[Task],
+    results: list[Result],
+    handles: tuple[TextIO | None, TextIO | None],
+) -> None:
+    """Play the tasks after the ``len(results)`` done, with a progress bar: each result is
+    appended to ``results``, its record line to ``handles[0]`` and its result line to
+    ``handles[1]`` (where given) as it ends."""
+    record_handle, result_handle = handles
+    done = len(results)
+    first = tasks[0] if tasks else None
+    label = f"{first.game}: {','.join(first.bots)}" if first else ""
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+    ) as progress:
+        bar = progress.add_task(label, total=len(tasks), completed=done)
+        stream = runner(tasks[done:])
+        try:
+            for index, result in enumerate(stream, done):
+                results.append(result)
+                if record_handle and result.record is not None:
+                    append_line(
+                        record_handle, json.dumps(result.record, separators=(",", ":")) + "\n"
+                    )
+                if result_handle:
+                    append_line(result_handle, game_result(tasks[index], index, result).line())
+                progress.advance(bar)
+        finally:
+            close = getattr(stream, "close", None)
+            if close is not None:
+                close()
+
+
 @app.command()
 def stats(
     files: Annotated[
@@ -528,28 +620,12 @@ def stats(
 ) -> None:
     """Summarise results files; with two runs of the same deals (or two seats at one table),
     the per-deal difference with a 95% confidence interval; --plot draws them."""
-    from metrogames.cli.report import print_paired, print_summary
-    from metrogames.sim.results import read_results
-    from metrogames.sim.stats import Run, paired
-
     if plot is not None:
         if plot.suffix.lower() not in (".png", ".svg"):
             raise fail(f"--plot {plot}: the file must end in .png or .svg", 2)
         _check_out(plot)
-    runs = []
     try:
-        for path in files:
-            games = list(read_results(path))
-            if not games:
-                raise fail(tr("{path}: no games", path=path))
-            first = games[0]
-            for g in games:
-                if (g.game, g.bots) != (first.game, first.bots):
-                    raise fail(
-                        f"{path}: games of different runs ({g.game} {','.join(g.bots)} "
-                        f"at game {g.index}, {first.game} {','.join(first.bots)} before)"
-                    )
-            runs.append(Run(_run_label(path, files), games))
+        runs = [_read_run(path, files) for path in files]
         pair = paired(runs, seat)
     except MetrogamesError as exc:
         raise fail(said(exc)) from None
@@ -578,17 +654,36 @@ def stats(
         if pair is not None:
             print_paired(out, pair)
     if plot is not None:
-        try:
-            from metrogames.sim.plots import draw
-        except ImportError as exc:
+        _plot(runs, pair, plot)
+
+
+def _read_run(path: Path, files: list[Path]) -> Run:
+    """The run of a results file (its games all of one game and bots), labelled among
+    ``files``."""
+    games = list(read_results(path))
+    if not games:
+        raise fail(tr("{path}: no games", path=path))
+    first = games[0]
+    for g in games:
+        if (g.game, g.bots) != (first.game, first.bots):
             raise fail(
-                f"--plot needs the plots extra (pip install 'metrogames[plots]'): {exc}"
-            ) from None
-        try:
-            draw(runs, pair, plot)
-        except OSError as exc:
-            raise fail(tr("cannot write {path}: {why}", path=plot, why=exc.strerror), 2) from None
-        err.print(f"plot written to {plot}", highlight=False, markup=False)
+                f"{path}: games of different runs ({g.game} {','.join(g.bots)} "
+                f"at game {g.index}, {first.game} {','.join(first.bots)} before)"
+            )
+    return Run(_run_label(path, files), games)
+
+
+def _plot(runs: list[Run], pair: Paired | None, plot: Path) -> None:
+    """Draw ``stats --plot`` (exit 1 without the plots extra, 2 when it cannot be written)."""
+    try:
+        draw(runs, pair, plot)
+    except ImportError as exc:  # matplotlib is imported when drawing
+        raise fail(
+            f"--plot needs the plots extra (pip install 'metrogames[plots]'): {exc}"
+        ) from None
+    except OSError as exc:
+        raise fail(tr("cannot write {path}: {why}", path=plot, why=exc.strerror), 2) from None
+    err.print(f"plot written to {plot}", highlight=False, markup=False)
 
 
 def _run_label(path: Path, files: list[Path]) -> str:
@@ -597,7 +692,7 @@ def _run_label(path: Path, files: list[Path]) -> str:
     return path.name if names.count(path.name) == 1 else str(path)
 
 
-def _seat_json(bot: str, s: dict[str, Any]) -> dict[str, Any]:
+def _seat_json(bot: str, s: SeatSummary) -> JsonObject:
     return {
         "bot": bot,
         "mean": s["score"].mean,
@@ -655,8 +750,6 @@ def play(
 ) -> None:
     """Play in the terminal: solo, hot-seat or against bots; the game is saved as a record."""
     if resume is not None:
-        from metrogames.cli.play import resume_game
-
         try:
             resume_game(resume, out, input)
         except (MetrogamesError, ValueError) as exc:
@@ -682,7 +775,6 @@ def play(
         _check_out(out_file)
     try:
         check_seed(seed)
-        from metrogames.cli.play import play_game
 
         play_game(kind.name, n, codes, options, seed, out_file, out, input)
     except (MetrogamesError, ValueError) as exc:
@@ -752,8 +844,6 @@ def bench(
     as_json: JsonFlag = False,
 ) -> None:
     """Engine benchmarks (games per second on one core): docs/performance.md."""
-    from metrogames.sim.bench import BENCHMARKS, run_benchmarks
-
     if not 0.1 <= seconds <= 3600:  # also refuses nan
         raise fail("--seconds must be a number from 0.1 to 3600", 2)
     names = [b for b in BENCHMARKS if game is None or b.startswith(game)]
@@ -825,7 +915,7 @@ def serve(
     server, and job workers run the heavy work (hints, bots' searches, analyses) through a
     job queue on that Redis server."""
     try:
-        import asyncio
+        import asyncio  # here: about 50 ms at start, which only serve needs
 
         import uvicorn
         from sqlalchemy.engine import make_url
@@ -894,7 +984,7 @@ def serve(
         raise fail(f"could not listen on {settings.host}:{settings.port}")
 
 
-def _serve_workers(settings: Any, workers: int, job_workers: dict[str, int]) -> None:
+def _serve_workers(settings: Settings, workers: int, job_workers: dict[str, int]) -> None:
     """``serve --workers N``: migrate once, start the RQ job workers (``job_workers``: lane →
     processes), then run N uvicorn workers whose settings come from the environment (set
     here from the options); the job workers are stopped with them."""
@@ -945,8 +1035,6 @@ def _serve_workers(settings: Any, workers: int, job_workers: dict[str, int]) -> 
 def _check_listen(host: str, port: int) -> None:
     """Exit with a message (before touching the database) when ``host``:``port`` cannot be
     listened on: a port out of range, an unknown address, a port in use."""
-    import socket
-
     if not 1 <= port <= 65535:
         raise fail(f"port {port} is not a port number (1-65535)", 2)
     try:

@@ -26,7 +26,7 @@ import typer.main
 
 from metrogames.core.capabilities import OptionText
 from metrogames.core.errors import NotationError
-from metrogames.core.protocol import JsonValue
+from metrogames.core.protocol import JsonObject, JsonValue
 from metrogames.games import game_engine, game_names, game_type
 
 RULES = "rules"
@@ -199,6 +199,6 @@ def default_record_path(game: str, seed: int) -> Path:
     return path
 
 
-def save_record(path: Path, record: dict[str, Any]) -> None:
+def save_record(path: Path, record: JsonObject) -> None:
     """Write ``record`` to ``path`` as JSON (one key per line, readable and diffable)."""
     path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")

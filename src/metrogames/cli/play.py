@@ -271,12 +271,13 @@ def resume_game(path: Path, console: Console, input_fn: Callable[[str], str]) ->
     """
     data = read_json(path)
     seed = data.get("seed") if isinstance(data, dict) else None
-    if not isinstance(seed, int):
+    if not isinstance(data, dict) or not isinstance(seed, int):
         raise RecordError(f"{path} has no seed: what chance brings next is unknown")
     state = replay_record(data)
     if state.is_over():
         raise RecordError(f"{path} is a finished game")
-    names = tuple(str(n) for n in data["players"])
+    players = data["players"]  # a list of names: replay_record checked it
+    names = tuple(str(n) for n in players) if isinstance(players, list) else ()
     bots = {
         p: make_bot(name.removeprefix(BOT_PREFIX), seed + p)
         for p, name in enumerate(names)

@@ -3,7 +3,7 @@ terminal's language (labels and numbers; ``--json`` and result files stay Englis
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
@@ -13,16 +13,18 @@ from metrogames.cli.render import renderer_for
 from metrogames.games import game_type
 
 if TYPE_CHECKING:
+    from metrogames.core.protocol import JsonObject
+    from metrogames.sim.runner import SeatSummary
     from metrogames.sim.stats import Paired
 
 
-def print_sheet(console: Console, game: str, result: dict[str, Any]) -> None:
+def print_sheet(console: Console, game: str, result: JsonObject) -> None:
     """Print a ``score --json`` result of ``game`` as its renderer's score sheet table."""
     console.print(renderer_for(game_type(game)).sheet(game, result))
 
 
 def print_summary(
-    console: Console, game: str, bots: list[str], games: int, summary: list[dict[str, Any]]
+    console: Console, game: str, bots: list[str], games: int, summary: list[SeatSummary]
 ) -> None:
     """Print a simulation summary, one column per seat: mean, standard deviation, min, max,
     wins (with several seats) and the mean of each score component."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import importlib
 import operator
-from typing import Any, Literal, Protocol, cast
+from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
 
 import numpy as np
 
@@ -15,6 +15,9 @@ from metrogames.core.capabilities import Boards, Observable
 from metrogames.core.errors import IllegalActionError, Where
 from metrogames.core.protocol import CHANCE, Action, Game, State
 from metrogames.games import game_engine, game_type
+
+if TYPE_CHECKING:
+    from gymnasium import spaces  # the rl extra: the encoders import it
 
 IllegalMode = Literal["pass", "raise"]
 ILLEGAL_MODES: tuple[str, ...] = ("pass", "raise")
@@ -41,7 +44,7 @@ class Encoder(Protocol):
     and the observation of a seat's view in it."""
 
     @property
-    def space(self) -> Any: ...
+    def space(self) -> spaces.Dict: ...
 
     def encode(self, view: State[Action], seat: int) -> dict[str, np.ndarray]: ...
 

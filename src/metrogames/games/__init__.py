@@ -9,6 +9,7 @@ Adapters use only the registry and the protocol (:mod:`metrogames.core.protocol`
     state = game.new_game(seed=7)
 """
 
+from metrogames.games.known import register_game, unregister_game
 from metrogames.games.plugins import load_plugins
 from metrogames.games.registry import (
     check_players,
@@ -22,9 +23,7 @@ from metrogames.games.registry import (
     load_game,
     preset_of,
     record_start,
-    register_game,
     replay_record,
-    unregister_game,
 )
 
 __all__ = [

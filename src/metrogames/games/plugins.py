@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable
+from importlib.metadata import entry_points
 from types import ModuleType
 from typing import Any
 
 from metrogames.core.capabilities import Engine
 from metrogames.core.errors import PluginError
 from metrogames.core.protocol import GameType
+from metrogames.games.known import register_game
 
 GROUP = "metrogames.games"
 """The entry-point group of plug-in games."""
@@ -62,8 +64,6 @@ def load_entry_points(group: str = GROUP) -> list[str]:
     Raises:
         PluginError: an entry point that does not load (the message names it).
     """
-    from importlib.metadata import entry_points
-
     names: list[str] = []
     for point in entry_points(group=group):
         where = f"entry point {point.name!r} ({point.value}) of {group}"
@@ -90,8 +90,6 @@ def _resolve(target: str, where: str) -> object:
 
 
 def _register(found: object, where: str) -> list[str]:
-    from metrogames.games.registry import register_game
-
     if isinstance(found, ModuleType):
         return []  # imported: it registered its games
     if callable(found):

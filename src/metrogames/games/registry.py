@@ -19,6 +19,8 @@ import importlib
 from metrogames.core.capabilities import Engine
 from metrogames.core.errors import OptionError, RecordError
 from metrogames.core.protocol import Action, Game, GameType, JsonObject, JsonValue, State
+from metrogames.games.known import KNOWN
+from metrogames.games.plugins import load_entry_points
 from metrogames.i18n import N_, msg, plural
 
 _BUILTIN: dict[str, str] = {
@@ -28,28 +30,6 @@ _BUILTIN: dict[str, str] = {
 }
 """Built-in game name -> the module whose import registers it."""
 
-_TYPES: dict[str, tuple[GameType, Engine]] = {}
-
-
-def register_game(game_type: GameType, engine: Engine) -> None:
-    """Make the game ``game_type`` describes known under its name (replacing an earlier
-    registration), ``engine`` behind it (``docs/design.md``, "Capabilities").
-
-    Raises:
-        ValueError: a daily challenge (``game_type.daily``) of a game that takes no single
-            player.
-    """
-    if game_type.daily and 1 not in game_type.players:
-        raise ValueError(f"{game_type.name}: a daily challenge is a solo game, 1 player")
-    _TYPES[game_type.name] = (game_type, engine)
-
-
-def unregister_game(name: str) -> None:
-    """Forget a game registered with :func:`register_game` (tests); built-ins come back on
-    the next lookup."""
-    _TYPES.pop(name, None)
-
-
 @functools.cache
 def _load_plugins() -> None:
     """Register the installed plug-ins' games, once (:func:`.plugins.load_entry_points`).
@@ -57,8 +37,6 @@ def _load_plugins() -> None:
     Raises:
         PluginError: an entry point that does not load (raised again at each call).
     """
-    from metrogames.games.plugins import load_entry_points
-
     load_entry_points()
 
 
@@ -70,7 +48,7 @@ def game_names() -> list[str]:
         PluginError: an installed plug-in's entry point that does not load.
     """
     _load_plugins()
-    return [*_BUILTIN, *(n for n in _TYPES if n not in _BUILTIN)]
+    return [*_BUILTIN, *(n for n in KNOWN if n not in _BUILTIN)]
 
 
 def game_type(name: object) -> GameType:
@@ -100,13 +78,13 @@ def daily_games() -> list[str]:
 
 def _entry(name: object) -> tuple[GameType, Engine]:
     if isinstance(name, str):
-        found = _TYPES.get(name)
+        found = KNOWN.get(name)
         if found is None and name in _BUILTIN:
             importlib.import_module(_BUILTIN[name])
-            found = _TYPES.get(name)
+            found = KNOWN.get(name)
         if found is None:
             _load_plugins()
-            found = _TYPES.get(name)
+            found = KNOWN.get(name)
         if found is not None:
             return found
     shown = repr(name) if len(repr(name)) <= 40 else repr(name)[:37] + "..."

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TypedDict
 
 from metrogames.bots import make_bot
 from metrogames.bots.play import play_bots
@@ -36,7 +36,26 @@ BENCHMARKS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
-def measure(game: str, bots: tuple[str, ...], seconds: float, trials: int = 5) -> dict[str, Any]:
+class Measurement(TypedDict):
+    """One benchmark's figures (``bench --json``, ``docs/performance.md``)."""
+
+    games: int
+    seconds: float
+    """The CPU time asked for."""
+    games_per_second: float
+    """The best trial's rate."""
+    median_games_per_second: float
+    mean_score: float
+    """Seat 0's mean final score (the same for the same code: a check on the games)."""
+
+
+class Benchmark(Measurement):
+    """A named benchmark's figures (:data:`BENCHMARKS`)."""
+
+    name: str
+
+
+def measure(game: str, bots: tuple[str, ...], seconds: float, trials: int = 5) -> Measurement:
     """Play games of ``game`` with ``bots`` for about ``seconds`` of CPU time, split into
     ``trials`` runs; the rate is the best run's (the least disturbed by other processes on a
     shared machine), and the median run's is given beside it."""
@@ -75,9 +94,9 @@ def measure(game: str, bots: tuple[str, ...], seconds: float, trials: int = 5) -
 
 def run_benchmarks(
     names: list[str], seconds: float, log: Callable[[str], None] = lambda _: None
-) -> list[dict[str, Any]]:
+) -> list[Benchmark]:
     """Run the named benchmarks in order; ``log`` hears about each one as it starts."""
-    results = []
+    results: list[Benchmark] = []
     for name in names:
         game, bots = BENCHMARKS[name]
         log(f"{name}: {seconds:g} s ...")

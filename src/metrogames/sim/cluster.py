@@ -23,7 +23,7 @@ import os
 from collections import deque
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from types import ModuleType
 
 from metrogames.core.errors import MetrogamesError
 from metrogames.sim.runner import Result, Task, run_task
@@ -45,7 +45,7 @@ def play_chunk(tasks: Sequence[Task]) -> list[Result]:
 def local_init(cpus: int) -> None:
     """Start a new local Ray instance with ``cpus`` CPUs on the loopback interface, quietly."""
     os.environ.setdefault(LOOPBACK_ENV, "0")
-    ray: Any = importlib.import_module("ray")
+    ray = importlib.import_module("ray")
     ray.init(
         address="local",
         num_cpus=cpus,
@@ -66,7 +66,7 @@ def run_ray(
         return
     if address is None:
         os.environ.setdefault(LOOPBACK_ENV, "0")
-    ray: Any = importlib.import_module("ray")  # only here: the cluster extra
+    ray = importlib.import_module("ray")  # only here: the cluster extra
 
     started = not ray.is_initialized()
     if started:
@@ -84,7 +84,7 @@ def run_ray(
         except Exception as exc:  # Ray raises ConnectionError, RuntimeError, ValueError, ...
             where = f"the Ray cluster at {address}" if address else "a local Ray instance"
             raise ClusterError(f"cannot start or reach {where}: {exc}") from exc
-    pending: deque[Any] = deque()
+    pending: deque[object] = deque()  # Ray object references
     try:
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
         size = max(1, min(100, len(tasks) // (cpus * 8) or 1))
@@ -104,7 +104,7 @@ def run_ray(
             ray.shutdown()
 
 
-def _get(ray: Any, ref: Any) -> list[Result]:
+def _get(ray: ModuleType, ref: object) -> list[Result]:
     try:
         results: list[Result] = ray.get(ref)
     except ray.exceptions.RayError as exc:

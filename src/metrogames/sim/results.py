@@ -21,9 +21,10 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from metrogames.core.errors import RecordError
+from metrogames.core.protocol import JsonObject
 from metrogames.sim.runner import Result, Task
 
 RESULT_FORMAT = "metrogames-result/1"
@@ -51,7 +52,7 @@ class GameResult:
     def result(self) -> Result:
         return Result(list(self.scores), list(self.winners), list(self.components), None)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "format": RESULT_FORMAT,
             "game": self.game,

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from metrogames.bots import make_bot
 from metrogames.bots.play import play_bots
@@ -106,10 +106,21 @@ class Stats:
         return cls(mean, math.sqrt(var), min(values), max(values))
 
 
-def summarise(results: Sequence[Result], seats: int) -> list[dict[str, Any]]:
+class SeatSummary(TypedDict):
+    """One seat's summary of a run (:func:`summarise`)."""
+
+    score: Stats
+    """The seat's final scores."""
+    components: dict[str, float]
+    """Each score component's mean."""
+    wins: float
+    """Games won, a shared victory counting as a fraction."""
+
+
+def summarise(results: Sequence[Result], seats: int) -> list[SeatSummary]:
     """Per seat: ``{"score": Stats, "components": {name: mean}, "wins": float}`` (wins count
     shared victories as a fraction)."""
-    out = []
+    out: list[SeatSummary] = []
     for seat in range(seats):
         scores = [float(r.scores[seat]) for r in results]
         names = list(results[0].components[seat]) if results else []
@@ -120,5 +131,3 @@ def summarise(results: Sequence[Result], seats: int) -> list[dict[str, Any]]:
         out.append({"score": Stats.of(scores), "components": comps, "wins": wins})
     return out
 
-
-ProgressFn = Callable[[int], None]

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from metrogames.sim.results import GameResult
-from metrogames.sim.runner import summarise
+from metrogames.sim.runner import SeatSummary, summarise
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ class Run:
     def bots(self) -> tuple[str, ...]:
         return self.games[0].bots if self.games else ()
 
-    def summary(self) -> list[dict[str, object]]:
+    def summary(self) -> list[SeatSummary]:
         """:func:`metrogames.sim.runner.summarise` of the run's games."""
         return summarise([g.result() for g in self.games], len(self.bots))
 

@@ -268,9 +268,17 @@ def render_board(
     """The board: stations round the edge, the central block, placed tiles with their tracks
     (travelled tracks in the owner's colour), waiting trains, and the ``legal`` squares
     highlighted and named (the ``last`` square placed on shaded)."""
-    data = state.data
-    board = state.board
     canvas = _Canvas(BOARD_W, TOP + SIZE * CELL_H + 2)
+    _headings(canvas)
+    _stations(canvas, state)
+    _squares(canvas, state, set(legal), last)
+    _trains(canvas, state)
+    _central_block(canvas, state.data)
+    return canvas.text()
+
+
+def _headings(canvas: _Canvas) -> None:
+    """Column letters above and below the board, row numbers left and right."""
     bottom = TOP + SIZE * CELL_H
     right = LEFT + SIZE * CELL_W
     letters = "ABCDEFGH"
@@ -283,7 +291,13 @@ def render_board(
         y = TOP + r * CELL_H
         canvas.put(0, y + 1, f"{r + 1:>2}", head)
         canvas.put(right + RIGHT - 2, y + 2, f"{r + 1:>2}", head)
-    for k, st in enumerate(data.stations):
+
+
+def _stations(canvas: _Canvas, state: MetroState) -> None:
+    """Each edge station's label outside its side of the board."""
+    bottom = TOP + SIZE * CELL_H
+    right = LEFT + SIZE * CELL_W
+    for k, st in enumerate(state.data.stations):
         label, style = station_label(state, k)
         x, y = _cell_origin(st.square)
         if st.side == 0:
@@ -294,8 +308,14 @@ def render_board(
             canvas.put(LEFT - 1 - len(label), y + 2, label, style)
         else:
             canvas.put(right + 1, y + 1, label, style)
+
+
+def _squares(canvas: _Canvas, state: MetroState, legal: set[int], last: int | None) -> None:
+    """Each square outside the centre: its tile's tracks (travelled ones in the owner's
+    colour; the ``last`` placed shaded), else named when ``legal``, else a dot."""
+    data = state.data
+    board = state.board
     travelled = route_tracks(state)
-    legal_set = set(legal)
     for sq in range(SIZE * SIZE):
         if (data.central_mask >> sq) & 1:
             continue
@@ -308,15 +328,21 @@ def render_board(
                 if len(stroke.tracks) > 1 and who is None:
                     who = travelled.get((sq, stroke.tracks[1]))
                 canvas.put(x + c, y + r, stroke.glyph, _track_style(state, who))
-        elif sq in legal_set:
+        elif sq in legal:
             canvas.fill_bg(x, y, CELL_W, CELL_H, _LEGAL_BG)
             canvas.put(x + 3, y + 1, square_name(sq), Style(color=_LEGAL_FG, bold=True))
         else:
             canvas.put(x + 3, y + 1, "·", Style(color=_DIM))
+
+
+def _trains(canvas: _Canvas, state: MetroState) -> None:
+    """Each train out on the board: its seat letter and an arrow at the endpoint it waits
+    at (trains still at their station are shown by the station label)."""
+    board = state.board
     for pos, k in board.waiting.items():
         owner = board.owners[k]
         if owner < 0 or not board.route_len[k]:
-            continue  # trains still at their station: the station label shows them
+            continue
         sq, e = divmod(pos, 8)
         x, y = _cell_origin(sq)
         r, c, _ = ENDPOINT_CELL[e]
@@ -324,8 +350,6 @@ def render_board(
         style = seat_style(owner)
         canvas.put(x + c, y + r, SEAT_LETTERS[owner], style)
         canvas.put(x + c + dc, y + r + dr, arrow, style)
-    _central_block(canvas, data)
-    return canvas.text()
 
 
 def _central_block(canvas: _Canvas, data: MetroData) -> None:

@@ -268,9 +268,22 @@ def render_map(city: CityMap, board: PlayerMap, view: MapView | None = None) -> 
     width = map_width(city)
     height = 1 + (city.rows - 1) * ROW_H + 1
     cv = _Canvas(width, height)
-    letters = colour_letters(city)
+    anchors = [_anchor(*seg[0]) + _anchor(*seg[1]) for seg in city.segments]
+    _draw_districts(cv, city, width, height)
+    _draw_river(cv, city, width)
+    _draw_links(cv, city, board, anchors)
+    _draw_bridges(cv, city, board.drawn)
+    _draw_platforms(cv, city)
+    _draw_stations(cv, city, board, view)
+    _draw_headings(cv, city)
+    out = cv.text()
+    if view.title:
+        out = Text.assemble((view.title, "bold"), "\n", out)
+    return out
 
-    # districts
+
+def _draw_districts(cv: _Canvas, city: CityMap, width: int, height: int) -> None:
+    """Each cell shaded by its district."""
     cells = _district_cells(city)
     shade = _district_shades(city, cells)
     for y in range(1, height):
@@ -279,7 +292,9 @@ def render_map(city: CityMap, board: PlayerMap, view: MapView | None = None) -> 
             c = min((x - MARGIN) // CELL_W, city.columns - 1)
             cv.bg[y][x] = shade[cells[(c, r)]]
 
-    # the river
+
+def _draw_river(cv: _Canvas, city: CityMap, width: int) -> None:
+    """The river along its course."""
     course = [_anchor(x, y) for x, y in city.river_course]
     for (xa, ya), (xb, yb) in itertools.pairwise(course):
         n = max(abs(xb - xa), abs(yb - ya)) * 2 or 1
@@ -291,8 +306,9 @@ def render_map(city: CityMap, board: PlayerMap, view: MapView | None = None) -> 
                 cv.bg[y][x] = _RIVER_BG
                 cv.put(x, y, RIVER_CHAR, "#5aa9e6")
 
-    # links: free ones dotted, drawn ones in colour
-    anchors = [_anchor(*seg[0]) + _anchor(*seg[1]) for seg in city.segments]
+
+def _draw_links(cv: _Canvas, city: CityMap, board: PlayerMap, anchors: list[tuple[int, int, int, int]]) -> None:
+    """Links: free ones (not drawn, crossing nothing drawn) dotted, drawn ones in colour."""
     drawn = board.drawn
     for j, (xa, ya, xb, yb) in enumerate(anchors):
         if (drawn >> j) & 1 or city.conflicts[j] & drawn:
@@ -309,7 +325,9 @@ def render_map(city: CityMap, board: PlayerMap, view: MapView | None = None) -> 
             for x, y, kind in _stroke_cells((xa, ya), (xb, yb)):
                 cv.put(x, y, _merge(cv.ch[y][x] if cv.fg[y][x] != _DIM else " ", kind), hexc, True)
 
-    # Paris's overhead crossings (bridges): where two links may cross
+
+def _draw_bridges(cv: _Canvas, city: CityMap, drawn: int) -> None:
+    """Paris's overhead crossings (bridges), where two links may cross: marked, or highlighted once used."""
     for ja, jb in city.bridges:
         point = _intersection(city.segments[ja], city.segments[jb])
         if point is not None:
@@ -320,7 +338,9 @@ def render_map(city: CityMap, board: PlayerMap, view: MapView | None = None) -> 
             else:
                 cv.put(x, y, BRIDGE_MARK, "#ffb347")
 
-    # multi-cell stations (Paris's central platform): a frame around its cells
+
+def _draw_platforms(cv: _Canvas, city: CityMap) -> None:
+    """Multi-cell stations (Paris's central platform): a frame around their cells."""
     for st in city.stations:
         pts = city.station_cells[st.index]
         if len(pts) <= 1:
@@ -339,7 +359,10 @@ def render_map(city: CityMap, board: PlayerMap, view: MapView | None = None) -> 
         for x, y, ch in ((x0, y0, "┌"), (x1, y0, "┐"), (x0, y1, "└"), (x1, y1, "┘")):
             cv.put(x, y, ch, _FG)
 
-    # stations
+
+def _draw_stations(cv: _Canvas, city: CityMap, board: PlayerMap, view: MapView) -> None:
+    """Stations: symbol (filled once a line visits), site marks, the letters of the lines through them, and the highlights of ``view``."""
+    letters = colour_letters(city)
     for st in city.stations:
         x, y = _anchor(st.col, st.row)
         lines = [c for c in range(len(city.colours)) if (board.stations[c] >> st.index) & 1]
@@ -362,17 +385,15 @@ def render_map(city: CityMap, board: PlayerMap, view: MapView | None = None) -> 
             cv.special[(x, y)] = Style(color="black", bgcolor=hexc, bold=True, blink=True)
             cv.put(x - 1, y, "▶", hexc, True)
 
-    # header and row numbers
+
+def _draw_headings(cv: _Canvas, city: CityMap) -> None:
+    """Column letters above the map, row numbers on its left."""
     for c in range(city.columns):
         cv.put(MARGIN + c * CELL_W + 2, 0, chr(ord("A") + c), _FG, True)
     for r in range(city.rows):
         label = f"{r + 1:>2}"
         for k, ch in enumerate(label):
             cv.put(k, 1 + r * ROW_H, ch, _FG, True)
-    out = cv.text()
-    if view.title:
-        out = Text.assemble((view.title, "bold"), "\n", out)
-    return out
 
 
 def map_legend(city: CityMap) -> Text:

@@ -40,13 +40,8 @@ from metrogames.games.metro.actions import (
 )
 from metrogames.games.metro.board import MetroBoard, Route, recount
 from metrogames.games.metro.options import ONE_TILE_ROUTES, TURN_MODES, MetroOptions
-from metrogames.games.metro.record import (
-    MetroRecord,
-    metro_deal_record,
-    metro_record,
-    read_metro_record,
-    replay_metro_record,
-)
+from metrogames.games.metro.record import MetroRecord, read_metro_record, replay_metro_record
+from metrogames.games.metro.record_write import metro_deal_record, metro_record
 from metrogames.games.metro.sheet import metro_sheet_board, score_metro_sheet
 from metrogames.games.metro.snapshot import read_snapshot, write_snapshot
 from metrogames.games.metro.state import MetroGame, MetroState

@@ -18,6 +18,9 @@ from metrogames.i18n import N_, msg, plural
 
 TURN_MODES = (N_("draw"), N_("hand"), N_("official-hand"))
 ONE_TILE_ROUTES = (N_("allowed"), N_("forbidden"))
+PHASES = ("deal", "draw", "place", "replace", "over")
+"""The phase names of a turn (``MetroState.phase``, a snapshot's phase field), by phase
+number."""
 
 
 @dataclass(frozen=True)

@@ -10,14 +10,13 @@ engine's ``board_json`` (``Boards``), the state's ``view_json`` (``Presented``) 
 
 from __future__ import annotations
 
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from metrogames.core.protocol import CHANCE, JsonObject
 from metrogames.games.metro.actions import MetroAction
 from metrogames.games.metro.board import Route
 from metrogames.games.metro.options import ONE_TILE_ROUTES, TURN_MODES
 from metrogames.games.metro.shapes import LastJson, MetroViewPart, RouteJson, Side, TrainJson
-from metrogames.games.metro.state import MetroState
 from metrogames.games.metro.tiles import SIDES, load_metro, square_name
 
 TITLE = "Metro"
@@ -30,6 +29,9 @@ ENDPOINTS = (
     "6 west-south, 7 west-north; a track joins an even endpoint to an odd one; an edge "
     "station's train departs from the even endpoint of its side and arrives at the odd one"
 )
+
+if TYPE_CHECKING:
+    from metrogames.games.metro.state import MetroState
 OPTIONS: dict[str, tuple[str, ...]] = {
     "turn_mode": TURN_MODES,
     "one_tile_routes": ONE_TILE_ROUTES,

@@ -18,7 +18,6 @@ Source: ``docs/notation.md``, "Game record" (the Metro paragraph and "Chance"). 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,15 +26,15 @@ from metrogames.core.errors import (
     NotationError,
     RecordError,
 )
-from metrogames.core.protocol import CHANCE, HIDDEN
+from metrogames.core.protocol import CHANCE
 from metrogames.core.rng import check_seed
 from metrogames.games.metro.actions import (
     DRAW,
     MetroAction,
     metro_action_from_json,
-    metro_action_to_json,
 )
 from metrogames.games.metro.options import MetroOptions
+from metrogames.games.metro.record_write import FORMAT, GAME
 from metrogames.games.metro.state import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -45,8 +44,6 @@ from metrogames.games.metro.state import (
 from metrogames.games.metro.tiles import TILES, load_metro, square_name
 from metrogames.i18n import N_, msg
 
-FORMAT = "metrogames/1"
-GAME = "metro"
 RECORD_KEYS = frozenset({"format", "game", "players", "seed", "options", "tiles", "turns", "meta"})
 MAX_NAME = 100
 """Longest player name accepted (characters)."""
@@ -87,138 +84,6 @@ class MetroRecord:
         return state
 
 
-def default_players(n: int) -> list[str]:
-    """``["player 1", ..., "player n"]``: names for a record written without names."""
-    return [f"player {i + 1}" for i in range(n)]
-
-
-def metro_record(
-    state: MetroState,
-    players: Sequence[str] | None = None,
-    *,
-    include_seed: bool | None = None,
-    reveal_pile: bool = False,
-    meta: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """The record of ``state``'s game so far (finished or in progress), as a JSON-ready dict.
-
-    A record lists placements only, so in ``official-hand`` mode a state caught between a
-    :data:`~.actions.DRAW` and its placement is written up to the last placement (the drawn
-    tile stays listed in ``tiles``; a replay stops at the player's choice).
-
-    Args:
-        state: a full state, or a view whose history shows every draw (draw mode: the
-            public record).
-        players: one display name per seat (default ``player 1`` ...).
-        include_seed: write ``seed`` (when the state was dealt from one). Default: only once the
-            game is over — a record handed out in progress carries no seed (spec, "Chance").
-        reveal_pile: list the whole known pile, not only the tiles drawn so far.
-        meta: the free-form ``meta`` object (default ``{}``).
-
-    Raises:
-        ValueError: a state :func:`unwritable` refuses, or a wrong number of names.
-    """
-    n = state.game.players
-    names = list(players) if players is not None else default_players(n)
-    if len(names) != n or not all(isinstance(p, str) for p in names):
-        raise ValueError(f"give {n} player names")
-    problem = unwritable(state, reveal_pile)
-    if problem:
-        raise ValueError(problem)
-    tiles: list[str] = []
-    turns: list[Any] = []
-    for who, action in state.history():
-        if who == CHANCE and isinstance(action, str):
-            tiles.append(action)
-        elif isinstance(action, MetroAction) and not action.is_draw:
-            turns.append(metro_action_to_json(action))
-    if reveal_pile:
-        tiles.extend(state.known_pile())
-    out: dict[str, Any] = {"format": FORMAT, "game": GAME, "players": names}
-    if include_seed is None:
-        include_seed = state.is_over()
-    if include_seed and state.seed is not None:
-        out["seed"] = state.seed
-    out["options"] = state.game.options.to_json()
-    out["tiles"] = tiles
-    out["turns"] = turns
-    out["meta"] = dict(meta) if meta is not None else {}
-    return out
-
-
-def unwritable(state: MetroState, reveal_pile: bool = False) -> str:
-    """Why ``state`` cannot be written as a record, or ``""``: a history starting at a
-    snapshot (not at the deal), draws hidden from a view (hand modes) or a resampled state
-    built on them, or ``reveal_pile`` on a view (it does not know the pile)."""
-    if state.starts_at_snapshot:
-        return (
-            "a state read from a snapshot has no history from the deal: it cannot be "
-            "written as a record"
-        )
-    if any(who == CHANCE and action == HIDDEN for who, action in state.history()):
-        return (
-            "the history hides tiles drawn into players' hands (a view or a resampled state "
-            "of a hand-mode game): only the full game can be written as a record"
-        )
-    if reveal_pile and state.viewer is not None:
-        return "a view does not know the pile: only the full game can reveal it"
-    return ""
-
-
-def game_record(
-    game: MetroGame,
-    state: object,
-    names: Sequence[str],
-    *,
-    seed: int | None = None,
-    reveal: bool = False,
-) -> dict[str, Any]:
-    """:meth:`MetroGame.to_record`: the record of ``state`` with ``seed`` written when given
-    and the whole known pile when ``reveal``.
-
-    Raises:
-        RecordError: not a state of ``game``, a state :func:`unwritable` refuses, or a seed
-            whose pile does not start with the tiles drawn.
-        ValueError: a wrong number of names, a seed outside ``0..2**64-1``.
-    """
-    if not isinstance(state, MetroState) or state.game != game:
-        raise RecordError(f"not a state of this game ({game.players}-player Metro)")
-    problem = unwritable(state, reveal)
-    if problem:
-        raise RecordError(problem)
-    out = metro_record(state, names, include_seed=False, reveal_pile=reveal)
-    if seed is None:
-        return out
-    pile = game.pile_for(seed)
-    tiles = out["tiles"]
-    if state.seed not in (None, seed) or tiles != pile[: len(tiles)]:
-        raise RecordError(f"seed {seed} is not this game's: its pile does not hold these tiles")
-    head = {k: out.pop(k) for k in ("format", "game", "players")}
-    return {**head, "seed": seed, **out}
-
-
-def metro_deal_record(
-    game: MetroGame, seed: int, players: Sequence[str] | None = None
-) -> dict[str, Any]:
-    """A *deal record*: the seed's whole pile and no turns (for paired comparisons).
-
-    Raises:
-        ValueError: a bad seed or a wrong number of names.
-    """
-    names = list(players) if players is not None else default_players(game.players)
-    if len(names) != game.players:
-        raise ValueError(f"give {game.players} player names")
-    return {
-        "format": FORMAT,
-        "game": GAME,
-        "players": names,
-        "seed": seed,
-        "options": game.options.to_json(),
-        "tiles": game.pile_for(seed),
-        "meta": {},
-    }
-
-
 def read_metro_record(value: Any) -> MetroRecord:
     """Check a record's structure and read it (the moves are checked by :func:`replay_metro_record`).
 
@@ -228,26 +93,8 @@ def read_metro_record(value: Any) -> MetroRecord:
             turns, ``"draw"`` in the turns, or tiles that are not the seed's pile.
         NotationError: an unknown option, tile code or square (naming where).
     """
-    if not isinstance(value, dict):
-        raise RecordError(f"a record must be a JSON object, not {type(value).__name__}")
-    unknown = set(value) - RECORD_KEYS
-    if unknown:
-        raise RecordError(f"unknown key(s) in the record: {_short(sorted(map(str, unknown)))}")
-    for key in ("format", "game", "players", "tiles"):
-        if key not in value:
-            raise RecordError(f'the record has no "{key}"')
-    if value["format"] != FORMAT:
-        raise RecordError(f"unknown record format {_short(value['format'])} (expected {FORMAT})")
-    if value["game"] != GAME:
-        raise RecordError(f"not a Metro record: game is {_short(value['game'])}")
-    players = value["players"]
-    if not isinstance(players, list) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise RecordError(f"players must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} names")
-    for name in players:
-        if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME:
-            raise RecordError(
-                f"a player name must be text of 1-{MAX_NAME} characters, not {_short(name)}"
-            )
+    _check_head(value)
+    players = _read_players(value["players"])
     seed = value.get("seed")
     if seed is not None:
         try:
@@ -268,7 +115,35 @@ def read_metro_record(value: Any) -> MetroRecord:
             raise RecordError(
                 f"tiles[{at}] is {tiles[at]}, but the pile of seed {seed} has {pile[at]} there"
             )
-    return MetroRecord(tuple(players), seed, options, tiles, turns, meta)
+    return MetroRecord(players, seed, options, tiles, turns, meta)
+
+
+def _check_head(value: object) -> None:
+    """An object with only a record's keys, the required ones among them, this format and
+    game."""
+    if not isinstance(value, dict):
+        raise RecordError(f"a record must be a JSON object, not {type(value).__name__}")
+    unknown = set(value) - RECORD_KEYS
+    if unknown:
+        raise RecordError(f"unknown key(s) in the record: {_short(sorted(map(str, unknown)))}")
+    for key in ("format", "game", "players", "tiles"):
+        if key not in value:
+            raise RecordError(f'the record has no "{key}"')
+    if value["format"] != FORMAT:
+        raise RecordError(f"unknown record format {_short(value['format'])} (expected {FORMAT})")
+    if value["game"] != GAME:
+        raise RecordError(f"not a Metro record: game is {_short(value['game'])}")
+
+
+def _read_players(players: object) -> tuple[str, ...]:
+    if not isinstance(players, list) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise RecordError(f"players must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} names")
+    for name in players:
+        if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME:
+            raise RecordError(
+                f"a player name must be text of 1-{MAX_NAME} characters, not {_short(name)}"
+            )
+    return tuple(players)
 
 
 def _read_tiles(raw: Any) -> tuple[str, ...]:

@@ -38,18 +38,7 @@ def metro_sheet_board(sheet: Any) -> MetroBoard:
             reason ``central-square``, ``square-occupied``, ``not-adjacent``, ``one-tile-route``
             or ``no-tile-left`` (more copies of a tile than exist).
     """
-    if not isinstance(sheet, dict):
-        raise RecordError(f"a score sheet must be a JSON object, not {type(sheet).__name__}")
-    unknown = set(sheet) - SHEET_KEYS
-    if unknown:
-        raise RecordError(
-            f"unknown key(s) in the sheet: {', '.join(sorted(map(str, unknown)))[:80]}"
-        )
-    for key in ("game", "player_count", "placements"):
-        if key not in sheet:
-            raise RecordError(f'the Metro sheet has no "{key}"')
-    if sheet["game"] != "metro":
-        raise RecordError(f"not a Metro sheet: game is {str(sheet['game'])[:40]!r}")
+    _check_head(sheet)
     n = sheet["player_count"]
     if isinstance(n, bool) or not isinstance(n, int) or not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise RecordError(f"player_count must be an integer from {MIN_PLAYERS} to {MAX_PLAYERS}")
@@ -106,3 +95,19 @@ def score_metro_sheet(sheet: Any) -> dict[str, Any]:
     """
     board = metro_sheet_board(sheet)
     return {"scores": board.scores[:], "routes": [r.to_json() for r in board.routes()]}
+
+
+def _check_head(sheet: object) -> None:
+    """An object with only a sheet's keys, the required ones among them, of Metro."""
+    if not isinstance(sheet, dict):
+        raise RecordError(f"a score sheet must be a JSON object, not {type(sheet).__name__}")
+    unknown = set(sheet) - SHEET_KEYS
+    if unknown:
+        raise RecordError(
+            f"unknown key(s) in the sheet: {', '.join(sorted(map(str, unknown)))[:80]}"
+        )
+    for key in ("game", "player_count", "placements"):
+        if key not in sheet:
+            raise RecordError(f'the Metro sheet has no "{key}"')
+    if sheet["game"] != "metro":
+        raise RecordError(f"not a Metro sheet: game is {str(sheet['game'])[:40]!r}")

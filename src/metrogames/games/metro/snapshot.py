@@ -25,13 +25,13 @@ from __future__ import annotations
 import string
 from collections import Counter
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from metrogames.core.errors import NotationError
 from metrogames.core.protocol import HIDDEN, SPECTATOR
 from metrogames.core.rng import check_seed
 from metrogames.games.metro.board import MetroBoard
-from metrogames.games.metro.options import ONE_TILE_ROUTES, TURN_MODES, MetroOptions
-from metrogames.games.metro.state import PHASES, MetroGame, MetroState
+from metrogames.games.metro.options import ONE_TILE_ROUTES, PHASES, TURN_MODES, MetroOptions
 from metrogames.games.metro.tiles import SIZE, SQUARES, TILES, MetroData, square_name
 
 VERSION = "metro/1"
@@ -56,6 +56,9 @@ FIELDS = (
     "seed",
     "viewer",
 )
+
+if TYPE_CHECKING:
+    from metrogames.games.metro.state import MetroGame, MetroState
 _DEAL, _DRAW, _PLACE, _REPLACE, _OVER = range(5)
 _DRAW_MODE, _HAND_MODE, _OFFICIAL_MODE = range(3)
 
@@ -136,8 +139,7 @@ def read_snapshot(game: MetroGame, text: object) -> MetroState:
     if seed is not None:
         _check_seed_pile(game, seed, parts)
     board = _read_routes(game, tiles, fields[11])
-    return MetroState._restore(
-        game,
+    return game.restored_state(
         board,
         pile=None if pile is None else bytes(pile),
         hands=hands,

@@ -14,6 +14,7 @@ from functools import cache
 
 from metrogames.core.errors import NotationError, OptionError, RecordError, message_of
 from metrogames.core.protocol import BotSetting, GameType, JsonObject, OptionSpec, Preset
+from metrogames.games.known import register_game
 from metrogames.games.metro import present
 from metrogames.games.metro.options import MetroOptions
 from metrogames.games.metro.record import read_metro_record, replay_metro_record
@@ -21,7 +22,6 @@ from metrogames.games.metro.shapes import MetroViewPart
 from metrogames.games.metro.sheet import score_metro_sheet
 from metrogames.games.metro.state import MAX_PLAYERS, MIN_PLAYERS, MetroGame, MetroState
 from metrogames.games.metro.tiles import load_metro
-from metrogames.games.registry import register_game
 from metrogames.i18n import N_, msg
 
 

@@ -34,6 +34,7 @@ from metrogames.core.errors import (
     NotationError,
     NotYourTurnError,
     OptionError,
+    RecordError,
 )
 from metrogames.core.playout import random_playout
 from metrogames.core.protocol import CHANCE, HIDDEN, SPECTATOR, JsonObject, JsonValue
@@ -51,7 +52,10 @@ from metrogames.games.metro.actions import (
 )
 from metrogames.games.metro.board import MetroBoard, Route, recount
 from metrogames.games.metro.heuristic import metro_heuristic
-from metrogames.games.metro.options import MetroOptions
+from metrogames.games.metro.options import PHASES, MetroOptions
+from metrogames.games.metro.present import observe, view_json
+from metrogames.games.metro.record_write import game_record, metro_deal_record
+from metrogames.games.metro.snapshot import read_snapshot, write_snapshot
 from metrogames.games.metro.tiles import SQUARES, TILES, MetroData, load_metro, square_name
 from metrogames.i18n import N_, msg, verbatim
 
@@ -64,8 +68,6 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 6
 _DEAL, _DRAW, _PLACE, _REPLACE, _OVER = range(5)
 """Phases: CHANCE deals a starting tile / draws for the player / the player places / CHANCE
 draws the official-hand replacement / game over."""
-PHASES = ("deal", "draw", "place", "replace", "over")
-"""The phase names (:attr:`MetroState.phase`), by phase number."""
 _MODES = {"draw": 0, "hand": 1, "official-hand": 2}
 _NOBODY = -2
 _TO_MOVE = {a: frozenset((a,)) for a in range(CHANCE, MAX_PLAYERS)} | {_NOBODY: frozenset()}
@@ -274,9 +276,35 @@ class MetroGame:
                 than this game's, bad syntax, an unknown tile, more copies of a tile than
                 exist, or content no game reaches (naming the field and the problem).
         """
-        from metrogames.games.metro.snapshot import read_snapshot
-
         return read_snapshot(self, text)
+
+    def restored_state(
+        self,
+        board: MetroBoard,
+        *,
+        pile: bytes | None,
+        hands: list[list[int]],
+        drawn: int,
+        current: int,
+        phase: int,
+        dealt: int,
+        seed: int | None,
+        viewer: int | None,
+    ) -> MetroState:
+        """The state of checked snapshot parts (:func:`.snapshot.read_snapshot`), its
+        history empty."""
+        return MetroState._restore(
+            self,
+            board,
+            pile=pile,
+            hands=hands,
+            drawn=drawn,
+            current=current,
+            phase=phase,
+            dealt=dealt,
+            seed=seed,
+            viewer=viewer,
+        )
 
     def to_record(
         self,
@@ -297,19 +325,17 @@ class MetroGame:
                 ``seed`` whose pile is not the one drawn.
             ValueError: a wrong number of names, a seed outside ``0..2**64-1``.
         """
-        from metrogames.games.metro.record import game_record
-
+        if not isinstance(state, MetroState):
+            raise RecordError(f"not a state of this game ({self.players}-player Metro)")
         return game_record(self, state, names, seed=seed, reveal=reveal)
 
     def deal_record(self, seed: int) -> JsonObject:
         """The deal record of ``seed``: the whole pile and no turns (names ``player 1`` ...),
-        one line of a deal manifest (:func:`~.record.metro_deal_record`).
+        one line of a deal manifest (:func:`~.record_write.metro_deal_record`).
 
         Raises:
             ValueError: a seed outside ``0..2**64-1``.
         """
-        from metrogames.games.metro.record import metro_deal_record
-
         return metro_deal_record(self, seed)
 
 
@@ -695,7 +721,27 @@ class MetroState:
     def _check(self, player: int, action: object, in_view: bool = False) -> None:
         """Raise the error :meth:`apply` would raise for this action, without changing state
         (``in_view``: judge a view's action on what it shows instead of refusing it)."""
-        data = self.data
+        self._check_turn(player, in_view)
+        if player == CHANCE:
+            self._check_chance(action)
+            return
+        if not isinstance(action, MetroAction):
+            raise IllegalActionError(
+                "not-an-action", f"{type(action).__name__} is not a Metro action"
+            )
+        if action.is_draw:
+            self._check_draw()
+            return
+        t = self._tile_of(action)
+        try:
+            self.board.check_place(action.square, t, self._forbidden)
+        except IllegalActionError as exc:
+            sq = action.square
+            square = square_name(sq) if 0 <= sq < SQUARES else sq  # off-board: the index
+            raise exc.with_item(square=square, tile=self.data.tile_codes[t]) from None
+
+    def _check_turn(self, player: int, in_view: bool) -> None:
+        """The game goes on, on a full state (or ``in_view``), and ``player`` is to move."""
         if self._phase == _OVER:
             raise GameOverError.of(
                 "game-over", msg(N_("the game is over: all 60 tiles are placed"))
@@ -717,53 +763,45 @@ class MetroState:
                     actor=self._actor,
                 )
             raise NotYourTurnError.of("not-your-turn", detail)
-        if player == CHANCE:
-            t = data.tile_index.get(action, -1) if isinstance(action, str) else -1
-            if t < 0:
-                raise IllegalActionError(
-                    "not-an-action",
-                    f"a draw is a tile type code such as cbaa, not {_short(action)}",
-                )
-            nxt = self._next_known()
-            if nxt >= 0 and nxt != t:
-                raise IllegalActionError.of(
-                    "wrong-tile",
-                    msg(
-                        N_("the pile's next tile is {next}, not {tile}"),
-                        next=data.tile_codes[nxt],
-                        tile=action,
-                    ),
-                )
-            if self.drawn_count >= TILES or (nxt < 0 and action not in self.unseen_tiles()):
-                raise IllegalActionError.of(
-                    "no-tile-left", msg(N_("no tile {tile} is left in the pile"), tile=action)
-                )
-            return
-        if not isinstance(action, MetroAction):
+
+    def _check_chance(self, action: object) -> None:
+        """A draw: a tile code, the pile's next tile where it is known, and one left."""
+        data = self.data
+        t = data.tile_index.get(action, -1) if isinstance(action, str) else -1
+        if t < 0:
             raise IllegalActionError(
-                "not-an-action", f"{type(action).__name__} is not a Metro action"
+                "not-an-action",
+                f"a draw is a tile type code such as cbaa, not {_short(action)}",
             )
-        if action.is_draw:
-            if self._mode != 2:
-                raise IllegalActionError.of(
-                    "no-draw", msg(N_("drawing instead of placing is an official-hand mode choice"))
-                )
-            if self._drawn >= 0:
-                raise IllegalActionError.of(
-                    "no-draw", msg(N_("a tile was already drawn this turn"))
-                )
-            if self.drawn_count >= TILES:
-                raise IllegalActionError.of(
-                    "no-draw", msg(N_("the pile is empty: place the held tile"))
-                )
-            return
-        t = self._tile_of(action)
-        try:
-            self.board.check_place(action.square, t, self._forbidden)
-        except IllegalActionError as exc:
-            sq = action.square
-            square = square_name(sq) if 0 <= sq < SQUARES else sq  # off-board: the index
-            raise exc.with_item(square=square, tile=self.data.tile_codes[t]) from None
+        nxt = self._next_known()
+        if nxt >= 0 and nxt != t:
+            raise IllegalActionError.of(
+                "wrong-tile",
+                msg(
+                    N_("the pile's next tile is {next}, not {tile}"),
+                    next=data.tile_codes[nxt],
+                    tile=action,
+                ),
+            )
+        if self.drawn_count >= TILES or (nxt < 0 and action not in self.unseen_tiles()):
+            raise IllegalActionError.of(
+                "no-tile-left", msg(N_("no tile {tile} is left in the pile"), tile=action)
+            )
+
+    def _check_draw(self) -> None:
+        """A player's :data:`~.actions.DRAW`: official-hand mode, once a turn, a tile left."""
+        if self._mode != 2:
+            raise IllegalActionError.of(
+                "no-draw", msg(N_("drawing instead of placing is an official-hand mode choice"))
+            )
+        if self._drawn >= 0:
+            raise IllegalActionError.of(
+                "no-draw", msg(N_("a tile was already drawn this turn"))
+            )
+        if self.drawn_count >= TILES:
+            raise IllegalActionError.of(
+                "no-draw", msg(N_("the pile is empty: place the held tile"))
+            )
 
     def _tile_of(self, action: MetroAction) -> int:
         """The tile type index ``action`` plays, checked against the drawn tile or the hand."""
@@ -902,8 +940,6 @@ class MetroState:
     # -- capabilities (metrogames.core.capabilities) -------------------------------------
     def view_json(self, you: int | None) -> JsonObject:
         """``Presented``: the Metro part of a view's JSON (:func:`.present.view_json`)."""
-        from metrogames.games.metro.present import view_json
-
         return cast(JsonObject, view_json(self, you))  # a MetroViewPart: typed JSON
 
     def heuristic(self, player: int) -> float:
@@ -914,8 +950,6 @@ class MetroState:
     def observe(self, seat: int) -> JsonObject:
         """``Observable``: what this view shows ``seat`` (:func:`.present.observe`;
         ``docs/research.md``, "Observations")."""
-        from metrogames.games.metro.present import observe
-
         return observe(self, seat)
 
     # -- hidden information --------------------------------------------------------------
@@ -1077,8 +1111,6 @@ class MetroState:
         """The position as one line of ASCII, ``metro/1 ...`` (``docs/notation.md``, "Position
         snapshot: Metro"); :meth:`MetroGame.from_snapshot` reads it back exactly. It holds no
         history."""
-        from metrogames.games.metro.snapshot import write_snapshot
-
         return write_snapshot(self)
 
     @classmethod

@@ -128,11 +128,17 @@ class MetroData:
         if len(set(central)) != 4:
             raise DataError("there must be 4 central squares")
         self.central_squares: tuple[int, ...] = central
+        self._read_tiles(data["tile_types"])
+        self._read_stations(data["stations"])
+        self._read_faces(data["central_station_faces"])
+        self._read_allocations(data)
+        self._check_values(data["check_values"])
 
+    def _read_tiles(self, tile_types: Any) -> None:
         codes: list[str] = []
         counts: list[int] = []
         conns: list[tuple[int, ...]] = []
-        for t in data["tile_types"]:
+        for t in tile_types:
             code = t["code"]
             if not (isinstance(code, str) and len(code) == 4 and set(code) <= set("abcd")):
                 raise DataError(f"bad tile code {code!r}")
@@ -141,31 +147,17 @@ class MetroData:
             count = t["count"]
             if not isinstance(count, int) or count < 1:
                 raise DataError(f"tile {code}: bad count {count!r}")
-            conn = [-1] * 8
-            tracks = t["tracks"]
-            if len(tracks) != 4:
-                raise DataError(f"tile {code}: {len(tracks)} tracks, expected 4")
-            for a, b in tracks:
-                if not (0 <= a < 8 and 0 <= b < 8) or conn[a] != -1 or conn[b] != -1:
-                    raise DataError(f"tile {code}: track [{a}, {b}] reuses or misses an endpoint")
-                if (a + b) % 2 != 1:
-                    raise DataError(
-                        f"tile {code}: track [{a}, {b}] does not join an even endpoint "
-                        "to an odd one"
-                    )
-                conn[a], conn[b] = b, a
-            if _code_of(conn) != code:
-                raise DataError(f"tile {code}: its tracks spell {_code_of(conn)}")
             codes.append(code)
             counts.append(count)
-            conns.append(tuple(conn))
+            conns.append(_tracks(code, t["tracks"]))
         self.tile_codes: tuple[str, ...] = tuple(codes)
         self.tile_index: dict[str, int] = {c: i for i, c in enumerate(codes)}
         self.tile_counts: tuple[int, ...] = tuple(counts)
         self.conn: tuple[tuple[int, ...], ...] = tuple(conns)
 
+    def _read_stations(self, listed: Any) -> None:
         stations = []
-        for i, s in enumerate(data["stations"]):
+        for i, s in enumerate(listed):
             side = SIDES.index(s["side"])
             st = EdgeStation(
                 s["number"], parse_square(s["square"]), side, s["departure"], s["arrival"]
@@ -186,8 +178,10 @@ class MetroData:
         if [(s.square, s.side) for s in stations] != _station_places():
             raise DataError("edge stations are not numbered 1-32 anticlockwise from H1's top side")
 
+    def _read_faces(self, listed: Any) -> None:
+        central = self.central_squares
         faces = []
-        for f in data["central_station_faces"]:
+        for f in listed:
             sq, side = parse_square(f["square"]), SIDES.index(f["side"])
             if sq in central or _neighbour(sq, side) not in central:
                 raise DataError(f"central face {f['square']} {f['side']} does not face the centre")
@@ -196,6 +190,7 @@ class MetroData:
             raise DataError("there must be 8 distinct central-station faces")
         self.central_faces: tuple[tuple[int, int], ...] = tuple(faces)
 
+    def _read_allocations(self, data: Mapping[str, Any]) -> None:
         colours = tuple(data["seat_colours"])
         if len(colours) != 6 or len(set(colours)) != 6:
             raise DataError("there must be 6 distinct seat colours")
@@ -221,13 +216,14 @@ class MetroData:
         self.allocations: dict[int, tuple[tuple[int, ...], ...]] = allocations
         self.unused: dict[int, tuple[int, ...]] = unused
 
+    def _check_values(self, check_values: Any) -> None:
         counts_now = {
             "tile_types": len(self.tile_codes),
             "tiles": sum(self.tile_counts),
             "stations": len(self.stations),
             "central_station_faces": len(self.central_faces),
         }
-        for key, expected in data["check_values"].items():
+        for key, expected in check_values.items():
             if key not in counts_now:
                 raise DataError(f"unknown check value {key!r}")
             if counts_now[key] != expected:
@@ -308,12 +304,6 @@ class MetroData:
                 out[number - 1] = seat
         return tuple(out)
 
-    def arrival_name(self, code: int) -> str:
-        """``"station 9"`` or ``"central station (D3 S)"`` for an arrival code."""
-        if code <= CENTRAL_BASE:
-            sq, side = self.central_faces[CENTRAL_BASE - code]
-            return f"central station ({square_name(sq)} {SIDES[side]})"
-        return f"station {-code}"
 
 
 def _mask(squares: Iterable[int]) -> int:
@@ -323,6 +313,29 @@ def _mask(squares: Iterable[int]) -> int:
         out |= 1 << sq
     return out
 
+
+
+def _tracks(code: str, tracks: Any) -> tuple[int, ...]:
+    """The endpoint each endpoint of tile ``code`` joins, from its 4 ``[a, b]`` tracks.
+
+    Raises:
+        DataError: not 4 tracks, an endpoint reused or out of 0-7, a track that does not join
+            an even endpoint to an odd one, or tracks that do not spell ``code``.
+    """
+    conn = [-1] * 8
+    if len(tracks) != 4:
+        raise DataError(f"tile {code}: {len(tracks)} tracks, expected 4")
+    for a, b in tracks:
+        if not (0 <= a < 8 and 0 <= b < 8) or conn[a] != -1 or conn[b] != -1:
+            raise DataError(f"tile {code}: track [{a}, {b}] reuses or misses an endpoint")
+        if (a + b) % 2 != 1:
+            raise DataError(
+                f"tile {code}: track [{a}, {b}] does not join an even endpoint to an odd one"
+            )
+        conn[a], conn[b] = b, a
+    if _code_of(conn) != code:
+        raise DataError(f"tile {code}: its tracks spell {_code_of(conn)}")
+    return tuple(conn)
 
 def _code_of(conn: list[int] | tuple[int, ...]) -> str:
     """The tile code spelled by a track table (data file's ``tile_code`` rule)."""

@@ -119,30 +119,39 @@ def parse_action(city: CityMap, text: str) -> TurnAction:
         if low.startswith("+"):
             if power is not None:
                 raise NotationError(msg(N_("only one power per turn")))
-            power = low[1:]
-            if power == CIRCLE_POWER:
-                raise NotationError(
-                    msg(N_("write the circle-station power as @STATION, e.g. @E4"))
-                )
-            if power not in POWERS_IN_ACTION:
-                raise NotationError(
-                    msg(
-                        N_("unknown power {power} (expected +double-section, +joker or +switch)"),
-                        power=repr(token),
-                    )
-                )
+            power = _power(token)
         elif low.startswith("@"):
             if circle is not None:
                 raise NotationError(msg(N_("only one circled station per turn")))
             circle = _station(city, token[1:])
         else:
-            ends = token.split("-")
-            if len(ends) != 2 or not ends[0] or not ends[1]:
-                raise NotationError(
-                    msg(N_("cannot read {text}: a section is written like D3-G3"), text=repr(token))
-                )
-            sections.append((_station(city, ends[0]), _station(city, ends[1])))
+            sections.append(_section(city, token))
     return _make(sections, power, circle)
+
+
+def _power(token: str) -> str:
+    """The power of a ``+power`` token (one written in an action: not the circle power)."""
+    power = token[1:].lower()
+    if power == CIRCLE_POWER:
+        raise NotationError(msg(N_("write the circle-station power as @STATION, e.g. @E4")))
+    if power not in POWERS_IN_ACTION:
+        raise NotationError(
+            msg(
+                N_("unknown power {power} (expected +double-section, +joker or +switch)"),
+                power=repr(token),
+            )
+        )
+    return power
+
+
+def _section(city: CityMap, token: str) -> tuple[int, int]:
+    """The stations of a ``D3-G3`` token."""
+    ends = token.split("-")
+    if len(ends) != 2 or not ends[0] or not ends[1]:
+        raise NotationError(
+            msg(N_("cannot read {text}: a section is written like D3-G3"), text=repr(token))
+        )
+    return _station(city, ends[0]), _station(city, ends[1])
 
 
 def _station(city: CityMap, name: Any) -> int:

@@ -12,10 +12,13 @@ the same few stations).
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
 
 from metrogames.games.nextstation.citymap import CityMap
 from metrogames.games.nextstation.deal import ROUNDS, colour_for
-from metrogames.games.nextstation.state import NextStationState
+
+if TYPE_CHECKING:
+    from metrogames.games.nextstation.state import NextStationState
 
 DOUBLE_SECTION = "double-section"
 CIRCLE_STATION = "circle-station"

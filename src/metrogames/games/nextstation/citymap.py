@@ -12,7 +12,7 @@ Source: ``docs/next-station-london.md`` (Components, Drawing a section) and
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -96,6 +96,14 @@ class CityMap:
         self.columns: int = data["grid"]["columns"]
         self.rows: int = data["grid"]["rows"]
         self.colours: tuple[str, ...] = tuple(data["colours"])
+        self._read_stations(data)
+        self._read_links(data["links"])
+        self._read_geometry(data)
+        self._read_rules(data)
+        self.raw: Mapping[str, Any] = data
+
+    def _read_stations(self, data: Mapping[str, Any]) -> None:
+        """Stations, districts, departures; station names and aliases."""
         district_list = data["districts"]
         district_of: dict[str, int] = {}
         for i, d in enumerate(district_list):
@@ -150,9 +158,12 @@ class CityMap:
         central = data.get("central_district")
         self.central_mask: int = next((d.mask for d in self.districts if d.name == central), 0)
 
+    def _read_links(self, listed: Any) -> None:
+        """Links (``[name, name]`` pairs) and the tables that follow from them."""
+        stations = self.stations
         links: list[tuple[int, int]] = []
         self.link_of: dict[tuple[int, int], int] = {}
-        for a_name, b_name in data["links"]:
+        for a_name, b_name in listed:
             a, b = self.station_index[a_name], self.station_index[b_name]
             if a == b or (a, b) in self.link_of:
                 raise DataError(f"link {a_name}-{b_name} is a loop or listed twice")
@@ -170,11 +181,11 @@ class CityMap:
             sum(1 << j for j, _ in adj) for adj in adjacency
         )
         self.neighbours: tuple[int, ...] = tuple(sum(1 << t for _, t in adj) for adj in adjacency)
+        """Per station, the stations mask of its link neighbours."""
         self.links_by_target: tuple[dict[int, tuple[int, int, int, int]], ...] = tuple(
             {1 << t: (s, t, j, 1 << j) for j, t in adj} for s, adj in enumerate(adjacency)
         )
         """Per station ``s``, neighbour bit → ``(s, neighbour, link, link bit)``."""
-        """Per station, the stations mask of its link neighbours."""
         n = len(stations)
         pair_link = [-1] * (n * n)
         for j, (a, b) in enumerate(links):
@@ -182,6 +193,10 @@ class CityMap:
         self.pair_link: tuple[int, ...] = tuple(pair_link)
         """``pair_link[a * len(stations) + b]``: the link joining ``a`` and ``b``, or -1."""
 
+    def _read_geometry(self, data: Mapping[str, Any]) -> None:
+        """Where links run (segments, bridges, crossings), the river, the station masks."""
+        stations = self.stations
+        links = self.links
         geometry = data.get("link_geometry", {})
         self.segments: tuple[tuple[Point, Point], ...] = tuple(
             self._segment(j, geometry) for j in range(len(links))
@@ -211,6 +226,8 @@ class CityMap:
         }
         self.all_stations_mask: int = (1 << len(stations)) - 1
 
+    def _read_rules(self, data: Mapping[str, Any]) -> None:
+        """Round end, deck, scoring, objectives, powers, solo rating and reference scores."""
         end = data["round_end"]
         self.round_end_kind: str = end["kind"]
         self.round_end_count: int = end["count"]
@@ -240,7 +257,6 @@ class CityMap:
             int(k): int(v) for k, v in reference.get("histogram", {}).items()
         }
         """Greedy-bot solo scores (points → games), for a solo player's percentile."""
-        self.raw: Mapping[str, Any] = data
 
     def _segment(self, j: int, geometry: Mapping[str, Any]) -> tuple[Point, Point]:
         a, b = self.links[j]
@@ -383,9 +399,3 @@ def load_city(city: str) -> CityMap:
         raise DataError(f"unknown city {city!r}")
     return CityMap(load_json(CITY_FILES[city]))
 
-
-def check_sequence(value: object, what: str) -> Sequence[Any]:
-    """Return ``value`` if it is a JSON list, else raise ``NotationError`` naming ``what``."""
-    if not isinstance(value, list):
-        raise NotationError(f"{what} must be a list, not {type(value).__name__}")
-    return value

@@ -19,6 +19,10 @@ from metrogames.games.nextstation.words import term
 from metrogames.i18n import N_, join, msg, plural
 
 ROUNDS = 4
+MAX_PLAYERS = 4
+"""The most players a game takes."""
+FIRST_EFFECTIVE_SWITCH = 3
+"""A switch flipped 1st or 2nd in a round has no effect (rules, "A round", 3)."""
 
 
 @dataclass(frozen=True)
@@ -58,68 +62,85 @@ class Options:
                     names=", ".join(sorted(map(str, unknown)))[:80],
                 )
             )
-        objectives: tuple[str, ...] | str = ()
-        raw = value.get("objectives", [])
-        if raw == "random":
-            objectives = "random"
-        elif isinstance(raw, list):
-            if raw and len(raw) != 2:
-                raise NotationError(
-                    msg(N_('objectives: give 2 distinct ids or "random", not {n}'), n=len(raw))
-                )
-            for o in raw:
-                if o not in city.objectives:
-                    raise NotationError(
-                        msg(
-                            N_("unknown objective {id} (expected one of {known})"),
-                            id=repr(o)[:40],
-                            known=", ".join(city.objectives),
-                        )
-                    )
-            if len(set(raw)) != len(raw):
-                raise NotationError(msg(N_("objectives: the two ids must differ")))
-            objectives = tuple(raw)
-        else:
-            raise NotationError(msg(N_('objectives must be a list of ids or "random"')))
-        powers: tuple[str, ...] | str | None = None
-        rawp = value.get("powers")
-        if rawp == "random":
-            powers = "random"
-        elif isinstance(rawp, dict):
-            if set(rawp) != set(city.colours):
-                raise NotationError(
-                    msg(
-                        N_("powers: give one power for each of {colours}"),
-                        colours=join([term(c) for c in city.colours]),
-                    )
-                )
-            for p in rawp.values():
-                if p not in city.powers:
-                    raise NotationError(
-                        msg(
-                            N_("unknown power {id} (expected one of {known})"),
-                            id=repr(p)[:40],
-                            known=", ".join(city.powers),
-                        )
-                    )
-            if len(set(rawp.values())) != len(rawp):
-                raise NotationError(msg(N_("powers: each colour needs a different power")))
-            powers = tuple(rawp[c] for c in city.colours)
-        elif rawp is not None:
+        return cls(
+            _read_objectives(city, value.get("objectives", [])),
+            _read_powers(city, value.get("powers")),
+            _read_cycle(city, value.get("colour_cycle")),
+        )
+
+
+def _read_objectives(city: CityMap, raw: object) -> tuple[str, ...] | str:
+    """The ``objectives`` option: ``"random"`` or 2 distinct ids of ``city`` (or none)."""
+    objectives: tuple[str, ...] | str = ()
+    if raw == "random":
+        objectives = "random"
+    elif isinstance(raw, list):
+        if raw and len(raw) != 2:
             raise NotationError(
-                msg(N_('powers must be null, an object colour → power, or "random"'))
+                msg(N_('objectives: give 2 distinct ids or "random", not {n}'), n=len(raw))
             )
-        cycle = value.get("colour_cycle")
-        if cycle is not None:
-            if not isinstance(cycle, list) or sorted(map(str, cycle)) != sorted(city.colours):
+        for o in raw:
+            if o not in city.objectives:
                 raise NotationError(
                     msg(
-                        N_("colour_cycle must list each of {colours} once"),
-                        colours=join([term(c) for c in city.colours]),
+                        N_("unknown objective {id} (expected one of {known})"),
+                        id=repr(o)[:40],
+                        known=", ".join(city.objectives),
                     )
                 )
-            cycle = tuple(cycle)
-        return cls(objectives, powers, cycle)
+        if len(set(raw)) != len(raw):
+            raise NotationError(msg(N_("objectives: the two ids must differ")))
+        objectives = tuple(raw)
+    else:
+        raise NotationError(msg(N_('objectives must be a list of ids or "random"')))
+    return objectives
+
+
+def _read_powers(city: CityMap, rawp: object) -> tuple[str, ...] | str | None:
+    """The ``powers`` option: ``"random"``, a colour -> power object (a power per colour of
+    ``city``, each once; read in ``city``'s colour order) or ``None``."""
+    powers: tuple[str, ...] | str | None = None
+    if rawp == "random":
+        powers = "random"
+    elif isinstance(rawp, dict):
+        if set(rawp) != set(city.colours):
+            raise NotationError(
+                msg(
+                    N_("powers: give one power for each of {colours}"),
+                    colours=join([term(c) for c in city.colours]),
+                )
+            )
+        for p in rawp.values():
+            if p not in city.powers:
+                raise NotationError(
+                    msg(
+                        N_("unknown power {id} (expected one of {known})"),
+                        id=repr(p)[:40],
+                        known=", ".join(city.powers),
+                    )
+                )
+        if len(set(rawp.values())) != len(rawp):
+            raise NotationError(msg(N_("powers: each colour needs a different power")))
+        powers = tuple(rawp[c] for c in city.colours)
+    elif rawp is not None:
+        raise NotationError(
+            msg(N_('powers must be null, an object colour → power, or "random"'))
+        )
+    return powers
+
+
+def _read_cycle(city: CityMap, cycle: object) -> tuple[str, ...] | None:
+    """The ``colour_cycle`` option: each colour of ``city`` once, or ``None``."""
+    if cycle is None:
+        return None
+    if not isinstance(cycle, list) or sorted(map(str, cycle)) != sorted(city.colours):
+        raise NotationError(
+            msg(
+                N_("colour_cycle must list each of {colours} once"),
+                colours=join([term(c) for c in city.colours]),
+            )
+        )
+    return tuple(cycle)
 
 
 @dataclass(frozen=True)

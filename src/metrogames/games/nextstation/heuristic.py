@@ -33,14 +33,17 @@ value.
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
 
 from metrogames.games.nextstation.actions import PASS, TurnAction, single_sections
 from metrogames.games.nextstation.board import PlayerMap
 from metrogames.games.nextstation.citymap import SYMBOLS, CityMap, bits
-from metrogames.games.nextstation.deal import ROUNDS
+from metrogames.games.nextstation.deal import FIRST_EFFECTIVE_SWITCH, ROUNDS
 from metrogames.games.nextstation.objectives import lines_through
 from metrogames.games.nextstation.scoring import breakdown, line_tourist_boxes, score_line
-from metrogames.games.nextstation.state import FIRST_EFFECTIVE_SWITCH, NextStationState
+
+if TYPE_CHECKING:
+    from metrogames.games.nextstation.state import NextStationState
 
 OPEN_WEIGHT = 0.3
 """Points a tie-break counts per section left open from the new station."""

@@ -9,11 +9,15 @@ and ``docs/next-station-paris.md``.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from metrogames.core.protocol import JsonObject
 from metrogames.games.nextstation.citymap import bits
 from metrogames.games.nextstation.deal import ROUNDS
 from metrogames.games.nextstation.index import card_positions
-from metrogames.games.nextstation.state import NextStationState
+
+if TYPE_CHECKING:
+    from metrogames.games.nextstation.state import NextStationState
 
 
 def observe(view: NextStationState, seat: int) -> JsonObject:

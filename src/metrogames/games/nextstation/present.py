@@ -11,7 +11,7 @@ engine's business, not the client's). They back the game's capabilities
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from metrogames.core.protocol import JsonObject, JsonValue
 from metrogames.games.nextstation.citymap import CityMap, bits, load_city
@@ -24,7 +24,9 @@ from metrogames.games.nextstation.shapes import (
     PlayerJson,
     SheetJson,
 )
-from metrogames.games.nextstation.state import NextStationState
+
+if TYPE_CHECKING:
+    from metrogames.games.nextstation.state import NextStationState
 
 
 def _cell(point: tuple[float, float]) -> list[float | int]:

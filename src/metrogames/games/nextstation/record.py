@@ -1,4 +1,4 @@
-"""Next Station game records: write, read (strictly) and replay.
+"""Next Station game records: read (strictly) and replay (writing them: :mod:`.record_write`).
 
 Format: ``docs/notation.md``, "Game record". A record lists every chance outcome (the cards
 flipped) and every action, so replaying it rebuilds the game exactly; with a ``seed`` the cards
@@ -14,12 +14,16 @@ from typing import Any
 
 from metrogames.core.errors import IllegalActionError, NotationError, RecordError
 from metrogames.core.protocol import CHANCE
-from metrogames.games.nextstation.actions import TurnAction, action_from_json, action_to_json
+from metrogames.games.nextstation.actions import action_from_json
 from metrogames.games.nextstation.citymap import CITY_FILES, CityMap, load_city
-from metrogames.games.nextstation.deal import ROUNDS, Deal, Options, resolve
-from metrogames.games.nextstation.state import MAX_PLAYERS, NextStationGame, NextStationState
+from metrogames.games.nextstation.deal import MAX_PLAYERS, ROUNDS, Deal, Options, resolve
+from metrogames.games.nextstation.record_write import FORMAT, deal_record, to_record
+from metrogames.games.nextstation.state import NextStationGame, NextStationState
 
-FORMAT = "metrogames/1"
+__all__ = ["FORMAT", "Record", "deal_record", "parse_record", "replay", "to_record"]
+"""``FORMAT``, :func:`to_record` and :func:`deal_record` (:mod:`.record_write`) are read
+from here too."""
+
 RECORD_KEYS = {"format", "game", "players", "seed", "options", "rounds", "meta"}
 ROUND_KEYS = {"cards", "turns", "deck"}
 MAX_NAME = 64
@@ -226,86 +230,3 @@ def replay(record: Record) -> NextStationState:
     return state
 
 
-def to_record(
-    state: NextStationState,
-    players: list[str],
-    *,
-    seed: int | None = None,
-    reveal_decks: bool = False,
-    meta: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """The record of ``state``'s game so far, as a JSON-ready dict.
-
-    Args:
-        players: display names, one per player.
-        seed: the game's seed, when the record may name it (never for a game in progress).
-        reveal_decks: add each played round's whole ``deck`` (a finished game, a public deal).
-        meta: free-form data to carry along.
-
-    In a :meth:`~NextStationState.view`, the actions the viewer cannot see (``HIDDEN`` in its
-    history) are written as not yet played: ``null`` in the last turn.
-
-    Raises:
-        RecordError: a state read from a snapshot (its history does not start at the deal).
-    """
-    if not state.history_from_deal:
-        raise RecordError("a state read from a snapshot has no history to record")
-    city = state.city
-    n = state.game.players
-    rounds: list[dict[str, Any]] = []
-    cards: list[str] = []
-    turns: list[list[Any]] = []
-    ends = 0
-    acted = 0
-    for player, action in state.history():
-        if player == CHANCE:
-            assert isinstance(action, str)
-            cards.append(action)
-            card = city.card_by_id[action]
-            if card.face != "switch":
-                turns.append([None] * n)
-                acted = 0
-                ends += card.ends_round
-            continue
-        if not isinstance(action, TurnAction):  # HIDDEN in a view: not played yet
-            continue
-        turns[-1][player] = action_to_json(city, action)
-        acted += 1
-        if acted == n and ends >= city.round_end_count:
-            rounds.append({"cards": cards, "turns": turns})
-            cards, turns, ends = [], [], 0
-    if cards:
-        rounds.append({"cards": cards, "turns": turns})
-    if reveal_decks:
-        for i, rnd in enumerate(rounds):
-            deck = state.deal.decks[i]
-            if deck is not None:
-                rnd["deck"] = list(deck)
-    out: dict[str, Any] = {"format": FORMAT, "game": city.city, "players": list(players)}
-    if seed is not None:
-        out["seed"] = seed
-    out["options"] = state.deal.options_json(city)
-    out["rounds"] = rounds
-    out["meta"] = dict(meta or {})
-    return out
-
-
-def deal_record(
-    state: NextStationState, players: list[str], meta: dict[str, Any] | None = None
-) -> dict[str, Any]:
-    """A *deal record* of ``state``'s deal: every round's ``deck`` and the resolved options,
-    no cards and no turns (``docs/notation.md``, ``simulate --deals``).
-
-    Raises:
-        RecordError: a deal whose decks are not all known.
-    """
-    if any(d is None for d in state.deal.decks):
-        raise RecordError("a deal record needs every round's deck")
-    return {
-        "format": FORMAT,
-        "game": state.city.city,
-        "players": list(players),
-        "options": state.deal.options_json(state.city),
-        "rounds": [{"deck": list(d or ())} for d in state.deal.decks],
-        "meta": dict(meta or {}),
-    }

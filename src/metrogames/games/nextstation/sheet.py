@@ -49,7 +49,14 @@ def parse_sheet(
     if not isinstance(game, str) or game not in CITY_FILES:  # a list or object is unhashable
         raise NotationError(f"unknown game {game!r:.40} (expected one of {', '.join(CITY_FILES)})")
     city = load_city(game)
-    raw_lines = data.get("lines", {})
+    lines = _read_lines(city, data.get("lines", {}))
+    circled = _read_circled(city, data.get("circled", {}))
+    objectives = _read_objectives(city, data.get("objectives", []))
+    return city, lines, circled, objectives
+
+
+def _read_lines(city: CityMap, raw_lines: object) -> dict[int, list[tuple[int, int]]]:
+    """The ``lines`` object: colour -> ``[from, to]`` sections, as station-index pairs."""
     if not isinstance(raw_lines, dict):
         raise RecordError("lines must be an object: colour → list of sections")
     lines: dict[int, list[tuple[int, int]]] = {}
@@ -65,19 +72,27 @@ def parse_sheet(
                 )
             pairs.append((_station(city, pair[0]), _station(city, pair[1])))
         lines[c] = pairs
-    raw_circled = data.get("circled", {})
+    return lines
+
+
+def _read_circled(city: CityMap, raw_circled: object) -> dict[int, int]:
+    """The ``circled`` object: colour -> station (cities with the circle-station power)."""
     if not isinstance(raw_circled, dict):
         raise RecordError("circled must be an object: colour → station")
     if raw_circled and "circle-station" not in city.powers:
         raise RecordError(f"{city.title} has no circled stations")
-    circled = {}
+    circled: dict[int, int] = {}
     for colour, station in raw_circled.items():
         if not isinstance(station, str):
             raise RecordError(
                 f"circled: one station per line, not {station!r:.40} on {colour!s:.40}"
             )
         circled[_colour(city, colour)] = _station(city, station)
-    raw_obj = data.get("objectives", [])
+    return circled
+
+
+def _read_objectives(city: CityMap, raw_obj: object) -> tuple[str, ...]:
+    """The ``objectives`` list: at most 2 distinct ids of ``city``."""
     if (
         not isinstance(raw_obj, list)
         or len(raw_obj) > 2
@@ -89,7 +104,7 @@ def parse_sheet(
             raise NotationError(
                 f"unknown objective {o!r:.40} (expected one of {', '.join(city.objectives)})"
             )
-    return city, lines, circled, tuple(raw_obj)
+    return tuple(raw_obj)
 
 
 def _colour(city: CityMap, colour: Any) -> int:

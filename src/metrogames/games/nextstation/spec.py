@@ -17,13 +17,16 @@ from typing import cast
 
 from metrogames.core.errors import NotationError, OptionError, RecordError, message_of
 from metrogames.core.protocol import BotSetting, GameType, JsonObject, JsonValue, OptionSpec
+from metrogames.games.known import register_game
 from metrogames.games.nextstation.bound import score_ceiling
 from metrogames.games.nextstation.citymap import CITY_FILES, CityMap, load_city
-from metrogames.games.nextstation.deal import ROUNDS, Options
+from metrogames.games.nextstation.deal import MAX_PLAYERS, ROUNDS, Options
 from metrogames.games.nextstation.option_text import objectives_from_text, powers_from_text
+from metrogames.games.nextstation.present import board_json
+from metrogames.games.nextstation.record import parse_record, replay
 from metrogames.games.nextstation.shapes import NextStationViewPart
-from metrogames.games.nextstation.state import MAX_PLAYERS, NextStationGame, NextStationState
-from metrogames.games.registry import register_game
+from metrogames.games.nextstation.sheet import score_sheet
+from metrogames.games.nextstation.state import NextStationGame, NextStationState
 from metrogames.i18n import N_, msg
 
 
@@ -112,14 +115,10 @@ class NextStationEngine:
 
     def replay(self, record: object) -> NextStationState:
         """The record replayed to its last state (``docs/notation.md``, "Game record")."""
-        from metrogames.games.nextstation.record import parse_record, replay
-
         return replay(parse_record(record))
 
     def record_start(self, record: object) -> NextStationState:
         """The record's first state (its deal)."""
-        from metrogames.games.nextstation.record import parse_record
-
         return parse_record(record).new_state()
 
     def from_deal(self, deal: object, players: int) -> NextStationState:
@@ -129,8 +128,6 @@ class NextStationEngine:
             RecordError: another city's deal, or a record that is not a deal (every round's
                 deck, no cards or turns).
         """
-        from metrogames.games.nextstation.record import parse_record
-
         other = deal.get("game") if isinstance(deal, dict) else None
         if other != self.city:  # else a Paris manifest would be played and counted as London
             raise RecordError(f"a {other} deal, not a {self.city} one")
@@ -142,8 +139,6 @@ class NextStationEngine:
 
     def score_sheet(self, sheet: object) -> JsonObject:
         """``ScoreSheets``: the ``score --json`` result of a Next Station score sheet."""
-        from metrogames.games.nextstation.sheet import score_sheet
-
         city, scored = score_sheet(sheet)
         return cast(JsonObject, scored.to_json(city))  # a SheetJson: typed JSON
 
@@ -168,8 +163,6 @@ class NextStationEngine:
 
 @cache
 def _board_json(city: str) -> JsonObject:
-    from metrogames.games.nextstation.present import board_json
-
     return board_json(city)
 
 

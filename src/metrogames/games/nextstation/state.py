@@ -41,8 +41,22 @@ from metrogames.games.nextstation.actions import (
     single_sections,
 )
 from metrogames.games.nextstation.board import PlayerMap
+from metrogames.games.nextstation.bound import score_bound
 from metrogames.games.nextstation.citymap import CITY_FILES, SYMBOLS, Card, CityMap, load_city
-from metrogames.games.nextstation.deal import ROUNDS, Deal, Options, colour_for, resolve
+from metrogames.games.nextstation.deal import (
+    FIRST_EFFECTIVE_SWITCH,
+    MAX_PLAYERS,
+    ROUNDS,
+    Deal,
+    Options,
+    colour_for,
+    resolve,
+)
+from metrogames.games.nextstation.heuristic import LOOKAHEAD_WIDTH, greedy_final_score
+from metrogames.games.nextstation.index import ActionIndex, action_index_for, card_positions
+from metrogames.games.nextstation.observe import observe
+from metrogames.games.nextstation.present import solo_result, view_json
+from metrogames.games.nextstation.record_write import deal_record, to_record
 from metrogames.games.nextstation.scoring import (
     EMPTY_LINE,
     Breakdown,
@@ -50,6 +64,13 @@ from metrogames.games.nextstation.scoring import (
     breakdown,
     line_tourist_boxes,
     score_line,
+)
+from metrogames.games.nextstation.snapshot import (
+    Line,
+    PlayerPart,
+    Position,
+    format_position,
+    parse_position,
 )
 from metrogames.games.nextstation.words import term
 from metrogames.i18n import N_, msg
@@ -64,8 +85,6 @@ if TYPE_CHECKING:
         SoloRated,
     )
     from metrogames.core.protocol import Game, State
-    from metrogames.games.nextstation.index import ActionIndex
-    from metrogames.games.nextstation.snapshot import Line, PlayerPart, Position
 
 __all__ = [
     "HIDDEN",
@@ -77,11 +96,8 @@ __all__ = [
     "TurnAction",
 ]
 
-MAX_PLAYERS = 4
 _CHANCE_ONLY = frozenset((CHANCE,))
 _MOVERS: dict[int, frozenset[int]] = {}
-FIRST_EFFECTIVE_SWITCH = 3
-"""A switch flipped 1st or 2nd in a round has no effect (rules, "A round", 3)."""
 
 _Turn = tuple[str, int, bool, int]
 """A turn of a round to play at random: the card's face, its targets mask, whether a switch
@@ -165,8 +181,6 @@ class NextStationGame:
     # -- the dense action index (docs/notation.md, "Dense action index") ------------------
     @property
     def _index(self) -> ActionIndex:
-        from metrogames.games.nextstation.index import action_index_for
-
         return action_index_for(self.city_name, self.options.powers is not None)
 
     @property
@@ -204,8 +218,6 @@ class NextStationGame:
         Raises:
             NotationError: not a card id of this city's deck.
         """
-        from metrogames.games.nextstation.index import card_positions
-
         position = card_positions(self.city_name).get(outcome) if isinstance(outcome, str) else None
         if position is None:
             raise NotationError(f"unknown card {_short(outcome)} in the {self.city.title} deck")
@@ -240,8 +252,6 @@ class NextStationGame:
                 cards or stations; inconsistent content (``docs/notation.md``, "Position
                 snapshot: Next Station").
         """
-        from metrogames.games.nextstation.snapshot import parse_position
-
         return NextStationState.from_position(
             self, parse_position(self.city, self.players, self.options, text)
         )
@@ -254,7 +264,7 @@ class NextStationGame:
         seed: int | None = None,
         reveal: bool = False,
     ) -> JsonObject:
-        """The game record of ``state`` (``record.to_record``): ``seed`` written when given,
+        """The game record of ``state`` (``record_write.to_record``): ``seed`` written when given,
         ``reveal`` writes each played round's whole deck. In a view, the actions the viewer
         cannot see are written as not yet played (``null``).
 
@@ -262,8 +272,6 @@ class NextStationGame:
             RecordError: a state of another game, not one name per player, or a state read
                 from a snapshot (its history does not start at the deal).
         """
-        from metrogames.games.nextstation.record import to_record
-
         if not isinstance(state, NextStationState) or state.game != self:
             raise RecordError(f"not a state of this game ({self.city_name}, {self.players}p)")
         if len(names) != self.players:
@@ -277,8 +285,6 @@ class NextStationGame:
         Raises:
             ValueError: a seed outside ``0..2**64-1``.
         """
-        from metrogames.games.nextstation.record import deal_record
-
         names = [f"p{k}" for k in range(self.players)]
         return deal_record(self.new_game(seed), names, {"seed": seed})
 
@@ -855,8 +861,6 @@ class NextStationState:
         return targets
 
     def _check_power(self, player: int, action: TurnAction, face: str) -> None:
-        city = self.city
-        n = len(action.sections)
         used = action.powers_used
         if action.power is not None and action.circle is not None:
             raise IllegalActionError.of(
@@ -864,47 +868,58 @@ class NextStationState:
                 msg(N_("one power per turn, not {power} and a circle"), power=term(action.power)),
             )
         if used:
-            power = used[0]
-            holder = self.power_of(player)
-            colour = city.colours[self.colour(player)]
-            if holder is None:
-                raise IllegalActionError.of(
-                    "no-powers",
-                    msg(N_("pencil powers are not in play ({power})"), power=term(power)),
-                )
-            if power != holder:
-                raise IllegalActionError.of(
-                    "wrong-power",
-                    msg(
-                        N_("the {colour} pencil's power is {holder}, not {power}"),
-                        colour=term(colour),
-                        holder=term(holder),
-                        power=term(power),
-                    ),
-                )
-            if self.power_used[player]:
-                raise IllegalActionError.of(
-                    "power-used",
-                    msg(
-                        N_("the {colour} pencil's power {power} was already used this round"),
-                        colour=term(colour),
-                        power=term(power),
-                    ),
-                )
-            if power == "joker" and face == "joker":
-                raise IllegalActionError.of(
-                    "power-not-usable", msg(N_("the joker power cannot be used on a joker card"))
-                )
-            if power == "switch" and (self.turn < FIRST_EFFECTIVE_SWITCH or self.branch):
-                raise IllegalActionError.of(
-                    "power-not-usable",
-                    msg(
-                        N_(
-                            "the switch power cannot be used in turns 1-2 or in a turn with a "
-                            "switch effect"
-                        )
-                    ),
-                )
+            self._check_power_held(player, used[0], face)
+        self._check_section_count(action, face)
+
+    def _check_power_held(self, player: int, power: str, face: str) -> None:
+        """``player`` holds ``power``, unused this round, and may use it on card ``face``."""
+        city = self.city
+        holder = self.power_of(player)
+        colour = city.colours[self.colour(player)]
+        if holder is None:
+            raise IllegalActionError.of(
+                "no-powers",
+                msg(N_("pencil powers are not in play ({power})"), power=term(power)),
+            )
+        if power != holder:
+            raise IllegalActionError.of(
+                "wrong-power",
+                msg(
+                    N_("the {colour} pencil's power is {holder}, not {power}"),
+                    colour=term(colour),
+                    holder=term(holder),
+                    power=term(power),
+                ),
+            )
+        if self.power_used[player]:
+            raise IllegalActionError.of(
+                "power-used",
+                msg(
+                    N_("the {colour} pencil's power {power} was already used this round"),
+                    colour=term(colour),
+                    power=term(power),
+                ),
+            )
+        if power == "joker" and face == "joker":
+            raise IllegalActionError.of(
+                "power-not-usable", msg(N_("the joker power cannot be used on a joker card"))
+            )
+        if power == "switch" and (self.turn < FIRST_EFFECTIVE_SWITCH or self.branch):
+            raise IllegalActionError.of(
+                "power-not-usable",
+                msg(
+                    N_(
+                        "the switch power cannot be used in turns 1-2 or in a turn with a "
+                        "switch effect"
+                    )
+                ),
+            )
+
+    def _check_section_count(self, action: TurnAction, face: str) -> None:
+        """The sections ``action`` draws are as many as its power (or a free entry to a
+        monument) allows."""
+        city = self.city
+        n = len(action.sections)
         if n > 2:  # a hand-built action; the notation readers already refuse it
             raise IllegalActionError.of(
                 "wrong-section-count", msg(N_("a turn draws at most 2 sections, not {n}"), n=n)
@@ -1069,13 +1084,9 @@ class NextStationState:
         for face, targets, branch, turn in turns:
             if power is not None or face == "free-entry":
                 board.set_line(colour, stations, sections, ends, blocked)
-                legal = self._actions_on(board, colour, face, branch, turn, power)
-                action = legal[1 + below(len(legal) - 1)] if len(legal) > 1 else PASS
-                assert isinstance(action, TurnAction)  # never a card id for a player
-                _draw_unchecked(city, board, colour, action)
+                action = self._random_listed(player, board, colour, (face, branch, turn), power, rng)
                 if action.powers_used:
                     power = None
-                    self.power_used[player] = True
                 actions.append(action)
                 stations, sections, ends, blocked = board.line(colour)
                 continue
@@ -1110,6 +1121,27 @@ class NextStationState:
         board.set_line(colour, stations, sections, ends, blocked)
         return actions
 
+    def _random_listed(
+        self,
+        player: int,
+        board: PlayerMap,
+        colour: int,
+        turn: tuple[str, bool, int],
+        power: str | None,
+        rng: Rng,
+    ) -> TurnAction:
+        """A uniform draw (by ``rng``) among the engine's own actions for ``turn`` (its card
+        face, switch effect and number: :meth:`_actions_on`), drawn on ``board``; a power it
+        uses is marked used."""
+        face, branch, number = turn
+        legal = self._actions_on(board, colour, face, branch, number, power)
+        action = legal[1 + rng.below(len(legal) - 1)] if len(legal) > 1 else PASS
+        assert isinstance(action, TurnAction)  # never a card id for a player
+        _draw_unchecked(self.city, board, colour, action)
+        if action.powers_used:
+            self.power_used[player] = True
+        return action
+
     # -- scores --------------------------------------------------------------------------
     def breakdown(self, player: int) -> Breakdown:
         """``player``'s score sheet as if the game ended now: lines of finished rounds as
@@ -1139,20 +1171,6 @@ class NextStationState:
                 )
             ]
         return sheets
-
-    def total_after(self, player: int, action: TurnAction) -> int:
-        """``player``'s total (as :meth:`breakdown`) if ``action``, a legal action, were
-        played now: the what-if score greedy players maximise. ``self`` is unchanged."""
-        city = self.city
-        c = self.colour(player)
-        board = self.maps[player].copy()
-        _draw_unchecked(city, board, c, action)
-        lines = self.line_scores[player][:]
-        lines[c] = score_line(city, board.stations[c], board.sections[c], board.circled[c])
-        boxes = self.tourist_boxes[player] + line_tourist_boxes(
-            city, board.stations[c], board.sections[c]
-        )
-        return breakdown(city, board, lines, boxes, self.deal.objectives).total
 
     def scores(self) -> list[int]:
         """Each player's total in points (see :meth:`breakdown`); final once the game is over."""
@@ -1191,15 +1209,11 @@ class NextStationState:
     def view_json(self, you: int | None) -> JsonObject:
         """``Presented``: the Next Station part of a view's JSON
         (:func:`.present.view_json`)."""
-        from metrogames.games.nextstation.present import view_json
-
         return cast(JsonObject, view_json(self, you))  # a NextStationViewPart: typed JSON
 
     def solo_result(self) -> JsonObject | None:
         """``SoloRated``: the rating and percentile of a finished solo game, else ``None``
         (:func:`.present.solo_result`)."""
-        from metrogames.games.nextstation.present import solo_result
-
         return solo_result(self)
 
     def heuristic(self, player: int) -> float:
@@ -1209,8 +1223,6 @@ class NextStationState:
         Raises:
             ValueError: a view or an unknown deal.
         """
-        from metrogames.games.nextstation.heuristic import greedy_final_score
-
         return float(greedy_final_score(self, player))
 
     def deep_heuristic(self, player: int) -> float:
@@ -1220,22 +1232,16 @@ class NextStationState:
         Raises:
             ValueError: a view or an unknown deal.
         """
-        from metrogames.games.nextstation.heuristic import LOOKAHEAD_WIDTH, greedy_final_score
-
         return float(greedy_final_score(self, player, lookahead=LOOKAHEAD_WIDTH))
 
     def score_bound(self, player: int) -> dict[str, int] | None:
         """``ScoreBounded``: upper bounds of ``player``'s final score on this deal by
         component, ``None`` when the decks are not known (:func:`.bound.score_bound`)."""
-        from metrogames.games.nextstation.bound import score_bound
-
         return score_bound(self, player)
 
     def observe(self, seat: int) -> JsonObject:
         """``Observable``: what this view shows ``seat`` as indices
         (:func:`.observe.observe`; ``docs/research.md``, "Observations")."""
-        from metrogames.games.nextstation.observe import observe
-
         return observe(self, seat)
 
     # -- hidden information --------------------------------------------------------------
@@ -1370,13 +1376,9 @@ class NextStationState:
     def snapshot(self) -> str:
         """The position as a one-line string (``docs/notation.md``, "Position snapshot: Next
         Station"); ``game.from_snapshot`` reads it back. It holds no history."""
-        from metrogames.games.nextstation.snapshot import format_position
-
         return format_position(self.city, self._position())
 
     def _position(self) -> Position:
-        from metrogames.games.nextstation.snapshot import Position
-
         return Position(
             viewer=self.viewer,
             deal=self.deal,
@@ -1392,8 +1394,6 @@ class NextStationState:
         )
 
     def _player_part(self, player: int) -> PlayerPart:
-        from metrogames.games.nextstation.snapshot import Line, PlayerPart
-
         board = self.maps[player]
         lines = tuple(Line(s, c) for s, c in zip(board.sections, board.circled, strict=True))
         starts = self._turn_start
