@@ -53,7 +53,7 @@ from metrogames.web import rooms as rooms_module
 from metrogames.web import tables
 from metrogames.web import views as views_module
 from metrogames.web.app import create_app
-from metrogames.web.config import Settings
+from metrogames.web.infra.config import Settings
 from metrogames.web.rooms import RoomService
 
 TEMPLATES: dict[str, dict[str, Any]] = {

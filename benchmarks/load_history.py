@@ -48,8 +48,8 @@ from metrogames.core.rng import Rng
 from metrogames.games import load_game, replay_record
 from metrogames.web.checks import hash_token
 from metrogames.web.daily_deal import daily_seed
-from metrogames.web.db import migrate, open_database
-from metrogames.web.models import (
+from metrogames.web.infra.db import migrate, open_database
+from metrogames.web.infra.models import (
     AccountRow,
     ActionRow,
     DailyAttemptRow,

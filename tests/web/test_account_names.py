@@ -21,8 +21,8 @@ from sqlalchemy.exc import IntegrityError
 from webutil import make_settings
 
 from metrogames.web.app import create_app
-from metrogames.web.db import open_database
-from metrogames.web.models import AccountRow
+from metrogames.web.infra.db import open_database
+from metrogames.web.infra.models import AccountRow
 from metrogames.web.names import skeleton_digest
 
 PASSWORD = "correct horse battery"

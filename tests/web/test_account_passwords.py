@@ -12,7 +12,7 @@ from sqlalchemy import select
 from webutil import JSON
 
 from metrogames.web.accounts import COOKIE
-from metrogames.web.models import AccountRow, AccountSessionRow
+from metrogames.web.infra.models import AccountRow, AccountSessionRow
 
 PASSWORD = "correct horse battery"
 NEW = "a new and longer one"

@@ -19,7 +19,7 @@ from metrogames.bots import make_bot
 from metrogames.bots.play import play_bots
 from metrogames.web import daily_deal as dd
 from metrogames.web.app import create_app
-from metrogames.web.db import migrate, open_database
+from metrogames.web.infra.db import migrate, open_database
 
 SECRET = "metrogames-test-secret"
 INSERT = "INSERT INTO daily_bot_scores (game, day, bot, score) VALUES"
@@ -70,7 +70,7 @@ def test_greedy_scores_stored_before_become_the_medium_levels(tmp_path: Path) ->
     engine = open_database(url)
     config = Config()
     config.set_main_option(
-        "script_location", str(resources.files("metrogames.web").joinpath("migrations"))
+        "script_location", str(resources.files("metrogames.web.infra").joinpath("migrations"))
     )
     with engine.begin() as connection:
         config.attributes["connection"] = connection

@@ -16,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 from webutil import JSON, act, auth, create, view
 
-from metrogames.web.admission import Admission
+from metrogames.web.infra.admission import Admission
 
 ONLINE = {"game": "metro", "mode": "online", "seats": [{"name": "host"}, {}]}
 

@@ -16,7 +16,7 @@ from starlette.websockets import WebSocketDisconnect
 from webutil import auth, create, make_settings, view
 
 from metrogames.web.app import create_app
-from metrogames.web.flood import Bucket
+from metrogames.web.infra.flood import Bucket
 
 
 def test_a_bucket_allows_its_burst_then_its_rate() -> None:

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from metrogames.web import metrics
+from metrogames.web.infra import metrics
 
 SET_AND_DIE = """
 import os
-from metrogames.web.metrics import SOCKETS, worker
+from metrogames.web.infra.metrics import SOCKETS, worker
 SOCKETS.labels(worker()).set(7)
 print(os.getpid(), flush=True)
 os._exit(0)

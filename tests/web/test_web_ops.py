@@ -17,8 +17,9 @@ from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import create_engine
 from webutil import create
 
-from metrogames.web import logs, views
-from metrogames.web.config import Settings
+from metrogames.web import views
+from metrogames.web.infra import logs
+from metrogames.web.infra.config import Settings
 from metrogames.web.server import server_config
 
 SERIES = (

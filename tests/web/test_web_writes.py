@@ -19,7 +19,7 @@ from webutil import JSON, act, auth, create, failing_writes, later, make_setting
 
 from metrogames.web import rooms as rooms_module
 from metrogames.web.app import create_app
-from metrogames.web.models import (
+from metrogames.web.infra.models import (
     ActionRow,
     DailyAttemptRow,
     DailyBotScoreRow,

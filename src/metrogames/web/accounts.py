@@ -8,7 +8,7 @@ HttpOnly, ``SameSite=Lax`` cookie (:data:`COOKIE`; ``Secure`` when the server is
 HTTPS) of which the server keeps the SHA-256 only, valid ``session_days`` days. An unknown name
 is checked against a dummy hash, so a refusal takes as long whether the name exists or not. A
 hash takes 64 MiB and a few hundred milliseconds: hashing and verifying are heavy jobs
-(:mod:`metrogames.web.jobs`, the ``passwords`` lane: a small process pool of each serving
+(:mod:`metrogames.web.infra.jobs`, the ``passwords`` lane: a small process pool of each serving
 process, its queue bounded, each requester's jobs at once limited), never run in the serving
 process, so a crowd of sign-ins can neither exhaust its memory nor hold its threads.
 
@@ -20,7 +20,7 @@ A password can be changed (the account's other sessions end), and the other sess
 alone. Names are checked by :mod:`.names` and kept unique by their confusable skeleton (a
 unique index: two sign-ups of lookalike names cannot both be stored).
 
-Errors are :class:`~metrogames.web.checks.RoomError`: 401 ``bad-session`` (no or an expired
+Errors are :class:`~metrogames.web.errors.RoomError`: 401 ``bad-session`` (no or an expired
 session), 401 ``bad-password``, 409 ``name-taken``, 401/403 ``bad-token``.
 """
 
@@ -40,9 +40,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from metrogames.i18n import N_, msg
-from metrogames.web.checks import RoomError, hash_token, new_token, shown
-from metrogames.web.jobs.service import Jobs
-from metrogames.web.models import AccountRow, AccountSessionRow, PlayerRow
+from metrogames.web.checks import hash_token, new_token
+from metrogames.web.errors import RoomError, shown
+from metrogames.web.infra.jobs.service import Jobs
+from metrogames.web.infra.models import AccountRow, AccountSessionRow, PlayerRow
 from metrogames.web.names import skeleton_digest
 from metrogames.web.players import PLAYER_ALPHABET, PLAYER_ID_LENGTH
 
@@ -124,7 +125,7 @@ class Accounts:
 
         Raises:
             RoomError: 409 ``name-taken`` (names are compared by their skeleton, and
-                case-folded); the refusals of :meth:`~metrogames.web.jobs.service.Jobs.run`
+                case-folded); the refusals of :meth:`~metrogames.web.infra.jobs.service.Jobs.run`
                 (429, 503 ``busy``).
         """
         # before hashing: a taken name costs no hash
@@ -193,7 +194,7 @@ class Accounts:
 
         Raises:
             RoomError: 401 ``bad-password`` (no such account, or another password); the
-                refusals of :meth:`~metrogames.web.jobs.service.Jobs.run` (429, 503).
+                refusals of :meth:`~metrogames.web.infra.jobs.service.Jobs.run` (429, 503).
         """
         row = await asyncio.to_thread(self._named, name)
         stored = row.password_hash if row is not None else self._dummy
@@ -263,7 +264,7 @@ class Accounts:
         Raises:
             RoomError: 401 ``bad-password`` (not the current password); 400 ``bad-request``
                 (the new password is the current one); 401 ``bad-session`` (the account is
-                gone); the refusals of :meth:`~metrogames.web.jobs.service.Jobs.run` (429,
+                gone); the refusals of :meth:`~metrogames.web.infra.jobs.service.Jobs.run` (429,
                 503).
         """
         row = await asyncio.to_thread(self._row, account.id)

@@ -7,7 +7,7 @@ requests but a link's), ``Path=/``, ``Max-Age`` the session's lifetime, and ``Se
 ``METROGAMES_SECURE_COOKIES`` is set. Sign-ups and sign-in attempts are counted per client
 address (:mod:`.ratelimit`), and attempts at an account's password (sign-ins, password
 changes) per account too (:mod:`.backoff`). Password hashing and verifying are heavy jobs
-(:mod:`metrogames.web.jobs`): a sign-in's count toward the jobs' quota is its address's and
+(:mod:`metrogames.web.infra.jobs`): a sign-in's count toward the jobs' quota is its address's and
 the account name's (its skeleton, as the back-off's), so a crowd of wrong passwords for one
 name waits its turn; a request whose client leaves gives its job up.
 """
@@ -27,10 +27,10 @@ from metrogames.web.api import bearer, charge, read_body
 from metrogames.web.backoff import SignInBackoff
 from metrogames.web.bodies import AccountBody, AccountNameBody, NoBody, PasswordBody, SignInBody
 from metrogames.web.checks import hash_token
-from metrogames.web.config import Settings
 from metrogames.web.daily import DailyService, check_limit
-from metrogames.web.jobs.http import requester, while_connected
-from metrogames.web.models import RatedGameRow, RatingRow, RoomRow, SeatRow
+from metrogames.web.infra.config import Settings
+from metrogames.web.infra.jobs.http import requester, while_connected
+from metrogames.web.infra.models import RatedGameRow, RatingRow, RoomRow, SeatRow
 from metrogames.web.names import skeleton_digest
 from metrogames.web.ratings import Rating
 

@@ -2,7 +2,7 @@
 ``GET /api/rooms/{room}/analysis`` and ``POST /api/analyses``).
 
 An analysis (:func:`metrogames.bots.analysis.analyse`: seconds of CPU) is a heavy job
-(:mod:`metrogames.web.jobs`, the ``slow`` lane), never run in a serving process. Its answers are
+(:mod:`metrogames.web.infra.jobs`, the ``slow`` lane), never run in a serving process. Its answers are
 kept by the record's content — deal and actions, whether the record comes from a room or an
 upload (:func:`analysis_job`) — and requests for an analysis already running wait for it
 instead of starting another. Only a request that starts an analysis is counted by the
@@ -17,7 +17,7 @@ from typing import Any
 
 from metrogames.bots.analysis import AnalysisRefusedError, analyse
 from metrogames.core.errors import IllegalActionError, MetrogamesError
-from metrogames.web.checks import RoomError, bad_request
+from metrogames.web.errors import RoomError, bad_request
 
 
 def analysis_text(record: Any, budget: str) -> str:

@@ -4,7 +4,7 @@ Bodies are read here, bounded (64 KiB; records 1 MiB), and parsed into their dec
 (:mod:`.bodies`) so that every refusal is a 4xx ``{"error", "reason"}`` naming the field
 (400 ``bad-request``, never 422). The work is done by
 :class:`~metrogames.web.rooms.RoomService`; hints, analyses and replays are heavy jobs
-(:mod:`metrogames.web.jobs`: out of this process, refused when their queue or the requester's
+(:mod:`metrogames.web.infra.jobs`: out of this process, refused when their queue or the requester's
 quota is full, given up when the client leaves).
 """
 
@@ -34,15 +34,16 @@ from metrogames.web.bodies import (
     RoomBody,
     parse,
 )
-from metrogames.web.checks import RoomError, hash_token
+from metrogames.web.checks import hash_token
 from metrogames.web.daily import DailyService
-from metrogames.web.flood import Flood
-from metrogames.web.jobs.http import requester, while_connected
-from metrogames.web.jobs.service import Jobs
-from metrogames.web.language import connection_gettext
-from metrogames.web.metrics import ROUND_TRIP
+from metrogames.web.errors import RoomError
+from metrogames.web.infra.flood import Flood
+from metrogames.web.infra.jobs.http import requester, while_connected
+from metrogames.web.infra.jobs.service import Jobs
+from metrogames.web.infra.language import connection_gettext
+from metrogames.web.infra.metrics import ROUND_TRIP
+from metrogames.web.infra.ratelimit import RateLimits, client_key
 from metrogames.web.open_deals import OpenDeals
-from metrogames.web.ratelimit import RateLimits, client_key
 from metrogames.web.rooms import Origin, RoomService
 from metrogames.web.views import move_log
 
@@ -105,7 +106,7 @@ def service(request: Request) -> RoomService:
 async def charge(request: Request, kind: str) -> None:
     """Count one request of ``kind`` (``rooms``, ``players``, ``joins``, ``replays``,
     ``hints``, …) by the request's client address, before its work (429 ``rate-limited`` over
-    the limit: :meth:`~metrogames.web.ratelimit.RateLimits.charge`)."""
+    the limit: :meth:`~metrogames.web.infra.ratelimit.RateLimits.charge`)."""
     limits: RateLimits = request.app.state.limits
     await limits.charge(kind, request)
 

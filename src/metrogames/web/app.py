@@ -1,7 +1,7 @@
 """The FastAPI application: routes, error bodies, security headers, static client, database
 at start, rooms resumed and idle rooms evicted while it runs.
 
-:func:`create_app` builds the app for :class:`~metrogames.web.config.Settings`: it opens the
+:func:`create_app` builds the app for :class:`~metrogames.web.infra.config.Settings`: it opens the
 database and applies the migrations, serves ``/api`` (:mod:`.api`; the daily challenge:
 :mod:`.daily_api`; score sheets: :mod:`.score_api`), ``/ws`` (:mod:`.ws`) and the browser
 client in ``static/`` at ``/`` (``/r/{room}`` is the same page); accounts and sessions:
@@ -68,21 +68,21 @@ from metrogames.web.accounts import Accounts
 from metrogames.web.backoff import SignInBackoff
 from metrogames.web.bodies import problem_of
 from metrogames.web.chat import Chat
-from metrogames.web.checks import RoomError
-from metrogames.web.cluster import Cluster, connect
-from metrogames.web.config import Settings
-from metrogames.web.csrf import SameSite, parse_origins
 from metrogames.web.daily import DailyService, load_secret
-from metrogames.web.db import UNAVAILABLE, migrate, open_database, unavailable
-from metrogames.web.flood import Flood
-from metrogames.web.jobs.service import Jobs
-from metrogames.web.language import connection_gettext
-from metrogames.web.logs import RequestIds
-from metrogames.web.metrics import sample, worker_gone
+from metrogames.web.errors import RoomError
+from metrogames.web.infra.cluster import Cluster, connect
+from metrogames.web.infra.config import Settings
+from metrogames.web.infra.csrf import SameSite, parse_origins
+from metrogames.web.infra.db import UNAVAILABLE, migrate, open_database, unavailable
+from metrogames.web.infra.flood import Flood
+from metrogames.web.infra.jobs.service import Jobs
+from metrogames.web.infra.language import connection_gettext
+from metrogames.web.infra.logs import RequestIds
+from metrogames.web.infra.metrics import sample, worker_gone
+from metrogames.web.infra.ratelimit import RateLimits
+from metrogames.web.infra.sockets import SocketCap
 from metrogames.web.players import Players
-from metrogames.web.ratelimit import RateLimits
 from metrogames.web.rooms import TAKEOVER_SECONDS, RoomService
-from metrogames.web.sockets import SocketCap
 from metrogames.web.views import ViewCache
 
 log = logging.getLogger(__name__)

@@ -31,7 +31,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from metrogames.i18n import N_, msg
-from metrogames.web.checks import RoomError
+from metrogames.web.errors import RoomError
 
 log = logging.getLogger(__name__)
 WINDOW = 86_400.0

@@ -28,14 +28,8 @@ from pydantic import (
 
 from metrogames import i18n
 from metrogames.i18n import N_, msg, plural
-from metrogames.web.checks import (
-    bad_request,
-    chat_text,
-    human_name,
-    known_bot,
-    normal_name,
-    shown,
-)
+from metrogames.web.checks import chat_text, human_name, known_bot, normal_name
+from metrogames.web.errors import bad_request, shown
 from metrogames.web.names import account_name
 
 MAX_TURN_CLOCK = 7 * 24 * 3600

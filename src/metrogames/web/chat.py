@@ -2,7 +2,7 @@
 
 Short messages (1–200 characters, the rules of names: :func:`~metrogames.web.checks.chat_text`)
 from a seat of an online room — a seat token; spectators read but do not write —, stored with
-the room (:class:`~metrogames.web.models.ChatRow`: they survive a restart and stay readable once
+the room (:class:`~metrogames.web.infra.models.ChatRow`: they survive a restart and stay readable once
 the game is over), each seat limited by ``rate_chat`` (a message is counted before it is
 stored, atomically, so messages sent at once cannot all pass the limit; one refused for its
 rate or its text is not counted). Each message is written in one
@@ -23,9 +23,9 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from metrogames.i18n import N_, msg
-from metrogames.web.checks import RoomError
-from metrogames.web.models import ChatRow
-from metrogames.web.ratelimit import RateLimits
+from metrogames.web.errors import RoomError
+from metrogames.web.infra.models import ChatRow
+from metrogames.web.infra.ratelimit import RateLimits
 from metrogames.web.rooms import RoomService
 from metrogames.web.tables import Table
 

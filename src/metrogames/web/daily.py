@@ -59,8 +59,9 @@ from sqlalchemy.orm import Session, aliased, sessionmaker
 from metrogames.games import daily_games, game_type
 from metrogames.i18n import N_, Gettext, Message, msg, plural
 from metrogames.web import daily_deal as dd
-from metrogames.web.checks import RoomError, hash_token, new_token
-from metrogames.web.models import (
+from metrogames.web.checks import hash_token, new_token
+from metrogames.web.errors import RoomError
+from metrogames.web.infra.models import (
     AccountRow,
     DailyAttemptRow,
     DailyBotScoreRow,

@@ -6,7 +6,7 @@ Bodies are read by :func:`~metrogames.web.api.read_body` (bounded, parsed into t
 ``Authorization: Bearer``, and without one a signed-in account plays with its own player (the
 session cookie, :mod:`.accounts_api`). The work is done by
 :class:`~metrogames.web.daily.DailyService` and :class:`~metrogames.web.players.Players`;
-refusals are :class:`~metrogames.web.rooms.RoomError` (``{"error", "reason"}``). Their database
+refusals are :class:`~metrogames.web.errors.RoomError` (``{"error", "reason"}``). Their database
 work runs on worker threads (``asyncio.to_thread``): a leaderboard, a history or a write waiting
 on the database never holds up the event loop.
 """
@@ -24,11 +24,11 @@ from metrogames.web.accounts import Account
 from metrogames.web.accounts_api import accounts, session_token, signed_in
 from metrogames.web.api import bearer, charge, read_body
 from metrogames.web.bodies import DailyStartBody, PlayerBody
-from metrogames.web.checks import RoomError
 from metrogames.web.daily import DailyService
-from metrogames.web.language import connection_gettext
+from metrogames.web.errors import RoomError
+from metrogames.web.infra.language import connection_gettext
+from metrogames.web.infra.ratelimit import client_key
 from metrogames.web.players import Player, Players
-from metrogames.web.ratelimit import client_key
 
 router = APIRouter(prefix="/api")
 

@@ -28,7 +28,7 @@ from metrogames.bots.play import play_bots
 from metrogames.core.capabilities import SoloRated
 from metrogames.core.protocol import Action, State
 from metrogames.games import daily_games, load_game
-from metrogames.web.checks import RoomError
+from metrogames.web.errors import RoomError
 
 LABEL = "metrogames/daily/v1/{game}/{day}"
 """The HMAC message of a day's deal (v1: never change it, or every past deal changes)."""
@@ -104,7 +104,7 @@ def deal_record(game: str, seed: int, day: str) -> dict[str, Any]:
 def bot_score(game: str, seed: int, code: str = BOT) -> int:
     """The score of the bot ``code`` (seeded with ``seed``) playing the deal of ``seed`` to
     the end (the :data:`BOT`: about 0.1 s of engine time; the expert: 10–20 s, a heavy job:
-    :mod:`metrogames.web.jobs`)."""
+    :mod:`metrogames.web.infra.jobs`)."""
     state = play_bots(deal_state(game, seed), [make_bot(code, seed=seed)])
     return int(state.scores()[0])
 

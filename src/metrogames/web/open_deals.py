@@ -25,7 +25,7 @@ from metrogames.core.errors import MetrogamesError
 from metrogames.core.protocol import CHANCE, Action, State
 from metrogames.games import load_game, replay_record
 from metrogames.i18n import N_, msg
-from metrogames.web.checks import RoomError
+from metrogames.web.errors import RoomError
 
 MIN_CHANCES = 5
 """The fewest chance outcomes a game must show before its deal can be told (fewer: too little

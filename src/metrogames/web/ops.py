@@ -22,7 +22,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from sqlalchemy import Engine, text
 
-from metrogames.web import metrics
+from metrogames.web.infra import metrics
 from metrogames.web.rooms import RoomService
 
 HEALTH_TIMEOUT = 2.0

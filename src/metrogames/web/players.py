@@ -5,7 +5,7 @@ the token's SHA-256 (:func:`~metrogames.web.checks.hash_token`), so a lost token
 recovered and a stolen database does not reveal one. The token goes in
 ``Authorization: Bearer <token>``; copying it to another device moves the player there.
 
-Errors are :class:`~metrogames.web.checks.RoomError`: 401 ``bad-token`` without a token,
+Errors are :class:`~metrogames.web.errors.RoomError`: 401 ``bad-token`` without a token,
 403 ``bad-token`` for a token of no player. Names arrive checked (:class:`.bodies.PlayerBody`).
 """
 
@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from metrogames.web.checks import RoomError, hash_token, new_token
-from metrogames.web.models import PlayerRow
+from metrogames.web.checks import hash_token, new_token
+from metrogames.web.errors import RoomError
+from metrogames.web.infra.models import PlayerRow
 
 PLAYER_ALPHABET = string.ascii_lowercase + string.digits
 PLAYER_ID_LENGTH = 10

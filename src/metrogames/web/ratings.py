@@ -35,7 +35,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from metrogames.core.protocol import Action, State
 from metrogames.games import game_from_options
-from metrogames.web.models import ActionRow, RatedGameRow, RatingRow, RoomRow, SeatRow
+from metrogames.web.infra.models import ActionRow, RatedGameRow, RatingRow, RoomRow, SeatRow
 from metrogames.web.rooms import RoomService
 from metrogames.web.tables import Progress, Table, loaded_seed
 

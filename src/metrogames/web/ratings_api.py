@@ -20,8 +20,9 @@ from metrogames.web.accounts import Account
 from metrogames.web.accounts_api import account_of
 from metrogames.web.api import SeatNumber, bearer, read_body, service
 from metrogames.web.bodies import NoBody
-from metrogames.web.checks import RoomError, seat_label
-from metrogames.web.models import AccountRow, SeatRow
+from metrogames.web.checks import seat_label
+from metrogames.web.errors import RoomError
+from metrogames.web.infra.models import AccountRow, SeatRow
 from metrogames.web.rooms import RoomService
 from metrogames.web.tables import Table
 

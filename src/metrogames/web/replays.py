@@ -5,7 +5,7 @@ Contract: ``docs/web-api.md``, ``GET /api/rooms/{room}/replay`` and ``POST /api/
 engine (``metrogames.games.replay_record``), so an illegal record is refused with the engine's reason; the frames
 then follow its action history from the first state. A finished game hides nothing, so frames
 show every map as it is drawn. The HTTP routes build replays as heavy jobs
-(:mod:`metrogames.web.jobs`, ``replay``), never in the serving process, and keep those of
+(:mod:`metrogames.web.infra.jobs`, ``replay``), never in the serving process, and keep those of
 finished rooms.
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 
 from metrogames.core.errors import IllegalActionError, MetrogamesError
 from metrogames.games import record_start, replay_record
-from metrogames.web.checks import RoomError, bad_request
+from metrogames.web.errors import RoomError, bad_request
 from metrogames.web.tables import Progress
 from metrogames.web.views import Frame, SeatView, Status, build_view
 

@@ -30,7 +30,7 @@ second finds nothing left to do), and every worker takes over, every
 :data:`TAKEOVER_SECONDS`, the rooms whose clock is overdue or whose bots are due
 (:meth:`RoomService.take_over`): a dead worker's rooms go on.
 
-Bodies arrive parsed (:mod:`.bodies`); errors are :class:`~metrogames.web.checks.RoomError`;
+Bodies arrive parsed (:mod:`.bodies`); errors are :class:`~metrogames.web.errors.RoomError`;
 rooms in memory are :class:`~metrogames.web.tables.Table` values.
 """
 
@@ -68,23 +68,16 @@ from metrogames.core.errors import (
 from metrogames.core.protocol import CHANCE
 from metrogames.games import game_from_options, game_names, game_type, preset_of
 from metrogames.i18n import N_, Message, msg, plural
-from metrogames.web import metrics
-from metrogames.web.admission import Admission
 from metrogames.web.bodies import ActionBody, HintBody, JoinBody, RoomBody
-from metrogames.web.checks import (
-    RoomError,
-    bad_request,
-    bot_name,
-    hash_token,
-    new_token,
-    seat_label,
-    shown,
-)
-from metrogames.web.cluster import Cluster
-from metrogames.web.config import Settings
-from metrogames.web.db import session_factory
-from metrogames.web.jobs.service import Jobs
-from metrogames.web.models import ActionRow, RoomRow, SeatRow
+from metrogames.web.checks import bot_name, hash_token, new_token, seat_label
+from metrogames.web.errors import RoomError, bad_request, shown
+from metrogames.web.infra import metrics
+from metrogames.web.infra.admission import Admission
+from metrogames.web.infra.cluster import Cluster
+from metrogames.web.infra.config import Settings
+from metrogames.web.infra.db import session_factory
+from metrogames.web.infra.jobs.service import Jobs
+from metrogames.web.infra.models import ActionRow, RoomRow, SeatRow
 from metrogames.web.tables import (
     FinishHook,
     Listener,
@@ -160,7 +153,7 @@ def check_room_id(room: str) -> None:
 
 
 def position_job(view: Any, seat: int) -> dict[str, Any]:
-    """The plain data of a position job (:mod:`metrogames.web.jobs.work`): ``seat``'s
+    """The plain data of a position job (:mod:`metrogames.web.infra.jobs.work`): ``seat``'s
     ``view`` as its game, player count, options and snapshot, and the seat."""
     game = view.game
     return {
@@ -193,7 +186,7 @@ class RoomService:
     Args:
         settings: ``bot_delay``, ``clock_unit``, ``handover_grace``, ``room_idle`` and
             ``finished_idle`` are read here.
-        engine: a migrated database (:func:`~metrogames.web.db.migrate`).
+        engine: a migrated database (:func:`~metrogames.web.infra.db.migrate`).
     """
 
     def __init__(self, settings: Settings, engine: Engine) -> None:
@@ -1267,7 +1260,7 @@ class RoomService:
                 ``not-started``, ``game-over``, ``stale-step``, ``not-your-turn`` (the seat
                 is not to move, or played by a bot); 400 ``bad-notation`` (``about`` does not
                 parse), ``not-legal`` (``about`` is not a legal move now); the refusals of
-                :meth:`~metrogames.web.jobs.service.Jobs.run` (429, 503 ``busy``).
+                :meth:`~metrogames.web.infra.jobs.service.Jobs.run` (429, 503 ``busy``).
         """
         async with self.held(room) as table:
             seat = self.seat_of(table, token)

@@ -8,7 +8,7 @@ registry and scored by its engine (the ``ScoreSheets`` capability,
 the same way (another's is a 400 ``bad-request``). Refusals are 4xx ``{"error", "reason"}``: an illegal
 drawing is a 400 with the engine's reason (``crosses-section``, ``not-adjacent``, …) and
 message, anything else wrong with the sheet a 400 ``bad-request``; bodies are bounded (64 KiB)
-and each client address may have :attr:`~metrogames.web.config.Settings.rate_scores` sheets
+and each client address may have :attr:`~metrogames.web.infra.config.Settings.rate_scores` sheets
 scored (429 ``rate-limited``). Scoring a sheet takes about a millisecond (a full Metro board
 or a long London sheet alike), so it runs on the event loop.
 """
@@ -25,7 +25,7 @@ from metrogames.core.errors import IllegalActionError, MetrogamesError
 from metrogames.games import game_engine, game_type
 from metrogames.web.api import charge, read_body
 from metrogames.web.bodies import MAX_KEYS, Json
-from metrogames.web.checks import RoomError, bad_request
+from metrogames.web.errors import RoomError, bad_request
 
 router = APIRouter(prefix="/api")
 

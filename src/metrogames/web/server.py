@@ -18,10 +18,10 @@ from fastapi import FastAPI
 
 from metrogames.core.capabilities import Boards, Presented
 from metrogames.games import game_engine, game_names, load_game
-from metrogames.web import deadlines
 from metrogames.web.app import create_app
-from metrogames.web.config import Settings
-from metrogames.web.logs import log_config
+from metrogames.web.infra import deadlines
+from metrogames.web.infra.config import Settings
+from metrogames.web.infra.logs import log_config
 from metrogames.web.ws import FRAME_LIMIT
 
 GRACEFUL_SECONDS = 5
@@ -35,7 +35,7 @@ ones (and, as always, only once the old objects have grown by a quarter)."""
 
 def server_config(app: FastAPI, settings: Settings) -> uvicorn.Config:
     """uvicorn's configuration for ``app`` on ``settings.host``:``settings.port`` (HTTP by
-    :class:`~metrogames.web.deadlines.GuardedHttp`, its limits from ``settings``)."""
+    :class:`~metrogames.web.infra.deadlines.GuardedHttp`, its limits from ``settings``)."""
     deadlines.configure(settings)
     return uvicorn.Config(
         app,

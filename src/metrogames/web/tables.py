@@ -87,7 +87,7 @@ class Progress:
 
 @dataclass(frozen=True)
 class Seat:
-    """A seat in memory (see :class:`~metrogames.web.models.SeatRow`); a changed seat is a
+    """A seat in memory (see :class:`~metrogames.web.infra.models.SeatRow`); a changed seat is a
     new value, put in place once stored."""
 
     seat: int

@@ -12,7 +12,7 @@ from __future__ import annotations
 from metrogames.core.errors import MetrogamesError
 from metrogames.core.protocol import Action, State
 from metrogames.web.bodies import RoomBody
-from metrogames.web.checks import bad_request
+from metrogames.web.errors import bad_request
 
 TUTORIAL_SEEDS: dict[str, int] = {
     "london": 20261130,

@@ -41,18 +41,19 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from metrogames.i18n import N_, Gettext, msg
-from metrogames.web import logs
 from metrogames.web.bodies import ActionMessage, ChatMessage, Hello, Message, parse
 from metrogames.web.chat import Chat
-from metrogames.web.checks import RoomError, bad_request, hash_token
-from metrogames.web.config import Settings
-from metrogames.web.db import UNAVAILABLE, unavailable
-from metrogames.web.flood import CLOSE_REASON, Bucket, Flood, too_many
-from metrogames.web.language import connection_gettext
-from metrogames.web.metrics import ROUND_TRIP, SOCKETS, worker
-from metrogames.web.ratelimit import RateLimits
+from metrogames.web.checks import hash_token
+from metrogames.web.errors import RoomError, bad_request
+from metrogames.web.infra import logs
+from metrogames.web.infra.config import Settings
+from metrogames.web.infra.db import UNAVAILABLE, unavailable
+from metrogames.web.infra.flood import CLOSE_REASON, Bucket, Flood, too_many
+from metrogames.web.infra.language import connection_gettext
+from metrogames.web.infra.metrics import ROUND_TRIP, SOCKETS, worker
+from metrogames.web.infra.ratelimit import RateLimits
+from metrogames.web.infra.sockets import CLOSE_CODE, SocketCap
 from metrogames.web.rooms import RoomService
-from metrogames.web.sockets import CLOSE_CODE, SocketCap
 from metrogames.web.tables import Table
 from metrogames.web.views import ViewCache, encode
 

@@ -34,8 +34,8 @@ from redis.exceptions import RedisError
 from starlette.requests import HTTPConnection
 
 from metrogames.i18n import N_, Message, msg
-from metrogames.web.checks import RoomError
-from metrogames.web.config import Settings
+from metrogames.web.errors import RoomError
+from metrogames.web.infra.config import Settings
 
 log = logging.getLogger(__name__)
 REDIS_TIMEOUT = 1.0
@@ -73,7 +73,7 @@ def client_key(connection: HTTPConnection) -> str:
 
 
 class RateLimits:
-    """The limits of :class:`~metrogames.web.config.Settings` (``rate_rooms``,
+    """The limits of :class:`~metrogames.web.infra.config.Settings` (``rate_rooms``,
     ``rate_players``, ``rate_joins``, ``rate_replays``, ``rate_scores``, ``rate_hints``,
     ``rate_accounts``, ``rate_signins``, ``rate_analyses``, ``rate_chat``, ``rate_sockets``)."""
 

@@ -6,7 +6,7 @@ Why pebble: a running job's future can be cancelled, which ends the worker proce
 standard library's pools can do neither. The worker processes are started by a *forkserver*
 (never forked from the serving process, which has threads and an event loop) that has
 imported :mod:`.work` once, and each lowers its CPU priority (``os.nice``) and warms the games
-before its first job (:func:`~metrogames.web.jobs.work.preload`). A lane's pool starts at its
+before its first job (:func:`~metrogames.web.infra.jobs.work.preload`). A lane's pool starts at its
 first job.
 
 The queue is this module's, not the pool's: a lane hands the pool at most as many jobs as it
@@ -27,9 +27,9 @@ from typing import Any
 
 from pebble import ProcessExpired, ProcessFuture, ProcessPool
 
-from metrogames.web import metrics
-from metrogames.web.jobs import work
-from metrogames.web.jobs.kinds import NICE, Job
+from metrogames.web.infra import metrics
+from metrogames.web.infra.jobs import work
+from metrogames.web.infra.jobs.kinds import NICE, Job
 
 log = logging.getLogger(__name__)
 STOP_SECONDS = 5.0
@@ -38,7 +38,7 @@ STOP_SECONDS = 5.0
 
 def _context() -> Any:
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["metrogames.web.jobs.work"])
+    context.set_forkserver_preload(["metrogames.web.infra.jobs.work"])
     return context
 
 
@@ -153,7 +153,7 @@ def _stop(pool: ProcessPool) -> None:
 
 
 def _answer(done: ProcessFuture[Any]) -> dict[str, Any]:
-    """The answer of a finished pool future (as :func:`~metrogames.web.jobs.work.run`'s)."""
+    """The answer of a finished pool future (as :func:`~metrogames.web.infra.jobs.work.run`'s)."""
     try:
         answer: dict[str, Any] = done.result()
     except CancelledError:

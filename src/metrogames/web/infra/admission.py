@@ -18,7 +18,7 @@ import contextlib
 import time
 from collections.abc import AsyncIterator
 
-from metrogames.web.metrics import ADMISSION_WAIT
+from metrogames.web.infra.metrics import ADMISSION_WAIT
 
 
 class Admission:

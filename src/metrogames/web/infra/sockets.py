@@ -14,8 +14,8 @@ from collections.abc import Iterator
 
 from starlette.requests import HTTPConnection
 
-from metrogames.web.checks import RoomError
-from metrogames.web.ratelimit import client_key
+from metrogames.web.errors import RoomError
+from metrogames.web.infra.ratelimit import client_key
 
 CLOSE_CODE = 1008
 """The close code of a refused socket (policy violation); the close reason says why."""

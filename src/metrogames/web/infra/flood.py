@@ -17,7 +17,7 @@ from collections.abc import Callable
 from cachetools import TTLCache
 
 from metrogames.i18n import N_, msg
-from metrogames.web.checks import RoomError
+from metrogames.web.errors import RoomError
 
 SEATS_KEPT = 100_000
 """Seats' buckets kept at most (an idle seat's bucket is full again within seconds: dropped)."""

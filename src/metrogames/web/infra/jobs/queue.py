@@ -40,8 +40,8 @@ from rq.job import Job as RqJob
 from rq.job import JobStatus
 from rq.serializers import JSONSerializer
 
-from metrogames.web import metrics
-from metrogames.web.jobs.entry import (
+from metrogames.web.infra import metrics
+from metrogames.web.infra.jobs.entry import (
     BRIEF_SECONDS,
     DONE,
     claim_key,
@@ -52,7 +52,7 @@ from metrogames.web.jobs.entry import (
     result_key,
     text_of,
 )
-from metrogames.web.jobs.kinds import QUEUED_LANES, Job
+from metrogames.web.infra.jobs.kinds import QUEUED_LANES, Job
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

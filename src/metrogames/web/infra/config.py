@@ -31,7 +31,7 @@ account's password that go through before it is locked, the first lock and the l
 seconds: :mod:`.backoff`) and ``METROGAMES_DAILY_GUEST_RANKED``
 (how many ranked guest games of one daily game one client address may start per UTC day),
 ``METROGAMES_REDIS_URL`` (``redis://host:port/db``: several workers share rate limits, room
-changes and locks through this Redis server, :mod:`metrogames.web.cluster`; unset: one process,
+changes and locks through this Redis server, :mod:`metrogames.web.infra.cluster`; unset: one process,
 no Redis).
 ``METROGAMES_LOG_FORMAT`` (``json``: one JSON object per line; ``text``: plain lines for
 development) and ``METROGAMES_LOG_LEVEL`` (``warning``; ``info`` adds the access log):
@@ -41,16 +41,16 @@ worker). ``METROGAMES_GAMES`` (plug-in games to serve beside the built-in and in
 comma-separated ``module`` or ``module:attribute`` targets, :mod:`metrogames.games.plugins`;
 empty: none). ``METROGAMES_ADMISSIONS`` (how many admissions — room creations, seat claims, starts,
 sockets' hellos — one worker sets up at once; the others wait their turn, and moves never wait
-for them: :mod:`metrogames.web.admission`).
-Deadlines on clients (:mod:`metrogames.web.deadlines`, :mod:`metrogames.web.ws`):
+for them: :mod:`metrogames.web.infra.admission`).
+Deadlines on clients (:mod:`metrogames.web.infra.deadlines`, :mod:`metrogames.web.ws`):
 ``METROGAMES_HEADER_SECONDS`` (a request's line and headers, from its first byte; 10),
 ``METROGAMES_HEADER_BYTES`` (their largest size; 32 KiB), ``METROGAMES_BODY_SECONDS`` (a body,
 from the end of its headers; 30), ``METROGAMES_SEND_SECONDS`` (how long a client may leave what
 it is sent unread, HTTP or WebSocket; 30), ``METROGAMES_HELLO_SECONDS`` (a WebSocket's first
 message; 10); ``METROGAMES_SOCKET_RATE`` and ``METROGAMES_SOCKET_BURST`` (messages a second one
 WebSocket, and one seat, may send, and the burst allowed above that rate; 20 and 40:
-:mod:`metrogames.web.flood`).
-Heavy jobs (:mod:`metrogames.web.jobs`: hints, searching bots' decisions, analyses, uploaded
+:mod:`metrogames.web.infra.flood`).
+Heavy jobs (:mod:`metrogames.web.infra.jobs`: hints, searching bots' decisions, analyses, uploaded
 replays, the daily expert's games, password hashing) never run in a serving process:
 ``METROGAMES_JOB_WORKERS`` (processes of the ``play`` lane: bots' decisions, then hints; 2) and
 ``METROGAMES_JOB_SLOW_WORKERS`` (processes of the ``slow`` lane: replays, expert games,
@@ -156,7 +156,7 @@ class Settings(BaseSettings):
     @field_validator("log_format", "log_level")
     @classmethod
     def _logs(cls, value: str, info: ValidationInfo) -> str:
-        from metrogames.web.logs import log_config
+        from metrogames.web.infra.logs import log_config
 
         if info.field_name == "log_format":
             log_config(fmt=value)  # ValueError naming the formats
@@ -174,7 +174,7 @@ class Settings(BaseSettings):
     @field_validator("allowed_origins")
     @classmethod
     def _origins(cls, value: str) -> str:
-        from metrogames.web.csrf import parse_origins
+        from metrogames.web.infra.csrf import parse_origins
 
         parse_origins(value)  # ValueError naming the entry that is no origin
         return value

@@ -10,8 +10,8 @@ from typing import Any
 
 from rq import get_current_job
 
-from metrogames.web.jobs import work
-from metrogames.web.jobs.kinds import KINDS, Job
+from metrogames.web.infra.jobs import work
+from metrogames.web.infra.jobs.kinds import KINDS, Job
 
 PREFIX = "metrogames:jobs:"
 DONE = PREFIX + "done"
@@ -54,7 +54,7 @@ def text_of(value: bytes | str) -> str:
 
 
 def entry(kind: str, key: str, payload: dict[str, Any]) -> None:
-    """The RQ job: run ``kind`` on ``payload`` (:func:`~metrogames.web.jobs.work.run`), store
+    """The RQ job: run ``kind`` on ``payload`` (:func:`~metrogames.web.infra.jobs.work.run`), store
     the answer under ``key``, release the claim and announce the key."""
     answer = work.run(kind, payload)
     current = get_current_job()

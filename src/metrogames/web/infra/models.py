@@ -5,7 +5,7 @@ sign-in sessions, the ratings of online play, and the table chat of online rooms
 A game is stored as its record's ingredients: the secret ``seed``, the ``options`` asked for,
 and each action in order (chance included) as notation JSON; the state is rebuilt from them.
 Seat and host tokens are kept only as SHA-256 hex digests. The schema is created and upgraded
-by the Alembic migrations in :mod:`metrogames.web.migrations` — keep both in step.
+by the Alembic migrations in :mod:`metrogames.web.infra.migrations` — keep both in step.
 """
 
 from __future__ import annotations

@@ -51,7 +51,7 @@ NICE = {"play": 2, "passwords": 2, "slow": 5}
 class Job:
     """One job in flight in this process: its ``key`` (the content it is computed from: equal
     keys, one job), ``kind``, ``payload`` (plain JSON), the ``answer`` its backend resolves with
-    :func:`metrogames.web.jobs.work.run`'s dict, and how many requests wait for it
+    :func:`metrogames.web.infra.jobs.work.run`'s dict, and how many requests wait for it
     (``waiters``); ``handle`` and ``seq`` are the backend's."""
 
     key: str

@@ -14,7 +14,7 @@ game and passwords.
    queued in its lane — refused with 503 ``busy`` and ``Retry-After`` when the lane's queue
    holds ``job_queue`` jobs (nothing queued, nothing stored);
 4. the wait has a deadline (the kind's time limit and a margin); a request that stops waiting
-   (its client is gone: :func:`~metrogames.web.jobs.http.while_connected`) gives up its
+   (its client is gone: :func:`~metrogames.web.infra.jobs.http.while_connected`) gives up its
    interest, and a job nobody waits for any more is dropped from its queue, or stopped.
 
 Where jobs run: the single-process start keeps a process pool per lane (:mod:`.pool`); with
@@ -41,14 +41,14 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from metrogames.i18n import N_, Message, msg
-from metrogames.web import metrics
-from metrogames.web.checks import RoomError
-from metrogames.web.config import Settings
-from metrogames.web.jobs.entry import PREFIX
-from metrogames.web.jobs.kinds import KINDS, Job
-from metrogames.web.jobs.pool import LocalBackend
-from metrogames.web.jobs.queue import QueueBackend
-from metrogames.web.jobs.work import refusal_of
+from metrogames.web.errors import RoomError
+from metrogames.web.infra import metrics
+from metrogames.web.infra.config import Settings
+from metrogames.web.infra.jobs.entry import PREFIX
+from metrogames.web.infra.jobs.kinds import KINDS, Job
+from metrogames.web.infra.jobs.pool import LocalBackend
+from metrogames.web.infra.jobs.queue import QueueBackend
+from metrogames.web.infra.jobs.work import refusal_of
 
 log = logging.getLogger(__name__)
 PASSWORD_PROCESSES = 2

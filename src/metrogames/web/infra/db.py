@@ -1,7 +1,7 @@
 """The database: engine, sessions and migrations (SQLite by default, PostgreSQL by URL).
 
 :func:`open_database` creates the engine for a URL (creating a SQLite file's folder), and
-:func:`migrate` applies the Alembic migrations packaged in :mod:`metrogames.web.migrations`,
+:func:`migrate` applies the Alembic migrations packaged in :mod:`metrogames.web.infra.migrations`,
 so an installed package migrates its own database at start; :func:`unavailable` tells an
 unreachable database (a 503, :data:`UNAVAILABLE`) from a failure of the server.
 """
@@ -19,7 +19,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from metrogames.i18n import N_, msg
-from metrogames.web.checks import RoomError
+from metrogames.web.errors import RoomError
 
 UNAVAILABLE = RoomError(
     503,
@@ -74,7 +74,7 @@ def migrate(engine: Engine) -> None:
     """Apply every Alembic migration not yet applied (``upgrade head``)."""
     config = Config()
     config.set_main_option(
-        "script_location", str(resources.files("metrogames.web").joinpath("migrations"))
+        "script_location", str(resources.files("metrogames.web.infra").joinpath("migrations"))
     )
     with engine.begin() as connection:
         config.attributes["connection"] = connection

@@ -10,7 +10,7 @@ from typing import TypeVar
 from starlette.requests import ClientDisconnect, Request
 
 from metrogames.web.accounts import COOKIE
-from metrogames.web.ratelimit import client_key
+from metrogames.web.infra.ratelimit import client_key
 
 T = TypeVar("T")
 

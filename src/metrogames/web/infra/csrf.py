@@ -30,8 +30,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from metrogames.i18n import N_, msg
-from metrogames.web.checks import RoomError, shown
-from metrogames.web.language import connection_gettext
+from metrogames.web.errors import RoomError, shown
+from metrogames.web.infra.language import connection_gettext
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 """The methods that change nothing (RFC 9110 §9.2.1); every other one is checked."""

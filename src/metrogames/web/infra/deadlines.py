@@ -31,9 +31,9 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from metrogames.web.config import Settings
+from metrogames.web.infra.config import Settings
 
-IMPORT_PATH = "metrogames.web.deadlines:GuardedHttp"
+IMPORT_PATH = "metrogames.web.infra.deadlines:GuardedHttp"
 """What uvicorn's ``http`` option names."""
 
 

@@ -4,7 +4,7 @@
 and ``job_slow_workers`` of the ``slow`` lane beside its serving workers (:func:`start_workers`,
 each a process started afresh, never forked from a server); ``metrogames jobs worker`` runs
 workers on another machine (:func:`run_worker`). A worker imports and warms the games once,
-lowers its CPU priority (:data:`~metrogames.web.jobs.pool.NICE`), then takes its lane's jobs
+lowers its CPU priority (:data:`~metrogames.web.infra.jobs.pool.NICE`), then takes its lane's jobs
 one at a time, first priority first, each in a work horse forked from it (stopped when nobody
 waits for its job any more).
 """
@@ -23,9 +23,9 @@ import redis
 from rq import Queue, Worker
 from rq.serializers import JSONSerializer
 
-from metrogames.web.jobs import work
-from metrogames.web.jobs.entry import queue_names
-from metrogames.web.jobs.kinds import NICE, QUEUED_LANES
+from metrogames.web.infra.jobs import work
+from metrogames.web.infra.jobs.entry import queue_names
+from metrogames.web.infra.jobs.kinds import NICE, QUEUED_LANES
 
 log = logging.getLogger(__name__)
 STOP_SECONDS = 5.0

@@ -41,8 +41,8 @@ from metrogames.core.protocol import Action, State
 from metrogames.games import game_from_options, game_names, load_game, load_plugins
 from metrogames.i18n import Message
 from metrogames.web.analyses import analysis_text
-from metrogames.web.checks import RoomError
 from metrogames.web.daily_deal import bot_score
+from metrogames.web.errors import RoomError
 from metrogames.web.open_deals import refuse_open_deal
 from metrogames.web.replays import replay_text
 
@@ -126,7 +126,7 @@ JOBS: dict[str, Callable[[dict[str, Any]], Any]] = {
 
 def run(kind: str, job: dict[str, Any]) -> dict[str, Any]:
     """Run the job ``kind`` on ``job``: ``{"value": <its JSON>}``, ``{"refused": <a refusal>}``
-    for a :class:`~metrogames.web.checks.RoomError` (:func:`refusal_json`), or ``{"failed":
+    for a :class:`~metrogames.web.errors.RoomError` (:func:`refusal_json`), or ``{"failed":
     <the traceback's text>}``, each with ``"pid"``, the process that ran it, and ``"seconds"``,
     its run time. Never raises (an answer crosses any process boundary)."""
     started = time.perf_counter()
@@ -151,7 +151,7 @@ def refusal_json(exc: RoomError) -> dict[str, Any]:
 
 
 def refusal_of(data: dict[str, Any]) -> RoomError:
-    """The :class:`~metrogames.web.checks.RoomError` of :func:`refusal_json`."""
+    """The :class:`~metrogames.web.errors.RoomError` of :func:`refusal_json`."""
     message = _message_of(data["message"])
     assert isinstance(message, (str, Message))
     return RoomError(data["status"], data["reason"], message, item=data.get("item"))

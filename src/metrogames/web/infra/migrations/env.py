@@ -6,7 +6,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import Connection, create_engine
 
-from metrogames.web.models import Base
+from metrogames.web.infra.models import Base
 
 config = context.config
 
