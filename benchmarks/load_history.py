@@ -47,7 +47,7 @@ from loadserver import cpu_seconds, percentile, rss_mb, server_process
 from metrogames.core.rng import Rng
 from metrogames.games import load_game, replay_record
 from metrogames.web.checks import hash_token
-from metrogames.web.daily_deal import daily_seed
+from metrogames.web.daily.deal import daily_seed
 from metrogames.web.infra.db import migrate, open_database
 from metrogames.web.infra.models import (
     AccountRow,

@@ -20,10 +20,10 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from webutil import make_settings
 
+from metrogames.web.accounts.names import skeleton_digest
 from metrogames.web.app import create_app
 from metrogames.web.infra.db import open_database
 from metrogames.web.infra.models import AccountRow
-from metrogames.web.names import skeleton_digest
 
 PASSWORD = "correct horse battery"
 ADA = "Ada48249"

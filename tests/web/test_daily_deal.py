@@ -9,7 +9,7 @@ import hmac
 import pytest
 from dailyutil import SECRET, Clock, daily_client, reopen, started
 
-from metrogames.web.daily_deal import daily_seed, deal_state
+from metrogames.web.daily.deal import daily_seed, deal_state
 
 GOLDEN = [
     (

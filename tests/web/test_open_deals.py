@@ -12,8 +12,8 @@ from webutil import auth
 from metrogames.bots import make_bot
 from metrogames.bots.play import play_bots
 from metrogames.games import load_game, replay_record
-from metrogames.web import daily_deal as dd
-from metrogames.web.open_deals import AGREEMENT, chances, deal_chances, is_days_deal
+from metrogames.web.daily import deal as dd
+from metrogames.web.daily.open_deals import AGREEMENT, chances, deal_chances, is_days_deal
 
 SEED = 2026_03_01
 

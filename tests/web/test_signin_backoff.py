@@ -16,7 +16,7 @@ from redis.asyncio import Redis
 from webutil import run_async
 from workers import two_workers
 
-from metrogames.web.backoff import SignInBackoff
+from metrogames.web.accounts.backoff import SignInBackoff
 
 PASSWORD = "correct horse battery"
 WRONG = "not the password at all"

@@ -19,7 +19,7 @@ from webutil import Player, auth, create, make_settings
 
 from metrogames.games import replay_record
 from metrogames.web.app import create_app
-from metrogames.web.daily import DailyService
+from metrogames.web.daily.service import DailyService
 from metrogames.web.infra.jobs.service import Jobs
 from metrogames.web.rooms import RoomService
 

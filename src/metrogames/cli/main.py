@@ -1034,7 +1034,7 @@ def ratings_recompute(
     try:
         from metrogames.web.infra.config import Settings
         from metrogames.web.infra.db import migrate, open_database, session_factory
-        from metrogames.web.ratings import check_database
+        from metrogames.web.ratings.service import check_database
     except ImportError as exc:
         raise fail(f"ratings need the web extra (pip install 'metrogames[web]'): {exc}") from None
     try:

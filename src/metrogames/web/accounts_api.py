@@ -1,7 +1,7 @@
 """The HTTP routes of accounts and sessions (``docs/web-api.md``, "Accounts"):
 ``/api/accounts...`` and ``/api/sessions...``.
 
-Sign-up and sign-in answer with the session cookie (:data:`~metrogames.web.accounts.COOKIE`):
+Sign-up and sign-in answer with the session cookie (:data:`~metrogames.web.accounts.service.COOKIE`):
 HttpOnly (the page's scripts never see it), ``SameSite=Lax`` (not sent with another site's
 requests but a link's), ``Path=/``, ``Max-Age`` the session's lifetime, and ``Secure`` when
 ``METROGAMES_SECURE_COOKIES`` is set. Sign-ups and sign-in attempts are counted per client
@@ -22,17 +22,17 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import aliased
 
 from metrogames.i18n import N_
-from metrogames.web.accounts import COOKIE, Account, Accounts
+from metrogames.web.accounts.backoff import SignInBackoff
+from metrogames.web.accounts.names import skeleton_digest
+from metrogames.web.accounts.service import COOKIE, Account, Accounts
 from metrogames.web.api import bearer, charge, read_body
-from metrogames.web.backoff import SignInBackoff
 from metrogames.web.bodies import AccountBody, AccountNameBody, NoBody, PasswordBody, SignInBody
 from metrogames.web.checks import hash_token
-from metrogames.web.daily import DailyService, check_limit
+from metrogames.web.daily.service import DailyService, check_limit
 from metrogames.web.infra.config import Settings
 from metrogames.web.infra.jobs.http import requester, while_connected
 from metrogames.web.infra.models import RatedGameRow, RatingRow, RoomRow, SeatRow
-from metrogames.web.names import skeleton_digest
-from metrogames.web.ratings import Rating
+from metrogames.web.ratings.service import Rating
 
 router = APIRouter(prefix="/api")
 

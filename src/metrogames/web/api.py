@@ -20,7 +20,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 
 from metrogames.i18n import N_, Message, msg
-from metrogames.web.accounts import COOKIE
+from metrogames.web.accounts.service import COOKIE
 from metrogames.web.analyses import analysis_job, personalised
 from metrogames.web.boards import board, games_list
 from metrogames.web.bodies import (
@@ -35,7 +35,8 @@ from metrogames.web.bodies import (
     parse,
 )
 from metrogames.web.checks import hash_token
-from metrogames.web.daily import DailyService
+from metrogames.web.daily.open_deals import OpenDeals
+from metrogames.web.daily.service import DailyService
 from metrogames.web.errors import RoomError
 from metrogames.web.infra.flood import Flood
 from metrogames.web.infra.jobs.http import requester, while_connected
@@ -43,7 +44,6 @@ from metrogames.web.infra.jobs.service import Jobs
 from metrogames.web.infra.language import connection_gettext
 from metrogames.web.infra.metrics import ROUND_TRIP
 from metrogames.web.infra.ratelimit import RateLimits, client_key
-from metrogames.web.open_deals import OpenDeals
 from metrogames.web.rooms import Origin, RoomService
 from metrogames.web.views import move_log
 

@@ -53,22 +53,13 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from metrogames.games import game_names, game_type, load_plugins
 from metrogames.i18n import N_, join, msg
 from metrogames.i18n import Message as I18nMessage
-from metrogames.web import (
-    accounts_api,
-    api,
-    chat_api,
-    daily_api,
-    ops,
-    ratings,
-    ratings_api,
-    score_api,
-    ws,
-)
-from metrogames.web.accounts import Accounts
-from metrogames.web.backoff import SignInBackoff
+from metrogames.web import accounts_api, api, chat_api, daily_api, ops, ratings_api, score_api, ws
+from metrogames.web.accounts.backoff import SignInBackoff
+from metrogames.web.accounts.players import Players
+from metrogames.web.accounts.service import Accounts
 from metrogames.web.bodies import problem_of
-from metrogames.web.chat import Chat
-from metrogames.web.daily import DailyService, load_secret
+from metrogames.web.chat.service import Chat
+from metrogames.web.daily.service import DailyService, load_secret
 from metrogames.web.errors import RoomError
 from metrogames.web.infra.cluster import Cluster, connect
 from metrogames.web.infra.config import Settings
@@ -81,7 +72,7 @@ from metrogames.web.infra.logs import RequestIds
 from metrogames.web.infra.metrics import sample, worker_gone
 from metrogames.web.infra.ratelimit import RateLimits
 from metrogames.web.infra.sockets import SocketCap
-from metrogames.web.players import Players
+from metrogames.web.ratings import service as ratings
 from metrogames.web.rooms import TAKEOVER_SECONDS, RoomService
 from metrogames.web.views import ViewCache
 

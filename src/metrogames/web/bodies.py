@@ -28,9 +28,9 @@ from pydantic import (
 
 from metrogames import i18n
 from metrogames.i18n import N_, msg, plural
+from metrogames.web.accounts.names import account_name
 from metrogames.web.checks import chat_text, human_name, known_bot, normal_name
 from metrogames.web.errors import bad_request, shown
-from metrogames.web.names import account_name
 
 MAX_TURN_CLOCK = 7 * 24 * 3600
 """The longest turn clock, in seconds (7 days: turn-based games by correspondence)."""
@@ -151,7 +151,7 @@ Password = Annotated[str, StringConstraints(min_length=8, max_length=256)]
 
 
 AccountName = Annotated[str, StringConstraints(max_length=256), AfterValidator(account_name)]
-"""An account's name (:func:`~metrogames.web.names.account_name`: PRECIS, RFC 8265)."""
+"""An account's name (:func:`~metrogames.web.accounts.names.account_name`: PRECIS, RFC 8265)."""
 
 
 class AccountBody(Body):

@@ -1,5 +1,5 @@
 """The table chat's routes (``docs/web-api.md``, "Table chat"); the work is done by
-:class:`~metrogames.web.chat.Chat`."""
+:class:`~metrogames.web.chat.service.Chat`."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from fastapi import APIRouter, Request
 from metrogames.i18n import N_
 from metrogames.web.api import bearer, read_body
 from metrogames.web.bodies import ChatBody
-from metrogames.web.chat import Chat
+from metrogames.web.chat.service import Chat
 
 router = APIRouter(prefix="/api")
 

@@ -5,7 +5,7 @@ Bodies are read by :func:`~metrogames.web.api.read_body` (bounded, parsed into t
 :mod:`.bodies`; 400 ``bad-request``, never 422); a guest's player token comes from
 ``Authorization: Bearer``, and without one a signed-in account plays with its own player (the
 session cookie, :mod:`.accounts_api`). The work is done by
-:class:`~metrogames.web.daily.DailyService` and :class:`~metrogames.web.players.Players`;
+:class:`~metrogames.web.daily.service.DailyService` and :class:`~metrogames.web.accounts.players.Players`;
 refusals are :class:`~metrogames.web.errors.RoomError` (``{"error", "reason"}``). Their database
 work runs on worker threads (``asyncio.to_thread``): a leaderboard, a history or a write waiting
 on the database never holds up the event loop.
@@ -20,15 +20,15 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from metrogames.i18n import N_
-from metrogames.web.accounts import Account
+from metrogames.web.accounts.players import Player, Players
+from metrogames.web.accounts.service import Account
 from metrogames.web.accounts_api import accounts, session_token, signed_in
 from metrogames.web.api import bearer, charge, read_body
 from metrogames.web.bodies import DailyStartBody, PlayerBody
-from metrogames.web.daily import DailyService
+from metrogames.web.daily.service import DailyService
 from metrogames.web.errors import RoomError
 from metrogames.web.infra.language import connection_gettext
 from metrogames.web.infra.ratelimit import client_key
-from metrogames.web.players import Player, Players
 
 router = APIRouter(prefix="/api")
 

@@ -15,14 +15,14 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
 from metrogames.i18n import N_, msg
-from metrogames.web import ratings as rt
-from metrogames.web.accounts import Account
+from metrogames.web.accounts.service import Account
 from metrogames.web.accounts_api import account_of
 from metrogames.web.api import SeatNumber, bearer, read_body, service
 from metrogames.web.bodies import NoBody
 from metrogames.web.checks import seat_label
 from metrogames.web.errors import RoomError
 from metrogames.web.infra.models import AccountRow, SeatRow
+from metrogames.web.ratings import service as rt
 from metrogames.web.rooms import RoomService
 from metrogames.web.tables import Table
 

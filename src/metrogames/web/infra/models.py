@@ -189,7 +189,7 @@ class ServerSecretRow(Base):
 class AccountRow(Base):
     """An account: ``id`` (10 lowercase letters/digits), ``name`` (shown), ``name_key`` (the
     name case-folded: unique; a sign-in finds the account by it), ``name_skeleton`` (the
-    SHA-256 of the name's confusable skeleton, :func:`~metrogames.web.names.skeleton_digest`:
+    SHA-256 of the name's confusable skeleton, :func:`~metrogames.web.accounts.names.skeleton_digest`:
     unique; ``None`` for an account that kept, from before skeletons, a name that looks like
     an older account's), ``password_hash`` (argon2id, PHC string), ``player_id`` (the
     account's own daily player, unique) and ``created`` (epoch s)."""

@@ -9,7 +9,7 @@ from typing import TypeVar
 
 from starlette.requests import ClientDisconnect, Request
 
-from metrogames.web.accounts import COOKIE
+from metrogames.web.accounts.service import COOKIE
 from metrogames.web.infra.ratelimit import client_key
 
 T = TypeVar("T")

@@ -18,7 +18,7 @@ The kinds (:data:`JOBS`):
 * ``replay``: a record's spectator frames, ``{"record"}`` → JSON text
   (:func:`metrogames.web.replays.replay_text`);
 * ``expert``: a bot's whole game on a deal, ``{"game", "seed", "bot"}`` → the score
-  (:func:`metrogames.web.daily_deal.bot_score`);
+  (:func:`metrogames.web.daily.deal.bot_score`);
 * ``hash`` and ``verify``: argon2id, ``{"password"}`` → the PHC string, ``{"stored",
   "password"}`` → ``{"ok", "rehash"}``;
 * ``probe``: ``{"seconds"}`` → the worker's process id, after that wait.
@@ -41,13 +41,13 @@ from metrogames.core.protocol import Action, State
 from metrogames.games import game_from_options, game_names, load_game, load_plugins
 from metrogames.i18n import Message
 from metrogames.web.analyses import analysis_text
-from metrogames.web.daily_deal import bot_score
+from metrogames.web.daily.deal import bot_score
+from metrogames.web.daily.open_deals import refuse_open_deal
 from metrogames.web.errors import RoomError
-from metrogames.web.open_deals import refuse_open_deal
 from metrogames.web.replays import replay_text
 
 HASHER = PasswordHasher()
-"""argon2id with RFC 9106's low-memory profile (as :mod:`metrogames.web.accounts` stores)."""
+"""argon2id with RFC 9106's low-memory profile (as :mod:`metrogames.web.accounts.service` stores)."""
 
 
 def position(job: dict[str, Any]) -> State[Action]:

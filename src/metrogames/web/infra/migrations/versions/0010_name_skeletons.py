@@ -1,5 +1,5 @@
 """Account names compared by their confusable skeleton (UTS #39): ``accounts.name_skeleton``,
-the SHA-256 of the skeleton (:func:`metrogames.web.names.skeleton_digest`), under a unique
+the SHA-256 of the skeleton (:func:`metrogames.web.accounts.names.skeleton_digest`), under a unique
 index, filled for the accounts already there.
 
 Existing accounts whose names look alike (the same skeleton: ``Ada`` and ``Аda`` with a
@@ -17,7 +17,7 @@ import logging
 import sqlalchemy as sa
 from alembic import op
 
-from metrogames.web.names import skeleton_digest
+from metrogames.web.accounts.names import skeleton_digest
 
 revision = "0010"
 down_revision = "0009"

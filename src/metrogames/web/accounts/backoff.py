@@ -2,7 +2,7 @@
 account are slowed down whatever addresses they come from.
 
 Each attempt at an account's password (a sign-in, a password change) is counted against the
-account's name — its confusable skeleton (:func:`~metrogames.web.names.skeleton_digest`), so
+account's name — its confusable skeleton (:func:`~metrogames.web.accounts.names.skeleton_digest`), so
 ``Аda`` (Cyrillic А) counts for ``Ada``, and a name no account has counts alike (a refusal
 tells nothing of which names exist) — *before* the password is checked, as a failure, in one
 atomic step: concurrent attempts cannot all slip in before the first fails. The first

@@ -58,8 +58,10 @@ from sqlalchemy.orm import Session, aliased, sessionmaker
 
 from metrogames.games import daily_games, game_type
 from metrogames.i18n import N_, Gettext, Message, msg, plural
-from metrogames.web import daily_deal as dd
+from metrogames.web.accounts.players import Player, Players
 from metrogames.web.checks import hash_token, new_token
+from metrogames.web.daily import deal as dd
+from metrogames.web.daily.open_deals import OpenDeals, deal_chances
 from metrogames.web.errors import RoomError
 from metrogames.web.infra.models import (
     AccountRow,
@@ -68,8 +70,6 @@ from metrogames.web.infra.models import (
     PlayerRow,
     ServerSecretRow,
 )
-from metrogames.web.open_deals import OpenDeals, deal_chances
-from metrogames.web.players import Player, Players
 from metrogames.web.rooms import RoomService
 from metrogames.web.tables import Progress, Seat, Table
 

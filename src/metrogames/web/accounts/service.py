@@ -40,12 +40,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from metrogames.i18n import N_, msg
+from metrogames.web.accounts.names import skeleton_digest
+from metrogames.web.accounts.players import PLAYER_ALPHABET, PLAYER_ID_LENGTH
 from metrogames.web.checks import hash_token, new_token
 from metrogames.web.errors import RoomError, shown
 from metrogames.web.infra.jobs.service import Jobs
 from metrogames.web.infra.models import AccountRow, AccountSessionRow, PlayerRow
-from metrogames.web.names import skeleton_digest
-from metrogames.web.players import PLAYER_ALPHABET, PLAYER_ID_LENGTH
 
 COOKIE = "metrogames_session"
 """The session cookie's name."""
