@@ -172,8 +172,8 @@ def test_a_log_line_is_json_with_its_fields(monkeypatch: pytest.MonkeyPatch) -> 
 
 def test_text_logs_and_bad_settings() -> None:
     config = logs.log_config("text", "info")
-    line = _line(config, "metrogames.web.ws", "plain %s", "line")
-    assert "INFO metrogames.web.ws" in line and line.rstrip().endswith("plain line")
+    line = _line(config, "metrogames.web.api.ws", "plain %s", "line")
+    assert "INFO metrogames.web.api.ws" in line and line.rstrip().endswith("plain line")
     with pytest.raises(ValueError, match="log format"):
         Settings(log_format="xml")
     with pytest.raises(ValueError, match="log level"):

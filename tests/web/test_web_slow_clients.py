@@ -26,9 +26,9 @@ import pytest
 import uvicorn
 from webutil import make_settings, run_async
 
+from metrogames.web.api.ws import Outbox
 from metrogames.web.app import create_app
 from metrogames.web.server import server_config
-from metrogames.web.ws import Outbox
 
 
 def _free_port() -> int:

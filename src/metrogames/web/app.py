@@ -53,11 +53,17 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from metrogames.games import game_names, game_type, load_plugins
 from metrogames.i18n import N_, join, msg
 from metrogames.i18n import Message as I18nMessage
-from metrogames.web import accounts_api, api, chat_api, daily_api, ops, ratings_api, score_api, ws
 from metrogames.web.accounts.backoff import SignInBackoff
 from metrogames.web.accounts.players import Players
 from metrogames.web.accounts.service import Accounts
-from metrogames.web.bodies import problem_of
+from metrogames.web.api import accounts as accounts_api
+from metrogames.web.api import chat as chat_api
+from metrogames.web.api import daily as daily_api
+from metrogames.web.api import ops, ws
+from metrogames.web.api import ratings as ratings_api
+from metrogames.web.api import rooms as api
+from metrogames.web.api import score as score_api
+from metrogames.web.api.bodies import problem_of
 from metrogames.web.chat.service import Chat
 from metrogames.web.daily.service import DailyService, load_secret
 from metrogames.web.errors import RoomError

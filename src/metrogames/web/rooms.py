@@ -68,7 +68,7 @@ from metrogames.core.errors import (
 from metrogames.core.protocol import CHANCE
 from metrogames.games import game_from_options, game_names, game_type, preset_of
 from metrogames.i18n import N_, Message, msg, plural
-from metrogames.web.bodies import ActionBody, HintBody, JoinBody, RoomBody
+from metrogames.web.api.bodies import ActionBody, HintBody, JoinBody, RoomBody
 from metrogames.web.checks import bot_name, hash_token, new_token, seat_label
 from metrogames.web.errors import RoomError, bad_request, shown
 from metrogames.web.infra import metrics

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from metrogames.core.errors import MetrogamesError
 from metrogames.core.protocol import Action, State
-from metrogames.web.bodies import RoomBody
+from metrogames.web.api.bodies import RoomBody
 from metrogames.web.errors import bad_request
 
 TUTORIAL_SEEDS: dict[str, int] = {

@@ -42,7 +42,7 @@ comma-separated ``module`` or ``module:attribute`` targets, :mod:`metrogames.gam
 empty: none). ``METROGAMES_ADMISSIONS`` (how many admissions — room creations, seat claims, starts,
 sockets' hellos — one worker sets up at once; the others wait their turn, and moves never wait
 for them: :mod:`metrogames.web.infra.admission`).
-Deadlines on clients (:mod:`metrogames.web.infra.deadlines`, :mod:`metrogames.web.ws`):
+Deadlines on clients (:mod:`metrogames.web.infra.deadlines`, :mod:`metrogames.web.api.ws`):
 ``METROGAMES_HEADER_SECONDS`` (a request's line and headers, from its first byte; 10),
 ``METROGAMES_HEADER_BYTES`` (their largest size; 32 KiB), ``METROGAMES_BODY_SECONDS`` (a body,
 from the end of its headers; 30), ``METROGAMES_SEND_SECONDS`` (how long a client may leave what

@@ -1,7 +1,7 @@
 """The HTTP routes of the daily challenge and its players (``docs/web-api.md``, "The daily
 challenge (v1)"): ``/api/players...`` and ``/api/daily...``.
 
-Bodies are read by :func:`~metrogames.web.api.read_body` (bounded, parsed into the models of
+Bodies are read by :func:`~metrogames.web.api.common.read_body` (bounded, parsed into the models of
 :mod:`.bodies`; 400 ``bad-request``, never 422); a guest's player token comes from
 ``Authorization: Bearer``, and without one a signed-in account plays with its own player (the
 session cookie, :mod:`.accounts_api`). The work is done by
@@ -22,9 +22,9 @@ from fastapi.responses import Response
 from metrogames.i18n import N_
 from metrogames.web.accounts.players import Player, Players
 from metrogames.web.accounts.service import Account
-from metrogames.web.accounts_api import accounts, session_token, signed_in
-from metrogames.web.api import bearer, charge, read_body
-from metrogames.web.bodies import DailyStartBody, PlayerBody
+from metrogames.web.api.accounts import accounts, session_token, signed_in
+from metrogames.web.api.bodies import DailyStartBody, PlayerBody
+from metrogames.web.api.common import bearer, charge, read_body
 from metrogames.web.daily.service import DailyService
 from metrogames.web.errors import RoomError
 from metrogames.web.infra.language import connection_gettext

@@ -1,8 +1,8 @@
 """The HTTP routes of ``docs/web-api.md``: games and boards, rooms, playing, records, replays.
 
-Bodies are read here, bounded (64 KiB; records 1 MiB), and parsed into their declared models
-(:mod:`.bodies`) so that every refusal is a 4xx ``{"error", "reason"}`` naming the field
-(400 ``bad-request``, never 422). The work is done by
+Bodies are read bounded (64 KiB; records 1 MiB) and parsed into their declared models
+(:func:`.common.read_body`, :mod:`.bodies`) so that every refusal is a 4xx ``{"error",
+"reason"}`` naming the field (400 ``bad-request``, never 422). The work is done by
 :class:`~metrogames.web.rooms.RoomService`; hints, analyses and replays are heavy jobs
 (:mod:`metrogames.web.infra.jobs`: out of this process, refused when their queue or the requester's
 quota is full, given up when the client leaves).
@@ -13,18 +13,14 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from typing import Annotated, Any, TypeVar
+from typing import Any
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel
 
-from metrogames.i18n import N_, Message, msg
-from metrogames.web.accounts.service import COOKIE
+from metrogames.i18n import N_
 from metrogames.web.analyses import analysis_job, personalised
-from metrogames.web.boards import board, games_list
-from metrogames.web.bodies import (
-    MAX_SEATS,
+from metrogames.web.api.bodies import (
     ActionBody,
     HandoverBody,
     HintBody,
@@ -32,87 +28,28 @@ from metrogames.web.bodies import (
     NoBody,
     Record,
     RoomBody,
-    parse,
 )
-from metrogames.web.checks import hash_token
+from metrogames.web.api.common import (
+    RECORD_LIMIT,
+    SeatNumber,
+    bearer,
+    charge,
+    claimer,
+    flood,
+    read_body,
+    service,
+)
+from metrogames.web.boards import board, games_list
 from metrogames.web.daily.open_deals import OpenDeals
 from metrogames.web.daily.service import DailyService
 from metrogames.web.errors import RoomError
-from metrogames.web.infra.flood import Flood
 from metrogames.web.infra.jobs.http import requester, while_connected
 from metrogames.web.infra.jobs.service import Jobs
 from metrogames.web.infra.language import connection_gettext
 from metrogames.web.infra.metrics import ROUND_TRIP
-from metrogames.web.infra.ratelimit import RateLimits, client_key
-from metrogames.web.rooms import Origin, RoomService
 from metrogames.web.views import move_log
 
-BODY_LIMIT = 64 * 1024
-RECORD_LIMIT = 1024 * 1024
-
 router = APIRouter(prefix="/api")
-M = TypeVar("M", bound=BaseModel)
-
-
-def _too_large(limit: int) -> Message:
-    return msg(N_("the body is larger than {limit} bytes"), limit=limit)
-
-
-async def read_body(request: Request, model: type[M], what: str, limit: int = BODY_LIMIT) -> M:
-    """The request's body, read at most ``limit`` bytes far, parsed as ``model`` (no body:
-    ``{}``).
-
-    Raises:
-        RoomError: 413 ``too-large``; 400 ``bad-request`` naming the field (:func:`parse`).
-    """
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isascii() and declared.isdigit() and int(declared) > limit:
-        raise RoomError(413, "too-large", _too_large(limit))
-    chunks = bytearray()
-    async for chunk in request.stream():
-        chunks += chunk
-        if len(chunks) > limit:
-            raise RoomError(413, "too-large", _too_large(limit))
-    return parse(model, bytes(chunks), what)
-
-
-def bearer(request: Request) -> str | None:
-    """The token of ``Authorization: Bearer <token>``, or ``None``."""
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    return token.strip() or None if scheme.lower() == "bearer" else None
-
-
-def claimer(request: Request) -> Origin:
-    """Who claims a seat by this request (:data:`~metrogames.web.rooms.Origin`): the daily
-    secret's keyed digest of the client address and the SHA-256 of the session cookie."""
-    cookie = request.cookies.get(COOKIE)
-    daily: DailyService = request.app.state.daily
-    return daily.address_key(client_key(request)), hash_token(cookie) if cookie else None
-
-
-def flood(request: Request) -> Flood:
-    """The app's flood control (:mod:`.flood`)."""
-    found: Flood = request.app.state.flood
-    return found
-
-
-def service(request: Request) -> RoomService:
-    """The app's room service."""
-    rooms: RoomService = request.app.state.rooms
-    return rooms
-
-
-async def charge(request: Request, kind: str) -> None:
-    """Count one request of ``kind`` (``rooms``, ``players``, ``joins``, ``replays``,
-    ``hints``, …) by the request's client address, before its work (429 ``rate-limited`` over
-    the limit: :meth:`~metrogames.web.infra.ratelimit.RateLimits.charge`)."""
-    limits: RateLimits = request.app.state.limits
-    await limits.charge(kind, request)
-
-
-SeatNumber = Annotated[int, Path(ge=0, lt=MAX_SEATS, description="a seat, from 0")]
-"""A seat number in a path: a whole number (anything else: 400 naming the path parameter)."""
 
 
 @router.get("/games")

@@ -25,8 +25,8 @@ from metrogames.i18n import N_
 from metrogames.web.accounts.backoff import SignInBackoff
 from metrogames.web.accounts.names import skeleton_digest
 from metrogames.web.accounts.service import COOKIE, Account, Accounts
-from metrogames.web.api import bearer, charge, read_body
-from metrogames.web.bodies import AccountBody, AccountNameBody, NoBody, PasswordBody, SignInBody
+from metrogames.web.api.bodies import AccountBody, AccountNameBody, NoBody, PasswordBody, SignInBody
+from metrogames.web.api.common import bearer, charge, read_body
 from metrogames.web.checks import hash_token
 from metrogames.web.daily.service import DailyService, check_limit
 from metrogames.web.infra.config import Settings

@@ -41,7 +41,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from metrogames.i18n import N_, Gettext, msg
-from metrogames.web.bodies import ActionMessage, ChatMessage, Hello, Message, parse
+from metrogames.web.api.bodies import ActionMessage, ChatMessage, Hello, Message, parse
 from metrogames.web.chat.service import Chat
 from metrogames.web.checks import hash_token
 from metrogames.web.errors import RoomError, bad_request

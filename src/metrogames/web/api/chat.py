@@ -8,8 +8,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from metrogames.i18n import N_
-from metrogames.web.api import bearer, read_body
-from metrogames.web.bodies import ChatBody
+from metrogames.web.api.bodies import ChatBody
+from metrogames.web.api.common import bearer, read_body
 from metrogames.web.chat.service import Chat
 
 router = APIRouter(prefix="/api")

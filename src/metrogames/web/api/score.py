@@ -23,8 +23,8 @@ from pydantic import ConfigDict, Field, RootModel
 from metrogames.core.capabilities import ScoreSheets
 from metrogames.core.errors import IllegalActionError, MetrogamesError
 from metrogames.games import game_engine, game_type
-from metrogames.web.api import charge, read_body
-from metrogames.web.bodies import MAX_KEYS, Json
+from metrogames.web.api.bodies import MAX_KEYS, Json
+from metrogames.web.api.common import charge, read_body
 from metrogames.web.errors import RoomError, bad_request
 
 router = APIRouter(prefix="/api")

@@ -16,9 +16,9 @@ from sqlalchemy.exc import IntegrityError
 
 from metrogames.i18n import N_, msg
 from metrogames.web.accounts.service import Account
-from metrogames.web.accounts_api import account_of
-from metrogames.web.api import SeatNumber, bearer, read_body, service
-from metrogames.web.bodies import NoBody
+from metrogames.web.api.accounts import account_of
+from metrogames.web.api.bodies import NoBody
+from metrogames.web.api.common import SeatNumber, bearer, read_body, service
 from metrogames.web.checks import seat_label
 from metrogames.web.errors import RoomError
 from metrogames.web.infra.models import AccountRow, SeatRow
