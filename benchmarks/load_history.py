@@ -57,7 +57,7 @@ from metrogames.web.infra.models import (
     RoomRow,
     SeatRow,
 )
-from metrogames.web.tables import stored_seed
+from metrogames.web.rooms.tables import stored_seed
 
 SECRET = "load-history-secret"
 TIMEOUT = 600.0

@@ -82,7 +82,7 @@ def test_the_open_days_deal_is_never_searched(db_url: str, game: str) -> None:
         play(client, room, token)
         mine = client.get(f"/api/rooms/{room}/record", headers=auth(token)).json()
         assert "seed" not in mine  # the day is open: no seed, no decks
-        seed = client.app.state.daily.seed(game, DAY)  # type: ignore[attr-defined]
+        seed = client.app.state.daily.rules.seed(game, DAY)  # type: ignore[attr-defined]
         deal = dd.deal_record(game, seed, DAY)
         rebuilt = _with_decks(mine, deal)
         for path in ("/api/analyses", "/api/replays"):

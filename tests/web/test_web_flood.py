@@ -108,7 +108,7 @@ def test_a_token_replaced_after_hello_no_longer_acts(db_url: str) -> None:
             seen = ws.receive_json()["view"]
             rooms = client.app.state.rooms  # type: ignore[attr-defined]
             table = rooms.tables[room]
-            client.portal.call(rooms.new_seat_token, table, 0)  # type: ignore[union-attr]
+            client.portal.call(rooms.seats.new_seat_token, table, 0)  # type: ignore[union-attr]
             move = next(a for a in seen["legal"] if a != "pass")
             ws.send_json({"type": "action", "action": move, "step": seen["step"]})
             refusal = ws.receive_json()

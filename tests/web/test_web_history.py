@@ -21,7 +21,7 @@ from metrogames.games import replay_record
 from metrogames.web.app import create_app
 from metrogames.web.daily.service import DailyService
 from metrogames.web.infra.jobs.service import Jobs
-from metrogames.web.rooms import RoomService
+from metrogames.web.rooms.service import RoomService
 
 NEXT = "2026-03-01"
 

@@ -21,7 +21,7 @@ from metrogames.web.checks import hash_token, new_token
 from metrogames.web.errors import RoomError
 from metrogames.web.infra.jobs.service import Jobs
 from metrogames.web.infra.models import AccountRow
-from metrogames.web.tables import Seat
+from metrogames.web.rooms.tables import Seat
 
 
 @pytest.fixture

@@ -17,9 +17,9 @@ from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import create_engine
 from webutil import create
 
-from metrogames.web import views
 from metrogames.web.infra import logs
 from metrogames.web.infra.config import Settings
+from metrogames.web.rooms import views
 from metrogames.web.server import server_config
 
 SERIES = (
@@ -99,13 +99,13 @@ def test_health_answers_ok(client: TestClient) -> None:
 
 def test_health_is_503_when_the_database_does_not_answer(client: TestClient) -> None:
     rooms = client.app.state.rooms  # type: ignore[attr-defined]
-    engine = rooms.engine
+    engine = rooms.store.engine
     closed = create_engine("postgresql+psycopg://nobody@127.0.0.1:1/none")  # nothing listens
-    rooms.engine = closed
+    rooms.store.engine = closed
     try:
         r = client.get("/api/health")
     finally:
-        rooms.engine = engine
+        rooms.store.engine = engine
         closed.dispose()
     assert r.status_code == 503, r.text
     body = r.json()
@@ -172,8 +172,8 @@ def test_a_log_line_is_json_with_its_fields(monkeypatch: pytest.MonkeyPatch) -> 
 
 def test_text_logs_and_bad_settings() -> None:
     config = logs.log_config("text", "info")
-    line = _line(config, "metrogames.web.api.ws", "plain %s", "line")
-    assert "INFO metrogames.web.api.ws" in line and line.rstrip().endswith("plain line")
+    line = _line(config, "metrogames.web.ws", "plain %s", "line")
+    assert "INFO metrogames.web.ws" in line and line.rstrip().endswith("plain line")
     with pytest.raises(ValueError, match="log format"):
         Settings(log_format="xml")
     with pytest.raises(ValueError, match="log level"):

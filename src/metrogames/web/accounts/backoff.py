@@ -33,7 +33,7 @@ from redis.exceptions import RedisError
 from metrogames.i18n import N_, msg
 from metrogames.web.errors import RoomError
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("metrogames.web.backoff")  # the name its log lines always had
 WINDOW = 86_400.0
 """Seconds after an account's last counted attempt at which its count is forgotten."""
 REDIS_TIMEOUT = 1.0

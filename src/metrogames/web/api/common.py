@@ -21,7 +21,8 @@ from metrogames.web.daily.service import DailyService
 from metrogames.web.errors import RoomError
 from metrogames.web.infra.flood import Flood
 from metrogames.web.infra.ratelimit import RateLimits, client_key
-from metrogames.web.rooms import Origin, RoomService
+from metrogames.web.rooms.listeners import Origin
+from metrogames.web.rooms.service import RoomService
 
 BODY_LIMIT = 64 * 1024
 RECORD_LIMIT = 1024 * 1024
@@ -59,7 +60,7 @@ def bearer(request: Request) -> str | None:
 
 
 def claimer(request: Request) -> Origin:
-    """Who claims a seat by this request (:data:`~metrogames.web.rooms.Origin`): the daily
+    """Who claims a seat by this request (:data:`~metrogames.web.rooms.listeners.Origin`): the daily
     secret's keyed digest of the client address and the SHA-256 of the session cookie."""
     cookie = request.cookies.get(COOKIE)
     daily: DailyService = request.app.state.daily

@@ -23,7 +23,7 @@ from fastapi.responses import JSONResponse, Response
 from sqlalchemy import Engine, text
 
 from metrogames.web.infra import metrics
-from metrogames.web.rooms import RoomService
+from metrogames.web.rooms.service import RoomService
 
 HEALTH_TIMEOUT = 2.0
 """Seconds the database and Redis each have to answer a health check."""
@@ -56,7 +56,7 @@ async def _check(probe: Awaitable[Any]) -> str:
 async def health(request: Request) -> JSONResponse:
     """Whether the database and Redis answer (see the module docstring)."""
     rooms: RoomService = request.app.state.rooms
-    database = await _check(asyncio.to_thread(_ping_database, rooms.engine))
+    database = await _check(asyncio.to_thread(_ping_database, rooms.store.engine))
     client = getattr(request.app.state, "redis", None)
     redis = "not configured" if client is None else await _check(client.ping())
     ok = database == "ok" and redis in ("ok", "not configured")

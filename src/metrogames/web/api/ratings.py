@@ -1,7 +1,7 @@
 """The HTTP routes of ratings (``docs/web-api.md``, "Ratings"): a signed-in player ties an
 online seat to the account (in the lobby), and the room's ratings for its lobby.
 
-Rating itself happens when a game finishes (:mod:`.ratings`, a finish hook of the room
+Rating itself happens when a game finishes (:mod:`metrogames.web.ratings.service`, a finish listener of the room
 service); reads and writes run on worker threads.
 """
 
@@ -23,8 +23,9 @@ from metrogames.web.checks import seat_label
 from metrogames.web.errors import RoomError
 from metrogames.web.infra.models import AccountRow, SeatRow
 from metrogames.web.ratings import service as rt
-from metrogames.web.rooms import RoomService
-from metrogames.web.tables import Table
+from metrogames.web.rooms.access import seat_of
+from metrogames.web.rooms.service import RoomService
+from metrogames.web.rooms.tables import Table
 
 router = APIRouter(prefix="/api")
 
@@ -38,7 +39,7 @@ async def link_seat(room: str, seat: SeatNumber, request: Request) -> dict[str, 
     await read_body(request, NoBody, "a seat link")
     number = seat
     table = await rooms.table(room)
-    if rooms.seat_of(table, bearer(request)) != number:
+    if seat_of(table, bearer(request)) != number:
         message = msg(N_("this token does not hold seat {seat}"), seat=seat_label(number))
         raise RoomError(403, "bad-token", message)
     if table.mode != "online":
@@ -46,7 +47,7 @@ async def link_seat(room: str, seat: SeatNumber, request: Request) -> dict[str, 
     async with rooms.locked(table):
         if table.status != "waiting":
             raise RoomError(409, "already-started", "a seat is tied to an account in the lobby")
-        await rooms.write(_link, rooms, table.id, number, account)
+        await rooms.store.write(_link, rooms, table.id, number, account)
     return await asyncio.to_thread(room_ratings, rooms, table)
 
 

@@ -3,7 +3,7 @@
 Bodies are read bounded (64 KiB; records 1 MiB) and parsed into their declared models
 (:func:`.common.read_body`, :mod:`.bodies`) so that every refusal is a 4xx ``{"error",
 "reason"}`` naming the field (400 ``bad-request``, never 422). The work is done by
-:class:`~metrogames.web.rooms.RoomService`; hints, analyses and replays are heavy jobs
+:class:`~metrogames.web.rooms.service.RoomService`; hints, analyses and replays are heavy jobs
 (:mod:`metrogames.web.infra.jobs`: out of this process, refused when their queue or the requester's
 quota is full, given up when the client leaves).
 """
@@ -19,7 +19,6 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from metrogames.i18n import N_
-from metrogames.web.analyses import analysis_job, personalised
 from metrogames.web.api.bodies import (
     ActionBody,
     HandoverBody,
@@ -39,7 +38,6 @@ from metrogames.web.api.common import (
     read_body,
     service,
 )
-from metrogames.web.boards import board, games_list
 from metrogames.web.daily.open_deals import OpenDeals
 from metrogames.web.daily.service import DailyService
 from metrogames.web.errors import RoomError
@@ -47,7 +45,9 @@ from metrogames.web.infra.jobs.http import requester, while_connected
 from metrogames.web.infra.jobs.service import Jobs
 from metrogames.web.infra.language import connection_gettext
 from metrogames.web.infra.metrics import ROUND_TRIP
-from metrogames.web.views import move_log
+from metrogames.web.rooms.analyses import analysis_job, personalised
+from metrogames.web.rooms.boards import board, games_list
+from metrogames.web.rooms.views import move_log
 
 router = APIRouter(prefix="/api")
 
@@ -93,7 +93,7 @@ async def join_room(room: str, request: Request) -> dict[str, Any]:
     body = await read_body(request, JoinBody, N_("a join"))
     await charge(request, "joins")
     async with rooms.admission.turn():
-        return {"token": await rooms.join(room, body, claimer(request))}
+        return {"token": await rooms.seats.join(room, body, claimer(request))}
 
 
 @router.post("/rooms/{room}/start")
@@ -102,7 +102,7 @@ async def start_room(room: str, request: Request) -> dict[str, Any]:
     rooms = service(request)
     await read_body(request, NoBody, "a start")
     async with rooms.admission.turn():
-        return rooms.summary(await rooms.start(room, bearer(request)))
+        return rooms.summary(await rooms.playing.start(room, bearer(request)))
 
 
 @router.post("/rooms/{room}/seats/{seat}/bot")
@@ -110,7 +110,7 @@ async def seat_to_bot(room: str, seat: SeatNumber, request: Request) -> dict[str
     """Hand a seat to a bot (host token)."""
     rooms = service(request)
     body = await read_body(request, HandoverBody, "a seat handover")
-    table = await rooms.hand_to_bot(room, seat, bearer(request), body.bot)
+    table = await rooms.seats.hand_to_bot(room, seat, bearer(request), body.bot)
     return rooms.summary(table)
 
 
@@ -119,7 +119,7 @@ async def reclaim_seat(room: str, seat: SeatNumber, request: Request) -> dict[st
     """Take a seat back from its bot (that seat's token)."""
     rooms = service(request)
     await read_body(request, NoBody, "a reclaim")
-    return rooms.summary(await rooms.reclaim(room, seat, bearer(request)))
+    return rooms.summary(await rooms.seats.reclaim(room, seat, bearer(request)))
 
 
 @router.get("/rooms/{room}/view")
@@ -146,7 +146,7 @@ async def post_action(room: str, request: Request) -> dict[str, Any]:
     received = time.perf_counter()
     rooms = service(request)
     body = await read_body(request, ActionBody, "an action")
-    table, seat = await rooms.act(room, bearer(request), body, flood(request).seat)
+    table, seat = await rooms.playing.act(room, bearer(request), body, flood(request).seat)
     view = rooms.view(table, seat)
     ROUND_TRIP.labels(table.game).observe(time.perf_counter() - received)
     return view
@@ -158,7 +158,7 @@ async def post_hint(room: str, request: Request) -> dict[str, Any]:
     job, given up when the client leaves)."""
     body = await read_body(request, HintBody, "a hint")
     await charge(request, "hints")
-    hint = service(request).hint(room, bearer(request), body, await requester(request))
+    hint = service(request).playing.hint(room, bearer(request), body, await requester(request))
     return await while_connected(request, hint)
 
 
@@ -245,7 +245,7 @@ async def get_analysis(room: str, request: Request) -> Response:
     rooms.check_public(table, bearer(request))
     if table.status != "finished":
         raise RoomError(409, "not-finished", "only a finished game can be analysed")
-    if rooms.hide_seed(table):
+    if rooms.rules.private(table):
         raise RoomError(
             409, "day-open", "the analysis of a daily game shows once its day has closed"
         )

@@ -21,8 +21,8 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from metrogames.games import game_names, game_type
-from metrogames.web import views
 from metrogames.web.api import bodies
+from metrogames.web.rooms import views
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 REF = "#/$defs/{model}"

@@ -53,9 +53,11 @@ from metrogames.web.infra.language import connection_gettext
 from metrogames.web.infra.metrics import ROUND_TRIP, SOCKETS, worker
 from metrogames.web.infra.ratelimit import RateLimits
 from metrogames.web.infra.sockets import CLOSE_CODE, SocketCap
-from metrogames.web.rooms import RoomService
-from metrogames.web.tables import Table
-from metrogames.web.views import ViewCache, encode
+from metrogames.web.rooms import summary
+from metrogames.web.rooms.access import check_seat_token
+from metrogames.web.rooms.service import RoomService
+from metrogames.web.rooms.tables import Table
+from metrogames.web.rooms.views import ViewCache, encode
 
 MESSAGE_LIMIT = 16 * 1024
 FRAME_LIMIT = 64 * 1024
@@ -67,7 +69,7 @@ SERVER_ERROR = RoomError(500, "server-error", msg(N_("the server failed on this 
 
 _HELLO_FIRST = msg(N_('say {{"type": "hello"}} first'))
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("metrogames.web.ws")  # the name its log lines always had
 router = APIRouter()
 
 
@@ -202,9 +204,9 @@ class Connection:
 
     async def push_view(self, again: bool = False) -> None:
         """Queue the current view for this connection's seat (the text shared by the seat's
-        sockets: :class:`~metrogames.web.views.ViewCache`), unless the client has it."""
+        sockets: :class:`~metrogames.web.rooms.views.ViewCache`), unless the client has it."""
         table, seat = self.table, self.seat
-        frame = self.rooms.frame(table, seat)
+        frame = summary.frame(table, seat)
         self.outbox.view(self.views.message(frame, table.progress.state, seat), again)
 
     def admit(self) -> bool:
@@ -238,7 +240,7 @@ class Connection:
             await self._greet(message)
 
     async def _greet(self, message: Hello) -> None:
-        await self.rooms.catch_up(self.table)
+        await self.rooms.sync.catch_up(self.table)
         seat = self.rooms.viewer(self.table, message.token)
         if self.key is not None:
             self.rooms.unlisten(self.table, self.key)
@@ -250,7 +252,7 @@ class Connection:
             self.chat_key = self.chat.listen(self.table.id, self.send)
         await self.push_view(again=True)  # asked for: sent even if unchanged
         if seat is not None:
-            await self.rooms.notify(self.table)  # everyone sees the seat connected
+            await self.table.notify()  # everyone sees the seat connected
 
     def _check_seat(self, what: str) -> int:
         """The socket's seat, its token still the seat's.
@@ -268,12 +270,12 @@ class Connection:
                 else N_("spectators cannot chat; say hello with a token")
             )
             raise RoomError(401, "bad-token", msg(text))
-        self.rooms.check_seat_token(self.table, self.seat, self.token_hash)
+        check_seat_token(self.table, self.seat, self.token_hash)
         return self.seat
 
     async def action(self, message: ActionMessage) -> None:
         seat = self._check_seat("act")
-        await self.rooms.act_as(self.table, seat, message, self.token_hash)
+        await self.rooms.playing.act_as(self.table, seat, message, self.token_hash)
 
     async def say(self, message: ChatMessage) -> None:
         if self.key is None:
@@ -340,7 +342,7 @@ async def _receive(conn: Connection) -> dict[str, Any]:
 
 async def serve_connection(conn: Connection) -> None:
     """Read the client's messages until it disconnects (its room is held meanwhile)."""
-    socket, rooms, table = conn.socket, conn.rooms, conn.table
+    socket, table = conn.socket, conn.table
     try:
         while True:
             try:
@@ -380,4 +382,4 @@ async def serve_connection(conn: Connection) -> None:
     finally:
         conn.close()
         if conn.seat is not None:
-            await rooms.notify(table)
+            await table.notify()

@@ -26,8 +26,9 @@ from metrogames.i18n import N_, msg
 from metrogames.web.errors import RoomError
 from metrogames.web.infra.models import ChatRow
 from metrogames.web.infra.ratelimit import RateLimits
-from metrogames.web.rooms import RoomService
-from metrogames.web.tables import Table
+from metrogames.web.rooms.access import seat_of
+from metrogames.web.rooms.service import RoomService
+from metrogames.web.rooms.tables import Table
 
 SEQ_TRIES = 8
 """How many times a message tries for the room's next number when other workers store
@@ -92,7 +93,7 @@ class Chat:
         """
         async with self.rooms.held(room) as table:
             self.check_online(table)
-            return await self.say(table, self.rooms.seat_of(table, token), text)
+            return await self.say(table, seat_of(table, token), text)
 
     async def say(self, table: Table, seat: int, text: str) -> dict[str, Any]:
         """Store ``text`` (already checked) as ``seat``'s message in the online room
@@ -105,7 +106,7 @@ class Chat:
         # counted before it is stored, atomically: messages sent at once cannot all pass
         await self.limits.take("chat", f"{table.id}/{seat}", N_("seat"))
         name = table.seats[seat].name
-        message = await self.rooms.write(self._write, table.id, seat, name, text, time.time())
+        message = await self.rooms.store.write(self._write, table.id, seat, name, text, time.time())
         await self.deliver(table.id, message)
         if self.rooms.cluster is not None:
             await self.rooms.cluster.publish_chat(table.id, message)

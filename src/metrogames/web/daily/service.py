@@ -19,7 +19,7 @@ Rules implemented here:
   ``attempt-used`` once it has ended. A closed day's deal is public: each start makes a new
   unranked practice room (unless the player's ranked game of that day is still in progress:
   that room). A day not yet open: 409 ``day-not-open``. Nothing is stored on a refusal.
-* **Scores** are written by the room service's finish hook, in the transaction that stores the
+* **Scores** are written by the daily rules' finish listener (:mod:`.rules`), in the transaction that stores the
   game's last action: the engine's total and the finishing time (the server's clock, ``now``).
   :data:`MIDNIGHT_RULE` decides whether a ranked game that ends after midnight still ranks.
 * **Leaderboards** (the accounts' and the guests') list ranked, shared, finished attempts by
@@ -45,16 +45,15 @@ import hashlib
 import hmac
 import json
 import logging
-import secrets
 import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any, cast
 
 from cachetools import LRUCache
 from sqlalchemy import Select, func, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, aliased, sessionmaker
+from sqlalchemy.orm import Session, aliased
 
 from metrogames.games import daily_games, game_type
 from metrogames.i18n import N_, Gettext, Message, msg, plural
@@ -62,19 +61,18 @@ from metrogames.web.accounts.players import Player, Players
 from metrogames.web.checks import hash_token, new_token
 from metrogames.web.daily import deal as dd
 from metrogames.web.daily.open_deals import OpenDeals, deal_chances
+from metrogames.web.daily.rules import DailyRules
 from metrogames.web.errors import RoomError
 from metrogames.web.infra.models import (
     AccountRow,
     DailyAttemptRow,
     DailyBotScoreRow,
     PlayerRow,
-    ServerSecretRow,
 )
-from metrogames.web.rooms import RoomService
-from metrogames.web.tables import Progress, Seat, Table
+from metrogames.web.rooms.service import RoomService
+from metrogames.web.rooms.tables import Seat, Table
 
-log = logging.getLogger(__name__)
-SECRET_NAME = "daily"
+log = logging.getLogger("metrogames.web.daily")  # the name its log lines always had
 MAX_LIMIT = 1000
 EXPERTS_AT_ONCE = 2
 """The daily expert's games under way at once in one serving process (each asked for by a
@@ -98,26 +96,6 @@ ACCOUNT_RULE = N_(
 """Who may take today's ranked attempt, as ``docs/web-api.md`` states it and ``GET
 /api/daily`` sends it (``account_rule``, in the request's language; the page shows it before a
 ranked start)."""
-
-
-def load_secret(sessions: sessionmaker[Session], configured: str | None) -> bytes:
-    """The daily secret: ``configured`` (``METROGAMES_DAILY_SECRET``) when set, else a random
-    one made once and kept in ``server_secrets`` (the first server to store it wins)."""
-    if configured:
-        return configured.encode("utf-8")
-    with sessions() as session:
-        row = session.get(ServerSecretRow, SECRET_NAME)
-        if row is not None:
-            return row.value.encode("utf-8")
-    try:
-        with sessions.begin() as session:
-            session.add(ServerSecretRow(name=SECRET_NAME, value=secrets.token_hex(32)))
-    except IntegrityError:
-        pass  # another server made it first
-    with sessions() as session:
-        row = session.get(ServerSecretRow, SECRET_NAME)
-        assert row is not None
-        return row.value.encode("utf-8")
 
 
 def check_limit(value: int, what: str, high: int = MAX_LIMIT) -> int:
@@ -164,32 +142,28 @@ class DailyService:
     Args:
         rooms: the room service (its sessions; daily rooms are its rooms).
         players: the players.
-        secret: the daily secret (:func:`load_secret`).
-        now: the clock, epoch seconds.
+        rules: the daily rules (the secret, the clock, which rooms are private), shared with
+            the room service (:class:`~metrogames.web.daily.rules.DailyRules`).
+        guest_ranked: ``daily_guest_ranked``.
     """
 
     def __init__(
         self,
         rooms: RoomService,
         players: Players,
-        secret: bytes,
-        now: Callable[[], float],
+        rules: DailyRules,
         guest_ranked: int = 3,
     ) -> None:
         self.rooms = rooms
         self.guest_ranked = guest_ranked
         self.players = players
         self.sessions = rooms.sessions
-        self.secret = secret
-        self.now = now
+        self.rules = rules
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         """One lock per player starting a game (dropped when no start holds it)."""
-        self._seed = lru_cache(maxsize=256)(lambda game, day: dd.daily_seed(secret, game, day))
         self._chances = lru_cache(maxsize=16)(
-            lambda game, day: deal_chances(game, self.seed(game, day))
+            lambda game, day: deal_chances(game, rules.seed(game, day))
         )
-        self.games = tuple(daily_games())
-        """The games with a daily challenge."""
         self.records: LRUCache[str, str] = LRUCache(RECORD_CACHE_BYTES, getsizeof=len)
         """Published games' records by room, as JSON text without ``players`` (touched on the
         event loop only)."""
@@ -200,49 +174,13 @@ class DailyService:
         self._experts: dict[tuple[str, str], asyncio.Task[None]] = {}
         """The expert's games on a deal being played, by (game, day)."""
         self._stopping = False
-        rooms.on_finish.append(self.finished)
-        rooms.hide_seed = self.hide_seed
-        rooms.no_hints = self.ranked_in_play
 
     # -- days ---------------------------------------------------------------------------------
-    def today(self) -> str:
-        """Today's UTC date by :attr:`now`."""
-        return dd.day_of(self.now())
-
-    def seed(self, game: str, day: str) -> int:
-        """The seed of ``game``'s deal on ``day``."""
-        seed: int = self._seed(game, day)
-        return seed
-
-    def hide_seed(self, table: Table) -> bool:
-        """True for a daily room of today's deal: its seed is not yet public, and only its
-        player may see the game (views, record, replay) until the day closes."""
-        return table.mode == "daily" and table.seed == self.seed(table.game, self.today())
-
-    def ranked_in_play(self, table: Table) -> bool:
-        """True for a room on today's deal of a daily game, whatever room it is (the deal is
-        the seed's): hints are refused in it. (A ranked game still going on after midnight
-        ends as practice, so its hints are allowed.)"""
-        return table.game in self.games and table.seed == self.seed(table.game, self.today())
-
     def open_deals(self) -> OpenDeals:
         """Today's deals, by game: their chance outcomes (the server's searches refuse a
         record on one of them: :mod:`.open_deals`), computed once a day."""
-        today = self.today()
-        return {game: self._chances(game, today) for game in self.games}
-
-    def finished(self, session: Session, table: Table, progress: Progress) -> None:
-        """The room service's finish hook: a daily attempt's score and finishing time."""
-        if table.mode != "daily":
-            return
-        row = session.scalars(
-            select(DailyAttemptRow).where(DailyAttemptRow.room_id == table.id)
-        ).first()
-        if row is not None:
-            row.score = int(progress.state.scores()[0])
-            row.finished_at = self.now()
-            if row.ranked and row.finished_at >= dd.day_opens(row.day) + dd.DAY_SECONDS:
-                row.ranked = False  # its day's deal went public at midnight: practice now
+        today = self.rules.today()
+        return {game: self._chances(game, today) for game in self.rules.games}
 
     # -- playing ------------------------------------------------------------------------------
     def overview(self, player: Player | None, gettext: Gettext = N_) -> dict[str, Any]:
@@ -250,7 +188,7 @@ class DailyService:
         "guest_ranked", "games": [{"game", "played", "room"}]}`` (``played``: the player has started today's
         ranked game; ``room``: its room; ``guest_ranked``: the cap on ranked guest games per
         address, game and day; ``midnight_rule`` in the language of ``gettext``)."""
-        today = self.today()
+        today = self.rules.today()
         rooms: dict[str, str] = {}
         if player is not None:
             with self.sessions() as session:
@@ -307,7 +245,7 @@ class DailyService:
     def address_key(self, address: str) -> str:
         """The keyed hash a guest's ranked attempt keeps of its client address (HMAC-SHA256
         with the daily secret: the stored value names no address)."""
-        return hmac.new(self.secret, f"address/{address}".encode(), hashlib.sha256).hexdigest()
+        return hmac.new(self.rules.secret, f"address/{address}".encode(), hashlib.sha256).hexdigest()
 
     def _guest_games(self, key: str, game: str, day: str) -> int:
         """How many ranked guest games of ``game`` on ``day`` the address ``key`` started."""
@@ -342,7 +280,7 @@ class DailyService:
                 each taking a numbered place, so starts at once cannot pass the cap).
         """
         game, day = dd.check_game(game), dd.check_day(day)
-        today = self.today()
+        today = self.rules.today()
         if day > today:
             raise RoomError(409, "day-not-open", _not_begun(game, day))
         ranked = day == today
@@ -431,7 +369,7 @@ class DailyService:
         """
         if key and await asyncio.to_thread(self._guest_games, key, game, day) >= self.guest_ranked:
             raise self._guest_limit(game)  # (the count that decides is the one below)
-        started = self.now()
+        started = self.rules.now()
         cap = self.guest_ranked
 
         def attempt(session: Session, table: Table) -> None:
@@ -462,7 +400,7 @@ class DailyService:
 
         token = new_token() if account else None
         seat = Seat(0, player.name, True, None, hash_token(token) if token else player.token_hash)
-        table = await self.rooms.create_dealt(game, "daily", self.seed(game, day), [seat], attempt)
+        table = await self.rooms.create_dealt(game, "daily", self.rules.seed(game, day), [seat], attempt)
         return table, token
 
     async def _resume(self, attempt: DailyAttemptRow, account: bool) -> dict[str, Any]:
@@ -477,7 +415,7 @@ class DailyService:
             )
         table = await self.rooms.table(attempt.room_id)
         # an account's seat token is not kept: a new one (an older one stops working)
-        token = await self.rooms.new_seat_token(table, 0) if account else None
+        token = await self.rooms.seats.new_seat_token(table, 0) if account else None
         return {"room": attempt.room_id, "ranked": True, "token": token}
 
     async def retire_token(self, player: str, token_hash: str) -> int:
@@ -489,7 +427,7 @@ class DailyService:
         for room in await asyncio.to_thread(self._rooms_of, player):
             table = await self.rooms.table(room)
             if table.seats[0].token_hash == token_hash:
-                await self.rooms.new_seat_token(table, 0)
+                await self.rooms.seats.new_seat_token(table, 0)
                 retired += 1
         return retired
 
@@ -584,7 +522,7 @@ class DailyService:
         known = await asyncio.to_thread(self._bot_score_of, game, day, dd.BOT)
         if known is not None:
             return known
-        score = await asyncio.to_thread(dd.bot_score, game, self.seed(game, day))
+        score = await asyncio.to_thread(dd.bot_score, game, self.rules.seed(game, day))
         await asyncio.to_thread(self._keep_bot_score, game, day, dd.BOT, score)
         return score
 
@@ -606,7 +544,7 @@ class DailyService:
         try:
             if await asyncio.to_thread(self._bot_score_of, game, day, self.expert) is not None:
                 return
-            job = {"game": game, "seed": self.seed(game, day), "bot": self.expert}
+            job = {"game": game, "seed": self.rules.seed(game, day), "bot": self.expert}
             key = f"expert:{self.expert}:{game}:{day}"  # one game per deal across the workers
             score = await self.rooms.jobs.run("expert", job, key=key)
             await asyncio.to_thread(self._keep_bot_score, game, day, self.expert, int(score))
@@ -638,7 +576,7 @@ class DailyService:
     # -- leaderboards -------------------------------------------------------------------------
     def _check_begun(self, game: str, day: str) -> tuple[str, str]:
         game, day = dd.check_game(game), dd.check_day(day)
-        if day > self.today():
+        if day > self.rules.today():
             raise RoomError(409, "day-not-open", _not_begun(game, day))
         return game, day
 
@@ -681,7 +619,7 @@ class DailyService:
         return {
             "date": day,
             "game": game,
-            "open": day == self.today(),
+            "open": day == self.rules.today(),
             "entries": [
                 {
                     "rank": rank,
@@ -712,12 +650,12 @@ class DailyService:
         if board not in BOARDS:
             raise RoomError(400, "bad-request", f"board must be one of {', '.join(BOARDS)}")
         game, day = self._check_begun(game, day)
-        if day == self.today():
+        if day == self.rules.today():
             raise RoomError(
                 409, "day-open", f"the {game} deal of {day} is public once the day ends"
             )
         limit, offset = check_limit(limit, "limit"), check_limit(offset, "offset", 10**9)
-        seed = self.seed(game, day)
+        seed = self.rules.seed(game, day)
         rows, total = await asyncio.to_thread(self._deal_page, game, day, limit, offset, board)
         records = await self._records([room for room, *_ in rows], seed)
         games = []
@@ -760,7 +698,7 @@ class DailyService:
             else:
                 todo.append(room)
         if todo:
-            build = asyncio.ensure_future(self.rooms.offload(self._build_records, todo, seed))
+            build = asyncio.ensure_future(self.rooms.store.offload(self._build_records, todo, seed))
             for room in todo:
                 self._building[room] = build
             try:
@@ -839,7 +777,7 @@ class DailyService:
         return {
             "player": player.id,
             "name": player.name,
-            "streak": dd.streak(days, self.today()),
+            "streak": dd.streak(days, self.rules.today()),
             "best": {g: best.get(g) for g in daily_games()},
         }
 
@@ -867,7 +805,7 @@ class DailyService:
         return {
             "player": player.id,
             "name": player.name,
-            "streak": dd.streak(finished, self.today()),
+            "streak": dd.streak(finished, self.rules.today()),
             "days": days,
         }
 

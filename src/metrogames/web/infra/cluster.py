@@ -40,7 +40,7 @@ from typing import Any
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.exceptions import RedisError
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("metrogames.web.cluster")  # the name its log lines always had
 
 ROOMS = "metrogames:rooms"
 """The channel of room changes."""

@@ -37,7 +37,7 @@ from metrogames.i18n import N_, Message, msg
 from metrogames.web.errors import RoomError
 from metrogames.web.infra.config import Settings
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("metrogames.web.ratelimit")  # the name its log lines always had
 REDIS_TIMEOUT = 1.0
 """Seconds a rate-limit count waits for Redis before counting in this process instead."""
 REDIS_PAUSE = 5.0

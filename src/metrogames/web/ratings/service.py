@@ -6,7 +6,7 @@ once rather than as pairs.
 finished room of mode ``online`` whose human seats — at least two — are each tied to an account
 (``seats.account_id``), no two to the same one, and no two claimed from the same client address
 or the same sign-in session (``seats.address``, ``seats.session``), updates, in the transaction
-that stores its last action (the room service's finish hook), the rating of each human seat,
+that stores its last action (the rooms' finish listener, :class:`Rater`), the rating of each human seat,
 for that game and player count (:func:`rated`). So one person holding two seats — an account
 and an anonymous seat that passes, two accounts from one browser or one address — rates
 nothing. Bots take part at fixed ratings and are never updated: a bot at its level's
@@ -36,8 +36,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from metrogames.core.protocol import Action, State
 from metrogames.games import game_from_options
 from metrogames.web.infra.models import ActionRow, RatedGameRow, RatingRow, RoomRow, SeatRow
-from metrogames.web.rooms import RoomService
-from metrogames.web.tables import Progress, Table, loaded_seed
+from metrogames.web.rooms.tables import Progress, Table, loaded_seed
 
 MODEL = PlackettLuce()
 """The rating model: Plackett–Luce with OpenSkill's defaults (mu 25, sigma 25/3, beta 25/6,
@@ -177,14 +176,22 @@ def stored(session: Session, keys: Iterable[Key] | None = None) -> dict[Key, Rat
     return found
 
 
-def install(rooms: RoomService, now: Callable[[], float]) -> None:
-    """Rate the room service's finished online games (:func:`finished` as a finish hook;
-    ``now``: the clock of ``rated_games.finished``)."""
-    rooms.on_finish.append(lambda session, table, progress: finished(session, table, progress, now()))
+class Rater:
+    """The rooms' finish listener that rates finished online games
+    (:class:`~metrogames.web.rooms.listeners.RoomListener`; ``now``: the clock of
+    ``rated_games.finished``)."""
+
+    def __init__(self, now: Callable[[], float]) -> None:
+        self.now = now
+
+    def finished(self, session: Session, table: Table, progress: Progress) -> None:
+        """Rate ``table``'s game (:func:`finished`), in the transaction that stores its last
+        action."""
+        finished(session, table, progress, self.now())
 
 
 def finished(session: Session, table: Table, progress: Progress, now: float) -> None:
-    """The room service's finish hook: rate a finished online game with two humans or more,
+    """Rate a finished online game with two humans or more,
     in the transaction that stores its last action."""
     if table.mode != "online":
         return

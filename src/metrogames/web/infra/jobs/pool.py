@@ -31,7 +31,7 @@ from metrogames.web.infra import metrics
 from metrogames.web.infra.jobs import work
 from metrogames.web.infra.jobs.kinds import NICE, Job
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("metrogames.web.jobs.pool")  # the name its log lines always had
 STOP_SECONDS = 5.0
 """How long closing waits for a lane's processes to end."""
 

@@ -54,7 +54,7 @@ from metrogames.web.infra.jobs.entry import (
 )
 from metrogames.web.infra.jobs.kinds import QUEUED_LANES, Job
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("metrogames.web.jobs.queue")  # the name its log lines always had
 T = TypeVar("T")
 POLL_SECONDS = 1.0
 """How often a wait looks at its job besides the announcements."""

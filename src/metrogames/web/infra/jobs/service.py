@@ -50,7 +50,7 @@ from metrogames.web.infra.jobs.pool import LocalBackend
 from metrogames.web.infra.jobs.queue import QueueBackend
 from metrogames.web.infra.jobs.work import refusal_of
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("metrogames.web.jobs.service")  # the name its log lines always had
 PASSWORD_PROCESSES = 2
 """Processes hashing passwords per serving process (each hash holds 64 MiB while it runs)."""
 CACHE_BYTES = 32 * 1024 * 1024

@@ -14,9 +14,9 @@ The kinds (:data:`JOBS`):
   "players", "options", "snapshot", "seat", "about": <action JSON> | null, "seed", "k"}`` →
   ``{"figure", "moves", "about"}``;
 * ``analysis``: hindsight on a finished solo game, ``{"record", "budget"}`` → the analysis
-  document as JSON text (:func:`metrogames.web.analyses.analysis_text`);
+  document as JSON text (:func:`metrogames.web.rooms.analyses.analysis_text`);
 * ``replay``: a record's spectator frames, ``{"record"}`` → JSON text
-  (:func:`metrogames.web.replays.replay_text`);
+  (:func:`metrogames.web.rooms.replays.replay_text`);
 * ``expert``: a bot's whole game on a deal, ``{"game", "seed", "bot"}`` → the score
   (:func:`metrogames.web.daily.deal.bot_score`);
 * ``hash`` and ``verify``: argon2id, ``{"password"}`` → the PHC string, ``{"stored",
@@ -40,11 +40,11 @@ from metrogames.bots.coach import hints
 from metrogames.core.protocol import Action, State
 from metrogames.games import game_from_options, game_names, load_game, load_plugins
 from metrogames.i18n import Message
-from metrogames.web.analyses import analysis_text
 from metrogames.web.daily.deal import bot_score
 from metrogames.web.daily.open_deals import refuse_open_deal
 from metrogames.web.errors import RoomError
-from metrogames.web.replays import replay_text
+from metrogames.web.rooms.analyses import analysis_text
+from metrogames.web.rooms.replays import replay_text
 
 HASHER = PasswordHasher()
 """argon2id with RFC 9106's low-memory profile (as :mod:`metrogames.web.accounts.service` stores)."""

@@ -27,7 +27,7 @@ from metrogames.web.infra.jobs import work
 from metrogames.web.infra.jobs.entry import queue_names
 from metrogames.web.infra.jobs.kinds import NICE, QUEUED_LANES
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("metrogames.web.jobs.worker")  # the name its log lines always had
 STOP_SECONDS = 5.0
 """How long stopping waits for a worker before killing it."""
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from metrogames.core.errors import MetrogamesError
 from metrogames.core.protocol import Action, State
-from metrogames.web.api.bodies import RoomBody
 from metrogames.web.errors import bad_request
+from metrogames.web.rooms.requests import RoomRequest
 
 TUTORIAL_SEEDS: dict[str, int] = {
     "london": 20261130,
@@ -45,7 +45,7 @@ def tutorial_bot_move(
     return action if view.is_legal(seat, action) else None
 
 
-def tutorial_seed(body: RoomBody) -> int:
+def tutorial_seed(body: RoomRequest) -> int:
     """The seed of the tutorial room asked for by ``body`` (``body.tutorial`` is true).
 
     A tutorial room is a ``solo`` room (Metro, which needs two players: a ``bots`` room) with

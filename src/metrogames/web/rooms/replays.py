@@ -17,8 +17,8 @@ from typing import Any
 from metrogames.core.errors import IllegalActionError, MetrogamesError
 from metrogames.games import record_start, replay_record
 from metrogames.web.errors import RoomError, bad_request
-from metrogames.web.tables import Progress
-from metrogames.web.views import Frame, SeatView, Status, build_view
+from metrogames.web.rooms.tables import Progress
+from metrogames.web.rooms.views import Frame, SeatView, Status, build_view
 
 MAX_FRAMES = 2000
 

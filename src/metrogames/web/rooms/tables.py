@@ -1,22 +1,25 @@
 """A room in memory: its game's progress, its seats, and how actions and seeds are stored.
 
 :class:`Progress` holds the full engine state with what the views need; :class:`Table` is a
-room with its lock, listeners and tasks (see :mod:`.rooms`).
+room with its lock, listeners and tasks (see :mod:`.service`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy.orm import Session
-
 from metrogames.core.protocol import CHANCE, Action, State
-from metrogames.web.views import SeatKind, TimedOutJson
+from metrogames.web.rooms.views import SeatKind, TimedOutJson
+
+RETRY_SECONDS = 1.0
+"""How long a bot or a turn clock whose action could not be stored, or a catch-up whose read
+failed, waits before trying again."""
 
 
 def stored_seed(seed: int) -> int:
@@ -103,9 +106,6 @@ class Seat:
 
 
 Listener = Callable[[], Awaitable[None]]
-FinishHook = Callable[[Session, "Table", "Progress"], None]
-"""Called in the transaction that stores a game's last action: (session, table, final
-progress). The daily challenge records the attempt's score with it."""
 
 
 @dataclass
@@ -125,7 +125,7 @@ class Table:
     version in Redis this copy is known to match, or ``None``), ``heard`` (the version the
     last change published by another worker gave the room), ``unpushed`` (a change heard
     from another worker is not yet pushed to this worker's sockets) and ``written`` (while a
-    change runs under :meth:`~metrogames.web.rooms.RoomService.locked`: the actions stored so
+    change runs under :meth:`~metrogames.web.rooms.sync.RoomSync.locked`: the actions stored so
     far, as ``[player, action JSON]`` texts)."""
 
     id: str
@@ -161,6 +161,12 @@ class Table:
 
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
+
+    async def notify(self) -> None:
+        """Push the current view to every listener (after a change, or a connection's)."""
+        for _, send in list(self.listeners.values()):
+            with contextlib.suppress(Exception):  # a closed socket is dropped by its reader
+                await send()
 
 
 # -- request checking -------------------------------------------------------------------------
