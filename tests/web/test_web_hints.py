@@ -19,7 +19,7 @@ from metrogames.bots.levels import level_algorithm
 from metrogames.core.protocol import Action, State
 from metrogames.core.rng import Rng
 from metrogames.web.app import create_app
-from metrogames.web.rooms import service as rooms_module
+from metrogames.web.rooms import scheduler as rooms_module
 
 
 def hint_seed(seen: State[Action], seat: int, about: Any) -> int:

@@ -26,7 +26,7 @@ from metrogames.web.infra.models import (
     RoomRow,
     SeatRow,
 )
-from metrogames.web.rooms import service as rooms_module
+from metrogames.web.rooms import scheduler as rooms_module
 
 MODELS = (RoomRow, SeatRow, PlayerRow, DailyAttemptRow, DailyBotScoreRow)
 

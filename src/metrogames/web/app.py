@@ -192,7 +192,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await bounded("the background tasks", asyncio.gather(*tasks, return_exceptions=True))
         await bounded("the rooms' clocks and bots", rooms.stop())
         await bounded("the daily expert's games", app.state.daily.stop())
-        await bounded("the heavy jobs", rooms.jobs.close())
+        await bounded("the heavy jobs", app.state.jobs.close())
         worker_gone()
         if app.state.redis is not None:
             await bounded("the Redis connections", app.state.redis.aclose())
@@ -257,7 +257,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     app.state.chat = Chat(rooms, app.state.limits)
     app.state.views = ViewCache()
     app.state.players = Players(rooms.sessions)
-    app.state.accounts = Accounts(rooms.sessions, settings.session_days, jobs=rooms.jobs)
+    app.state.accounts = Accounts(rooms.sessions, settings.session_days, jobs=app.state.jobs)
     app.state.backoff = SignInBackoff(
         app.state.redis,
         settings.signin_free,

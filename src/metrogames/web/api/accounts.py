@@ -27,10 +27,10 @@ from metrogames.web.accounts.names import skeleton_digest
 from metrogames.web.accounts.service import COOKIE, Account, Accounts
 from metrogames.web.api.bodies import AccountBody, AccountNameBody, NoBody, PasswordBody, SignInBody
 from metrogames.web.api.common import bearer, charge, read_body
+from metrogames.web.api.jobs import requester, while_connected
 from metrogames.web.checks import hash_token
 from metrogames.web.daily.service import DailyService, check_limit
 from metrogames.web.infra.config import Settings
-from metrogames.web.infra.jobs.http import requester, while_connected
 from metrogames.web.infra.models import RatedGameRow, RatingRow, RoomRow, SeatRow
 from metrogames.web.ratings.service import Rating
 

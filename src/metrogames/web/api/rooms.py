@@ -38,10 +38,10 @@ from metrogames.web.api.common import (
     read_body,
     service,
 )
+from metrogames.web.api.jobs import requester, while_connected
 from metrogames.web.daily.open_deals import OpenDeals
 from metrogames.web.daily.service import DailyService
 from metrogames.web.errors import RoomError
-from metrogames.web.infra.jobs.http import requester, while_connected
 from metrogames.web.infra.jobs.service import Jobs
 from metrogames.web.infra.language import connection_gettext
 from metrogames.web.infra.metrics import ROUND_TRIP

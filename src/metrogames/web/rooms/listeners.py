@@ -1,4 +1,5 @@
-"""What the features plug into the room core with, at construction (``create_app``).
+"""What the features and the job runner plug into the room core with, at construction
+(``create_app``).
 
 * :class:`RoomListener` — told, in the transaction that stores a game's last action, that the
   game finished (the daily challenge records the attempt's score, the ratings rate an online
@@ -6,6 +7,8 @@
 * :class:`RoomRules` — the rules a feature sets on rooms it owns: whether a room is private
   to its players (the daily challenge's rooms until their day closes) and whether hints are off
   (a ranked daily game). :data:`OPEN_ROOMS` is the default: every room public, hints on.
+* :class:`JobRunner` — where the searches run, out of this process (hints, the searching bots:
+  :class:`~metrogames.web.infra.jobs.service.Jobs`); the room core needs only this method of it.
 
 The room service takes them as arguments (``RoomService(..., listeners=..., rules=...)``):
 nothing is attached to it afterwards.
@@ -13,7 +16,8 @@ nothing is attached to it afterwards.
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from sqlalchemy.orm import Session
 
@@ -44,6 +48,25 @@ class RoomRules(Protocol):
 
     def hints_off(self, table: Table) -> bool:
         """Whether hints are refused in a room (a ranked daily game)."""
+
+
+class JobRunner(Protocol):
+    """Heavy work out of this process (:meth:`~metrogames.web.infra.jobs.service.Jobs.run`)."""
+
+    async def run(
+        self,
+        kind: str,
+        payload: dict[str, Any],
+        *,
+        key: str | None = None,
+        who: Sequence[str] = (),
+    ) -> Any:
+        """The answer of job ``kind`` on ``payload`` (``key``: computed once per key; ``who``:
+        the requesters' quota keys).
+
+        Raises:
+            RoomError: 429 (a quota full), 503 ``busy`` (its queue full).
+        """
 
 
 class OpenRooms:

@@ -30,10 +30,9 @@ from metrogames.web.checks import hash_token, seat_label
 from metrogames.web.errors import RoomError
 from metrogames.web.infra import metrics
 from metrogames.web.infra.config import Settings
-from metrogames.web.infra.jobs.service import Jobs
 from metrogames.web.rooms.access import check_host, check_playing, check_seat_token, seat_of
 from metrogames.web.rooms.changes import Change, apply_change
-from metrogames.web.rooms.listeners import RoomRules
+from metrogames.web.rooms.listeners import JobRunner, RoomRules
 from metrogames.web.rooms.requests import ActionRequest, HintRequest
 from metrogames.web.rooms.scheduler import Locked, bots_to_move, position_job, seed_of
 from metrogames.web.rooms.seats import Held, Settle
@@ -79,7 +78,7 @@ class Playing:
         settings: Settings,
         store: RoomStore,
         rules: RoomRules,
-        jobs: Jobs,
+        jobs: JobRunner,
         held: Held,
         locked: Locked,
         settle: Settle,

@@ -23,8 +23,8 @@ from typing import Any, TypeVar
 from metrogames.bots.base import make_bot
 from metrogames.core.protocol import CHANCE, Action, State
 from metrogames.web.infra.config import Settings
-from metrogames.web.infra.jobs.service import Jobs
-from metrogames.web.rooms.tables import RETRY_SECONDS, Progress, Seat, Table
+from metrogames.web.rooms.listeners import JobRunner
+from metrogames.web.rooms.tables import Progress, Seat, Table
 from metrogames.web.rooms.tutorial import tutorial_bot_move
 
 log = logging.getLogger("metrogames.web.rooms")  # one logger for the room core
@@ -32,6 +32,8 @@ T = TypeVar("T")
 CLOCK_BOT = "medium"
 """The bot that plays a Metro turn whose clock ran out (a level: the greedy player closes its
 own routes too early in Metro)."""
+RETRY_SECONDS = 1.0
+"""How long a bot or a turn clock whose action could not be stored waits before trying again."""
 QUICK_BOTS = frozenset({"easy", "medium", "random", "greedy"})
 """The bots whose decisions take a few milliseconds at most (measured: ``benchmarks/bots.py``):
 they decide on a thinking thread of the serving process; every other bot's decision is a
@@ -89,7 +91,7 @@ class Scheduler:
     def __init__(
         self,
         settings: Settings,
-        jobs: Jobs,
+        jobs: JobRunner,
         locked: Locked,
         play: Play,
         clock: Callable[[], float],

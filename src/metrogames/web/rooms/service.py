@@ -58,11 +58,10 @@ from metrogames.web.errors import RoomError, bad_request, shown
 from metrogames.web.infra.admission import Admission
 from metrogames.web.infra.cluster import Cluster
 from metrogames.web.infra.config import Settings
-from metrogames.web.infra.jobs.service import Jobs
 from metrogames.web.rooms import summary
 from metrogames.web.rooms.access import seat_of
 from metrogames.web.rooms.changes import Change, apply_change
-from metrogames.web.rooms.listeners import OPEN_ROOMS, Origin, RoomListener, RoomRules
+from metrogames.web.rooms.listeners import OPEN_ROOMS, JobRunner, Origin, RoomListener, RoomRules
 from metrogames.web.rooms.moves import Playing, new_deadline
 from metrogames.web.rooms.requests import RoomRequest
 from metrogames.web.rooms.scheduler import Scheduler, bots_to_move
@@ -99,7 +98,7 @@ class RoomService:
         self,
         settings: Settings,
         engine: Engine,
-        jobs: Jobs,
+        jobs: JobRunner,
         cluster: Cluster | None = None,
         listeners: Sequence[RoomListener] = (),
         rules: RoomRules = OPEN_ROOMS,

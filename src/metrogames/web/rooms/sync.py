@@ -30,9 +30,12 @@ from metrogames.web.infra.cluster import Cluster
 from metrogames.web.rooms.changes import Change, apply_change, replayed
 from metrogames.web.rooms.store import RoomStore
 from metrogames.web.rooms.summary import seat_connected
-from metrogames.web.rooms.tables import RETRY_SECONDS, Seat, Table
+from metrogames.web.rooms.tables import Seat, Table
 
 log = logging.getLogger("metrogames.web.rooms")  # one logger for the room core
+RETRY_SECONDS = 1.0
+"""How long a catch-up whose read failed waits before trying again (as the bots' and clocks'
+retries: :data:`~metrogames.web.rooms.scheduler.RETRY_SECONDS`)."""
 IN_USE = 10.0
 """Seconds after its last request during which a room copy with no socket, clock or bot
 still takes other workers' changes as they come (a socket usually follows a room's set-up);

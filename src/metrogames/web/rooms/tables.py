@@ -17,10 +17,6 @@ from typing import Any
 from metrogames.core.protocol import CHANCE, Action, State
 from metrogames.web.rooms.views import SeatKind, TimedOutJson
 
-RETRY_SECONDS = 1.0
-"""How long a bot or a turn clock whose action could not be stored, or a catch-up whose read
-failed, waits before trying again."""
-
 
 def stored_seed(seed: int) -> int:
     """A seed (0..2**64-1) as the signed 64-bit integer the ``rooms.seed`` column holds

@@ -14,7 +14,7 @@ game and passwords.
    queued in its lane — refused with 503 ``busy`` and ``Retry-After`` when the lane's queue
    holds ``job_queue`` jobs (nothing queued, nothing stored);
 4. the wait has a deadline (the kind's time limit and a margin); a request that stops waiting
-   (its client is gone: :func:`~metrogames.web.infra.jobs.http.while_connected`) gives up its
+   (its client is gone: :func:`~metrogames.web.api.jobs.while_connected`) gives up its
    interest, and a job nobody waits for any more is dropped from its queue, or stopped.
 
 Where jobs run: the single-process start keeps a process pool per lane (:mod:`.pool`); with
