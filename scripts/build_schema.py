@@ -2,7 +2,7 @@
 replays and WebSocket messages, from the code (:func:`metrogames.web.api.schema.schema_document`).
 
 ``tests/web/test_web_schema.py`` checks that the committed file is what this script writes, so
-run it after changing a view's shape (``web/views.py``, a game's ``shapes.py``):
+run it after changing a view's shape (``web/rooms/views.py``, a game's ``shapes.py``):
 
     .venv/bin/python scripts/build_schema.py
 """

@@ -1,5 +1,5 @@
 """An open day's deal is recognised by its content: the chance outcomes a game shows, place by
-place, against the day's (``web/open_deals.py``; issue "Hardened", fault 3)."""
+place, against the day's (``web/daily/open_deals.py``; issue "Hardened", fault 3)."""
 
 from __future__ import annotations
 

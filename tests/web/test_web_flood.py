@@ -1,4 +1,4 @@
-"""One socket cannot slow a room (``web/flood.py``, ``web/ws.py``; issue "Hardened", fault 6).
+"""One socket cannot slow a room (``web/infra/flood.py``, ``web/api/ws.py``; issue "Hardened", fault 6).
 
 The attacker's inputs: about 1,550 illegal actions a second from one socket moved everyone's
 p50 from 9 to 152 ms; 3,000 repeated hellos pushed 3,000 views (5.4 MB) to another socket of

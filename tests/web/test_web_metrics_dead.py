@@ -1,4 +1,4 @@
-"""A killed worker's live gauges leave ``/metrics`` (``web/metrics.py``, multiprocess mode): a
+"""A killed worker's live gauges leave ``/metrics`` (``web/infra/metrics.py``, multiprocess mode): a
 process that set its open-socket gauge and died without its shutdown (``os._exit``, as SIGKILL
 leaves it) no longer shows at the next scrape; a running one still does."""
 

@@ -99,7 +99,7 @@ class RoomBody(Body):
     options: Annotated[dict[str, Json], Field(max_length=MAX_KEYS)] | None = None
     turn_clock: Annotated[int, Field(ge=10, le=MAX_TURN_CLOCK)] | None = None
     tutorial: bool = False
-    """Deal the game's fixed guided-first-game deal (``web/tutorial.py``)."""
+    """Deal the game's fixed guided-first-game deal (``web/rooms/tutorial.py``)."""
 
 
 class JoinBody(Body):

@@ -131,7 +131,8 @@ class RoomService:
         self.replays: LRUCache[tuple[str, bool], str] = LRUCache(REPLAY_CACHE_BYTES, getsizeof=len)
         """Finished rooms' replays as JSON text, by (room, seed shown)."""
         self.admission = Admission(settings.admissions)
-        """Room creations, seat claims, starts and hellos, a few at a time (:mod:`~metrogames.web.infra.admission`)."""
+        """Room creations, seat claims, starts and hellos, a few at a time
+        (:mod:`~metrogames.web.infra.admission`)."""
 
     def _now(self) -> float:
         """:attr:`clock`, read at each call (tests replace it)."""
@@ -346,7 +347,7 @@ class RoomService:
             raise bad_request("a room: seats: a room needs at least one human seat")
         if mode == "online" and not seats[0].human:
             raise bad_request("a room: seats: an online room's creator holds seat 0, a human seat")
-        options = body.options or {}
+        options = dict(body.options or {})
         seed = tutorial_seed(body) if body.tutorial else secrets.randbits(63)
         try:
             state = game_from_options(game, len(seats), options).new_game(seed)
@@ -388,7 +389,7 @@ class RoomService:
     def _new_table(
         game: str,
         mode: str,
-        options: Any,
+        options: dict[str, Any],
         seed: int,
         seats: list[Seat],
         state: State[Action],

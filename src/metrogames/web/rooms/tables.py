@@ -127,7 +127,7 @@ class Table:
     id: str
     game: str
     mode: str
-    options: Any
+    options: dict[str, Any]
     seed: int
     status: str
     turn_clock: int | None

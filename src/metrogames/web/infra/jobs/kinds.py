@@ -39,8 +39,6 @@ KINDS: dict[str, Kind] = {
 record's frames; ``expert``: the daily expert's game; ``analysis``; ``probe``: a wait of known
 length (operators' and tests' probe of the slow lane)."""
 
-LANES = ("play", "passwords", "slow")
-"""The lanes, each with its own worker processes and its own bounded queue."""
 QUEUED_LANES = ("play", "slow")
 """The lanes that go through the Redis job queue in the scale-out start (passwords never do)."""
 NICE = {"play": 2, "passwords": 2, "slow": 5}

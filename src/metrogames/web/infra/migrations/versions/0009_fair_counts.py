@@ -7,7 +7,7 @@
   before, by their address).
 * ``seats.address`` and ``seats.session``: the keyed digest of the client address that claimed
   a seat and the digest of its sign-in session (null without one), so that seats held from one
-  address or one browser session in a game do not rate each other (``web/ratings.py``). Seats
+  address or one browser session in a game do not rate each other (``web/ratings/service.py``). Seats
   stored before have none (they rate as before).
 * ``ux_seats_account``: an account holds at most one seat of a room (it was checked, then
   written: two links at once could both pass).
