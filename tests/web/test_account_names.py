@@ -180,7 +180,7 @@ def test_the_skeleton_index_is_unique_in_the_database(db_url: str) -> None:
 
 def migrate_to(url: str, revision: str) -> None:
     config = Config()
-    config.set_main_option("script_location", "metrogames.web:migrations")
+    config.set_main_option("script_location", "metrogames.web.infra:migrations")
     engine = open_database(url)
     try:
         with engine.begin() as connection:
