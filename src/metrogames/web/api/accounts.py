@@ -29,7 +29,8 @@ from metrogames.web.api.bodies import AccountBody, AccountNameBody, NoBody, Pass
 from metrogames.web.api.common import bearer, charge, read_body
 from metrogames.web.api.jobs import requester, while_connected
 from metrogames.web.checks import hash_token
-from metrogames.web.daily.service import DailyService, check_limit
+from metrogames.web.daily.boards import check_limit
+from metrogames.web.daily.service import DailyService
 from metrogames.web.infra.config import Settings
 from metrogames.web.infra.models import RatedGameRow, RatingRow, RoomRow, SeatRow
 from metrogames.web.ratings.service import Rating
@@ -214,7 +215,7 @@ def profile(request: Request, account: Account, limit: int, owner: bool) -> dict
     s = aliased(SeatRow)
     count = select(func.count()).where(s.room_id == RoomRow.id).correlate(RoomRow)
     with daily.sessions() as session:
-        days = daily.days(session, accounts(request).players_of(account), None, limit, owner)
+        days = daily.boards.days(session, accounts(request).players_of(account), None, limit, owner)
         rated = session.scalars(
             select(RatingRow).where(RatingRow.account_id == account.id)
         ).all()

@@ -80,7 +80,7 @@ async def create_player(request: Request) -> dict[str, Any]:
 @router.get("/players/me")
 async def get_me(request: Request) -> dict[str, Any]:
     """``{"player", "name", "streak", "best"}`` of the token's player."""
-    return await asyncio.to_thread(daily(request).me, await me(request))
+    return await asyncio.to_thread(daily(request).boards.me, await me(request))
 
 
 @router.patch("/players/me")
@@ -89,7 +89,7 @@ async def rename_me(request: Request) -> dict[str, Any]:
     player = await me(request)
     body = await read_body(request, PlayerBody, N_("a player"))
     renamed = await asyncio.to_thread(players(request).rename, player, body.name)
-    return await asyncio.to_thread(daily(request).me, renamed)
+    return await asyncio.to_thread(daily(request).boards.me, renamed)
 
 
 @router.get("/players/{player}/history")
@@ -99,7 +99,7 @@ async def get_history(
     """A player's daily games, newest first, and streak (unshared ranked games: its owner
     only)."""
     return await asyncio.to_thread(
-        daily(request).history, player, game, limit, await owns(request, player)
+        daily(request).boards.history, player, game, limit, await owns(request, player)
     )
 
 
@@ -148,7 +148,7 @@ async def get_result(game: str, day: str, request: Request) -> dict[str, Any]:
 @router.get("/daily/{game}/best")
 async def get_best(game: str, request: Request, limit: int = 20) -> list[dict[str, Any]]:
     """All-time best shared ranked scores."""
-    return await asyncio.to_thread(daily(request).best, game, limit)
+    return await asyncio.to_thread(daily(request).boards.best, game, limit)
 
 
 @router.get("/daily/{game}/{day}/leaderboard")
@@ -156,7 +156,7 @@ async def get_leaderboard(
     game: str, day: str, request: Request, limit: int = 100, offset: int = 0
 ) -> dict[str, Any]:
     """The day's ranking of accounts (equal scores share a rank)."""
-    return await asyncio.to_thread(daily(request).leaderboard, game, day, limit, offset)
+    return await asyncio.to_thread(daily(request).boards.leaderboard, game, day, limit, offset)
 
 
 @router.get("/daily/{game}/{day}/guests")
@@ -164,7 +164,7 @@ async def get_guests(
     game: str, day: str, request: Request, limit: int = 100, offset: int = 0
 ) -> dict[str, Any]:
     """The day's ranking of guests, apart from the accounts'."""
-    return await asyncio.to_thread(daily(request).leaderboard, game, day, limit, offset, "guests")
+    return await asyncio.to_thread(daily(request).boards.leaderboard, game, day, limit, offset, "guests")
 
 
 @router.get("/daily/{game}/{day}/deal")
@@ -178,5 +178,5 @@ async def get_deal(
 ) -> Response:
     """A closed day's seed, deal record and a page of its leaderboard's (or, with
     ``board=guests``, its guests list's) games' records."""
-    text = await daily(request).deal(game, day, limit, offset, board)
+    text = await daily(request).boards.deal(game, day, limit, offset, board)
     return Response(text, media_type="application/json")
