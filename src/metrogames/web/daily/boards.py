@@ -12,10 +12,6 @@ scores, the players' pages and histories (``docs/web-api.md``, "The daily challe
   text, in a cache bounded by size (:data:`RECORD_CACHE_BYTES`); only the player's current name
   is put in at each request.
 
-Reads that grow with the stored games (leaderboards, histories, results, the best scores) are
-sync methods here, run on worker threads by :mod:`.daily_api`, so they never hold up the event
-loop. The clock is ``now()`` (epoch seconds), injected so tests can move time.
-
 Reads that grow with the stored games (leaderboards, histories, the best scores) are sync
 methods here, run on worker threads by :mod:`metrogames.web.api.daily`, so they never hold up
 the event loop.

@@ -24,8 +24,10 @@ Rules implemented here:
   :data:`MIDNIGHT_RULE` decides whether a ranked game that ends after midnight still ranks.
 * **Leaderboards**, **publishing** and the players' histories: :mod:`.boards`.
 
-The clock is ``now()`` (epoch seconds, :class:`~metrogames.web.daily.rules.DailyRules`),
-injected so tests can move time.
+Reads that grow with the stored games (a result's rank) are sync methods here, run on worker
+threads by :mod:`metrogames.web.api.daily`, so they never hold up the event loop. The clock is
+``now()`` (epoch seconds, :class:`~metrogames.web.daily.rules.DailyRules`), injected so tests
+can move time.
 """
 
 from __future__ import annotations
