@@ -128,7 +128,7 @@ def instrument(timers: Timers, service: RoomService) -> None:
     timers.patch(shim, "dumps", "encode")
     timers._set(starlette.websockets, "json", shim)
     timers.patch_async(starlette.websockets.WebSocket, "send", "send")
-    timers.patch(service.store, "write_step", "db write")
+    timers.patch(service.store, "write", "db write")
     think = service.scheduler.think
 
     async def timed_think(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:

@@ -47,7 +47,7 @@ async def link_seat(room: str, seat: SeatNumber, request: Request) -> dict[str, 
     async with rooms.locked(table):
         if table.status != "waiting":
             raise RoomError(409, "already-started", "a seat is tied to an account in the lobby")
-        await rooms.store.write(_link, rooms, table.id, number, account)
+        await rooms.store.on_writer(_link, rooms, table.id, number, account)
     return await asyncio.to_thread(room_ratings, rooms, table)
 
 

@@ -106,7 +106,7 @@ class Chat:
         # counted before it is stored, atomically: messages sent at once cannot all pass
         await self.limits.take("chat", f"{table.id}/{seat}", N_("seat"))
         name = table.seats[seat].name
-        message = await self.rooms.store.write(self._write, table.id, seat, name, text, time.time())
+        message = await self.rooms.store.on_writer(self._write, table.id, seat, name, text, time.time())
         await self.deliver(table.id, message)
         if self.rooms.cluster is not None:
             await self.rooms.cluster.publish_chat(table.id, message)

@@ -304,8 +304,8 @@ class Playing:
         if due != table.bots_due:
             room["bots_due"] = due
         try:
-            texts = await self.store.write(
-                self.store.write_step, table, trial, moves, room, state, clock_step
+            texts = await self.store.on_writer(
+                self.store.write, table, trial, moves, room, state, clock_step
             )
         except IntegrityError:
             table.stale, table.version = True, None  # another worker played: catch up next

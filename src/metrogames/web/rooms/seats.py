@@ -180,7 +180,7 @@ class Seats:
         seats = [changed if s.seat == seat else s for s in table.seats]
         due = table.status == "playing" and bool(bots_to_move(table, seats))
         flag = None if due == table.bots_due else due
-        await self.store.write(self.store.save_seat, table.id, changed, flag, claim)
+        await self.store.on_writer(self.store.save_seat, table.id, changed, flag, claim)
         apply_change(table, Change(table.progress, table.status, table.deadline, due, seats))
 
     async def new_seat_token(self, table: Table, seat: int) -> str:

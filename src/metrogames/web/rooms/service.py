@@ -263,7 +263,7 @@ class RoomService:
         if table.bots_due and not bots_to_move(table):
             async with self.locked(table):
                 try:
-                    await self.store.write(self.store.save_room, table.id, {"bots_due": False})
+                    await self.store.on_writer(self.store.save_room, table.id, {"bots_due": False})
                     apply_change(table, Change(table.progress, table.status, table.deadline, False))
                 except Exception:
                     log.exception("room %s: could not clear its bots_due", table.id)
@@ -426,7 +426,7 @@ class RoomService:
         playing = status == "playing"
         deadline = new_deadline(table, self.settings.clock_unit) if playing else None
         due = playing and bool(bots_to_move(table))
-        await self.store.write(
+        await self.store.on_writer(
             self.store.write_room, table, status, moves, extra, deadline, due, claims or {}
         )
         apply_change(table, Change(table.progress, status, deadline, due))

@@ -2,7 +2,7 @@
 
 Contract: ``docs/web-api.md``, "Rooms" and "Playing"; the tables: :mod:`~metrogames.web.infra.models`.
 A game is stored as its seed (secret until the end), its options and every action (chance
-included). Writes run on one writer thread (:meth:`RoomStore.write`: they never wait on each
+included). Writes run on one writer thread (:meth:`RoomStore.on_writer`: they never wait on each
 other's database locks, and the event loop never waits on the database); reads whose cost grows
 with a record run on two reader threads (:meth:`RoomStore.offload`). The hot writes are Core
 statements built once (no ORM unit of work per action). The room's finish listeners
@@ -85,7 +85,7 @@ class RoomStore:
         """Two threads for reads whose cost grows with a record or with the stored games
         (replays, published records): off the event loop, and at most two at a time."""
 
-    async def write(self, fn: Callable[..., T], *args: Any) -> T:
+    async def on_writer(self, fn: Callable[..., T], *args: Any) -> T:
         """Run the database write ``fn(*args)`` on the writer thread and wait for its result
         (its duration goes to the metrics: :mod:`.metrics`)."""
         loop = asyncio.get_running_loop()
@@ -291,7 +291,7 @@ class RoomStore:
             if due is not None:
                 session.execute(update(RoomRow).where(RoomRow.id == room).values(bots_due=due))
 
-    def write_step(
+    def write(
         self,
         table: Table,
         trial: Progress,
@@ -301,7 +301,8 @@ class RoomStore:
         clock_step: int | None,
     ) -> list[str]:
         """Store ``moves`` and the ``room`` facts in one transaction; returns the actions'
-        JSON texts as stored."""
+        JSON texts as stored. (The writes' names are the ``op`` label of
+        ``metrogames_db_write_seconds``: this one's is ``write``, as it always was.)"""
         # Core on one connection, one transaction; an ORM session only for the finish listeners
         with self.engine.begin() as connection:
             first = trial.step - len(moves)
