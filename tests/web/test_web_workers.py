@@ -268,7 +268,7 @@ def test_a_dead_workers_sockets_stop_counting(db_url: str) -> None:
                 finally:
                     client.close()
                 rooms_a = a.app.state.rooms  # type: ignore[attr-defined]
-                a.portal.call(rooms_a.forget_departed)  # type: ignore[union-attr]
+                a.portal.call(rooms_a.sync.forget_departed)  # type: ignore[union-attr]
                 assert marks(ada.receive_json()) == [True, False]
                 assert summary_marks(a, room) == [True, False]
                 client = redis.Redis.from_url(b.app.state.rooms.settings.redis_url)  # type: ignore[attr-defined]
@@ -288,14 +288,14 @@ def test_presence_heard_while_a_room_loads_is_kept(db_url: str) -> None:
         room = made["room"]["room"]
         rooms_b = b.app.state.rooms  # type: ignore[attr-defined]
         loading, go = threading.Event(), threading.Event()
-        real_load = rooms_b._load
+        real_load = rooms_b.store.load
 
         def held_load(room_id: str) -> Any:
             loading.set()  # B has read the room's presence (nobody yet) and reads the database
             assert go.wait(20)
             return real_load(room_id)
 
-        rooms_b._load = held_load
+        rooms_b.store.load = held_load
         with ThreadPoolExecutor(1) as pool:
             summary = pool.submit(b.get, f"/api/rooms/{room}")
             assert loading.wait(20)
@@ -303,7 +303,7 @@ def test_presence_heard_while_a_room_loads_is_kept(db_url: str) -> None:
                 ada.send_json({"type": "hello", "token": made["tokens"]["0"]})
                 ada.receive_json()
                 deadline = time.monotonic() + 10
-                while room not in rooms_b._heard_presence:  # A tells in the background
+                while room not in rooms_b.sync.heard_presence:  # A tells in the background
                     assert time.monotonic() < deadline, "B heard nothing"
                     time.sleep(0.01)
                 go.set()
