@@ -1,1 +1,1 @@
-"""accounts"""
+"""Accounts: passwords, sessions, names, sign-in backoff, guest players."""

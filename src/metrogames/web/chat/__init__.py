@@ -1,1 +1,1 @@
-"""chat"""
+"""The table chat of online rooms."""

@@ -1,1 +1,1 @@
-"""daily"""
+"""The daily challenge: its rules, attempts, leaderboards and published deals."""

@@ -1,1 +1,1 @@
-"""infra"""
+"""What every part of the web table runs on: settings, database, Redis, metrics, limits, logs, heavy jobs."""

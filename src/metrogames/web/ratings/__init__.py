@@ -1,1 +1,1 @@
-"""ratings"""
+"""Ratings of online play."""
