@@ -1,5 +1,5 @@
 """What every route module shares: bounded bodies, the bearer token, the rate limits and the
-app's services (``docs/web-api.md``, "Errors" and "Limits").
+app's services (``docs/web-api.md``, "Errors").
 
 Bodies are read bounded (64 KiB; records 1 MiB) and parsed into their declared models
 (:mod:`.bodies`) so that every refusal is a 4xx ``{"error", "reason"}`` naming the field
