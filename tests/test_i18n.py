@@ -28,7 +28,7 @@ from metrogames.i18n import (
     msg,
     verbatim,
 )
-from metrogames.web.checks import RoomError
+from metrogames.web.errors import RoomError
 
 DUTCH = {"LANG": "nl_NL.UTF-8", "METROGAMES_LANG": None, "LANGUAGE": None, "LC_ALL": None,
          "LC_MESSAGES": None}  # fmt: skip

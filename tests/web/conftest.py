@@ -22,8 +22,8 @@ from sqlalchemy import delete
 from webutil import make_settings
 
 from metrogames.web.app import create_app
-from metrogames.web.db import migrate, open_database
-from metrogames.web.models import RoomRow
+from metrogames.web.infra.db import migrate, open_database
+from metrogames.web.infra.models import RoomRow
 
 PG_URL = os.environ.get("METROGAMES_TEST_PG")
 CI = bool(os.environ.get("CI"))

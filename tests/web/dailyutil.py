@@ -15,7 +15,7 @@ from sqlalchemy import delete, update
 from webutil import Player, auth, make_settings, view
 
 from metrogames.web.app import create_app
-from metrogames.web.models import AccountRow, DailyAttemptRow, DailyBotScoreRow, PlayerRow
+from metrogames.web.infra.models import AccountRow, DailyAttemptRow, DailyBotScoreRow, PlayerRow
 
 SECRET = "metrogames-test-secret"
 DAY = "2026-02-28"

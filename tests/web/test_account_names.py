@@ -20,10 +20,10 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from webutil import make_settings
 
+from metrogames.web.accounts.names import skeleton_digest
 from metrogames.web.app import create_app
-from metrogames.web.db import open_database
-from metrogames.web.models import AccountRow
-from metrogames.web.names import skeleton_digest
+from metrogames.web.infra.db import open_database
+from metrogames.web.infra.models import AccountRow
 
 PASSWORD = "correct horse battery"
 ADA = "Ada48249"
@@ -180,7 +180,7 @@ def test_the_skeleton_index_is_unique_in_the_database(db_url: str) -> None:
 
 def migrate_to(url: str, revision: str) -> None:
     config = Config()
-    config.set_main_option("script_location", "metrogames.web:migrations")
+    config.set_main_option("script_location", "metrogames.web.infra:migrations")
     engine = open_database(url)
     try:
         with engine.begin() as connection:

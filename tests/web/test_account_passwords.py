@@ -11,8 +11,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 from webutil import JSON
 
-from metrogames.web.accounts import COOKIE
-from metrogames.web.models import AccountRow, AccountSessionRow
+from metrogames.web.accounts.service import COOKIE
+from metrogames.web.infra.models import AccountRow, AccountSessionRow
 
 PASSWORD = "correct horse battery"
 NEW = "a new and longer one"

@@ -12,8 +12,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select, update
 from webutil import JSON, auth, failing_writes
 
-from metrogames.web.accounts import COOKIE
-from metrogames.web.models import AccountRow, AccountSessionRow, PlayerRow
+from metrogames.web.accounts.service import COOKIE
+from metrogames.web.infra.models import AccountRow, AccountSessionRow, PlayerRow
 
 PASSWORD = "correct horse battery"
 

@@ -25,8 +25,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from webutil import auth
 
-from metrogames.web.daily import ACCOUNT_RULE, MIDNIGHT_RULE
-from metrogames.web.models import DailyAttemptRow, RoomRow
+from metrogames.web.daily.service import ACCOUNT_RULE, MIDNIGHT_RULE
+from metrogames.web.infra.models import DailyAttemptRow, RoomRow
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "web-api.md"
 

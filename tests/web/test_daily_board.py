@@ -22,7 +22,7 @@ from fastapi.testclient import TestClient
 from webutil import auth, record
 
 from metrogames.games import game_engine, replay_record
-from metrogames.web.daily_deal import competition_ranks
+from metrogames.web.daily.deal import competition_ranks
 
 NEXT = "2026-03-01"
 

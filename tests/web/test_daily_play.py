@@ -22,7 +22,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from webutil import act, auth, record, view
 
-from metrogames.web.models import DailyAttemptRow, PlayerRow, RoomRow
+from metrogames.web.infra.models import DailyAttemptRow, PlayerRow, RoomRow
 
 
 def counts(client: TestClient) -> tuple[int, int, int]:

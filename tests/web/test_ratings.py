@@ -18,8 +18,8 @@ from typer.testing import CliRunner
 from webutil import JSON, Player, auth
 
 from metrogames.cli.main import app as cli
-from metrogames.web import ratings
-from metrogames.web.models import RatedGameRow, RatingRow
+from metrogames.web.infra.models import RatedGameRow, RatingRow
+from metrogames.web.ratings import service as ratings
 
 RANDOM_BOT = (15.0, 1.0)
 

@@ -16,7 +16,7 @@ from webutil import JSON, auth, create, make_settings, play_out, record
 
 from metrogames.games import replay_record
 from metrogames.web.app import create_app
-from metrogames.web.config import Settings
+from metrogames.web.infra.config import Settings
 
 
 def refused(r: Any, status: int, reason: str) -> None:

@@ -12,7 +12,7 @@ from sqlalchemy import select
 from webutil import JSON, auth, create, failing_writes, make_settings, view
 
 from metrogames.web.app import create_app
-from metrogames.web.models import ChatRow
+from metrogames.web.infra.models import ChatRow
 
 
 def refused(r: Any, status: int, reason: str, words: str = "") -> None:

@@ -19,9 +19,9 @@ from starlette.websockets import WebSocketDisconnect
 from webutil import JSON, create, make_settings
 
 from metrogames.web.app import create_app
-from metrogames.web.config import Settings
-from metrogames.web.csrf import origin_of
-from metrogames.web.models import AccountSessionRow
+from metrogames.web.infra.config import Settings
+from metrogames.web.infra.csrf import origin_of
+from metrogames.web.infra.models import AccountSessionRow
 
 CHANGES = {"POST", "PUT", "PATCH", "DELETE"}
 FOREIGN = "https://evil.example"

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from webutil import JSON, act, auth, create, record, view
 
-from metrogames.web.models import ActionRow, PlayerRow, RoomRow, SeatRow
+from metrogames.web.infra.models import ActionRow, PlayerRow, RoomRow, SeatRow
 
 DEEP = 2000
 

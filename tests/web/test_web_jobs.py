@@ -1,4 +1,4 @@
-"""Heavy jobs (``metrogames.web.jobs``) in the single-process start: they run in other
+"""Heavy jobs (``metrogames.web.infra.jobs``) in the single-process start: they run in other
 processes, their lanes' queues and the requesters' quotas refuse with the documented reasons,
 a job nobody waits for is stopped, equal positions are one hint."""
 
@@ -17,10 +17,11 @@ from sqlalchemy import func, select
 from webutil import act, auth, create, make_settings, view
 
 from metrogames.web.app import create_app
-from metrogames.web.checks import RoomError, hash_token, new_token
-from metrogames.web.jobs.service import Jobs
-from metrogames.web.models import AccountRow
-from metrogames.web.tables import Seat
+from metrogames.web.checks import hash_token, new_token
+from metrogames.web.errors import RoomError
+from metrogames.web.infra.jobs.service import Jobs
+from metrogames.web.infra.models import AccountRow
+from metrogames.web.rooms.tables import Seat
 
 
 @pytest.fixture

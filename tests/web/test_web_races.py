@@ -27,7 +27,7 @@ from webutil import auth, make_settings
 from workers import redis_url, two_workers
 
 from metrogames.web.app import create_app
-from metrogames.web.models import ChatRow, DailyAttemptRow
+from metrogames.web.infra.models import ChatRow, DailyAttemptRow
 
 
 def at_once(calls: list[Callable[[], Any]]) -> list[Any]:

@@ -19,7 +19,7 @@ from webutil import act, create, make_settings, view
 
 from metrogames.core.protocol import CHANCE
 from metrogames.web.app import create_app
-from metrogames.web.models import ActionRow, RoomRow
+from metrogames.web.infra.models import ActionRow, RoomRow
 
 
 def wait_for(check: Callable[[], bool], seconds: float = 10) -> None:

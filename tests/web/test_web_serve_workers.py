@@ -105,9 +105,9 @@ def test_a_jobs_worker_elsewhere_takes_the_queue_s_jobs() -> None:
 
     from workers import redis_url
 
-    from metrogames.web.cluster import connect
-    from metrogames.web.config import Settings
-    from metrogames.web.jobs.service import Jobs
+    from metrogames.web.infra.cluster import connect
+    from metrogames.web.infra.config import Settings
+    from metrogames.web.infra.jobs.service import Jobs
 
     url = redis_url()
     command = [str(Path(sys.executable).with_name("metrogames")), "jobs", "worker"]

@@ -15,7 +15,7 @@ from webutil import act, auth, create, view
 from metrogames.core.protocol import CHANCE
 from metrogames.games import load_game
 from metrogames.web.app import static_dir
-from metrogames.web.tutorial import TUTORIAL_SEEDS
+from metrogames.web.rooms.tutorial import TUTORIAL_SEEDS
 
 ROOT = Path(__file__).resolve().parents[2]
 SOLO = [{"name": "Ada"}]

@@ -17,8 +17,8 @@ from webutil import act, auth, view
 from workers import job_workers, redis_url, two_workers
 
 from metrogames.web.checks import hash_token, new_token
-from metrogames.web.jobs.service import Jobs
-from metrogames.web.tables import Seat
+from metrogames.web.infra.jobs.service import Jobs
+from metrogames.web.rooms.tables import Seat
 from test_hindsight import solo_record
 
 POSTGRES = pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)

@@ -17,9 +17,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from webutil import JSON, act, auth, create, failing_writes, later, make_settings, record, view
 
-from metrogames.web import rooms as rooms_module
 from metrogames.web.app import create_app
-from metrogames.web.models import (
+from metrogames.web.infra.models import (
     ActionRow,
     DailyAttemptRow,
     DailyBotScoreRow,
@@ -27,6 +26,7 @@ from metrogames.web.models import (
     RoomRow,
     SeatRow,
 )
+from metrogames.web.rooms import scheduler as rooms_module
 
 MODELS = (RoomRow, SeatRow, PlayerRow, DailyAttemptRow, DailyBotScoreRow)
 
