@@ -19,9 +19,9 @@ timed by the CPU time of the thread that runs it (:func:`time.thread_time` aroun
 functions, patched in for the run):
 
 * ``engine``   — check and apply the action on a copy of the state, chance included
-  (:class:`~metrogames.web.tables.Progress` ``copy`` and ``apply``);
+  (:class:`~metrogames.web.rooms.tables.Progress` ``copy`` and ``apply``);
 * ``views``    — each listener's view: ``state.view(seat)``, legal actions, the game's
-  ``view_json`` (:func:`metrogames.web.views.build_view`);
+  ``view_json`` (:func:`metrogames.web.rooms.views.build_view`);
 * ``encode``   — the views' JSON text;
 * ``send``     — Starlette's WebSocket send (the ASGI message to the server);
 * ``db write`` — the writer thread: the transaction storing the action(s);
@@ -49,12 +49,12 @@ import httpx
 import starlette.websockets
 
 from metrogames.core.protocol import CHANCE
-from metrogames.web import rooms as rooms_module
-from metrogames.web import tables
-from metrogames.web import views as views_module
 from metrogames.web.app import create_app
-from metrogames.web.config import Settings
-from metrogames.web.rooms import RoomService
+from metrogames.web.infra.config import Settings
+from metrogames.web.rooms import summary as summary_module
+from metrogames.web.rooms import tables
+from metrogames.web.rooms import views as views_module
+from metrogames.web.rooms.service import RoomService
 
 TEMPLATES: dict[str, dict[str, Any]] = {
     "london-solo": {"game": "london", "mode": "solo", "seats": [{"name": "solo"}]},
@@ -121,15 +121,15 @@ def instrument(timers: Timers, service: RoomService) -> None:
     """Patch the timers around each part's functions."""
     timers.patch(tables.Progress, "copy", "engine")
     timers.patch(tables.Progress, "apply", "engine")
-    timers.patch(rooms_module, "build_view", "views")
+    timers.patch(summary_module, "build_view", "views")
     timers.patch(views_module, "build_view", "views")
     timers.patch(views_module, "encode", "encode")
     shim = types.SimpleNamespace(dumps=json.dumps, loads=json.loads)
     timers.patch(shim, "dumps", "encode")
     timers._set(starlette.websockets, "json", shim)
     timers.patch_async(starlette.websockets.WebSocket, "send", "send")
-    timers.patch(service, "_write", "db write")
-    think = service.think
+    timers.patch(service.store, "write", "db write")
+    think = service.scheduler.think
 
     async def timed_think(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         def run() -> Any:
@@ -141,7 +141,7 @@ def instrument(timers: Timers, service: RoomService) -> None:
 
         return await think(run)
 
-    timers._set(service, "think", timed_think)
+    timers._set(service.scheduler, "think", timed_think)
 
 
 class Client:

@@ -47,9 +47,9 @@ from loadserver import cpu_seconds, percentile, rss_mb, server_process
 from metrogames.core.rng import Rng
 from metrogames.games import load_game, replay_record
 from metrogames.web.checks import hash_token
-from metrogames.web.daily_deal import daily_seed
-from metrogames.web.db import migrate, open_database
-from metrogames.web.models import (
+from metrogames.web.daily.deal import daily_seed
+from metrogames.web.infra.db import migrate, open_database
+from metrogames.web.infra.models import (
     AccountRow,
     ActionRow,
     DailyAttemptRow,
@@ -57,7 +57,7 @@ from metrogames.web.models import (
     RoomRow,
     SeatRow,
 )
-from metrogames.web.tables import stored_seed
+from metrogames.web.rooms.tables import stored_seed
 
 SECRET = "load-history-secret"
 TIMEOUT = 600.0

@@ -161,7 +161,7 @@ async def server_in_process(db: str, **settings: Any) -> AsyncIterator[str]:
     import uvicorn
 
     from metrogames.web.app import create_app
-    from metrogames.web.config import Settings
+    from metrogames.web.infra.config import Settings
 
     lifted = "1000000/minute"  # every load client comes from 127.0.0.1
     app = create_app(

@@ -1,8 +1,8 @@
 """Regenerate ``docs/web-schema.json``, the JSON Schema of the web table's views, room summaries,
-replays and WebSocket messages, from the code (:func:`metrogames.web.schema.schema_document`).
+replays and WebSocket messages, from the code (:func:`metrogames.web.api.schema.schema_document`).
 
 ``tests/web/test_web_schema.py`` checks that the committed file is what this script writes, so
-run it after changing a view's shape (``web/views.py``, a game's ``shapes.py``):
+run it after changing a view's shape (``web/rooms/views.py``, a game's ``shapes.py``):
 
     .venv/bin/python scripts/build_schema.py
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from metrogames.web.schema import schema_document
+from metrogames.web.api.schema import schema_document
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = ROOT / "docs" / "web-schema.json"

@@ -27,8 +27,8 @@ from typer.testing import CliRunner
 from metrogames.cli.daily import play_daily
 from metrogames.cli.main import app
 from metrogames.web.app import create_app
-from metrogames.web.config import Settings
-from metrogames.web.daily import MIDNIGHT_RULE
+from metrogames.web.daily.service import MIDNIGHT_RULE
+from metrogames.web.infra.config import Settings
 
 
 def _free_port() -> int:

@@ -33,7 +33,7 @@ from metrogames.core.errors import (
 )
 from metrogames.i18n import N_, msg
 from metrogames.sim.cluster import ClusterError
-from metrogames.web.checks import RoomError
+from metrogames.web.errors import RoomError
 
 INSTANCES: list[BaseException] = [
     MetrogamesError("base"),

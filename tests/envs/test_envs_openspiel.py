@@ -256,8 +256,9 @@ def test_importing_registers_every_game_that_states_its_bounds(
 
     facts = "score_range=(0, 8), max_game_length=9" if bounds else ""
     code = (
-        f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
-        "import dataclasses, line3, pyspiel\n"
+        f"import sys; sys.path.insert(0, {str(Path(__file__).resolve().parents[1])!r})\n"
+        "import dataclasses, pyspiel\n"
+        "from support import line3\n"
         "from metrogames.games import register_game\n"
         f"register_game(dataclasses.replace(line3.LINE3, {facts}), line3.Line3Engine())\n"
         "import metrogames.envs.openspiel\n"

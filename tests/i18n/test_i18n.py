@@ -27,7 +27,7 @@ from metrogames.i18n import (
     msg,
     verbatim,
 )
-from metrogames.web.checks import RoomError
+from metrogames.web.errors import RoomError
 from support.london_records import SPEC_SCORE, SPEC_SHEET
 
 DUTCH = {"LANG": "nl_NL.UTF-8", "METROGAMES_LANG": None, "LANGUAGE": None, "LC_ALL": None,

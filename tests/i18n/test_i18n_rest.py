@@ -20,7 +20,7 @@ from metrogames.games import game_type, load_game
 from metrogames.games.nextstation.citymap import load_city
 from metrogames.games.nextstation.words import DATA_TEXTS
 from metrogames.i18n import gettext_for, plural
-from metrogames.web.checks import RoomError
+from metrogames.web.errors import RoomError
 
 
 @pytest.fixture(scope="module")

@@ -193,4 +193,63 @@ def test_the_cycle_finder_sees_lazy_imports_not_type_checking_ones(tmp_path: Pat
         "b.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import metrogames.a.four\n",
     }.items():
         (package / path).write_text(text)
-    assert import_cycles(tmp_path) == [["metrogames.a.one", "metrogames.a.three", "metrogames.a.two"]]
+    assert import_cycles(tmp_path) == [
+        ["metrogames.a.one", "metrogames.a.three", "metrogames.a.two"]
+    ]
+
+
+WEB = PACKAGE / "web"
+WEB_EXCEPTIONS = {
+    "infra/jobs/work.py": {
+        "metrogames.web.rooms.replays",
+        "metrogames.web.rooms.analyses",
+        "metrogames.web.daily.deal",
+        "metrogames.web.daily.open_deals",
+    }
+}
+"""The one module the web table's layers let import upwards: the code the job processes run
+imports the pure computations it runs (``docs/architecture.md``, "Inside the web table")."""
+
+
+def web_allowed() -> dict[str, set[str]]:
+    """The table of ``docs/architecture.md``, "Inside the web table": web part -> the web
+    parts it may import."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = text.split("## Inside the web table", 1)[1].split("\n## ", 1)[0]
+    table: dict[str, set[str]] = {}
+    for row in re.finditer(r"^\| `([\w.]+?)(?:/|\.py)?` \| ([^|]+) \|", section, flags=re.M):
+        table[row.group(1)] = set(re.findall(r"`(\w+)`", row.group(2)))
+    return table
+
+
+def web_part_of(path: Path) -> str:
+    rel = path.relative_to(WEB)
+    return rel.parts[0] if len(rel.parts) > 1 else rel.stem
+
+
+def web_sources() -> list[Path]:
+    return [p for p in sorted(WEB.rglob("*.py")) if "migrations" not in p.parts]
+
+
+def test_the_web_table_names_every_part_of_the_web_table() -> None:
+    parts = {web_part_of(p) for p in web_sources()} - {"__init__"}
+    table = web_allowed()
+    assert set(table) == parts
+    assert table["errors"] == set() and table["rooms"] == {"errors", "checks", "infra"}
+
+
+def test_every_import_inside_the_web_table_is_allowed() -> None:
+    table = web_allowed()
+    wrong = []
+    for path in web_sources():
+        part = web_part_of(path)
+        if part == "__init__":
+            continue
+        rel = path.relative_to(WEB).as_posix()
+        for line, name in imports(path):
+            if not name.startswith("metrogames.web.") or name in WEB_EXCEPTIONS.get(rel, set()):
+                continue
+            target = name.split(".")[2]
+            if target != part and target not in table[part]:
+                wrong.append(f"web/{rel}:{line}: {part} imports {name}")
+    assert not wrong, wrong

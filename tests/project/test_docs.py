@@ -156,7 +156,7 @@ def test_the_readme_commands_are_the_cli_commands() -> None:
 def test_the_configuration_page_lists_every_setting_with_its_default() -> None:
     """``docs/configuration.md``'s settings table: one row per field of the server's settings,
     named as its environment variable, with the field's default; no other ``METROGAMES_`` row."""
-    from metrogames.web.config import Settings
+    from metrogames.web.infra.config import Settings
 
     text = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
     table = text.split("## Settings", 1)[1].split("\n\n`tests/project/test_docs.py`", 1)[0]

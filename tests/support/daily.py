@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import delete, update
 
 from metrogames.web.app import create_app
-from metrogames.web.models import AccountRow, DailyAttemptRow, DailyBotScoreRow, PlayerRow
+from metrogames.web.infra.models import AccountRow, DailyAttemptRow, DailyBotScoreRow, PlayerRow
 from support.web import Player, auth, make_settings, view
 
 SECRET = "metrogames-test-secret"

@@ -71,7 +71,7 @@ class Alternating(TestClient):
 def job_workers(url: str, play: int = 1, slow: int = 1) -> Iterator[list[Any]]:
     """RQ job workers of the ``play`` and ``slow`` lanes on the test Redis server (processes
     of their own, as ``serve --workers N`` starts them), stopped at the end."""
-    from metrogames.web.jobs.worker import start_workers, stop_workers
+    from metrogames.web.infra.jobs.worker import start_workers, stop_workers
 
     processes = start_workers(url, {"play": play, "slow": slow})
     try:

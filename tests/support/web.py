@@ -20,7 +20,7 @@ from metrogames.core.protocol import CHANCE
 from metrogames.core.rng import Rng
 from metrogames.games import replay_record
 from metrogames.games.nextstation.sheet import score_sheet
-from metrogames.web.config import Settings
+from metrogames.web.infra.config import Settings
 
 
 def run_async(coroutine: Coroutine[Any, Any, Any], timeout: float = 120.0) -> Any:

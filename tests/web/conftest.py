@@ -20,8 +20,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import delete
 
 from metrogames.web.app import create_app
-from metrogames.web.db import migrate, open_database
-from metrogames.web.models import RoomRow
+from metrogames.web.infra.db import migrate, open_database
+from metrogames.web.infra.models import RoomRow
 from support.web import make_settings
 from support.web_contract import ContractCheck
 

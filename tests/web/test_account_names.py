@@ -18,10 +18,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
+from metrogames.web.accounts.names import skeleton_digest
 from metrogames.web.app import create_app
-from metrogames.web.db import open_database
-from metrogames.web.models import AccountRow
-from metrogames.web.names import skeleton_digest
+from metrogames.web.infra.db import open_database
+from metrogames.web.infra.models import AccountRow
 from support.daily import Clock, daily_client, refused
 from support.web import make_settings
 
@@ -180,7 +180,7 @@ def test_the_skeleton_index_is_unique_in_the_database(db_url: str) -> None:
 
 def migrate_to(url: str, revision: str) -> None:
     config = Config()
-    config.set_main_option("script_location", "metrogames.web:migrations")
+    config.set_main_option("script_location", "metrogames.web.infra:migrations")
     engine = open_database(url)
     try:
         with engine.begin() as connection:

@@ -9,8 +9,8 @@ from typing import Any
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from metrogames.web.accounts import COOKIE
-from metrogames.web.models import AccountRow, AccountSessionRow
+from metrogames.web.accounts.service import COOKIE
+from metrogames.web.infra.models import AccountRow, AccountSessionRow
 from support.daily import Clock, daily_client, refused
 from support.web import JSON
 

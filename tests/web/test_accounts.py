@@ -10,8 +10,8 @@ from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select, update
 
-from metrogames.web.accounts import COOKIE
-from metrogames.web.models import AccountRow, AccountSessionRow, PlayerRow
+from metrogames.web.accounts.service import COOKIE
+from metrogames.web.infra.models import AccountRow, AccountSessionRow, PlayerRow
 from support.daily import Clock, daily_client, new_player, play_day, refused
 from support.web import JSON, auth, failing_writes
 

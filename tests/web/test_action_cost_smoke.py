@@ -12,7 +12,7 @@ from types import ModuleType
 
 import starlette.websockets
 
-from metrogames.web import views
+from metrogames.web.rooms import views
 
 ACTION_COST = Path(__file__).resolve().parents[2] / "benchmarks" / "action_cost.py"
 

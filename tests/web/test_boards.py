@@ -7,7 +7,7 @@ import json
 from metrogames.games import game_names
 from metrogames.games.metro import load_metro
 from metrogames.games.nextstation.citymap import load_city
-from metrogames.web.boards import board, games_list
+from metrogames.web.rooms.boards import board, games_list
 
 
 def test_games_list_names_each_game_with_players_and_options() -> None:

@@ -11,8 +11,8 @@ from typing import Any
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from metrogames.web.daily import ACCOUNT_RULE, MIDNIGHT_RULE
-from metrogames.web.models import DailyAttemptRow, RoomRow
+from metrogames.web.daily.service import ACCOUNT_RULE, MIDNIGHT_RULE
+from metrogames.web.infra.models import DailyAttemptRow, RoomRow
 from support.daily import (
     DAY,
     Clock,

@@ -8,7 +8,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from metrogames.games import game_engine, replay_record
-from metrogames.web.daily_deal import competition_ranks
+from metrogames.web.daily.deal import competition_ranks
 from support.daily import (
     DAY,
     Clock,

@@ -8,7 +8,7 @@ import hmac
 
 import pytest
 
-from metrogames.web.daily_deal import daily_seed, deal_state
+from metrogames.web.daily.deal import daily_seed, deal_state
 from support.daily import SECRET, Clock, daily_client, reopen, started
 
 GOLDEN = [
@@ -97,7 +97,7 @@ def test_the_room_is_dealt_from_the_days_seed(db_url: str) -> None:
 def test_a_random_secret_is_made_once_and_kept(db_url: str) -> None:
     clock = Clock()
     with daily_client(db_url, clock, secret=None) as first:
-        seed = first.app.state.daily.seed("london", "2026-02-28")  # type: ignore[attr-defined]
+        seed = first.app.state.daily.rules.seed("london", "2026-02-28")  # type: ignore[attr-defined]
         assert seed != daily_seed(SECRET.encode(), "london", "2026-02-28")
     with reopen(db_url, clock, secret=None) as second:
-        assert second.app.state.daily.seed("london", "2026-02-28") == seed  # type: ignore[attr-defined]
+        assert second.app.state.daily.rules.seed("london", "2026-02-28") == seed  # type: ignore[attr-defined]

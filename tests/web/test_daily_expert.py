@@ -15,9 +15,9 @@ from sqlalchemy import text
 
 from metrogames.bots import make_bot
 from metrogames.bots.play import play_bots
-from metrogames.web import daily_deal as dd
 from metrogames.web.app import create_app
-from metrogames.web.db import migrate, open_database
+from metrogames.web.daily import deal as dd
+from metrogames.web.infra.db import migrate, open_database
 from support.daily import DAY, Clock, clean, get, new_player, play, started
 from support.web import make_settings
 
@@ -70,7 +70,7 @@ def test_greedy_scores_stored_before_become_the_medium_levels(tmp_path: Path) ->
     engine = open_database(url)
     config = Config()
     config.set_main_option(
-        "script_location", str(resources.files("metrogames.web").joinpath("migrations"))
+        "script_location", str(resources.files("metrogames.web.infra").joinpath("migrations"))
     )
     with engine.begin() as connection:
         config.attributes["connection"] = connection
@@ -88,7 +88,7 @@ def test_greedy_scores_stored_before_become_the_medium_levels(tmp_path: Path) ->
 def test_practice_starts_play_no_expert_and_results_start_few(db_url: str) -> None:
     # 20 practice starts of 20 past days start no expert game; results that need the figure
     # start at most EXPERTS_AT_ONCE at a time, one per deal
-    from metrogames.web.daily import EXPERTS_AT_ONCE
+    from metrogames.web.daily.service import EXPERTS_AT_ONCE
 
     clock = Clock()
     settings = make_settings(db_url, daily_secret=SECRET, daily_expert="expert")

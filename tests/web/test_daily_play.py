@@ -8,7 +8,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from metrogames.web.models import DailyAttemptRow, PlayerRow, RoomRow
+from metrogames.web.infra.models import DailyAttemptRow, PlayerRow, RoomRow
 from support.daily import (
     DAY,
     Clock,

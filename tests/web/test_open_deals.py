@@ -1,5 +1,5 @@
 """An open day's deal is recognised by its content: the chance outcomes a game shows, place by
-place, against the day's (``web/open_deals.py``; issue "Hardened", fault 3)."""
+place, against the day's (``web/daily/open_deals.py``; issue "Hardened", fault 3)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 from metrogames.bots import make_bot
 from metrogames.bots.play import play_bots
 from metrogames.games import load_game, replay_record
-from metrogames.web import daily_deal as dd
-from metrogames.web.open_deals import AGREEMENT, chances, deal_chances, is_days_deal
+from metrogames.web.daily import deal as dd
+from metrogames.web.daily.open_deals import AGREEMENT, chances, deal_chances, is_days_deal
 from support.daily import DAY, Clock, daily_client, new_player, play, refused, started
 from support.web import auth
 
@@ -82,7 +82,7 @@ def test_the_open_days_deal_is_never_searched(db_url: str, game: str) -> None:
         play(client, room, token)
         mine = client.get(f"/api/rooms/{room}/record", headers=auth(token)).json()
         assert "seed" not in mine  # the day is open: no seed, no decks
-        seed = client.app.state.daily.seed(game, DAY)  # type: ignore[attr-defined]
+        seed = client.app.state.daily.rules.seed(game, DAY)  # type: ignore[attr-defined]
         deal = dd.deal_record(game, seed, DAY)
         rebuilt = _with_decks(mine, deal)
         for path in ("/api/analyses", "/api/replays"):

@@ -16,8 +16,8 @@ from sqlalchemy import func, select, update
 from typer.testing import CliRunner
 
 from metrogames.cli.main import app as cli
-from metrogames.web import ratings
-from metrogames.web.models import RatedGameRow, RatingRow
+from metrogames.web.infra.models import RatedGameRow, RatingRow
+from metrogames.web.ratings import service as ratings
 from support.daily import PASSWORD, Clock, daily_client, new_account, refused
 from support.web import JSON, Player, auth
 

@@ -1,4 +1,4 @@
-"""The sign-in back-off per account (docs/web-api.md, "Accounts"; ``web/backoff.py``): issue 21
+"""The sign-in back-off per account (docs/web-api.md, "Accounts"; ``web/accounts/backoff.py``): issue 21
 item 10 — 72 wrong passwords from 8 addresses are not all answered; the wait doubles with each
 further failure up to its cap; a success clears it; a lookalike of the name counts for the
 account; the counts are shared by the workers through Redis, and kept in memory while Redis
@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from redis.asyncio import Redis
 
-from metrogames.web.backoff import SignInBackoff
+from metrogames.web.accounts.backoff import SignInBackoff
 from support.daily import Clock, daily_client, refused
 from support.two_workers import two_workers
 from support.web import run_async

@@ -1,4 +1,4 @@
-"""Admissions wait their turn, moves never do (``web/admission.py``): while every turn of a
+"""Admissions wait their turn, moves never do (``web/infra/admission.py``): while every turn of a
 worker's admission is taken, a room creation, a seat claim, a start and a socket's hello wait,
 and a move in a game being played goes through; once the turns are free, the waiting admission
 is served as usual. On SQLite and PostgreSQL."""
@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from metrogames.web.admission import Admission
+from metrogames.web.infra.admission import Admission
 from support.web import JSON, act, auth, create, view
 
 ONLINE = {"game": "metro", "mode": "online", "seats": [{"name": "host"}, {}]}

@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from metrogames.games import replay_record
 from metrogames.web.app import create_app
-from metrogames.web.config import Settings
+from metrogames.web.infra.config import Settings
 from support.daily import DAY as DAILY_DAY
 from support.daily import Clock, daily_client, new_player, play, started
 from support.daily import get as daily_get

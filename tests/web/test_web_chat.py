@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from metrogames.web.app import create_app
-from metrogames.web.models import ChatRow
+from metrogames.web.infra.models import ChatRow
 from support.web import JSON, auth, create, failing_writes, make_settings, view
 
 

@@ -17,9 +17,9 @@ from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
 from metrogames.web.app import create_app
-from metrogames.web.config import Settings
-from metrogames.web.csrf import origin_of
-from metrogames.web.models import AccountSessionRow
+from metrogames.web.infra.config import Settings
+from metrogames.web.infra.csrf import origin_of
+from metrogames.web.infra.models import AccountSessionRow
 from support.daily import Clock, daily_client
 from support.web import JSON, create, make_settings
 

@@ -1,4 +1,4 @@
-"""One socket cannot slow a room (``web/flood.py``, ``web/ws.py``; issue "Hardened", fault 6).
+"""One socket cannot slow a room (``web/infra/flood.py``, ``web/api/ws.py``; issue "Hardened", fault 6).
 
 The attacker's inputs: about 1,550 illegal actions a second from one socket moved everyone's
 p50 from 9 to 152 ms; 3,000 repeated hellos pushed 3,000 views (5.4 MB) to another socket of
@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from metrogames.web.app import create_app
-from metrogames.web.flood import Bucket
+from metrogames.web.infra.flood import Bucket
 from support.web import auth, create, make_settings, view
 
 
@@ -109,7 +109,7 @@ def test_a_token_replaced_after_hello_no_longer_acts(db_url: str) -> None:
             seen = ws.receive_json()["view"]
             rooms = client.app.state.rooms  # type: ignore[attr-defined]
             table = rooms.tables[room]
-            client.portal.call(rooms.new_seat_token, table, 0)  # type: ignore[union-attr]
+            client.portal.call(rooms.seats.new_seat_token, table, 0)  # type: ignore[union-attr]
             move = next(a for a in seen["legal"] if a != "pass")
             ws.send_json({"type": "action", "action": move, "step": seen["step"]})
             refusal = ws.receive_json()

@@ -16,8 +16,8 @@ from metrogames.bots.coach import hints
 from metrogames.bots.levels import level_algorithm
 from metrogames.core.protocol import Action, State
 from metrogames.core.rng import Rng
-from metrogames.web import rooms as rooms_module
 from metrogames.web.app import create_app
+from metrogames.web.rooms import scheduler as rooms_module
 from support.daily import Clock, daily_client, new_player, refused, started
 from support.web import act, auth, create, make_settings, view
 

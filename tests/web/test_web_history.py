@@ -17,9 +17,10 @@ from fastapi.testclient import TestClient
 
 from metrogames.games import replay_record
 from metrogames.web.app import create_app
-from metrogames.web.daily import DailyService
-from metrogames.web.jobs.service import Jobs
-from metrogames.web.rooms import RoomService
+from metrogames.web.daily.boards import DailyBoards
+from metrogames.web.daily.service import DailyService
+from metrogames.web.infra.jobs.service import Jobs
+from metrogames.web.rooms.store import RoomStore
 from support.daily import DAY, SECRET, Clock, clean, get, new_account, new_player, play_day
 from support.web import Player, auth, create, make_settings
 
@@ -73,15 +74,15 @@ class Gate:
 
 HEAVY: dict[str, tuple[Any, str, str]] = {
     # request: (owner, attribute gated, method) ; the path is made by the test
-    "deal": (DailyService, "_deal_page", "GET"),
-    "leaderboard": (DailyService, "leaderboard", "GET"),
-    "history": (DailyService, "history", "GET"),
-    "best": (DailyService, "best", "GET"),
+    "deal": (DailyBoards, "_deal_page", "GET"),
+    "leaderboard": (DailyBoards, "leaderboard", "GET"),
+    "history": (DailyBoards, "history", "GET"),
+    "best": (DailyBoards, "best", "GET"),
     "result": (DailyService, "_result", "GET"),
     # a replay is a job run in another process (tests/web/test_web_jobs.py): gated where it waits
     "replay": (Jobs, "run", "GET"),
     "upload": (Jobs, "run", "POST"),
-    "load": (RoomService, "_load", "GET"),
+    "load": (RoomStore, "load", "GET"),
 }
 
 
@@ -133,13 +134,13 @@ def test_a_published_deal_is_paged_built_once_and_shows_current_names(
     c.clock.set(f"{NEXT}T00:00:01")  # type: ignore[attr-defined]
     board = get(c, f"/api/daily/london/{DAY}/leaderboard")
     built: list[list[str]] = []
-    build = DailyService._build_records
+    build = DailyBoards._build_records
 
-    def counted(self: DailyService, rooms: list[str], seed: int) -> dict[str, str]:
+    def counted(self: DailyBoards, rooms: list[str], seed: int) -> dict[str, str]:
         built.append(rooms)
         return build(self, rooms, seed)
 
-    monkeypatch.setattr(DailyService, "_build_records", counted)
+    monkeypatch.setattr(DailyBoards, "_build_records", counted)
     url = f"/api/daily/london/{DAY}/deal"
     first = get(c, f"{url}?limit=2")
     rest = get(c, f"{url}?limit=2&offset=2")

@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from metrogames.web.models import ActionRow, PlayerRow, RoomRow, SeatRow
+from metrogames.web.infra.models import ActionRow, PlayerRow, RoomRow, SeatRow
 from support.web import JSON, act, auth, create, record, view
 
 DEEP = 2000

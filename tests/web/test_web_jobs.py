@@ -1,4 +1,4 @@
-"""Heavy jobs (``metrogames.web.jobs``) in the single-process start: they run in other
+"""Heavy jobs (``metrogames.web.infra.jobs``) in the single-process start: they run in other
 processes, their lanes' queues and the requesters' quotas refuse with the documented reasons,
 a job nobody waits for is stopped, equal positions are one hint."""
 
@@ -16,10 +16,11 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from metrogames.web.app import create_app
-from metrogames.web.checks import RoomError, hash_token, new_token
-from metrogames.web.jobs.service import Jobs
-from metrogames.web.models import AccountRow
-from metrogames.web.tables import Seat
+from metrogames.web.checks import hash_token, new_token
+from metrogames.web.errors import RoomError
+from metrogames.web.infra.jobs.service import Jobs
+from metrogames.web.infra.models import AccountRow
+from metrogames.web.rooms.tables import Seat
 from support.web import act, auth, create, make_settings, view
 
 
@@ -222,7 +223,7 @@ def test_a_searching_bot_plays_the_same_after_a_restart(db_url: str) -> None:
 def test_a_lane_keeps_a_process_for_its_first_priority(db_url: str) -> None:
     # two slow-lane processes, two long probes (last priority): one runs, one waits, and a
     # replay (first priority) runs at once on the process kept for it
-    from test_hindsight import solo_record
+    from support.records import solo_record
 
     settings = make_settings(db_url, job_slow_workers=2)
     with TestClient(create_app(settings)) as client:

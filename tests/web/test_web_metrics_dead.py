@@ -1,4 +1,4 @@
-"""A killed worker's live gauges leave ``/metrics`` (``web/metrics.py``, multiprocess mode): a
+"""A killed worker's live gauges leave ``/metrics`` (``web/infra/metrics.py``, multiprocess mode): a
 process that set its open-socket gauge and died without its shutdown (``os._exit``, as SIGKILL
 leaves it) no longer shows at the next scrape; a running one still does."""
 
@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from metrogames.web import metrics
+from metrogames.web.infra import metrics
 
 SET_AND_DIE = """
 import os
-from metrogames.web.metrics import SOCKETS, worker
+from metrogames.web.infra.metrics import SOCKETS, worker
 SOCKETS.labels(worker()).set(7)
 print(os.getpid(), flush=True)
 os._exit(0)

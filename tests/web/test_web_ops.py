@@ -16,8 +16,9 @@ from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import create_engine
 
-from metrogames.web import logs, views
-from metrogames.web.config import Settings
+from metrogames.web.infra import logs
+from metrogames.web.infra.config import Settings
+from metrogames.web.rooms import views
 from metrogames.web.server import server_config
 from support.web import create
 
@@ -98,13 +99,13 @@ def test_health_answers_ok(client: TestClient) -> None:
 
 def test_health_is_503_when_the_database_does_not_answer(client: TestClient) -> None:
     rooms = client.app.state.rooms  # type: ignore[attr-defined]
-    engine = rooms.engine
+    engine = rooms.store.engine
     closed = create_engine("postgresql+psycopg://nobody@127.0.0.1:1/none")  # nothing listens
-    rooms.engine = closed
+    rooms.store.engine = closed
     try:
         r = client.get("/api/health")
     finally:
-        rooms.engine = engine
+        rooms.store.engine = engine
         closed.dispose()
     assert r.status_code == 503, r.text
     body = r.json()

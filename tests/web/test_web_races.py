@@ -24,7 +24,7 @@ from sqlalchemy import func, select
 from test_web_chat import online, say
 
 from metrogames.web.app import create_app
-from metrogames.web.models import ChatRow, DailyAttemptRow
+from metrogames.web.infra.models import ChatRow, DailyAttemptRow
 from support.daily import DAY, Clock, daily_client, new_player
 from support.two_workers import redis_url, two_workers
 from support.web import auth, make_settings

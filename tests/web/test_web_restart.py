@@ -18,7 +18,7 @@ from sqlalchemy import select, update
 
 from metrogames.core.protocol import CHANCE
 from metrogames.web.app import create_app
-from metrogames.web.models import ActionRow, RoomRow
+from metrogames.web.infra.models import ActionRow, RoomRow
 from support.web import act, create, make_settings, view
 
 

@@ -16,8 +16,8 @@ import jsonschema
 import pytest
 from fastapi.testclient import TestClient
 
-from metrogames.web import views
 from metrogames.web.app import create_app
+from metrogames.web.rooms import views
 from support.web import auth, create, make_settings, view
 from support.web_contract import ContractCheck, problem, schema
 
@@ -160,8 +160,8 @@ def test_the_check_catches_an_app_that_breaks_the_contract(
     def stray(*args: Any, **kwargs: Any) -> dict[str, Any]:
         return {**build(*args, **kwargs), "stray": True}
 
-    monkeypatch.setattr("metrogames.web.rooms.build_view", stray)  # HTTP views
-    monkeypatch.setattr("metrogames.web.views.build_view", stray)  # pushed views (ViewCache)
+    monkeypatch.setattr("metrogames.web.rooms.summary.build_view", stray)  # HTTP views
+    monkeypatch.setattr("metrogames.web.rooms.views.build_view", stray)  # pushed views (ViewCache)
     app = ContractCheck(create_app(make_settings(db_url)), problems, checked)
     with TestClient(app) as client:
         made = create(client, game="london", mode="solo", seats=[{"name": "Ada"}])

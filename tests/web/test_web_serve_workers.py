@@ -103,9 +103,9 @@ def test_a_jobs_worker_elsewhere_takes_the_queue_s_jobs() -> None:
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
 
-    from metrogames.web.cluster import connect
-    from metrogames.web.config import Settings
-    from metrogames.web.jobs.service import Jobs
+    from metrogames.web.infra.cluster import connect
+    from metrogames.web.infra.config import Settings
+    from metrogames.web.infra.jobs.service import Jobs
     from support.two_workers import redis_url
 
     url = redis_url()

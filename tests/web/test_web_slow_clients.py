@@ -1,6 +1,6 @@
 """No client can stall the table by being slow: every read from a client has a deadline, the
-headers are bounded, and nothing shared waits while a client is read (``web/deadlines.py``,
-``web/api.py``, ``web/ws.py``; issue "Hardened", fault 1).
+headers are bounded, and nothing shared waits while a client is read (``web/infra/deadlines.py``,
+``web/api/rooms.py``, ``web/api/ws.py``; issue "Hardened", fault 1).
 
 The attacker's input: two ``POST /api/rooms`` with ``Content-Length: 1000`` and a body of ``{``
 that never completes, held open, froze every room creation, seat claim, start, daily start and
@@ -25,9 +25,9 @@ import httpx
 import pytest
 import uvicorn
 
+from metrogames.web.api.ws import Outbox
 from metrogames.web.app import create_app
 from metrogames.web.server import server_config
-from metrogames.web.ws import Outbox
 from support.web import make_settings, run_async
 
 

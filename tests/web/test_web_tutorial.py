@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from metrogames.core.protocol import CHANCE
 from metrogames.games import load_game
 from metrogames.web.app import static_dir
-from metrogames.web.tutorial import TUTORIAL_SEEDS
+from metrogames.web.rooms.tutorial import TUTORIAL_SEEDS
 from support.web import act, auth, create, view
 
 ROOT = Path(__file__).resolve().parents[2]

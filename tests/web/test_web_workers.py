@@ -59,10 +59,10 @@ def race(workers: list[TestClient], room: str, token: str, action: Any, step: in
         return list(pool.map(send, workers))
 
 
-def spy(client: TestClient, method: str) -> list[Any]:
-    """The first argument of each call of the worker's room-service ``method`` (a room id,
-    a table), as the calls are made."""
-    rooms = client.app.state.rooms  # type: ignore[attr-defined]
+def spy(client: TestClient, part: str, method: str) -> list[Any]:
+    """The first argument of each call of ``method`` of the worker's room-service ``part``
+    (``store``, ``sync``: a room id, a table), as the calls are made."""
+    rooms = getattr(client.app.state.rooms, part)  # type: ignore[attr-defined]
     calls: list[Any] = []
     real = getattr(rooms, method)
 
@@ -103,7 +103,7 @@ def test_a_worker_at_the_previous_version_applies_a_published_change_without_rea
 ) -> None:
     with two_workers(db_url) as (a, b):
         room, tokens = online_metro(a, b)
-        reads = spy(b, "_fetch")
+        reads = spy(b, "store", "fetch")
         with b.websocket_connect(f"/ws/rooms/{room}") as ws:
             ws.send_json({"type": "hello", "token": tokens[1]})
             pushed = ws.receive_json()["view"]
@@ -131,7 +131,7 @@ def test_setting_up_a_room_across_workers_reads_nothing_back(db_url: str) -> Non
     # published with what it changed (seats too), and a room loaded or created knows its
     # version, so neither worker reads the room back from the database
     with two_workers(db_url) as (a, b):
-        reads_a, reads_b = spy(a, "_fetch"), spy(b, "_fetch")
+        reads_a, reads_b = spy(a, "store", "fetch"), spy(b, "store", "fetch")
         room, tokens = online_metro(a, b)
         with (
             a.websocket_connect(f"/ws/rooms/{room}") as ws_a,
@@ -153,7 +153,7 @@ def test_a_copy_serving_nothing_is_marked_stale_rather_than_changed(db_url: str)
     with two_workers(db_url) as (a, b):
         room, tokens = online_metro(a, b)
         rooms_b = b.app.state.rooms  # type: ignore[attr-defined]
-        applied = spy(b, "_apply_change")
+        applied = spy(b, "sync", "apply_published")
         rooms_b.tables[room].touched -= 60  # its last request was a minute ago
         for _ in range(3):
             mover = view(a, room)["to_move"][0]
@@ -268,7 +268,7 @@ def test_a_dead_workers_sockets_stop_counting(db_url: str) -> None:
                 finally:
                     client.close()
                 rooms_a = a.app.state.rooms  # type: ignore[attr-defined]
-                a.portal.call(rooms_a.forget_departed)  # type: ignore[union-attr]
+                a.portal.call(rooms_a.sync.forget_departed)  # type: ignore[union-attr]
                 assert marks(ada.receive_json()) == [True, False]
                 assert summary_marks(a, room) == [True, False]
                 client = redis.Redis.from_url(b.app.state.rooms.settings.redis_url)  # type: ignore[attr-defined]
@@ -288,14 +288,14 @@ def test_presence_heard_while_a_room_loads_is_kept(db_url: str) -> None:
         room = made["room"]["room"]
         rooms_b = b.app.state.rooms  # type: ignore[attr-defined]
         loading, go = threading.Event(), threading.Event()
-        real_load = rooms_b._load
+        real_load = rooms_b.store.load
 
         def held_load(room_id: str) -> Any:
             loading.set()  # B has read the room's presence (nobody yet) and reads the database
             assert go.wait(20)
             return real_load(room_id)
 
-        rooms_b._load = held_load
+        rooms_b.store.load = held_load
         with ThreadPoolExecutor(1) as pool:
             summary = pool.submit(b.get, f"/api/rooms/{room}")
             assert loading.wait(20)
@@ -303,7 +303,7 @@ def test_presence_heard_while_a_room_loads_is_kept(db_url: str) -> None:
                 ada.send_json({"type": "hello", "token": made["tokens"]["0"]})
                 ada.receive_json()
                 deadline = time.monotonic() + 10
-                while room not in rooms_b._heard_presence:  # A tells in the background
+                while room not in rooms_b.sync.heard_presence:  # A tells in the background
                     assert time.monotonic() < deadline, "B heard nothing"
                     time.sleep(0.01)
                 go.set()
@@ -412,7 +412,7 @@ def test_an_unreachable_database_is_a_503_that_changes_nothing(db_url: str) -> N
         made = create(a, game="london", mode="solo", seats=[{"name": "Ada"}])
         room, token = made["room"]["room"], made["tokens"]["0"]
         seen = view(b, room, token)
-        engine = b.app.state.rooms.engine  # type: ignore[attr-defined]
+        engine = b.app.state.rooms.store.engine  # type: ignore[attr-defined]
 
         def down(_conn: Any, statement: Any, *_rest: Any) -> None:
             if getattr(statement, "is_dml", False):  # every write, ORM flush or Core statement

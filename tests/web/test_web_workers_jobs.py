@@ -15,8 +15,8 @@ import redis
 from fastapi.testclient import TestClient
 
 from metrogames.web.checks import hash_token, new_token
-from metrogames.web.jobs.service import Jobs
-from metrogames.web.tables import Seat
+from metrogames.web.infra.jobs.service import Jobs
+from metrogames.web.rooms.tables import Seat
 from support.records import solo_record
 from support.two_workers import job_workers, redis_url, two_workers
 from support.web import act, auth, view

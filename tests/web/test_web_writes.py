@@ -15,9 +15,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from metrogames.web import rooms as rooms_module
 from metrogames.web.app import create_app
-from metrogames.web.models import (
+from metrogames.web.infra.models import (
     ActionRow,
     DailyAttemptRow,
     DailyBotScoreRow,
@@ -25,6 +24,7 @@ from metrogames.web.models import (
     RoomRow,
     SeatRow,
 )
+from metrogames.web.rooms import scheduler as rooms_module
 from support.daily import DAY, Clock, clean, new_player, started
 from support.web import JSON, act, auth, create, failing_writes, later, make_settings, record, view
 

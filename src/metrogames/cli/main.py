@@ -64,7 +64,7 @@ from metrogames.sim.runner import Result, SeatSummary, Task, run_many, summarise
 from metrogames.sim.stats import Paired, Run, paired
 
 if TYPE_CHECKING:
-    from metrogames.web.config import Settings  # the web extra: imported by serve only
+    from metrogames.web.infra.config import Settings  # the web extra: imported by serve only
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -921,7 +921,7 @@ def serve(
         from sqlalchemy.engine import make_url
 
         from metrogames.web.app import create_app
-        from metrogames.web.config import Settings
+        from metrogames.web.infra.config import Settings
         from metrogames.web.server import server_config, settle_heap
     except ImportError as exc:
         raise fail(
@@ -991,8 +991,8 @@ def _serve_workers(settings: Settings, workers: int, job_workers: dict[str, int]
     from sqlalchemy.engine import make_url
     from uvicorn.supervisors import Multiprocess
 
-    from metrogames.web.db import migrate, open_database
-    from metrogames.web.jobs.worker import start_workers, stop_workers
+    from metrogames.web.infra.db import migrate, open_database
+    from metrogames.web.infra.jobs.worker import start_workers, stop_workers
     from metrogames.web.server import worker_config
 
     if make_url(settings.db).get_backend_name() != "postgresql":
@@ -1067,7 +1067,12 @@ def jobs_worker(
     take the heavy jobs (bots' searches, hints, analyses, replays, the daily expert) from the
     Redis job queue until stopped (SIGTERM or Ctrl-C stops the job running, too)."""
     try:
-        from metrogames.web.jobs.worker import check_lanes, run_worker, start_workers, stop_workers
+        from metrogames.web.infra.jobs.worker import (
+            check_lanes,
+            run_worker,
+            start_workers,
+            stop_workers,
+        )
     except ImportError as exc:
         raise fail(f"job workers need the web extra (pip install 'metrogames[web]'): {exc}") from None
     url = redis or os.environ.get("METROGAMES_REDIS_URL")
@@ -1115,9 +1120,9 @@ def ratings_recompute(
     rated, and compare with the stored ratings: exit 0 when they match number for number,
     1 (listing the differences) when not; --write stores the recomputed ones."""
     try:
-        from metrogames.web.config import Settings
-        from metrogames.web.db import migrate, open_database, session_factory
-        from metrogames.web.ratings import check_database
+        from metrogames.web.infra.config import Settings
+        from metrogames.web.infra.db import migrate, open_database, session_factory
+        from metrogames.web.ratings.service import check_database
     except ImportError as exc:
         raise fail(f"ratings need the web extra (pip install 'metrogames[web]'): {exc}") from None
     try:

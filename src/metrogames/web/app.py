@@ -1,7 +1,7 @@
 """The FastAPI application: routes, error bodies, security headers, static client, database
 at start, rooms resumed and idle rooms evicted while it runs.
 
-:func:`create_app` builds the app for :class:`~metrogames.web.config.Settings`: it opens the
+:func:`create_app` builds the app for :class:`~metrogames.web.infra.config.Settings`: it opens the
 database and applies the migrations, serves ``/api`` (:mod:`.api`; the daily challenge:
 :mod:`.daily_api`; score sheets: :mod:`.score_api`), ``/ws`` (:mod:`.ws`) and the browser
 client in ``static/`` at ``/`` (``/r/{room}`` is the same page); accounts and sessions:
@@ -14,8 +14,8 @@ runs only the site's own scripts and styles and cannot be framed. Requests that 
 something come from the site's own pages only (:mod:`.csrf`). A request the server fails
 to carry out (e.g. the database fails) is a 500 ``{"error", "reason": "server-error"}``.
 While the app runs (its lifespan), the rooms whose clock runs or whose bots are due are resumed
-(:meth:`~metrogames.web.rooms.RoomService.resume`) and idle rooms leave memory
-(:meth:`~metrogames.web.rooms.RoomService.evict_idle`). Client addresses come from
+(:meth:`~metrogames.web.rooms.service.RoomService.resume`) and idle rooms leave memory
+(:meth:`~metrogames.web.rooms.service.RoomService.evict_idle`). Client addresses come from
 ``X-Forwarded-For`` only for the configured trusted proxies (uvicorn's proxy-headers
 middleware); they are what the creation rate limits count (:mod:`.ratelimit`).
 With ``METROGAMES_REDIS_URL`` set, ``app.state.redis`` is the shared Redis client
@@ -53,37 +53,41 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from metrogames.games import game_names, game_type, load_plugins
 from metrogames.i18n import N_, join, msg
 from metrogames.i18n import Message as I18nMessage
-from metrogames.web import (
-    accounts_api,
-    api,
-    chat_api,
-    daily_api,
-    ops,
-    ratings,
-    ratings_api,
-    score_api,
-    ws,
+from metrogames.web.accounts.backoff import SignInBackoff
+from metrogames.web.accounts.players import Players
+from metrogames.web.accounts.service import Accounts
+from metrogames.web.api import accounts as accounts_api
+from metrogames.web.api import chat as chat_api
+from metrogames.web.api import daily as daily_api
+from metrogames.web.api import ops, ws
+from metrogames.web.api import ratings as ratings_api
+from metrogames.web.api import rooms as api
+from metrogames.web.api import score as score_api
+from metrogames.web.api.bodies import problem_of
+from metrogames.web.chat.service import Chat
+from metrogames.web.daily.rules import DailyRules, load_secret
+from metrogames.web.daily.service import DailyService
+from metrogames.web.errors import RoomError
+from metrogames.web.infra.cluster import Cluster, connect
+from metrogames.web.infra.config import Settings
+from metrogames.web.infra.csrf import SameSite, parse_origins
+from metrogames.web.infra.db import (
+    UNAVAILABLE,
+    migrate,
+    open_database,
+    session_factory,
+    unavailable,
 )
-from metrogames.web.accounts import Accounts
-from metrogames.web.backoff import SignInBackoff
-from metrogames.web.bodies import problem_of
-from metrogames.web.chat import Chat
-from metrogames.web.checks import RoomError
-from metrogames.web.cluster import Cluster, connect
-from metrogames.web.config import Settings
-from metrogames.web.csrf import SameSite, parse_origins
-from metrogames.web.daily import DailyService, load_secret
-from metrogames.web.db import UNAVAILABLE, migrate, open_database, unavailable
-from metrogames.web.flood import Flood
-from metrogames.web.jobs.service import Jobs
-from metrogames.web.language import connection_gettext
-from metrogames.web.logs import RequestIds
-from metrogames.web.metrics import sample, worker_gone
-from metrogames.web.players import Players
-from metrogames.web.ratelimit import RateLimits
-from metrogames.web.rooms import TAKEOVER_SECONDS, RoomService
-from metrogames.web.sockets import SocketCap
-from metrogames.web.views import ViewCache
+from metrogames.web.infra.flood import Flood
+from metrogames.web.infra.jobs.service import Jobs
+from metrogames.web.infra.language import connection_gettext
+from metrogames.web.infra.logs import RequestIds
+from metrogames.web.infra.metrics import sample, worker_gone
+from metrogames.web.infra.ratelimit import RateLimits
+from metrogames.web.infra.sockets import SocketCap
+from metrogames.web.ratings.service import Rater
+from metrogames.web.rooms.service import TAKEOVER_SECONDS, RoomService
+from metrogames.web.rooms.views import ViewCache
 
 log = logging.getLogger(__name__)
 SHUTDOWN_STEP = 10.0
@@ -156,7 +160,7 @@ async def take_over(rooms: RoomService, cluster: Cluster) -> None:
     while True:
         await cluster.alive()
         await asyncio.sleep(TAKEOVER_SECONDS)
-        await rooms.forget_departed()
+        await rooms.sync.forget_departed()
         try:
             await rooms.take_over()
         except Exception as exc:  # e.g. the database is down: next time
@@ -177,7 +181,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     if rooms.cluster is not None:
         chat: Chat = app.state.chat
         listen = rooms.cluster.listen(
-            rooms.room_changed, chat.deliver, rooms.all_changed, rooms.presence_changed
+            rooms.sync.room_changed, chat.deliver, rooms.sync.all_changed, rooms.sync.presence_changed
         )
         tasks += [asyncio.create_task(listen), asyncio.create_task(take_over(rooms, rooms.cluster))]
     try:
@@ -188,7 +192,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await bounded("the background tasks", asyncio.gather(*tasks, return_exceptions=True))
         await bounded("the rooms' clocks and bots", rooms.stop())
         await bounded("the daily expert's games", app.state.daily.stop())
-        await bounded("the heavy jobs", rooms.jobs.close())
+        await bounded("the heavy jobs", app.state.jobs.close())
         worker_gone()
         if app.state.redis is not None:
             await bounded("the Redis connections", app.state.redis.aclose())
@@ -234,29 +238,34 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     app.state.limits = RateLimits(settings)
     app.state.sockets = SocketCap(settings.ws_per_address)
     app.state.flood = Flood(settings.socket_rate, settings.socket_burst)
-    app.state.rooms = rooms = RoomService(settings, engine)
     app.state.redis = connect(settings.redis_url) if settings.redis_url else None
-    if app.state.redis is not None:
-        rooms.cluster = Cluster(app.state.redis)
-    app.state.jobs = rooms.jobs = Jobs(settings, app.state.redis)
+    app.state.jobs = Jobs(settings, app.state.redis)
+    app.state.now = now or time.time
+    # the daily rules read app.state.now at each use (tests move time by replacing it)
+    daily_rules = DailyRules(
+        load_secret(session_factory(engine), settings.daily_secret),
+        lambda: float(app.state.now()),
+    )
+    app.state.rooms = rooms = RoomService(
+        settings,
+        engine,
+        app.state.jobs,
+        cluster=None if app.state.redis is None else Cluster(app.state.redis),
+        listeners=(Rater(time.time), daily_rules),
+        rules=daily_rules,
+    )
     app.state.chat = Chat(rooms, app.state.limits)
     app.state.views = ViewCache()
-    app.state.now = now or time.time
     app.state.players = Players(rooms.sessions)
-    app.state.accounts = Accounts(rooms.sessions, settings.session_days, jobs=rooms.jobs)
+    app.state.accounts = Accounts(rooms.sessions, settings.session_days, jobs=app.state.jobs)
     app.state.backoff = SignInBackoff(
         app.state.redis,
         settings.signin_free,
         settings.signin_backoff,
         max(settings.signin_backoff, settings.signin_backoff_cap),
     )
-    ratings.install(rooms, time.time)
     app.state.daily = DailyService(
-        rooms,
-        app.state.players,
-        load_secret(rooms.sessions, settings.daily_secret),
-        lambda: float(app.state.now()),
-        settings.daily_guest_ranked,
+        rooms, app.state.players, daily_rules, settings.daily_guest_ranked
     )
 
     @app.exception_handler(RoomError)

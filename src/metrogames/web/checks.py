@@ -1,9 +1,7 @@
-"""Checking requests: the refusal type, names, bot codes, seat tokens and safe messages.
+"""Checking requests: names, bot codes, seat tokens and safe messages.
 
-Refusals are :class:`RoomError` (HTTP status, reason code from ``docs/web-api.md``, "Errors",
-and a message naming the problem, translatable when given as a :class:`~metrogames.i18n.Message`);
-the API turns them into ``{"error", "reason"}`` bodies in the client's language.
-Request bodies themselves are declared in :mod:`.bodies`.
+Refusals are :class:`~metrogames.web.errors.RoomError` (:mod:`metrogames.web.errors`).
+Request bodies themselves are declared in :mod:`metrogames.web.api.bodies`.
 """
 
 from __future__ import annotations
@@ -15,7 +13,8 @@ import unicodedata
 import icu
 
 from metrogames.bots.base import bot_codes
-from metrogames.i18n import N_, Gettext, Message, msg
+from metrogames.i18n import N_, Message, msg
+from metrogames.web.errors import shown
 
 MAX_NAME = 64
 MAX_CHAT = 200
@@ -37,76 +36,6 @@ joiners, the soft hyphen, variation selectors, tags, U+034F, fillers...)."""
 _EMOJI = icu.UnicodeSet("[:Emoji:]")
 _PICTOGRAPHIC = icu.UnicodeSet("[[:Extended_Pictographic:][:Emoji_Modifier:]]")
 ZWJ, VS15, VS16, BLACK_FLAG, CANCEL_TAG = "\u200d", "\ufe0e", "\ufe0f", "\U0001f3f4", "\U000e007f"
-
-
-class RoomError(Exception):
-    """A refusal: ``status`` (4xx), ``reason`` (``docs/web-api.md``, "Errors") and message.
-
-    ``message`` is English text or a translatable :class:`~metrogames.i18n.Message` (kept as
-    ``text``; ``message`` is then its English rendering). The message is kept as valid text (a
-    lone surrogate quoted from the input would make the response unencodable): anything that is
-    not is shown as a backslash escape. ``headers`` go with the answer (e.g. ``Retry-After``);
-    ``item`` is the engine's offending item (``IllegalActionError.item``), sent as data.
-    """
-
-    def __init__(
-        self,
-        status: int,
-        reason: str,
-        message: str | Message,
-        headers: dict[str, str] | None = None,
-        item: dict[str, object] | None = None,
-    ) -> None:
-        self.text = message if isinstance(message, Message) else None
-        english = _valid(str(message))
-        super().__init__(english)
-        self.status = status
-        self.reason = reason
-        self.message = english
-        self.headers = headers
-        self.item = item
-
-    def __reduce__(
-        self,
-    ) -> tuple[
-        type[RoomError],
-        tuple[int, str, str | Message, dict[str, str] | None, dict[str, object] | None],
-    ]:
-        return type(self), (
-            self.status,
-            self.reason,
-            self.text or self.message,
-            self.headers,
-            self.item,
-        )
-
-    def body(self, gettext: Gettext) -> dict[str, object]:
-        """The JSON of the refusal: ``{"error", "reason"}`` (the error in the language of
-        ``gettext``), and ``"item"`` when the engine named the offending item."""
-        out: dict[str, object] = {"error": self.localized(gettext), "reason": self.reason}
-        if self.item is not None:
-            out["item"] = self.item
-        return out
-
-    def localized(self, gettext: Gettext) -> str:
-        """The message in the language of ``gettext`` (English when it has no translation)."""
-        return self.message if self.text is None else _valid(self.text.render(gettext))
-
-
-def _valid(text: str) -> str:
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
-
-
-def bad_request(message: str | Message) -> RoomError:
-    """A 400 ``bad-request`` refusal."""
-    return RoomError(400, "bad-request", message)
-
-
-def shown(value: object, limit: int = 40) -> str:
-    """``value`` quoted for a message: at most ``limit`` characters, anything unprintable
-    escaped (``repr``)."""
-    text = str(value)
-    return repr(text[:limit] + ("…" if len(text) > limit else ""))
 
 
 def seat_label(seat: int) -> int:

@@ -1,6 +1,6 @@
 """How ``metrogames serve`` runs the app under uvicorn.
 
-WebSocket frames are capped by the protocol (:data:`~metrogames.web.ws.FRAME_LIMIT`): a larger
+WebSocket frames are capped by the protocol (:data:`~metrogames.web.api.ws.FRAME_LIMIT`): a larger
 message is refused with close code 1009 before it is buffered. uvicorn's own handling of
 ``X-Forwarded-For`` is off: the app trusts it only from the configured proxies
 (:func:`~metrogames.web.app.create_app`). ``metrogames serve --workers N`` runs N processes
@@ -18,11 +18,11 @@ from fastapi import FastAPI
 
 from metrogames.core.capabilities import Boards, Presented
 from metrogames.games import game_engine, game_names, load_game
-from metrogames.web import deadlines
+from metrogames.web.api.ws import FRAME_LIMIT
 from metrogames.web.app import create_app
-from metrogames.web.config import Settings
-from metrogames.web.logs import log_config
-from metrogames.web.ws import FRAME_LIMIT
+from metrogames.web.infra import deadlines
+from metrogames.web.infra.config import Settings
+from metrogames.web.infra.logs import log_config
 
 GRACEFUL_SECONDS = 5
 """At shutdown: how long requests still under way may take before they are cancelled (one
@@ -35,7 +35,7 @@ ones (and, as always, only once the old objects have grown by a quarter)."""
 
 def server_config(app: FastAPI, settings: Settings) -> uvicorn.Config:
     """uvicorn's configuration for ``app`` on ``settings.host``:``settings.port`` (HTTP by
-    :class:`~metrogames.web.deadlines.GuardedHttp`, its limits from ``settings``)."""
+    :class:`~metrogames.web.infra.deadlines.GuardedHttp`, its limits from ``settings``)."""
     deadlines.configure(settings)
     return uvicorn.Config(
         app,

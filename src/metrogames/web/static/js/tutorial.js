@@ -6,7 +6,7 @@
 //
 // The steps are data, /tutorials.json, translated in /tutorials.{lang}.json (the same
 // structure; English when that file is absent or lacks the game): per game {mode, seats,
-// steps}, written for the fixed deals of web/tutorial.py (the same cards, colours and tiles
+// steps}, written for the fixed deals of web/rooms/tutorial.py (the same cards, colours and tiles
 // every time). A step is {text, and at most one of:
 //   move: [[from, to], ...]  (Next Station) the sections of the one move accepted;
 //   square: "D1"             (Metro) the square the drawn tile must go on;

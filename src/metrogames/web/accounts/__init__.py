@@ -1,0 +1,1 @@
+"""Accounts: passwords, sessions, names, sign-in backoff, guest players."""

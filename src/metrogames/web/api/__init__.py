@@ -1,0 +1,1 @@
+"""The routes of the web table, one module per resource (docs/architecture.md, "Inside the web table")."""

@@ -1,0 +1,1 @@
+"""The table chat of online rooms."""

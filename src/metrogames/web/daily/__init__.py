@@ -1,0 +1,1 @@
+"""The daily challenge: its rules, attempts, leaderboards and published deals."""

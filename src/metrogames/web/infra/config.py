@@ -1,0 +1,190 @@
+"""Server settings, read from the environment (prefix ``METROGAMES_``) or given directly.
+
+``METROGAMES_DB`` (SQLAlchemy URL: ``sqlite:///var/metrogames.db`` by default, or
+``postgresql+psycopg://user@host:port/db``), ``METROGAMES_HOST``, ``METROGAMES_PORT``,
+``METROGAMES_BOT_DELAY`` (seconds between two bot actions, so clients can show them one by one)
+``METROGAMES_CLOCK_UNIT`` (real seconds per turn-clock second: 1, or tiny in tests),
+``METROGAMES_HANDOVER_GRACE`` (seconds a seat's player must have been gone, without a
+connection or an action, before the host may hand the seat to a bot),
+``METROGAMES_DAILY_SECRET`` (the daily challenge's secret; when unset, a random one is made once
+and kept in the database), ``METROGAMES_DAILY_EXPERT`` (the strong bot whose score on each daily
+deal is shown beside the reference bot's, computed once in the background: ``expert``; empty:
+none), ``METROGAMES_ROOM_IDLE`` and ``METROGAMES_FINISHED_IDLE`` (seconds
+a room, or a finished room, stays in memory once nothing uses it; reloaded on demand),
+``METROGAMES_RATE_ROOMS``, ``METROGAMES_RATE_PLAYERS``, ``METROGAMES_RATE_JOINS``,
+``METROGAMES_RATE_REPLAYS``, ``METROGAMES_RATE_SCORES``, ``METROGAMES_RATE_HINTS``,
+``METROGAMES_RATE_ACCOUNTS``, ``METROGAMES_RATE_SIGNINS`` and ``METROGAMES_RATE_ANALYSES`` (how
+many rooms, players, seat claims, uploaded replays, scored sheets, hints, sign-ups, sign-in
+attempts and hindsight analyses one client address may ask for, in the ``limits`` library's
+notation, e.g. ``20/minute;200/hour``), ``METROGAMES_RATE_CHAT`` (how many table chat messages
+one seat of a room may send, same notation), ``METROGAMES_ANALYSIS_BUDGET`` (``quick``, ``normal``
+or ``deep``: the hindsight analyses' search),
+``METROGAMES_TRUSTED_PROXIES`` (comma-separated addresses or networks of reverse proxies whose
+``X-Forwarded-For`` names the client; empty: the direct peer is the client),
+``METROGAMES_ALLOWED_ORIGINS`` (comma-separated origins, ``https://host[:port]``, of other sites
+whose pages may send requests that change something; empty: the server's own pages only,
+:mod:`.csrf`),
+``METROGAMES_SECURE_COOKIES`` (mark the session cookie ``Secure``: set it behind HTTPS),
+``METROGAMES_SESSION_DAYS`` (how long a sign-in lasts), ``METROGAMES_SIGNIN_FREE``,
+``METROGAMES_SIGNIN_BACKOFF`` and ``METROGAMES_SIGNIN_BACKOFF_CAP`` (the attempts at one
+account's password that go through before it is locked, the first lock and the longest, in
+seconds: :mod:`.backoff`) and ``METROGAMES_DAILY_GUEST_RANKED``
+(how many ranked guest games of one daily game one client address may start per UTC day),
+``METROGAMES_REDIS_URL`` (``redis://host:port/db``: several workers share rate limits, room
+changes and locks through this Redis server, :mod:`metrogames.web.infra.cluster`; unset: one process,
+no Redis).
+``METROGAMES_LOG_FORMAT`` (``json``: one JSON object per line; ``text``: plain lines for
+development) and ``METROGAMES_LOG_LEVEL`` (``warning``; ``info`` adds the access log):
+:mod:`.logs`.
+``METROGAMES_WS_PER_ADDRESS`` (how many WebSockets one client address may hold open at once, per
+worker). ``METROGAMES_GAMES`` (plug-in games to serve beside the built-in and installed ones:
+comma-separated ``module`` or ``module:attribute`` targets, :mod:`metrogames.games.plugins`;
+empty: none). ``METROGAMES_ADMISSIONS`` (how many admissions — room creations, seat claims, starts,
+sockets' hellos — one worker sets up at once; the others wait their turn, and moves never wait
+for them: :mod:`metrogames.web.infra.admission`).
+Deadlines on clients (:mod:`metrogames.web.infra.deadlines`, :mod:`metrogames.web.api.ws`):
+``METROGAMES_HEADER_SECONDS`` (a request's line and headers, from its first byte; 10),
+``METROGAMES_HEADER_BYTES`` (their largest size; 32 KiB), ``METROGAMES_BODY_SECONDS`` (a body,
+from the end of its headers; 30), ``METROGAMES_SEND_SECONDS`` (how long a client may leave what
+it is sent unread, HTTP or WebSocket; 30), ``METROGAMES_HELLO_SECONDS`` (a WebSocket's first
+message; 10); ``METROGAMES_SOCKET_RATE`` and ``METROGAMES_SOCKET_BURST`` (messages a second one
+WebSocket, and one seat, may send, and the burst allowed above that rate; 20 and 40:
+:mod:`metrogames.web.infra.flood`).
+Heavy jobs (:mod:`metrogames.web.infra.jobs`: hints, searching bots' decisions, analyses, uploaded
+replays, the daily expert's games, password hashing) never run in a serving process:
+``METROGAMES_JOB_WORKERS`` (processes of the ``play`` lane: bots' decisions, then hints; 2) and
+``METROGAMES_JOB_SLOW_WORKERS`` (processes of the ``slow`` lane: replays, expert games,
+analyses; 1) — a process pool per lane in the single-process start, RQ workers started by
+``serve --workers N`` (or ``metrogames jobs worker``) with Redis; ``METROGAMES_JOB_QUEUE``
+(jobs a lane may hold queued; past it: 503 ``busy``) and ``METROGAMES_JOB_QUOTA`` (jobs one
+client address, or one account, may have queued or running at once; past it: 429).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+
+from limits import parse_many
+from pydantic import Field, ValidationInfo, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from metrogames.bots import make_bot
+
+DEFAULT_DB = "sqlite:///var/metrogames.db"
+
+
+class Settings(BaseSettings):
+    """The web table's settings (see the module docstring for the environment names)."""
+
+    model_config = SettingsConfigDict(env_prefix="METROGAMES_")
+
+    db: str = DEFAULT_DB
+    host: str = "127.0.0.1"
+    port: int = 8000
+    bot_delay: float = 0.6
+    clock_unit: float = 1.0
+    handover_grace: float = 30.0
+    daily_secret: str | None = None
+    daily_expert: str = "expert"
+    room_idle: float = 600.0
+    finished_idle: float = 60.0
+    rate_rooms: str = "20/minute;200/hour"
+    rate_players: str = "10/minute;100/hour"
+    rate_joins: str = "30/minute;300/hour"
+    rate_replays: str = "30/minute;300/hour"
+    rate_scores: str = "120/minute;2000/hour"
+    rate_hints: str = "20/minute;200/hour"
+    rate_accounts: str = "3/minute;20/day"
+    rate_signins: str = "10/minute;100/hour"
+    rate_analyses: str = "6/minute;30/hour"
+    rate_chat: str = "10/minute;100/hour"
+    rate_sockets: str = "60/minute;1000/hour"
+    analysis_budget: str = "normal"
+    trusted_proxies: str = ""
+    allowed_origins: str = ""
+    secure_cookies: bool = False
+    session_days: float = Field(default=30.0, gt=0, le=3650)
+    signin_free: int = Field(default=5, ge=1, le=1000)
+    signin_backoff: float = Field(default=30.0, gt=0, le=86_400)
+    signin_backoff_cap: float = Field(default=900.0, gt=0, le=86_400)
+    daily_guest_ranked: int = Field(default=3, ge=0, le=10_000)
+    log_format: str = "json"
+    log_level: str = "warning"
+    redis_url: str | None = None
+    ws_per_address: int = Field(default=32, ge=1, le=100_000)
+    admissions: int = Field(default=2, ge=1, le=10_000)
+    header_seconds: float = Field(default=10.0, gt=0, le=3600)
+    header_bytes: int = Field(default=32 * 1024, ge=1024, le=1024 * 1024)
+    body_seconds: float = Field(default=30.0, gt=0, le=3600)
+    send_seconds: float = Field(default=30.0, gt=0, le=3600)
+    hello_seconds: float = Field(default=10.0, gt=0, le=3600)
+    socket_rate: float = Field(default=20.0, gt=0, le=1_000_000)
+    socket_burst: int = Field(default=40, ge=1, le=1_000_000)
+    games: str = ""
+    job_workers: int = Field(default=2, ge=1, le=256)
+    job_slow_workers: int = Field(default=1, ge=1, le=256)
+    job_queue: int = Field(default=32, ge=1, le=100_000)
+    job_quota: int = Field(default=3, ge=1, le=1000)
+
+    @field_validator("analysis_budget")
+    @classmethod
+    def _budget(cls, value: str) -> str:
+        from metrogames.bots.analysis import BUDGETS
+
+        if value not in BUDGETS:
+            raise ValueError(f"{value!r} is no analysis budget (known: {', '.join(BUDGETS)})")
+        return value
+
+    @field_validator(
+        "rate_rooms",
+        "rate_players",
+        "rate_joins",
+        "rate_replays",
+        "rate_scores",
+        "rate_hints",
+        "rate_accounts",
+        "rate_signins",
+        "rate_analyses",
+        "rate_chat",
+        "rate_sockets",
+    )
+    @classmethod
+    def _rate(cls, value: str) -> str:
+        parse_many(value)  # ValueError naming the text it cannot read
+        return value
+
+    @field_validator("log_format", "log_level")
+    @classmethod
+    def _logs(cls, value: str, info: ValidationInfo) -> str:
+        from metrogames.web.infra.logs import log_config
+
+        if info.field_name == "log_format":
+            log_config(fmt=value)  # ValueError naming the formats
+        else:
+            log_config(level=value)
+        return value
+
+    @field_validator("daily_expert")
+    @classmethod
+    def _expert(cls, value: str) -> str:
+        if value:
+            make_bot(value)  # ValueError naming the known codes
+        return value
+
+    @field_validator("allowed_origins")
+    @classmethod
+    def _origins(cls, value: str) -> str:
+        from metrogames.web.infra.csrf import parse_origins
+
+        parse_origins(value)  # ValueError naming the entry that is no origin
+        return value
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxies(cls, value: str) -> str:
+        for entry in filter(None, (e.strip() for e in value.split(","))):
+            try:
+                ipaddress.ip_network(entry, strict=False)
+            except ValueError:
+                raise ValueError(f"{entry!r} is no IP address or network") from None
+        return value

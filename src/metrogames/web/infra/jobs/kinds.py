@@ -1,0 +1,63 @@
+"""The kinds of heavy job: which lane each runs in, its priority there and its time limit."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of job (:mod:`.work` names its function): its ``lane`` (``play``, ``passwords``
+    or ``slow``: each lane has its own worker processes, so a bot's turn never waits behind an
+    analysis), its ``priority`` in the lane (0 first), ``timeout`` (seconds it may run, after
+    which it is stopped) and whether its answers are kept by key (``cached``)."""
+
+    name: str
+    lane: str
+    priority: int
+    timeout: float
+    cached: bool
+
+
+KINDS: dict[str, Kind] = {
+    k.name: k
+    for k in (
+        Kind("decide", "play", 0, 60.0, cached=False),
+        Kind("hint", "play", 1, 60.0, cached=True),
+        Kind("hash", "passwords", 0, 30.0, cached=False),
+        Kind("verify", "passwords", 0, 30.0, cached=False),
+        Kind("replay", "slow", 0, 120.0, cached=True),
+        Kind("expert", "slow", 1, 900.0, cached=False),
+        Kind("analysis", "slow", 2, 900.0, cached=True),
+        Kind("probe", "slow", 2, 600.0, cached=False),
+    )
+}
+"""Every kind by name. ``decide``: a bot's decision (the bot levels that search: ``hard`` and
+``expert``); ``hint``; ``hash`` and ``verify``: passwords (argon2id); ``replay``: an uploaded
+record's frames; ``expert``: the daily expert's game; ``analysis``; ``probe``: a wait of known
+length (operators' and tests' probe of the slow lane)."""
+
+QUEUED_LANES = ("play", "slow")
+"""The lanes that go through the Redis job queue in the scale-out start (passwords never do)."""
+NICE = {"play": 2, "passwords": 2, "slow": 5}
+"""How much lower than the serving process each lane's workers run (``os.nice``)."""
+
+
+@dataclass(eq=False)
+class Job:
+    """One job in flight in this process: its ``key`` (the content it is computed from: equal
+    keys, one job), ``kind``, ``payload`` (plain JSON), the ``answer`` its backend resolves with
+    :func:`metrogames.web.infra.jobs.work.run`'s dict, and how many requests wait for it
+    (``waiters``); ``handle`` and ``seq`` are the backend's."""
+
+    key: str
+    kind: Kind
+    payload: dict[str, Any]
+    answer: asyncio.Future[dict[str, Any]]
+    waiters: int = 0
+    seq: int = 0
+    handle: Any = None
+    mine: bool = False
+    """Whether this process put the job in its backend (it alone observes its run time)."""

@@ -1,0 +1,186 @@
+"""The heavy jobs themselves: plain functions of plain data, run by the job workers.
+
+This is the module every job worker imports (a process of the local pool, an RQ work horse):
+it knows no app, no database and no request. Each job takes a JSON object and returns JSON
+(:func:`run` wraps them): a position travels as the seat's own view — its snapshot
+(``docs/notation.md``, "Position snapshot") with the game's name, player count and options — and
+a game as its record, so a worker never sees what the requester may not know.
+
+The kinds (:data:`JOBS`):
+
+* ``decide``: a bot's decision, ``{"game", "players", "options", "snapshot", "seat", "bot",
+  "seed"}`` → ``{"action": <action JSON>}``;
+* ``hint``: the coach's best moves (:func:`metrogames.bots.coach.hints`), ``{"game",
+  "players", "options", "snapshot", "seat", "about": <action JSON> | null, "seed", "k"}`` →
+  ``{"figure", "moves", "about"}``;
+* ``analysis``: hindsight on a finished solo game, ``{"record", "budget"}`` → the analysis
+  document as JSON text (:func:`metrogames.web.rooms.analyses.analysis_text`);
+* ``replay``: a record's spectator frames, ``{"record"}`` → JSON text
+  (:func:`metrogames.web.rooms.replays.replay_text`);
+* ``expert``: a bot's whole game on a deal, ``{"game", "seed", "bot"}`` → the score
+  (:func:`metrogames.web.daily.deal.bot_score`);
+* ``hash`` and ``verify``: argon2id, ``{"password"}`` → the PHC string, ``{"stored",
+  "password"}`` → ``{"ok", "rehash"}``;
+* ``probe``: ``{"seconds"}`` → the worker's process id, after that wait.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from metrogames.bots.base import make_bot
+from metrogames.bots.coach import hints
+from metrogames.core.protocol import Action, State
+from metrogames.games import game_from_options, game_names, load_game, load_plugins
+from metrogames.i18n import Message
+from metrogames.web.daily.deal import bot_score
+from metrogames.web.daily.open_deals import refuse_open_deal
+from metrogames.web.errors import RoomError
+from metrogames.web.rooms.analyses import analysis_text
+from metrogames.web.rooms.replays import replay_text
+
+HASHER = PasswordHasher()
+"""argon2id with RFC 9106's low-memory profile (as :mod:`metrogames.web.accounts.service` stores)."""
+
+
+def position(job: dict[str, Any]) -> State[Action]:
+    """The view a position job carries (``game``, ``players``, ``options``, ``snapshot``)."""
+    game = game_from_options(job["game"], job["players"], job["options"])
+    return game.from_snapshot(job["snapshot"])
+
+
+def decide(job: dict[str, Any]) -> dict[str, Any]:
+    """A bot's decision for ``seat`` on its view, the bot seeded with ``seed``."""
+    view, seat = position(job), int(job["seat"])
+    bot = make_bot(job["bot"], seed=int(job["seed"]))
+    action = bot.decide(view, seat, view.legal_actions(seat))
+    return {"action": view.action_to_json(seat, action)}
+
+
+def hint(job: dict[str, Any]) -> dict[str, Any]:
+    """The coach's ``k`` best moves for ``seat`` on its view (and the estimate of ``about``)."""
+    view, seat = position(job), int(job["seat"])
+    about = None if job["about"] is None else view.action_from_json(seat, job["about"])
+    found = hints(view, seat, about=about, seed=int(job["seed"]), k=int(job["k"]))
+    return found.to_json(view, seat)
+
+
+def analysis(job: dict[str, Any]) -> str:
+    """The analysis of a record as JSON text (refused on an open day's deal: ``open``)."""
+    refuse_open_deal(job["record"], job.get("open", {}))
+    return analysis_text(job["record"], job["budget"])
+
+
+def replay(job: dict[str, Any]) -> str:
+    """The spectator frames of a record as JSON text (refused on an open day's deal)."""
+    refuse_open_deal(job["record"], job.get("open", {}))
+    return replay_text(job["record"])
+
+
+def expert(job: dict[str, Any]) -> int:
+    """The score of bot ``bot`` playing the deal of ``seed`` to the end."""
+    return bot_score(job["game"], int(job["seed"]), job["bot"])
+
+
+def hash_password(job: dict[str, Any]) -> str:
+    """The argon2id PHC string of ``password``."""
+    return HASHER.hash(job["password"])
+
+
+def verify_password(job: dict[str, Any]) -> dict[str, bool]:
+    """Whether ``password`` is the one ``stored`` was made of, and whether ``stored`` was
+    made with older parameters (to be replaced)."""
+    try:
+        ok = HASHER.verify(job["stored"], job["password"])
+    except (VerificationError, InvalidHashError):
+        return {"ok": False, "rehash": False}
+    return {"ok": ok, "rehash": HASHER.check_needs_rehash(job["stored"])}
+
+
+def probe(job: dict[str, Any]) -> int:
+    """Wait ``seconds`` (a job of known length, asked for by no route: the operators' and the
+    tests' probe of a lane), then give the worker's process id."""
+    time.sleep(float(job.get("seconds", 0.0)))
+    return os.getpid()
+
+
+JOBS: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "decide": decide,
+    "hint": hint,
+    "analysis": analysis,
+    "replay": replay,
+    "expert": expert,
+    "hash": hash_password,
+    "verify": verify_password,
+    "probe": probe,
+}
+"""The job functions by kind."""
+
+
+def run(kind: str, job: dict[str, Any]) -> dict[str, Any]:
+    """Run the job ``kind`` on ``job``: ``{"value": <its JSON>}``, ``{"refused": <a refusal>}``
+    for a :class:`~metrogames.web.errors.RoomError` (:func:`refusal_json`), or ``{"failed":
+    <the traceback's text>}``, each with ``"pid"``, the process that ran it, and ``"seconds"``,
+    its run time. Never raises (an answer crosses any process boundary)."""
+    started = time.perf_counter()
+    try:
+        answer = {"value": JOBS[kind](job)}
+    except RoomError as exc:
+        answer = {"refused": refusal_json(exc)}
+    except Exception:
+        answer = {"failed": traceback.format_exc(limit=8)}
+    return answer | {"pid": os.getpid(), "seconds": time.perf_counter() - started}
+
+
+def refusal_json(exc: RoomError) -> dict[str, Any]:
+    """A refusal as JSON: ``{"status", "reason", "message", "item"}``, a translatable
+    message as ``{"template", "params"}`` (its parameters likewise)."""
+    return {
+        "status": exc.status,
+        "reason": exc.reason,
+        "message": _message_json(exc.text if exc.text is not None else exc.message),
+        "item": exc.item,
+    }
+
+
+def refusal_of(data: dict[str, Any]) -> RoomError:
+    """The :class:`~metrogames.web.errors.RoomError` of :func:`refusal_json`."""
+    message = _message_of(data["message"])
+    assert isinstance(message, (str, Message))
+    return RoomError(data["status"], data["reason"], message, item=data.get("item"))
+
+
+def _message_json(value: object) -> object:
+    if isinstance(value, Message):
+        return {"template": value.template, "params": {k: _message_json(v) for k, v in value.params.items()}}
+    return value
+
+
+def _message_of(value: object) -> object:
+    if isinstance(value, dict) and set(value) == {"template", "params"}:
+        params = {k: _message_of(v) for k, v in value["params"].items()}
+        return Message(value["template"], params)
+    return value
+
+
+def preload(nice: int = 0, games: bool = True, plugins: str = "") -> None:
+    """Ready a worker process: lower its CPU priority by ``nice`` (the serving processes go
+    first), register the plug-in games the server serves (``plugins``: the
+    ``METROGAMES_GAMES`` targets) and, with ``games``, make, view and snapshot one game of each
+    (their lazily built tables filled before the first job; the modules are imported with this
+    one)."""
+    if nice:
+        os.nice(nice)
+    if not games:
+        return
+    load_plugins(plugins.split(","))
+    for name in game_names():
+        state = load_game(name).new_game(0)
+        state.game.from_snapshot(state.view(0).snapshot())

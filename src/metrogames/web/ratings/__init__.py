@@ -1,0 +1,1 @@
+"""Ratings of online play."""

@@ -1,0 +1,84 @@
+"""What the features and the job runner plug into the room core with, at construction
+(``create_app``).
+
+* :class:`RoomListener` — told, in the transaction that stores a game's last action, that the
+  game finished (the daily challenge records the attempt's score, the ratings rate an online
+  game): what it writes is stored with that action or not at all.
+* :class:`RoomRules` — the rules a feature sets on rooms it owns: whether a room is private
+  to its players (the daily challenge's rooms until their day closes) and whether hints are off
+  (a ranked daily game). :data:`OPEN_ROOMS` is the default: every room public, hints on.
+* :class:`JobRunner` — where the searches run, out of this process (hints, the searching bots:
+  :class:`~metrogames.web.infra.jobs.service.Jobs`); the room core needs only this method of it.
+
+The room service takes them as arguments (``RoomService(..., listeners=..., rules=...)``):
+nothing is attached to it afterwards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from sqlalchemy.orm import Session
+
+from metrogames.web.rooms.tables import Progress, Table
+
+Origin = tuple[str | None, str | None]
+"""Who claims a seat: the keyed digest of the client address and the SHA-256 of its sign-in
+session's token (``None``: unknown, or not signed in) — kept with the seat so that seats one
+person holds in a game do not rate each other (:mod:`metrogames.web.ratings`)."""
+
+
+class RoomListener(Protocol):
+    """A feature that reacts to a room's game ending."""
+
+    def finished(self, session: Session, table: Table, progress: Progress) -> None:
+        """Called in the transaction that stores a game's last action: (session, table, final
+        progress). Rows added with ``session`` are stored with that action; an exception
+        stores nothing (the action is refused)."""
+
+
+class RoomRules(Protocol):
+    """Whether a room is private, and whether hints are off in it."""
+
+    def private(self, table: Table) -> bool:
+        """Whether a room is private to its players: its record keeps its seed and decks
+        hidden and spectators are refused (the daily challenge's rooms until their day
+        closes)."""
+
+    def hints_off(self, table: Table) -> bool:
+        """Whether hints are refused in a room (a ranked daily game)."""
+
+
+class JobRunner(Protocol):
+    """Heavy work out of this process (:meth:`~metrogames.web.infra.jobs.service.Jobs.run`)."""
+
+    async def run(
+        self,
+        kind: str,
+        payload: dict[str, Any],
+        *,
+        key: str | None = None,
+        who: Sequence[str] = (),
+    ) -> Any:
+        """The answer of job ``kind`` on ``payload`` (``key``: computed once per key; ``who``:
+        the requesters' quota keys).
+
+        Raises:
+            RoomError: 429 (a quota full), 503 ``busy`` (its queue full).
+        """
+
+
+class OpenRooms:
+    """The rules without any feature: every room public, hints on."""
+
+    def private(self, table: Table) -> bool:
+        """Never: every room is public."""
+        return False
+
+    def hints_off(self, table: Table) -> bool:
+        """Never: hints are on in every room."""
+        return False
+
+
+OPEN_ROOMS = OpenRooms()
