@@ -3,28 +3,28 @@ at start, rooms resumed and idle rooms evicted while it runs.
 
 :func:`create_app` builds the app for :class:`~metrogames.web.infra.config.Settings`: it opens the
 database and applies the migrations, serves ``/api`` (:mod:`.api`; the daily challenge:
-:mod:`.daily_api`; score sheets: :mod:`.score_api`), ``/ws`` (:mod:`.ws`) and the browser
+:mod:`~metrogames.web.api.daily`; score sheets: :mod:`~metrogames.web.api.score`), ``/ws`` (:mod:`~metrogames.web.api.ws`) and the browser
 client in ``static/`` at ``/`` (``/r/{room}`` is the same page); accounts and sessions:
-:mod:`.accounts_api`; ratings of online play: :mod:`.ratings` and :mod:`.ratings_api`; the table chat of online rooms:
-:mod:`.chat` and :mod:`.chat_api`; ``/metrics`` and ``/api/health``: :mod:`.ops`; log lines
-carry a request id (:mod:`.logs`); attempts at an account's password back off
-(:mod:`.backoff`). Every
+:mod:`~metrogames.web.api.accounts`; ratings of online play: :mod:`.ratings` and :mod:`~metrogames.web.api.ratings`; the table chat of online rooms:
+:mod:`.chat` and :mod:`~metrogames.web.api.chat`; ``/metrics`` and ``/api/health``: :mod:`~metrogames.web.api.ops`; log lines
+carry a request id (:mod:`~metrogames.web.infra.logs`); attempts at an account's password back off
+(:mod:`~metrogames.web.accounts.backoff`). Every
 response carries :data:`SECURITY_HEADERS`: the page
 runs only the site's own scripts and styles and cannot be framed. Requests that change
-something come from the site's own pages only (:mod:`.csrf`). A request the server fails
+something come from the site's own pages only (:mod:`~metrogames.web.infra.csrf`). A request the server fails
 to carry out (e.g. the database fails) is a 500 ``{"error", "reason": "server-error"}``.
 While the app runs (its lifespan), the rooms whose clock runs or whose bots are due are resumed
 (:meth:`~metrogames.web.rooms.service.RoomService.resume`) and idle rooms leave memory
 (:meth:`~metrogames.web.rooms.service.RoomService.evict_idle`). Client addresses come from
 ``X-Forwarded-For`` only for the configured trusted proxies (uvicorn's proxy-headers
-middleware); they are what the creation rate limits count (:mod:`.ratelimit`).
+middleware); they are what the creation rate limits count (:mod:`~metrogames.web.infra.ratelimit`).
 With ``METROGAMES_REDIS_URL`` set, ``app.state.redis`` is the shared Redis client
 (redis.asyncio; else ``None``): rate limits are counted there, and while the app runs it
 listens to the other workers' room changes and chat messages and takes over rooms nobody runs
-(:mod:`.cluster`). A request the database cannot serve because it is unreachable is a 503
+(:mod:`~metrogames.web.infra.cluster`). A request the database cannot serve because it is unreachable is a 503
 ``{"error", "reason": "unavailable"}``, never a 500. Heavy work — hints, searching bots,
 analyses, replays, the daily expert, passwords — runs in job workers, never in this process
-(``app.state.jobs``: :mod:`.jobs`); at shutdown its queued jobs are dropped and its running
+(``app.state.jobs``: :mod:`~metrogames.web.infra.jobs`); at shutdown its queued jobs are dropped and its running
 ones stopped.
 """
 

@@ -6,7 +6,7 @@ message is refused with close code 1009 before it is buffered. uvicorn's own han
 (:func:`~metrogames.web.app.create_app`). ``metrogames serve --workers N`` runs N processes
 under uvicorn's process manager (:func:`worker_config`), each building its app with
 :func:`worker_app` from the environment (the CLI puts its options there). Logs: structured lines
-(:mod:`.logs`).
+(:mod:`~metrogames.web.infra.logs`).
 """
 
 from __future__ import annotations

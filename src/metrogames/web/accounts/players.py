@@ -6,7 +6,7 @@ recovered and a stolen database does not reveal one. The token goes in
 ``Authorization: Bearer <token>``; copying it to another device moves the player there.
 
 Errors are :class:`~metrogames.web.errors.RoomError`: 401 ``bad-token`` without a token,
-403 ``bad-token`` for a token of no player. Names arrive checked (:class:`.bodies.PlayerBody`).
+403 ``bad-token`` for a token of no player. Names arrive checked (:class:`~metrogames.web.api.bodies.PlayerBody`).
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ Sign-up and sign-in answer with the session cookie (:data:`~metrogames.web.accou
 HttpOnly (the page's scripts never see it), ``SameSite=Lax`` (not sent with another site's
 requests but a link's), ``Path=/``, ``Max-Age`` the session's lifetime, and ``Secure`` when
 ``METROGAMES_SECURE_COOKIES`` is set. Sign-ups and sign-in attempts are counted per client
-address (:mod:`.ratelimit`), and attempts at an account's password (sign-ins, password
-changes) per account too (:mod:`.backoff`). Password hashing and verifying are heavy jobs
+address (:mod:`~metrogames.web.infra.ratelimit`), and attempts at an account's password (sign-ins, password
+changes) per account too (:mod:`~metrogames.web.accounts.backoff`). Password hashing and verifying are heavy jobs
 (:mod:`metrogames.web.infra.jobs`): a sign-in's count toward the jobs' quota is its address's and
 the account name's (its skeleton, as the back-off's), so a crowd of wrong passwords for one
 name waits its turn; a request whose client leaves gives its job up.
@@ -107,7 +107,7 @@ def backoff(request: Request) -> SignInBackoff:
 @router.post("/sessions")
 async def sign_in(request: Request, response: Response) -> dict[str, Any]:
     """Sign in ``{"name", "password"}`` → the account (cookie); the attempt counts against
-    the address and the account (:mod:`.backoff`) before the password is checked."""
+    the address and the account (:mod:`~metrogames.web.accounts.backoff`) before the password is checked."""
     body = await read_body(request, SignInBody, N_("a sign-in"))
     await charge(request, "signins")
     key = skeleton_digest(body.name)

@@ -68,7 +68,7 @@ def claimer(request: Request) -> Origin:
 
 
 def flood(request: Request) -> Flood:
-    """The app's flood control (:mod:`.flood`)."""
+    """The app's flood control (:mod:`~metrogames.web.infra.flood`)."""
     found: Flood = request.app.state.flood
     return found
 

@@ -4,7 +4,7 @@ challenge (v1)"): ``/api/players...`` and ``/api/daily...``.
 Bodies are read by :func:`~metrogames.web.api.common.read_body` (bounded, parsed into the models of
 :mod:`.bodies`; 400 ``bad-request``, never 422); a guest's player token comes from
 ``Authorization: Bearer``, and without one a signed-in account plays with its own player (the
-session cookie, :mod:`.accounts_api`). The work is done by
+session cookie, :mod:`~metrogames.web.api.accounts`). The work is done by
 :class:`~metrogames.web.daily.service.DailyService` and :class:`~metrogames.web.accounts.players.Players`;
 refusals are :class:`~metrogames.web.errors.RoomError` (``{"error", "reason"}``). Their database
 work runs on worker threads (``asyncio.to_thread``): a leaderboard, a history or a write waiting

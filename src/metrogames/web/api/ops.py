@@ -1,4 +1,4 @@
-"""For operators: ``GET /metrics`` (:mod:`.metrics`) and ``GET /api/health``.
+"""For operators: ``GET /metrics`` (:mod:`~metrogames.web.infra.metrics`) and ``GET /api/health``.
 
 ``GET /api/health`` answers whether this worker's database and Redis answer, within
 :data:`HEALTH_TIMEOUT` seconds each::
@@ -72,7 +72,7 @@ async def health(request: Request) -> JSONResponse:
 
 @router.get("/metrics", include_in_schema=False)
 async def get_metrics(request: Request) -> Response:
-    """The metrics in Prometheus' text format (:mod:`.metrics`)."""
+    """The metrics in Prometheus' text format (:mod:`~metrogames.web.infra.metrics`)."""
     rooms: RoomService = request.app.state.rooms
     metrics.sample_rooms(len(rooms.tables))
     body, content_type = metrics.exposition()

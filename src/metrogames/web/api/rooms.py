@@ -142,7 +142,7 @@ async def get_moves(room: str, request: Request) -> dict[str, Any]:
 @router.post("/rooms/{room}/actions")
 async def post_action(room: str, request: Request) -> dict[str, Any]:
     """Play ``{"action", "step"}``; answers the seat's view after the action (its time goes
-    to ``action_round_trip_seconds``: :mod:`.metrics`)."""
+    to ``action_round_trip_seconds``: :mod:`~metrogames.web.infra.metrics`)."""
     received = time.perf_counter()
     rooms = service(request)
     body = await read_body(request, ActionBody, "an action")
@@ -209,7 +209,7 @@ def _replay_key(record: Any) -> str:
 
 
 def open_deals(request: Request) -> OpenDeals:
-    """Today's daily deals, which no search of the server's may touch (:mod:`.open_deals`)."""
+    """Today's daily deals, which no search of the server's may touch (:mod:`~metrogames.web.daily.open_deals`)."""
     daily: DailyService = request.app.state.daily
     return daily.open_deals()
 

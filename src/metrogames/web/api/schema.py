@@ -1,7 +1,7 @@
 """The JSON Schema of the web table's documents: ``docs/web-schema.json``.
 
 Contract: ``docs/web-api.md``, "Views", "Rooms" and "Playing". :func:`schema_document` builds
-it (JSON Schema 2020-12, with pydantic) from the typed dicts of :mod:`.views` — a view's common
+it (JSON Schema 2020-12, with pydantic) from the typed dicts of :mod:`~metrogames.web.rooms.views` — a view's common
 keys, the room summary, the replay, the WebSocket's server messages — the WebSocket's client
 messages (:mod:`.bodies`) and, for each game family, its part of a view: the registry's
 ``view_type`` of the family's games. ``scripts/build_schema.py`` writes the file; a test
@@ -140,7 +140,7 @@ def _other_view(common: dict[str, Any], known: list[str]) -> dict[str, Any]:
 
 def _frames_are_views(defs: dict[str, Any]) -> None:
     """A replay's frames and a view message's view are ``View`` s (typed as plain dicts
-    in :mod:`.views`: their keys depend on the family)."""
+    in :mod:`~metrogames.web.rooms.views`: their keys depend on the family)."""
     defs["Replay"]["properties"]["frames"]["items"] = {"$ref": REF.format(model="View")}
     defs["ViewMessage"]["properties"]["view"] = {"$ref": REF.format(model="View")}
 

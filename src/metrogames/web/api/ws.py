@@ -4,13 +4,13 @@ The client's first message is ``{"type": "hello", "token": <seat token> | null}`
 ``METROGAMES_HELLO_SECONDS`` of connecting (else the socket is closed, code 1008); the server
 answers ``{"type": "view", "view": ...}`` at once and after every change of the room that changes
 what the socket sees (built once per seat and change, the same text for each of the seat's
-sockets: :mod:`.views`; a view equal to the last one the socket was sent is not sent again). The
+sockets: :mod:`~metrogames.web.rooms.views`; a view equal to the last one the socket was sent is not sent again). The
 client plays with ``{"type": "action", "action": ..., "step": n}`` and, in an online room, chats
 with ``{"type": "chat", "text"}`` (every socket of the room that said hello gets each new message
 as ``{"type": "chat", "message"}``: :mod:`.chat`); a refusal comes back as
 ``{"type": "error", "error", "reason"}`` (with ``"step"``, the action's, when the message refused
 was an action: a client tells its move's refusal apart; the error in the socket's language:
-:mod:`.language`, read from the upgrade request) and changes nothing. A client that says hello again (or
+:mod:`~metrogames.web.infra.language`, read from the upgrade request) and changes nothing. A client that says hello again (or
 reconnects) gets the current view. The seat's token is checked again at every action and chat
 message: a token replaced since the hello (a new daily start, a claimed guest) no longer acts.
 
@@ -19,13 +19,13 @@ message that is not one, or a request the server fails to carry out, is answered
 message and the socket stays open. The server caps frames at the protocol level
 (:data:`FRAME_LIMIT`, :mod:`.server`): a larger message closes the socket (1009) before it is
 buffered. One socket, and one seat, may send ``METROGAMES_SOCKET_RATE`` messages a second
-(bursts of ``METROGAMES_SOCKET_BURST``, :mod:`.flood`): over it a message is refused unread, and a
+(bursts of ``METROGAMES_SOCKET_BURST``, :mod:`~metrogames.web.infra.flood`): over it a message is refused unread, and a
 socket that goes on is closed (1008, ``too many messages``).
 
 Nothing here waits on a client while anything shared is held: what a socket is sent goes into
 its own :class:`Outbox`, sent by its own task, each message within ``METROGAMES_SEND_SECONDS``
 (a client that stops reading is closed, 1008, and its departure is no error). One client address
-holds at most ``METROGAMES_WS_PER_ADDRESS`` sockets at once (:mod:`.sockets`): one more is told
+holds at most ``METROGAMES_WS_PER_ADDRESS`` sockets at once (:mod:`~metrogames.web.infra.sockets`): one more is told
 why in an error message and closed with code 1008 and the same reason.
 """
 

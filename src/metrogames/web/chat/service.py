@@ -114,7 +114,7 @@ class Chat:
 
     async def deliver(self, room: str, message: dict[str, Any]) -> None:
         """Push a stored ``message`` of ``room`` to this worker's sockets of the room (also
-        called for the other workers' messages, :mod:`.cluster`)."""
+        called for the other workers' messages, :mod:`~metrogames.web.infra.cluster`)."""
         for send in list(self.sinks.get(room, {}).values()):
             with contextlib.suppress(Exception):  # a closed socket is dropped by its reader
                 await send({"type": "chat", "message": message})

@@ -1,7 +1,7 @@
 """The daily challenge service (``docs/web-api.md``, "The daily challenge (v1)").
 
-One solo deal per game and UTC day (:mod:`.daily_deal`), played on the server in a room of
-mode ``daily`` whose one seat is held by the player token (:mod:`.players`), so the rooms'
+One solo deal per game and UTC day (:mod:`~metrogames.web.daily.deal`), played on the server in a room of
+mode ``daily`` whose one seat is held by the player token (:mod:`~metrogames.web.accounts.players`), so the rooms'
 REST and WebSocket API plays it and the engine checks every action and computes the score.
 
 Rules implemented here:
@@ -473,7 +473,7 @@ class DailyService:
         return score
 
     def play_expert(self, game: str, day: str) -> None:
-        """Have the :attr:`expert` play the day's deal, as a heavy job (:mod:`.jobs`, the
+        """Have the :attr:`expert` play the day's deal, as a heavy job (:mod:`~metrogames.web.infra.jobs`, the
         ``slow`` lane; 10–20 s), unless it is playing it already or :data:`EXPERTS_AT_ONCE`
         games are under way (its score is kept in ``daily_bot_scores``; a result that finds
         none asks again; nothing happens without an expert)."""

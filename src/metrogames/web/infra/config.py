@@ -28,7 +28,7 @@ whose pages may send requests that change something; empty: the server's own pag
 ``METROGAMES_SESSION_DAYS`` (how long a sign-in lasts), ``METROGAMES_SIGNIN_FREE``,
 ``METROGAMES_SIGNIN_BACKOFF`` and ``METROGAMES_SIGNIN_BACKOFF_CAP`` (the attempts at one
 account's password that go through before it is locked, the first lock and the longest, in
-seconds: :mod:`.backoff`) and ``METROGAMES_DAILY_GUEST_RANKED``
+seconds: :mod:`~metrogames.web.accounts.backoff`) and ``METROGAMES_DAILY_GUEST_RANKED``
 (how many ranked guest games of one daily game one client address may start per UTC day),
 ``METROGAMES_REDIS_URL`` (``redis://host:port/db``: several workers share rate limits, room
 changes and locks through this Redis server, :mod:`metrogames.web.infra.cluster`; unset: one process,

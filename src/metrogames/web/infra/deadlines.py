@@ -21,7 +21,7 @@ The limits are class attributes, set from the settings before serving
 (:func:`configure`: ``METROGAMES_HEADER_SECONDS``, ``_HEADER_BYTES``, ``_BODY_SECONDS``,
 ``_SEND_SECONDS``); uvicorn is told the class by its import path (``serve --workers N`` starts
 its workers by that path too). WebSocket upgrades leave this protocol once upgraded
-(:mod:`.ws` bounds the socket's own reads and writes).
+(:mod:`~metrogames.web.api.ws` bounds the socket's own reads and writes).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ everyone else's moves. Each socket, and each seat of a room (its sockets and its
 together, on this worker), has a token bucket (:class:`Bucket`): ``METROGAMES_SOCKET_RATE``
 messages a second on average, ``METROGAMES_SOCKET_BURST`` at once. A message over it is refused
 unread (``rate-limited``); a socket that goes on sending refused messages (its refusals, too,
-counted by a bucket of the same size) is closed with code 1008 and a reason (:mod:`.ws`).
+counted by a bucket of the same size) is closed with code 1008 and a reason (:mod:`~metrogames.web.api.ws`).
 """
 
 from __future__ import annotations

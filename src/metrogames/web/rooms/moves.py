@@ -134,7 +134,7 @@ class Playing:
         admit: Callable[[str, int], None] | None = None,
     ) -> tuple[Table, int]:
         """``POST /api/rooms/{room}/actions``: play ``{"action", "step"}`` for the token's seat
-        (``admit(room, seat)`` first: the seat's flood control, :mod:`.flood`).
+        (``admit(room, seat)`` first: the seat's flood control, :mod:`~metrogames.web.infra.flood`).
 
         Returns:
             The table and the acting seat (bots that follow have played when ``bot_delay`` is
@@ -185,7 +185,7 @@ class Playing:
         """``POST /api/rooms/{room}/hint``: the coach's best moves for the token's seat at
         ``step`` (:func:`metrogames.bots.coach.hints` on the seat's own view, never the full
         state), with the estimate of ``about`` when given. The search is a heavy job
-        (:mod:`.jobs`, for the requesters ``who``) keyed by the position as the seat sees it
+        (:mod:`~metrogames.web.infra.jobs`, for the requesters ``who``) keyed by the position as the seat sees it
         and ``about`` (:func:`position_job`), its seed derived from that key: the same
         position gets the same hints in any room, computed once. It runs without the room's
         lock: the position it read stays the answer's ``step``.

@@ -177,7 +177,7 @@ class Scheduler:
         self, table: Table, seat: int, code: str, clock_step: int | None = None
     ) -> object:
         """One bot action for ``seat`` (it sees the turn's start, or its Metro view; played
-        for the turn clock when ``clock_step`` is given: see :meth:`~metrogames.web.rooms.service.RoomService.play`); returns the
+        for the turn clock when ``clock_step`` is given: see :meth:`~metrogames.web.rooms.moves.Playing.play`); returns the
         action's JSON."""
         state = table.progress.state
         seen = state.view(seat)

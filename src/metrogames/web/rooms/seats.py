@@ -26,7 +26,7 @@ from metrogames.web.rooms.store import RoomStore
 from metrogames.web.rooms.tables import Seat, Table
 
 Held = Callable[[str], AbstractAsyncContextManager[Table]]
-"""The room service's room kept in memory while a block runs (:meth:`RoomService.held`)."""
+"""The room service's room kept in memory while a block runs (:meth:`~metrogames.web.rooms.service.RoomService.held`)."""
 Settle = Callable[[Table], Awaitable[None]]
 """What follows a change: the clock of a new turn, the views pushed, the bots
 (:meth:`~metrogames.web.rooms.scheduler.Scheduler.settle`)."""

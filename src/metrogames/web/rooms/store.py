@@ -87,7 +87,7 @@ class RoomStore:
 
     async def on_writer(self, fn: Callable[..., T], *args: Any) -> T:
         """Run the database write ``fn(*args)`` on the writer thread and wait for its result
-        (its duration goes to the metrics: :mod:`.metrics`)."""
+        (its duration goes to the metrics: :mod:`~metrogames.web.infra.metrics`)."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._writer, metrics.timed_write, fn, *args)
 

@@ -115,7 +115,7 @@ class Table:
     change or connection, by the room service's clock), ``holds`` (requests and sockets using
     the table now: a held room stays in memory) and ``timed_out`` (per seat, what the turn
     clock played for it last, until it acts again; stored with those actions, so a room
-    loaded again has it: :func:`timed_out_notices`). With several workers (:mod:`.cluster`):
+    loaded again has it: :func:`timed_out_notices`). With several workers (:mod:`~metrogames.web.infra.cluster`):
     ``stale`` (another worker changed the room since it was read), ``refresh_task`` (the
     task catching it up and pushing views to this worker's sockets), ``version`` (the room's
     version in Redis this copy is known to match, or ``None``), ``heard`` (the version the

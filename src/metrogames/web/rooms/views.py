@@ -14,7 +14,7 @@ a room — gets the same text, built once per change of the room.
 
 The typed dicts here are the contract's shapes — a view's common keys (:class:`ViewCommon`), a
 room summary (:class:`RoomSummary`, built by ``RoomService.summary``) and the WebSocket's
-server messages; :mod:`.schema` publishes them, with each family's part of a view (the
+server messages; :mod:`~metrogames.web.api.schema` publishes them, with each family's part of a view (the
 registry's ``view_type``), as the JSON Schema ``docs/web-schema.json``.
 """
 
