@@ -9,6 +9,10 @@ from playwright.sync_api import Browser, Page, expect
 from browser.conftest import PageErrors, new_page
 from browser.helpers import create_game, metro_move, shot
 
+HINT_MS = 30_000
+"""A hint is a job in another process (a cold one first): under a parallel test run it has
+taken more than the default 5 s to come back."""
+
 
 def test_hint_lists_three_moves_with_their_figures(page: Page, server: str) -> None:
     create_game(page, server, "metro", "bots", **{"player-count": "2"})
@@ -16,7 +20,7 @@ def test_hint_lists_three_moves_with_their_figures(page: Page, server: str) -> N
     expect(page.locator("[data-testid=hint-list]")).to_have_count(0)
     page.click("#hint-btn")
     moves = page.locator("[data-testid=hint-list] .hint-move")
-    expect(moves).to_have_count(3)
+    expect(moves).to_have_count(3, timeout=HINT_MS)
     texts = moves.locator(".hint-text").all_inner_texts()
     assert len(set(texts)) == 3 and all(re.fullmatch(r"[a-d]{4} [A-H][1-8]", t) for t in texts)
     for line in moves.all_inner_texts():  # Metro: the win probability first, then points
@@ -40,7 +44,7 @@ def test_hint_in_london_solo_shows_expected_scores(page: Page, server: str) -> N
     page.wait_for_selector("#hint-btn")
     page.click("#hint-btn")
     moves = page.locator("[data-testid=hint-list] .hint-move")
-    expect(moves).to_have_count(3)
+    expect(moves).to_have_count(3, timeout=HINT_MS)
     lines = moves.all_inner_texts()
     for line in lines:  # solo: points only
         assert re.search(r"^(\S+) \d+\.\d points$", line), line
@@ -66,7 +70,7 @@ def test_on_a_phone_the_best_hint_is_scrolled_into_view(
         page.wait_for_selector("svg.board-metro .hit-square")
         page.locator("#hint-btn").scroll_into_view_if_needed()  # below the board and the dock
         page.locator("#hint-btn").tap()
-        expect(page.locator(".hint-badge")).to_have_count(3)
+        expect(page.locator(".hint-badge")).to_have_count(3, timeout=HINT_MS)
         # the page scrolls once the badges are drawn: wait for it (or time out and report)
         page.wait_for_function(
             """() => {
