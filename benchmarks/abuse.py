@@ -35,12 +35,12 @@ error, then runs every kind at once, concurrently, for ``--duration`` seconds:
 
 The requests are in :mod:`abuse_requests`, the connections in :mod:`abuse_sockets`. A burst
 kind sends its next burst as soon as the server's ``Retry-After`` (of a 429 refusal)
-says a place is free, else a second after the last answer. Against ``load_web.py``'s server
-(every player comes from 127.0.0.1 too) the limits the players need are lifted — rooms,
-players, seat claims, replays, ranked guest games, open WebSockets — but hints, analyses,
-sign-ups and sign-ins are at the server's defaults (20, 6, 3 and 10 a minute), so this abuser
-meets the real limits; the message limits (20 a second, bursts of 40) are per socket and per
-seat, never lifted.
+says a place is free, else a second after the last answer. Beside ``load_web.py``'s players it
+connects from an address of its own (``--source``, :data:`SOURCE`: 127.0.0.2), while the
+players' 127.0.0.1 is exempt from the per-address limits (``METROGAMES_RATE_EXEMPT``): this
+abuser meets every limit at the server's default — rooms (20 a minute), players, hints (20),
+analyses (6), sign-ups, sign-ins (10), WebSockets opened (60 a minute) and held (32), the job
+quota (3) — and the message limits (20 a second, bursts of 40), per socket and per seat.
 
 Counted per kind (``--json``: one document on standard output): ``sent`` (requests,
 connections, or messages written to a socket — a flooding client writes far more than the
@@ -122,6 +122,10 @@ class AbuseConfig:
     request_timeout: float = 30.0
     analysis_timeout: float = 120.0
     seed: int | None = None
+    source: str = ""
+    """The local address every connection comes from (``--source``, e.g. ``127.0.0.2``: an
+    address of its own, which the server's per-address limits count apart from the players';
+    empty: the system's choice)."""
 
 
 @dataclass
@@ -179,6 +183,14 @@ class Abuser:
     async def sleep(self, seconds: float) -> None:
         """Sleep ``seconds``, or until the run stops."""
         await asyncio.sleep(max(0.0, min(seconds, self.left())))
+
+    def local_addr(self) -> tuple[str, int] | None:
+        """Where this abuser's connections come from (``None``: anywhere)."""
+        return (self.cfg.source, 0) if self.cfg.source else None
+
+    async def open_connection(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        """A raw TCP connection to the server, from :meth:`local_addr`."""
+        return await asyncio.open_connection(self.host, self.port, local_addr=self.local_addr())
 
     # -- HTTP ------------------------------------------------------------------------------
     def fault(self, kind: str, **facts: Any) -> None:
@@ -306,7 +318,7 @@ class Abuser:
         setups = abuse_requests.SETUPS | abuse_sockets.SETUPS
         cpu0 = time.process_time()
         # a connection per request: none is reused just as the server closes it idle
-        connector = aiohttp.TCPConnector(limit=0, force_close=True)
+        connector = aiohttp.TCPConnector(limit=0, force_close=True, local_addr=self.local_addr())
         self.http = aiohttp.ClientSession(
             base_url=self.base_url,
             connector=connector,
@@ -388,16 +400,24 @@ def parse_kinds(text: str) -> tuple[str, ...]:
     return kinds
 
 
+SOURCE = "127.0.0.2"
+"""The abuser's own address beside ``load_web.py``'s players (127.0.0.1, which that server
+exempts from the per-address limits): the abuser meets every default limit."""
+
+
 class AbuserProcess:
     """This script run as a separate process against ``url`` for ``duration`` seconds with
-    more command-line ``options``, its report and log in ``workdir``: :meth:`wait_ready` once
-    it is set up, :meth:`report` when it has ended, :meth:`close` in any case."""
+    more command-line ``options`` (connecting from :data:`SOURCE` unless they name a
+    ``--source``), its report and log in ``workdir``: :meth:`wait_ready` once it is set up,
+    :meth:`report` when it has ended, :meth:`close` in any case."""
 
     def __init__(self, url: str, duration: float, options: list[str], workdir: Path) -> None:
         self.duration = duration
         self.out, self.log = workdir / "abuse.json", workdir / "abuse.log"
         cmd = [sys.executable, str(Path(__file__).resolve()), "--server", url]
         cmd += ["--duration", str(duration), "--json", *options]
+        if "--source" not in options:
+            cmd += ["--source", SOURCE]
         with self.out.open("wb") as out, self.log.open("wb") as log:
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=log)
 
@@ -470,6 +490,9 @@ def main(argv: list[str] | None = None) -> int:
             f"--{name.replace('_', '-')}", type=type(default), default=default, help=text
         )
     parser.add_argument("--seed", type=int, help="of the records' seeds and days (default: new)")
+    parser.add_argument(
+        "--source", default="", help="the local address to connect from (e.g. 127.0.0.2)"
+    )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args(argv)
     try:
@@ -485,7 +508,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"{named}: must be positive (crowds, drops and the flood rate may be 0)")
     if args.analysis_drops > args.analysis_burst:
         parser.error("--analysis-drops: at most --analysis-burst")
-    cfg = AbuseConfig(duration=args.duration, kinds=kinds, seed=args.seed, **values)
+    cfg = AbuseConfig(
+        duration=args.duration, kinds=kinds, seed=args.seed, source=args.source, **values
+    )
     report = asyncio.run(Abuser(args.server, cfg).run())
     if args.json:
         print(json.dumps(report, indent=2))

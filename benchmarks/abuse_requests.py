@@ -72,7 +72,7 @@ async def drop_request(ab: Abuser, kind: str, path: str, body: Any) -> None:
     tally.sent += 1
     try:
         async with asyncio.timeout(max(0.1, min(10.0, ab.left()))):
-            _, writer = await asyncio.open_connection(ab.host, ab.port)
+            _, writer = await ab.open_connection()
             writer.write(head.encode() + data)
             await writer.drain()
         writer.close()

@@ -80,7 +80,7 @@ async def member(
         wait = ab.connect_wait()
         try:
             async with asyncio.timeout(wait):
-                reader, writer = await asyncio.open_connection(ab.host, ab.port)
+                reader, writer = await ab.open_connection()
         except (OSError, TimeoutError) as exc:
             ab.connect_failed(kind, f"TCP {ab.host}:{ab.port}", exc, wait)
             await ab.sleep(0.5)
@@ -196,7 +196,7 @@ async def socket_loop(
     while ab.left() > 0:
         wait = ab.connect_wait()
         try:
-            ws = await connect(url, open_timeout=wait, close_timeout=2)
+            ws = await connect(url, open_timeout=wait, close_timeout=2, local_addr=ab.local_addr())
         except (OSError, TimeoutError, InvalidHandshake, ConnectionClosed) as exc:
             ab.connect_failed(kind, f"WebSocket {url}", exc, wait)
             await ab.sleep(0.2)

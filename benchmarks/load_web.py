@@ -50,20 +50,19 @@ transport errors such as a request dropped by a dying worker) and ``faults``; th
 and memory are those of all its processes.
 
 Abuse: ``--abuse`` runs the load twice on fresh servers, first quiet, then with
-``benchmarks/abuse.py`` beside it as a separate process — one client address (127.0.0.1, as the
-players) at the heavy endpoints' limits, a slow-body and a slow-header crowd, a flood of
+``benchmarks/abuse.py`` beside it as a separate process — one client address of its own
+(127.0.0.2) at the heavy endpoints' limits, a slow-body and a slow-header crowd, a flood of
 illegal actions and of hellos (its docstring tells each kind) — and reports the players' round
 trips of both runs side by side: the abused p99 and actions as multiples of the quiet run's
 (issue 21's target: a p99 within :data:`P99_TARGET` times, every player seated, nothing lost,
 duplicated or in error), and the abuser's counts (``abuse`` in the abused run's JSON). ``--abuse-only KINDS`` picks the abuser's kinds; ``--no-quiet`` leaves out
 the quiet run; ``--slow-bodies N`` and ``--slow-headers N`` size the crowds.
 
-Limits: every client comes from 127.0.0.1, so the server is started with the per-address limits
-the players need lifted — room creations (which daily starts count too), players, seat claims,
-uploaded replays, ranked guest games a day, open WebSockets — and every other limit at its
-default: hints (20 a minute), analyses (6), sign-ups (3) and sign-ins (10), which the players
-never use and the abuser meets as any address would. The per-socket and per-seat message
-limits are per socket: the players play far below them.
+Limits: every player comes from 127.0.0.1, which the server is started to exempt from the
+per-address load limits (``METROGAMES_RATE_EXEMPT``: rate limits, socket cap, job quota), with
+the daily challenge's ranked guest cap lifted; the abuser connects from 127.0.0.2 and meets
+every limit at its default. The per-socket and per-seat message limits hold for everyone: the
+players play far below them.
 """
 
 from __future__ import annotations

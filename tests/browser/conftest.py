@@ -61,6 +61,7 @@ def serving(tmp_path_factory: pytest.TempPathFactory, **extra: str) -> Iterator[
     env["METROGAMES_CLOCK_UNIT"] = "1"
     env["METROGAMES_HANDOVER_GRACE"] = "0"  # a closed page has left at once
     env["METROGAMES_DAILY_EXPERT"] = "easy"  # the daily deal's strong bot, at no cost
+    env["METROGAMES_JOB_WARM"] = "0"  # job processes start at their first jobs (few tests have any)
     # every test's rooms, players, accounts and analyses come from this machine
     kinds = ("ROOMS", "PLAYERS", "JOINS", "REPLAYS", "SCORES", "HINTS", "ACCOUNTS", "SIGNINS")
     for kind in (*kinds, "ANALYSES", "CHAT", "SOCKETS"):

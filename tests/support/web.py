@@ -33,8 +33,10 @@ def run_async(coroutine: Coroutine[Any, Any, Any], timeout: float = 120.0) -> An
 def make_settings(db_url: str, **kw: Any) -> Settings:
     """Test settings: bots play at once, a turn-clock second lasts 10 ms, no daily expert
     (its games take seconds of CPU) unless asked for, and no flood limit on a seat's
-    messages (tests play as fast as a machine) unless asked for."""
+    messages (tests play as fast as a machine) unless asked for, and job processes started
+    at their first jobs (most tests run none) unless asked for."""
     kw.setdefault("daily_expert", "")
+    kw.setdefault("job_warm", False)
     kw.setdefault("socket_rate", 1_000_000)
     kw.setdefault("socket_burst", 1_000_000)
     kw.setdefault("rate_sockets", "1000000/minute")

@@ -113,6 +113,28 @@ def outcome(client: TestClient, task: Any) -> Any:
     return client.portal.call(wait)  # type: ignore[union-attr]
 
 
+def test_warm_job_processes_start_with_the_server_and_serve_the_first_job(db_url: str) -> None:
+    """``METROGAMES_JOB_WARM``: every lane's processes are started by the server's start (a
+    no-op job answered by another process), and the first hint is served by that same pool."""
+    with TestClient(create_app(make_settings(db_url, job_warm=True))) as client:
+        lanes = jobs_of(client).local.lanes
+        assert set(lanes) == {"passwords", "play", "slow"}
+        pools = {}
+        for name, lane in lanes.items():
+            assert lane.warmed is not None and lane.pool is not None, name
+            pid = lane.warmed.result(timeout=60)
+            assert pid != os.getpid() and alive(pid), name
+            pools[name] = lane.pool
+        made = create(client, game="london", mode="solo", seats=[{"name": "Ada"}])
+        room, token = made["room"]["room"], made["tokens"]["0"]
+        step = view(client, room, token)["step"]
+        r = client.post(f"/api/rooms/{room}/hint", headers=auth(token), json={"step": step})
+        assert r.status_code == 200, r.text
+        assert lanes["play"].pool is pools["play"]
+    with TestClient(create_app(make_settings(db_url))) as client:  # not warmed: no process
+        assert all(lane.pool is None for lane in jobs_of(client).local.lanes.values())
+
+
 def test_a_full_lane_refuses_busy_and_a_requester_over_its_quota_429(
     app_client: TestClient,
 ) -> None:

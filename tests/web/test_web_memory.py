@@ -20,9 +20,11 @@ import websockets
 from fastapi import WebSocketDisconnect
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
+from starlette.requests import Request
 from typer.testing import CliRunner
 
 from metrogames.cli.main import app as cli
+from metrogames.web.api.jobs import requester
 from metrogames.web.api.ws import FRAME_LIMIT
 from metrogames.web.app import create_app
 from metrogames.web.infra.config import Settings
@@ -166,10 +168,47 @@ def test_forwarded_addresses_count_only_from_trusted_proxies(db_url: str) -> Non
             refused(spoof.post("/api/rooms", json=ROOM), 429, "rate-limited")
 
 
+def test_exempt_addresses_are_counted_by_no_per_address_limit(db_url: str) -> None:
+    """``METROGAMES_RATE_EXEMPT``: the operator's own addresses pass the rate limits and the
+    socket cap and have no address quota for jobs; every other address meets them all."""
+    main, client_from = limited(
+        db_url, rate_rooms="1/minute", ws_per_address="1", rate_exempt="192.0.2.0/28, 2001:db8::1"
+    )
+    with main:
+        ours, v6, ada = client_from("192.0.2.5"), client_from("2001:db8::1"), client_from("192.0.2.99")
+        rooms = [create(client, **ROOM)["room"]["room"] for client in (ours, ours, ours, v6, v6)]
+        create(ada, **ROOM)
+        refused(ada.post("/api/rooms", json=ROOM), 429, "rate-limited")
+        path = f"/ws/rooms/{rooms[0]}"
+        hello = {"type": "hello", "token": None}
+        with ours.websocket_connect(path) as one, ours.websocket_connect(path) as two:
+            for ws in (one, two):
+                ws.send_json(hello)
+                assert ws.receive_json()["type"] == "view"
+            with ada.websocket_connect(path) as first, ada.websocket_connect(path) as second:
+                first.send_json(hello)
+                assert first.receive_json()["type"] == "view"
+                assert second.receive_json()["reason"] == "rate-limited"
+        sockets = main.app.state.sockets  # type: ignore[attr-defined]
+        assert sockets.open == {}  # the exempt sockets were never counted
+
+
+def test_the_job_quota_of_an_exempt_address_is_its_accounts_only(db_url: str) -> None:
+    app = create_app(make_settings(db_url, rate_exempt="192.0.2.0/28"))
+
+    def keys(host: str) -> list[str]:
+        scope = {"type": "http", "app": app, "client": (host, 1), "headers": [], "method": "GET"}
+        return asyncio.run(requester(Request(scope), "Ada"))
+
+    assert keys("192.0.2.5") == ["name:Ada"]
+    assert keys("192.0.2.16") == ["address:192.0.2.16", "name:Ada"]
+
+
 @pytest.mark.parametrize(
     ("setting", "value"),
     [
         ("rate_rooms", "lots"),
+        ("rate_exempt", "10.0.0.0/33"),
         ("rate_players", "10 per fortnight"),
         ("trusted_proxies", "proxy.example"),
         ("trusted_proxies", "10.0.0.1, 10.0.0.300"),

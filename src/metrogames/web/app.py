@@ -172,9 +172,12 @@ async def take_over(rooms: RoomService, cluster: Cluster) -> None:
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """While the app runs: resume the rooms that need it, evict idle ones; at the end, stop
     the rooms' clocks and bots and the daily expert's games. Every game's modules are
-    imported before the first request (not by the first room of each game, under load)."""
+    imported, and the heavy jobs' processes started (``METROGAMES_JOB_WARM``), before the
+    first request (not by the first room of each game, or the first hint, under load)."""
     for name in game_names():
         game_type(name)
+    if app.state.settings.job_warm:
+        app.state.jobs.warm()
     rooms: RoomService = app.state.rooms
     tasks = [asyncio.create_task(rooms.resume()), asyncio.create_task(sweep(rooms))]
     tasks.append(asyncio.create_task(sample(lambda: len(rooms.tables))))
@@ -236,7 +239,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxies)
     app.state.settings = settings
     app.state.limits = RateLimits(settings)
-    app.state.sockets = SocketCap(settings.ws_per_address)
+    app.state.sockets = SocketCap(settings.ws_per_address, app.state.limits.exempted)
     app.state.flood = Flood(settings.socket_rate, settings.socket_burst)
     app.state.redis = connect(settings.redis_url) if settings.redis_url else None
     app.state.jobs = Jobs(settings, app.state.redis)

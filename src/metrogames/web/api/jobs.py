@@ -10,7 +10,7 @@ from typing import TypeVar
 from starlette.requests import ClientDisconnect, Request
 
 from metrogames.web.accounts.service import COOKIE
-from metrogames.web.infra.ratelimit import client_key
+from metrogames.web.infra.ratelimit import RateLimits, client_key, exempt
 
 T = TypeVar("T")
 
@@ -18,8 +18,10 @@ T = TypeVar("T")
 async def requester(request: Request, name: str | None = None) -> list[str]:
     """The quota keys of ``request``: its client address and its account — the signed-in
     account of its session cookie (one read, only when the cookie is there), or for a
-    sign-in the account ``name`` tried (a ``name:`` key)."""
-    keys = [f"address:{client_key(request)}"]
+    sign-in the account ``name`` tried (a ``name:`` key); no address key for an address the
+    per-address limits exempt (``METROGAMES_RATE_EXEMPT``)."""
+    limits: RateLimits = request.app.state.limits
+    keys = [] if exempt(request, limits.exempted) else [f"address:{client_key(request)}"]
     if name is not None:
         keys.append(f"name:{name}")
         return keys

@@ -48,7 +48,14 @@ from metrogames.web.errors import RoomError, bad_request
 from metrogames.web.infra import logs
 from metrogames.web.infra.config import Settings
 from metrogames.web.infra.db import UNAVAILABLE, unavailable
-from metrogames.web.infra.flood import CLOSE_REASON, Bucket, Flood, too_many
+from metrogames.web.infra.flood import (
+    CLOSE_REASON,
+    HELLO_RATE,
+    Bucket,
+    Flood,
+    hello_bucket,
+    too_many,
+)
 from metrogames.web.infra.language import connection_gettext
 from metrogames.web.infra.metrics import ROUND_TRIP, SOCKETS, worker
 from metrogames.web.infra.ratelimit import RateLimits
@@ -194,6 +201,7 @@ class Connection:
         self.bucket: Bucket = self.flood.socket_bucket()
         self.strikes: Bucket = self.flood.socket_bucket()
         """Refused messages: a socket that runs out of these is closed."""
+        self.hellos: Bucket = hello_bucket()
         self.refused_at = 0.0
         self.chat_key: int | None = None
         self.gettext = connection_gettext(socket)
@@ -221,19 +229,29 @@ class Connection:
                 raise too_many(self.flood.rate)
             if self.seat is not None:
                 self.flood.seat(self.table.id, self.seat)
-        except RoomError:
-            if not self.strikes.take():
-                self.outbox.closed = True
-                asyncio.get_running_loop().create_task(
-                    _close(self.socket, CLOSE_CODE, CLOSE_REASON)
-                )
-                return False
-            now = time.monotonic()
-            if now - self.refused_at < 1.0:
-                return False
-            self.refused_at = now
-            raise
+        except RoomError as exc:
+            return self._refused(exc)
         return True
+
+    def admit_hello(self) -> bool:
+        """Count one hello against the socket's hellos (after a few at once,
+        :data:`~metrogames.web.infra.flood.HELLO_RATE` a second: each is a whole view sent);
+        ``False`` or :class:`RoomError` as :meth:`admit`."""
+        return self.hellos.take() or self._refused(too_many(HELLO_RATE))
+
+    def _refused(self, refusal: RoomError) -> bool:
+        """A message over a bucket: a strike; the socket is closed when its strikes run out
+        (``False``), else ``refusal`` is raised to be answered, at most once a second
+        (``False`` otherwise: dropped unanswered)."""
+        if not self.strikes.take():
+            self.outbox.closed = True
+            asyncio.get_running_loop().create_task(_close(self.socket, CLOSE_CODE, CLOSE_REASON))
+            return False
+        now = time.monotonic()
+        if now - self.refused_at < 1.0:
+            return False
+        self.refused_at = now
+        raise refusal
 
     async def hello(self, message: Hello) -> None:
         async with self.rooms.admission.turn():  # a crowd's hellos wait; moves do not
@@ -360,7 +378,8 @@ async def serve_connection(conn: Connection) -> None:
                     continue
                 message = _decode(data.get("text"))
                 if isinstance(message, Hello):
-                    await conn.hello(message)
+                    if conn.admit_hello():
+                        await conn.hello(message)
                 elif isinstance(message, ChatMessage):
                     await conn.say(message)
                 else:

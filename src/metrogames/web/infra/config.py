@@ -21,6 +21,9 @@ one seat of a room may send, same notation), ``METROGAMES_ANALYSIS_BUDGET`` (``q
 or ``deep``: the hindsight analyses' search),
 ``METROGAMES_TRUSTED_PROXIES`` (comma-separated addresses or networks of reverse proxies whose
 ``X-Forwarded-For`` names the client; empty: the direct peer is the client),
+``METROGAMES_RATE_EXEMPT`` (comma-separated addresses or networks the per-address load limits
+do not count — the rate limits, the socket cap and the job quota by address: the operator's
+own monitoring, bots or load tests; empty: none),
 ``METROGAMES_ALLOWED_ORIGINS`` (comma-separated origins, ``https://host[:port]``, of other sites
 whose pages may send requests that change something; empty: the server's own pages only,
 :mod:`.csrf`),
@@ -57,7 +60,9 @@ replays, the daily expert's games, password hashing) never run in a serving proc
 analyses; 1) — a process pool per lane in the single-process start, RQ workers started by
 ``serve --workers N`` (or ``metrogames jobs worker``) with Redis; ``METROGAMES_JOB_QUEUE``
 (jobs a lane may hold queued; past it: 503 ``busy``) and ``METROGAMES_JOB_QUOTA`` (jobs one
-client address, or one account, may have queued or running at once; past it: 429).
+client address, or one account, may have queued or running at once; past it: 429);
+``METROGAMES_JOB_WARM`` (start this process's job processes when the server starts, not at
+their first jobs; ``true``).
 """
 
 from __future__ import annotations
@@ -71,6 +76,25 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from metrogames.bots import make_bot
 
 DEFAULT_DB = "sqlite:///var/metrogames.db"
+
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def networks(value: str) -> tuple[Network, ...]:
+    """The addresses or networks of a comma-separated setting (``"10.0.0.0/8, ::1"``; an
+    address is a network of one).
+
+    Raises:
+        ValueError: naming the first entry that is no IP address or network.
+    """
+    found = []
+    for entry in filter(None, (e.strip() for e in value.split(","))):
+        try:
+            found.append(ipaddress.ip_network(entry, strict=False))
+        except ValueError:
+            raise ValueError(f"{entry!r} is no IP address or network") from None
+    return tuple(found)
 
 
 class Settings(BaseSettings):
@@ -101,6 +125,7 @@ class Settings(BaseSettings):
     rate_sockets: str = "60/minute;1000/hour"
     analysis_budget: str = "normal"
     trusted_proxies: str = ""
+    rate_exempt: str = ""
     allowed_origins: str = ""
     secure_cookies: bool = False
     session_days: float = Field(default=30.0, gt=0, le=3650)
@@ -125,6 +150,7 @@ class Settings(BaseSettings):
     job_slow_workers: int = Field(default=1, ge=1, le=256)
     job_queue: int = Field(default=32, ge=1, le=100_000)
     job_quota: int = Field(default=3, ge=1, le=1000)
+    job_warm: bool = True
 
     @field_validator("analysis_budget")
     @classmethod
@@ -179,12 +205,8 @@ class Settings(BaseSettings):
         parse_origins(value)  # ValueError naming the entry that is no origin
         return value
 
-    @field_validator("trusted_proxies")
+    @field_validator("trusted_proxies", "rate_exempt")
     @classmethod
-    def _proxies(cls, value: str) -> str:
-        for entry in filter(None, (e.strip() for e in value.split(","))):
-            try:
-                ipaddress.ip_network(entry, strict=False)
-            except ValueError:
-                raise ValueError(f"{entry!r} is no IP address or network") from None
+    def _networks(cls, value: str) -> str:
+        networks(value)  # ValueError naming the entry that is no address or network
         return value

@@ -15,7 +15,8 @@ is the request's client as the ASGI server gives it, after
 :class:`uvicorn.middleware.proxy_headers.ProxyHeadersMiddleware` has replaced it by the one
 ``X-Forwarded-For`` names — which the app asks of it only for the configured trusted proxies
 (``METROGAMES_TRUSTED_PROXIES``), so a client cannot pick its own address. IPv6 clients are
-counted by their /64 network (one host usually holds a whole /64).
+counted by their /64 network (one host usually holds a whole /64). The addresses of
+``METROGAMES_RATE_EXEMPT`` are counted by no per-address limit (:func:`exempt`).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from starlette.requests import HTTPConnection
 
 from metrogames.i18n import N_, Message, msg
 from metrogames.web.errors import RoomError
-from metrogames.web.infra.config import Settings
+from metrogames.web.infra.config import Network, Settings, networks
 
 log = logging.getLogger("metrogames.web.ratelimit")  # the name its log lines always had
 REDIS_TIMEOUT = 1.0
@@ -72,6 +73,18 @@ def client_key(connection: HTTPConnection) -> str:
     return str(address)
 
 
+def exempt(connection: HTTPConnection, exempted: tuple[Network, ...]) -> bool:
+    """Whether the client of ``connection`` (its address as :func:`client_key` takes it) is
+    in one of the ``exempted`` networks (``METROGAMES_RATE_EXEMPT``)."""
+    if not exempted or connection.client is None:
+        return False
+    try:
+        address = ipaddress.ip_address(connection.client.host)
+    except ValueError:
+        return False
+    return any(address in network for network in exempted)
+
+
 class RateLimits:
     """The limits of :class:`~metrogames.web.infra.config.Settings` (``rate_rooms``,
     ``rate_players``, ``rate_joins``, ``rate_replays``, ``rate_scores``, ``rate_hints``,
@@ -94,6 +107,8 @@ class RateLimits:
             else None
         )
         """The counts shared by every worker, in Redis (``None``: single-process)."""
+        self.exempted = networks(settings.rate_exempt)
+        """The addresses no per-address limit counts (``METROGAMES_RATE_EXEMPT``)."""
         self.paused_until = 0.0
         """Until when (monotonic seconds) the counts stay local: Redis failed to answer."""
         self.rules: dict[str, list[RateLimitItem]] = {
@@ -111,11 +126,14 @@ class RateLimits:
         }
 
     async def charge(self, kind: str, connection: HTTPConnection) -> None:
-        """Count one request of ``kind`` by the request's client address (:meth:`take`).
+        """Count one request of ``kind`` by the request's client address (:meth:`take`); an
+        exempt address (:func:`exempt`) is not counted.
 
         Raises:
             RoomError: 429 ``rate-limited``.
         """
+        if exempt(connection, self.exempted):
+            return
         await self.take(kind, client_key(connection), N_("address"))
 
     async def take(self, kind: str, key: str, who: str) -> None:

@@ -15,17 +15,20 @@ from collections.abc import Iterator
 from starlette.requests import HTTPConnection
 
 from metrogames.web.errors import RoomError
-from metrogames.web.infra.ratelimit import client_key
+from metrogames.web.infra.config import Network
+from metrogames.web.infra.ratelimit import client_key, exempt
 
 CLOSE_CODE = 1008
 """The close code of a refused socket (policy violation); the close reason says why."""
 
 
 class SocketCap:
-    """At most ``limit`` open WebSockets per client address (``METROGAMES_WS_PER_ADDRESS``)."""
+    """At most ``limit`` open WebSockets per client address (``METROGAMES_WS_PER_ADDRESS``),
+    except for the ``exempted`` networks (``METROGAMES_RATE_EXEMPT``)."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, exempted: tuple[Network, ...] = ()) -> None:
         self.limit = limit
+        self.exempted = exempted
         self.open: Counter[str] = Counter()
 
     @contextlib.contextmanager
@@ -36,6 +39,9 @@ class SocketCap:
             RoomError: 429 ``rate-limited`` when the address already holds ``limit`` open
                 sockets (nothing counted).
         """
+        if exempt(connection, self.exempted):
+            yield
+            return
         key = client_key(connection)
         if self.open[key] >= self.limit:
             raise RoomError(

@@ -7,7 +7,7 @@ standard library's pools can do neither. The worker processes are started by a *
 (never forked from the serving process, which has threads and an event loop) that has
 imported :mod:`.work` once, and each lowers its CPU priority (``os.nice``) and warms the games
 before its first job (:func:`~metrogames.web.infra.jobs.work.preload`). A lane's pool starts at its
-first job.
+first job, or when the server starts (:meth:`LocalBackend.warm`, ``METROGAMES_JOB_WARM``).
 
 The queue is this module's, not the pool's: a lane hands the pool at most as many jobs as it
 has processes, so a job still queued is dropped without a trace when nobody waits for it any
@@ -54,6 +54,7 @@ class Lane:
         self.queue: list[tuple[int, int, Job]] = []
         self.running: set[Job] = set()
         self.pool: ProcessPool | None = None
+        self.warmed: ProcessFuture[int] | None = None
         self._seq = 0
 
     def depth(self) -> int:
@@ -102,7 +103,13 @@ class Lane:
             self._start(job)
         metrics.JOB_QUEUE.labels(self.name).set(len(self.queue))
 
-    def _start(self, job: Job) -> None:
+    def warm(self) -> None:
+        """Start the lane's processes now, before its first job (each warms the games, at its
+        lower priority), instead of at the first job; ``warmed`` is answered with the id of
+        the process that ran the start's no-op job."""
+        self.warmed = self._pool().schedule(work.ready)
+
+    def _pool(self) -> ProcessPool:
         if self.pool is None:
             self.pool = ProcessPool(
                 self.workers,
@@ -110,9 +117,13 @@ class Lane:
                 initargs=(NICE.get(self.name, 10), self.name != "passwords", self.plugins),
                 context=_context(),
             )
+        return self.pool
+
+    def _start(self, job: Job) -> None:
+        pool = self._pool()
         loop = asyncio.get_running_loop()
         job.mine = True
-        future = self.pool.schedule(work.run, (job.kind.name, job.payload), timeout=job.kind.timeout)
+        future = pool.schedule(work.run, (job.kind.name, job.payload), timeout=job.kind.timeout)
         job.handle = future
         self.running.add(job)
         metrics.JOB_RUNNING.labels(self.name).set(len(self.running))
@@ -185,6 +196,11 @@ class LocalBackend:
     def depth(self, lane: str) -> int:
         """Jobs queued in ``lane``."""
         return self.lanes[lane].depth()
+
+    def warm(self) -> None:
+        """Start every lane's processes now (:meth:`Lane.warm`)."""
+        for lane in self.lanes.values():
+            lane.warm()
 
     async def close(self) -> None:
         """Drop every queued job and stop the running ones (off the event loop)."""

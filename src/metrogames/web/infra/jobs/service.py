@@ -141,6 +141,11 @@ class Jobs:
         self.closed = False
         self._background: set[asyncio.Task[Any]] = set()
 
+    def warm(self) -> None:
+        """Start this process's job processes now rather than at their first jobs (the
+        single-process start's lanes, and the passwords lane)."""
+        self.local.warm()
+
     def depth(self, lane: str) -> int:
         """Jobs queued in ``lane`` (as this process last saw it)."""
         if lane in self.local.lanes:

@@ -139,6 +139,11 @@ def run(kind: str, job: dict[str, Any]) -> dict[str, Any]:
     return answer | {"pid": os.getpid(), "seconds": time.perf_counter() - started}
 
 
+def ready() -> int:
+    """Nothing: the job that starts a pool's processes (its answer: this process's id)."""
+    return os.getpid()
+
+
 def refusal_json(exc: RoomError) -> dict[str, Any]:
     """A refusal as JSON: ``{"status", "reason", "message", "item"}``, a translatable
     message as ``{"template", "params"}`` (its parameters likewise)."""
