@@ -11,7 +11,7 @@ import dataclasses
 import pytest
 
 from metrogames.bots import make_bot
-from metrogames.bots.coach import Hint, coach_figure, hint_budget, hints
+from metrogames.bots.coach import Hint, coach, coach_figure, hint_budget, hints
 from metrogames.bots.levels import level_algorithm
 from metrogames.bots.play import play_bots
 from metrogames.core.errors import GameOverError, IllegalActionError, NotYourTurnError
@@ -144,3 +144,18 @@ def test_a_hint_is_a_frozen_value() -> None:
     h = Hint("pass", "pass", 1.0, 1.0, 3)
     with pytest.raises(dataclasses.FrozenInstanceError):
         h.score = 2.0  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("game", ["london", "paris", "metro"])
+def test_the_analysis_ranking_uses_the_fast_estimate_where_the_expert_has_a_deep_one(
+    game: str,
+) -> None:
+    """Hints rank with the expert's own estimate; the hindsight ranking (``deep=False``) with
+    the game's fast one — in London, where the expert's is the deep estimate, a
+    different ranker; elsewhere the same."""
+    expert = level_algorithm("expert", game)
+    hint_bot, analysis_bot = coach(game, budget=7), coach(game, budget=7, deep=False)
+    assert getattr(hint_bot, "deep", False) == expert.deep
+    assert getattr(analysis_bot, "deep", False) is False
+    assert getattr(analysis_bot, "budget", 7) == 7
+    assert expert.deep == (game == "london")  # the spec's levels (games/nextstation/spec.py)

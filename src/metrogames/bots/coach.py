@@ -112,9 +112,12 @@ def hint_budget(game: str) -> int:
     return level_algorithm(BUDGET_LEVEL, game).budget or FALLBACK_BUDGET
 
 
-def coach(game: str, seed: int = 0, budget: int | None = None) -> Ranker:
+def coach(game: str, seed: int = 0, budget: int | None = None, deep: bool = True) -> Ranker:
     """The search behind the hints in ``game``: the ``expert`` level's algorithm, seeded with
-    ``seed``, with ``budget`` playouts (``None``: :func:`hint_budget`).
+    ``seed``, with ``budget`` playouts (``None``: :func:`hint_budget`); ``deep=False`` values
+    positions by the game's fast estimate where the expert uses its deep one (London's: about
+    17 times the cost of an estimate, for a few points of strength; the hindsight analyses'
+    many decisions use the fast one).
 
     Raises:
         ValueError: a budget below 1, or an expert that is not a search (no ``rank``).
@@ -122,7 +125,9 @@ def coach(game: str, seed: int = 0, budget: int | None = None) -> Ranker:
     if budget is not None and budget < 1:
         raise ValueError(f"a hint's budget is at least 1 playout, not {budget}")
     algorithm = level_algorithm(COACH_LEVEL, game)
-    algorithm = dataclasses.replace(algorithm, budget=budget or hint_budget(game))
+    algorithm = dataclasses.replace(
+        algorithm, budget=budget or hint_budget(game), deep=algorithm.deep and deep
+    )
     bot = algorithm.make(seed)
     if not hasattr(bot, "rank"):
         raise ValueError(f"the {COACH_LEVEL} level of {game} ({algorithm}) gives no estimates")
