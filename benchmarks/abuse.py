@@ -46,7 +46,8 @@ Counted per kind (``--json``: one document on standard output): ``sent`` (reques
 connections, or messages written to a socket — a flooding client writes far more than the
 server reads before it closes the socket), ``answers`` by ``"<request> <status> <reason>"`` (HTTP), the
 server's first status line or ``closed``/``reset`` (raw connections), ``error <reason>`` (the
-sockets' error messages), ``closed <code> <reason>`` (sockets closed by the server), ``ms``
+sockets' error messages), ``closed <code> <reason>`` (sockets closed by the server), ``denied <status>`` (sockets
+refused at the handshake, opened again at once), ``ms``
 (p50 / p99 / max: answer times of the requests not refused by a rate limit; for the raw
 connections how long the server held each before closing it), and kind-specific counts
 (``connections``, ``views``, ``expert-known`` …). ``faults`` lists, with the exact request, every
@@ -64,6 +65,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import secrets
 import subprocess
@@ -493,6 +495,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--source", default="", help="the local address to connect from (e.g. 127.0.0.2)"
     )
+    parser.add_argument(
+        "--nice", type=int, default=0, help="lower this process's CPU priority by N (0-19)"
+    )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args(argv)
     try:
@@ -508,6 +513,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"{named}: must be positive (crowds, drops and the flood rate may be 0)")
     if args.analysis_drops > args.analysis_burst:
         parser.error("--analysis-drops: at most --analysis-burst")
+    if not 0 <= args.nice <= 19:
+        parser.error("--nice: from 0 to 19")
+    if args.nice:
+        os.nice(args.nice)  # on one machine with the server: the attacker's CPU is not its own
     cfg = AbuseConfig(
         duration=args.duration, kinds=kinds, seed=args.seed, source=args.source, **values
     )

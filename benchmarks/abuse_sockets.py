@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 if TYPE_CHECKING:
     from abuse import Abuser, Run, Tally
@@ -197,6 +197,9 @@ async def socket_loop(
         wait = ab.connect_wait()
         try:
             ws = await connect(url, open_timeout=wait, close_timeout=2, local_addr=ab.local_addr())
+        except InvalidStatus as exc:  # denied at the handshake: open it again at once
+            tally.answers[f"denied {exc.response.status_code}"] += 1
+            continue
         except (OSError, TimeoutError, InvalidHandshake, ConnectionClosed) as exc:
             ab.connect_failed(kind, f"WebSocket {url}", exc, wait)
             await ab.sleep(0.2)

@@ -56,7 +56,9 @@ illegal actions and of hellos (its docstring tells each kind) — and reports th
 trips of both runs side by side: the abused p99 and actions as multiples of the quiet run's
 (issue 21's target: a p99 within :data:`P99_TARGET` times, every player seated, nothing lost,
 duplicated or in error), and the abuser's counts (``abuse`` in the abused run's JSON). ``--abuse-only KINDS`` picks the abuser's kinds; ``--no-quiet`` leaves out
-the quiet run; ``--slow-bodies N`` and ``--slow-headers N`` size the crowds.
+the quiet run; ``--slow-bodies N`` and ``--slow-headers N`` size the crowds;
+``--abuser-nice N`` runs the abuser at a lower CPU priority (on one machine, the CPU its own
+loops burn is otherwise the server's: an attacker's machine is not the server's).
 
 Limits: every player comes from 127.0.0.1, which the server is started to exempt from the
 per-address load limits (``METROGAMES_RATE_EXEMPT``: rate limits, socket cap, job quota), with
@@ -370,6 +372,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-quiet", action="store_true", help="--abuse without the quiet run")
     parser.add_argument("--slow-bodies", type=int, help="the abuser's slow-body crowd (50)")
     parser.add_argument("--slow-headers", type=int, help="the abuser's slow-header crowd (300)")
+    parser.add_argument(
+        "--abuser-nice",
+        type=int,
+        help="run the abuser at this lower CPU priority (0-19; default 0): on one machine its "
+        "own CPU is otherwise taken from the server's",
+    )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     return parser
 
@@ -380,8 +388,10 @@ def abuse_options(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
         (f"--{n}", getattr(args, n.replace("-", "_"))) for n in ("slow-bodies", "slow-headers")
     ]
     if not (args.abuse or args.abuse_only):
-        if args.no_quiet or any(v is not None for _, v in crowds):
-            parser.error("--no-quiet, --slow-bodies and --slow-headers go with --abuse")
+        if args.no_quiet or args.abuser_nice is not None or any(v is not None for _, v in crowds):
+            parser.error(
+                "--no-quiet, --slow-bodies, --slow-headers and --abuser-nice go with --abuse"
+            )
         return None
     options = []
     if args.abuse_only:
@@ -394,6 +404,10 @@ def abuse_options(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
             if value < 0:
                 parser.error(f"{name} must be 0 or more")
             options += [name, str(value)]
+    if args.abuser_nice is not None:
+        if not 0 <= args.abuser_nice <= 19:
+            parser.error("--abuser-nice must be from 0 to 19")
+        options += ["--nice", str(args.abuser_nice)]
     return options
 
 

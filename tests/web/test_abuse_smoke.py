@@ -35,9 +35,9 @@ EXPECTED = {
     "signins": {"signin 401 bad-password", "signin 429 rate-limited"},
     "slow-bodies": {"408"},
     "slow-headers": {"408"},
-    "flood": {"closed 1008 too many messages", "error rate-limited"},
-    "hellos": {"closed 1008 too many messages", "error rate-limited"},
-    "spectator": set(),
+    "flood": {"closed 1008 too many messages", "error rate-limited", "denied 429"},
+    "hellos": {"closed 1008 too many messages", "error rate-limited", "denied 429"},
+    "spectator": {"denied 429"},
 }
 """What each kind may be answered besides its set-up, ``unanswered-at-stop`` and
 ``open-at-stop`` (the flood also its illegal actions' engine refusals)."""
@@ -116,6 +116,17 @@ def test_the_abuser_refuses_unknown_kinds() -> None:
     assert abuse.parse_kinds(" flood,hints,flood ") == ("flood", "hints")
     with pytest.raises(ValueError, match="unknown kinds nope"):
         abuse.parse_kinds("hints,nope")
+
+
+def test_the_abusers_options_come_from_load_webs() -> None:
+    lw = load("load_web")
+    parser = lw.build_parser()
+    args = parser.parse_args(["--abuse-only", "flood", "--abuser-nice", "19", "--slow-bodies", "0"])
+    assert lw.abuse_options(args, parser) == ["--only", "flood", "--slow-bodies", "0", "--nice", "19"]
+    assert lw.abuse_options(parser.parse_args([]), parser) is None
+    for wrong in (["--abuser-nice", "3"], ["--abuse", "--abuser-nice", "20"]):
+        with pytest.raises(SystemExit):
+            lw.abuse_options(parser.parse_args(wrong), parser)
 
 
 def result(**facts: Any) -> Any:

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
 from metrogames.web.app import create_app
@@ -147,3 +148,15 @@ def test_a_socket_reopened_in_a_loop_is_refused(db_url: str) -> None:
             with pytest.raises(WebSocketDisconnect) as closed:
                 ws.receive_json()
         assert closed.value.code == 1008
+        # opened again at once: denied at the handshake (no socket), the same error as JSON
+        for _ in range(3):
+            with pytest.raises(WebSocketDenialResponse) as denied:
+                client.websocket_connect(f"/ws/rooms/{room}").__enter__()
+            assert denied.value.status_code == 429
+            assert denied.value.json()["reason"] == "rate-limited"
+            assert 1 <= int(denied.value.headers["retry-after"]) <= 60
+        # once the wait is over the next refusal is told on a socket again
+        told = client.app.state.told  # type: ignore[attr-defined]
+        told.until.clear()
+        with client.websocket_connect(f"/ws/rooms/{room}") as ws:
+            assert ws.receive_json()["reason"] == "rate-limited"

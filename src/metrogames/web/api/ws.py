@@ -39,6 +39,7 @@ from collections import deque
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse
 
 from metrogames.i18n import N_, Gettext, msg
 from metrogames.web.api.bodies import ActionMessage, ChatMessage, Hello, Message, parse
@@ -59,7 +60,7 @@ from metrogames.web.infra.flood import (
 from metrogames.web.infra.language import connection_gettext
 from metrogames.web.infra.metrics import ROUND_TRIP, SOCKETS, worker
 from metrogames.web.infra.ratelimit import RateLimits
-from metrogames.web.infra.sockets import CLOSE_CODE, SocketCap
+from metrogames.web.infra.sockets import CLOSE_CODE, SocketCap, Told
 from metrogames.web.rooms import summary
 from metrogames.web.rooms.access import check_seat_token
 from metrogames.web.rooms.service import RoomService
@@ -317,23 +318,44 @@ async def room_socket(socket: WebSocket, room: str) -> None:
     """Serve one client of room ``room`` until it disconnects."""
     rooms: RoomService = socket.app.state.rooms
     sockets: SocketCap = socket.app.state.sockets
-    await socket.accept()
+    limits: RateLimits = socket.app.state.limits
     logs.bind(room=room[:8])
+    try:
+        await limits.charge("sockets", socket)  # a socket reconnecting in a loop: refused
+    except RoomError as exc:  # the address opened too many sockets
+        await _refuse_opening(socket, exc)
+        return
+    await socket.accept()
     gauge = SOCKETS.labels(worker())
     gauge.inc()
     try:
-        limits: RateLimits = socket.app.state.limits
-        await limits.charge("sockets", socket)  # a socket reconnecting in a loop: refused
         with sockets.hold(socket):
             try:
                 async with rooms.held(room) as table:
                     await serve_connection(Connection(socket, rooms, table))
             except RoomError as exc:
                 await _refuse(socket, exc, 4404)
-    except RoomError as exc:  # the address holds, or opened, too many sockets
+    except RoomError as exc:  # the address holds too many sockets
         await _refuse(socket, exc, CLOSE_CODE, exc.message)
     finally:
         gauge.dec()
+
+
+async def _refuse_opening(socket: WebSocket, exc: RoomError) -> None:
+    """A socket over its address's opening limit: the address's first within the refusal's
+    wait is accepted, told why and closed (code 1008); later ones are denied at the handshake
+    (HTTP 429, the same error as JSON, ``Retry-After``), which costs far less."""
+    told: Told = socket.app.state.told
+    headers = exc.headers or {}
+    wait = float(headers.get("Retry-After", "1"))
+    if told.first(socket, wait):
+        await socket.accept()
+        await _refuse(socket, exc, CLOSE_CODE, exc.message)
+        return
+    denial = JSONResponse(_error(exc, connection_gettext(socket)), 429, headers=headers)
+    with contextlib.suppress(Exception):  # a client gone already is no error
+        async with asyncio.timeout(5):
+            await socket.send_denial_response(denial)
 
 
 async def _refuse(socket: WebSocket, exc: RoomError, code: int, reason: str = "") -> None:

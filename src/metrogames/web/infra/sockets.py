@@ -9,9 +9,11 @@ count is of this process's open sockets, which is what each process has to prote
 from __future__ import annotations
 
 import contextlib
+import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
+from cachetools import TTLCache
 from starlette.requests import HTTPConnection
 
 from metrogames.web.errors import RoomError
@@ -20,6 +22,29 @@ from metrogames.web.infra.ratelimit import client_key, exempt
 
 CLOSE_CODE = 1008
 """The close code of a refused socket (policy violation); the close reason says why."""
+TOLD_KEPT = 100_000
+"""Addresses :class:`Told` remembers at most (the oldest are forgotten first)."""
+
+
+class Told:
+    """The addresses whose refused socket was accepted and told why, until the wait their
+    refusal named is over: in the meantime another refused socket of theirs is denied at the
+    handshake (``docs/web-api.md``, "Open WebSockets") — far cheaper for the server than a
+    socket opened only to be closed, for a client that opens sockets again in a loop."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.until: TTLCache[str, float] = TTLCache(TOLD_KEPT, ttl=3600, timer=clock)
+
+    def first(self, connection: HTTPConnection, wait: float) -> bool:
+        """Whether the refusal of ``connection`` is its address's first within a wait (it is
+        then remembered for ``wait`` seconds); ``False``: told already, deny it."""
+        key = client_key(connection)
+        now = self.clock()
+        if self.until.get(key, 0.0) > now:
+            return False
+        self.until[key] = now + wait
+        return True
 
 
 class SocketCap:
