@@ -8,7 +8,6 @@ keeps flooding is closed with a reason, and no socket is pushed a view that did 
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -17,7 +16,7 @@ from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
 from metrogames.web.app import create_app
-from metrogames.web.infra.flood import HELLO_BURST, HELLO_RATE, Bucket
+from metrogames.web.infra.flood import Bucket
 from support.web import auth, create, make_settings, view
 
 
@@ -88,21 +87,9 @@ def test_repeated_hellos_push_no_view_to_another_socket(db_url: str) -> None:
             watcher.send_json({"type": "hello", "token": token})
             first = watcher.receive_json()["view"]
             with client.websocket_connect(f"/ws/rooms/{room}") as hammer:
-                for _ in range(HELLO_BURST):
+                for _ in range(50):
                     hammer.send_json({"type": "hello", "token": token})
                     assert hammer.receive_json()["type"] == "view"  # it asked: it gets one
-                for _ in range(50):  # more: refused (each a whole view), answered once a second
-                    hammer.send_json({"type": "hello", "token": token})
-                refusal = hammer.receive_json()
-                assert refusal["reason"] == "rate-limited", refusal
-                assert f"at most {HELLO_RATE:g} a second" in refusal["error"]
-                time.sleep(1.1 / HELLO_RATE)  # a hello's place is free again
-                hammer.send_json({"type": "hello", "token": token})
-                answers = [hammer.receive_json()]
-                while answers[-1]["type"] != "view":  # a refusal of the 50 a second later
-                    assert answers[-1]["reason"] == "rate-limited", answers
-                    answers.append(hammer.receive_json())
-                assert answers[-1]["view"]["step"] == first["step"] and len(answers) <= 2
                 legal = first["legal"]
                 move = next(a for a in legal if a != "pass")
                 hammer.send_json({"type": "action", "action": move, "step": first["step"]})

@@ -51,10 +51,8 @@ from metrogames.web.infra.config import Settings
 from metrogames.web.infra.db import UNAVAILABLE, unavailable
 from metrogames.web.infra.flood import (
     CLOSE_REASON,
-    HELLO_RATE,
     Bucket,
     Flood,
-    hello_bucket,
     too_many,
 )
 from metrogames.web.infra.language import connection_gettext
@@ -202,7 +200,6 @@ class Connection:
         self.bucket: Bucket = self.flood.socket_bucket()
         self.strikes: Bucket = self.flood.socket_bucket()
         """Refused messages: a socket that runs out of these is closed."""
-        self.hellos: Bucket = hello_bucket()
         self.refused_at = 0.0
         self.chat_key: int | None = None
         self.gettext = connection_gettext(socket)
@@ -233,12 +230,6 @@ class Connection:
         except RoomError as exc:
             return self._refused(exc)
         return True
-
-    def admit_hello(self) -> bool:
-        """Count one hello against the socket's hellos (after a few at once,
-        :data:`~metrogames.web.infra.flood.HELLO_RATE` a second: each is a whole view sent);
-        ``False`` or :class:`RoomError` as :meth:`admit`."""
-        return self.hellos.take() or self._refused(too_many(HELLO_RATE))
 
     def _refused(self, refusal: RoomError) -> bool:
         """A message over a bucket: a strike; the socket is closed when its strikes run out
@@ -400,8 +391,7 @@ async def serve_connection(conn: Connection) -> None:
                     continue
                 message = _decode(data.get("text"))
                 if isinstance(message, Hello):
-                    if conn.admit_hello():
-                        await conn.hello(message)
+                    await conn.hello(message)
                 elif isinstance(message, ChatMessage):
                     await conn.say(message)
                 else:

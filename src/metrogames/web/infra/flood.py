@@ -60,18 +60,6 @@ def too_many(rate: float) -> RoomError:
     )
 
 
-HELLO_RATE = 1.0
-"""Hellos a second one socket may say (after its first :data:`HELLO_BURST`): each is a full
-view sent and the seat's presence told to the room, where a move is a step."""
-HELLO_BURST = 3
-"""Hellos one socket may say at once."""
-
-
-def hello_bucket() -> Bucket:
-    """A new socket's bucket of hellos (:data:`HELLO_RATE`, :data:`HELLO_BURST`)."""
-    return Bucket(HELLO_RATE, HELLO_BURST)
-
-
 CLOSE_REASON = "too many messages"
 """Why a flooding socket is closed (its close frame's reason: English, at most 123 bytes)."""
 
