@@ -309,42 +309,41 @@ async def room_socket(socket: WebSocket, room: str) -> None:
     """Serve one client of room ``room`` until it disconnects."""
     rooms: RoomService = socket.app.state.rooms
     sockets: SocketCap = socket.app.state.sockets
-    limits: RateLimits = socket.app.state.limits
-    logs.bind(room=room[:8])
-    try:
-        await limits.charge("sockets", socket)  # a socket reconnecting in a loop: refused
-    except RoomError as exc:  # the address opened too many sockets
-        await _refuse_opening(socket, exc)
+    told: Told = socket.app.state.told
+    waiting = told.waiting(socket)
+    if waiting is not None:  # told already, its wait not over: refused at the handshake
+        await _deny(socket, waiting)
         return
     await socket.accept()
+    logs.bind(room=room[:8])
     gauge = SOCKETS.labels(worker())
     gauge.inc()
     try:
+        limits: RateLimits = socket.app.state.limits
+        try:
+            await limits.charge("sockets", socket)  # a socket reconnecting in a loop: refused
+        except RoomError as exc:
+            told.told(socket, exc)
+            raise
         with sockets.hold(socket):
             try:
                 async with rooms.held(room) as table:
                     await serve_connection(Connection(socket, rooms, table))
             except RoomError as exc:
                 await _refuse(socket, exc, 4404)
-    except RoomError as exc:  # the address holds too many sockets
+    except RoomError as exc:  # the address holds, or opened, too many sockets
         await _refuse(socket, exc, CLOSE_CODE, exc.message)
     finally:
         gauge.dec()
 
 
-async def _refuse_opening(socket: WebSocket, exc: RoomError) -> None:
-    """A socket over its address's opening limit: the address's first within the refusal's
-    wait is accepted, told why and closed (code 1008); later ones are denied at the handshake
-    (HTTP 429, the same error as JSON, ``Retry-After``), which costs far less."""
-    told: Told = socket.app.state.told
-    headers = exc.headers or {}
-    wait = float(headers.get("Retry-After", "1"))
-    if told.first(socket, wait):
-        await socket.accept()
-        await _refuse(socket, exc, CLOSE_CODE, exc.message)
-        return
-    denial = JSONResponse(_error(exc, connection_gettext(socket)), 429, headers=headers)
-    with contextlib.suppress(Exception):  # a client gone already is no error
+async def _deny(socket: WebSocket, refusal: RoomError) -> None:
+    """Refuse ``socket`` at the handshake: HTTP 429 with ``refusal`` as JSON and
+    ``Retry-After`` (no WebSocket is opened); a client gone already is no error."""
+    denial = JSONResponse(
+        _error(refusal, connection_gettext(socket)), 429, headers=refusal.headers or {}
+    )
+    with contextlib.suppress(Exception):
         async with asyncio.timeout(5):
             await socket.send_denial_response(denial)
 

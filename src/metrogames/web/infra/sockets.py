@@ -28,23 +28,27 @@ TOLD_KEPT = 100_000
 
 class Told:
     """The addresses whose refused socket was accepted and told why, until the wait their
-    refusal named is over: in the meantime another refused socket of theirs is denied at the
+    refusal named is over: in the meantime another socket of theirs is denied at the
     handshake (``docs/web-api.md``, "Open WebSockets") — far cheaper for the server than a
     socket opened only to be closed, for a client that opens sockets again in a loop."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
-        self.until: TTLCache[str, float] = TTLCache(TOLD_KEPT, ttl=3600, timer=clock)
+        self.until: TTLCache[str, tuple[float, RoomError]] = TTLCache(
+            TOLD_KEPT, ttl=3600, timer=clock
+        )
 
-    def first(self, connection: HTTPConnection, wait: float) -> bool:
-        """Whether the refusal of ``connection`` is its address's first within a wait (it is
-        then remembered for ``wait`` seconds); ``False``: told already, deny it."""
-        key = client_key(connection)
-        now = self.clock()
-        if self.until.get(key, 0.0) > now:
-            return False
-        self.until[key] = now + wait
-        return True
+    def told(self, connection: HTTPConnection, refusal: RoomError) -> None:
+        """Remember that ``connection``'s address was told ``refusal`` (for the seconds of
+        its ``Retry-After``)."""
+        wait = float((refusal.headers or {}).get("Retry-After", "1"))
+        self.until[client_key(connection)] = (self.clock() + wait, refusal)
+
+    def waiting(self, connection: HTTPConnection) -> RoomError | None:
+        """The refusal ``connection``'s address was told and whose wait is not over
+        (``None``: none)."""
+        until, refusal = self.until.get(client_key(connection), (0.0, None))
+        return refusal if refusal is not None and until > self.clock() else None
 
 
 class SocketCap:
