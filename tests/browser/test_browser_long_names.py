@@ -51,7 +51,7 @@ def test_a_64_character_name_wraps_on_a_phone(
         call(server, "POST", f"/api/rooms/{room}/chat", {"text": "X" * 200}, token)
         call(server, "POST", f"/api/rooms/{room}/start", {}, host)
         page.wait_for_selector("svg.board-ns .hit", timeout=30_000)  # the start, pushed (slow under a loaded CI)
-        expect(page.locator(".seat-tabs .tab").first).to_contain_text(NAME)
+        expect(page.locator(".seat-tabs .tab").first).to_contain_text(NAME, timeout=30_000)
         assert clipped(page) == []
         play_out(server, room, token)
         expect(page.locator("[data-testid=game-over]")).to_be_visible()
