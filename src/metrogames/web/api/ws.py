@@ -26,7 +26,9 @@ Nothing here waits on a client while anything shared is held: what a socket is s
 its own :class:`Outbox`, sent by its own task, each message within ``METROGAMES_SEND_SECONDS``
 (a client that stops reading is closed, 1008, and its departure is no error). One client address
 holds at most ``METROGAMES_WS_PER_ADDRESS`` sockets at once (:mod:`~metrogames.web.infra.sockets`): one more is told
-why in an error message and closed with code 1008 and the same reason.
+why in an error message and closed with code 1008 and the same reason; one over the opening
+limit too, after which the address's sockets are denied at the handshake (HTTP 429) until the
+wait it was told is over (:class:`~metrogames.web.infra.sockets.Told`).
 """
 
 from __future__ import annotations
@@ -49,12 +51,7 @@ from metrogames.web.errors import RoomError, bad_request
 from metrogames.web.infra import logs
 from metrogames.web.infra.config import Settings
 from metrogames.web.infra.db import UNAVAILABLE, unavailable
-from metrogames.web.infra.flood import (
-    CLOSE_REASON,
-    Bucket,
-    Flood,
-    too_many,
-)
+from metrogames.web.infra.flood import CLOSE_REASON, Bucket, Flood, too_many
 from metrogames.web.infra.language import connection_gettext
 from metrogames.web.infra.metrics import ROUND_TRIP, SOCKETS, worker
 from metrogames.web.infra.ratelimit import RateLimits
