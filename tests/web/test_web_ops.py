@@ -8,6 +8,7 @@ import json
 import logging
 import logging.config
 import os
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from sqlalchemy import create_engine
 
 from metrogames.web.infra import logs
 from metrogames.web.infra.config import Settings
+from metrogames.web.infra.sockets import Told
 from metrogames.web.rooms import views
 from metrogames.web.server import server_config
 from support.web import create
@@ -152,7 +154,8 @@ def _line(config: dict[str, Any], logger: str, message: str, *args: Any) -> str:
 
 def test_a_log_line_is_json_with_its_fields(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(uvicorn.Config, "configure_logging", lambda _self: None)
-    config = server_config(None, Settings(log_format="json")).log_config  # type: ignore[arg-type]
+    app = SimpleNamespace(state=SimpleNamespace(told=Told()))  # all server_config reads of it
+    config = server_config(app, Settings(log_format="json")).log_config  # type: ignore[arg-type]
     assert isinstance(config, dict)
 
     def in_a_socket() -> str:

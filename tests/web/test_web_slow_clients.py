@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import socket
 import threading
 import time
@@ -220,6 +221,49 @@ async def _silent(address: str, room: str) -> tuple[dict[str, Any], int | None]:
         message = await asyncio.wait_for(ws.receive(), 5)
         await asyncio.wait_for(ws.receive(), 5)  # the close
         return dict(json.loads(message.data)), ws.close_code
+
+
+def _upgrade(address: str, room: str, language: str) -> bytes:
+    """A WebSocket upgrade request sent by hand; everything answered until the close."""
+    sock = raw(address)
+    sock.sendall(
+        f"GET /ws/rooms/{room} HTTP/1.1\r\nHost: {address}\r\nUpgrade: websocket\r\n"
+        "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        f"Sec-WebSocket-Version: 13\r\nAccept-Language: {language}\r\n\r\n".encode()
+    )
+    with sock:
+        return read_all(sock)
+
+
+@pytest.mark.parametrize("proxies", ["", "10.9.9.9"], ids=["direct", "behind-a-proxy"])
+def test_an_address_told_to_wait_is_denied_at_the_handshake(tmp_path: Path, proxies: str) -> None:
+    """A client opening sockets again in a loop after it was told to wait is denied at the
+    handshake (429, JSON in its language, ``Retry-After``) — directly by the HTTP protocol,
+    before the app is reached; behind trusted proxies (the client's address is the app's to
+    find) by the app — and the server logs no error for it: each denial the app sent made
+    uvicorn log "ASGI callable returned without completing handshake." at ERROR."""
+    errors: list[logging.LogRecord] = []
+    handler = logging.Handler(logging.ERROR)
+    handler.emit = errors.append  # type: ignore[method-assign]
+    try:
+        with serving(tmp_path, rate_sockets="2/minute", trusted_proxies=proxies) as address:
+            logging.getLogger("uvicorn.error").addHandler(handler)  # after its configuration
+            with httpx.Client(base_url=f"http://{address}", timeout=5) as http:
+                room = http.post("/api/rooms", json=SOLO).json()["room"]["room"]
+            for _ in range(2):
+                assert run_async(_hello(address, room))["type"] == "view"
+            told, code = run_async(_silent(address, room))  # over the limit: told, closed
+            assert told["reason"] == "rate-limited" and code == 1008
+            for language in ("en", "fr"):
+                head, _, body = _upgrade(address, room, language).partition(b"\r\n\r\n")
+                assert head.startswith(b"HTTP/1.1 429 "), head
+                assert b"\r\nretry-after: " in head.lower()
+                denied = json.loads(body)
+                assert denied["type"] == "error" and denied["reason"] == "rate-limited"
+                assert denied["error"] != told["error"] if language == "fr" else denied == told
+    finally:
+        logging.getLogger("uvicorn.error").removeHandler(handler)
+    assert not errors, [record.getMessage() for record in errors]
 
 
 class StuckSocket:

@@ -18,7 +18,7 @@ from fastapi import FastAPI
 
 from metrogames.core.capabilities import Boards, Presented
 from metrogames.games import game_engine, game_names, load_game
-from metrogames.web.api.ws import FRAME_LIMIT
+from metrogames.web.api.ws import FRAME_LIMIT, upgrade_refusal
 from metrogames.web.app import create_app
 from metrogames.web.infra import deadlines
 from metrogames.web.infra.config import Settings
@@ -33,10 +33,20 @@ every 5,000 allocations net, a middle one every 10 of those, a full one at most 
 ones (and, as always, only once the old objects have grown by a quarter)."""
 
 
+def guard(app: FastAPI, settings: Settings) -> None:
+    """Ready this process's HTTP protocol for ``app``: the limits of
+    :class:`~metrogames.web.infra.deadlines.GuardedHttp` from ``settings``, and its shortcut
+    refusing the upgrades of the addresses ``app`` told to wait (not behind trusted proxies:
+    there the client's address is found by the app's proxy middleware)."""
+    deadlines.configure(settings)
+    told = None if settings.trusted_proxies else app.state.told
+    deadlines.refuse_upgrades(None if told is None else upgrade_refusal(told))
+
+
 def server_config(app: FastAPI, settings: Settings) -> uvicorn.Config:
     """uvicorn's configuration for ``app`` on ``settings.host``:``settings.port`` (HTTP by
-    :class:`~metrogames.web.infra.deadlines.GuardedHttp`, its limits from ``settings``)."""
-    deadlines.configure(settings)
+    :class:`~metrogames.web.infra.deadlines.GuardedHttp`, readied by :func:`guard`)."""
+    guard(app, settings)
     return uvicorn.Config(
         app,
         host=settings.host,
@@ -53,8 +63,8 @@ def server_config(app: FastAPI, settings: Settings) -> uvicorn.Config:
 def worker_app() -> FastAPI:
     """One worker's app, its settings read from the environment (``METROGAMES_*``)."""
     settings = Settings()
-    deadlines.configure(settings)
     app = create_app(settings)
+    guard(app, settings)
     settle_heap()
     return app
 

@@ -42,6 +42,7 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
+from starlette.requests import HTTPConnection
 
 from metrogames.i18n import N_, Gettext, msg
 from metrogames.web.api.bodies import ActionMessage, ChatMessage, Hello, Message, parse
@@ -51,6 +52,7 @@ from metrogames.web.errors import RoomError, bad_request
 from metrogames.web.infra import logs
 from metrogames.web.infra.config import Settings
 from metrogames.web.infra.db import UNAVAILABLE, unavailable
+from metrogames.web.infra.deadlines import UpgradeRefusal
 from metrogames.web.infra.flood import CLOSE_REASON, Bucket, Flood, too_many
 from metrogames.web.infra.language import connection_gettext
 from metrogames.web.infra.metrics import ROUND_TRIP, SOCKETS, worker
@@ -334,15 +336,41 @@ async def room_socket(socket: WebSocket, room: str) -> None:
         gauge.dec()
 
 
+def _denial(connection: HTTPConnection, refusal: RoomError) -> JSONResponse:
+    """The handshake's refusal: HTTP 429, ``refusal`` as JSON in the client's language, its
+    ``Retry-After``."""
+    gettext = connection_gettext(connection)
+    return JSONResponse(_error(refusal, gettext), 429, headers=refusal.headers or {})
+
+
 async def _deny(socket: WebSocket, refusal: RoomError) -> None:
-    """Refuse ``socket`` at the handshake: HTTP 429 with ``refusal`` as JSON and
-    ``Retry-After`` (no WebSocket is opened); a client gone already is no error."""
-    denial = JSONResponse(
-        _error(refusal, connection_gettext(socket)), 429, headers=refusal.headers or {}
-    )
+    """Refuse ``socket`` at the handshake (:func:`_denial`; no WebSocket is opened); a client
+    gone already is no error, nor is the refusal (:func:`~metrogames.web.infra.logs.denied`)."""
+    logs.denied()
     with contextlib.suppress(Exception):
         async with asyncio.timeout(5):
-            await socket.send_denial_response(denial)
+            await socket.send_denial_response(_denial(socket, refusal))
+
+
+def upgrade_refusal(told: Told) -> UpgradeRefusal:
+    """The HTTP protocol's shortcut (:func:`~metrogames.web.infra.deadlines.refuse_upgrades`)
+    for the addresses ``told`` names: the whole response :func:`room_socket` would deny their
+    upgrade with (the same status, JSON and headers), sent before the app is reached."""
+
+    def refuse(connection: HTTPConnection) -> bytes | None:
+        refusal = told.waiting(connection)
+        if refusal is None:
+            return None
+        denial = _denial(connection, refusal)
+        head = b"".join(name + b": " + value + b"\r\n" for name, value in denial.raw_headers)
+        return (
+            b"HTTP/1.1 429 Too Many Requests\r\n"
+            + head
+            + b"connection: close\r\n\r\n"
+            + denial.body
+        )
+
+    return refuse
 
 
 async def _refuse(socket: WebSocket, exc: RoomError, code: int, reason: str = "") -> None:

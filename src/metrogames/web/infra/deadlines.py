@@ -17,6 +17,11 @@ connection (with an answer when none was sent yet):
 * **responses read in time**: a client that stops reading its response for
   :attr:`GuardedHttp.send_seconds` (the transport's buffer full all that time) is closed.
 
+And one shortcut: a WebSocket upgrade that the app would only deny at its handshake (an address
+told to wait, :class:`~metrogames.web.infra.sockets.Told`) is answered here, before it reaches
+the app (:func:`refuse_upgrades`): a client opening sockets again in a loop then costs the
+serving loop a parse and a write, not the app's whole middleware stack and routing.
+
 The limits are class attributes, set from the settings before serving
 (:func:`configure`: ``METROGAMES_HEADER_SECONDS``, ``_HEADER_BYTES``, ``_BODY_SECONDS``,
 ``_SEND_SECONDS``); uvicorn is told the class by its import path (``serve --workers N`` starts
@@ -27,14 +32,20 @@ its workers by that path too). WebSocket upgrades leave this protocol once upgra
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
+from starlette.requests import HTTPConnection
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from metrogames.web.infra.config import Settings
 
 IMPORT_PATH = "metrogames.web.infra.deadlines:GuardedHttp"
 """What uvicorn's ``http`` option names."""
+
+UpgradeRefusal = Callable[[HTTPConnection], bytes | None]
+"""Given a WebSocket upgrade's request (its client, path and headers): the whole HTTP response
+that refuses it, or ``None`` to hand it to the app."""
 
 
 def _answer(status: int, reason: str, text: str) -> bytes:
@@ -59,6 +70,8 @@ class GuardedHttp(HttpToolsProtocol):
     send_seconds = 30.0
     """Seconds a client may leave the response unread (the write buffer full) before it is
     closed."""
+    refusal: ClassVar[UpgradeRefusal | None] = None
+    """The upgrades answered here (:func:`refuse_upgrades`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -146,6 +159,12 @@ class GuardedHttp(HttpToolsProtocol):
 
     def handle_websocket_upgrade(self) -> None:
         self._disarm()
+        refusal = GuardedHttp.refusal  # read on the class: a function, never bound
+        refused = None if refusal is None else refusal(HTTPConnection(dict(self.scope)))
+        if refused is not None:
+            self.transport.write(refused)
+            self.transport.close()
+            return
         super().handle_websocket_upgrade()
 
     def pause_writing(self) -> None:
@@ -172,3 +191,9 @@ def configure(settings: Settings) -> None:
     GuardedHttp.header_bytes = settings.header_bytes
     GuardedHttp.body_seconds = settings.body_seconds
     GuardedHttp.send_seconds = settings.send_seconds
+
+
+def refuse_upgrades(refusal: UpgradeRefusal | None) -> None:
+    """Answer WebSocket upgrades with ``refusal``'s response where it gives one (``None``:
+    hand every upgrade to the app), in this process (one app per serving process)."""
+    GuardedHttp.refusal = refusal

@@ -24,6 +24,10 @@ JSON_FIELDS = "{levelname}{name}{process}{message}"
 RENAMED = {"levelname": "level", "name": "logger", "process": "worker"}
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s [%(process)d] %(message)s"
 _CONTEXT: contextvars.ContextVar[dict[str, Any]] = contextvars.ContextVar("metrogames_log")
+_DENIED: contextvars.ContextVar[bool] = contextvars.ContextVar("metrogames_denied", default=False)
+INCOMPLETE_HANDSHAKE = "ASGI callable returned without completing handshake."
+"""What uvicorn's WebSocket protocol (websockets-sansio) logs at ERROR after the app refused a
+socket with a denial response — a refusal, not an error (:func:`denied`)."""
 
 
 def bind(**fields: Any) -> None:
@@ -35,6 +39,20 @@ def bind(**fields: Any) -> None:
 def context() -> dict[str, Any]:
     """The fields bound in this context."""
     return dict(_CONTEXT.get({}))
+
+
+def denied() -> None:
+    """Mark this socket's task as refused at its handshake by a denial response:
+    :class:`DeniedHandshakes` drops uvicorn's :data:`INCOMPLETE_HANDSHAKE` line for it."""
+    _DENIED.set(True)
+
+
+class DeniedHandshakes(logging.Filter):
+    """On ``uvicorn.error``: drops :data:`INCOMPLETE_HANDSHAKE` for a socket the app refused
+    (:func:`denied`); the line stays for any other socket (an app that forgot its handshake)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (_DENIED.get() and record.msg == INCOMPLETE_HANDSHAKE)
 
 
 class ContextFields(logging.Filter):
@@ -104,13 +122,18 @@ def log_config(fmt: str = "json", level: str = "warning") -> dict[str, Any]:
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "filters": {"context": {"()": ContextFields}},
+        "filters": {"context": {"()": ContextFields}, "denied": {"()": DeniedHandshakes}},
         "formatters": {"lines": formatter},
         "handlers": {"lines": handler},
         "root": {"handlers": ["lines"], "level": name},
         "loggers": {
             "uvicorn": {"handlers": [], "level": name, "propagate": True},
-            "uvicorn.error": {"handlers": [], "level": name, "propagate": True},
+            "uvicorn.error": {
+                "handlers": [],
+                "level": name,
+                "propagate": True,
+                "filters": ["denied"],
+            },
             "uvicorn.access": {"handlers": [], "level": name, "propagate": True},
         },
     }
