@@ -175,14 +175,24 @@ def _message_of(value: object) -> object:
     return value
 
 
+def lower_priority(nice: int) -> None:
+    """Put this process behind the serving processes: ``nice`` steps lower (``os.nice``; 0:
+    as it is) and, where the system has it (Linux), the batch scheduling policy
+    (``SCHED_BATCH``: a CPU-bound process, never favoured at its wake-ups, so that a serving
+    process woken by a message takes the CPU from it at once)."""
+    if nice:
+        os.nice(nice)
+        if hasattr(os, "SCHED_BATCH"):
+            os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
+
+
 def preload(nice: int = 0, games: bool = True, plugins: str = "") -> None:
-    """Ready a worker process: lower its CPU priority by ``nice`` (the serving processes go
-    first), register the plug-in games the server serves (``plugins``: the
+    """Ready a worker process: lower its CPU priority by ``nice`` (:func:`lower_priority`: the
+    serving processes go first), register the plug-in games the server serves (``plugins``: the
     ``METROGAMES_GAMES`` targets) and, with ``games``, make, view and snapshot one game of each
     (their lazily built tables filled before the first job; the modules are imported with this
     one)."""
-    if nice:
-        os.nice(nice)
+    lower_priority(nice)
     if not games:
         return
     load_plugins(plugins.split(","))
