@@ -17,6 +17,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from metrogames.web.app import create_app
 from metrogames.web.infra.flood import Bucket
+from metrogames.web.rooms.tables import Table
 from support.web import auth, create, make_settings, view
 
 
@@ -98,6 +99,37 @@ def test_repeated_hellos_push_no_view_to_another_socket(db_url: str) -> None:
             # was connected already: nothing it sees changed)
             pushed = watcher.receive_json()
             assert pushed["type"] == "view" and pushed["view"]["step"] > first["step"]
+
+
+def test_a_repeated_hello_tells_nobody_else(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hello repeated with the same token only sends its socket the view again: the room's
+    other listeners are not even asked (each hello told the whole room its seat had
+    connected, a view rebuilt per listener), while a hello with another seat's token is a
+    change of seat that the room hears of."""
+    told: list[str] = []
+    notify = Table.notify
+
+    async def counted(table: Table) -> None:
+        told.append(table.id)
+        await notify(table)
+
+    monkeypatch.setattr(Table, "notify", counted)
+    with TestClient(create_app(make_settings(db_url))) as client:
+        made = create(client, game="london", mode="online", seats=[{"name": "Host"}, {}])
+        room, host = made["room"]["room"], made["tokens"]["0"]
+        joined = client.post(f"/api/rooms/{room}/join", json={"seat": 1, "name": "Bo"}).json()
+        with client.websocket_connect(f"/ws/rooms/{room}") as ws:
+            ws.send_json({"type": "hello", "token": host})
+            assert ws.receive_json()["view"]["you"] == 0
+            greeted = len(told)
+            assert greeted >= 1  # the seat's arrival is told
+            for _ in range(20):
+                ws.send_json({"type": "hello", "token": host})
+                assert ws.receive_json()["view"]["you"] == 0
+            assert len(told) == greeted
+            ws.send_json({"type": "hello", "token": joined["token"]})  # another seat
+            assert ws.receive_json()["view"]["you"] == 1
+            assert len(told) > greeted
 
 
 def test_a_token_replaced_after_hello_no_longer_acts(db_url: str) -> None:

@@ -249,12 +249,19 @@ class Connection:
             await self._greet(message)
 
     async def _greet(self, message: Hello) -> None:
+        """Listen to the room as the hello's seat (or as a spectator) and send the view. A
+        hello repeated with the same token only sends the view again: the socket listens
+        already, and nobody else is told anything (its seat was connected already)."""
         await self.rooms.sync.catch_up(self.table)
         seat = self.rooms.viewer(self.table, message.token)
+        token_hash = hash_token(message.token) if message.token else None
+        if self.key is not None and (seat, token_hash) == (self.seat, self.token_hash):
+            await self.push_view(again=True)
+            return
         if self.key is not None:
             self.rooms.unlisten(self.table, self.key)
         self.seat = seat
-        self.token_hash = hash_token(message.token) if message.token else None
+        self.token_hash = token_hash
         logs.bind(seat=seat)
         self.key = self.rooms.listen(self.table, seat, self.push_view)
         if self.chat_key is None:
