@@ -43,6 +43,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
@@ -184,7 +185,10 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     if rooms.cluster is not None:
         chat: Chat = app.state.chat
         listen = rooms.cluster.listen(
-            rooms.sync.room_changed, chat.deliver, rooms.sync.all_changed, rooms.sync.presence_changed
+            rooms.sync.room_changed,
+            chat.deliver,
+            rooms.sync.all_changed,
+            rooms.sync.presence_changed,
         )
         tasks += [asyncio.create_task(listen), asyncio.create_task(take_over(rooms, rooms.cluster))]
     try:
@@ -237,6 +241,16 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     app.add_middleware(RequestIds)
     if settings.trusted_proxies:
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxies)
+    app.state.now = now or time.time
+    _add_services(app, settings, engine)
+    _add_error_handlers(app)
+    _add_routes(app)
+    return app
+
+
+def _add_services(app: FastAPI, settings: Settings, engine: Engine) -> None:
+    """The app's services in ``app.state``: limits, sockets, jobs, rooms (with the ratings and
+    the daily rules listening), chat, views, players, accounts, sign-in back-off, daily."""
     app.state.settings = settings
     app.state.limits = RateLimits(settings)
     app.state.sockets = SocketCap(settings.ws_per_address, app.state.limits.exempted)
@@ -244,7 +258,6 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     app.state.flood = Flood(settings.socket_rate, settings.socket_burst)
     app.state.redis = connect(settings.redis_url) if settings.redis_url else None
     app.state.jobs = Jobs(settings, app.state.redis)
-    app.state.now = now or time.time
     # the daily rules read app.state.now at each use (tests move time by replacing it)
     daily_rules = DailyRules(
         load_secret(session_factory(engine), settings.daily_secret),
@@ -272,56 +285,73 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         rooms, app.state.players, daily_rules, settings.daily_guest_ranked
     )
 
-    @app.exception_handler(RoomError)
-    async def room_error(request: Request, exc: RoomError) -> JSONResponse:
-        return JSONResponse(
-            exc.body(connection_gettext(request)),
-            status_code=exc.status,
-            headers=exc.headers,
-        )
 
-    @app.exception_handler(DBAPIError)
-    async def database_error(request: Request, exc: DBAPIError) -> JSONResponse:
-        if not unavailable(exc):
-            raise exc  # a bug, not an outage: the 500 of server_error (and its trace logged)
-        return await room_error(request, UNAVAILABLE)
+async def _room_error(request: Request, exc: RoomError) -> JSONResponse:
+    return JSONResponse(
+        exc.body(connection_gettext(request)),
+        status_code=exc.status,
+        headers=exc.headers,
+    )
 
-    @app.exception_handler(RequestValidationError)
-    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
-        text = validation_message(exc.errors()).render(connection_gettext(request))
-        return JSONResponse({"error": text, "reason": "bad-request"}, status_code=400)
 
-    @app.exception_handler(ClientDisconnect)
-    async def client_gone(request: Request, exc: ClientDisconnect) -> Response:
-        # the client left before its body arrived: nobody to answer, no server error to log
-        return Response(status_code=400)
+async def _database_error(request: Request, exc: DBAPIError) -> JSONResponse:
+    if not unavailable(exc):
+        raise exc  # a bug, not an outage: the 500 of _server_error (and its trace logged)
+    return await _room_error(request, UNAVAILABLE)
 
-    @app.exception_handler(Exception)
-    async def server_error(request: Request, exc: Exception) -> JSONResponse:
-        # answered by the outermost middleware, outside SecurityHeaders: the headers go here
-        text = connection_gettext(request)(N_("the server failed on this request"))
-        return JSONResponse(
-            {"error": text, "reason": "server-error"},
-            status_code=500,
-            headers=SECURITY_HEADERS,
-        )
 
-    @app.exception_handler(HTTPException)
-    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
-        status = exc.status_code if 400 <= exc.status_code < 500 else 400
-        reason = REASONS.get(status, "bad-request")
-        known = HTTP_TEXTS.get(exc.status_code)
-        text = connection_gettext(request)(known) if known else str(exc.detail)
-        return JSONResponse({"error": text, "reason": reason}, status_code=status)
+async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+    text = validation_message(exc.errors()).render(connection_gettext(request))
+    return JSONResponse({"error": text, "reason": "bad-request"}, status_code=400)
 
-    app.include_router(api.router)
-    app.include_router(daily_api.router)
-    app.include_router(score_api.router)
-    app.include_router(accounts_api.router)
-    app.include_router(ratings_api.router)
-    app.include_router(chat_api.router)
-    app.include_router(ws.router)
-    app.include_router(ops.router)
+
+async def _client_gone(request: Request, exc: ClientDisconnect) -> Response:
+    # the client left before its body arrived: nobody to answer, no server error to log
+    return Response(status_code=400)
+
+
+async def _server_error(request: Request, exc: Exception) -> JSONResponse:
+    # answered by the outermost middleware, outside SecurityHeaders: the headers go here
+    text = connection_gettext(request)(N_("the server failed on this request"))
+    return JSONResponse(
+        {"error": text, "reason": "server-error"},
+        status_code=500,
+        headers=SECURITY_HEADERS,
+    )
+
+
+async def _http_error(request: Request, exc: HTTPException) -> JSONResponse:
+    status = exc.status_code if 400 <= exc.status_code < 500 else 400
+    reason = REASONS.get(status, "bad-request")
+    known = HTTP_TEXTS.get(exc.status_code)
+    text = connection_gettext(request)(known) if known else str(exc.detail)
+    return JSONResponse({"error": text, "reason": reason}, status_code=status)
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    """Every refusal and failure answered as ``{"error", "reason"}`` JSON in the client's
+    language (``docs/web-api.md``, "Errors")."""
+    app.add_exception_handler(RoomError, _room_error)  # type: ignore[arg-type]
+    app.add_exception_handler(DBAPIError, _database_error)  # type: ignore[arg-type]
+    app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
+    app.add_exception_handler(ClientDisconnect, _client_gone)  # type: ignore[arg-type]
+    app.add_exception_handler(Exception, _server_error)
+    app.add_exception_handler(HTTPException, _http_error)  # type: ignore[arg-type]
+
+
+def _add_routes(app: FastAPI) -> None:
+    """The API's routers, the room page (``/r/{room}``) and the browser client."""
+    for router in (
+        api.router,
+        daily_api.router,
+        score_api.router,
+        accounts_api.router,
+        ratings_api.router,
+        chat_api.router,
+        ws.router,
+        ops.router,
+    ):
+        app.include_router(router)
     index = static_dir() / "index.html"
 
     @app.get("/r/{room}", include_in_schema=False)
@@ -331,7 +361,6 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         return HTMLResponse(PLACEHOLDER)
 
     app.mount("/", StaticFiles(directory=static_dir(), html=True, check_dir=False), name="static")
-    return app
 
 
 _PLACES = {

@@ -415,33 +415,44 @@ async def serve_connection(conn: Connection) -> None:
                 break
             if data["type"] == "websocket.disconnect":
                 break
-            received = time.perf_counter()
-            step = None  # the step of an action message, named in its refusal
-            try:
-                if not conn.admit():
-                    continue
-                message = _decode(data.get("text"))
-                if isinstance(message, Hello):
-                    await conn.hello(message)
-                elif isinstance(message, ChatMessage):
-                    await conn.say(message)
-                else:
-                    step = message.step
-                    await conn.action(message)
-                    ROUND_TRIP.labels(table.game).observe(time.perf_counter() - received)
-            except RoomError as exc:
-                await conn.send(_error(exc, conn.gettext, step))
-            except WebSocketDisconnect:
-                raise
-            except Exception as exc:  # e.g. the database failed: nothing changed, the socket lives
-                if unavailable(exc):
-                    await conn.send(_error(UNAVAILABLE, conn.gettext, step))
-                    continue
-                log.exception("room %s: a WebSocket message failed", table.id)
-                await conn.send(_error(SERVER_ERROR, conn.gettext, step))
+            await _answer(conn, data)
     except (WebSocketDisconnect, RuntimeError):  # gone; or closed by us while it was read
         pass
     finally:
         conn.close()
         if conn.seat is not None:
             await table.notify()
+
+
+async def _answer(conn: Connection, data: dict[str, Any]) -> None:
+    """Handle one client message (a hello, a chat message or an action, once admitted by the
+    socket's and seat's flood limits). A refusal or a failure is told on the socket, which
+    lives on (an action's refusal names its step).
+
+    Raises:
+        WebSocketDisconnect: the client is gone.
+    """
+    received = time.perf_counter()
+    step = None
+    try:
+        if not conn.admit():
+            return
+        message = _decode(data.get("text"))
+        if isinstance(message, Hello):
+            await conn.hello(message)
+        elif isinstance(message, ChatMessage):
+            await conn.say(message)
+        else:
+            step = message.step
+            await conn.action(message)
+            ROUND_TRIP.labels(conn.table.game).observe(time.perf_counter() - received)
+    except RoomError as exc:
+        await conn.send(_error(exc, conn.gettext, step))
+    except WebSocketDisconnect:
+        raise
+    except Exception as exc:  # e.g. the database failed: nothing changed, the socket lives
+        if unavailable(exc):
+            await conn.send(_error(UNAVAILABLE, conn.gettext, step))
+            return
+        log.exception("room %s: a WebSocket message failed", conn.table.id)
+        await conn.send(_error(SERVER_ERROR, conn.gettext, step))

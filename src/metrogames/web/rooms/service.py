@@ -46,15 +46,11 @@ from typing import Any
 from cachetools import LRUCache
 from sqlalchemy import Engine
 
-from metrogames.core.errors import (
-    MetrogamesError,
-    message_of,
-)
 from metrogames.core.protocol import Action, State
-from metrogames.games import game_from_options, game_names, game_type
+from metrogames.games import game_from_options
 from metrogames.i18n import N_, msg
-from metrogames.web.checks import bot_name, hash_token, new_token
-from metrogames.web.errors import RoomError, bad_request, shown
+from metrogames.web.checks import hash_token, new_token
+from metrogames.web.errors import RoomError
 from metrogames.web.infra.admission import Admission
 from metrogames.web.infra.cluster import Cluster
 from metrogames.web.infra.config import Settings
@@ -63,13 +59,13 @@ from metrogames.web.rooms.access import seat_of
 from metrogames.web.rooms.changes import Change, apply_change
 from metrogames.web.rooms.listeners import OPEN_ROOMS, JobRunner, Origin, RoomListener, RoomRules
 from metrogames.web.rooms.moves import Playing, new_deadline
+from metrogames.web.rooms.opening import check_game, check_seats, first_state, requested_seats
 from metrogames.web.rooms.requests import RoomRequest
 from metrogames.web.rooms.scheduler import Scheduler, bots_to_move
 from metrogames.web.rooms.seats import Seats
 from metrogames.web.rooms.store import ROOM_ALPHABET, Extra, Moves, RoomStore, check_room_id
 from metrogames.web.rooms.sync import RoomSync
 from metrogames.web.rooms.tables import Listener, Progress, Seat, Table
-from metrogames.web.rooms.tutorial import tutorial_seed
 
 log = logging.getLogger("metrogames.web.rooms")  # one logger for the room core
 REPLAY_CACHE_BYTES = 64 * 1024 * 1024
@@ -314,45 +310,11 @@ class RoomService:
             RoomError: ``bad-request`` for unknown games, seat counts that do not fit the game
                 or the mode, or options the game refuses (with the engine's message).
         """
-        game, mode = body.game, body.mode
-        names = game_names()
-        if game not in names:
-            raise bad_request(
-                f"a room: game: unknown game {shown(game)} (one of {', '.join(names)})"
-            )
-        kind = game_type(game)
-        if len(body.seats) not in kind.players:
-            low, high = kind.players[0], kind.players[-1]
-            raise bad_request(f"a room: seats: {game} takes {low} to {high} seats")
-        seats: list[Seat] = []
-        tokens: dict[str, str] = {}
-        for i, spec in enumerate(body.seats):
-            if spec.bot is not None:
-                name = bot_name(spec.name, spec.bot)
-                taken = {s.name for s in seats}
-                if name in taken:  # two bots at one table have distinct names
-                    name = next(f"{name} {k}" for k in range(2, 99) if f"{name} {k}" not in taken)
-                seats.append(Seat(i, name, False, spec.bot, None))
-            elif mode == "online" and i > 0:  # waits for a player (its name: a placeholder)
-                seats.append(Seat(i, spec.name or "", True, None, None))
-            else:
-                token = tokens[str(i)] = new_token()
-                seats.append(Seat(i, spec.name or f"Player {i + 1}", True, None, hash_token(token)))
-        humans = [s for s in seats if s.human]
-        if mode == "solo" and (len(seats) != 1 or len(humans) != 1):
-            raise bad_request("a room: seats: a solo room has exactly one human seat")
-        if mode == "bots" and (len(humans) != 1 or len(seats) < 2):
-            raise bad_request("a room: seats: a bots room has one human seat and at least one bot")
-        if not humans:
-            raise bad_request("a room: seats: a room needs at least one human seat")
-        if mode == "online" and not seats[0].human:
-            raise bad_request("a room: seats: an online room's creator holds seat 0, a human seat")
-        options = dict(body.options or {})
-        seed = tutorial_seed(body) if body.tutorial else secrets.randbits(63)
-        try:
-            state = game_from_options(game, len(seats), options).new_game(seed)
-        except (MetrogamesError, ValueError) as exc:
-            raise bad_request(msg(N_("a room: options: {detail}"), detail=message_of(exc))) from None
+        check_game(body)
+        seats, tokens = requested_seats(body)
+        check_seats(body.mode, seats)
+        seed, state = first_state(body, len(seats))
+        game, mode, options = body.game, body.mode, dict(body.options or {})
         host = new_token()
         table = self._new_table(game, mode, options, seed, seats, state, body.turn_clock, host)
         claims = {int(seat): origin for seat in tokens}
