@@ -47,7 +47,7 @@ from metrogames.web.infra.language import connection_gettext
 from metrogames.web.infra.metrics import ROUND_TRIP
 from metrogames.web.rooms.analyses import analysis_job, personalised
 from metrogames.web.rooms.boards import board, games_list
-from metrogames.web.rooms.views import move_log
+from metrogames.web.rooms.views import RoomSummary, move_log
 
 router = APIRouter(prefix="/api")
 
@@ -80,7 +80,7 @@ async def create_room(request: Request) -> dict[str, Any]:
 
 
 @router.get("/rooms/{room}")
-async def get_room(room: str, request: Request) -> dict[str, Any]:
+async def get_room(room: str, request: Request) -> RoomSummary:
     """The room summary."""
     rooms = service(request)
     return rooms.summary(await rooms.table(room))
@@ -97,7 +97,7 @@ async def join_room(room: str, request: Request) -> dict[str, Any]:
 
 
 @router.post("/rooms/{room}/start")
-async def start_room(room: str, request: Request) -> dict[str, Any]:
+async def start_room(room: str, request: Request) -> RoomSummary:
     """Start an online room (host token)."""
     rooms = service(request)
     await read_body(request, NoBody, "a start")
@@ -106,7 +106,7 @@ async def start_room(room: str, request: Request) -> dict[str, Any]:
 
 
 @router.post("/rooms/{room}/seats/{seat}/bot")
-async def seat_to_bot(room: str, seat: SeatNumber, request: Request) -> dict[str, Any]:
+async def seat_to_bot(room: str, seat: SeatNumber, request: Request) -> RoomSummary:
     """Hand a seat to a bot (host token)."""
     rooms = service(request)
     body = await read_body(request, HandoverBody, "a seat handover")
@@ -115,7 +115,7 @@ async def seat_to_bot(room: str, seat: SeatNumber, request: Request) -> dict[str
 
 
 @router.post("/rooms/{room}/seats/{seat}/reclaim")
-async def reclaim_seat(room: str, seat: SeatNumber, request: Request) -> dict[str, Any]:
+async def reclaim_seat(room: str, seat: SeatNumber, request: Request) -> RoomSummary:
     """Take a seat back from its bot (that seat's token)."""
     rooms = service(request)
     await read_body(request, NoBody, "a reclaim")

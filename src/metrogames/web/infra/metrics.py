@@ -42,7 +42,7 @@ import os
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import TypeVar, TypeVarTuple, Unpack
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -56,6 +56,7 @@ from prometheus_client import (
 )
 
 T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 SAMPLE_SECONDS = 5.0
 """How often each worker samples its rooms in memory."""
@@ -124,7 +125,7 @@ def worker() -> str:
     return str(os.getpid())
 
 
-def timed_write(fn: Callable[..., T], *args: object) -> T:
+def timed_write(fn: Callable[[Unpack[Ts]], T], *args: *Ts) -> T:
     """Run the database write ``fn(*args)`` and observe its duration in ``db_write_seconds``
     (labelled with ``fn``'s name without its leading underscore)."""
     started = time.perf_counter()

@@ -18,7 +18,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from metrogames.bots.base import make_bot
 from metrogames.core.protocol import CHANCE, Action, State
@@ -29,6 +29,7 @@ from metrogames.web.rooms.tutorial import tutorial_bot_move
 
 log = logging.getLogger("metrogames.web.rooms")  # one logger for the room core
 T = TypeVar("T")
+P = ParamSpec("P")
 CLOCK_BOT = "medium"
 """The bot that plays a Metro turn whose clock ran out (a level: the greedy player closes its
 own routes too early in Metro)."""
@@ -105,7 +106,7 @@ class Scheduler:
         """Two threads for the quick bots' decisions (:data:`QUICK_BOTS`): off the event
         loop; the searching bots and hints are heavy jobs (:attr:`jobs`)."""
 
-    async def think(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    async def think(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run ``fn(*args, **kwargs)`` (a quick bot's decision) on a thinking thread and wait
         for its result."""
         call = functools.partial(fn, *args, **kwargs)

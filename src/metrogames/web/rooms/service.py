@@ -66,6 +66,7 @@ from metrogames.web.rooms.seats import Seats
 from metrogames.web.rooms.store import ROOM_ALPHABET, Extra, Moves, RoomStore, check_room_id
 from metrogames.web.rooms.sync import RoomSync
 from metrogames.web.rooms.tables import Listener, Progress, Seat, Table
+from metrogames.web.rooms.views import RoomSummary
 
 log = logging.getLogger("metrogames.web.rooms")  # one logger for the room core
 REPLAY_CACHE_BYTES = 64 * 1024 * 1024
@@ -457,7 +458,7 @@ class RoomService:
     # -- reading --------------------------------------------------------------------------
 
     # -- reading --------------------------------------------------------------------------
-    def summary(self, table: Table) -> dict[str, Any]:
+    def summary(self, table: Table) -> RoomSummary:
         """``GET /api/rooms/{room}``: the room summary (:func:`.summary.summary`)."""
         return summary.summary(table, self.rules.private(table))
 

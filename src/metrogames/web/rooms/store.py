@@ -17,7 +17,7 @@ import json
 import string
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, TypeVar, TypeVarTuple, Unpack
 
 from sqlalchemy import Connection, Engine, Row, bindparam, insert, or_, select, update
 from sqlalchemy.orm import Session
@@ -41,6 +41,7 @@ from metrogames.web.rooms.tables import (
 )
 
 T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 ACTIONS = ActionRow.metadata.tables["actions"]
 ROOMS = RoomRow.metadata.tables["rooms"]
 INSERT_ACTIONS = insert(ACTIONS)
@@ -85,13 +86,13 @@ class RoomStore:
         """Two threads for reads whose cost grows with a record or with the stored games
         (replays, published records): off the event loop, and at most two at a time."""
 
-    async def on_writer(self, fn: Callable[..., T], *args: Any) -> T:
+    async def on_writer(self, fn: Callable[[Unpack[Ts]], T], *args: *Ts) -> T:
         """Run the database write ``fn(*args)`` on the writer thread and wait for its result
         (its duration goes to the metrics: :mod:`~metrogames.web.infra.metrics`)."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._writer, metrics.timed_write, fn, *args)
 
-    async def offload(self, fn: Callable[..., T], *args: Any) -> T:
+    async def offload(self, fn: Callable[[Unpack[Ts]], T], *args: *Ts) -> T:
         """Run the heavy read ``fn(*args)`` on a worker thread and wait for its result."""
         return await asyncio.get_running_loop().run_in_executor(self._heavy, fn, *args)
 

@@ -50,7 +50,7 @@ def preset_json(table: Table) -> PresetJson | None:
     name = preset_of(kind, table.progress.state.game.options_json())
     return None if name is None else {"name": name, "title": kind.presets[name].title}
 
-def summary(table: Table, private: bool) -> dict[str, Any]:
+def summary(table: Table, private: bool) -> RoomSummary:
     """``GET /api/rooms/{room}``: the room summary of ``docs/web-api.md``
     (:class:`~metrogames.web.rooms.views.RoomSummary`); ``private``: the room is
     private to its players (``day_open``)."""
@@ -66,7 +66,7 @@ def summary(table: Table, private: bool) -> dict[str, Any]:
         "created": table.created,
         "day_open": private,
     }
-    return dict(summary)
+    return summary
 
 def frame(table: Table, you: int | None) -> Frame:
     """The room-level facts of seat ``you``'s view (``None``: a spectator)."""

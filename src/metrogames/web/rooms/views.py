@@ -272,7 +272,17 @@ def build_view(
     return view
 
 
-def move_log(state: State[Action], you: int | None) -> list[dict[str, Any]]:
+class MoveEntry(TypedDict):
+    """One step of the move log: its ``step`` (1-based), the ``player`` (``None``: chance —
+    a card flipped, a tile drawn) and the ``move`` in the game's notation (``"?"``: not known
+    to the viewer)."""
+
+    step: int
+    player: int | None
+    move: str
+
+
+def move_log(state: State[Action], you: int | None) -> list[MoveEntry]:
     """``GET /api/rooms/{room}/moves``: every step of the game as seat ``you`` (``None``: a
     spectator) may know it, oldest first: ``[{"step": n (1-based), "player": seat | null
     (chance: a card flipped, a tile drawn), "move": notation}]``. What the seat may not know
@@ -280,7 +290,7 @@ def move_log(state: State[Action], you: int | None) -> list[dict[str, Any]]:
     finished game hides nothing.
     """
     seen = state if state.is_over() else state.view(you)
-    out: list[dict[str, Any]] = []
+    out: list[MoveEntry] = []
     for step, (player, action) in enumerate(seen.history(), start=1):
         try:
             text = HIDDEN if action == HIDDEN else seen.action_to_string(player, action)
