@@ -21,7 +21,7 @@ def test_five_players_lose_and_duplicate_nothing(tmp_path: Path) -> None:
     lw = load_module()
     cfg = lw.LoadConfig(
         players=5,
-        duration=4.0,
+        duration=8.0,  # 4 s ended before any game did under a loaded parallel run
         max_games=12,
         grace=5.0,
         idle_timeout=10.0,
@@ -32,7 +32,7 @@ def test_five_players_lose_and_duplicate_nothing(tmp_path: Path) -> None:
     async def run() -> object:
         async with lw.server_in_process(f"sqlite:///{tmp_path / 'load.db'}") as url:
             assert url.startswith("http://127.0.0.1:")
-            return await asyncio.wait_for(lw.run_load(url, cfg, "sqlite"), 15)
+            return await asyncio.wait_for(lw.run_load(url, cfg, "sqlite"), 30)
 
     # a thread of its own: the browser tests' sync Playwright keeps a loop running here
     with ThreadPoolExecutor(1) as pool:

@@ -10,8 +10,11 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 
 from metrogames.web import app as app_module
+from metrogames.web.app import create_app
+from support.web import create, make_settings
 
 
 def run_alone(coroutine: Coroutine[Any, Any, Any]) -> Any:
@@ -44,3 +47,15 @@ def test_a_part_that_stops_in_time_logs_nothing(caplog: pytest.LogCaptureFixture
     with caplog.at_level(logging.WARNING, logger="metrogames.web.app"):
         run_alone(app_module.bounded("a quick part", quick()))
     assert "a quick part" not in caplog.text
+
+
+def test_the_database_connections_are_closed_at_shutdown(db_url: str) -> None:
+    """An app's pooled connections are closed when it stops (each test's app left its pool
+    to the garbage collector: psycopg warned "connection ... was deleted while still open"
+    in whichever later test collected it)."""
+    app = create_app(make_settings(db_url))
+    with TestClient(app) as client:
+        create(client, game="london", mode="solo", seats=[{"name": "Ada"}])
+        pool = app.state.rooms.store.engine.pool
+        assert pool.checkedin() >= 1  # the room's writes left a connection in the pool
+    assert pool.checkedin() == 0 and pool.checkedout() == 0

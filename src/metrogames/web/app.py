@@ -172,7 +172,7 @@ async def take_over(rooms: RoomService, cluster: Cluster) -> None:
 @contextlib.asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """While the app runs: resume the rooms that need it, evict idle ones; at the end, stop
-    the rooms' clocks and bots and the daily expert's games. Every game's modules are
+    the rooms' clocks and bots and the daily expert's games, and close the connections. Every game's modules are
     imported, and the heavy jobs' processes started (``METROGAMES_JOB_WARM``), before the
     first request (not by the first room of each game, or the first hint, under load)."""
     for name in game_names():
@@ -203,6 +203,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         worker_gone()
         if app.state.redis is not None:
             await bounded("the Redis connections", app.state.redis.aclose())
+        await bounded("the database connections", asyncio.to_thread(rooms.store.close))
 
 
 async def bounded(what: str, step: Awaitable[Any]) -> None:

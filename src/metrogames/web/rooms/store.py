@@ -86,6 +86,13 @@ class RoomStore:
         """Two threads for reads whose cost grows with a record or with the stored games
         (replays, published records): off the event loop, and at most two at a time."""
 
+    def close(self) -> None:
+        """At shutdown, once nothing writes any more: close the database's pooled connections
+        (blocks: run it on a thread). A pool left to the garbage collector drops its
+        connections unclosed (psycopg warns of each); the engine would open new ones if
+        asked again."""
+        self.engine.dispose()
+
     async def on_writer(self, fn: Callable[[Unpack[Ts]], T], *args: *Ts) -> T:
         """Run the database write ``fn(*args)`` on the writer thread and wait for its result
         (its duration goes to the metrics: :mod:`~metrogames.web.infra.metrics`)."""
