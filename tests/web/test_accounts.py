@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from argon2 import PasswordHasher
+import pytest
+from argon2 import PasswordHasher, extract_parameters
+from argon2.exceptions import VerifyMismatchError
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select, update
 
-from metrogames.web.accounts.service import COOKIE
+from metrogames.web.accounts.service import COOKIE, dummy_hash
 from metrogames.web.infra.models import AccountRow, AccountSessionRow, PlayerRow
 from support.daily import Clock, daily_client, new_player, play_day, refused
 from support.web import JSON, auth, failing_writes
@@ -174,3 +176,15 @@ def test_a_password_hashed_with_older_parameters_is_rehashed_at_sign_in(db_url: 
             stored = session.scalars(select(AccountRow.password_hash)).one()
         assert stored.startswith("$argon2id$v=19$m=65536,t=3,p=4$")
         assert PasswordHasher().verify(stored, PASSWORD)
+
+
+def test_an_unknown_name_is_checked_against_a_dummy_of_the_stored_parameters() -> None:
+    """The dummy a sign-in of an unknown name verifies against: the parameters of a real hash
+    (so it costs as long), a fresh salt and digest per server, matching no password."""
+    hasher = PasswordHasher()
+    real = hasher.hash(PASSWORD)
+    dummy, other = dummy_hash(hasher), dummy_hash(hasher)
+    assert dummy != other and extract_parameters(dummy) == extract_parameters(real)
+    assert not hasher.check_needs_rehash(dummy)
+    with pytest.raises(VerifyMismatchError):
+        hasher.verify(dummy, PASSWORD)

@@ -36,14 +36,24 @@ def enqueued(client: TestClient, kind: str) -> int:
 
 
 def begin(client: TestClient, kind: str, payload: dict[str, Any], **kw: Any) -> Any:
+    """A job's wait, started as a task on the app's loop; with a ``key``, returned once the
+    job is in Redis (enqueued by this worker, or found there under its claim)."""
     jobs = jobs_of(client)
 
     async def start() -> asyncio.Task[Any]:
-        task = asyncio.get_running_loop().create_task(jobs.run(kind, payload, **kw))
-        await asyncio.sleep(0.2)
-        return task
+        return asyncio.get_running_loop().create_task(jobs.run(kind, payload, **kw))
 
-    return client.portal.call(start)  # type: ignore[union-attr]
+    task = client.portal.call(start)  # type: ignore[union-attr]
+    key = kw.get("key")
+    if key is not None:
+        until(lambda: in_redis(jobs, key))
+    return task
+
+
+def in_redis(jobs: Jobs, key: str) -> bool:
+    """Whether the job of ``key`` has an RQ job in Redis (queued, started or done)."""
+    job = jobs.jobs.get(key)
+    return job is not None and job.handle is not None and rq_status(str(job.handle)) is not None
 
 
 def end(client: TestClient, task: Any, cancel: bool = False) -> Any:

@@ -16,6 +16,7 @@ from metrogames.games.nextstation.actions import (
     POWERS_IN_ACTION,
     TurnAction,
 )
+from metrogames.games.nextstation.board import PlayerMap
 from metrogames.games.nextstation.citymap import load_city
 from metrogames.games.nextstation.deal import Options
 from metrogames.games.nextstation.record import parse_record, replay, to_record
@@ -149,13 +150,35 @@ POWERS = (None, *POWERS_IN_ACTION)
 STATIONS = range(len(LONDON.stations))
 
 
-def accepted(state: NextStationState, player: int, action: TurnAction) -> bool:
-    """Whether ``state.apply`` (on a copy: ``state`` is unchanged) takes ``action``."""
-    try:
-        state.apply(player, action)
-    except IllegalActionError:
-        return False
-    return True
+def snapshot(state: NextStationState) -> tuple[object, ...]:
+    """Every slot of ``state``, its maps by their slots: equal exactly when nothing changed."""
+    maps = tuple(tuple(getattr(m, n) for n in PlayerMap.__slots__) for m in state.maps)
+    return (maps, *(getattr(state, n) for n in NextStationState.__slots__ if n != "maps"))
+
+
+class Trial:
+    """Tries actions with ``apply_in_place`` on one copy of a position: a refusal leaves the
+    state unchanged (``apply_in_place``'s contract, checked by :meth:`check_unchanged`), so
+    the copy serves the next try and is replaced only after an accepted action — what
+    ``state.apply`` (a fresh copy per action) decides, without a copy per refusal."""
+
+    def __init__(self, state: NextStationState, player: int) -> None:
+        self.state, self.player = state, player
+        self.before = snapshot(state)
+        self.copy = state.clone()
+
+    def accepted(self, action: TurnAction) -> bool:
+        """Whether ``apply`` takes ``action`` in the position."""
+        try:
+            self.copy.apply_in_place(self.player, action)
+        except IllegalActionError:
+            return False
+        self.copy = self.state.clone()
+        return True
+
+    def check_unchanged(self) -> None:
+        """The refusals changed neither the copy nor the position itself."""
+        assert snapshot(self.copy) == snapshot(self.state) == self.before
 
 
 def pencil_power(state: NextStationState, player: int) -> str | None:
@@ -166,7 +189,7 @@ def pencil_power(state: NextStationState, player: int) -> str | None:
 
 def brute_force_london(state: NextStationState, player: int) -> set[TurnAction]:
     """Every action ``state.apply`` accepts among all combinations of sections, powers and
-    circles, each tried on a copy.
+    circles (tried by a :class:`Trial`).
 
     Candidates: ``pass``; each power with no section; every section of the map data in both
     directions, with no power and with the power of the pencil (the deal gives each pencil
@@ -177,9 +200,10 @@ def brute_force_london(state: NextStationState, player: int) -> set[TurnAction]:
     says) and whose second is any section of the map data.
     """
     out: set[TurnAction] = set()
+    trial = Trial(state, player)
 
     def keep(action: TurnAction) -> bool:
-        if accepted(state, player, action):
+        if trial.accepted(action):
             out.add(action)
             return True
         return False
@@ -200,6 +224,7 @@ def brute_force_london(state: NextStationState, player: int) -> set[TurnAction]:
         for first in plain:
             for second in DIRECTED:
                 keep(TurnAction((first, second), "double-section"))
+    trial.check_unchanged()
     return out
 
 

@@ -643,6 +643,8 @@ class MetroState:
         viewer knows (a hidden hand allows nothing). Never raises."""
         if isinstance(player, bool) or not isinstance(player, int):
             return False
+        if player != self._actor or self._phase == _OVER:
+            return False  # what _check_turn refuses, without making its error
         try:
             self._check(player, action, in_view=True)
         except IllegalActionError:
