@@ -8,6 +8,9 @@ keeps flooding is closed with a reason, and no socket is pushed a view that did 
 
 from __future__ import annotations
 
+import asyncio
+import itertools
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -15,6 +18,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
+from metrogames.web.api import ws
 from metrogames.web.app import create_app
 from metrogames.web.infra.flood import Bucket
 from metrogames.web.rooms.tables import Table
@@ -179,3 +183,51 @@ def test_a_socket_reopened_in_a_loop_is_refused(db_url: str) -> None:
         told.until.clear()
         with client.websocket_connect(f"/ws/rooms/{room}") as ws:
             assert ws.receive_json()["reason"] == "rate-limited"
+
+
+class QueuedSocket:
+    """A socket whose client's messages are all queued already: each read returns at once,
+    the way uvicorn hands over frames it has buffered; then the client leaves."""
+
+    def __init__(self, messages: int) -> None:
+        self.left = messages
+
+    async def receive(self) -> dict[str, Any]:
+        if self.left == 0:
+            return {"type": "websocket.disconnect"}
+        self.left -= 1
+        return {"type": "websocket.receive", "text": "{}"}
+
+
+def test_a_socket_with_queued_messages_lets_the_loop_serve_others(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Between two messages of one socket the event loop runs everything else that is ready
+    (one socket's 1,550 queued illegal actions a second held every other client's messages
+    while it read them: the reads never waited)."""
+    turns = 0
+    seen: list[int] = []
+
+    async def answer(_conn: object, _data: dict[str, Any]) -> None:
+        seen.append(turns)
+
+    async def other_clients() -> None:
+        nonlocal turns
+        while True:
+            turns += 1
+            await asyncio.sleep(0)
+
+    conn = SimpleNamespace(
+        socket=QueuedSocket(50), table=None, key="listening", seat=None, close=lambda: None
+    )
+    monkeypatch.setattr(ws, "_answer", answer)
+
+    async def run() -> None:
+        others = asyncio.create_task(other_clients())
+        await asyncio.sleep(0)
+        await ws.serve_connection(conn)  # type: ignore[arg-type]
+        others.cancel()
+
+    asyncio.run(run())
+    assert len(seen) == 50
+    assert all(later > earlier for earlier, later in itertools.pairwise(seen))

@@ -403,7 +403,10 @@ async def _receive(conn: Connection) -> dict[str, Any]:
 
 
 async def serve_connection(conn: Connection) -> None:
-    """Read the client's messages until it disconnects (its room is held meanwhile)."""
+    """Read the client's messages until it disconnects (its room is held meanwhile). After
+    each message the event loop serves everyone else before the next one: a client's queued
+    messages are read without waiting, so a flooding socket would otherwise keep the loop
+    for as long as its queue lasts."""
     socket, table = conn.socket, conn.table
     try:
         while True:
@@ -416,6 +419,7 @@ async def serve_connection(conn: Connection) -> None:
             if data["type"] == "websocket.disconnect":
                 break
             await _answer(conn, data)
+            await asyncio.sleep(0)  # the next message may be queued already: others go first
     except (WebSocketDisconnect, RuntimeError):  # gone; or closed by us while it was read
         pass
     finally:
