@@ -7,7 +7,8 @@ else is a capability: a small protocol that the game's own classes implement whe
 has it — the engine for what needs no position (:class:`Boards`, :class:`ScoreSheets`,
 :class:`OptionText`), the
 state class for what reads a position (:class:`Presented`, :class:`SoloRated`,
-:class:`Evaluated`, :class:`DeepEvaluated`, :class:`ScoreBounded`, :class:`Observable`). Their
+:class:`Evaluated`, :class:`DeepEvaluated`, :class:`GreedyGains`, :class:`ScoreBounded`,
+:class:`Observable`). Their
 users check for them with ``isinstance`` (every capability is runtime-checkable) and treat a
 game without one as the capability's docstring says; because a state's method runs on the
 game's own class, no implementation casts a :class:`~metrogames.core.protocol.State` back to
@@ -19,6 +20,7 @@ once per decision, not per call.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from metrogames.core.protocol import Game, JsonObject, JsonValue, State
@@ -180,6 +182,24 @@ class DeepEvaluated(Protocol):
 
     def deep_heuristic(self, player: int) -> float:
         """An estimate of ``player``'s final score, in points (on determinizations only)."""
+        ...
+
+
+@runtime_checkable
+class GreedyGains(Protocol):
+    """State capability: the greedy rule's measure of every legal action, without trying each
+    on a copy.
+
+    User: the greedy rule (:func:`metrogames.bots.greedy.greedy_choice`: the greedy bot, the
+    greedy playouts and completions of the Monte Carlo bot and the hindsight search); without
+    it, each action is applied to a clone and the scores compared.
+    """
+
+    def greedy_gains(self, player: int, actions: Sequence[Any]) -> list[int]:
+        """Per action of ``actions`` (legal for ``player``, who is to move), in points:
+        ``player``'s gain in :meth:`~metrogames.core.protocol.State.scores` were the action
+        applied now, minus the best other player's gain (0 alone) — exactly what applying it
+        to a clone and comparing ``scores()`` gives."""
         ...
 
 

@@ -168,6 +168,41 @@ def breakdown(
     )
 
 
+def sheet_total(
+    city: CityMap,
+    board: PlayerMap,
+    line_scores: list[LineScore],
+    tourist_boxes: int,
+    objectives: tuple[str, ...],
+) -> int:
+    """The total in points of :func:`breakdown` with the same arguments, without building the
+    sheet (bots score positions by the thousand: ``NextStationState.scores``, the greedy
+    rule's gains)."""
+    total = 0
+    for ls in line_scores:
+        total += ls.score
+    two, three, four = lines_through(board)
+    points = city.interchange_points
+    total += (
+        points.get(2, 0) * (two & ~three).bit_count()
+        + points.get(3, 0) * (three & ~four).bit_count()
+        + points.get(4, 0) * four.bit_count()
+    )
+    if city.bridges:
+        sections = board.sections
+        for a, b in city.bridges:
+            pair = (1 << a) | (1 << b)
+            used = sum(1 for mask in sections if mask & pair)
+            if used:
+                total += city.bridge_points.get(min(used, 2), 0)
+    if city.tourist_points:
+        total += city.tourist_points[min(tourist_boxes, len(city.tourist_points) - 1)]
+    if objectives:
+        met = sum(1 for o in objectives if objective_met(city, o, board))
+        total += city.objective_points * met
+    return total
+
+
 def solo_rating(city: CityMap, total: int, modules: int) -> tuple[int, int, str, str] | None:
     """The printed solo rating (docs/next-station-london.md, "Solo rating") of a ``total``
     (points) with ``modules`` advanced modules in play (0-2; 10 points off each).

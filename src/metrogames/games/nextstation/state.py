@@ -52,6 +52,7 @@ from metrogames.games.nextstation.deal import (
     colour_for,
     resolve,
 )
+from metrogames.games.nextstation.gains import draw_action, greedy_gains
 from metrogames.games.nextstation.heuristic import LOOKAHEAD_WIDTH, greedy_final_score
 from metrogames.games.nextstation.index import ActionIndex, action_index_for, card_positions
 from metrogames.games.nextstation.observe import observe
@@ -64,6 +65,7 @@ from metrogames.games.nextstation.scoring import (
     breakdown,
     line_tourist_boxes,
     score_line,
+    sheet_total,
 )
 from metrogames.games.nextstation.snapshot import (
     Line,
@@ -79,6 +81,7 @@ if TYPE_CHECKING:
     from metrogames.core.capabilities import (
         DeepEvaluated,
         Evaluated,
+        GreedyGains,
         Observable,
         Presented,
         ScoreBounded,
@@ -818,7 +821,7 @@ class NextStationState:
         """Draw ``action``'s sections on ``board`` (a copy), checking each when ``check``."""
         city = self.city
         if not check:
-            _draw_unchecked(city, board, colour, action)
+            draw_action(city, board, colour, action)
             return
         face = city.card_by_id[self.flipped[-1]].face
         power = action.power
@@ -1137,7 +1140,7 @@ class NextStationState:
         legal = self._actions_on(board, colour, face, branch, number, power)
         action = legal[1 + rng.below(len(legal) - 1)] if len(legal) > 1 else PASS
         assert isinstance(action, TurnAction)  # never a card id for a player
-        _draw_unchecked(self.city, board, colour, action)
+        draw_action(self.city, board, colour, action)
         if action.powers_used:
             self.power_used[player] = True
         return action
@@ -1174,7 +1177,27 @@ class NextStationState:
 
     def scores(self) -> list[int]:
         """Each player's total in points (see :meth:`breakdown`); final once the game is over."""
-        return [self.breakdown(p).total for p in range(self.game.players)]
+        if self.over:
+            return [sheet.total for sheet in self._final_sheets()]
+        return [self._total(p, self.maps[p]) for p in range(self.game.players)]
+
+    def _total(self, player: int, board: PlayerMap) -> int:
+        """:meth:`breakdown`'s total of a game not over, ``board`` standing for ``player``'s
+        map (:func:`.scoring.sheet_total`: no sheet built)."""
+        city = self.city
+        c = self._colours[player]
+        lines = self.line_scores[player][:]
+        stations, sections = board.stations[c], board.sections[c]
+        lines[c] = score_line(city, stations, sections, board.circled[c])
+        boxes = self.tourist_boxes[player] + line_tourist_boxes(city, stations, sections)
+        return sheet_total(city, board, lines, boxes, self.deal.objectives)
+
+    def greedy_gains(self, player: int, actions: Sequence[NextStationAction]) -> list[int]:
+        """``GreedyGains``: per action (a turn action legal for ``player``, who is to move),
+        ``player``'s gain in :meth:`scores` were it applied now, in points; the other players'
+        gains are always 0 (:func:`.gains.greedy_gains`: each action drawn on a copy of the
+        player's map alone)."""
+        return greedy_gains(self, player, actions)
 
     def winners(self) -> list[int]:
         """Players with the highest total, then the highest single line (rules, "Tie-break");
@@ -1491,14 +1514,6 @@ def _random_steps(city: CityMap) -> dict[int, tuple[int, dict[int, _Move]]]:
     return steps
 
 
-def _draw_unchecked(city: CityMap, board: PlayerMap, colour: int, action: TurnAction) -> None:
-    """Draw a legal ``action`` on line ``colour`` of ``board``: its sections, its circle."""
-    for s, t in action.sections:
-        board.add_section(city, colour, s, t, city.link_of[(s, t)])
-    if action.circle is not None:
-        board.circled[colour] = action.circle
-
-
 def _map_of(city: CityMap, lines: Sequence[Line]) -> PlayerMap:
     return PlayerMap.from_lines(city, [ln.sections for ln in lines], [ln.circled for ln in lines])
 
@@ -1530,6 +1545,8 @@ if TYPE_CHECKING:
 
     def _capabilities_check(
         state: NextStationState,
-    ) -> tuple[Presented, SoloRated, Evaluated, DeepEvaluated, ScoreBounded, Observable]:
+    ) -> tuple[
+        Presented, SoloRated, Evaluated, DeepEvaluated, GreedyGains, ScoreBounded, Observable
+    ]:
         """mypy checks here that the states provide these capabilities exactly."""
-        return state, state, state, state, state, state
+        return state, state, state, state, state, state, state
