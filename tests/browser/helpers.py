@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -31,14 +32,22 @@ def call(base: str, method: str, path: str, body: Any = None, token: str | None 
         return json.load(res)
 
 
-def play_through_api(base: str, room: str, token: str) -> None:
-    """Play a solo Next Station room to its end through the API (the last legal action each
-    turn: a section whenever one can be drawn)."""
+def play_through_api(base: str, room: str, token: str, timeout: float = 60.0) -> None:
+    """Play the seat of ``token`` in a started room to the game's end through the API: the
+    last legal action on each of its turns (a Next Station section whenever one can be drawn,
+    else Pass), waiting for the other seats' bots in between. ``timeout``: seconds until the
+    game must be over (an ``AssertionError`` names the room's state otherwise)."""
+    deadline = time.monotonic() + timeout
     view = call(base, "GET", f"/api/rooms/{room}/view", token=token)
     while view["status"] != "finished":
-        action = view["legal"][-1] if view["legal"] else "pass"
-        body = {"action": action, "step": view["step"]}
-        view = call(base, "POST", f"/api/rooms/{room}/actions", body, token)
+        assert time.monotonic() < deadline, f"room {room} not over: {view['status']} {view['step']}"
+        if view["you"] in view["to_move"]:
+            action = view["legal"][-1] if view["legal"] else "pass"
+            body = {"action": action, "step": view["step"]}
+            view = call(base, "POST", f"/api/rooms/{room}/actions", body, token)
+        else:
+            time.sleep(0.05)  # a bot's turn: poll again (no event to wait on over HTTP)
+            view = call(base, "GET", f"/api/rooms/{room}/view", token=token)
 
 
 def finished_london(base: str, name: str = "Ada") -> str:

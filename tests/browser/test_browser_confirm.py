@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page, expect
 
-from browser.conftest import PageErrors, watch
+from browser.conftest import PageErrors, new_context, watch
 from browser.helpers import call, create_game, shot, step_of, wait_step_after
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
@@ -16,7 +16,7 @@ DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 
 def fresh_page(browser: Browser, errors: PageErrors, **kwargs: object) -> Page:
     """A page in a fresh context whose confirm setting is its default (not preset)."""
-    context = browser.new_context(**kwargs)  # type: ignore[arg-type]
+    context = new_context(browser, **kwargs)
     context.add_init_script("try { localStorage.setItem('metrogames.pace', '0'); } catch (e) {}")
     page = context.new_page()
     page.set_default_timeout(15_000)

@@ -50,7 +50,9 @@ def test_a_64_character_name_wraps_on_a_phone(
         assert clipped(page) == []
         call(server, "POST", f"/api/rooms/{room}/chat", {"text": "X" * 200}, token)
         call(server, "POST", f"/api/rooms/{room}/start", {}, host)
-        page.wait_for_selector("svg.board-ns .hit", timeout=30_000)  # the start, pushed (slow under a loaded CI)
+        page.wait_for_selector(
+            "svg.board-ns .hit", timeout=30_000
+        )  # the start, pushed (slow under a loaded CI)
         expect(page.locator(".seat-tabs .tab").first).to_contain_text(NAME, timeout=30_000)
         assert clipped(page) == []
         play_out(server, room, token)

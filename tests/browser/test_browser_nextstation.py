@@ -1,11 +1,13 @@
-"""Next Station in the browser: whole games played by clicking the highlighted stations."""
+"""Next Station in the browser: whole games played by clicking the highlighted stations; the
+departure blinks, unless the reader prefers reduced motion."""
 
 from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
+from browser.conftest import PageErrors, new_page
 from browser.helpers import (
     GAME_OVER,
     create_game,
@@ -90,3 +92,25 @@ def test_paris_hotseat_whole_game(page: Page, server: str) -> None:
     expect(page.locator(".notice.handover")).to_have_count(0)  # nothing "current" once over
     assert not overlaps(page), overlaps(page)
     shot(page, "paris-end")
+
+
+ANIMATIONS_JS = """(sel) => [...document.querySelectorAll(sel)]
+  .flatMap((e) => e.getAnimations().map((a) => `${a.animationName}:${a.playState}`))"""
+
+
+def test_the_departure_blinks_unless_reduced_motion(
+    browser: Browser, server: str, errors: PageErrors
+) -> None:
+    """The departure blinks at a round's start with motion on; with reduced motion preferred
+    (the other browser tests' setting) it stays still."""
+    for motion, blink in (("no-preference", ["blink:running"]), ("reduce", [])):
+        page = new_page(
+            browser, errors, reduced_motion=motion, viewport={"width": 1366, "height": 900}
+        )
+        try:
+            create_game(page, server, "london", "solo")
+            page.wait_for_selector("svg.board-ns .hit")
+            expect(page.locator(".blink")).to_have_count(1)
+            assert page.evaluate(ANIMATIONS_JS, ".blink") == blink, motion
+        finally:
+            page.context.close()

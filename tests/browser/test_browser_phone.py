@@ -24,11 +24,13 @@ FINGER = 44
 ZOOM = "[data-testid=tap-zoom]"
 SLACK = 6  # px: a target measured between 44 and 50 px may open the magnifier or not
 
-# For every legal target (a .hit in the board's hit layer): its name, its drawn centre on
-# screen (the station's or square's own drawing, not the hit shape) and the largest square
-# of grid points round that centre, up to CAP px, that all resolve to its hit element. The
-# grid is sampled only where a square round some target may reach (each point once).
-MEASURE_JS = """([svgSel, step, cap]) => {
+# For every legal target (a .hit in the board's hit layer), or only the one named ``only``: its
+# name, its drawn centre on screen (the station's or square's own drawing, not the hit shape)
+# and the largest square of grid points round that centre, up to CAP px, that all resolve to
+# its hit element. Such a square is 4-connected to the centre, so only the target's own grid
+# points connected to its centre (a flood from the centre, within CAP px) and their
+# neighbours are sampled, each point once; hit-testing is the measure's whole cost.
+MEASURE_JS = """([svgSel, step, cap, only]) => {
   const svg = document.querySelector(svgSel);
   const box = svg.getBoundingClientRect();
   const x0 = Math.max(0, box.left), y0 = Math.max(0, box.top);
@@ -61,30 +63,47 @@ MEASURE_JS = """([svgSel, step, cap]) => {
     return [name, ctm.a * x + ctm.c * y + ctm.e, ctm.b * x + ctm.d * y + ctm.f];
   };
   const reach = Math.floor(cap / step);  // a square of reach + 1 points is cap px wide
-  return hits.map((hit, k) => {
-    const [name, cx, cy] = centre(hit);
-    const ci = Math.round((cx - x0) / step), cj = Math.round((cy - y0) / step);
-    if (ci < 0 || cj < 0 || ci >= nx || cj >= ny) return { name, cx, cy, side: 0 };
+  const side = (k, ci, cj) => {
     const ia = Math.max(0, ci - reach), ja = Math.max(0, cj - reach);
     const w = Math.min(nx - 1, ci + reach) - ia + 1, h = Math.min(ny - 1, cj + reach) - ja + 1;
+    const li = ci - ia, lj = cj - ja;
+    if (at(ci, cj) !== k) return 0;
+    const mine = new Uint8Array(w * h);  // 1: the target's, connected to the centre; 2: sampled, not
+    const todo = [lj * w + li];
+    mine[lj * w + li] = 1;
+    while (todo.length) {
+      const q = todo.pop(), i = q % w, j = (q - i) / w;
+      for (const [a, b] of [[i + 1, j], [i - 1, j], [i, j + 1], [i, j - 1]]) {
+        if (a < 0 || b < 0 || a >= w || b >= h || mine[b * w + a]) continue;
+        mine[b * w + a] = at(ia + a, ja + b) === k ? 1 : 2;
+        if (mine[b * w + a] === 1) todo.push(b * w + a);
+      }
+    }
     const sum = new Int32Array((w + 1) * (h + 1));
     for (let j = 0; j < h; j++) for (let i = 0; i < w; i++) {
-      sum[(j + 1) * (w + 1) + i + 1] = (at(ia + i, ja + j) === k ? 1 : 0) + sum[j * (w + 1) + i + 1] + sum[(j + 1) * (w + 1) + i] - sum[j * (w + 1) + i];
+      sum[(j + 1) * (w + 1) + i + 1] = (mine[j * w + i] === 1 ? 1 : 0) + sum[j * (w + 1) + i + 1] + sum[(j + 1) * (w + 1) + i] - sum[j * (w + 1) + i];
     }
     const all = (a, b, n) => sum[(b + n) * (w + 1) + a + n] - sum[b * (w + 1) + a + n] - sum[(b + n) * (w + 1) + a] + sum[b * (w + 1) + a] === n * n;
-    const li = ci - ia, lj = cj - ja;
     for (let n = Math.min(w, h, reach + 1); n >= 1; n--) {
       for (let a = Math.max(0, li - n + 1); a <= li && a + n <= w; a++) {
         for (let b = Math.max(0, lj - n + 1); b <= lj && b + n <= h; b++) {
-          if (all(a, b, n)) return { name, cx, cy, side: (n - 1) * step };
+          if (all(a, b, n)) return (n - 1) * step;
         }
       }
     }
-    return { name, cx, cy, side: 0 };
+    return 0;
+  };
+  return hits.flatMap((hit, k) => {
+    const [name, cx, cy] = centre(hit);
+    if (only !== null && name !== only) return [];
+    const ci = Math.round((cx - x0) / step), cj = Math.round((cy - y0) / step);
+    const inside = ci >= 0 && cj >= 0 && ci < nx && cj < ny;
+    return [{ name, cx, cy, side: inside ? side(k, ci, cj) : 0 }];
   });
 }"""
-CAP = 64
-"""px: a hit square is measured up to this side (a finger needs 44, one tap is due from 50)."""
+CAP = FINGER + SLACK
+"""px: a hit square is measured up to this side: a finger needs 44, one tap is due from 50
+(FINGER + SLACK), and no check asks more (a larger cap only costs hit tests)."""
 
 
 # The board's labels (grid letters and numbers, Metro's station numbers) lying partly outside
@@ -122,8 +141,10 @@ class Sizes:
         )
 
 
-def measure(page: Page, svg: str) -> list[dict[str, Any]]:
-    return list(page.evaluate(MEASURE_JS, [svg, 2, CAP]))
+def measure(page: Page, svg: str, only: str | None = None) -> list[dict[str, Any]]:
+    """Every legal target's hit square in ``svg`` (or only ``only``'s): ``name``, its drawn
+    centre ``cx``, ``cy`` and the square's ``side`` (CSS px, on a 2 px grid, up to CAP)."""
+    return list(page.evaluate(MEASURE_JS, [svg, 2, CAP, only]))
 
 
 # Whether the whole board is on screen and uncovered (its corners and bottom edge are its own).
@@ -161,7 +182,7 @@ def board_in_view(page: Page, svg: str) -> None:
 
 def tap_in_zoom(page: Page, name: str, sizes: Sizes) -> None:
     """In the open magnifier: measure ``name``'s hit square there, then tap its centre."""
-    found = {m["name"]: m for m in measure(page, f"{ZOOM} svg")}
+    found = {m["name"]: m for m in measure(page, f"{ZOOM} svg", only=name)}
     assert name in found, (name, sorted(found))
     assert found[name]["side"] >= FINGER, found[name]
     if sizes.zoomed > 1e8:

@@ -1,5 +1,6 @@
 """Online rooms in the browser: two players in two browser contexts, a departure handed to a
-bot by the host, the seat taken back with the stored token; replays of finished games."""
+bot by the host, the seat taken back with the stored token; a lobby answer arriving after the
+start leaves the table; replays of finished games."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import json
 import re
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import APIResponse, Browser, Page, Route, expect
 
 from browser.conftest import PageErrors, new_page, watch
 from browser.helpers import (
@@ -212,3 +213,50 @@ def test_a_metro_replay_is_seen_as_a_spectator(page: Page, server: str) -> None:
             named += 1
         expect(page.locator(".panel.hand .waiting")).to_have_count(0)
     assert named >= 2
+
+
+def test_a_late_room_summary_leaves_the_started_table(
+    browser: Browser, server: str, errors: PageErrors
+) -> None:
+    """The lobby asks for the room's summary whenever a waiting view comes (and every 4 s): an
+    answer from before the start that arrives after the started view must not bring the lobby
+    back over the table. (Under a loaded run this race hid the board of a started room.) The
+    summaries the lobby asks for are answered by the server at once but held from the page
+    until the table is drawn."""
+    seats = [{"name": "Ada"}, {"bot": "easy"}]
+    made = call(server, "POST", "/api/rooms", {"game": "london", "mode": "online", "seats": seats})
+    room, token, host = made["room"]["room"], made["tokens"]["0"], made["host_token"]
+    page = new_page(browser, errors, viewport={"width": 1280, "height": 900})
+    try:
+        stored = json.dumps(json.dumps({"tokens": {"0": token}, "host": host, "name": "Ada"}))
+        page.add_init_script(f"localStorage.setItem('metrogames.room.{room}', {stored})")
+        held: list[tuple[Route, APIResponse]] = []
+        asked = {"n": 0}
+
+        def hold_after_the_first(route: Route) -> None:
+            asked["n"] += 1
+            if asked["n"] == 1:
+                route.continue_()  # the page's opening summary
+            else:
+                held.append((route, route.fetch()))  # answered now, delivered later
+
+        page.route(f"**/api/rooms/{room}", hold_after_the_first)
+        page.goto(f"{server}/r/{room}")
+        expect(page.locator("[data-testid=lobby-facts]")).to_be_visible()
+        for _ in range(300):  # the waiting view's own request, within 30 s
+            if held:
+                break
+            page.wait_for_timeout(100)
+        assert held, "the waiting view asked for no summary"
+        call(server, "POST", f"/api/rooms/{room}/start", {}, host)
+        page.wait_for_selector("svg.board-ns .hit")
+        with page.expect_response(f"**/api/rooms/{room}"):
+            for route, answer in held:
+                route.fulfill(response=answer)  # the stale "waiting" summaries arrive now
+        page.unroute(f"**/api/rooms/{room}")
+        page.wait_for_function("() => new Promise((done) => requestAnimationFrame(done))")
+        expect(page.locator("[data-testid=lobby-facts]")).to_have_count(0)
+        expect(page.locator("svg.board-ns .hit").first).to_be_attached()
+        assert next_station_move(page, use_powers=False)  # the table still plays
+    finally:
+        page.context.close()

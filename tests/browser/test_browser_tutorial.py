@@ -1,10 +1,15 @@
 """The guided first games (#/learn/{game}) clicked through step by step, wrong clicks
-included, to a real game played to its end — each game in each language of the client (the
-guide's own words checked as written here; the steps' texts come from tutorials.{lang}.json
-when it exists, else English, so a step's hint is checked by the station it names); a move
-held for Confirm in the guide on a phone; the rules pages (#/rules/{game})."""
+included, to a real game played to its end — each game's every step in each language of the
+client (the guide's own words checked as written here; the steps' texts come from
+tutorials.{lang}.json when it exists, else English, so a step's hint is checked by the station
+it names). The free play after the guide's last step is clicked to the end in English; in
+the other languages the guide's room is played to its end through the API (its seat token
+read from the page's own request) and the page shows the end in the language. A move held
+for Confirm in the guide on a phone; the rules pages (#/rules/{game})."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -16,6 +21,7 @@ from browser.helpers import (
     metro_move,
     next_station_move,
     play_next_station,
+    play_through_api,
     shot,
     step_of,
 )
@@ -66,9 +72,24 @@ def refused_click(page: Page, name: str, hint: str) -> None:
     assert step_of(page) == step
 
 
-def open_guide(page: Page, server: str, game: str, total: int, lang: str = "en") -> None:
+@dataclass(frozen=True)
+class Guide:
+    """The guide's room as the page created it (``POST /api/rooms``): the game, the room's
+    code and the seat token of the player (seat 0)."""
+
+    game: str
+    room: str
+    token: str
+
+
+def open_guide(page: Page, server: str, game: str, total: int, lang: str = "en") -> Guide:
     page.add_init_script(f"localStorage.setItem('metrogames.lang', '{lang}')")
-    page.goto(f"{server}/#/learn/{game}")
+    with page.expect_response(
+        lambda res: res.url == f"{server}/api/rooms" and res.request.method == "POST"
+    ) as created:
+        page.goto(f"{server}/#/learn/{game}")
+    answer = created.value.json()
+    guide = Guide(game, answer["room"]["room"], answer["tokens"]["0"])
     page.wait_for_selector("[data-testid=tutorial] h2")
     page.wait_for_selector(".hit")
     at(page, 1, total)
@@ -91,6 +112,7 @@ def open_guide(page: Page, server: str, game: str, total: int, lang: str = "en")
     page.click("#tutorial-next")
     at(page, 2, total)
     expect(page.locator(".tutorial-table.tutorial-reading")).to_have_count(0)
+    return guide
 
 
 def finished(page: Page, lang: str) -> None:
@@ -98,9 +120,27 @@ def finished(page: Page, lang: str) -> None:
     expect(page.locator(GAME_OVER)).to_contain_text(GUIDE[lang][2])
 
 
+def play_on(page: Page, server: str, guide: Guide, lang: str) -> None:
+    """After the guide's last step: the game played to its end by clicking in English, through
+    the API in the other languages (the page follows over its socket); the end shown in the
+    language."""
+    if lang == "en":
+        if guide.game == "metro":
+            for _ in range(80):
+                if page.locator(GAME_OVER).count():
+                    break
+                if not metro_move(page):
+                    page.wait_for_selector(f".hit-square, {GAME_OVER}")
+        else:
+            play_next_station(page, use_powers=False)
+    else:
+        play_through_api(server, guide.room, guide.token)
+    finished(page, lang)
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_london_guided_first_game(page: Page, server: str, lang: str) -> None:
-    open_guide(page, server, "london", 9, lang)
+    guide = open_guide(page, server, "london", 9, lang)
     expect(page.locator(".hit.tut-mark[data-station=D7]")).to_have_count(1)
     shot(page, f"tutorial-london-section-{lang}")
     refused_click(page, "C4", "D7")  # a legal section, but not this step's
@@ -135,14 +175,13 @@ def test_london_guided_first_game(page: Page, server: str, lang: str) -> None:
     at(page, 9, 9)
     if lang == "en":
         expect(page.locator("[data-testid=tutorial-text]")).to_contain_text("finish the game")
-    play_next_station(page, use_powers=False)
-    finished(page, lang)
+    play_on(page, server, guide, lang)
     at(page, 9, 9)
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_paris_guided_first_game(page: Page, server: str, lang: str) -> None:
-    open_guide(page, server, "paris", 8, lang)
+    guide = open_guide(page, server, "paris", 8, lang)
     refused_click(page, "I9", "H6")
     click(page, "H6")
     at(page, 3, 8)
@@ -163,13 +202,12 @@ def test_paris_guided_first_game(page: Page, server: str, lang: str) -> None:
     expect(page.locator("[data-testid=tutorial-facts]")).to_contain_text(LINE["purple"][lang])
     page.click("#tutorial-next")
     at(page, 8, 8)
-    play_next_station(page, use_powers=False)
-    finished(page, lang)
+    play_on(page, server, guide, lang)
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_metro_guided_first_game(page: Page, server: str, lang: str) -> None:
-    open_guide(page, server, "metro", 5, lang)
+    guide = open_guide(page, server, "metro", 5, lang)
     expect(page.locator(".hit.tut-mark[data-square=D1]")).to_have_count(1)
     # the guide's seat is named "you" in the language: no "(you)" after it
     expect(page.locator(".scores tr.you td").nth(2)).not_to_contain_text("(")
@@ -183,12 +221,7 @@ def test_metro_guided_first_game(page: Page, server: str, lang: str) -> None:
     shot(page, f"tutorial-metro-centre-{lang}")
     page.click("#tutorial-next")
     at(page, 5, 5)
-    for _ in range(80):
-        if page.locator(GAME_OVER).count():
-            break
-        if not metro_move(page):
-            page.wait_for_selector(f".hit-square, {GAME_OVER}")
-    finished(page, lang)
+    play_on(page, server, guide, lang)
 
 
 def test_rules_pages(page: Page, server: str) -> None:

@@ -172,7 +172,9 @@ export class RoomScreen {
   // -- lobby -----------------------------------------------------------------------------
   renderLobby() {
     const sum = this.summary;
-    if (sum.status !== "waiting") return;
+    // once the table is drawn the lobby never returns: a room summary asked for before the
+    // start (the waiting view's, a poll's, a join's) may answer after the started view
+    if (sum.status !== "waiting" || this.screen) return;
     const mine = new Set(this.mySeats());
     const host = this.stored.host;
     const link = `${location.origin}/r/${this.room}`;
