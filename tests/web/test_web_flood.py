@@ -22,7 +22,7 @@ from metrogames.web.api import ws
 from metrogames.web.app import create_app
 from metrogames.web.infra.flood import Bucket
 from metrogames.web.rooms.tables import Table
-from support.web import auth, create, make_settings, view
+from support.web import auth, create, make_settings, run_async, view
 
 
 def test_a_bucket_allows_its_burst_then_its_rate() -> None:
@@ -228,6 +228,6 @@ def test_a_socket_with_queued_messages_lets_the_loop_serve_others(
         await ws.serve_connection(conn)  # type: ignore[arg-type]
         others.cancel()
 
-    asyncio.run(run())
+    run_async(run())
     assert len(seen) == 50
     assert all(later > earlier for earlier, later in itertools.pairwise(seen))
