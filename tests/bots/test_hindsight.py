@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from metrogames.bots import make_bot
-from metrogames.bots.analysis import AnalysisRefusedError, analyse, check_record
+from metrogames.bots.analysis import BUDGETS, AnalysisRefusedError, analyse, check_record
 from metrogames.bots.hindsight import Budget, player_losses, search_best
 from metrogames.bots.play import play_bots
 from metrogames.core.capabilities import ScoreBounded
@@ -90,7 +90,9 @@ def test_player_losses_weigh_every_real_decision() -> None:
     assert max(d.loss for d in decisions) > 1
 
 
-def test_analysis_json_and_the_best_record() -> None:
+def test_analysis_json_and_the_best_record(monkeypatch: pytest.MonkeyPatch) -> None:
+    small = Budget(width=2, playouts=2, coach=60)  # the report's pipeline, not its strength
+    monkeypatch.setitem(BUDGETS, "quick", small)
     record = solo_record(8, "random")
     analysis = analyse(record, "quick", seed=4)
     doc: dict[str, Any] = analysis.to_json()
@@ -107,7 +109,7 @@ def test_analysis_json_and_the_best_record() -> None:
     assert {"step", "round", "turn", "card", "played", "better", "loss"} <= set(turn)
     assert turn["loss"] == max(t["loss"] for t in doc["costly_turns"]) > 0
     assert 1 <= turn["round"] <= 4
-    assert doc["search"]["budget"] == "quick" and doc["search"]["width"] == 4
+    assert doc["search"]["budget"] == "quick" and doc["search"]["width"] == small.width
     assert doc["upper_bound"]["total"] >= best["score"]
     views = analysis.views()
     assert views["player"]["scores"] == [doc["score"]]

@@ -1,5 +1,8 @@
 """``metrogames analyse`` (docs/notation.md, "Analysis"): the JSON document, the text with both
-maps, and clean refusals on stderr."""
+maps, and clean refusals on stderr.
+
+These check the command's pipeline, not the search's strength (tests/bots/test_hindsight.py):
+the ``quick`` budget is made smaller for them (:data:`SMALL`), and the documents say so."""
 
 from __future__ import annotations
 
@@ -7,13 +10,24 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner, Result
 
 from metrogames.bots import make_bot
+from metrogames.bots.analysis import BUDGETS
+from metrogames.bots.hindsight import Budget
 from metrogames.bots.play import play_bots
 from metrogames.cli.main import app
 from metrogames.games import load_game, replay_record
 from support.records import solo_record
+
+SMALL = Budget(width=2, playouts=2, coach=60)
+"""What ``--budget quick`` means in these tests."""
+
+
+@pytest.fixture(autouse=True)
+def small_quick(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(BUDGETS, "quick", SMALL)
 
 
 def invoke(*args: str | Path) -> Result:
@@ -39,7 +53,7 @@ def test_analyse_json(tmp_path: Path) -> None:
     assert best["score"] >= doc["score"] and best["proven_optimal"] is False
     assert replay_record(best["record"]).scores() == [best["score"]]
     assert doc["costliest_turn"]["loss"] > 0
-    assert doc["search"] == {**doc["search"], "budget": "quick", "seed": 0}
+    assert doc["search"] == {**doc["search"], "budget": "quick", "seed": 0, "width": SMALL.width}
 
 
 def test_analyse_text_draws_both_maps_and_says_best_found(tmp_path: Path) -> None:

@@ -40,7 +40,7 @@ from metrogames.games.nextstation.board import PlayerMap
 from metrogames.games.nextstation.citymap import SYMBOLS, CityMap, bits
 from metrogames.games.nextstation.deal import FIRST_EFFECTIVE_SWITCH, ROUNDS
 from metrogames.games.nextstation.objectives import lines_through
-from metrogames.games.nextstation.scoring import breakdown, line_tourist_boxes, score_line
+from metrogames.games.nextstation.scoring import line_tourist_boxes, score_line, sheet_total
 
 if TYPE_CHECKING:
     from metrogames.games.nextstation.state import NextStationState
@@ -54,9 +54,15 @@ LOOKAHEAD_WIDTH = 3
 points in London over 300 deals with 2, 142.4 with 3, 142.4 with all)."""
 
 
+INTERCHANGE_CACHE = 4096
+"""Interchange gains kept per city (by colour and the other lines' stations) before the
+store is emptied."""
+
+
 class _Tables:
     """Per-city lookups of the playout: station -> district, link -> bridge pair, the
-    interchange points by number of lines (index 0..4), the tourist table."""
+    interchange points by number of lines (index 0..4), the tourist table, station -> its
+    number of links."""
 
     def __init__(self, city: CityMap) -> None:
         self.district_of = tuple(s.district for s in city.stations)
@@ -67,6 +73,8 @@ class _Tables:
         self.bridge_points = tuple(city.bridge_points.get(k, 0) for k in range(3))
         self.tourist = city.tourist_points
         self.tourist_cap = len(city.tourist_points) - 1
+        self.degree = tuple(mask.bit_count() for mask in city.link_mask_of_station)
+        self.interchange_gains: dict[tuple[int, ...], tuple[int, ...]] = {}
 
 
 @cache
@@ -112,7 +120,7 @@ def greedy_final_score(state: NextStationState, player: int, lookahead: int = 0)
         c_stations, c_sections = board.stations[colour], board.sections[colour]
         lines[colour] = score_line(city, c_stations, c_sections, board.circled[colour])
         boxes += line_tourist_boxes(city, c_stations, c_sections)
-    return breakdown(city, board, lines, boxes, state.deal.objectives).total
+    return sheet_total(city, board, lines, boxes, state.deal.objectives)
 
 
 def greedy_action(state: NextStationState, player: int) -> TurnAction:
@@ -211,7 +219,7 @@ def _greedy_section(
     targets: int,
     branch: bool,
     boxes: int,
-    inter: list[int],
+    inter: tuple[int, ...],
     collect: list[tuple[float, tuple[int, int, int]]] | None = None,
 ) -> tuple[float, tuple[int, int, int] | None]:
     """The greedy section of line ``colour`` for a card reaching ``targets`` with its key:
@@ -229,7 +237,7 @@ def _best_section(
     targets: int,
     branch: bool,
     boxes: int,
-    inter: list[int],
+    inter: tuple[int, ...],
     collect: list[tuple[float, tuple[int, int, int]]] | None = None,
 ) -> tuple[float, tuple[int, int, int] | None]:
     """The greedy section ``(start, target, link)`` of line ``colour`` (not empty) for a
@@ -237,11 +245,12 @@ def _best_section(
     ``collect``: a list that receives every legal section with its key."""
     city = state.city
     district_of = tb.district_of
-    links_by_target = city.links_by_target
-    neighbours = city.neighbours
-    link_mask = city.link_mask_of_station
-    conflicts = city.conflicts
+    links_by_target, neighbours = city.links_by_target, city.neighbours
+    link_mask, conflicts = city.link_mask_of_station, city.conflicts
     special = city.tourist_mask | city.monument_mask
+    river_mask, river_points = city.river_mask, city.river_points
+    bridge_of, degree = tb.bridge_of, tb.degree
+    open_weight, block_weight = OPEN_WEIGHT, BLOCK_WEIGHT
     stations, _, ends, blocked = board.line(colour)
     starts = stations if branch else ends
     open_targets = targets & ~stations
@@ -269,14 +278,19 @@ def _best_section(
             gain += inter[t]
             if tbit & special:
                 gain += _site_gain(city, tb, tbit, line_boxes)
-            if lbit & city.river_mask:
-                gain += city.river_points
-            if link in tb.bridge_of:
+            if lbit & river_mask:
+                gain += river_points
+            if link in bridge_of:
                 gain += _bridge_gain(tb, board, colour, link)
+            newly = (conflicts[link] & ~blocked).bit_count()
+            # the key's open-links term is at most the station's degree: a section that cannot
+            # beat the best key even so is not counted further (the same choice, found sooner)
+            if collect is None and gain + open_weight * degree[t] - block_weight * newly <= best_key:
+                continue
             after = blocked | conflicts[link]
-            key = gain + OPEN_WEIGHT * _open_links(
+            key = gain + open_weight * _open_links(
                 links_by_target, neighbours, link_mask, t, after | lbit, stations
-            ) - BLOCK_WEIGHT * (conflicts[link] & ~blocked).bit_count()
+            ) - block_weight * newly
             if collect is not None:
                 collect.append((key, (s, t, link)))
             if key > best_key:
@@ -291,7 +305,7 @@ def _first_section(
     colour: int,
     targets: int,
     boxes: int,
-    inter: list[int],
+    inter: tuple[int, ...],
     collect: list[tuple[float, tuple[int, int, int]]] | None = None,
 ) -> tuple[float, tuple[int, int, int] | None]:
     """The greedy first section of line ``colour`` (from its departure station, which joins
@@ -327,7 +341,7 @@ def _lookahead_section(
     targets: int,
     branch: bool,
     boxes: int,
-    inter: list[int],
+    inter: tuple[int, ...],
     nxt: tuple[str, bool, int],
     width: int,
 ) -> tuple[int, int, int] | None:
@@ -385,15 +399,25 @@ def _site_gain(city: CityMap, tb: _Tables, new: int, boxes: int) -> int:
     return gain
 
 
-def _interchange_gains(tb: _Tables, board: PlayerMap, colour: int) -> list[int]:
-    """Per station, the interchange points line ``colour`` adds by reaching it."""
+def _interchange_gains(tb: _Tables, board: PlayerMap, colour: int) -> tuple[int, ...]:
+    """Per station, the interchange points line ``colour`` adds by reaching it (kept per
+    colour and other lines' stations: the estimates of one decision share their earlier
+    rounds' lines)."""
+    key = (colour, *(mask for c, mask in enumerate(board.stations) if c != colour))
+    known = tb.interchange_gains.get(key)
+    if known is not None:
+        return known
     lines = [0] * len(tb.district_of)
     for c, mask in enumerate(board.stations):
         if c != colour:
             for t in bits(mask):
                 lines[t] += 1
     points = tb.interchange
-    return [points[k + 1] - points[k] if k else 0 for k in lines]
+    gains = tuple(points[k + 1] - points[k] if k else 0 for k in lines)
+    if len(tb.interchange_gains) >= INTERCHANGE_CACHE:
+        tb.interchange_gains.clear()
+    tb.interchange_gains[key] = gains
+    return gains
 
 
 def _bridge_gain(tb: _Tables, board: PlayerMap, colour: int, link: int) -> int:
