@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -32,22 +33,38 @@ def call(base: str, method: str, path: str, body: Any = None, token: str | None 
         return json.load(res)
 
 
-def play_through_api(base: str, room: str, token: str, timeout: float = 60.0) -> None:
-    """Play the seat of ``token`` in a started room to the game's end through the API: the
-    last legal action on each of its turns (a Next Station section whenever one can be drawn,
-    else Pass), waiting for the other seats' bots in between. ``timeout``: seconds until the
-    game must be over (an ``AssertionError`` names the room's state otherwise)."""
+def play_through_api(base: str, room: str, *tokens: str, timeout: float = 60.0) -> None:
+    """Play the seats of ``tokens`` in a started room to the game's end through the API: the
+    last legal action on each of their turns (a Next Station section whenever one can be
+    drawn, else Pass), waiting for the other seats (bots) in between; a move refused because
+    another seat moved the room on meanwhile (409) is made again from the new view.
+    ``timeout``: seconds until the game must be over (an ``AssertionError`` otherwise)."""
     deadline = time.monotonic() + timeout
-    view = call(base, "GET", f"/api/rooms/{room}/view", token=token)
-    while view["status"] != "finished":
-        assert time.monotonic() < deadline, f"room {room} not over: {view['status']} {view['step']}"
-        if view["you"] in view["to_move"]:
-            action = view["legal"][-1] if view["legal"] else "pass"
-            body = {"action": action, "step": view["step"]}
-            view = call(base, "POST", f"/api/rooms/{room}/actions", body, token)
-        else:
-            time.sleep(0.05)  # a bot's turn: poll again (no event to wait on over HTTP)
+    while True:
+        acted = False
+        for token in tokens:
             view = call(base, "GET", f"/api/rooms/{room}/view", token=token)
+            if view["status"] == "finished":
+                return
+            assert time.monotonic() < deadline, f"room {room} not over at step {view['step']}"
+            if view["you"] in view["to_move"]:
+                action = view["legal"][-1] if view["legal"] else "pass"
+                body = {"action": action, "step": view["step"]}
+                try:
+                    call(base, "POST", f"/api/rooms/{room}/actions", body, token)
+                except urllib.error.HTTPError as exc:
+                    if exc.code != 409:
+                        raise
+                acted = True
+        if not acted:
+            time.sleep(0.05)  # the bots' turn: ask again (no event to wait on over HTTP)
+
+
+def seat_tokens(page: Page, room: str) -> dict[str, str]:
+    """The seat tokens the page keeps for ``room`` (its localStorage), by seat."""
+    stored = page.evaluate(f"localStorage.getItem('metrogames.room.{room}')")
+    tokens: dict[str, str] = json.loads(stored)["tokens"]
+    return tokens
 
 
 def finished_london(base: str, name: str = "Ada") -> str:

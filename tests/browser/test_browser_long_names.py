@@ -5,33 +5,14 @@
 from __future__ import annotations
 
 import json
-import time
-import urllib.error
 
 from playwright.sync_api import Browser, expect
 
 from browser.conftest import PageErrors, new_page
-from browser.helpers import call, shot
+from browser.helpers import call, play_through_api, shot
 from browser.test_browser_i18n import PHONE, clipped
 
 NAME = "W" * 64
-
-
-def play_out(base: str, room: str, token: str) -> None:
-    """Play seat 0 of an online room with bots to the end through the API."""
-    view = call(base, "GET", f"/api/rooms/{room}/view", token=token)
-    deadline = time.monotonic() + 60
-    while view["status"] != "finished" and time.monotonic() < deadline:
-        if view["legal"]:
-            body = {"action": view["legal"][-1], "step": view["step"]}
-            try:
-                view = call(base, "POST", f"/api/rooms/{room}/actions", body, token)
-                continue
-            except urllib.error.HTTPError:  # a bot moved the step on meanwhile
-                pass
-        time.sleep(0.05)
-        view = call(base, "GET", f"/api/rooms/{room}/view", token=token)
-    assert view["status"] == "finished"
 
 
 def test_a_64_character_name_wraps_on_a_phone(
@@ -55,7 +36,7 @@ def test_a_64_character_name_wraps_on_a_phone(
         )  # the start, pushed (slow under a loaded CI)
         expect(page.locator(".seat-tabs .tab").first).to_contain_text(NAME, timeout=30_000)
         assert clipped(page) == []
-        play_out(server, room, token)
+        play_through_api(server, room, token)
         expect(page.locator("[data-testid=game-over]")).to_be_visible()
         expect(page.locator("h3", has_text=NAME).first).to_be_visible()  # a final sheet
         assert clipped(page) == []
