@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from metrogames.games.nextstation.actions import TurnAction
 from metrogames.games.nextstation.board import PlayerMap
 from metrogames.games.nextstation.citymap import CityMap, bits
-from metrogames.games.nextstation.objectives import objective_met
+from metrogames.games.nextstation.objectives import objective_met, other_lines
 from metrogames.games.nextstation.scoring import line_tourist_boxes, score_line
 
 if TYPE_CHECKING:
@@ -82,11 +82,7 @@ def _objectives_met(city: CityMap, board: PlayerMap, objectives: tuple[str, ...]
 def _interchange_gains(city: CityMap, board: PlayerMap, colour: int) -> list[int]:
     """Per station, the interchange points line ``colour`` adds by reaching it (the points of
     one line more through it than the other lines' count)."""
-    lines = [0] * len(city.stations)
-    for c, mask in enumerate(board.stations):
-        if c != colour:
-            for t in bits(mask):
-                lines[t] += 1
+    lines = other_lines(board, colour, len(city.stations))
     points = city.interchange_points
     return [points.get(k + 1, 0) - points.get(k, 0) for k in lines]
 

@@ -37,9 +37,9 @@ from typing import TYPE_CHECKING
 
 from metrogames.games.nextstation.actions import PASS, TurnAction, single_sections
 from metrogames.games.nextstation.board import PlayerMap
-from metrogames.games.nextstation.citymap import SYMBOLS, CityMap, bits
+from metrogames.games.nextstation.citymap import SYMBOLS, CityMap
 from metrogames.games.nextstation.deal import FIRST_EFFECTIVE_SWITCH, ROUNDS
-from metrogames.games.nextstation.objectives import lines_through
+from metrogames.games.nextstation.objectives import lines_through, other_lines
 from metrogames.games.nextstation.scoring import line_tourist_boxes, score_line, sheet_total
 
 if TYPE_CHECKING:
@@ -407,11 +407,7 @@ def _interchange_gains(tb: _Tables, board: PlayerMap, colour: int) -> tuple[int,
     known = tb.interchange_gains.get(key)
     if known is not None:
         return known
-    lines = [0] * len(tb.district_of)
-    for c, mask in enumerate(board.stations):
-        if c != colour:
-            for t in bits(mask):
-                lines[t] += 1
+    lines = other_lines(board, colour, len(tb.district_of))
     points = tb.interchange
     gains = tuple(points[k + 1] - points[k] if k else 0 for k in lines)
     if len(tb.interchange_gains) >= INTERCHANGE_CACHE:

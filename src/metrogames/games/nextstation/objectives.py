@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from metrogames.games.nextstation.board import PlayerMap
-from metrogames.games.nextstation.citymap import CityMap
+from metrogames.games.nextstation.citymap import CityMap, bits
 
 
 def lines_through(board: PlayerMap) -> tuple[int, int, int]:
@@ -19,6 +19,17 @@ def lines_through(board: PlayerMap) -> tuple[int, int, int]:
     two = (a & (b | c | d)) | (b & (c | d)) | (c & d)
     three = (a & b & (c | d)) | ((a | b) & c & d)
     return two, three, a & b & c & d
+
+
+def other_lines(board: PlayerMap, colour: int, stations: int) -> list[int]:
+    """Per station (``stations`` of them), how many of the map's lines other than ``colour``
+    pass through it."""
+    counts = [0] * stations
+    for c, mask in enumerate(board.stations):
+        if c != colour:
+            for t in bits(mask):
+                counts[t] += 1
+    return counts
 
 
 def union(board: PlayerMap) -> int:
