@@ -7,6 +7,7 @@ PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Callable
@@ -19,6 +20,7 @@ from sqlalchemy import select, update
 from metrogames.core.protocol import CHANCE
 from metrogames.web.app import create_app
 from metrogames.web.infra.models import ActionRow, RoomRow
+from metrogames.web.rooms.scheduler import Scheduler
 from support.web import act, create, make_settings, view
 
 
@@ -137,18 +139,27 @@ def test_after_a_clock_runs_out_the_views_carry_the_new_deadline_and_the_late_se
 
 @pytest.mark.parametrize("game", ["london", "metro"])
 def test_the_late_seat_is_told_after_a_restart_and_by_another_server(
-    db_url: str, game: str
+    db_url: str, game: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The clock's actions are stored marked with the step its time ran out at, so the
     notice survives a restart and another server process loading the room gives it too,
     until the seat acts."""
     settings = make_settings(db_url)
     settings.clock_unit = 0.05  # the first turn: half a second
+    run_out = Scheduler._clock
+
+    async def clock(self: Scheduler, table: Any, deadline: float) -> None:
+        # the turns after the first one's time runs out: 1000 s (set at that moment, not
+        # after the room is made: a slow machine may answer the creation after half a second)
+        await asyncio.sleep(max(0.0, deadline - time.time()))
+        settings.clock_unit = 100.0
+        await run_out(self, table, deadline)
+
+    monkeypatch.setattr(Scheduler, "_clock", clock)
     with TestClient(create_app(settings)) as first:
         made = create(
             first, game=game, mode="hotseat", turn_clock=10, seats=[{"name": "A"}, {"name": "B"}]
         )
-        settings.clock_unit = 100.0  # the turns after it: 1000 s
         room, tokens = made["room"]["room"], made["tokens"]
         tables = first.app.state.rooms.tables  # type: ignore[attr-defined]
         # the clock has played the first turn out and started the next (1000 s)
