@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -48,6 +49,22 @@ def later(client: TestClient, seconds: float) -> None:
     rooms = client.app.state.rooms  # type: ignore[attr-defined]
     clock = rooms.clock
     rooms.clock = lambda: clock() + seconds
+
+
+def run_clock_out(client: TestClient, room: str) -> None:
+    """Run the room's turn clock out now (its deadline set to this moment, on the app's event
+    loop): a test plays the turn on a long clock, then lets the time run out when it chooses,
+    whatever the machine's speed."""
+    rooms = client.app.state.rooms  # type: ignore[attr-defined]
+    table = rooms.tables[room]
+
+    def expire() -> None:
+        assert table.deadline is not None, "the room has no running turn clock"
+        rooms.scheduler.stop_clock(table)
+        table.deadline = time.time()
+        rooms.scheduler.start_clock(table)
+
+    client.portal.call(expire)  # type: ignore[union-attr]
 
 
 Rows = list[dict[str, Any]]

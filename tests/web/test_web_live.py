@@ -8,7 +8,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from support.web import JSON, act, auth, create, later, record, view
+from support.web import JSON, act, auth, create, later, record, run_clock_out, view
 
 
 def refused(r: Any, status: int, reason: str) -> None:
@@ -116,13 +116,14 @@ def wait_for(client: TestClient, room: str, check: Any, seconds: float = 10) -> 
 
 def test_next_station_clock_passes_for_late_players(client: TestClient) -> None:
     made = create(
-        client, game="london", mode="hotseat", turn_clock=10, seats=[{"name": "A"}, {"name": "B"}]
-    )
+        client, game="london", mode="hotseat", turn_clock=100_000, seats=[{"name": "A"}, {"name": "B"}]
+    )  # 1,000 s a turn (a turn-clock second lasts 10 ms here): run out below, after A's move
     room, tokens = made["room"]["room"], made["tokens"]
     v = view(client, room, tokens["0"])
-    assert v["clock"]["deadline"] > time.time() - 1
+    assert v["clock"]["deadline"] > time.time() + 900
     assert v["legal"], v
     assert act(client, room, tokens["0"], v["legal"][-1], v["step"]).status_code == 200
+    run_clock_out(client, room)
     wait_for(client, room, lambda w: w["turn"] >= 2)
     first_turn = record(client, room)["rounds"][0]["turns"][0]
     assert first_turn[0] == v["legal"][-1] and first_turn[1] == "pass"
