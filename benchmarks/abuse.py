@@ -82,6 +82,8 @@ import aiohttp
 import orjson
 from loadserver import percentile
 
+from metrogames.web.infra.config import cpu_list
+
 KINDS = (
     "hints",
     "analyses",
@@ -498,6 +500,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--nice", type=int, default=0, help="lower this process's CPU priority by N (0-19)"
     )
+    parser.add_argument(
+        "--cpus", default="", help="run on these CPUs only (Linux's list notation, e.g. 1)"
+    )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args(argv)
     try:
@@ -517,6 +522,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--nice: from 0 to 19")
     if args.nice:
         os.nice(args.nice)  # on one machine with the server: the attacker's CPU is not its own
+    try:
+        cpus = cpu_list(args.cpus)
+    except ValueError as exc:
+        parser.error(f"--cpus: {exc}")
+    if cpus:
+        os.sched_setaffinity(0, cpus)  # on one machine: as if the attacker were another
     cfg = AbuseConfig(
         duration=args.duration, kinds=kinds, seed=args.seed, source=args.source, **values
     )

@@ -57,8 +57,12 @@ trips of both runs side by side: the abused p99 and actions as multiples of the 
 (issue 21's target: a p99 within :data:`P99_TARGET` times, every player seated, nothing lost,
 duplicated or in error), and the abuser's counts (``abuse`` in the abused run's JSON). ``--abuse-only KINDS`` picks the abuser's kinds; ``--no-quiet`` leaves out
 the quiet run; ``--slow-bodies N`` and ``--slow-headers N`` size the crowds;
-``--abuser-nice N`` runs the abuser at a lower CPU priority (on one machine, the CPU its own
-loops burn is otherwise the server's: an attacker's machine is not the server's).
+``--abuser-nice N`` runs the abuser at a lower CPU priority and ``--abuser-cpus LIST`` on
+those CPUs only (on one machine, the CPU its own loops burn is otherwise the server's: an
+attacker's machine is not the server's); ``--job-cpus LIST`` keeps the server's job processes
+to those CPUs (``METROGAMES_JOB_CPUS``, in both runs) — with ``--abuser-cpus`` the same, the
+other CPUs are the serving process's, as on a server whose job processes have cores of their
+own and whose attacker is elsewhere.
 
 Limits: every player comes from 127.0.0.1, which the server is started to exempt from the
 per-address load limits (``METROGAMES_RATE_EXEMPT``: rate limits, socket cap, job quota), with
@@ -104,6 +108,8 @@ from loadserver import (
     wait_for_workers,
     workers_of,
 )
+
+from metrogames.web.infra.config import cpu_list
 
 __all__ = [  # what the tests and other benchmarks use from here
     "DEFAULT_MIX",
@@ -378,6 +384,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="run the abuser at this lower CPU priority (0-19; default 0): on one machine its "
         "own CPU is otherwise taken from the server's",
     )
+    parser.add_argument(
+        "--abuser-cpus",
+        metavar="LIST",
+        help="run the abuser on these CPUs only (Linux's list notation, e.g. 1): on one machine, "
+        "as if it were another's",
+    )
+    parser.add_argument(
+        "--job-cpus",
+        metavar="LIST",
+        help="the server's job processes on these CPUs only (METROGAMES_JOB_CPUS), in every run",
+    )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     return parser
 
@@ -388,9 +405,11 @@ def abuse_options(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
         (f"--{n}", getattr(args, n.replace("-", "_"))) for n in ("slow-bodies", "slow-headers")
     ]
     if not (args.abuse or args.abuse_only):
-        if args.no_quiet or args.abuser_nice is not None or any(v is not None for _, v in crowds):
+        chosen = (args.abuser_nice, args.abuser_cpus, *(v for _, v in crowds))
+        if args.no_quiet or any(v is not None for v in chosen):
             parser.error(
-                "--no-quiet, --slow-bodies, --slow-headers and --abuser-nice go with --abuse"
+                "--no-quiet, --slow-bodies, --slow-headers, --abuser-nice and --abuser-cpus go "
+                "with --abuse"
             )
         return None
     options = []
@@ -408,20 +427,24 @@ def abuse_options(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
         if not 0 <= args.abuser_nice <= 19:
             parser.error("--abuser-nice must be from 0 to 19")
         options += ["--nice", str(args.abuser_nice)]
+    if args.abuser_cpus is not None:
+        options += ["--cpus", checked_cpus(args.abuser_cpus, "--abuser-cpus", parser)]
     return options
+
+
+def checked_cpus(text: str, option: str, parser: argparse.ArgumentParser) -> str:
+    """``text``, a CPU list of this machine (else the parser's error naming ``option``)."""
+    try:
+        cpu_list(text)
+    except ValueError as exc:
+        parser.error(f"{option}: {exc}")
+    return text
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.workers < 1 or (args.kill_worker and args.workers < 2):
-        parser.error("--workers must be at least 1 (--kill-worker: at least 2)")
-    if args.restart_redis and args.redis:
-        parser.error("--restart-redis restarts the throwaway Redis: leave out --redis")
-    if args.stop_db is not None and (args.db or not 0 < args.stop_db < args.duration):
-        parser.error(
-            "--stop-db stops the throwaway PostgreSQL (leave out --db) for less than --duration"
-        )
+    check_server(args, parser)
     mix = tuple(k.strip() for k in args.mix.split(",") if k.strip())
     unknown = [k for k in mix if k not in TEMPLATES]
     if unknown or not mix or args.players < 1 or args.duration <= 0:
@@ -460,6 +483,20 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if facts["ok"] else 1
 
 
+def check_server(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """The parser's error for server options that do not go together."""
+    if args.workers < 1 or (args.kill_worker and args.workers < 2):
+        parser.error("--workers must be at least 1 (--kill-worker: at least 2)")
+    if args.restart_redis and args.redis:
+        parser.error("--restart-redis restarts the throwaway Redis: leave out --redis")
+    if args.stop_db is not None and (args.db or not 0 < args.stop_db < args.duration):
+        parser.error(
+            "--stop-db stops the throwaway PostgreSQL (leave out --db) for less than --duration"
+        )
+    if args.job_cpus is not None:
+        checked_cpus(args.job_cpus, "--job-cpus", parser)
+
+
 def run_server_and_load(
     args: argparse.Namespace, cfg: LoadConfig, abuse: list[str] | None = None
 ) -> Result:
@@ -478,7 +515,8 @@ def run_server_and_load(
         db = args.db or (pg.url if pg else f"sqlite:///{tmp}/load.db")
         redis = args.redis or (rd.url if rd else None)
         shown = "postgresql" if db.startswith("postgresql") else "sqlite"
-        with server_process(db, Path(tmp), workers=args.workers, redis=redis) as (url, proc):
+        env = {"METROGAMES_JOB_CPUS": args.job_cpus} if args.job_cpus else None
+        with server_process(db, Path(tmp), env, workers=args.workers, redis=redis) as (url, proc):
             if redis:
                 wait_for_workers(redis, args.workers)
             spy = start_profile(args.profile, proc.pid, args.duration)

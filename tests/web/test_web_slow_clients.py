@@ -44,7 +44,13 @@ def serving(tmp_path: Path, **settings: Any) -> Iterator[str]:
     port = _free_port()
     conf = make_settings(f"sqlite:///{tmp_path / 'slow.db'}", port=port, **settings)
     server = uvicorn.Server(server_config(create_app(conf), conf))
-    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
+    loop_factory = server.config.get_loop_factory()  # the production loop, as `serve` runs it
+
+    def run() -> None:
+        with asyncio.Runner(loop_factory=loop_factory) as runner:
+            runner.run(server.serve())
+
+    thread = threading.Thread(target=run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
     while not server.started:

@@ -978,8 +978,11 @@ def serve(
             )
         await task
 
-    with contextlib.suppress(SystemExit):  # uvicorn exits when it cannot bind (it logs why)
-        asyncio.run(run())
+    # uvicorn's own event loop (uvloop where installed, as its workers use): its transports
+    # are C, not the standard loop's Python
+    loop_factory = server.config.get_loop_factory()
+    with contextlib.suppress(SystemExit), asyncio.Runner(loop_factory=loop_factory) as runner:
+        runner.run(run())  # uvicorn exits when it cannot bind (it logs why)
     if not server.started:
         raise fail(f"could not listen on {settings.host}:{settings.port}")
 

@@ -62,12 +62,16 @@ analyses; 1) — a process pool per lane in the single-process start, RQ workers
 (jobs a lane may hold queued; past it: 503 ``busy``) and ``METROGAMES_JOB_QUOTA`` (jobs one
 client address, or one account, may have queued or running at once; past it: 429);
 ``METROGAMES_JOB_WARM`` (start this process's job processes when the server starts, not at
-their first jobs; ``true``).
+their first jobs; ``true``); ``METROGAMES_JOB_CPUS`` (the CPUs the job processes may run on, in
+Linux's list notation, ``1`` or ``2-3,6``: the others are left to the serving processes; empty:
+any CPU).
 """
 
 from __future__ import annotations
 
 import ipaddress
+import os
+import re
 
 from limits import parse_many
 from pydantic import Field, ValidationInfo, field_validator
@@ -79,6 +83,38 @@ DEFAULT_DB = "sqlite:///var/metrogames.db"
 
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+MAX_CPUS = 4096
+"""CPU numbers a list may name are below this (Linux's own default limit)."""
+
+
+def cpu_list(value: str) -> frozenset[int]:
+    """The CPUs of a list in Linux's notation (``"1"``, ``"0,2-3"``; empty: none), each one this
+    process may run on.
+
+    Raises:
+        ValueError: naming the entry that is no CPU number or range, or the CPUs this process
+            may not use (or that the system cannot pin a process to).
+    """
+    found: set[int] = set()
+    for entry in filter(None, (e.strip() for e in value.split(","))):
+        match = re.fullmatch(r"(\d+)(?:-(\d+))?", entry, re.ASCII)
+        if match is None:
+            raise ValueError(f"{entry!r} is no CPU number or range (e.g. 1 or 2-3)")
+        low, high = int(match[1]), int(match[2] or match[1])
+        if high < low:
+            raise ValueError(f"{entry!r} is an empty range")
+        if high >= MAX_CPUS:
+            raise ValueError(f"no CPU {high} here (at most {MAX_CPUS})")
+        found.update(range(low, high + 1))
+    if found:
+        if not hasattr(os, "sched_getaffinity"):
+            raise ValueError("this system cannot pin processes to CPUs")
+        if missing := found - os.sched_getaffinity(0):
+            usable = ",".join(map(str, sorted(os.sched_getaffinity(0))))
+            raise ValueError(f"no CPU {','.join(map(str, sorted(missing)))} here (usable: {usable})")
+    return frozenset(found)
 
 
 def networks(value: str) -> tuple[Network, ...]:
@@ -151,6 +187,7 @@ class Settings(BaseSettings):
     job_queue: int = Field(default=32, ge=1, le=100_000)
     job_quota: int = Field(default=3, ge=1, le=1000)
     job_warm: bool = True
+    job_cpus: str = ""
 
     @field_validator("analysis_budget")
     @classmethod
@@ -203,6 +240,12 @@ class Settings(BaseSettings):
         from metrogames.web.infra.csrf import parse_origins
 
         parse_origins(value)  # ValueError naming the entry that is no origin
+        return value
+
+    @field_validator("job_cpus")
+    @classmethod
+    def _cpus(cls, value: str) -> str:
+        cpu_list(value)  # ValueError naming the entry, or the CPUs not here
         return value
 
     @field_validator("trusted_proxies", "rate_exempt")

@@ -46,9 +46,12 @@ class Lane:
     """One lane's queue and pool: ``workers`` processes, at most ``bound`` jobs queued; its
     processes load the plug-in games of ``plugins`` (``METROGAMES_GAMES``) as the server did."""
 
-    def __init__(self, name: str, workers: int, bound: int, plugins: str = "") -> None:
+    def __init__(
+        self, name: str, workers: int, bound: int, plugins: str = "", cpus: str = ""
+    ) -> None:
         self.name = name
         self.plugins = plugins
+        self.cpus = cpus
         self.workers = workers
         self.bound = bound
         self.queue: list[tuple[int, int, Job]] = []
@@ -114,7 +117,7 @@ class Lane:
             self.pool = ProcessPool(
                 self.workers,
                 initializer=work.preload,
-                initargs=(NICE.get(self.name, 10), self.name != "passwords", self.plugins),
+                initargs=(NICE.get(self.name, 10), self.name != "passwords", self.plugins, self.cpus),
                 context=_context(),
             )
         return self.pool
@@ -180,10 +183,15 @@ def _answer(done: ProcessFuture[Any]) -> dict[str, Any]:
 
 class LocalBackend:
     """The lanes named in ``workers`` (lane → processes), each with at most ``bound`` jobs
-    queued, their processes loading the plug-in games of ``plugins``."""
+    queued, their processes loading the plug-in games of ``plugins`` and kept to the CPUs of
+    ``cpus`` (``METROGAMES_JOB_CPUS``)."""
 
-    def __init__(self, workers: dict[str, int], bound: int, plugins: str = "") -> None:
-        self.lanes = {name: Lane(name, count, bound, plugins) for name, count in workers.items()}
+    def __init__(
+        self, workers: dict[str, int], bound: int, plugins: str = "", cpus: str = ""
+    ) -> None:
+        self.lanes = {
+            name: Lane(name, count, bound, plugins, cpus) for name, count in workers.items()
+        }
 
     def submit(self, job: Job) -> bool:
         """Queue ``job`` in its lane (``False``: the lane's queue is full)."""

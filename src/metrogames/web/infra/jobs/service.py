@@ -118,7 +118,7 @@ class Quotas:
 
 class Jobs:
     """The heavy jobs of one serving process (``settings``: ``job_workers``,
-    ``job_slow_workers``, ``job_queue``, ``job_quota``, ``redis_url``; ``redis``: the app's
+    ``job_slow_workers``, ``job_queue``, ``job_quota``, ``job_cpus``, ``redis_url``; ``redis``: the app's
     client when several workers share a Redis server)."""
 
     def __init__(self, settings: Settings, redis: Redis | None = None) -> None:
@@ -129,7 +129,7 @@ class Jobs:
             self.shared = QueueBackend(settings.redis_url, redis, settings.job_queue)
         else:
             lanes |= {"play": settings.job_workers, "slow": settings.job_slow_workers}
-        self.local = LocalBackend(lanes, settings.job_queue, settings.games)
+        self.local = LocalBackend(lanes, settings.job_queue, settings.games, settings.job_cpus)
         self.quotas = Quotas(redis)
         self.cache: LRUCache[str, tuple[Any, int]] = LRUCache(CACHE_BYTES, getsizeof=lambda v: v[1])
         self.jobs: dict[str, Job] = {}

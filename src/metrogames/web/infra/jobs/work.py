@@ -43,6 +43,7 @@ from metrogames.i18n import Message
 from metrogames.web.daily.deal import bot_score
 from metrogames.web.daily.open_deals import refuse_open_deal
 from metrogames.web.errors import RoomError
+from metrogames.web.infra.config import cpu_list
 from metrogames.web.rooms.analyses import analysis_text
 from metrogames.web.rooms.replays import replay_text
 
@@ -186,13 +187,27 @@ def lower_priority(nice: int) -> None:
             os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
 
 
-def preload(nice: int = 0, games: bool = True, plugins: str = "") -> None:
+def pin(cpus: str) -> None:
+    """Let this process run only on the CPUs of ``cpus`` (``METROGAMES_JOB_CPUS``, Linux's list
+    notation: :func:`~metrogames.web.infra.config.cpu_list`; empty: as it is), so that the
+    others are the serving processes' alone.
+
+    Raises:
+        ValueError: a list that names no CPU of this machine.
+    """
+    chosen = cpu_list(cpus)
+    if chosen:
+        os.sched_setaffinity(0, chosen)
+
+
+def preload(nice: int = 0, games: bool = True, plugins: str = "", cpus: str = "") -> None:
     """Ready a worker process: lower its CPU priority by ``nice`` (:func:`lower_priority`: the
-    serving processes go first), register the plug-in games the server serves (``plugins``: the
-    ``METROGAMES_GAMES`` targets) and, with ``games``, make, view and snapshot one game of each
-    (their lazily built tables filled before the first job; the modules are imported with this
-    one)."""
+    serving processes go first), keep it to the CPUs of ``cpus`` (:func:`pin`), register the
+    plug-in games the server serves (``plugins``: the ``METROGAMES_GAMES`` targets) and, with
+    ``games``, make, view and snapshot one game of each (their lazily built tables filled before
+    the first job; the modules are imported with this one)."""
     lower_priority(nice)
+    pin(cpus)
     if not games:
         return
     load_plugins(plugins.split(","))

@@ -50,7 +50,11 @@ def run_worker(url: str, lanes: Sequence[str], first_only: bool = False) -> None
     lane's first priority) on the Redis server at ``url``, until stopped (SIGTERM: the job
     running is stopped, the worker ends)."""
     lanes = check_lanes(lanes)
-    work.preload(max(NICE[lane] for lane in lanes), plugins=os.environ.get("METROGAMES_GAMES", ""))
+    work.preload(
+        max(NICE[lane] for lane in lanes),
+        plugins=os.environ.get("METROGAMES_GAMES", ""),
+        cpus=os.environ.get("METROGAMES_JOB_CPUS", ""),
+    )
     connection = redis.Redis.from_url(url)
     queues = [
         Queue(name, connection=connection, serializer=JSONSerializer)
