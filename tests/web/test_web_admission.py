@@ -90,6 +90,7 @@ def test_an_admission_waits_for_its_turn_and_a_move_does_not(client: TestClient,
         with turns_taken(client) as admission:
             waiting = pool.submit(call)
             until(lambda: admission.waiting == 1, "waiting")
+            assert admission.waiting_clients == ("testclient",)  # queued as its address's
             moved = a_move(client, room, token)
             assert moved.status_code == 200, moved.text
             assert view(client, room, token)["step"] > step
@@ -130,3 +131,84 @@ def test_turns_come_in_order_and_at_most_limit_at_once() -> None:
 def test_a_limit_under_one_is_refused() -> None:
     with pytest.raises(ValueError, match="at least 1, not 0"):
         Admission(0)
+
+
+def _in_own_loop(coroutine: Any) -> Any:
+    with ThreadPoolExecutor(1) as pool:  # a loop of its own (browser tests keep one here)
+        return pool.submit(asyncio.run, coroutine).result(timeout=20)
+
+
+def test_clients_take_turns_so_that_one_clients_burst_does_not_hold_up_another() -> None:
+    """Client ``a`` queues five admissions, then ``b`` one, then ``c`` two: with one turn,
+    each later client waits for one of ``a``'s, not for all five (round robin, each client's
+    in order)."""
+
+    async def run() -> list[str]:
+        admission = Admission(1)
+        order: list[str] = []
+
+        async def one(client: str, name: str) -> None:
+            async with admission.turn(client):
+                order.append(name)
+                await asyncio.sleep(0.005)
+
+        async with admission.turn("x"):  # the turn taken while the others queue
+            tasks = [asyncio.create_task(one("a", f"a{i}")) for i in range(5)]
+            tasks += [asyncio.create_task(one("b", "b0"))]
+            tasks += [asyncio.create_task(one("c", f"c{i}")) for i in range(2)]
+            await asyncio.sleep(0.01)
+            assert admission.waiting == 8
+        await asyncio.gather(*tasks)
+        return order
+
+    assert _in_own_loop(run()) == ["a0", "b0", "c0", "a1", "c1", "a2", "a3", "a4"]
+
+
+def test_a_waiter_cancelled_gives_up_its_place_and_no_turn_is_lost() -> None:
+    async def run() -> tuple[list[str], int]:
+        admission = Admission(1)
+        order: list[str] = []
+
+        async def one(client: str, name: str) -> None:
+            async with admission.turn(client):
+                order.append(name)
+
+        async with admission.turn("x"):
+            gone = asyncio.create_task(one("a", "gone"))
+            kept = asyncio.create_task(one("b", "kept"))
+            await asyncio.sleep(0.01)
+            gone.cancel()
+            await asyncio.sleep(0)
+        await kept
+        with contextlib.suppress(asyncio.CancelledError):
+            await gone
+        # the turns are all free again: as many as the limit at once, none waiting
+        async with admission.turn("a"):
+            order.append("after")
+        return order, admission.waiting
+
+    assert _in_own_loop(run()) == (["kept", "after"], 0)
+
+
+def test_a_turn_handed_to_a_waiter_cancelled_at_that_moment_passes_on() -> None:
+    async def run() -> list[str]:
+        admission = Admission(1)
+        order: list[str] = []
+
+        async def one(name: str) -> None:
+            async with admission.turn(name):
+                order.append(name)
+
+        holder = admission.turn("x")
+        await holder.__aenter__()
+        first = asyncio.create_task(one("first"))
+        second = asyncio.create_task(one("second"))
+        await asyncio.sleep(0.01)
+        await holder.__aexit__(None, None, None)  # the turn goes to first's waiter...
+        first.cancel()  # ...which is cancelled before it runs again
+        await second
+        with contextlib.suppress(asyncio.CancelledError):
+            await first
+        return order
+
+    assert _in_own_loop(run()) == ["second"]

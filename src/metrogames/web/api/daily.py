@@ -132,7 +132,7 @@ async def start_daily(game: str, day: str, request: Request) -> dict[str, Any]:
     player, account = await who(request)
     body = await read_body(request, DailyStartBody, "a daily start")  # before the turn
     await charge(request, "rooms")
-    async with service.rooms.admission.turn():
+    async with service.rooms.admission.turn(client_key(request)):
         return await service.start(
             player, game, day, body.share, account is not None, client_key(request)
         )

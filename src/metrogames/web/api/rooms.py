@@ -45,6 +45,7 @@ from metrogames.web.errors import RoomError
 from metrogames.web.infra.jobs.service import Jobs
 from metrogames.web.infra.language import connection_gettext
 from metrogames.web.infra.metrics import ROUND_TRIP
+from metrogames.web.infra.ratelimit import client_key
 from metrogames.web.rooms.analyses import analysis_job, personalised
 from metrogames.web.rooms.boards import board, games_list
 from metrogames.web.rooms.views import RoomSummary, move_log
@@ -74,7 +75,7 @@ async def create_room(request: Request) -> dict[str, Any]:
     rooms = service(request)
     body = await read_body(request, RoomBody, N_("a room"))  # read before the turn: a slow
     await charge(request, "rooms")  # client never holds the others up
-    async with rooms.admission.turn():
+    async with rooms.admission.turn(client_key(request)):
         table, tokens, host = await rooms.create(body, claimer(request))
     return {"room": rooms.summary(table), "tokens": tokens, "host_token": host}
 
@@ -92,7 +93,7 @@ async def join_room(room: str, request: Request) -> dict[str, Any]:
     rooms = service(request)
     body = await read_body(request, JoinBody, N_("a join"))
     await charge(request, "joins")
-    async with rooms.admission.turn():
+    async with rooms.admission.turn(client_key(request)):
         return {"token": await rooms.seats.join(room, body, claimer(request))}
 
 
@@ -101,7 +102,7 @@ async def start_room(room: str, request: Request) -> RoomSummary:
     """Start an online room (host token)."""
     rooms = service(request)
     await read_body(request, NoBody, "a start")
-    async with rooms.admission.turn():
+    async with rooms.admission.turn(client_key(request)):
         return rooms.summary(await rooms.playing.start(room, bearer(request)))
 
 

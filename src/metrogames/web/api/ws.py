@@ -56,7 +56,7 @@ from metrogames.web.infra.deadlines import UpgradeRefusal
 from metrogames.web.infra.flood import CLOSE_REASON, Bucket, Flood, too_many
 from metrogames.web.infra.language import connection_gettext
 from metrogames.web.infra.metrics import ROUND_TRIP, SOCKETS, worker
-from metrogames.web.infra.ratelimit import RateLimits
+from metrogames.web.infra.ratelimit import RateLimits, client_key
 from metrogames.web.infra.sockets import CLOSE_CODE, SocketCap, Told
 from metrogames.web.rooms import summary
 from metrogames.web.rooms.access import check_seat_token
@@ -245,7 +245,7 @@ class Connection:
         raise refusal
 
     async def hello(self, message: Hello) -> None:
-        async with self.rooms.admission.turn():  # a crowd's hellos wait; moves do not
+        async with self.rooms.admission.turn(client_key(self.socket)):  # hellos wait; moves do not
             await self._greet(message)
 
     async def _greet(self, message: Hello) -> None:
