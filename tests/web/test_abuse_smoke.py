@@ -49,7 +49,7 @@ def abused(tmp_path_factory: pytest.TempPathFactory) -> Any:
     ls, lw = load("loadserver"), load("load_web")
     work = tmp_path_factory.mktemp("abuse")
     cfg = lw.LoadConfig(
-        players=4, duration=6.0, max_games=12, grace=5.0, idle_timeout=15.0, ramp=0.2, think=0.05
+        players=4, duration=6.0, max_games=12, grace=5.0, idle_timeout=15.0, ramp=0.2, think=0.1
     )
     # the load on a thread of its own: the browser tests' sync Playwright keeps a loop running
     with (

@@ -27,6 +27,7 @@ def test_five_players_lose_and_duplicate_nothing(tmp_path: Path) -> None:
         idle_timeout=10.0,
         ramp=0.2,
         policy="random",
+        think=0.1,  # half the socket rate (20 a second, bursts of 40): a person's pace, never refused
     )
 
     async def run() -> object:

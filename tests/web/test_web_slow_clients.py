@@ -18,6 +18,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ import aiohttp
 import httpx
 import pytest
 import uvicorn
+from fastapi import FastAPI
 
 from metrogames.web.api.ws import Outbox
 from metrogames.web.app import create_app
@@ -39,11 +41,15 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def serving(tmp_path: Path, **settings: Any) -> Iterator[str]:
-    """The web table (uvicorn, the project's protocol) on a free port, in a thread."""
+def serving(tmp_path: Path, apps: list[FastAPI] | None = None, **settings: Any) -> Iterator[str]:
+    """The web table (uvicorn, the project's protocol) on a free port, in a thread (its app
+    appended to ``apps``)."""
     port = _free_port()
     conf = make_settings(f"sqlite:///{tmp_path / 'slow.db'}", port=port, **settings)
-    server = uvicorn.Server(server_config(create_app(conf), conf))
+    app = create_app(conf)
+    if apps is not None:
+        apps.append(app)
+    server = uvicorn.Server(server_config(app, conf))
     loop_factory = server.config.get_loop_factory()  # the production loop, as `serve` runs it
 
     def run() -> None:
@@ -270,6 +276,45 @@ def test_an_address_told_to_wait_is_denied_at_the_handshake(tmp_path: Path, prox
     finally:
         logging.getLogger("uvicorn.error").removeHandler(handler)
     assert not errors, [record.getMessage() for record in errors]
+
+
+def _timed_upgrade(address: str, room: str) -> tuple[bytes, float]:
+    """:func:`_upgrade`'s answer and the seconds it took."""
+    started = time.monotonic()
+    answer = _upgrade(address, room, "en")
+    return answer, time.monotonic() - started
+
+
+@pytest.mark.parametrize("proxies", ["", "10.9.9.9"], ids=["direct", "behind-a-proxy"])
+def test_a_denial_is_held_before_it_is_sent_and_past_the_most_held_sent_at_once(
+    tmp_path: Path, proxies: str
+) -> None:
+    """An address told to wait is denied at the handshake only after
+    ``METROGAMES_DENIAL_SECONDS`` (a client reopening in a loop tries once in that time),
+    by the HTTP protocol's shortcut and by the app alike; with the most held already held,
+    the next denial is sent at once."""
+    apps: list[FastAPI] = []
+    options = {"rate_sockets": "1/minute", "trusted_proxies": proxies, "denial_seconds": 2.0}
+    with serving(tmp_path, apps, **options) as address:
+        with httpx.Client(base_url=f"http://{address}", timeout=5) as http:
+            room = http.post("/api/rooms", json=SOLO).json()["room"]["room"]
+        assert run_async(_hello(address, room))["type"] == "view"
+        assert run_async(_silent(address, room))[0]["reason"] == "rate-limited"  # told
+        tarpit = apps[0].state.told.tarpit
+        with ThreadPoolExecutor(2) as pool:
+            held = pool.submit(_timed_upgrade, address, room)
+            deadline = time.monotonic() + 10
+            while tarpit.held < 1:
+                assert time.monotonic() < deadline and not held.done(), "no denial held"
+                time.sleep(0.01)
+            tarpit.most = 1  # the most held now held
+            at_once = pool.submit(_timed_upgrade, address, room)
+            answer, took = at_once.result(timeout=10)
+            assert answer.startswith(b"HTTP/1.1 429 ")
+            assert not held.done()  # the held one still held when the other was answered
+            answer, took = held.result(timeout=10)
+        assert answer.startswith(b"HTTP/1.1 429 ") and took >= 1.9
+        assert tarpit.held == 0
 
 
 class StuckSocket:

@@ -85,7 +85,7 @@ from metrogames.web.infra.language import connection_gettext
 from metrogames.web.infra.logs import RequestIds
 from metrogames.web.infra.metrics import sample, worker_gone
 from metrogames.web.infra.ratelimit import RateLimits
-from metrogames.web.infra.sockets import SocketCap, Told
+from metrogames.web.infra.sockets import SocketCap, Tarpit, Told
 from metrogames.web.ratings.service import Rater
 from metrogames.web.rooms.service import TAKEOVER_SECONDS, RoomService
 from metrogames.web.rooms.views import ViewCache
@@ -255,7 +255,7 @@ def _add_services(app: FastAPI, settings: Settings, engine: Engine) -> None:
     app.state.settings = settings
     app.state.limits = RateLimits(settings)
     app.state.sockets = SocketCap(settings.ws_per_address, app.state.limits.exempted)
-    app.state.told = Told()
+    app.state.told = Told(tarpit=Tarpit(settings.denial_seconds))
     app.state.flood = Flood(settings.socket_rate, settings.socket_burst)
     app.state.redis = connect(settings.redis_url) if settings.redis_url else None
     app.state.jobs = Jobs(settings, app.state.redis)

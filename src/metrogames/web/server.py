@@ -40,7 +40,10 @@ def guard(app: FastAPI, settings: Settings) -> None:
     there the client's address is found by the app's proxy middleware)."""
     deadlines.configure(settings)
     told = None if settings.trusted_proxies else app.state.told
-    deadlines.refuse_upgrades(None if told is None else upgrade_refusal(told))
+    if told is None:
+        deadlines.refuse_upgrades(None)
+    else:
+        deadlines.refuse_upgrades(upgrade_refusal(told), told.tarpit)
 
 
 def server_config(app: FastAPI, settings: Settings) -> uvicorn.Config:

@@ -57,7 +57,7 @@ from metrogames.web.infra.flood import CLOSE_REASON, Bucket, Flood, too_many
 from metrogames.web.infra.language import connection_gettext
 from metrogames.web.infra.metrics import ROUND_TRIP, SOCKETS, worker
 from metrogames.web.infra.ratelimit import RateLimits, client_key
-from metrogames.web.infra.sockets import CLOSE_CODE, SocketCap, Told
+from metrogames.web.infra.sockets import CLOSE_CODE, SocketCap, Tarpit, Told
 from metrogames.web.rooms import summary
 from metrogames.web.rooms.access import check_seat_token
 from metrogames.web.rooms.service import RoomService
@@ -318,7 +318,7 @@ async def room_socket(socket: WebSocket, room: str) -> None:
     told: Told = socket.app.state.told
     waiting = told.waiting(socket)
     if waiting is not None:  # told already, its wait not over: refused at the handshake
-        await _deny(socket, waiting)
+        await _deny(socket, waiting, told.tarpit)
         return
     await socket.accept()
     logs.bind(room=room[:8])
@@ -350,10 +350,16 @@ def _denial(connection: HTTPConnection, refusal: RoomError) -> JSONResponse:
     return JSONResponse(_error(refusal, gettext), 429, headers=refusal.headers or {})
 
 
-async def _deny(socket: WebSocket, refusal: RoomError) -> None:
-    """Refuse ``socket`` at the handshake (:func:`_denial`; no WebSocket is opened); a client
-    gone already is no error, nor is the refusal (:func:`~metrogames.web.infra.logs.denied`)."""
+async def _deny(socket: WebSocket, refusal: RoomError, tarpit: Tarpit) -> None:
+    """Refuse ``socket`` at the handshake (:func:`_denial`; no WebSocket is opened), after
+    holding it as ``tarpit`` says; a client gone already is no error, nor is the refusal
+    (:func:`~metrogames.web.infra.logs.denied`)."""
     logs.denied()
+    if seconds := tarpit.hold():
+        try:
+            await asyncio.sleep(seconds)
+        finally:
+            tarpit.release()
     with contextlib.suppress(Exception):
         async with asyncio.timeout(5):
             await socket.send_denial_response(_denial(socket, refusal))

@@ -50,7 +50,9 @@ Deadlines on clients (:mod:`metrogames.web.infra.deadlines`, :mod:`metrogames.we
 ``METROGAMES_HEADER_BYTES`` (their largest size; 32 KiB), ``METROGAMES_BODY_SECONDS`` (a body,
 from the end of its headers; 30), ``METROGAMES_SEND_SECONDS`` (how long a client may leave what
 it is sent unread, HTTP or WebSocket; 30), ``METROGAMES_HELLO_SECONDS`` (a WebSocket's first
-message; 10); ``METROGAMES_SOCKET_RATE`` and ``METROGAMES_SOCKET_BURST`` (messages a second one
+message; 10), ``METROGAMES_DENIAL_SECONDS`` (how long a WebSocket denied at the handshake, its
+address told to wait, is held before its 429: :class:`~metrogames.web.infra.sockets.Tarpit`;
+1); ``METROGAMES_SOCKET_RATE`` and ``METROGAMES_SOCKET_BURST`` (messages a second one
 WebSocket, and one seat, may send, and the burst allowed above that rate; 20 and 40:
 :mod:`metrogames.web.infra.flood`).
 Heavy jobs (:mod:`metrogames.web.infra.jobs`: hints, searching bots' decisions, analyses, uploaded
@@ -179,6 +181,7 @@ class Settings(BaseSettings):
     body_seconds: float = Field(default=30.0, gt=0, le=3600)
     send_seconds: float = Field(default=30.0, gt=0, le=3600)
     hello_seconds: float = Field(default=10.0, gt=0, le=3600)
+    denial_seconds: float = Field(default=1.0, ge=0, le=60)
     socket_rate: float = Field(default=20.0, gt=0, le=1_000_000)
     socket_burst: int = Field(default=40, ge=1, le=1_000_000)
     games: str = ""

@@ -20,7 +20,9 @@ connection (with an answer when none was sent yet):
 And one shortcut: a WebSocket upgrade that the app would only deny at its handshake (an address
 told to wait, :class:`~metrogames.web.infra.sockets.Told`) is answered here, before it reaches
 the app (:func:`refuse_upgrades`): a client opening sockets again in a loop then costs the
-serving loop a parse and a write, not the app's whole middleware stack and routing.
+serving loop a parse and a write, not the app's whole middleware stack and routing; and the
+denial is held a while first (:class:`~metrogames.web.infra.sockets.Tarpit`: the connection
+neither read nor timed meanwhile), so that such a loop tries about once a second.
 
 The limits are class attributes, set from the settings before serving
 (:func:`configure`: ``METROGAMES_HEADER_SECONDS``, ``_HEADER_BYTES``, ``_BODY_SECONDS``,
@@ -39,6 +41,7 @@ from starlette.requests import HTTPConnection
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from metrogames.web.infra.config import Settings
+from metrogames.web.infra.sockets import Tarpit
 
 IMPORT_PATH = "metrogames.web.infra.deadlines:GuardedHttp"
 """What uvicorn's ``http`` option names."""
@@ -72,6 +75,8 @@ class GuardedHttp(HttpToolsProtocol):
     closed."""
     refusal: ClassVar[UpgradeRefusal | None] = None
     """The upgrades answered here (:func:`refuse_upgrades`)."""
+    tarpit: ClassVar[Tarpit | None] = None
+    """How long their answers are held (:func:`refuse_upgrades`; ``None``: not at all)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -79,6 +84,7 @@ class GuardedHttp(HttpToolsProtocol):
         self._send_timer: asyncio.TimerHandle | None = None
         self._awaiting_headers = True
         self._header_count = 0
+        self._held: Tarpit | None = None
 
     # -- the deadline of the part being read ------------------------------------------------
     def _arm(self, seconds: float) -> None:
@@ -106,6 +112,7 @@ class GuardedHttp(HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        self._unhold()
         if self._send_timer is not None:
             self._send_timer.cancel()
             self._send_timer = None
@@ -161,11 +168,30 @@ class GuardedHttp(HttpToolsProtocol):
         self._disarm()
         refusal = GuardedHttp.refusal  # read on the class: a function, never bound
         refused = None if refusal is None else refusal(HTTPConnection(dict(self.scope)))
-        if refused is not None:
+        if refused is None:
+            super().handle_websocket_upgrade()
+            return
+        tarpit = GuardedHttp.tarpit
+        seconds = 0.0 if tarpit is None else tarpit.hold()
+        if not seconds:
+            self._deny(refused)
+            return
+        self._held = tarpit
+        self.transport.pause_reading()  # nothing more is read from it meanwhile
+        self._timer = self.loop.call_later(seconds, self._deny, refused)
+
+    def _deny(self, refused: bytes) -> None:
+        """Send the refusal of an upgrade (held or not) and close."""
+        self._timer = None
+        self._unhold()
+        if not self.transport.is_closing():
             self.transport.write(refused)
             self.transport.close()
-            return
-        super().handle_websocket_upgrade()
+
+    def _unhold(self) -> None:
+        if self._held is not None:
+            self._held.release()
+            self._held = None
 
     def pause_writing(self) -> None:
         super().pause_writing()
@@ -193,7 +219,9 @@ def configure(settings: Settings) -> None:
     GuardedHttp.send_seconds = settings.send_seconds
 
 
-def refuse_upgrades(refusal: UpgradeRefusal | None) -> None:
+def refuse_upgrades(refusal: UpgradeRefusal | None, tarpit: Tarpit | None = None) -> None:
     """Answer WebSocket upgrades with ``refusal``'s response where it gives one (``None``:
-    hand every upgrade to the app), in this process (one app per serving process)."""
+    hand every upgrade to the app), each held as ``tarpit`` says (``None``: sent at once), in
+    this process (one app per serving process)."""
     GuardedHttp.refusal = refusal
+    GuardedHttp.tarpit = tarpit

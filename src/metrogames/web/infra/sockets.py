@@ -4,6 +4,11 @@
 The address is the one the creation rate limits count (:func:`.ratelimit.client_key`:
 ``X-Forwarded-For`` only from the configured trusted proxies, an IPv6 client by its /64). The
 count is of this process's open sockets, which is what each process has to protect.
+
+An address over its socket limits is told to wait (:class:`Told`) and its sockets are then
+denied at the handshake; each denial is held a while before it is sent (:class:`Tarpit`), so
+that a client reopening its socket the moment it is denied tries about once a second, not as
+fast as the server can answer.
 """
 
 from __future__ import annotations
@@ -26,14 +31,48 @@ TOLD_KEPT = 100_000
 """Addresses :class:`Told` remembers at most (the oldest are forgotten first)."""
 
 
+class Tarpit:
+    """Denials held ``seconds`` before they are sent, at most ``most`` at once in this process
+    (past it, a denial goes at once): holding one costs a connection's memory and no CPU,
+    answering one costs a parse and a write — a client that reopens in a loop the moment it
+    is denied costs the first, once a ``seconds``, instead of the second as often as it likes.
+
+    Args:
+        seconds: how long a denial is held (``METROGAMES_DENIAL_SECONDS``; 0: none is).
+        most: how many may be held at once.
+    """
+
+    def __init__(self, seconds: float = 1.0, most: int = 1024) -> None:
+        self.seconds = seconds
+        self.most = most
+        self.held = 0
+        """How many denials are held now."""
+
+    def hold(self) -> float:
+        """Seconds to hold one more denial, counted as held until :meth:`release` (0.0: send
+        it at once, nothing counted)."""
+        if self.seconds <= 0 or self.held >= self.most:
+            return 0.0
+        self.held += 1
+        return self.seconds
+
+    def release(self) -> None:
+        """A held denial was sent, or its client left."""
+        self.held -= 1
+
+
 class Told:
     """The addresses whose refused socket was accepted and told why, until the wait their
     refusal named is over: in the meantime another socket of theirs is denied at the
     handshake (``docs/web-api.md``, "Open WebSockets") — far cheaper for the server than a
     socket opened only to be closed, for a client that opens sockets again in a loop."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, clock: Callable[[], float] = time.monotonic, tarpit: Tarpit | None = None
+    ) -> None:
         self.clock = clock
+        self.tarpit = tarpit or Tarpit()
+        """How long their denials are held (:class:`Tarpit`)."""
         self.until: TTLCache[str, tuple[float, RoomError]] = TTLCache(
             TOLD_KEPT, ttl=3600, timer=clock
         )
