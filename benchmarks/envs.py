@@ -20,8 +20,13 @@ decision, its observation and mask included; chance happens inside) and the game
   environment (:class:`MetroTurns`: one step is the move of the seat to play, every seat
   playing the same policy — self-play), since PettingZoo has no vector environment of its own.
 
-Wall-clock time, so the figures depend on what else the machine runs: the load average is
-printed with them.
+Steps per second are wall-clock, so they depend on what else the machine runs: the load
+average is printed with them. ``CPU µs/step`` is the CPU time of every process of the line (this
+one and, for ``async``, its workers: ``/proc``, so Linux only) over the timed steps, per
+step: what a step costs whatever the load, and so how many steps per second ``k`` free cores
+could give at most (``k × 10⁶ / µs``); ``of which main`` is this process's share, the part
+that does not spread over the workers (choosing the actions, Gymnasium's pipes and merging of
+the workers' ``info``), so ``10⁶ / main`` bounds ``async`` whatever the number of cores.
 """
 
 from __future__ import annotations
@@ -83,6 +88,16 @@ class Line:
     steps: int
     games: int
     seconds: float
+    cpu_seconds: float
+    main_cpu_seconds: float
+
+    @property
+    def cpu_us_per_step(self) -> float:
+        return self.cpu_seconds / self.steps * 1e6
+
+    @property
+    def main_us_per_step(self) -> float:
+        return self.main_cpu_seconds / self.steps * 1e6
 
     @property
     def steps_per_second(self) -> float:
@@ -91,6 +106,17 @@ class Line:
     @property
     def games_per_second(self) -> float:
         return self.games / self.seconds
+
+
+def _cpu(pids: list[int] | None = None) -> float:
+    """CPU seconds so far of this process and of the processes ``pids`` (Linux's
+    ``/proc/PID/stat``: user and system time, in clock ticks)."""
+    total = time.process_time()
+    for pid in pids or []:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def _masked(rng: np.random.Generator, mask: np.ndarray) -> int:
@@ -113,7 +139,7 @@ def one_process(game: str, observation: str, seconds: float, seed: int) -> Line:
     steps = games = 0
     if game == "metro":
         aec = metro_env(players=2, observation=observation)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), _cpu()
         while time.perf_counter() - start < seconds:
             aec.reset(seed=seed + games)
             for _agent in aec.agent_iter():
@@ -123,7 +149,7 @@ def one_process(game: str, observation: str, seconds: float, seed: int) -> Line:
             games += 1
     else:
         env = single_env(game, observation)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), _cpu()
         _, info = env.reset(seed=seed)
         while time.perf_counter() - start < seconds:
             _, _, terminated, truncated, info = env.step(_masked(rng, info["action_mask"]))
@@ -132,7 +158,8 @@ def one_process(game: str, observation: str, seconds: float, seed: int) -> Line:
                 games += 1
                 _, info = env.reset()
         env.close()
-    return Line(game, "one process", 1, observation, steps, games, time.perf_counter() - start)
+    elapsed, cpu = time.perf_counter() - start, _cpu() - cpu
+    return Line(game, "one process", 1, observation, steps, games, elapsed, cpu, cpu)
 
 
 def async_envs(game: str, observation: str, seconds: float, seed: int, n: int) -> Line:
@@ -150,18 +177,20 @@ def async_envs(game: str, observation: str, seconds: float, seed: int, n: int) -
             observation=observation,
         )
     try:
+        pids = [p.pid for p in vec.unwrapped.processes]  # type: ignore[attr-defined]
         _, info = vec.reset(seed=seed)
         steps = games = 0
-        start = time.perf_counter()
+        start, cpu, main = time.perf_counter(), _cpu(pids), time.process_time()
         while time.perf_counter() - start < seconds:
             actions = np.array([_masked(rng, m) for m in info["action_mask"]], np.int64)
             _, _, terminated, truncated, info = vec.step(actions)
             steps += n
             games += int(np.sum(terminated | truncated))
-        elapsed = time.perf_counter() - start
+        elapsed, cpu = time.perf_counter() - start, _cpu(pids) - cpu
+        main = time.process_time() - main
     finally:
         vec.close()
-    return Line(game, f"async ×{n}", n, observation, steps, games, elapsed)
+    return Line(game, f"async ×{n}", n, observation, steps, games, elapsed, cpu, main)
 
 
 def measure(
@@ -188,13 +217,14 @@ def header() -> dict[str, Any]:
 def table(lines: list[Line]) -> str:
     """The lines as a Markdown table."""
     out = [
-        "| game | observation | environments | steps/s | games/s |",
-        "|---|---|---|---:|---:|",
+        "| game | observation | environments | steps/s | games/s | CPU µs/step | of which main |",
+        "|---|---|---|---:|---:|---:|---:|",
     ]
     for line in lines:
         out.append(
             f"| {line.game} | {line.observation} | {line.mode} | "
-            f"{line.steps_per_second:,.0f} | {line.games_per_second:,.1f} |"
+            f"{line.steps_per_second:,.0f} | {line.games_per_second:,.1f} | "
+            f"{line.cpu_us_per_step:,.0f} | {line.main_us_per_step:,.0f} |"
         )
     return "\n".join(out)
 
@@ -222,7 +252,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.json:
         rows = [
             {**asdict(x), "steps_per_second": x.steps_per_second,
-             "games_per_second": x.games_per_second}
+             "games_per_second": x.games_per_second, "cpu_us_per_step": x.cpu_us_per_step,
+             "main_us_per_step": x.main_us_per_step}
             for x in lines
         ]  # fmt: skip
         json.dump({**before, "lines": rows}, sys.stdout, indent=1)
