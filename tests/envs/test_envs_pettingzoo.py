@@ -21,7 +21,12 @@ from metrogames.envs.common import check_illegal_mode
 from metrogames.envs.encoders import MetroEncoder, NextStationEncoder
 from metrogames.envs.pz_nextstation import NextStationParallelEnv
 from metrogames.games import load_game
-from support.observations import check_nextstation_obs, deal_chance, legal_indices
+from support.observations import (
+    check_metro_obs,
+    check_nextstation_obs,
+    deal_chance,
+    legal_indices,
+)
 
 TURN_MODES = ("draw", "hand", "official-hand")
 API_TEST = importlib.import_module("pettingzoo.test.api_test")  # the module, not the function
@@ -107,8 +112,8 @@ def _hand(snapshot: str, seat: int) -> Counter[str]:
     ],
 )
 def test_metro_game_masks_rewards_and_hidden_tiles(players: int, turn_mode: str, seed: int) -> None:
-    """At every step: the mask is the engine's legal actions; every agent's observation shows
-    its own hand and what it cannot see as ``unseen`` (the full state's pile and other
+    """At every step: the mask is the engine's legal actions; every agent's observation says
+    what its view JSON says (board, trains, routes, owners, scores) and shows its own hand and what it cannot see as ``unseen`` (the full state's pile and other
     hands), and is the same for a resampled state (other hands and pile drawn anew) — no
     hidden tile reaches it. The rewards add up to the final scores."""
     env = metro_env(players=players, turn_mode=turn_mode)
@@ -137,6 +142,7 @@ def test_metro_game_masks_rewards_and_hidden_tiles(players: int, turn_mode: str,
             assert seen["observation"] in env.observation_space(agent)["observation"]
             o = env.unflatten(seen["observation"])
             assert o in encoder.space
+            check_metro_obs(ref, other, o)
             if other != seat:
                 assert not seen["action_mask"].any()
             own = _hand(text, other)
