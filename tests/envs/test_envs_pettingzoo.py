@@ -48,7 +48,7 @@ def as_classic_game(monkeypatch: pytest.MonkeyPatch) -> None:
     space … probably should be … box" for the ``{"observation": ..., "action_mask": ...}``
     convention of its classic games (chess, go, connect four) whenever the environment's name is
     not on two hard-coded lists of those games (``env_obs_dicts``, ``env_obs_space``; PettingZoo
-    pull request 1391 drops both lists). With our names on them, ``api_test`` checks our
+    pull request 1391 would drop both lists). With our names on them, ``api_test`` checks our
     observations as it checks its own games': ``obs["observation"]`` must be a NumPy array
     without NaN or infinity, at most 3-D, not all zeros, in the space's dtype, and so on.
     """
