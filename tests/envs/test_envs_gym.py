@@ -23,6 +23,10 @@ CASES = [
     ("metrogames/London-v0", {"powers": "random", "objectives": "random"}),
     ("metrogames/Paris-v0", {"objectives": "random"}),
 ]
+BOX_CASES = [
+    ("metrogames/London-v0", {"observation": "box"}),
+    ("metrogames/Paris-v0", {"observation": "box", "objectives": "random"}),
+]
 
 
 def test_ids_are_registered() -> None:
@@ -34,7 +38,7 @@ def test_ids_are_registered() -> None:
         assert env_id in gymnasium.registry
 
 
-@pytest.mark.parametrize(("env_id", "options"), CASES)
+@pytest.mark.parametrize(("env_id", "options"), CASES + BOX_CASES)
 def test_check_env_passes_without_warnings(env_id: str, options: dict[str, object]) -> None:
     gc.collect()  # an earlier test's unclosed database connection warns when collected, not here
     with warnings.catch_warnings(record=True) as caught:
@@ -154,6 +158,8 @@ def test_an_illegal_action_passes_with_a_penalty_by_default() -> None:
     assert env.engine_state.snapshot() == ref.snapshot()
     with pytest.raises(ValueError, match="illegal_action"):
         NextStationSoloEnv("london", illegal_action="ignore")
+    with pytest.raises(ValueError, match="observation must be 'box' or 'fields'"):
+        NextStationSoloEnv("london", observation="flat")
 
 
 def test_encoding_orders_are_the_dense_index_orders() -> None:

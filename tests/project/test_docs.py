@@ -136,7 +136,7 @@ def test_every_python_example_of_the_docs_runs(page: str, line: int, code: str) 
 def test_the_docs_have_their_python_examples() -> None:
     pages = {page for page, _, _ in _python_blocks()}
     assert {"engine.md", "research.md"} <= pages
-    assert sum(page == "research.md" for page, _, _ in _python_blocks()) == 5
+    assert sum(page == "research.md" for page, _, _ in _python_blocks()) == 6
 
 
 def test_the_readme_commands_are_the_cli_commands() -> None:

@@ -78,7 +78,8 @@ def test_the_api_reference_covers_the_public_package(site: Path) -> None:
         "sim": ["metrogames.sim.runner.run_many", "metrogames.sim.results",
                 "metrogames.sim.stats.paired"],
         "envs": ["metrogames.envs.metro_env", "metrogames.envs.nextstation_parallel_env",
-                 "metrogames.envs.openspiel.register", "metrogames.envs.encoders.MetroEncoder"],
+                 "metrogames.envs.openspiel.register", "metrogames.envs.encoders.MetroEncoder",
+                 "metrogames.envs.flat.FlatLayout"],
     }  # fmt: skip
     missing = []
     for page, ids in expected.items():

@@ -7,9 +7,13 @@ from typing import Any
 
 import numpy as np
 
-from metrogames.core.capabilities import Presented
+from metrogames.core.capabilities import Boards, Presented
 from metrogames.core.protocol import CHANCE, Action, State
 from metrogames.envs.encoders import NextStationEncoder
+from metrogames.games import game_engine
+
+SIDES = ("north", "east", "south", "west")
+"""The sides of a Metro square, in the order of the train fields' last axis (docs/research.md)."""
 
 
 def deal_chance(state: State[Action]) -> None:
@@ -66,3 +70,45 @@ def check_nextstation_obs(
     assert {encoder.objectives[i] for i in np.flatnonzero(obs["objectives"])} == set(
         shown["objectives"]
     )
+
+
+def check_metro_obs(state: State[Action], seat: int, obs: dict[str, np.ndarray]) -> None:
+    """``obs`` (seat's Metro observation of the full ``state``) against ``view_json`` of the
+    view, read square by square and train by train: the tile letters of ``board_json`` (A–X,
+    the data order), squares ``row × 8 + col`` (``A1`` 0, ``B1`` 1, ``A2`` 8), relative seats,
+    index ``players`` for no owner."""
+    view = state.view(seat)
+    assert isinstance(view, Presented)
+    shown: dict[str, Any] = dict(view.view_json(seat))
+    engine = game_engine(state.game.name)
+    assert isinstance(engine, Boards)
+    board_data: dict[str, Any] = dict(engine.board_json())
+    tiles = [t["code"] for t in board_data["tiles"]]
+    players = state.game.num_players
+
+    def square(name: str) -> int:
+        return (int(name[1:]) - 1) * 8 + "ABCDEFGH".index(name[0])
+
+    def rel(other: int | None) -> int:
+        return players if other is None else (other - seat) % players
+
+    placed = {(square(x["square"]), tiles.index(x["tile"])) for x in shown["board"]}
+    board = obs["board"].reshape(64, len(tiles))
+    assert {(int(a), int(b)) for a, b in zip(*np.nonzero(board), strict=True)} == placed
+    expected_trains = np.zeros((players + 1, 64, 4), np.int64)
+    expected_tiles = np.zeros((players + 1, 64, 4), np.int64)
+    for train in shown["trains"]:
+        at = (rel(train["seat"]), square(train["square"]), SIDES.index(train["side"]))
+        expected_trains[at] += 1
+        expected_tiles[at] += train["tiles"]
+    assert np.array_equal(obs["trains"], expected_trains)
+    assert np.array_equal(obs["train_tiles"], expected_tiles)
+    done = {r["station"]: r["points"] for r in shown["routes"]}
+    assert {i + 1 for i in np.flatnonzero(obs["route_done"])} == set(done)
+    assert {i + 1: int(v) for i, v in enumerate(obs["route_points"]) if i + 1 in done} == done
+    assert not obs["route_points"][[i for i in range(32) if i + 1 not in done]].any()
+    owners = board_data["allocations"][str(players)]
+    for station in range(1, 33):
+        holder = next((s for s, numbers in enumerate(owners) if station in numbers), None)
+        assert list(np.flatnonzero(obs["station_owner"][station - 1])) == [rel(holder)]
+    assert obs["scores"].tolist() == [shown["scores"][(seat + k) % players] for k in range(players)]

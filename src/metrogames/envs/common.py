@@ -5,6 +5,7 @@ Game-agnostic: only the registry's games and the protocol (``docs/research.md``)
 
 from __future__ import annotations
 
+import functools
 import importlib
 import operator
 from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
@@ -97,9 +98,17 @@ def observation_facts(view: State[Action], seat: int) -> dict[str, Any]:
     """
     if view.viewer != seat:
         raise ValueError(f"encode needs seat {seat}'s view (state.view({seat}))")
-    if not isinstance(view, Observable):
+    if not _observable(type(view)):
         raise ValueError(f"{view.game.name} gives no observation facts")
-    return cast(dict[str, Any], view.observe(seat))
+    return cast(dict[str, Any], cast(Observable, view).observe(seat))
+
+
+@functools.cache
+def _observable(kind: type) -> bool:
+    """Whether states of class ``kind`` are ``Observable``, asked once per class (a
+    protocol's ``isinstance`` inspects the class's members at every call: a twentieth of an
+    environment step)."""
+    return issubclass(kind, Observable)
 
 
 def deal_seed(seed: int | None, rng: np.random.Generator) -> int:

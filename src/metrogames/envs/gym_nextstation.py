@@ -1,8 +1,9 @@
 """Gymnasium: solo Next Station (London, Paris) as a single-agent environment.
 
 ``gymnasium.make("metrogames/London-v0")`` / ``"metrogames/Paris-v0"`` after ``import
-metrogames.envs`` (options as keyword arguments, e.g. ``powers="random"``). Contract in
-``docs/research.md``, "Common rules" and "Observations: Next Station".
+metrogames.envs`` (options as keyword arguments, e.g. ``powers="random"``,
+``observation="box"``); ``gymnasium.make_vec`` with the same ids and options. Contract in
+``docs/research.md``, "Common rules", "Observations: Next Station" and "Flat observations".
 """
 
 from __future__ import annotations
@@ -24,19 +25,25 @@ from metrogames.envs.common import (
     resolve_action,
 )
 from metrogames.envs.encoders import NextStationEncoder
+from metrogames.envs.flat import FlatLayout, ObservationMode, check_observation_mode
 from metrogames.games import load_game
 
 SEAT = 0
+Obs = dict[str, np.ndarray] | np.ndarray
+"""An observation: the named fields (``observation="fields"``) or one flat array (``"box"``)."""
 
 
-class NextStationSoloEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
+class NextStationSoloEnv(gymnasium.Env[Obs, np.int64]):
     """One player's game of Next Station (``city`` ``london`` or ``paris``).
 
     * Actions: ``Discrete(game.num_distinct_actions)``, the dense action index
       (``docs/notation.md``, "Dense action index"); ``info["action_mask"]`` and
       :meth:`action_masks` give the legal ones.
     * Observations: the :class:`~metrogames.envs.encoders.NextStationEncoder` fields, built
-      from ``state.view(0)`` (``docs/research.md``).
+      from ``state.view(0)`` (``docs/research.md``): ``observation="fields"`` (the default)
+      a ``Dict`` of named arrays; ``"box"`` one flat ``int16`` array, a ``Box``
+      (:class:`~metrogames.envs.flat.FlatLayout`), whose fields :meth:`unflatten` gives
+      back.
     * Reward: the change of the player's total score (``state.scores()[0]``), so an episode's
       rewards add up to the final score; plus ``illegal_penalty`` for each illegal action.
     * ``reset(seed=s)`` deals ``game.new_game(s)``; ``reset()`` draws the deal's seed from the
@@ -45,6 +52,11 @@ class NextStationSoloEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
       adds ``illegal_penalty`` to the reward and sets ``info["illegal_action"]``; ``"raise"``
       raises :class:`~metrogames.core.errors.IllegalActionError` naming the rule broken, and
       the state is unchanged.
+
+    Raises:
+        OptionError: (on construction) an unknown city or option.
+        ValueError: (on construction) an unknown ``render_mode``, ``illegal_action`` or
+            ``observation``.
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012  (gymnasium's)
@@ -56,6 +68,7 @@ class NextStationSoloEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         render_mode: str | None = None,
         illegal_action: str = "pass",
         illegal_penalty: float = -1.0,
+        observation: str = "fields",
         **options: JsonValue,
     ) -> None:
         self.game = load_game(city, players=1, **options)
@@ -64,8 +77,13 @@ class NextStationSoloEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self.render_mode = render_mode
         self.illegal_action: IllegalMode = check_illegal_mode(illegal_action, self.game)
         self.illegal_penalty = float(illegal_penalty)
+        self.observation: ObservationMode = check_observation_mode(observation)
         self.encoder = NextStationEncoder(self.game)
-        self.observation_space = cast(spaces.Space[dict[str, np.ndarray]], self.encoder.space)
+        self.layout = FlatLayout(self.encoder.space)
+        self.fields_space: spaces.Dict = self.encoder.space
+        """The named fields' ``Dict`` space, whatever the observation mode."""
+        chosen = self.layout.space if self.observation == "box" else self.encoder.space
+        self.observation_space = cast(spaces.Space[Obs], chosen)
         self.action_space = spaces.Discrete(self.game.num_distinct_actions)
         self._state: State[Action] | None = None
         self._legal: dict[int, Action] = {}
@@ -83,10 +101,21 @@ class NextStationSoloEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
             raise RuntimeError("call reset() first")
         return self._state
 
-    def _observe(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    def unflatten(self, observation: np.ndarray) -> dict[str, np.ndarray]:
+        """The named fields of a flat observation (``observation="box"``), or of a batch of
+        them (``(num_envs, size)`` from ``gymnasium.make_vec``: each field gets the batch axis
+        first); :meth:`~metrogames.envs.flat.FlatLayout.unflatten`.
+
+        Raises:
+            ValueError: an array whose last axis is not the flat length.
+        """
+        return self.layout.unflatten(observation)
+
+    def _observe(self) -> tuple[Obs, dict[str, Any]]:
         state = self.engine_state
         self._legal = legal_by_index(self.game, state, SEAT)
-        obs = self.encoder.encode(state.view(SEAT), SEAT)
+        fields = self.encoder.encode(state.view(SEAT), SEAT)
+        obs: Obs = self.layout.flatten(fields) if self.observation == "box" else fields
         info: dict[str, Any] = {
             "action_mask": action_mask(self.game.num_distinct_actions, self._legal),
             "deal": self._deal,
@@ -96,7 +125,7 @@ class NextStationSoloEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    ) -> tuple[Obs, dict[str, Any]]:
         """Deal a new game: ``new_game(seed)`` when ``seed`` is given (``options`` are not
         used; game options are given to the constructor)."""
         super().reset(seed=seed)
@@ -109,7 +138,7 @@ class NextStationSoloEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
 
     def step(
         self, action: np.int64 | int
-    ) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+    ) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         """Play ``action`` (a dense index), then the card flips up to the next turn.
 
         Raises:

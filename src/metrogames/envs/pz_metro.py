@@ -22,6 +22,7 @@ from metrogames.envs.common import (
     resolve_action,
 )
 from metrogames.envs.encoders import MetroEncoder
+from metrogames.envs.flat import FlatLayout, ObservationMode, check_observation_mode
 from metrogames.games import load_game
 
 
@@ -29,12 +30,22 @@ def agent_name(seat: int) -> str:
     """The agent of seat ``seat``: ``player_0``, ``player_1``, …"""
     return f"player_{seat}"
 
+_NAMES: dict[ObservationMode, str] = {
+    "box": "metrogames_metro_v1",
+    "fields": "metrogames_metro_v0",
+}
+"""The environment's name (``metadata["name"]``) by observation mode: ``v1`` flat."""
+
 
 class MetroAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     """Metro, one agent per seat (``player_0`` … ``player_{n-1}``, seat order).
 
-    * ``observe(agent)``: ``{"observation": <MetroEncoder fields>, "action_mask": int8}``,
-      built from ``state.view(seat)`` only: another seat's held tiles never reach it.
+    * ``observe(agent)``: ``{"observation": ..., "action_mask": int8}``, built from
+      ``state.view(seat)`` only: another seat's held tiles never reach it. The observation is
+      the :class:`~metrogames.envs.encoders.MetroEncoder` fields, flattened into one ``int16``
+      array (a ``Box``; ``observation="box"``, the default, ``metrogames_metro_v1``; the
+      fields back: :meth:`unflatten`) or as a ``Dict`` of named arrays (``"fields"``,
+      ``metrogames_metro_v0``).
     * Actions: ``Discrete(1537)``, the dense index (``tile * 64 + square``; 1536 = ``draw`` in
       the ``official-hand`` mode); an illegal one raises
       :class:`~metrogames.core.errors.IllegalActionError` (the state is unchanged).
@@ -46,7 +57,7 @@ class MetroAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     metadata = {  # noqa: RUF012  (PettingZoo's class attribute)
         "render_modes": ["ansi"],
         "render_fps": 1,
-        "name": "metrogames_metro_v0",
+        "name": "metrogames_metro_v1",
         "is_parallelizable": False,
     }
 
@@ -56,6 +67,7 @@ class MetroAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         turn_mode: str = "draw",
         one_tile_routes: str = "allowed",
         render_mode: str | None = None,
+        observation: str = "box",
     ) -> None:
         super().__init__()
         self.game = load_game(
@@ -64,13 +76,19 @@ class MetroAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.render_mode = render_mode
+        self.observation: ObservationMode = check_observation_mode(observation)
+        self.metadata = {**type(self).metadata, "name": _NAMES[self.observation]}
         self.encoder = MetroEncoder(self.game)
+        self.layout = FlatLayout(self.encoder.space)
+        self.fields_space: spaces.Dict = self.encoder.space
+        """The named fields' ``Dict`` space, whatever the observation mode."""
+        inner = self.layout.space if self.observation == "box" else self.encoder.space
         self.possible_agents = [agent_name(s) for s in range(players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
         size = self.game.num_distinct_actions
         self.observation_spaces = {
             a: spaces.Dict(
-                {"observation": self.encoder.space, "action_mask": spaces.MultiBinary(size)}
+                {"observation": inner, "action_mask": spaces.MultiBinary(size)}
             )
             for a in self.possible_agents
         }
@@ -80,6 +98,20 @@ class MetroAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         self._legal: dict[int, Action] = {}
         self._scores: list[int] = [0] * players
         self.deal = 0
+
+    def unflatten(self, observation: np.ndarray) -> dict[str, np.ndarray]:
+        """The named fields of a flat ``obs["observation"]`` (``observation="box"``), or of
+        a batch of them (``(..., size)``: each field gets the leading axes);
+        :meth:`~metrogames.envs.flat.FlatLayout.unflatten`.
+
+        Raises:
+            ValueError: an array whose last axis is not the flat length.
+        """
+        return self.layout.unflatten(observation)
+
+    def _encode(self, state: State[Action], seat: int) -> np.ndarray | dict[str, np.ndarray]:
+        fields = self.encoder.encode(state.view(seat), seat)
+        return self.layout.flatten(fields) if self.observation == "box" else fields
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -136,7 +168,7 @@ class MetroAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         state = self.engine_state
         legal = self._legal if agent == self.agent_selection else {}
         return {
-            "observation": self.encoder.encode(state.view(seat), seat),
+            "observation": self._encode(state, seat),
             "action_mask": action_mask(self.game.num_distinct_actions, legal),
         }
 

@@ -25,18 +25,28 @@ from metrogames.envs.common import (
     resolve_action,
 )
 from metrogames.envs.encoders import NextStationEncoder
+from metrogames.envs.flat import FlatLayout, ObservationMode, check_observation_mode
 from metrogames.envs.gym_nextstation import render_text
 from metrogames.envs.pz_metro import agent_name
 from metrogames.games import load_game
 
 Obs = dict[str, Any]
 
+_NAMES: dict[ObservationMode, str] = {
+    "box": "metrogames_nextstation_v1",
+    "fields": "metrogames_nextstation_v0",
+}
+"""The environment's name (``metadata["name"]``) by observation mode: ``v1`` flat."""
+
 
 class NextStationParallelEnv(ParallelEnv[str, Obs, int]):  # type: ignore[misc]
     """Next Station, one agent per seat (``player_0`` …), all acting on each card together.
 
-    * Observations: ``{"observation": <NextStationEncoder fields>, "action_mask": int8}`` per
-      agent, built from that agent's ``state.view(seat)``.
+    * Observations: ``{"observation": ..., "action_mask": int8}`` per agent, built from that
+      agent's ``state.view(seat)``: the :class:`~metrogames.envs.encoders.NextStationEncoder`
+      fields flattened into one ``int16`` array (a ``Box``; ``observation="box"``, the
+      default, ``metrogames_nextstation_v1``; the fields back: :meth:`unflatten`) or as a
+      ``Dict`` of named arrays (``"fields"``, ``metrogames_nextstation_v0``).
     * Actions: ``Discrete(game.num_distinct_actions)``; ``step`` needs one action per agent.
       An illegal action: ``illegal_action="pass"`` (default) plays ``pass`` instead and adds
       ``illegal_penalty`` to that agent's reward (``infos[agent]["illegal_action"]``);
@@ -50,7 +60,7 @@ class NextStationParallelEnv(ParallelEnv[str, Obs, int]):  # type: ignore[misc]
     metadata = {  # noqa: RUF012  (PettingZoo's class attribute)
         "render_modes": ["ansi"],
         "render_fps": 1,
-        "name": "metrogames_nextstation_v0",
+        "name": "metrogames_nextstation_v1",
     }
 
     def __init__(
@@ -60,6 +70,7 @@ class NextStationParallelEnv(ParallelEnv[str, Obs, int]):  # type: ignore[misc]
         render_mode: str | None = None,
         illegal_action: str = "pass",
         illegal_penalty: float = -1.0,
+        observation: str = "box",
         **options: JsonValue,
     ) -> None:
         self.game = load_game(city, players=players, **options)
@@ -68,14 +79,20 @@ class NextStationParallelEnv(ParallelEnv[str, Obs, int]):  # type: ignore[misc]
         self.render_mode = render_mode
         self.illegal_action: IllegalMode = check_illegal_mode(illegal_action, self.game)
         self.illegal_penalty = float(illegal_penalty)
+        self.observation: ObservationMode = check_observation_mode(observation)
+        self.metadata = {**type(self).metadata, "name": _NAMES[self.observation]}
         self.encoder = NextStationEncoder(self.game)
+        self.layout = FlatLayout(self.encoder.space)
+        self.fields_space: spaces.Dict = self.encoder.space
+        """The named fields' ``Dict`` space, whatever the observation mode."""
+        inner = self.layout.space if self.observation == "box" else self.encoder.space
         self.possible_agents = [agent_name(s) for s in range(players)]
         self.agents: list[str] = []
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
         size = self.game.num_distinct_actions
         self.observation_spaces = {
             a: spaces.Dict(
-                {"observation": self.encoder.space, "action_mask": spaces.MultiBinary(size)}
+                {"observation": inner, "action_mask": spaces.MultiBinary(size)}
             )
             for a in self.possible_agents
         }
@@ -85,6 +102,20 @@ class NextStationParallelEnv(ParallelEnv[str, Obs, int]):  # type: ignore[misc]
         self._legal: dict[str, dict[int, Action]] = {}
         self._scores: list[int] = [0] * players
         self.deal = 0
+
+    def unflatten(self, observation: np.ndarray) -> dict[str, np.ndarray]:
+        """The named fields of a flat ``obs["observation"]`` (``observation="box"``), or of
+        a batch of them (``(..., size)``: each field gets the leading axes);
+        :meth:`~metrogames.envs.flat.FlatLayout.unflatten`.
+
+        Raises:
+            ValueError: an array whose last axis is not the flat length.
+        """
+        return self.layout.unflatten(observation)
+
+    def _encode(self, state: State[Action], seat: int) -> np.ndarray | dict[str, np.ndarray]:
+        fields = self.encoder.encode(state.view(seat), seat)
+        return self.layout.flatten(fields) if self.observation == "box" else fields
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -116,7 +147,7 @@ class NextStationParallelEnv(ParallelEnv[str, Obs, int]):  # type: ignore[misc]
         }
         return {
             a: {
-                "observation": self.encoder.encode(state.view(s), s),
+                "observation": self._encode(state, s),
                 "action_mask": action_mask(size, self._legal[a]),
             }
             for a, s in self._seat.items()

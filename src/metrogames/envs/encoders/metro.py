@@ -12,6 +12,8 @@ with 3 or 5 players). Every field is listed in ``docs/research.md``.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from gymnasium import spaces
 
@@ -20,6 +22,11 @@ from metrogames.envs.common import encoder_facts, observation_facts
 
 SQUARES = 64
 SIDES = ("north", "east", "south", "west")
+_SQUARE_INDEX = {
+    f"{chr(ord('A') + col)}{row + 1}": row * 8 + col for row in range(8) for col in range(8)
+}
+"""A square's name (``docs/notation.md``: ``A1``–``H8``, the letter the column) -> its index
+``row × 8 + col``."""
 
 
 class MetroEncoder:
@@ -46,6 +53,7 @@ class MetroEncoder:
         for s, numbers in enumerate(board["allocations"][str(p)]):
             for number in numbers:
                 self._owner_of[number - 1] = s
+        self._owners = [self._station_owner(seat) for seat in range(p)]
         n_tiles, most = len(self.tiles), int(self.counts.max())
         total = int(self.counts.sum())
         self.space = spaces.Dict(
@@ -70,6 +78,29 @@ class MetroEncoder:
         """The relative index of ``other`` seen from ``seat`` (``players``: no owner)."""
         return self.players if other is None else (other - seat) % self.players
 
+    def _trains(self, shown: list[dict[str, Any]], seat: int) -> tuple[np.ndarray, np.ndarray]:
+        """``trains`` and ``train_tiles``: each waiting train counted at its owner, square
+        and side (two trains can wait on one side), its tiles summed there."""
+        shape = (self.players + 1, SQUARES, len(SIDES))
+        where = np.array(
+            [
+                (self._relative(seat, t["seat"]) * SQUARES + _at(t["square"])) * len(SIDES)
+                + SIDES.index(t["side"])
+                for t in shown
+            ],
+            np.intp,
+        )
+        size = shape[0] * SQUARES * len(SIDES)
+        trains = np.bincount(where, minlength=size).astype(np.int8).reshape(shape)
+        tiles = np.bincount(where, np.array([t["tiles"] for t in shown]), minlength=size)
+        return trains, tiles.astype(np.int16).reshape(shape)
+
+    def _station_owner(self, seat: int) -> np.ndarray:
+        """``station_owner`` seen from ``seat`` (fixed for the game: the allocation)."""
+        owner = np.zeros((self.stations, self.players + 1), np.int8)
+        owner[range(self.stations), [self._relative(seat, h) for h in self._owner_of]] = 1
+        return owner
+
     def encode(self, view: State[Action], seat: int) -> dict[str, np.ndarray]:
         """The observation of ``seat`` from ``view`` — ``state.view(seat)``; a full state
         would show the seat what its view hides, so it is refused.
@@ -79,10 +110,9 @@ class MetroEncoder:
         """
         shown = observation_facts(view, seat)
         p, n_tiles = self.players, len(self.tiles)
-        board = np.zeros((8, 8, n_tiles), np.int8)
-        for placed in shown["board"]:
-            row, col = _square(placed["square"])
-            board[row, col, self._tile[placed["tile"]]] = 1
+        cells = np.zeros(SQUARES * n_tiles, np.int8)
+        cells[[_at(x["square"]) * n_tiles + self._tile[x["tile"]] for x in shown["board"]]] = 1
+        board = cells.reshape(8, 8, n_tiles)
         hand = np.zeros(n_tiles, np.int8)
         for code in shown["hand"]:
             hand[self._tile[code]] += 1
@@ -95,23 +125,13 @@ class MetroEncoder:
         for mover in view.to_move():
             if mover >= 0:
                 to_move[self._relative(seat, mover)] = 1
-        trains = np.zeros((p + 1, SQUARES, len(SIDES)), np.int8)
-        train_tiles = np.zeros((p + 1, SQUARES, len(SIDES)), np.int16)
-        for train in shown["trains"]:
-            row, col = _square(train["square"])
-            at = row * 8 + col
-            side = SIDES.index(train["side"])
-            owner = self._relative(seat, train["seat"])
-            trains[owner, at, side] += 1
-            train_tiles[owner, at, side] += train["tiles"]
-        station_owner = np.zeros((self.stations, p + 1), np.int8)
-        for k, holder in enumerate(self._owner_of):
-            station_owner[k, self._relative(seat, holder)] = 1
+        trains, train_tiles = self._trains(shown["trains"], seat)
+        station_owner = self._owners[seat].copy()
         route_done = np.zeros(self.stations, np.int8)
         route_points = np.zeros(self.stations, np.int16)
-        for route in shown["routes"]:
-            route_done[route["station"] - 1] = 1
-            route_points[route["station"] - 1] = route["points"]
+        done = [route["station"] - 1 for route in shown["routes"]]
+        route_done[done] = 1
+        route_points[done] = [route["points"] for route in shown["routes"]]
         all_scores = shown["scores"]
         scores = np.array([all_scores[(seat + rel) % p] for rel in range(p)], np.int16)
         return {
@@ -135,7 +155,6 @@ ENCODER = MetroEncoder
 """The family's encoder (:func:`metrogames.envs.common.encoder_for`)."""
 
 
-def _square(name: str) -> tuple[int, int]:
-    """Row and column (0-based) of a square's name (``docs/notation.md``: ``A1``–``H8``,
-    the letter the column)."""
-    return int(name[1:]) - 1, ord(name[0]) - ord("A")
+def _at(name: str) -> int:
+    """A square's index ``row × 8 + col`` (0-based) from its name."""
+    return _SQUARE_INDEX[name]

@@ -81,12 +81,8 @@ class NextStationEncoder:
             ValueError: ``view`` is not ``seat``'s view.
         """
         facts = observation_facts(view, seat)
-        p, n_links, n_stations = self.players, len(self.link_ends), len(self.station_names)
+        p = self.players
         n_cards = len(self.cards)
-        lines = np.zeros((p, COLOURS, n_links), np.int8)
-        stations = np.zeros((p, COLOURS, n_stations), np.int8)
-        ends = np.zeros((p, COLOURS, n_stations), np.int8)
-        circled = np.zeros((p, COLOURS, n_stations), np.int8)
         colour = np.zeros((p, COLOURS), np.int8)
         power_used = np.zeros(p, np.int8)
         all_scores = view.scores()
@@ -98,12 +94,7 @@ class NextStationEncoder:
             scores[rel] = all_scores[other]
             if part["colour"] is not None:
                 colour[rel, part["colour"]] = 1
-            for c, line in enumerate(part["lines"]):
-                lines[rel, c, line["links"]] = 1
-                stations[rel, c, line["stations"]] = 1
-                ends[rel, c, line["ends"]] = 1
-                if line["circled"] is not None:
-                    circled[rel, c, line["circled"]] = 1
+        lines, stations, ends, circled = self._sheets(facts, seat)
         round_onehot = np.zeros(ROUNDS, np.int8)
         if facts["round"] < ROUNDS:
             round_onehot[facts["round"]] = 1
@@ -135,6 +126,35 @@ class NextStationEncoder:
             if facts["powers"] is not None:
                 powers[range(COLOURS), facts["powers"]] = 1
             out["powers"] = powers
+        return out
+
+    def _sheets(self, facts: dict[str, Any], seat: int) -> list[np.ndarray]:
+        """``lines``, ``stations``, ``ends`` and ``circled`` of every seat (relative order):
+        the 1s' flat positions gathered first, then set in one NumPy call per field."""
+        p, n_links, n_stations = self.players, len(self.link_ends), len(self.station_names)
+        links: list[int] = []
+        on: list[int] = []
+        ends: list[int] = []
+        circled: list[int] = []
+        for rel in range(p):
+            for c, line in enumerate(facts["seats"][(seat + rel) % p]["lines"]):
+                row = rel * COLOURS + c
+                links += [row * n_links + j for j in line["links"]]
+                at = row * n_stations
+                on += [at + k for k in line["stations"]]
+                ends += [at + k for k in line["ends"]]
+                if line["circled"] is not None:
+                    circled.append(at + line["circled"])
+        out = []
+        for ones, size in (
+            (links, n_links),
+            (on, n_stations),
+            (ends, n_stations),
+            (circled, n_stations),
+        ):
+            field = np.zeros(p * COLOURS * size, np.int8)
+            field[ones] = 1
+            out.append(field.reshape(p, COLOURS, size))
         return out
 
 
