@@ -370,3 +370,52 @@ def test_views_coalesce_and_an_unchanged_view_is_not_sent_again() -> None:
         return slow.sent
 
     assert run_async(run()) == ["v1", "chat", "v3", "v3"]
+
+
+def _frame(text: str) -> bytes:
+    """A client's masked text frame (RFC 6455, 5.2), by hand."""
+    payload, mask = text.encode(), b"\x01\x02\x03\x04"
+    size = len(payload)
+    head = bytes([0x81, 0x80 | size]) if size < 126 else bytes([0x81, 0xFE]) + size.to_bytes(2, "big")
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def test_a_socket_closed_for_flooding_is_not_read_for_the_close_handshake(tmp_path: Path) -> None:
+    """A client that floods its socket and never answers the server's close (1008) gets the
+    close frame, and its connection ends a second later while it still sends — it is not read,
+    its frames parsed only to be dropped, for the close handshake's 10 s (uvicorn's
+    ``close_timeout``)."""
+    with serving(tmp_path, socket_rate=1, socket_burst=2) as address:
+        with httpx.Client(base_url=f"http://{address}", timeout=5) as http:
+            made = http.post("/api/rooms", json=SOLO).json()
+        room, token = made["room"]["room"], made["tokens"]["0"]
+        sock = raw(address)
+        sock.sendall(
+            f"GET /ws/rooms/{room} HTTP/1.1\r\nHost: {address}\r\nUpgrade: websocket\r\n"
+            "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+        with sock:
+            assert sock.recv(4096).startswith(b"HTTP/1.1 101 ")
+            sock.sendall(_frame(json.dumps({"type": "hello", "token": token})))
+            illegal = _frame(json.dumps({"type": "action", "action": "nonsense", "step": 0}))
+            received, started, ended = b"", time.monotonic(), True
+            sock.settimeout(0.05)
+            while time.monotonic() - started < 8:
+                with contextlib.suppress(OSError):
+                    sock.sendall(illegal * 20)  # never stops, never answers the close
+                try:
+                    chunk = sock.recv(65536)
+                except TimeoutError:
+                    continue
+                except ConnectionResetError:  # closed with the client's frames unread
+                    break
+                if not chunk:
+                    break
+                received += chunk
+            else:
+                ended = False
+            assert b"\x88" in received  # the server's close frame came...
+            close = received[received.index(b"\x88") :]
+            assert int.from_bytes(close[2:4], "big") == 1008 and b"too many messages" in close
+            assert ended  # ...and the connection ended without the client's reply

@@ -24,6 +24,11 @@ serving loop a parse and a write, not the app's whole middleware stack and routi
 denial is held a while first (:class:`~metrogames.web.infra.sockets.Tarpit`: the connection
 neither read nor timed meanwhile), so that such a loop tries about once a second.
 
+And one for WebSockets (:class:`GuardedWebSocket`): a socket the app closes as a policy
+violation (1008: a flood, a client that stops reading) is not read any more once its close
+frame is written, and its connection is closed a second later (the frame delivered) — instead of being read for the close handshake's 10 s, every frame a flooding client
+still sent parsed and decompressed only to be dropped.
+
 The limits are class attributes, set from the settings before serving
 (:func:`configure`: ``METROGAMES_HEADER_SECONDS``, ``_HEADER_BYTES``, ``_BODY_SECONDS``,
 ``_SEND_SECONDS``); uvicorn is told the class by its import path (``serve --workers N`` starts
@@ -38,13 +43,21 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from starlette.requests import HTTPConnection
+from uvicorn._types import ASGISendEvent
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from metrogames.web.infra.config import Settings
 from metrogames.web.infra.sockets import Tarpit
 
 IMPORT_PATH = "metrogames.web.infra.deadlines:GuardedHttp"
 """What uvicorn's ``http`` option names."""
+WS_IMPORT_PATH = "metrogames.web.infra.deadlines:GuardedWebSocket"
+"""What uvicorn's ``ws`` option names."""
+POLICY_CLOSE = 1008
+"""The close code after which a socket is not read any more (policy violation)."""
+POLICY_GRACE = 1.0
+"""Seconds such a socket's connection is kept, unread, for its close frame to arrive."""
 
 UpgradeRefusal = Callable[[HTTPConnection], bytes | None]
 """Given a WebSocket upgrade's request (its client, path and headers): the whole HTTP response
@@ -208,6 +221,26 @@ class GuardedHttp(HttpToolsProtocol):
         self._send_timer = None
         if not self.transport.is_closing():
             self.transport.abort()
+
+
+class GuardedWebSocket(WebSocketsSansIOProtocol):
+    """uvicorn's sans-I/O WebSocket protocol, except that a socket the app closes with
+    :data:`POLICY_CLOSE` is read no more once its close frame is written, and its connection is
+    closed :data:`POLICY_GRACE` seconds later (see the module docstring). Other
+    closes keep the close handshake."""
+
+    async def send(self, message: ASGISendEvent) -> None:
+        await super().send(message)
+        if (
+            message["type"] == "websocket.close"
+            and message.get("code") == POLICY_CLOSE
+            and self.close_sent
+            and not self.transport.is_closing()
+        ):
+            self.transport.pause_reading()  # nothing more is read, nor parsed
+            if self.close_timer is not None:
+                self.close_timer.cancel()
+            self.close_timer = self.loop.call_later(POLICY_GRACE, self.transport.close)
 
 
 def configure(settings: Settings) -> None:
