@@ -18,6 +18,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
+from metrogames.core.protocol import JsonValue
 from metrogames.i18n import N_
 from metrogames.web.api.bodies import (
     ActionBody,
@@ -51,6 +52,9 @@ from metrogames.web.rooms.boards import board, games_list
 from metrogames.web.rooms.views import RoomSummary, move_log
 
 router = APIRouter(prefix="/api")
+# A route's return annotation is its response model: FastAPI builds it (and /api/openapi.json)
+# with pydantic, which cannot follow the recursive JsonValue, so free JSON answers stay
+# dict[str, Any] there; the room core's functions behind them give JsonObject.
 
 
 @router.get("/games")
@@ -204,7 +208,7 @@ async def post_replay(request: Request) -> Response:
     return Response(await while_connected(request, replay), media_type="application/json")
 
 
-def _replay_key(record: Any) -> str:
+def _replay_key(record: object) -> str:
     text = json.dumps(record, sort_keys=True, separators=(",", ":"))
     return "replay:" + hashlib.sha256(text.encode()).hexdigest()
 
@@ -221,7 +225,7 @@ def jobs(request: Request) -> Jobs:
     return found
 
 
-async def analysis(request: Request, record: Any) -> Response:
+async def analysis(request: Request, record: JsonValue) -> Response:
     """The analysis of a decoded record (a heavy job keyed by its deal and actions; the
     ``analyses`` rate limit counts only a request that starts one; given up when the client
     leaves)."""

@@ -38,7 +38,7 @@ import contextlib
 import logging
 import time
 from collections import deque
-from typing import Any
+from typing import NotRequired, TypedDict, cast
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
@@ -62,7 +62,7 @@ from metrogames.web.rooms import summary
 from metrogames.web.rooms.access import check_seat_token
 from metrogames.web.rooms.service import RoomService
 from metrogames.web.rooms.tables import Table
-from metrogames.web.rooms.views import ViewCache, encode
+from metrogames.web.rooms.views import ErrorMessage, ViewCache, encode
 
 MESSAGE_LIMIT = 16 * 1024
 FRAME_LIMIT = 64 * 1024
@@ -74,12 +74,26 @@ SERVER_ERROR = RoomError(500, "server-error", msg(N_("the server failed on this 
 
 _HELLO_FIRST = msg(N_('say {{"type": "hello"}} first'))
 
+
+class Received(TypedDict):
+    """What the ASGI server gives a socket's reader (its ``websocket.receive`` and
+    ``websocket.disconnect`` events, as the ASGI spec shapes them): the ``type``, a message's
+    ``text`` or ``bytes``, a disconnection's ``code`` and ``reason``."""
+
+    type: str
+    text: NotRequired[str | None]
+    bytes: NotRequired[bytes | None]
+    code: NotRequired[int]
+    reason: NotRequired[str | None]
+
+
 log = logging.getLogger("metrogames.web.ws")  # the name its log lines always had
 router = APIRouter()
 
 
-def _error(exc: RoomError, gettext: Gettext, step: int | None = None) -> dict[str, Any]:
-    body = {"type": "error", **exc.body(gettext)}
+def _error(exc: RoomError, gettext: Gettext, step: int | None = None) -> ErrorMessage:
+    # the refusal's body is {"error", "reason", "item"?}
+    body = cast(ErrorMessage, {"type": "error", **exc.body(gettext)})
     return body if step is None else {**body, "step": step}
 
 
@@ -203,8 +217,8 @@ class Connection:
         self.chat_key: int | None = None
         self.gettext = connection_gettext(socket)
 
-    async def send(self, message: dict[str, Any]) -> None:
-        """Queue ``message`` for the client (never waits on it)."""
+    async def send(self, message: object) -> None:
+        """Queue ``message`` (a server message: JSON) for the client (never waits on it)."""
         self.outbox.message(encode(message))
 
     async def push_view(self, again: bool = False) -> None:
@@ -395,17 +409,17 @@ async def _refuse(socket: WebSocket, exc: RoomError, code: int, reason: str = ""
     await _close(socket, code, reason)
 
 
-async def _receive(conn: Connection) -> dict[str, Any]:
+async def _receive(conn: Connection) -> Received:
     """The client's next message; before its hello, within the hello deadline.
 
     Raises:
         TimeoutError: no hello in time.
     """
     if conn.key is not None:
-        return dict(await conn.socket.receive())
+        return cast(Received, dict(await conn.socket.receive()))  # Starlette's: a plain mapping
     settings: Settings = conn.socket.app.state.settings
     async with asyncio.timeout(settings.hello_seconds):
-        return dict(await conn.socket.receive())
+        return cast(Received, dict(await conn.socket.receive()))
 
 
 async def serve_connection(conn: Connection) -> None:
@@ -434,7 +448,7 @@ async def serve_connection(conn: Connection) -> None:
             await table.notify()
 
 
-async def _answer(conn: Connection, data: dict[str, Any]) -> None:
+async def _answer(conn: Connection, data: Received) -> None:
     """Handle one client message (a hello, a chat message or an action, once admitted by the
     socket's and seat's flood limits). A refusal or a failure is told on the socket, which
     lives on (an action's refusal names its step).

@@ -44,6 +44,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from metrogames.core.protocol import JsonObject
 from metrogames.games import daily_games, game_type
 from metrogames.i18n import N_, Gettext, msg, plural
 from metrogames.web.accounts.players import Player, Players
@@ -490,7 +491,7 @@ class DailyService:
         try:
             if await asyncio.to_thread(self._bot_score_of, game, day, self.expert) is not None:
                 return
-            job = {"game": game, "seed": self.rules.seed(game, day), "bot": self.expert}
+            job: JsonObject = {"game": game, "seed": self.rules.seed(game, day), "bot": self.expert}
             key = f"expert:{self.expert}:{game}:{day}"  # one game per deal across the workers
             score = await self.rooms.jobs.run("expert", job, key=key)
             await asyncio.to_thread(self._keep_bot_score, game, day, self.expert, int(score))

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
 
 from metrogames.bots.analysis import AnalysisRefusedError, analyse
 from metrogames.core.errors import IllegalActionError, MetrogamesError
+from metrogames.core.protocol import JsonObject, JsonValue
 from metrogames.web.errors import RoomError, bad_request
 
 
-def analysis_text(record: Any, budget: str) -> str:
+def analysis_text(record: JsonValue, budget: str) -> str:
     """The analysis of a decoded record as JSON text: the ``analyse --json`` document plus
     ``views``: ``{"player", "best"}``, the game's view JSON of both final positions.
 
@@ -43,7 +43,7 @@ ANONYMOUS = "player"
 """The name an analysis job sees in place of the players' (its answer is the same for any)."""
 
 
-def analysis_job(record: Any, budget: str) -> tuple[str, dict[str, Any]]:
+def analysis_job(record: JsonValue, budget: str) -> tuple[str, JsonObject]:
     """The key and payload of the analysis job of a decoded record: keyed by its content
     without the players' names (the deal and the actions: a room's record and the same record
     uploaded are one analysis), the payload's record with the names left out. Put them back
@@ -56,7 +56,7 @@ def analysis_job(record: Any, budget: str) -> tuple[str, dict[str, Any]]:
     return key, {"record": record, "budget": budget}
 
 
-def personalised(text: str, record: Any) -> str:
+def personalised(text: str, record: JsonValue) -> str:
     """The analysis ``text`` of :func:`analysis_job` with ``record``'s player names in it."""
     names = record.get("players") if isinstance(record, dict) else None
     if not isinstance(names, list) or not names:

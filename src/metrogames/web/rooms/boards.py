@@ -8,12 +8,11 @@ so the picture and the rules never disagree. Nothing here knows a game: a game r
 
 from __future__ import annotations
 
-from typing import Any
-
 from metrogames.bots.base import bot_codes
 from metrogames.bots.levels import LEVELS, Algorithm, level_algorithm
 from metrogames.core.capabilities import Boards
 from metrogames.core.errors import OptionError
+from metrogames.core.protocol import JsonObject
 from metrogames.games import (
     game_engine,
     game_names,
@@ -65,13 +64,13 @@ def bot_figures(algorithm: Algorithm) -> list[Message]:
 
 
 
-def games_list(gettext: Gettext = N_) -> list[dict[str, Any]]:
+def games_list(gettext: Gettext = N_) -> list[JsonObject]:
     """``GET /api/games``: per game ``{"game", "title", "players": [min, max], "options":
     {name: {"default", "values": [...], "choose"?: {...}}}, "presets": {name: {"title",
     "options", "note"}}, "bots": [codes], "bot_labels": {code: label}}`` (bots: the levels
     first, weakest to strongest, then the algorithms; the labels' figures in the language of
     ``gettext``)."""
-    out: list[dict[str, Any]] = []
+    out: list[JsonObject] = []
     for name in game_names():
         kind = game_type(name)
         out.append(
@@ -88,7 +87,7 @@ def games_list(gettext: Gettext = N_) -> list[dict[str, Any]]:
     return out
 
 
-def board(game: str) -> dict[str, Any] | None:
+def board(game: str) -> JsonObject | None:
     """``GET /api/games/{game}/board``: the drawing data of ``game`` (shapes in
     ``docs/web-api.md``, "Boards"; ``{"game", "title"}`` for a game that gives none), or
     ``None`` for an unknown game name."""

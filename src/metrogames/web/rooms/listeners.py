@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 from sqlalchemy.orm import Session
 
+from metrogames.core.protocol import JsonObject
 from metrogames.web.rooms.tables import Progress, Table
 
 Origin = tuple[str | None, str | None]
@@ -56,11 +57,11 @@ class JobRunner(Protocol):
     async def run(
         self,
         kind: str,
-        payload: dict[str, Any],
+        payload: JsonObject,
         *,
         key: str | None = None,
         who: Sequence[str] = (),
-    ) -> Any:
+    ) -> Any:  # its type is the kind's (a hint: an object; an analysis: text): callers say it
         """The answer of job ``kind`` on ``payload`` (``key``: computed once per key; ``who``:
         the requesters' quota keys).
 

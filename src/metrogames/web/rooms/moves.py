@@ -12,7 +12,6 @@ import hashlib
 import json
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
@@ -23,7 +22,7 @@ from metrogames.core.errors import (
     NotYourTurnError,
     message_of,
 )
-from metrogames.core.protocol import CHANCE, Action
+from metrogames.core.protocol import CHANCE, Action, JsonObject
 from metrogames.games import game_type
 from metrogames.i18n import N_, Message, msg, plural
 from metrogames.web.checks import hash_token, seat_label
@@ -36,14 +35,14 @@ from metrogames.web.rooms.listeners import JobRunner, RoomRules
 from metrogames.web.rooms.requests import ActionRequest, HintRequest
 from metrogames.web.rooms.scheduler import Locked, bots_to_move, position_job, seed_of
 from metrogames.web.rooms.seats import Held, Settle
-from metrogames.web.rooms.store import Moves, RoomStore
+from metrogames.web.rooms.store import Moves, RoomChange, RoomStore
 from metrogames.web.rooms.tables import Progress, Table
 
 HINT_MOVES = 3
 """How many moves a hint shows."""
 
 
-def _digest(data: Any) -> str:
+def _digest(data: object) -> str:
     """The SHA-256 of ``data``'s canonical JSON (hex)."""
     text = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
@@ -181,7 +180,7 @@ class Playing:
 
     async def hint(
         self, room: str, token: str | None, body: HintRequest, who: Sequence[str] = ()
-    ) -> dict[str, Any]:
+    ) -> JsonObject:
         """``POST /api/rooms/{room}/hint``: the coach's best moves for the token's seat at
         ``step`` (:func:`metrogames.bots.coach.hints` on the seat's own view, never the full
         state), with the estimate of ``about`` when given. The search is a heavy job
@@ -229,7 +228,7 @@ class Playing:
             job["about"] = None if about is None else view.action_to_json(seat, about)
             key = "hint:" + _digest(job)
             job |= {"seed": seed_of(key), "k": HINT_MOVES}
-            found = await self.jobs.run("hint", job, key=key, who=who)
+            found: JsonObject = await self.jobs.run("hint", job, key=key, who=who)
         return {"step": step, "seat": seat, **found}
 
     @staticmethod
@@ -296,7 +295,7 @@ class Playing:
         if playing and (sequential or any(p == CHANCE for p, _ in moves)):
             deadline = new_deadline(table, self.settings.clock_unit)
         due = playing and bool(bots_to_move(table, progress=trial))
-        room: dict[str, Any] = {}
+        room: RoomChange = {}
         if status is not None:
             room["status"] = status
         if deadline != table.deadline:

@@ -12,18 +12,18 @@ finished rooms.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from metrogames.core.errors import IllegalActionError, MetrogamesError
+from metrogames.core.protocol import JsonObject, JsonValue
 from metrogames.games import record_start, replay_record
 from metrogames.web.errors import RoomError, bad_request
 from metrogames.web.rooms.tables import Progress
-from metrogames.web.rooms.views import Frame, SeatView, Status, build_view
+from metrogames.web.rooms.views import Frame, Replay, SeatView, Status, build_view
 
 MAX_FRAMES = 2000
 
 
-def frames_of_record(data: Any) -> dict[str, Any]:
+def frames_of_record(data: JsonValue) -> Replay:
     """The replay of a record (already decoded JSON).
 
     Raises:
@@ -55,7 +55,7 @@ def frames_of_record(data: Any) -> dict[str, Any]:
     game = final.game.name
     progress = Progress(first)
 
-    def frame(status: Status) -> dict[str, Any]:
+    def frame(status: Status) -> JsonObject:
         return build_view(
             Frame("", game, status, progress.step, seats), progress.state, None, reveal=True
         )
@@ -67,7 +67,7 @@ def frames_of_record(data: Any) -> dict[str, Any]:
     return {"game": game, "players": players, "frames": frames}
 
 
-def replay_text(data: Any) -> str:
+def replay_text(data: JsonValue) -> str:
     """:func:`frames_of_record` as JSON text (built in a job worker: a long record makes
     thousands of frames)."""
     return json.dumps(frames_of_record(data))

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
+from metrogames.core.protocol import JsonValue
+
 
 class SeatRequest(Protocol):
     """A seat asked for in a new room: a player's name, or a bot (its code)."""
@@ -34,7 +36,7 @@ class RoomRequest(Protocol):
     def seats(self) -> Sequence[SeatRequest]: ...
 
     @property
-    def options(self) -> Mapping[str, object] | None: ...
+    def options(self) -> Mapping[str, JsonValue] | None: ...
 
     @property
     def turn_clock(self) -> int | None: ...

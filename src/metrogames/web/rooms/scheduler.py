@@ -18,10 +18,10 @@ import time
 from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager
-from typing import Any, ParamSpec, TypeVar
+from typing import ParamSpec, TypeVar
 
 from metrogames.bots.base import make_bot
-from metrogames.core.protocol import CHANCE, Action, State
+from metrogames.core.protocol import CHANCE, Action, JsonObject, State
 from metrogames.web.infra.config import Settings
 from metrogames.web.rooms.listeners import JobRunner
 from metrogames.web.rooms.tables import Progress, Seat, Table
@@ -46,7 +46,7 @@ Locked = Callable[[Table], AbstractAsyncContextManager[Table]]
 """The room service's lock on a room (across the workers too)."""
 
 
-def position_job(view: State[Action], seat: int) -> dict[str, Any]:
+def position_job(view: State[Action], seat: int) -> JsonObject:
     """The plain data of a position job (:mod:`metrogames.web.infra.jobs.work`): ``seat``'s
     ``view`` as its game, player count, options and snapshot, and the seat."""
     game = view.game
@@ -192,7 +192,7 @@ class Scheduler:
             action = await self.think(bot.decide, seen, seat, seen.legal_actions(seat))
         else:  # the room's lock is held meanwhile
             job = position_job(seen, seat) | {"bot": code, "seed": seed}
-            decided = await self.jobs.run("decide", job)
+            decided: JsonObject = await self.jobs.run("decide", job)
             action = seen.action_from_json(seat, decided["action"])
         await self.play(table, seat, action, clock_step)
         return state.action_to_json(seat, action)

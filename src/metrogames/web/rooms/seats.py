@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
-from typing import Any
+from typing import Unpack
 
 from metrogames.i18n import N_, msg
 from metrogames.web.checks import hash_token, new_token, seat_label
@@ -23,7 +23,7 @@ from metrogames.web.rooms.listeners import Origin
 from metrogames.web.rooms.requests import JoinRequest
 from metrogames.web.rooms.scheduler import Locked, bots_to_move
 from metrogames.web.rooms.store import RoomStore
-from metrogames.web.rooms.tables import Seat, Table
+from metrogames.web.rooms.tables import Seat, SeatChanges, Table
 
 Held = Callable[[str], AbstractAsyncContextManager[Table]]
 """The room service's room kept in memory while a block runs (:meth:`~metrogames.web.rooms.service.RoomService.held`)."""
@@ -83,7 +83,7 @@ class Seats:
                     )
                 token = new_token()
                 name = body.name or f"Player {seat + 1}"
-                changes = {"name": name, "token_hash": hash_token(token)}
+                changes: SeatChanges = {"name": name, "token_hash": hash_token(token)}
                 await self.change_seat(table, seat, claim=origin, **changes)
             await table.notify()
         return token
@@ -169,7 +169,7 @@ class Seats:
         return table.seats[seat]
 
     async def change_seat(
-        self, table: Table, seat: int, claim: Origin | None = None, **changes: Any
+        self, table: Table, seat: int, claim: Origin | None = None, **changes: Unpack[SeatChanges]
     ) -> None:
         """Store ``seat`` with ``changes`` (``name``, ``bot``, ``token_hash``) and whether a bot
         is now to move, then put the changed seat in place of the old one (under the room's

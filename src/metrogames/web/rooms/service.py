@@ -41,12 +41,11 @@ import secrets
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Sequence
-from typing import Any
 
 from cachetools import LRUCache
 from sqlalchemy import Engine
 
-from metrogames.core.protocol import Action, State
+from metrogames.core.protocol import Action, JsonObject, State
 from metrogames.games import game_from_options
 from metrogames.i18n import N_, msg
 from metrogames.web.checks import hash_token, new_token
@@ -63,7 +62,14 @@ from metrogames.web.rooms.opening import check_game, check_seats, first_state, r
 from metrogames.web.rooms.requests import RoomRequest
 from metrogames.web.rooms.scheduler import Scheduler, bots_to_move
 from metrogames.web.rooms.seats import Seats
-from metrogames.web.rooms.store import ROOM_ALPHABET, Extra, Moves, RoomStore, check_room_id
+from metrogames.web.rooms.store import (
+    ROOM_ALPHABET,
+    Extra,
+    Moves,
+    RoomChange,
+    RoomStore,
+    check_room_id,
+)
 from metrogames.web.rooms.sync import RoomSync
 from metrogames.web.rooms.tables import Listener, Progress, Seat, Table
 from metrogames.web.rooms.views import RoomSummary
@@ -260,7 +266,8 @@ class RoomService:
         if table.bots_due and not bots_to_move(table):
             async with self.locked(table):
                 try:
-                    await self.store.on_writer(self.store.save_room, table.id, {"bots_due": False})
+                    idle: RoomChange = {"bots_due": False}
+                    await self.store.on_writer(self.store.save_room, table.id, idle)
                     apply_change(table, Change(table.progress, table.status, table.deadline, False))
                 except Exception:
                     log.exception("room %s: could not clear its bots_due", table.id)
@@ -352,7 +359,7 @@ class RoomService:
     def _new_table(
         game: str,
         mode: str,
-        options: dict[str, Any],
+        options: JsonObject,
         seed: int,
         seats: list[Seat],
         state: State[Action],
@@ -462,11 +469,11 @@ class RoomService:
         """``GET /api/rooms/{room}``: the room summary (:func:`.summary.summary`)."""
         return summary.summary(table, self.rules.private(table))
 
-    def view(self, table: Table, you: int | None) -> dict[str, Any]:
+    def view(self, table: Table, you: int | None) -> JsonObject:
         """The view of ``docs/web-api.md`` for seat ``you`` (``None``: a spectator)."""
         return summary.view(table, you)
 
-    def record(self, table: Table) -> dict[str, Any]:
+    def record(self, table: Table) -> JsonObject:
         """``GET /api/rooms/{room}/record`` (:func:`.summary.record`; without seed and decks
         while the room is private)."""
         return summary.record(table, self.rules.private(table))

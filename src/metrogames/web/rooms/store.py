@@ -17,7 +17,7 @@ import json
 import string
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar, TypeVarTuple, Unpack
+from typing import TypedDict, TypeVar, TypeVarTuple, Unpack
 
 from sqlalchemy import Connection, Engine, Row, bindparam, insert, or_, select, update
 from sqlalchemy.orm import Session
@@ -55,6 +55,25 @@ Moves = Sequence[tuple[int, Action]]
 """Actions in step order, each ``(player, action)`` (``CHANCE`` for the chance actions)."""
 Extra = Callable[[Session, Table], None]
 """Rows added in the transaction that stores a new room (the daily challenge's attempt)."""
+
+
+class RoomChange(TypedDict, total=False):
+    """The columns of a room's row a change sets (those it leaves out stay)."""
+
+    status: str
+    deadline: float | None
+    bots_due: bool
+
+
+class ActionInsert(TypedDict):
+    """One row of the actions table (``action``: its JSON text; ``clock_step``: set on the
+    turn clock's)."""
+
+    room_id: str
+    step: int
+    player: int
+    action: str
+    clock_step: int | None
 
 
 def check_room_id(room: str) -> None:
@@ -192,7 +211,7 @@ class RoomStore:
                 )
             )
 
-    def save_room(self, room: str, values: dict[str, Any]) -> None:
+    def save_room(self, room: str, values: RoomChange) -> None:
         """Store ``values`` (column: value) in ``room``'s row."""
         with self.sessions.begin() as session:
             session.execute(update(RoomRow).where(RoomRow.id == room).values(**values))
@@ -262,7 +281,7 @@ class RoomStore:
             return []
         if isinstance(target, Session):
             target.flush()
-        rows: list[dict[str, Any]] = [
+        rows: list[ActionInsert] = [
             {
                 "room_id": room,
                 "step": first + i,
@@ -304,7 +323,7 @@ class RoomStore:
         table: Table,
         trial: Progress,
         moves: Moves,
-        room: dict[str, Any],
+        room: RoomChange,
         state: State[Action],
         clock_step: int | None,
     ) -> list[str]:

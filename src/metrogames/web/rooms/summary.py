@@ -8,9 +8,10 @@ room's copy in memory (:class:`~metrogames.web.rooms.tables.Table`); whether a r
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import cast
 
 from metrogames.core.errors import RecordError
+from metrogames.core.protocol import JsonObject
 from metrogames.games import game_type, preset_of
 from metrogames.web.errors import RoomError
 from metrogames.web.rooms.tables import Table
@@ -84,11 +85,11 @@ def frame(table: Table, you: int | None) -> Frame:
         None if you is None else table.timed_out.get(you),
     )
 
-def view(table: Table, you: int | None) -> dict[str, Any]:
+def view(table: Table, you: int | None) -> JsonObject:
     """The view of ``docs/web-api.md`` for seat ``you`` (``None``: a spectator)."""
     return build_view(frame(table, you), table.progress.state, you)
 
-def record(table: Table, private: bool) -> dict[str, Any]:
+def record(table: Table, private: bool) -> JsonObject:
     """``GET /api/rooms/{room}/record``. Finished: the whole record with seed and decks
     (without them when ``private``: a daily room of a day still open).
     Playing: the record of the spectator's view — no seed, no unflipped card or undrawn

@@ -12,9 +12,9 @@ import json
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
-from metrogames.core.protocol import CHANCE, Action, State
+from metrogames.core.protocol import CHANCE, Action, JsonObject, State
 from metrogames.web.rooms.views import SeatKind, TimedOutJson
 
 
@@ -101,6 +101,14 @@ class Seat:
         return "bot" if self.bot else "human"
 
 
+class SeatChanges(TypedDict, total=False):
+    """What a change of a seat may set (:meth:`~metrogames.web.rooms.seats.Seats.change_seat`)."""
+
+    name: str
+    bot: str | None
+    token_hash: str | None
+
+
 Listener = Callable[[], Awaitable[None]]
 
 
@@ -127,7 +135,7 @@ class Table:
     id: str
     game: str
     mode: str
-    options: dict[str, Any]
+    options: JsonObject
     seed: int
     status: str
     turn_clock: int | None

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Literal, NotRequired, cast
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypeAlias, cast
 
 import orjson
 from cachetools import LRUCache
@@ -30,13 +30,21 @@ from typing_extensions import TypedDict
 
 from metrogames.core.capabilities import Presented, SoloRated
 from metrogames.core.errors import MetrogamesError
-from metrogames.core.protocol import CHANCE, HIDDEN, Action, State
+from metrogames.core.protocol import CHANCE, HIDDEN, Action, JsonObject, JsonValue, State
 from metrogames.games import game_type
 
 Status = Literal["waiting", "playing", "finished"]
 Mode = Literal["solo", "bots", "hotseat", "online", "daily"]
 SeatKind = Literal["human", "bot"]
-ActionJson = Any
+# Free JSON in the typed dicts here: any JSON value (FreeJson), any JSON object (FreeObject).
+if TYPE_CHECKING:
+    FreeJson: TypeAlias = JsonValue
+    FreeObject: TypeAlias = JsonObject
+else:  # Any at run time: pydantic, which builds docs/web-schema.json from these typed dicts,
+    # cannot follow the recursive JsonValue alias (free JSON is ``{}`` in the schema)
+    FreeJson = Any
+    FreeObject = dict[str, Any]
+ActionJson = FreeJson
 """An action in the JSON notation of its game (``docs/notation.md``): any JSON value."""
 
 
@@ -151,7 +159,7 @@ class RoomSummary(TypedDict):
     room: str
     game: str
     mode: Mode
-    options: dict[str, Any]
+    options: FreeObject
     preset: PresetJson | None
     status: Status
     seats: list[SummarySeat]
@@ -174,7 +182,7 @@ class ViewMessage(TypedDict):
     """WebSocket: a view, sent at once after a hello and after every change of the room."""
 
     type: Literal["view"]
-    view: dict[str, Any]
+    view: FreeObject
 
 
 class ErrorMessage(TypedDict):
@@ -185,7 +193,7 @@ class ErrorMessage(TypedDict):
     type: Literal["error"]
     error: str
     reason: str
-    item: NotRequired[Any]
+    item: NotRequired[FreeJson]
     step: NotRequired[int]
 
 
@@ -201,7 +209,7 @@ class Replay(TypedDict):
 
     game: str
     players: list[str]
-    frames: list[dict[str, Any]]
+    frames: list[FreeObject]
 
 
 @dataclass(frozen=True)
@@ -230,7 +238,7 @@ class Frame:
 
 def build_view(
     frame: Frame, state: State[Action], you: int | None, *, reveal: bool = False
-) -> dict[str, Any]:
+) -> JsonObject:
     """The view of ``state`` for seat ``you`` (``None``: a spectator).
 
     Args:
@@ -263,7 +271,8 @@ def build_view(
         "timed_out": frame.timed_out,
         "winners": seen.winners() if seen.is_over() else [],
     }
-    view: dict[str, Any] = {**head, "scores": seen.scores()}  # the game's part may say more
+    # the head is typed JSON; the game's part may say more than its scores
+    view: JsonObject = {**cast(JsonObject, head), "scores": seen.scores()}
     if isinstance(seen, Presented):
         view.update(seen.view_json(you))
     if seen.is_over() and seen.num_players == 1 and isinstance(seen, SoloRated):
@@ -300,7 +309,7 @@ def move_log(state: State[Action], you: int | None) -> list[MoveEntry]:
     return out
 
 
-def encode(message: Any) -> str:
+def encode(message: object) -> str:
     """``message`` as compact JSON text (non-ASCII characters as they are), the form every
     WebSocket message takes. Written by ``orjson``; what it cannot write (an integer beyond
     64 bits) by the standard library.
