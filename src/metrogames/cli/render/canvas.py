@@ -14,14 +14,25 @@ COLOUR_HEX: dict[str, str] = {
     "orange": "#ff9a1f",
     "red": "#ff4d4d",
     "yellow": "#ffd23f",
-    "violet": "#b07cff",
+    "black": "#000000",
 }
 """Screen colours of the games' colour names (unknown names fall back to white)."""
+ON_LIGHT = frozenset({"black"})
+"""Colours a dark terminal cannot show on its background: drawn on a light cell instead."""
+LIGHT_BG = "#d0d4dc"
+"""The light cell under a colour of :data:`ON_LIGHT`."""
 
 
 def colour_hex(colour: str) -> str:
     """The screen colour of a colour name (``blue`` -> ``#4a90ff``; ``white`` when unknown)."""
     return COLOUR_HEX.get(colour, "white")
+
+
+def colour_style(colour: str, *, bold: bool = False, dim: bool = False) -> Style:
+    """The style of text in ``colour``: its screen colour, on a light cell when the colour is
+    one a dark terminal hides (:data:`ON_LIGHT`: Metro's black seat)."""
+    background = LIGHT_BG if colour in ON_LIGHT else None
+    return Style(color=colour_hex(colour), bgcolor=background, bold=bold, dim=dim)
 
 
 class Canvas:
