@@ -107,11 +107,16 @@ def test_metro_six_seats_wear_the_printed_colours_with_their_letters(
     # the edge stations carry the same letters: every seat's, none other
     letters = {t.text_content() for t in page.locator(".edge-letter").all()}
     assert letters == set("YBOGPL"), letters
-    for _ in range(4):  # enough tiles for the black seat's train to leave its station
-        if not metro_move(page):
-            page.wait_for_selector(".hit-square")
-    black = page.locator(".train.light")
-    if black.count():
-        stroke = black.first.locator("circle").evaluate("(e) => getComputedStyle(e).stroke")
-        assert stroke == "rgb(208, 212, 220)"
+    # play on until the black seat has a track travelled (its train left its station)
+    for _ in range(10):
+        page.wait_for_selector(".hit-square")  # the bots have moved: the board stays as it is
+        if page.locator(".track-casing.light").count():
+            break
+        metro_move(page)
+    # the black seat's train and travelled tracks, found and measured in one go
+    strokes = page.evaluate(
+        """() => [...document.querySelectorAll('.train.light circle, .track-casing.light')]
+             .map((e) => getComputedStyle(e).stroke)"""
+    )
+    assert strokes and set(strokes) == {"rgb(208, 212, 220)"}, strokes
     shot(page, "metro-six-colours")
