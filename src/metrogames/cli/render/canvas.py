@@ -3,8 +3,12 @@ screen colours of the games' colour names (pencils, seats)."""
 
 from __future__ import annotations
 
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich.style import Style
 from rich.text import Text
+
+from metrogames.cli.lang import tr
 
 COLOUR_HEX: dict[str, str] = {
     "blue": "#4a90ff",
@@ -33,6 +37,38 @@ def colour_style(colour: str, *, bold: bool = False, dim: bool = False) -> Style
     one a dark terminal hides (:data:`ON_LIGHT`: Metro's black seat)."""
     background = LIGHT_BG if colour in ON_LIGHT else None
     return Style(color=colour_hex(colour), bgcolor=background, bold=bold, dim=dim)
+
+
+class Fitted:
+    """A picture (``body``, rows of characters) drawn for the terminal's width: whole when its
+    widest row fits, else each row cut at the terminal's edge (never wrapped onto the next row)
+    under a line saying how many columns the whole picture needs."""
+
+    def __init__(self, body: Text) -> None:
+        self.body = body
+        self.rows = body.split("\n")
+        self.width = max((len(row.plain.rstrip()) for row in self.rows), default=0)
+        """Columns the picture needs: its widest row without its trailing blanks."""
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(min(self.width, options.max_width), self.width)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        have = options.max_width
+        if have < self.width:
+            note = tr(
+                "(this map needs {need} columns and has {have}: widen the terminal to see it "
+                "whole)",
+                need=self.width,
+                have=have,
+            )
+            yield Text(note, style="dim")
+        for row in self.rows:
+            shown = row.copy()
+            shown.rstrip()
+            shown.truncate(have, overflow="crop")
+            shown.no_wrap = True
+            yield shown
 
 
 class Canvas:

@@ -37,7 +37,7 @@ from rich.table import Table
 from rich.text import Text
 
 from metrogames.cli.lang import _, ntr, tr
-from metrogames.cli.render.canvas import Canvas, colour_style
+from metrogames.cli.render.canvas import Canvas, Fitted, colour_style
 from metrogames.games.metro import MetroState, Route, load_metro, square_name
 from metrogames.games.metro.tiles import CENTRAL_BASE, SIZE, MetroData
 from metrogames.i18n import N_
@@ -581,7 +581,7 @@ def turn_view(
     trains on their way."""
     legal = legal_by_tile(state, player)
     squares = sorted({sq for _, sqs in legal for sq in sqs})
-    board = render_board(state, legal=squares, last=last)
+    board = Fitted(render_board(state, legal=squares, last=last))
     panel = Table.grid(padding=(0, 0))
     panel.add_column()
     head = Text(tr("Placement {n} of 60", n=min(state.turn, 60)), style="bold")
