@@ -1,5 +1,5 @@
-"""The account panel's password and sessions in the browser: the sign-up form shows the password
-rule beside its field before any refusal (in each language), a password change signs out the
+"""The account panel's password and sessions in the browser: the sign-up form shows the name's
+and the password's rules beside their fields before any refusal (in each language), a password change signs out the
 account's other browser, and "sign out my other sessions" asks first, then signs them out."""
 
 from __future__ import annotations
@@ -15,26 +15,36 @@ RULES = {
     "nl": "8 tot 256 tekens",
     "sk": "8 až 256 znakov",
 }
+NAME_RULES = {
+    "en": "1 to 64 characters: letters, digits, ASCII punctuation, single spaces",
+    "fr": "1 à 64 caractères\u00a0: lettres, chiffres, ponctuation ASCII, espaces simples",
+    "nl": "1 tot 64 tekens: letters, cijfers, ASCII-leestekens, enkele spaties",
+    "sk": "1 až 64 znakov: písmená, číslice, interpunkcia ASCII, jednoduché medzery",
+}
 PASSWORD = "the first long password"
 NEW = "the second long password"
 
 
-def test_the_password_rule_is_shown_beside_the_field_in_each_language(
+def test_the_sign_up_rules_are_shown_beside_their_fields_in_each_language(
     page: Page, server: str
 ) -> None:
-    for lang, rule in RULES.items():
+    for lang, password_rule in RULES.items():
         page.goto(f"{server}/")
         page.select_option("#lang-switch", lang)
-        field = page.locator("#account-password")
-        expect(field).to_be_visible()
-        hint = page.locator("[data-testid=password-rule]")
-        expect(hint).to_have_text(rule)
+        for field_id, rule_id, rule in (
+            ("account-name", "name-rule", NAME_RULES[lang]),
+            ("account-password", "password-rule", password_rule),
+        ):
+            field = page.locator(f"#{field_id}")
+            expect(field).to_be_visible()
+            hint = page.locator(f"[data-testid={rule_id}]")
+            expect(hint).to_have_text(rule)
+            assert field.get_attribute("aria-describedby") == rule_id
+            # beside the field: right under it, at its left edge
+            box, at = field.bounding_box(), hint.bounding_box()
+            assert box and at and abs(at["x"] - box["x"]) <= 2, (box, at)
+            assert 0 <= at["y"] - (box["y"] + box["height"]) <= 8, (box, at)
         expect(page.locator("[data-testid=account-error]")).to_have_text("")  # nothing refused yet
-        assert field.get_attribute("aria-describedby") == "password-rule"
-        # beside the field: right under it, at its left edge
-        box, at = field.bounding_box(), hint.bounding_box()
-        assert box and at and abs(at["x"] - box["x"]) <= 2, (box, at)
-        assert 0 <= at["y"] - (box["y"] + box["height"]) <= 8, (box, at)
         if lang == "fr":
             shot(page, "account-password-rule-fr", full_page=False)
     page.select_option("#lang-switch", "en")

@@ -79,8 +79,15 @@ def test_daily_london_by_clicking_then_on_the_leaderboard(page: Page, server: st
     expect(page.locator("[data-testid=result-score]")).to_have_text(str(truth["score"]))
     total = page.locator(".final-sheet [data-testid=sheet-total]").inner_text()
     assert int(total) == truth["score"]
+    # rank and percentile are of one population, the guests' list, and each names it
+    assert truth["board"] == "guests"
     expect(page.locator("[data-testid=result-rank]")).to_have_text(
-        f"{truth['rank']} of {truth['of']}"
+        f"{truth['rank']} of {truth['of']} on the guests' list"
+    )
+    pct = truth["percentile"]
+    expect(page.locator("[data-testid=result-percentile]")).to_have_text(
+        f"{pct:.0f} — ahead of {pct:.0f}% of the games on the guests' list"
+        " (yours counted, ties count half)"
     )
     expect(result).to_contain_text(f"band {truth['rating']['band']}")
     expect(result).to_contain_text(truth["rating"]["range"])

@@ -74,3 +74,49 @@ def test_metro_rules_presets_on_the_form_and_the_room(page: Page, server: str) -
     assert summary["preset"] == {"name": "box", "title": "Publisher's box rules"}
     page.wait_for_selector("svg.board-metro .hit-square")
     shot(page, "metro-presets-room")
+
+
+def test_metro_six_seats_wear_the_printed_colours_with_their_letters(
+    page: Page, server: str
+) -> None:
+    """Metro's seats are yellow, blue, orange, green, purple and black (the publisher's
+    rulebook of this board): the players' chips, the edge stations and the trains show those
+    colours, each with its own letter; the black seat's tracks and trains get a light outline
+    on the dark tiles."""
+    create_game(page, server, "metro", "bots", **{"player-count": "6"})
+    page.wait_for_selector("svg.board-metro .hit-square")
+    chips = page.locator("[data-testid=seat-legend] .chip-swatch")
+    expect(chips).to_have_count(6)
+    fills = [c.evaluate("(e) => getComputedStyle(e).backgroundColor") for c in chips.all()]
+    # dom.js COLOUR_HEX of yellow blue orange green purple black, as the browser reports them
+    assert fills == [
+        "rgb(232, 184, 0)",
+        "rgb(31, 111, 209)",
+        "rgb(239, 125, 0)",
+        "rgb(21, 146, 74)",
+        "rgb(132, 70, 214)",
+        "rgb(22, 24, 29)",
+    ], fills
+    assert [c.inner_text() for c in chips.all()] == list("YBOGPL")
+    names = page.locator("[data-testid=seat-legend] .chip-name")
+    assert [n.inner_text() for n in names.all()] == [
+        "yellow", "blue", "orange", "green", "purple", "black"
+    ]
+    seats = page.locator(".panel.scores .chip-swatch")  # the players' table: the same chips
+    assert [c.inner_text() for c in seats.all()] == list("YBOGPL")
+    # the edge stations carry the same letters: every seat's, none other
+    letters = {t.text_content() for t in page.locator(".edge-letter").all()}
+    assert letters == set("YBOGPL"), letters
+    # play on until the black seat has a track travelled (its train left its station)
+    for _ in range(10):
+        page.wait_for_selector(".hit-square")  # the bots have moved: the board stays as it is
+        if page.locator(".track-casing.light").count():
+            break
+        metro_move(page)
+    # the black seat's train and travelled tracks, found and measured in one go
+    strokes = page.evaluate(
+        """() => [...document.querySelectorAll('.train.light circle, .track-casing.light')]
+             .map((e) => getComputedStyle(e).stroke)"""
+    )
+    assert strokes and set(strokes) == {"rgb(208, 212, 220)"}, strokes
+    shot(page, "metro-six-colours")

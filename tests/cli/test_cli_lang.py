@@ -178,8 +178,9 @@ def test_daily_percentile_uses_the_locales_decimal_mark(monkeypatch: pytest.Monk
         t.plain
         for t in result_lines({"score": 140, "rank": 1, "of": 3, "percentile": 99.5}, "paris")
     ]
-    assert lines[:2] == ["Score : 140", "Rang : 1 sur 3"]
-    assert lines[2].endswith("99,5")
+    assert lines[:2] == ["Score : 140", "Rang : 1 sur 3 (classement des comptes)"]
+    # the percentile names the same list as the rank
+    assert lines[2].endswith("99,5 (classement des comptes)")
 
 
 def test_score_file_errors_in_slovak(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -329,3 +329,36 @@ def test_board_shows_tracks_stations_legal_squares_and_routes() -> None:
     assert set(rows[2 + 1][6 : 6 + 2 * CELL_W]) == {"─", "┼"}
     # legal squares are named on the board, the others are not
     assert "D1" in rows[2 + 1] and "A2" in rows[2 + 4 + 1] and "C3" not in buf.getvalue()
+
+
+def test_the_seats_wear_the_printed_colours_each_with_its_letter() -> None:
+    """The terminal names and draws Metro's seats in the publisher's rulebook's colours
+    (docs/metro.md): yellow, blue, orange, green, purple, black, letters Y B O G P L; the black
+    seat, which a dark terminal would hide, is drawn black on a light cell, and a tile's dark
+    background does not cover that cell."""
+    from metrogames.cli.render.metro_board import (
+        SEAT_COLOURS,
+        SEAT_LETTERS,
+        _Canvas,
+        seat_colour,
+        seat_style,
+        seat_text,
+    )
+
+    data = load_metro()
+    assert data.seat_colours == SEAT_COLOURS
+    assert [seat_colour(s) for s in range(6)] == [
+        "yellow", "blue", "orange", "green", "purple", "black"
+    ]  # fmt: skip
+    assert SEAT_LETTERS == "YBOGPL" and len(set(SEAT_LETTERS)) == 6
+    assert [seat_text(s).plain for s in (4, 5)] == ["purple (P)", "black (L)"]
+    black, yellow = seat_style(5), seat_style(0)
+    assert black.color is not None and black.color.triplet is not None
+    assert black.color.triplet.hex == "#000000" and black.bgcolor is not None
+    assert yellow.bgcolor is None  # a colour a dark terminal shows keeps its background
+    canvas = _Canvas(2, 1)
+    canvas.fill_bg(0, 0, 2, 1, "#1f232b")
+    canvas.put(0, 0, "LY", None)
+    canvas.style[0][0], canvas.style[0][1] = black, yellow
+    assert canvas.cell_style(0, 0).bgcolor == black.bgcolor
+    assert str(canvas.cell_style(1, 0).bgcolor.triplet.hex) == "#1f232b"  # type: ignore[union-attr]

@@ -74,9 +74,8 @@ def test_accounts_rank_once_and_guests_are_listed_apart(db_url: str) -> None:
         assert mine["score"] == final["scores"][0]
         gus = get(client, f"/api/daily/london/{DAY}/result", guest)
         assert gus["board"] == "guests" and (gus["rank"], gus["of"]) == (1, 1)
-        # the percentile counts every ranked game of the day, the accounts' and the guests'
-        assert {mine["percentile"], gus["percentile"]} <= {0.0, 25.0, 50.0, 75.0, 100.0}
-        assert mine["percentile"] + gus["percentile"] == 100.0
+        # the percentile counts the games of the list the rank is on: each alone on its list
+        assert (mine["percentile"], gus["percentile"]) == (50.0, 50.0)
         overview = get(ada, "/api/daily")
         assert overview["games"][0] == {"game": "london", "played": True, "room": first["room"]}
         assert get(ada, f"/api/players/{made['player']}/history")["days"][0]["rank"] == 1
@@ -133,7 +132,7 @@ def test_a_guest_unshared_ranked_game_shows_to_its_owner_only(db_url: str) -> No
 def test_an_account_unshared_ranked_game_is_private_on_every_list(db_url: str) -> None:
     """Sharing off keeps a ranked game off every public list (the day's board, all-time best,
     others' view of the history) and on the owner's own history (shown there as not shared), while
-    its score still counts in the day's percentiles."""
+    its owner's percentile is still given among the list's games."""
     with daily_client(db_url, Clock()) as client:
         ada, made = new_account(client, "Ada")
         final = play_day(ada, None, policy=3, share=False)
@@ -149,7 +148,10 @@ def test_an_account_unshared_ranked_game_is_private_on_every_list(db_url: str) -
         assert get(bob, f"/api/players/{made['player']}/history")["days"] == []
         result = get(ada, f"/api/daily/london/{DAY}/result")
         assert result["score"] == score and result["rank"] is None
-        assert result["percentile"] in {0.0, 25.0, 50.0, 75.0, 100.0}
+        # the percentile is among Bob's listed game and this one (added, though unlisted)
+        bobs = get(bob, f"/api/daily/london/{DAY}/result")["score"]
+        expected = 100 * ((bobs < score) + ((bobs == score) + 1) / 2) / 2
+        assert result["of"] == 1 and result["percentile"] == expected
 
 
 def test_the_midnight_rule_is_stated_once_and_sent_before_a_start(db_url: str) -> None:

@@ -73,16 +73,18 @@ def test_ranking_with_ties_and_the_opt_out(db_url: str) -> None:
             assert page["entries"] == entries[offset : offset + 1] and page["total"] == 4
         refused(client.get(f"/api/daily/london/{DAY}/leaderboard?limit=-1"), 400, "bad-request")
         refused(client.get(f"/api/daily/london/{DAY}/leaderboard?limit=x"), 400, "bad-request")
-        # results: rank on the board, percentile among all ranked games of the day
+        # results: rank and percentile among the same games, the board's (and Eve's own,
+        # counted for her though it is not on the board)
         for name in policies:
             result = get(browsers[name], f"/api/daily/london/{DAY}/result")
             assert result["score"] == scores[name] and result["of"] == 4
             assert result["board"] == "accounts"
             mine = [e["rank"] for e in entries if e["name"] == name]
             assert result["rank"] == (mine[0] if mine else None)
-            below = sum(s < scores[name] for s in scores.values())
-            equal = sum(s == scores[name] for s in scores.values())
-            assert result["percentile"] == round(100 * (below + equal / 2) / 5, 1)
+            among = shown + ([scores[name]] if name == "Eve" else [])
+            below = sum(s < scores[name] for s in among)
+            equal = sum(s == scores[name] for s in among)
+            assert result["percentile"] == round(100 * (below + equal / 2) / len(among), 1)
         # the opted-out player sees their own history, but no rank; nobody else sees that game
         eve = get(browsers["Eve"], f"/api/players/{ids['Eve']}/history")
         assert eve["days"] == [

@@ -218,7 +218,10 @@ class Server:
 def result_lines(result: dict[str, Any], game: str) -> list[Text]:
     """The result of ``GET .../result`` as printed lines."""
     out = [Text(tr("Score: {score}", score=result["score"]), style="bold green")]
-    among = " " + _("(guests' list)") if result.get("board") == "guests" else ""
+    # rank and percentile are figures of one list, the player's, and each names it
+    among = " " + (
+        _("(guests' list)") if result.get("board") == "guests" else _("(accounts' leaderboard)")
+    )
     if result.get("rank") is not None:
         rank = tr("Rank: {rank} of {of}", rank=result["rank"], of=result.get("of"))
         out.append(Text(rank + among, style="bold"))
@@ -229,13 +232,14 @@ def result_lines(result: dict[str, Any], game: str) -> list[Text]:
                     "Rank: not ranked (not shared or practice) · {of} players ranked",
                     of=result.get("of"),
                 )
+                + among
             )
         )
     pct = result.get("percentile")
     if pct is not None:
         p = float(pct)
         shown = decimal(p, "0.0" if p < 1 or p > 99 else "0")
-        out.append(Text(tr("Percentile: {shown}", shown=shown)))
+        out.append(Text(tr("Percentile: {shown}", shown=shown) + among))
     rating = result.get("rating")
     if rating:
         band = tr("band {band} ({range})", band=rating.get("band"), range=band_range(rating))

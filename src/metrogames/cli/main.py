@@ -29,6 +29,7 @@ from metrogames.bots.analysis import analyse as analyse_record
 from metrogames.bots.base import bot_codes, make_bot
 from metrogames.cli.analyse import print_analysis
 from metrogames.cli.files import read_documents, read_json
+from metrogames.cli.helptext import flow_help
 from metrogames.cli.lang import _, say, tr
 from metrogames.cli.optional import optional_value_command
 from metrogames.cli.options import game_options, game_options_command, given_flags
@@ -1155,3 +1156,6 @@ def ratings_recompute(
             out.print(line, highlight=False, markup=False)
     if result.differences and not write:
         raise typer.Exit(1)
+
+
+flow_help(app)  # last: every command is registered

@@ -138,7 +138,8 @@ def test_allocation_table(players: int) -> None:
 
 
 def test_seat_colours() -> None:
-    assert DATA.seat_colours == ("yellow", "blue", "orange", "green", "red", "violet")
+    # the publisher's rulebook of this board prints these (docs/metro.md, the Decision)
+    assert DATA.seat_colours == ("yellow", "blue", "orange", "green", "purple", "black")
 
 
 def test_one_tile_squares() -> None:

@@ -3,8 +3,12 @@ screen colours of the games' colour names (pencils, seats)."""
 
 from __future__ import annotations
 
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich.style import Style
 from rich.text import Text
+
+from metrogames.cli.lang import tr
 
 COLOUR_HEX: dict[str, str] = {
     "blue": "#4a90ff",
@@ -14,14 +18,57 @@ COLOUR_HEX: dict[str, str] = {
     "orange": "#ff9a1f",
     "red": "#ff4d4d",
     "yellow": "#ffd23f",
-    "violet": "#b07cff",
+    "black": "#000000",
 }
 """Screen colours of the games' colour names (unknown names fall back to white)."""
+ON_LIGHT = frozenset({"black"})
+"""Colours a dark terminal cannot show on its background: drawn on a light cell instead."""
+LIGHT_BG = "#d0d4dc"
+"""The light cell under a colour of :data:`ON_LIGHT`."""
 
 
 def colour_hex(colour: str) -> str:
     """The screen colour of a colour name (``blue`` -> ``#4a90ff``; ``white`` when unknown)."""
     return COLOUR_HEX.get(colour, "white")
+
+
+def colour_style(colour: str, *, bold: bool = False, dim: bool = False) -> Style:
+    """The style of text in ``colour``: its screen colour, on a light cell when the colour is
+    one a dark terminal hides (:data:`ON_LIGHT`: Metro's black seat)."""
+    background = LIGHT_BG if colour in ON_LIGHT else None
+    return Style(color=colour_hex(colour), bgcolor=background, bold=bold, dim=dim)
+
+
+class Fitted:
+    """A picture (``body``, rows of characters) drawn for the terminal's width: whole when its
+    widest row fits, else each row cut at the terminal's edge (never wrapped onto the next row)
+    under a line saying how many columns the whole picture needs."""
+
+    def __init__(self, body: Text) -> None:
+        self.body = body
+        self.rows = body.split("\n")
+        self.width = max((len(row.plain.rstrip()) for row in self.rows), default=0)
+        """Columns the picture needs: its widest row without its trailing blanks."""
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(min(self.width, options.max_width), self.width)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        have = options.max_width
+        if have < self.width:
+            note = tr(
+                "(this map needs {need} columns and has {have}: widen the terminal to see it "
+                "whole)",
+                need=self.width,
+                have=have,
+            )
+            yield Text(note, style="dim")
+        for row in self.rows:
+            shown = row.copy()
+            shown.rstrip()
+            shown.truncate(have, overflow="crop")
+            shown.no_wrap = True
+            yield shown
 
 
 class Canvas:

@@ -22,6 +22,7 @@ from rich.text import Text
 
 from metrogames.cli.lang import _, ntr, tr
 from metrogames.cli.render import Command, Seats, help_text, scores_line, winners_line
+from metrogames.cli.render.canvas import Fitted
 from metrogames.cli.render.metro_board import (
     SEAT_LETTERS,
     final_table,
@@ -208,14 +209,14 @@ class MetroRenderer:
         return Group(
             Text(""),
             Rule(_("Metro: game over"), style="bold"),
-            render_board(metro, last=last[1].square if last is not None else None),
+            Fitted(render_board(metro, last=last[1].square if last is not None else None)),
             legend(),
             final_table(metro, seats.names),
         )
 
     def final_map(self, state: State[Action], seat: int, title: str) -> RenderableType:
         """The board (shared by every seat) under ``title``."""
-        return Group(Text(title, style="bold"), render_board(_metro(state)))
+        return Group(Text(title, style="bold"), Fitted(render_board(_metro(state))))
 
     def verdict(self, state: State[Action], seats: Seats) -> RenderableType:
         """The final scores, the longest routes and the winners with the tie-break used."""

@@ -37,7 +37,7 @@ from rich.table import Table
 from rich.text import Text
 
 from metrogames.cli.lang import _, ntr, tr
-from metrogames.cli.render.canvas import Canvas, colour_hex
+from metrogames.cli.render.canvas import Canvas, Fitted, colour_style
 from metrogames.games.metro import MetroState, Route, load_metro, square_name
 from metrogames.games.metro.tiles import CENTRAL_BASE, SIZE, MetroData
 from metrogames.i18n import N_
@@ -55,10 +55,12 @@ TOP = 2
 BOARD_W = LEFT + SIZE * CELL_W + RIGHT
 """Width of the rendered board in characters."""
 
-SEAT_LETTERS = "YBOGRV"
-SEAT_COLOURS = (N_("yellow"), N_("blue"), N_("orange"), N_("green"), N_("red"), N_("violet"))
-"""The seats' colour names as the catalogs hold them (the data's ``seat_colours``)."""
-"""One letter per seat colour (yellow blue orange green red violet)."""
+SEAT_LETTERS = "YBOGPL"
+"""One letter per seat colour (yellow blue orange green purple black: the first letter of the
+name not yet taken, as the web table's English letters)."""
+SEAT_COLOURS = (N_("yellow"), N_("blue"), N_("orange"), N_("green"), N_("purple"), N_("black"))
+"""The seats' colour names as the catalogs hold them (the data's ``seat_colours``: the
+publisher's rulebook's)."""
 SIDE_NAMES = (N_("north"), N_("east"), N_("south"), N_("west"))
 
 ENDPOINT_CELL: dict[int, tuple[int, int, str]] = {
@@ -179,7 +181,7 @@ def seat_colour(seat: int) -> str:
 
 def seat_style(seat: int, *, bold: bool = True) -> Style:
     """The seat's screen colour."""
-    return Style(color=colour_hex(seat_colour(seat)), bold=bold)
+    return colour_style(seat_colour(seat), bold=bold)
 
 
 def seat_text(seat: int, name: str | None = None) -> Text:
@@ -211,7 +213,7 @@ class _Canvas(Canvas):
 
     def cell_style(self, x: int, y: int) -> Style:
         style = self.style[y][x] or _DEFAULT
-        if self.bg[y][x]:
+        if self.bg[y][x] and style.bgcolor is None:  # a seat's own light cell stays
             return style + Style(bgcolor=self.bg[y][x])
         return style
 
@@ -238,7 +240,7 @@ def _track_style(state: MetroState, k: int | None) -> Style:
     if owner < 0:
         return Style(color=_DIM)
     running = not state.board.route_end[k]
-    return Style(color=colour_hex(seat_colour(owner)), bold=running)
+    return colour_style(seat_colour(owner), bold=running)
 
 
 def _cell_origin(sq: int) -> tuple[int, int]:
@@ -255,7 +257,7 @@ def station_label(state: MetroState, k: int) -> tuple[str, Style]:
     done = bool(state.board.route_end[k])
     return (
         f"{k + 1}·{SEAT_LETTERS[owner]}",
-        Style(color=colour_hex(seat_colour(owner)), bold=not done, dim=done),
+        colour_style(seat_colour(owner), bold=not done, dim=done),
     )
 
 
@@ -579,7 +581,7 @@ def turn_view(
     trains on their way."""
     legal = legal_by_tile(state, player)
     squares = sorted({sq for _, sqs in legal for sq in sqs})
-    board = render_board(state, legal=squares, last=last)
+    board = Fitted(render_board(state, legal=squares, last=last))
     panel = Table.grid(padding=(0, 0))
     panel.add_column()
     head = Text(tr("Placement {n} of 60", n=min(state.turn, 60)), style="bold")

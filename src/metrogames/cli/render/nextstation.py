@@ -20,10 +20,10 @@ from metrogames.cli.render.nextstation_map import (
     MapView,
     colour_text,
     final_table,
+    fitted_map,
     line_score_text,
     map_legend,
     moves_text,
-    render_map,
     sheets_table,
     turn_view,
 )
@@ -200,7 +200,7 @@ class NextStationRenderer:
             out.append(line)
         for p in seats.humans:
             view = MapView(current=after.colour(p, scored), title=seats.names[p])
-            out.append(render_map(city, after.maps[p], view))
+            out.append(fitted_map(city, after.maps[p], view))
         return out
 
     def game_over(self, state: State[Action], seats: Seats) -> RenderableType:
@@ -213,7 +213,7 @@ class NextStationRenderer:
         ]
         for p, name in enumerate(seats.names):
             parts.append(Text(name, style="bold"))
-            parts.append(render_map(city, ns.maps[p]))
+            parts.append(fitted_map(city, ns.maps[p]))
         parts.append(map_legend(city))
         parts.append(final_table(ns, seats.names))
         return Group(*parts)
@@ -224,7 +224,7 @@ class NextStationRenderer:
     def final_map(self, state: State[Action], seat: int, title: str) -> RenderableType:
         """``seat``'s map with ``title`` above it."""
         ns = _ns(state)
-        return render_map(ns.city, ns.maps[seat], MapView(title=title))
+        return fitted_map(ns.city, ns.maps[seat], MapView(title=title))
 
     def sheet(self, game: str, result: JsonObject) -> RenderableType:
         """A ``score --json`` breakdown as the score sheet table (rows: lines, tourist sites,

@@ -26,7 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from metrogames.cli.lang import _, ntr, tr
-from metrogames.cli.render.canvas import Canvas, colour_hex
+from metrogames.cli.render.canvas import Canvas, Fitted, colour_hex
 from metrogames.games.nextstation.actions import TurnAction, format_action
 from metrogames.games.nextstation.board import PlayerMap
 from metrogames.games.nextstation.citymap import ANY, Card, CityMap, bits
@@ -296,12 +296,14 @@ def _draw_districts(cv: _Canvas, city: CityMap, width: int, height: int) -> None
 def _draw_river(cv: _Canvas, city: CityMap, width: int) -> None:
     """The river along its course."""
     course = [_anchor(x, y) for x, y in city.river_course]
+    # no further right than the last column's glyph and two letters: the map's usual width
+    edge = min(width - 1, _anchor(city.columns - 1, 0)[0] + 2)
     for (xa, ya), (xb, yb) in itertools.pairwise(course):
         n = max(abs(xb - xa), abs(yb - ya)) * 2 or 1
         for k in range(n + 1):
             x = round(xa + (xb - xa) * k / n)
             y = round(ya + (yb - ya) * k / n)
-            x = min(max(x, MARGIN), width - 1)
+            x = min(max(x, MARGIN), edge)
             if cv.inside(x, y) and y >= 1:
                 cv.bg[y][x] = _RIVER_BG
                 cv.put(x, y, RIVER_CHAR, "#5aa9e6")
@@ -523,6 +525,11 @@ def table_panel(
     return grid
 
 
+def fitted_map(city: CityMap, board: PlayerMap, view: MapView | None = None) -> Fitted:
+    """:func:`render_map` drawn for the terminal's width (:class:`~.canvas.Fitted`)."""
+    return Fitted(render_map(city, board, view))
+
+
 def turn_view(
     state: NextStationState,
     player: int,
@@ -545,7 +552,7 @@ def turn_view(
         targets=targets,
         departure=city.departures[colour] if show_departure else None,
     )
-    board = render_map(city, state.maps[player], view)
+    board = fitted_map(city, state.maps[player], view)
     panel = table_panel(state, player, name, legal)
     left = Group(board, map_legend(city))
     if width >= map_width(city) + 36:

@@ -392,8 +392,9 @@ class DailyService:
 
         ``board`` is the player's list (``accounts``: the leaderboard, or ``guests``),
         ``rank`` the rank on it (``None`` unshared or practice), ``of`` its size,
-        ``percentile`` the share of the day's finished ranked games (accounts' and guests',
-        shared or not, this one counted) scoring less, equal scores counting half.
+        ``percentile`` the share of the games on that same list (this one counted, added
+        when it is not on it: unshared or practice) scoring less, equal scores counting half,
+        so that rank and percentile speak of one population.
 
         Raises:
             RoomError: 404 ``not-found`` (no game that day), 409 ``not-finished``.
@@ -430,29 +431,14 @@ class DailyService:
             listed = "accounts" if session.scalar(own) is not None else "guests"
             board = board_query(game, day, listed).subquery()
             of = session.scalar(select(func.count()).select_from(board)) or 0
-            rank = None
-            if mine.ranked and mine.shared:
-                better = select(func.count()).select_from(board).where(board.c.score > score)
-                rank = 1 + (session.scalar(better) or 0)
-            day_games = (
-                select(a.score)
-                .where(a.game == game, a.day == day, a.ranked, a.score.is_not(None))
-                .subquery()
-            )
-            below = (
-                session.scalar(
-                    select(func.count()).select_from(day_games).where(day_games.c.score < score)
-                )
-                or 0
-            )
-            equal = (
-                session.scalar(
-                    select(func.count()).select_from(day_games).where(day_games.c.score == score)
-                )
-                or 0
-            )
-            total = session.scalar(select(func.count()).select_from(day_games)) or 0
-        if not mine.ranked:
+            listed_here = mine.ranked and mine.shared
+            count = select(func.count()).select_from(board)
+            better = session.scalar(count.where(board.c.score > score)) or 0
+            equal = session.scalar(count.where(board.c.score == score)) or 0
+            below = of - better - equal
+            rank = 1 + better if listed_here else None
+        total = of
+        if not listed_here:  # this game counted though it is not on the list
             equal, total = equal + 1, total + 1
         return {
             "score": score,

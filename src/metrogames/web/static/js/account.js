@@ -39,7 +39,7 @@ export function accountPanel(navigate, onChange) {
     } }, t("account.sign-out")), securityPanel());
     return section;
   }
-  const name = h("input", { id: "account-name", maxlength: "64", autocomplete: "username", required: true });
+  const name = h("input", { id: "account-name", maxlength: "64", autocomplete: "username", required: true, "aria-describedby": "name-rule" });
   const password = h("input", { id: "account-password", type: "password", minlength: "8", maxlength: "256", autocomplete: "current-password", required: true, "aria-describedby": "password-rule" });
   const errorLine = h("p", { class: "error", role: "alert", "data-testid": "account-error" });
   let busy = false; // one request at a time: a double click sends it once
@@ -66,7 +66,8 @@ export function accountPanel(navigate, onChange) {
     }
   };
   const form = h("form", { class: "account-form", onsubmit: submit("in") },
-    h("label", { class: "row" }, t("common.name"), " ", name),
+    h("label", { class: "row" }, t("common.name"), " ", h("span", { class: "field" }, name,
+      h("span", { class: "muted small", id: "name-rule", "data-testid": "name-rule" }, t("account.name-rule")))),
     h("label", { class: "row" }, t("account.password"), " ", h("span", { class: "field" }, password,
       h("span", { class: "muted small", id: "password-rule", "data-testid": "password-rule" }, t("account.password-rule")))),
     errorLine,

@@ -2,7 +2,7 @@
 // colours, the central block, placed tiles drawn from their tracks. Routes are coloured by
 // following the placed tracks from each station (a drawing matter; scores come from the view).
 
-import { s, clear, colourHex, colourLetters, DASHES, colourName } from "./dom.js";
+import { s, clear, colourHex, colourLetters, DASHES, colourName, isDark } from "./dom.js";
 import { t } from "./i18n.js";
 import { cell, cellPolygon, closeZoom, largestSquare, tapOrZoom } from "./taphit.js";
 
@@ -41,8 +41,8 @@ export function drawTile(tile, size, { x = 0, y = 0, colours = {}, dashes = {}, 
   const w = size / 16;
   for (const [a, b] of order) {
     const d = trackPath(a, b, size, x, y);
-    g.append(s("path", { d, class: "track-casing", "stroke-width": w * 2.3 }));
     const c = colours[a];
+    g.append(s("path", { d, class: c && isDark(c) ? "track-casing light" : "track-casing", "stroke-width": w * 2.3 }));
     g.append(s("path", { d, class: c ? "track travelled" : "track", style: c ? { stroke: colourHex(c) } : null, "stroke-width": c ? w * 1.7 : w }));
     if (c && dashes[a]) {
       // a white pattern per seat, so routes differ without colour too
@@ -235,7 +235,7 @@ export class MetroBoard {
       const x = this.sx(q.col) + (ex + nx * 0.13) * U;
       const y = this.sy(q.row) + (ey + ny * 0.13) * U;
       const colour = colourHex(this.colours[tr.seat]);
-      g.append(s("g", { transform: `translate(${x} ${y})`, class: "train", "data-station": tr.station },
+      g.append(s("g", { transform: `translate(${x} ${y})`, class: isDark(this.colours[tr.seat]) ? "train light" : "train", "data-station": tr.station },
         s("title", { text: t("metro.train-title", { station: tr.station, colour: colourName(this.colours[tr.seat]), n: tr.tiles }) }),
         s("circle", { r: 9, fill: colour }),
         s("text", { "text-anchor": "middle", dy: "0.35em", text: seatLetter(this.colours, tr.seat) })));

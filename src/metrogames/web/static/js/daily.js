@@ -330,15 +330,19 @@ function resultFacts(navigate, game, date, r) {
   const rows = [];
   const row = (label, value, id) => rows.push(h("div", { class: "fact", "data-fact": id }, h("dt", {}, label), h("dd", {}, value)));
   row(t("daily.fact.score"), h("strong", { "data-testid": "result-score" }, String(r.score)), "score");
+  // rank and percentile are figures of one list, the player's (`board`), and each names it
+  const guests = r.board === "guests";
   if (r.rank !== null && r.rank !== undefined) {
-    row(t("daily.fact.rank"), h("span", { "data-testid": "result-rank" }, h("strong", {}, String(r.rank)), ` ${t("daily.of", { n: r.of })}`), "rank");
+    const of = guests ? t("daily.of.guests", { n: r.of }) : t("daily.of.accounts", { n: r.of });
+    row(t("daily.fact.rank"), h("span", { "data-testid": "result-rank" }, h("strong", {}, String(r.rank)), ` ${of}`), "rank");
   } else {
-    row(t("daily.fact.rank"), h("span", { class: "muted" }, t("daily.not-ranked", { n: r.of })), "rank");
+    const none = guests ? t("daily.not-ranked.guests", { n: r.of }) : t("daily.not-ranked.accounts", { n: r.of });
+    row(t("daily.fact.rank"), h("span", { class: "muted", "data-testid": "result-rank" }, none), "rank");
   }
   if (r.percentile !== null && r.percentile !== undefined) {
     const p = Number(r.percentile);
     const shown = p < 1 || p > 99 ? p.toFixed(1) : p.toFixed(0);
-    row(t("daily.fact.percentile"), h("span", {}, h("strong", {}, shown), ` — ${t("daily.ahead-of", { pct: shown })}`), "percentile");
+    row(t("daily.fact.percentile"), h("span", { "data-testid": "result-percentile" }, h("strong", {}, shown), ` — ${guests ? t("daily.ahead-of.guests", { pct: shown }) : t("daily.ahead-of.accounts", { pct: shown })}`), "percentile");
   }
   if (r.rating) {
     row(t("daily.fact.rating"), h("span", {}, h("strong", {}, t("end.band", { band: r.rating.band })), ` (${bandRange(r.rating)})`,

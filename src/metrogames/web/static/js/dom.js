@@ -53,7 +53,8 @@ export const COLOUR_HEX = {
   green: "#15924a",
   orange: "#ef7d00",
   yellow: "#e8b800",
-  red: "#d7263d",
+  black: "#16181d",
+  red: "#d7263d", // red and violet: plug-in games' seats (play-generic.js) only
   violet: "#9b4dca",
 };
 
@@ -61,7 +62,7 @@ export const COLOUR_HEX = {
 export function colourName(c) {
   return {
     blue: t("colour.blue"), pink: t("colour.pink"), purple: t("colour.purple"), green: t("colour.green"),
-    orange: t("colour.orange"), yellow: t("colour.yellow"), red: t("colour.red"), violet: t("colour.violet"),
+    orange: t("colour.orange"), yellow: t("colour.yellow"), black: t("colour.black"),
   }[c] || c;
 }
 
@@ -87,13 +88,16 @@ export function cardName(id) {
 // A game's name (games.js: the published titles stay as printed).
 export { gameTitle } from "./games.js";
 
+// Colours the dark Metro tiles would hide (Metro's black seat): drawn with a light outline.
+export const isDark = (name) => name === "black";
+
 export function colourHex(name) {
   return COLOUR_HEX[name] || "#555";
 }
 
 // One distinct letter per colour of a list: the first letter of its name in the page's
 // language not already taken, accents dropped (English: London blue b, pink p, purple u,
-// green g — as in the terminal; Metro y b o g r v; French bleu b, rose r, violet v, vert e).
+// green g — as in the terminal; Metro y b o g p l; French bleu b, rose r, violet v, vert e).
 // Kept per language and colour list: a board asks for a seat's letter at every station it draws.
 const LETTERS = new Map();
 export function colourLetters(colours) {

@@ -36,7 +36,8 @@ export class MetroScreen {
 
   legend() {
     return h("div", { class: "legend" },
-      h("span", { class: "legend-item" }, t("metro.legend.stations", { letters: this.board.colours.map((_, seat) => seatLetter(this.board.colours, seat)).join(" ") })),
+      h("span", { class: "legend-item", "data-testid": "seat-legend" }, t("metro.legend.stations"), " ",
+        ...this.board.colours.map((_, seat) => seatChip(this.board, seat))),
       h("span", { class: "legend-item" }, h("span", { class: "legend-legal" }), t("metro.legend.legal")),
       h("span", { class: "legend-item" }, `● ${t("metro.legend.train")}`),
       h("span", { class: "legend-item" }, t("metro.legend.central")));

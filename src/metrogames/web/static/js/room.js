@@ -556,8 +556,10 @@ function soloResult(solo) {
   const parts = [];
   const adjusted = r && r.penalty ? ` ${t("end.solo-adjusted", { score: solo.score, penalty: r.penalty, adjusted: r.adjusted })}` : "";
   if (r) parts.push(h("span", {}, t("end.solo-rating"), " ", h("strong", {}, t("end.band", { band: r.band })), ` (${bandRange(r)})${adjusted}`, r.phrase ? h("em", {}, ` “${bandPhrase(r)}”`) : ""));
-  if (solo.percentile != null) parts.push(h("span", {}, " · ", t("end.percentile", { pct: Math.round(solo.percentile), bot: fmtName(`bot:${solo.reference.bot}`) })));
-  return parts.length ? h("p", { class: "solo-result", "data-testid": "solo-result" }, ...parts) : null;
+  if (solo.percentile != null) parts.push(h("span", {}, t("end.percentile", { pct: Math.round(solo.percentile), bot: fmtName(`bot:${solo.reference.bot}`) })));
+  // a separator only between two figures: Paris prints no band, a game with modules no percentile
+  const shown = parts.flatMap((part, i) => (i ? [" · ", part] : [part]));
+  return parts.length ? h("p", { class: "solo-result", "data-testid": "solo-result" }, ...shown) : null;
 }
 
 /** The lobby's facts: the rule set, the options and the turn clock. */
