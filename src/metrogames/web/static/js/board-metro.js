@@ -66,7 +66,7 @@ export function moveFigure(tiles, text) {
   return String(text).split(/(\s+)/).filter((part) => part !== "").map((part) => {
     const tile = tiles.get(part);
     if (!tile) return part;
-    const pic = tileSvg(tile, 22, { label: t("metro.tile-code", { code: part }) });
+    const pic = tileSvg(tile, 30, { label: t("metro.tile-code", { code: part }) });
     pic.classList.add("tile-inline");
     pic.dataset.tile = part;
     return pic;
@@ -292,7 +292,7 @@ export class MetroBoard {
       const hit = s("g", { class: "hit hit-square", tabindex: "0", role: "button", "aria-label": t("metro.hit", { square: name }), "data-square": name, transform: `translate(${x} ${y})` },
         cellPolygon(area, x, y), s("rect", { x: 3 - U / 2, y: 3 - U / 2, width: U - 6, height: U - 6, rx: 5, class: "hit-ring" }));
       tapOrZoom(this.svg, hit, { reach: largestSquare(area, x, y), centre: [x, y], pick: () => this.onPick && this.onPick(name) });
-      hit.addEventListener("pointerenter", () => this.showPreview(name));
+      hit.addEventListener("pointerenter", (ev) => { if (ev.pointerType !== "touch") this.showPreview(name); }); // a finger's tap is no hover
       hit.addEventListener("pointerleave", () => this.showPreview(null));
       hit.addEventListener("focus", () => this.showPreview(name));
       hit.addEventListener("blur", () => this.showPreview(null));

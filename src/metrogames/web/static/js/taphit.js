@@ -1,10 +1,8 @@
 // Tap targets on a phone: each legal target of a turn gets as hit area the points nearer to
-// it than to any other legal target (its Voronoi cell), cut at a radius; where two legal
-// targets are so close that a finger cannot tell them apart (no 44×44 CSS px square inside
-// the cell holds the target) and a finger's tap lands as near another legal target as a finger
-// is wide (both centres within FINGER / 2 px of it: they truly compete for it), the tap opens
-// a magnifier of the neighbourhood to choose in; a tap on or near the target's own drawing
-// makes the move.
+// it than to any other legal target (its Voronoi cell), cut at a radius; where a finger's tap
+// lands within half a finger (FINGER / 2 px) of two legal targets' centres, they truly compete
+// for it and the tap opens a magnifier of the neighbourhood to choose in; any other tap makes
+// the move of the target whose area it is in (on a target's own drawing, or nearer it).
 // Geometry only: which targets are legal comes from the view, as before.
 
 import { h, s } from "./dom.js";
@@ -123,18 +121,16 @@ export function competing(svg, hit, clientX, clientY) {
 }
 
 /**
- * Wire a board's hit element: a click or Enter picks it (`pick()`), except a finger's tap on
- * a target whose hit square (`reach`, viewBox units) is under FINGER px on screen where another
- * legal target competes for the tap (:func:`competing`), which opens the magnifier around
- * `centre` ([x, y], viewBox units) instead.
+ * Wire a board's hit element: a click or Enter picks it (`pick()`), except a finger's tap
+ * where another legal target competes for it (:func:`competing`), which opens the magnifier
+ * around `centre` ([x, y], viewBox units) instead. `reach` (viewBox units: the side of the
+ * largest square of the hit area round its target) sizes the magnifier.
  */
 export function tapOrZoom(svg, hit, { reach, centre, pick }) {
   hit.dataset.reach = reach.toFixed(1);
   hit.addEventListener("click", (ev) => {
     ev.preventDefault();
-    // largestSquare errs low by up to 1/16: 3 px more keeps every target under FINGER in
-    const small = reach * cssScale(svg) < FINGER + 3;
-    if (ev.pointerType === "touch" && small && competing(svg, hit, ev.clientX, ev.clientY)) openZoom(svg, centre);
+    if (ev.pointerType === "touch" && competing(svg, hit, ev.clientX, ev.clientY)) openZoom(svg, centre);
     else pick();
   });
   hit.addEventListener("keydown", (ev) => {
