@@ -21,7 +21,10 @@ def test_hint_lists_three_moves_with_their_figures(page: Page, server: str) -> N
     page.click("#hint-btn")
     moves = page.locator("[data-testid=hint-list] .hint-move")
     expect(moves).to_have_count(3, timeout=HINT_MS)
-    texts = moves.locator(".hint-text").all_inner_texts()
+    # each move: its tile as a picture (named by its code), then the square
+    tiles = moves.locator(".hint-text svg.tile-inline").evaluate_all("(es) => es.map((e) => e.dataset.tile)")
+    squares_said = [t.strip() for t in moves.locator(".hint-text").all_inner_texts()]
+    texts = [f"{c} {q}" for c, q in zip(tiles, squares_said, strict=True)]
     assert len(set(texts)) == 3 and all(re.fullmatch(r"[a-d]{4} [A-H][1-8]", t) for t in texts)
     for line in moves.all_inner_texts():  # Metro: the win probability first, then points
         assert re.search(r"\d+% to win \(\d+\.\d points\)$", line), line

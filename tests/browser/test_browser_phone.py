@@ -4,9 +4,11 @@ tapping, measuring on every turn every legal target's hit area as the browser re
 The measure is the page's own hit-testing (``document.elementFromPoint`` on a 2 px grid round
 each target), not the client's geometry: for each legal target, the side of the largest
 axis-aligned square around its drawn centre whose every grid point lands on that target's hit
-element. A target under 44 CSS px must offer the fallback instead: a tap on it opens the
-magnifier, where the same measure gives at least 44 px and a tap there makes the move; a target of 50
-px or more is made in one tap. The
+element. Where a target is under 44 CSS px, a tap between it and a legal neighbour whose
+centres both lie within half a finger (22 px) of the tap opens the magnifier, where the same
+measure gives at least 44 px and a tap there makes the move; a tap on a target's centre with no
+other legal centre within 22 px makes the move at once (no extra tap); a target of 50 px or
+more is made in one tap. The
 labels round the board (row "10", column letters, Metro's station numbers) lie inside it."""
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from browser.test_browser_i18n import clipped
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 FINGER = 44
 ZOOM = "[data-testid=tap-zoom]"
-SLACK = 6  # px: a target measured between 44 and 50 px may open the magnifier or not
+SLACK = 6  # px: how far above a finger's size the measure looks (CAP)
 
 # For every legal target (a .hit in the board's hit layer), or only the one named ``only``: its
 # name, its drawn centre on screen (the station's or square's own drawing, not the hit shape)
@@ -133,11 +135,13 @@ class Sizes:
         self.crowded = 0
         self.targets = 0
         self.zoomed = 1e9
+        self.one_tap = 0  # targets under a finger's size chosen in one tap (nothing competed)
 
     def __repr__(self) -> str:
         return (
             f"targets={self.targets} smallest={self.smallest:.0f}px "
-            f"direct={self.direct:.0f}px crowded={self.crowded} zoomed={self.zoomed:.0f}px"
+            f"direct={self.direct:.0f}px crowded={self.crowded} zoomed={self.zoomed:.0f}px "
+            f"one_tap={self.one_tap}"
         )
 
 
@@ -192,16 +196,28 @@ def tap_in_zoom(page: Page, name: str, sizes: Sizes) -> None:
     expect(page.locator(ZOOM)).to_have_count(0)
 
 
+def nearest(m: dict[str, Any], found: list[dict[str, Any]]) -> tuple[float, dict[str, Any] | None]:
+    """The legal target of ``found`` nearest ``m`` (other than it) and its distance (CSS px)."""
+    best: tuple[float, dict[str, Any] | None] = (1e9, None)
+    for o in found:
+        if o["name"] != m["name"]:
+            d = ((o["cx"] - m["cx"]) ** 2 + (o["cy"] - m["cy"]) ** 2) ** 0.5
+            best = min(best, (d, o), key=lambda x: x[0])
+    return best
+
+
 def check_targets(
     page: Page, svg: str, sizes: Sizes, choose: str, turn: int, tries: int = 4
 ) -> None:
-    """Measure every legal target; ``tries`` of those under 44 px, spread over the board and
-    shifted with ``turn`` (over a game most crowded targets are tried), open the magnifier when
-    tapped, closed again unless it is ``choose``; then tap ``choose`` (through the magnifier
-    when it is crowded)."""
+    """Measure every legal target; ``tries`` of those under 44 px whose nearest legal
+    neighbour is under 40 px away, spread over the board and shifted with ``turn``, open the
+    magnifier when tapped halfway to that neighbour (both compete for the tap), closed again;
+    then tap ``choose``'s centre: the magnifier opens only if another legal centre lies within
+    half a finger of it (through the magnifier then), else the tap makes the move."""
     board_in_view(page, svg)
     found = measure(page, svg)
-    crowded = [m for m in found if m["side"] < FINGER and m["name"] != choose]
+    crowded = [m for m in found if m["side"] < FINGER and nearest(m, found)[0] < FINGER - 4]
+    crowded = [m for m in crowded if m["name"] != choose]
     stride = max(1, -(-len(crowded) // tries))
     tried = {m["name"] for m in crowded[turn % stride :: stride]}
     chosen = None
@@ -216,17 +232,21 @@ def check_targets(
         sizes.crowded += 1
         if m["name"] not in tried:
             continue
-        page.touchscreen.tap(m["cx"], m["cy"])
+        other = nearest(m, found)[1]
+        assert other is not None
+        page.touchscreen.tap((m["cx"] + other["cx"]) / 2, (m["cy"] + other["cy"]) / 2)
         expect(page.locator(ZOOM)).to_be_visible()
         assert in_viewport(page, ZOOM)
         page.locator(f"{ZOOM} .zoom-close").tap()
         expect(page.locator(ZOOM)).to_have_count(0)
     assert chosen is not None, (choose, [m["name"] for m in found])
     page.touchscreen.tap(chosen["cx"], chosen["cy"])
-    if chosen["side"] < FINGER:
+    apart = nearest(chosen, found)[0]
+    if apart < FINGER / 2 - 2:
         expect(page.locator(ZOOM)).to_be_visible()
-    elif chosen["side"] >= FINGER + SLACK:
-        expect(page.locator(ZOOM)).to_have_count(0)  # no extra tap where a finger fits
+    elif apart > FINGER / 2 + 2:
+        sizes.one_tap += chosen["side"] < FINGER
+        expect(page.locator(ZOOM)).to_have_count(0)  # no extra tap where nothing competes
     if page.locator(ZOOM).count():
         tap_in_zoom(page, choose, sizes)
 

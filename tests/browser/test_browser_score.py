@@ -169,9 +169,9 @@ def test_a_metro_board_laid_tile_by_tile(server: str, page: Page, tmp_path: Path
         page.click(f".hit-square[data-square={square}]")
         settle(page)
     button = page.locator(".tile-btn[data-tile=aaaa]")
-    assert button.inner_text().strip() == "aaaa ×0" and button.is_disabled()
+    assert button.inner_text().strip() == "×0" and button.is_disabled()
     page.click(".hit-square[data-square=G1]")  # nothing left to lay there
     settle(page)
     label = page.get_attribute(".hit-square[data-square=G1]", "aria-label") or ""
     assert label.startswith("lay the tile"), label  # not "take the tile aaaa off G1"
-    assert page.locator(".tile-btn[data-tile=aaaa]").inner_text().strip() == "aaaa ×0"
+    assert page.locator(".tile-btn[data-tile=aaaa]").inner_text().strip() == "×0"

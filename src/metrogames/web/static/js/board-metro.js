@@ -59,6 +59,20 @@ export function tileSvg(tile, size = 72, { label = null } = {}) {
   return svg;
 }
 
+// A move or chance outcome as a player reads it (docs/notation.md, "Metro turn action"): each
+// tile code of the text (`cbaa C5`, a drawn `cbaa`) as a small picture of its tracks, named
+// "tile cbaa" for screen readers and on hover; squares and words stay as written.
+export function moveFigure(tiles, text) {
+  return String(text).split(/(\s+)/).filter((part) => part !== "").map((part) => {
+    const tile = tiles.get(part);
+    if (!tile) return part;
+    const pic = tileSvg(tile, 30, { label: t("metro.tile-code", { code: part }) });
+    pic.classList.add("tile-inline");
+    pic.dataset.tile = part;
+    return pic;
+  });
+}
+
 export class MetroBoard {
   constructor(board, { onPick = null } = {}) {
     this.board = board;
@@ -76,7 +90,8 @@ export class MetroBoard {
     const size = 2 * M + 8 * U;
     this.svg = s("svg", { viewBox: `0 0 ${size} ${size}`, class: "board board-metro", role: "group", "aria-label": t("metro.board") });
     this.layers = {};
-    for (const n of ["base", "tiles", "marks", "stations", "trains", "hits"]) {
+    // square names above the legal squares' stripes (haloed: css), hidden under placed tiles
+    for (const n of ["base", "tiles", "marks", "names", "stations", "trains", "hits"]) {
       this.layers[n] = s("g", { class: `layer-${n}` });
       this.svg.append(this.layers[n]);
     }
@@ -89,7 +104,7 @@ export class MetroBoard {
       if (q.central) continue;
       const r = s("rect", { x: this.sx(q.col) + 1, y: this.sy(q.row) + 1, width: U - 2, height: U - 2, rx: 4, class: "square", "data-square": q.name });
       base.append(r);
-      base.append(s("text", { x: this.sx(q.col) + U / 2, y: this.sy(q.row) + U / 2 + 4, class: "square-name", "text-anchor": "middle", text: q.name }));
+      this.layers.names.append(s("text", { x: this.sx(q.col) + U / 2, y: this.sy(q.row) + U / 2 + 4, class: "square-name", "text-anchor": "middle", "data-square": q.name, text: q.name }));
       this.squareRects.set(q.name, r);
     }
     const central = this.board.squares.filter((q) => q.central);
@@ -144,6 +159,7 @@ export class MetroBoard {
       if (p.pending) tg.classList.add("tile-pending"); // not sent yet (confirm.js)
       g.append(tg);
     }
+    for (const name of this.layers.names.children) name.classList.toggle("covered", placed.has(name.dataset.square));
     this.drawStations(owners, state);
     this.drawTrains(state.trains || []);
     this.drawMarks(state);
@@ -274,9 +290,9 @@ export class MetroBoard {
       const [x, y] = centres[i];
       const area = cell(centres, i, U * 0.85);
       const hit = s("g", { class: "hit hit-square", tabindex: "0", role: "button", "aria-label": t("metro.hit", { square: name }), "data-square": name, transform: `translate(${x} ${y})` },
-        cellPolygon(area, x, y));
+        cellPolygon(area, x, y), s("rect", { x: 3 - U / 2, y: 3 - U / 2, width: U - 6, height: U - 6, rx: 5, class: "hit-ring" }));
       tapOrZoom(this.svg, hit, { reach: largestSquare(area, x, y), centre: [x, y], pick: () => this.onPick && this.onPick(name) });
-      hit.addEventListener("pointerenter", () => this.showPreview(name));
+      hit.addEventListener("pointerenter", (ev) => { if (ev.pointerType !== "touch") this.showPreview(name); }); // a finger's tap is no hover
       hit.addEventListener("pointerleave", () => this.showPreview(null));
       hit.addEventListener("focus", () => this.showPreview(name));
       hit.addEventListener("blur", () => this.showPreview(null));

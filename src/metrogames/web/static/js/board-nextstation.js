@@ -484,10 +484,10 @@ export class NextStationBoard {
         class: `hit hit-${kind}`, tabindex: "0", role: "button",
         "aria-label": label, "data-station": st.name, "data-kind": kind,
         transform: `translate(${x} ${y})`,
-      }, cellPolygon(area, x, y));
+      }, cellPolygon(area, x, y), s("circle", { r: (st.cells ? U * 0.95 : U * 0.43) + 3, class: "hit-ring" }));
       tapOrZoom(this.svg, hit, { reach: largestSquare(area, x, y), centre: [x, y], pick: () => this.onPick && this.onPick(st.name, kind) });
       if (kind === "target") {
-        hit.addEventListener("pointerenter", () => this.showHover(st.name));
+        hit.addEventListener("pointerenter", (ev) => { if (ev.pointerType !== "touch") this.showHover(st.name); }); // a finger's tap is no hover
         hit.addEventListener("pointerleave", () => this.showHover(null));
         hit.addEventListener("focus", () => this.showHover(st.name));
         hit.addEventListener("blur", () => this.showHover(null));

@@ -220,8 +220,25 @@ export async function renderHome(root, navigate) {
 
   const recentPanel = yourGames(navigate, Object.fromEntries(games.map((g) => [g.game, gameTitle(g.game)])));
 
-  clear(root).append(h("div", { class: "home" },
-    h("div", { class: "home-main" }, dailyPanel(navigate), form),
+  // the three ways to play, in the first screen (a phone's too): each opens its panel below
+  const way = (id, title, help, go) => h("button", { type: "button", class: "way", "data-way": id, onclick: go },
+    h("span", { class: "way-title" }, title), h("span", { class: "way-help" }, help));
+  const openForm = (mode) => () => {
+    const g = game();
+    st.mode = modesFor(g).some((m) => m.id === mode) ? mode : modesFor(g)[0].id;
+    remember("mode", st.mode);
+    draw();
+    form.scrollIntoView({ block: "start", behavior: "smooth" });
+    nameInput.focus({ preventScroll: true });
+  };
+  const daily = dailyPanel(navigate);
+  const ways = h("nav", { class: "home-ways", "aria-label": t("home.ways"), "data-testid": "home-ways" },
+    way("solo", t("home.way.solo"), t("home.way.solo.help"), openForm("solo")),
+    way("online", t("home.way.online"), t("home.way.online.help"), openForm("online")),
+    way("daily", t("home.way.daily"), t("home.way.daily.help"), () => daily.scrollIntoView({ block: "start", behavior: "smooth" })));
+
+  clear(root).append(ways, h("div", { class: "home" },
+    h("div", { class: "home-main" }, daily, form),
     h("div", { class: "home-side" }, accountPanel(navigate, () => renderHome(root, navigate)), learn, recentPanel, join, replay, paper)));
 }
 

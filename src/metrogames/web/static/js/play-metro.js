@@ -3,7 +3,7 @@
 
 import { h, clear, colourHex, fmtName, youName, colourName } from "./dom.js";
 import { t } from "./i18n.js";
-import { MetroBoard, seatLetter, tileSvg } from "./board-metro.js";
+import { MetroBoard, moveFigure, seatLetter, tileSvg } from "./board-metro.js";
 import { confirmMoves, confirmToggle, pendingBar } from "./confirm.js";
 
 export function seatChip(board, seat, { label = true } = {}) {
@@ -211,7 +211,8 @@ export class MetroScreen {
     if (!v.last || v.status === "finished") { el.hidden = true; return; } // the end screen scores it all
     el.hidden = false;
     const by = v.seats[v.last.by] || {};
-    el.append(h("p", {}, t("metro.last"), " ", seatChip(this.board, v.last.by, { label: false }), ` ${t("metro.last-placed", { name: fmtName(by.name), square: v.last.square })}`));
+    el.append(h("p", {}, t("metro.last"), " ", seatChip(this.board, v.last.by, { label: false }), ` ${t("metro.last-placed", { name: fmtName(by.name), square: v.last.square })} `,
+      v.last.tile ? moveFigure(this.tiles, v.last.tile) : null));
     for (const r of v.last.routes || []) {
       const nobody = r.player === null || r.player === undefined;
       el.append(h("p", { class: "route" }, "✔ ",

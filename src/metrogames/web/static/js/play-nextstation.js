@@ -169,21 +169,21 @@ export class NextStationScreen {
       h("strong", { class: "ucount-num", "data-testid": "round-end-count" }, `${re.flipped}/${re.count}`)));
     const row = h("div", { class: "card-row" });
     const flipped = v.flipped || [];
-    flipped.forEach((id, i) => row.append(this.cardEl(id, i === flipped.length - 1 && v.card === id)));
+    // --age: a phone's strip shows them newest first, the current card whole at its start (css)
+    flipped.forEach((id, i) => row.append(this.cardEl(id, i === flipped.length - 1 && v.card === id, flipped.length - 1 - i)));
     if (!flipped.length) row.append(h("span", { class: "muted" }, t("ns.no-card")));
     el.append(row);
-    row.scrollLeft = row.scrollWidth; // a phone scrolls the row sideways: the current card in view
     if (v.branch) el.append(h("div", { class: "note" }, `⇄ ${t("ns.switch-note")}`));
   }
 
-  cardEl(id, current) {
+  cardEl(id, current, age = 0) {
     const c = this.cards.get(id) || { kind: "?", face: id, ends_round: false };
     const face = faceName(c.face);
     const kind = cardKind(c.kind);
     const label = t("ns.card", { kind, face });
     return h("div", {
       class: `card card-${c.ends_round ? "end" : "street"}${current ? " current" : ""}`,
-      title: label, "data-card": id, role: "img", "aria-label": label,
+      title: label, "data-card": id, role: "img", "aria-label": label, style: { "--age": String(age) },
     }, h("span", { class: "card-kind", "aria-hidden": "true" }, current ? kind : kind[0].toUpperCase()),
     faceIcon(c.face, current ? 34 : 22), h("span", { class: "card-face", "aria-hidden": "true" }, face));
   }

@@ -352,11 +352,12 @@ export class RoomScreen {
     try { ({ moves } = await API.getMoves(this.room, this.tokenFor(this.seat))); } catch { return; }
     if (ticket !== this.movesTicket) return; // a newer request is on its way
     const seats = (this.view && this.view.seats) || [];
-    const chance = familyOf(this.view).chanceText;
+    const family = familyOf(this.view);
     const list = clear(panel.querySelector(".move-log"));
     for (const m of moves) {
       const who = m.player === null ? h("span", { class: "muted" }, t("room.log.chance")) : fmtName((seats[m.player] || {}).name || t("room.seat", { n: m.player + 1 }));
-      const move = m.player === null ? chance(m.move) : moveWords(m.move);  // a flipped card in words
+      // a flipped card in words, a Metro tile as its picture
+      const move = m.player === null ? family.chanceText(this.board, m.move) : family.moveText(this.board, m.move);
       list.append(h("li", { value: m.step }, who, ": ", m.move === "?" ? h("span", { class: "muted", title: t("room.log.hidden.title") }, t("room.log.hidden")) : h("code", {}, move)));
     }
     list.scrollTop = list.scrollHeight;
@@ -420,7 +421,7 @@ export class RoomScreen {
     const busy = !!(hint && hint.busy);
     panel.append(h("div", { class: "panel-head" }, h("h3", {}, t("coach.title")),
       h("button", { class: "btn small", id: "hint-btn", disabled: busy, onclick: () => this.askHint() }, busy ? t("coach.thinking") : t("coach.hint"))));
-    if (hint && hint.data) panel.append(hintList(hint.data, v.seats.length));
+    if (hint && hint.data) panel.append(hintList(hint.data, v.seats.length, (text) => familyOf(v).moveText(this.board, text)));
     return panel;
   }
 
@@ -493,14 +494,10 @@ function showBestHint() {
   if (r.top < 0 || r.bottom > innerHeight - pinned) badge.scrollIntoView({ block: "center" });
 }
 
-// A move's notation as shown: the one word of it ("pass") in the page's language; squares,
-// stations and sections stay as written.
-const moveWords = (text) => (text === "pass" ? t("ns.pass") : text);
-
 // The coach's answer: the moves best first with the game's figure (expected final score, or
 // the win probability in Metro), the other figure after it when several play, then the move
-// being built.
-function hintList(data, players) {
+// being built; `moveText` shows a move's notation (the family's: families.js).
+function hintList(data, players, moveText) {
   const figures = (m) => {
     const points = t("coach.points", { score: fmtNumber(m.score, 1) });
     const win = t("coach.win", { pct: Math.round(100 * m.win) });
@@ -508,11 +505,11 @@ function hintList(data, players) {
     return data.figure === "win" ? `${win} (${points})` : `${points} (${win})`;
   };
   const item = (m, i) => h("li", { class: "hint-move", "data-hint": String(i) },
-    h("code", { class: "hint-text" }, moveWords(m.text)), " ", h("strong", {}, figures(m)));
+    h("code", { class: "hint-text" }, moveText(m.text)), " ", h("strong", {}, figures(m)));
   return h("div", { class: "hints" },
     h("p", { class: "muted small" }, data.figure === "win" ? t("coach.best-by-win") : t("coach.best-by-score")),
     h("ol", { class: "hint-list", "data-testid": "hint-list" }, data.moves.map(item)),
-    data.about ? h("p", { class: "hint-about", "data-testid": "hint-about" }, t("coach.your-move"), " ", h("code", {}, moveWords(data.about.text)), ": ", h("strong", {}, figures(data.about))) : "");
+    data.about ? h("p", { class: "hint-about", "data-testid": "hint-about" }, t("coach.your-move"), " ", h("code", {}, moveText(data.about.text)), ": ", h("strong", {}, figures(data.about))) : "");
 }
 
 // Save the record file exactly as the server wrote it (or `text`, an uploaded record).

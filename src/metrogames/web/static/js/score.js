@@ -10,7 +10,7 @@ import { h, s, clear, colourChip, colourLetters, colourHex, activate, toast, col
 import { t } from "./i18n.js";
 import { api, getBoard, getGames } from "./api.js";
 import { NextStationBoard } from "./board-nextstation.js";
-import { MetroBoard, tileSvg } from "./board-metro.js";
+import { MetroBoard, moveFigure, tileSvg } from "./board-metro.js";
 import { sheetTable } from "./play-nextstation.js";
 import { seatChip } from "./play-metro.js";
 
@@ -118,7 +118,7 @@ export class ScoreScreen {
     this.editor.draw(this.result, this.error);
     this.editor.toolbar(clear(this.el.toolbar));
     this.editor.controls(clear(this.el.controls), this.result);
-    this.el.help.textContent = this.editor.help();
+    clear(this.el.help).append(...[this.editor.help()].flat());  // text, or nodes (a tile's picture)
     const status = clear(this.el.status);
     const res = clear(this.el.result);
     res.append(h("h3", {}, t("daily.fact.score")));
@@ -495,7 +495,7 @@ class MetroEditor {
       const left = this.left(tile.code);
       return h("button", { type: "button", class: `tile-btn${tile.code === this.tile ? " selected" : ""}`, "data-tile": tile.code, disabled: left === 0,
         "aria-pressed": tile.code === this.tile ? "true" : "false", "aria-label": t("score.tile-left", { code: tile.code, n: left }),
-        onclick: () => { this.tile = tile.code; this.onShown(); } }, tileSvg(tile, 40), h("span", { class: "tile-code" }, `${tile.code} ×${left}`));
+        onclick: () => { this.tile = tile.code; this.onShown(); } }, tileSvg(tile, 40), h("span", { class: "tile-code" }, `×${left}`));
     })));
   }
 
@@ -526,7 +526,9 @@ class MetroEditor {
   }
 
   help() {
-    return t("score.help.metro", { tile: this.tile });
+    // the tile to lay as its picture, where the sentence names it
+    const [before, after] = t("score.help.metro", { tile: "\u0001" }).split("\u0001");
+    return [before, moveFigure(this.tiles, this.tile), after ?? ""];
   }
 
   summary(result) {

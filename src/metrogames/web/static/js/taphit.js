@@ -1,7 +1,8 @@
 // Tap targets on a phone: each legal target of a turn gets as hit area the points nearer to
-// it than to any other legal target (its Voronoi cell), cut at a radius; where two legal
-// targets are so close that a finger cannot tell them apart (no 44×44 CSS px square inside
-// the cell holds the target), a tap opens a magnifier of the neighbourhood to choose in.
+// it than to any other legal target (its Voronoi cell), cut at a radius; where a finger's tap
+// lands within half a finger (FINGER / 2 px) of two legal targets' centres, they truly compete
+// for it and the tap opens a magnifier of the neighbourhood to choose in; any other tap makes
+// the move of the target whose area it is in (on a target's own drawing, or nearer it).
 // Geometry only: which targets are legal comes from the view, as before.
 
 import { h, s } from "./dom.js";
@@ -103,16 +104,33 @@ export function cssScale(svg) {
 }
 
 /**
- * Wire a board's hit element: a click or Enter picks it (`pick()`), except a finger's tap on
- * a target whose hit square (`reach`, viewBox units) is under FINGER px on screen, which opens
- * the magnifier around `centre` ([x, y], viewBox units) instead.
+ * Whether another legal target of `svg` (a hit other than `hit`) has its centre within half a
+ * finger (FINGER / 2 CSS px) of the point (clientX, clientY), CSS px of the page.
+ */
+export function competing(svg, hit, clientX, clientY) {
+  const ctm = svg.getScreenCTM();
+  if (!ctm) return false;
+  const tap = new DOMPoint(clientX, clientY).matrixTransform(ctm.inverse());
+  const scale = cssScale(svg);
+  for (const other of svg.querySelectorAll(".layer-hits .hit")) {
+    if (other === hit) continue;
+    const [x, y] = hitCentre(other);
+    if (Math.hypot(x - tap.x, y - tap.y) * scale < FINGER / 2) return true;
+  }
+  return false;
+}
+
+/**
+ * Wire a board's hit element: a click or Enter picks it (`pick()`), except a finger's tap
+ * where another legal target competes for it (:func:`competing`), which opens the magnifier
+ * around `centre` ([x, y], viewBox units) instead. `reach` (viewBox units: the side of the
+ * largest square of the hit area round its target) sizes the magnifier.
  */
 export function tapOrZoom(svg, hit, { reach, centre, pick }) {
   hit.dataset.reach = reach.toFixed(1);
   hit.addEventListener("click", (ev) => {
     ev.preventDefault();
-    // largestSquare errs low by up to 1/16: 3 px more keeps every target under FINGER in
-    if (ev.pointerType === "touch" && reach * cssScale(svg) < FINGER + 3) openZoom(svg, centre);
+    if (ev.pointerType === "touch" && competing(svg, hit, ev.clientX, ev.clientY)) openZoom(svg, centre);
     else pick();
   });
   hit.addEventListener("keydown", (ev) => {
