@@ -1,7 +1,6 @@
 """Job processes run behind the serving processes (``web/infra/jobs/work.py``
 ``lower_priority``, ``pin``, ``kinds.NICE``; issue "Hardened", fault 2: moves' p99 must not move when
-heavy work is requested): a lane's processes are niced and on the batch scheduling policy, the
-slow lane's on the idle one."""
+heavy work is requested): a lane's processes are niced and on the batch scheduling policy."""
 
 from __future__ import annotations
 
@@ -16,7 +15,6 @@ from metrogames.web.infra.config import Settings, cpu_list
 from metrogames.web.infra.jobs import work
 from metrogames.web.infra.jobs.kinds import KINDS, NICE
 from metrogames.web.infra.jobs.pool import LocalBackend
-from metrogames.web.infra.jobs.worker import worker_nice
 from support.web import run_async
 
 
@@ -25,18 +23,13 @@ def _lowered(nice: int) -> tuple[int, int]:
     return os.nice(0), os.sched_getscheduler(0)
 
 
-@pytest.mark.parametrize(
-    ("lane", "policy"), [("play", "SCHED_BATCH"), ("passwords", "SCHED_BATCH"), ("slow", "SCHED_IDLE")]
-)
-def test_a_lanes_process_runs_niced_and_on_its_policy(lane: str, policy: str) -> None:
-    """A bot's decision, a hint and a password run niced and batch (never favoured at a
-    wake-up); the slow lane's work, which nobody waits for move by move, on the idle policy
-    (a serving process woken on its CPU always takes it at once)."""
+@pytest.mark.parametrize("lane", sorted(NICE))
+def test_a_lanes_process_runs_niced_and_batch(lane: str) -> None:
     context = multiprocessing.get_context("spawn")
     with context.Pool(1) as pool:
-        nice, found = pool.apply(_lowered, (NICE[lane],))
+        nice, policy = pool.apply(_lowered, (NICE[lane],))
     assert nice == min(19, os.nice(0) + NICE[lane])
-    assert found == getattr(os, policy)
+    assert policy == os.SCHED_BATCH
     assert os.sched_getscheduler(0) == os.SCHED_OTHER  # this process is untouched
 
 
@@ -88,9 +81,3 @@ def test_a_job_cpu_list_reads_linux_notation() -> None:
     if usable == list(range(usable[0], usable[-1] + 1)):  # a range of usable CPUs
         assert cpu_list(f"{usable[0]}-{usable[-1]}") == set(usable)
     assert cpu_list(",".join(map(str, usable))) == set(usable)
-
-
-def test_an_rq_worker_of_several_lanes_runs_at_their_lowest_priority_but_not_idle_for_bots() -> None:
-    assert worker_nice(["slow"]) == NICE["slow"] >= work.IDLE_NICE  # the idle policy
-    assert worker_nice(["play"]) == NICE["play"] < work.IDLE_NICE
-    assert worker_nice(["play", "slow"]) == work.IDLE_NICE - 1  # batch: bots' decisions come

@@ -42,10 +42,10 @@ length (operators' and tests' probe of the slow lane)."""
 QUEUED_LANES = ("play", "slow")
 """The lanes that go through the Redis job queue in the scale-out start (passwords never do)."""
 NICE = {"play": 2, "passwords": 2, "slow": 10}
-"""How much lower than the serving process each lane's workers run (``os.nice``): a bot's
-decision, a hint or a password a little lower and on the batch scheduling policy, the slow
-lane's analyses, replays and expert games on the idle policy (they get only what CPU time no
-other process wants: :func:`~metrogames.web.infra.jobs.work.lower_priority`)."""
+"""How much lower than the serving process each lane's workers run (``os.nice``; all of them
+with the batch scheduling policy as well): a bot's decision, a hint or a password a little
+lower, the slow lane's analyses, replays and expert games well below (nice 10 weighs about a
+tenth of the serving process when both want the CPU)."""
 
 
 @dataclass(eq=False)

@@ -176,25 +176,15 @@ def _message_of(value: object) -> object:
     return value
 
 
-IDLE_NICE = 10
-"""From this nice on (the slow lane's), a job process runs on the idle scheduling policy."""
-
-
 def lower_priority(nice: int) -> None:
     """Put this process behind the serving processes: ``nice`` steps lower (``os.nice``; 0:
-    as it is) and, where the system has them (Linux), a scheduling policy: the batch one
+    as it is) and, where the system has it (Linux), the batch scheduling policy
     (``SCHED_BATCH``: a CPU-bound process, never favoured at its wake-ups, so that a serving
-    process woken by a message takes the CPU from it), or from :data:`IDLE_NICE` on the idle
-    one (``SCHED_IDLE``: it runs on what CPU time no other process wants, and a serving
-    process woken on its CPU always takes it at once — the slow lane's analyses, replays and
-    expert games, which nobody waits for move by move)."""
-    if not nice:
-        return
-    os.nice(nice)
-    if nice >= IDLE_NICE and hasattr(os, "SCHED_IDLE"):
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-    elif hasattr(os, "SCHED_BATCH"):
-        os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
+    process woken by a message takes the CPU from it at once)."""
+    if nice:
+        os.nice(nice)
+        if hasattr(os, "SCHED_BATCH"):
+            os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
 
 
 def pin(cpus: str) -> None:

@@ -45,23 +45,13 @@ def check_lanes(lanes: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(lanes))
 
 
-def worker_nice(lanes: Sequence[str]) -> int:
-    """The nice of a worker of ``lanes``: the lowest of their priorities, but above the idle
-    policy's (:data:`~metrogames.web.infra.jobs.work.IDLE_NICE`) when one of them is not on
-    it — a worker that takes bots' decisions never waits for CPU time nobody else wants."""
-    nice = max(NICE[lane] for lane in lanes)
-    if any(NICE[lane] < work.IDLE_NICE for lane in lanes):
-        nice = min(nice, work.IDLE_NICE - 1)
-    return nice
-
-
 def run_worker(url: str, lanes: Sequence[str], first_only: bool = False) -> None:
     """Be one job worker of ``lanes`` (their queues in order; ``first_only``: only each
     lane's first priority) on the Redis server at ``url``, until stopped (SIGTERM: the job
     running is stopped, the worker ends)."""
     lanes = check_lanes(lanes)
     work.preload(
-        worker_nice(lanes),
+        max(NICE[lane] for lane in lanes),
         plugins=os.environ.get("METROGAMES_GAMES", ""),
         cpus=os.environ.get("METROGAMES_JOB_CPUS", ""),
     )
