@@ -29,7 +29,7 @@ from metrogames.web.api.ws import FRAME_LIMIT
 from metrogames.web.app import create_app
 from metrogames.web.infra.config import Settings
 from metrogames.web.server import server_config
-from support.web import JSON, Player, act, auth, create, later, make_settings, view
+from support.web import JSON, Player, act, auth, create, later, make_settings, run_async, view
 
 ROOM = {"game": "london", "mode": "solo", "seats": [{"name": "Ada"}]}
 
@@ -198,7 +198,7 @@ def test_the_job_quota_of_an_exempt_address_is_its_accounts_only(db_url: str) ->
 
     def keys(host: str) -> list[str]:
         scope = {"type": "http", "app": app, "client": (host, 1), "headers": [], "method": "GET"}
-        return asyncio.run(requester(Request(scope), "Ada"))
+        return run_async(requester(Request(scope), "Ada"))
 
     assert keys("192.0.2.5") == ["name:Ada"]
     assert keys("192.0.2.16") == ["address:192.0.2.16", "name:Ada"]
