@@ -31,7 +31,7 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # its neighbour, rules_diagrams.py
-from rules_diagrams import diagrams  # noqa: E402
+from rules_diagrams import diagrams
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = {

@@ -16,6 +16,7 @@ table's ``static/rules/diagrams/``; ``tests/web/test_rules_diagrams.py`` checks 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 from math import cos, pi, sin
 from xml.sax.saxutils import escape
 
@@ -25,6 +26,8 @@ from metrogames.games.nextstation.scoring import LineScore, score_line
 
 CELL = 40
 """Pixels between two neighbouring cells."""
+TOP = 12
+"""Pixels above the first row (room for the district badges on the top edge)."""
 PENCILS = {
     "blue": "#1f6fd1",
     "pink": "#d63384",
@@ -44,7 +47,7 @@ class Line:
     stations: tuple[str, ...]
 
     def sections(self) -> list[tuple[str, str]]:
-        return list(zip(self.stations, self.stations[1:], strict=False))
+        return list(pairwise(self.stations))
 
 
 @dataclass(frozen=True)
@@ -92,7 +95,9 @@ def crossing(city: CityMap, tried: tuple[str, str], lines: tuple[Line, ...]) -> 
     """The drawn sections that the section ``tried`` would cross (as ``"A-B"``)."""
     j = link(city, *tried)
     return [
-        f"{a}-{b}" for line in lines for a, b in line.sections()
+        f"{a}-{b}"
+        for line in lines
+        for a, b in line.sections()
         if city.conflicts[j] >> link(city, a, b) & 1
     ]
 
@@ -109,7 +114,9 @@ def check(city: CityMap, ex: Example) -> None:
     fits = ex.card is None or target.symbol in (ex.card, "any")
     legal = fits and not crossing(city, ex.tried, ex.lines)
     if legal != ex.legal:
-        raise DiagramError(f"{ex.name}: the section {ex.tried} is {'legal' if legal else 'illegal'}")
+        raise DiagramError(
+            f"{ex.name}: the section {ex.tried} is {'legal' if legal else 'illegal'}"
+        )
 
 
 def line_score(city: CityMap, line: Line) -> LineScore:
@@ -126,10 +133,10 @@ class Canvas:
         self.city, self.ex = city, ex
         self.parts: list[str] = []
         self.width = (ex.cols[1] - ex.cols[0] + 1) * CELL + (2 * CELL if ex.card else 0)
-        self.height = (ex.rows[1] - ex.rows[0] + 1) * CELL
+        self.height = (ex.rows[1] - ex.rows[0] + 1) * CELL + TOP
 
     def xy(self, col: float, row: float) -> tuple[float, float]:
-        return ((col - self.ex.cols[0] + 0.5) * CELL, (row - self.ex.rows[0] + 0.5) * CELL)
+        return ((col - self.ex.cols[0] + 0.5) * CELL, (row - self.ex.rows[0] + 0.5) * CELL + TOP)
 
     def inside(self, name: str) -> bool:
         s = self.city.stations[self.city.station(name)]
@@ -178,13 +185,15 @@ def draw(city: CityMap, ex: Example) -> str:
     if city.river_course:
         pts = " ".join("{:g},{:g}".format(*c.xy(x, y)) for x, y in city.river_course)
         c.parts.append(f'<polyline points="{pts}" fill="none" stroke="#9cc8ee" stroke-width="9"/>')
-    for a, b in city.links:
-        na, nb = city.stations[a].name, city.stations[b].name
+    for i, j in city.links:
+        na, nb = city.stations[i].name, city.stations[j].name
         if c.inside(na) and c.inside(nb):
             c.segment(na, nb, 'stroke="#999" stroke-width="1.5" stroke-dasharray="2 4"')
     for line in ex.lines:
         for a, b in line.sections():
-            c.segment(a, b, f'stroke="{PENCILS[line.colour]}" stroke-width="5" stroke-linecap="round"')
+            c.segment(
+                a, b, f'stroke="{PENCILS[line.colour]}" stroke-width="5" stroke-linecap="round"'
+            )
     if ex.tried:
         draw_tried(c, ex.tried, ex.legal)
     draw_stations(c)
@@ -207,17 +216,20 @@ def draw_districts(c: Canvas) -> None:
             f'<rect x="{left:g}" y="{top:g}" width="{right - left:g}" height="{bottom - top:g}" '
             f'rx="6" fill="{fill}" stroke="#b9a77a" stroke-dasharray="6 3"/>'
         )
-        if n:
+        if n:  # on the box's top edge, between two rows of stations
+            x = (left + right) / 2
             c.parts.append(
-                f'<circle cx="{right - 10:g}" cy="{top + 10:g}" r="9" fill="#8a6d1d"/>'
-                f'<text x="{right - 10:g}" y="{top + 14:g}" font-size="12" font-weight="bold" '
+                f'<circle cx="{x:g}" cy="{top:g}" r="9" fill="#8a6d1d"/>'
+                f'<text x="{x:g}" y="{top + 4:g}" font-size="12" font-weight="bold" '
                 f'text-anchor="middle" fill="#fff" class="district-count">{n}</text>'
             )
 
 
 def draw_tried(c: Canvas, tried: tuple[str, str], legal: bool) -> None:
     colour = GOOD if legal else BAD
-    c.segment(*tried, f'stroke="{colour}" stroke-width="5" stroke-dasharray="8 5" stroke-linecap="round"')
+    c.segment(
+        *tried, f'stroke="{colour}" stroke-width="5" stroke-dasharray="8 5" stroke-linecap="round"'
+    )
     if legal:
         return
     city = c.city
@@ -232,7 +244,10 @@ def draw_tried(c: Canvas, tried: tuple[str, str], legal: bool) -> None:
 
 
 def intersection(
-    p1: tuple[float, float], p2: tuple[float, float], q1: tuple[float, float], q2: tuple[float, float]
+    p1: tuple[float, float],
+    p2: tuple[float, float],
+    q1: tuple[float, float],
+    q2: tuple[float, float],
 ) -> tuple[float, float]:
     """Where segment p1–p2 meets segment q1–q2 (they cross: checked)."""
     if not segments_cross(p1, p2, q1, q2):
@@ -266,10 +281,10 @@ def draw_stations(c: Canvas) -> None:
 def draw_card(c: Canvas, face: str) -> None:
     x = c.width - CELL
     c.parts.append(
-        f'<rect x="{x - 24:g}" y="10" width="48" height="64" rx="6" fill="#fff" '
+        f'<rect x="{x - 24:g}" y="{TOP + 10}" width="48" height="64" rx="6" fill="#fff" '
         f'stroke="#555" stroke-width="2"/>'
     )
-    c.parts.append(symbol(x, 42, face, r=12))
+    c.parts.append(symbol(x, TOP + 42, face, r=12))
 
 
 def diagrams() -> dict[str, str]:

@@ -71,8 +71,11 @@ def test_the_check_finds_an_option_named_in_the_text() -> None:
         " but without pencil powers.\n\n| Turn mode | draw and place |\n"
     )
     assert named_options(text, labels) == {"Colour order", "Shared objectives", "Turn mode"}
-    assert options_table("x\n## Options\nOn the form:\n\n| option | choices |\n|---|---|\n"
-                         "| Turn mode | a, or b |\n\n## Next\n", "en") == {"Turn mode": "a, or b"}
+    assert options_table(
+        "x\n## Options\nOn the form:\n\n| option | choices |\n|---|---|\n"
+        "| Turn mode | a, or b |\n\n## Next\n",
+        "en",
+    ) == {"Turn mode": "a, or b"}
 
 
 def form_options(page: Page, game: str, lang: str) -> dict[str, list[str]]:
