@@ -9,6 +9,7 @@ station of the card's symbol that crosses nothing drawn, an "illegal" one crosse
 section, and the scored line's numbers come from the engine's own scoring. The diagrams carry
 no words (captions are in each page's language), only cell names like ``D3``.
 
+Metro's diagrams are drawn by ``scripts/metro_diagrams.py`` from the tile data.
 ``scripts/build_rules.py`` writes them into ``docs/diagrams/`` (the docs site) and the web
 table's ``static/rules/diagrams/``; ``tests/web/test_rules_diagrams.py`` checks them.
 """
@@ -19,6 +20,8 @@ from dataclasses import dataclass
 from itertools import pairwise
 from math import cos, pi, sin
 from xml.sax.saxutils import escape
+
+import metro_diagrams
 
 from metrogames.core.geometry import segments_cross
 from metrogames.games.nextstation.citymap import CityMap, load_city
@@ -290,4 +293,4 @@ def draw_card(c: Canvas, face: str) -> None:
 def diagrams() -> dict[str, str]:
     """Every diagram's SVG text by file name (``london-section-legal.svg``, …)."""
     london = load_city("london")
-    return {f"{ex.name}.svg": draw(london, ex) for ex in LONDON}
+    return {f"{ex.name}.svg": draw(london, ex) for ex in LONDON} | metro_diagrams.diagrams()

@@ -41,6 +41,9 @@ def test_shipped_diagrams_are_what_the_script_draws() -> None:
         "london-line-score.svg",
         "london-section-illegal.svg",
         "london-section-legal.svg",
+        "metro-centre.svg",
+        "metro-route.svg",
+        "metro-tile.svg",
     ]
     for folder in (ROOT / "docs" / "diagrams", static_dir() / "rules" / "diagrams"):
         assert sorted(p.name for p in folder.iterdir()) == sorted(drawn), folder
@@ -50,11 +53,14 @@ def test_shipped_diagrams_are_what_the_script_draws() -> None:
             assert shipped.startswith("<svg ") and "<script" not in shipped
 
 
-def test_every_picture_of_a_page_exists() -> None:
-    assert len(PAGES) == 4
-    for page in PAGES:
+@pytest.mark.parametrize("game", ["next-station-london", "metro"])
+def test_every_picture_of_a_page_exists(game: str) -> None:
+    pages = sorted((ROOT / "docs").glob(f"{game}*.md"))
+    assert len(pages) == 4
+    prefix = game.removeprefix("next-station-")
+    for page in pages:
         pictures = re.findall(r"!\[[^\]]+\]\(diagrams/([\w.-]+)\)", page.read_text("utf-8"))
-        assert sorted(pictures) == sorted(DIAGRAMS.diagrams()), page.name
+        assert sorted(pictures) == sorted(n for n in DIAGRAMS.diagrams() if n.startswith(prefix))
 
 
 def _xy(name: str) -> tuple[int, int]:
@@ -137,3 +143,63 @@ def test_an_example_the_map_contradicts_is_refused() -> None:
         DIAGRAMS.draw(
             city, DIAGRAMS.Example("far", (0, 5), (0, 6), (DIAGRAMS.Line("green", ("D3", "J10")),))
         )
+
+
+METRO = json.loads((ROOT / "src" / "metrogames" / "data" / "metro.json").read_text("utf-8"))
+METRO_PAGES = sorted((ROOT / "docs").glob("metro*.md"))
+SIDES = "NESW"
+
+
+def _metro_ride(tiles: dict[str, str], station: int) -> tuple[int, str]:
+    """Follow station ``station``'s train over ``tiles`` (code by square) with the data file's
+    tracks and neighbour table: the tiles crossed and where it arrives (``"station 9"``,
+    ``"centre"``, or ``"waiting"``)."""
+    tracks = {
+        t["code"]: dict(p for pair in t["tracks"] for p in (pair, pair[::-1]))
+        for t in METRO["tile_types"]
+    }
+    start = next(s for s in METRO["stations"] if s["number"] == station)
+    square, end, crossed = start["square"], start["departure"], 0
+    while square in tiles:
+        out = tracks[tiles[square]][end]
+        crossed += 1
+        col, row = "ABCDEFGH".index(square[0]), int(square[1]) - 1
+        dc, dr = ((0, -1), (1, 0), (0, 1), (-1, 0))[out // 2]
+        col, row = col + dc, row + dr
+        if not (0 <= col < 8 and 0 <= row < 8):
+            arrived = next(
+                s
+                for s in METRO["stations"]
+                if s["square"] == square and SIDES[out // 2] == s["side"] and s["arrival"] == out
+            )
+            return crossed, f"station {arrived['number']}"
+        square = f"{'ABCDEFGH'[col]}{row + 1}"
+        if square in METRO["board"]["central_squares"]:
+            return crossed, "centre"
+        end = METRO["neighbour_endpoint"][out]
+    return crossed, "waiting"
+
+
+def test_the_metro_routes_score_what_every_caption_says() -> None:
+    """The check value (station 6 over C1, B1, A1 into station 9: 3 points, blue in a 2-player
+    game) and the centre's double (station 5 down D1–D3: 3 tiles, doubled), worked out from
+    metro.json; each page gives those numbers."""
+    metro = _script("metro_diagrams")
+    route, centre = dict(metro.ROUTE.tiles), dict(metro.CENTRE.tiles)
+    assert route == {"A1": "baac", "B1": "aaaa", "C1": "cbaa"} and metro.ROUTE.station == 6
+    assert _metro_ride(route, 6) == (3, "station 9")
+    assert _metro_ride(centre, 5) == (3, "centre") and metro.CENTRE.station == 5
+    two = METRO["allocations"]["2"]["stations"]
+    assert 6 in two[1] and 5 in two[0]  # blue (seat 2) and yellow (seat 1)
+    assert METRO["seat_colours"][:2] == ["yellow", "blue"]
+    arrives = {"metro.sk.md": "do stanice 9"}  # the others say "station 9"
+    for page in METRO_PAGES:
+        text = page.read_text("utf-8")
+        assert "3 × 2 = 6" in text and "(C1, B1, A1)" in text, page.name
+        assert arrives.get(page.name, "station 9") in text, page.name
+    drawn = DIAGRAMS.diagrams()
+    for name, ridden in (("metro-route.svg", 3), ("metro-centre.svg", 3)):
+        assert len(re.findall(r'stroke-width="6"', drawn[name])) == ridden  # the train's tracks
+    assert "×2" in drawn["metro-centre.svg"] and "×2" not in drawn["metro-route.svg"]
+    tile = drawn["metro-tile.svg"]
+    assert tile.count("<path ") == 4 and tile.count("<circle ") == 8  # 4 tracks, 8 track ends
