@@ -118,20 +118,28 @@ def test_every_option_a_rules_page_names_is_on_the_new_game_form(
         assert not extra, (game, lang, f"options not on the form: {extra}")
 
 
-def test_the_london_page_shows_its_diagrams(page: Page, server: str) -> None:
-    page.goto(f"{server}/#/rules/london")
+@pytest.mark.parametrize(("game", "title", "word"), [
+    ("london", "Next Station: London", "päťuholník"),
+    ("metro", "Metro (Dirk Henn)", "koľaje"),
+])  # fmt: skip
+def test_a_rules_page_shows_its_diagrams(
+    page: Page, server: str, game: str, title: str, word: str
+) -> None:
+    """Three pictures on each illustrated page, loaded from the server, with their words in
+    the reader's language (Slovak here)."""
+    page.goto(f"{server}/#/rules/{game}")
     images = page.locator("[data-testid=rules-text] img")
     expect(images).to_have_count(3)
     for i in range(3):
         image = images.nth(i)
         image.scroll_into_view_if_needed()
         expect(image).to_be_visible()
-        assert image.evaluate("(img) => img.complete && img.naturalWidth > 200")
+        assert image.evaluate("(img) => img.complete && img.naturalWidth > 150")
         assert image.get_attribute("alt")
-    shot(page, "rules-london-illustrated")
+    shot(page, f"rules-{game}-illustrated")
     page.select_option("#lang-switch", "sk")
-    expect(page.locator("[data-testid=rules-text] h1")).to_have_text("Next Station: London")
+    expect(page.locator("[data-testid=rules-text] h1")).to_have_text(title)
     expect(page.locator("[data-testid=rules-text] img").first).to_have_attribute(
-        "alt", re.compile("päťuholník")
+        "alt", re.compile(word)
     )
-    shot(page, "rules-london-illustrated-sk")
+    shot(page, f"rules-{game}-illustrated-sk")
