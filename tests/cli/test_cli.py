@@ -496,7 +496,7 @@ def test_serve_refuses_a_port_it_cannot_listen_on(tmp_path: Path) -> None:
 
 
 def test_rules_name_a_rule_set_the_flags_adjust(tmp_path: Path) -> None:
-    """``--rules box``: the publisher's rules (docs/metro.md: hold a tile, no one-tile route
+    """``--rules box``: the publisher's rules (docs/engine-rules-metro.md: hold a tile, no one-tile route
     unless no other square); another flag adjusts them; an unknown name is refused."""
     out = tmp_path / "games.jsonl"
     result = invoke("simulate", "metro", "--bots", "random,random", "--games", "1",

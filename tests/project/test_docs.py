@@ -183,7 +183,7 @@ SECTION_REF = re.compile(
     r"docs/([\w.-]+\.md)`{0,2}(?:,\s*|\s*\(\s*)((?:\"[^\"]+\"(?:\s*(?:,|and|or)\s*)?)+)"
 )
 """A reference to sections of a document: ``docs/notation.md``, "Options", or
-``docs/next-station-london.md`` ("A round", "Scoring a line")."""
+``docs/engine-rules-london.md`` ("A round", "Scoring a line")."""
 
 
 def _plain(text: str) -> str:

@@ -46,7 +46,7 @@ def test_london_solo(client: TestClient, tmp_path: Path) -> None:
     assert score > 0
     solo = played["final"]["solo"]  # the rulebook's rating of a solo game without modules
     assert solo["score"] == score and solo["modules"] == 0
-    # docs/next-station-london.md, "Solo": bands ≤ 90, 91–105, 106–120, 121–135, 136–150, > 150
+    # docs/engine-rules-london.md, "Solo": bands ≤ 90, 91–105, 106–120, 121–135, 136–150, > 150
     band = 1 + sum(score > edge for edge in (90, 105, 120, 135, 150))
     assert solo["rating"]["band"] == band and solo["rating"]["adjusted"] == score
     assert 0 <= solo["percentile"] <= 100

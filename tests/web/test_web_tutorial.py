@@ -187,10 +187,10 @@ def test_rules_pages_are_the_documents_rendered() -> None:
             assert "<h1>" in shipped and "<script" not in shipped
     assert build.LANGS == ("fr", "nl", "sk")
     assert sorted(p.name for p in (static_dir() / "rules").iterdir()) == sorted(
-        f"{game}{'' if lang == 'en' else '.' + lang}.html"
-        for game in ("london", "paris", "metro")
-        for lang in ("en", "fr", "nl", "sk")
-    )  # no stale page of a removed document
+        [f"{game}{'' if lang == 'en' else '.' + lang}.html"
+         for game in ("london", "paris", "metro")
+         for lang in ("en", "fr", "nl", "sk")] + ["diagrams"]
+    )  # no stale page of a removed document (the diagrams: tests/web/test_rules_diagrams.py)
     london = (static_dir() / "rules" / "london.html").read_text(encoding="utf-8")
     assert (
         "<h1>Next Station: London" in london

@@ -1,4 +1,4 @@
-"""Metro data: the package's ``metro.json`` (docs/metro.md, "Board and pieces").
+"""Metro data: the package's ``metro.json`` (docs/engine-rules-metro.md, "Board and pieces").
 
 Facts are checked against values copied by hand from the rules file and the reference facts;
 corrupting the data must raise DataError on load.

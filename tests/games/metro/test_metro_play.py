@@ -1,4 +1,4 @@
-"""Random Metro games for every player count and turn mode (docs/metro.md, whole game).
+"""Random Metro games for every player count and turn mode (docs/engine-rules-metro.md, whole game).
 
 After every step: the actor is the one in ``to_move``, its legal actions apply cleanly, the
 incremental scores equal a full recount; at some steps the legal actions equal a brute-force

@@ -1,4 +1,4 @@
-"""Metro rules on hand-built positions (docs/metro.md). Each test names the rule it checks.
+"""Metro rules on hand-built positions (docs/engine-rules-metro.md). Each test names the rule it checks.
 
 Expected values are worked out by hand from the tile tracks (endpoints 0–7 clockwise from the
 north side's west point; a train enters at an even endpoint and leaves at an odd one).

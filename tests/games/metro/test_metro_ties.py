@@ -1,4 +1,4 @@
-"""Metro's winners on hand-built finished boards (``docs/metro.md``, "End"): the highest score
+"""Metro's winners on hand-built finished boards (``docs/engine-rules-metro.md``, "End"): the highest score
 wins; among the tied, the longest completed route (in tiles); several winners when still tied.
 
 Every position is a whole 2-player game: all 60 tiles, placed row by row (A1, B1, ..., H8) from a

@@ -1,4 +1,4 @@
-"""London rules, one test (or a few) per rule and decision of docs/next-station-london.md."""
+"""London rules, one test (or a few) per rule and decision of docs/engine-rules-london.md."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ internals: it takes the protocol states it is handed back as :class:`MetroState`
 their way, the squares where the tile may go), the scores and the player's own tile(s) — never
 another player's held tiles (in the hand modes the table is handed over behind a cleared
 screen: :meth:`MetroRenderer.private`). Placements are announced one by one with the routes
-they complete. Rules source: ``docs/metro.md``.
+they complete. Rules source: ``docs/engine-rules-metro.md``.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Part of :mod:`metrogames.cli.render`, the one place in ``cli/`` that may know a game's
 internals: it takes the protocol states it is handed back as :class:`NextStationState`
-(:meth:`NextStationState.of`, checked) and draws them with :mod:`.nextstation_map`. Rules source: ``docs/next-station-london.md``.
+(:meth:`NextStationState.of`, checked) and draws them with :mod:`.nextstation_map`. Rules source: ``docs/engine-rules-london.md``.
 """
 
 from __future__ import annotations

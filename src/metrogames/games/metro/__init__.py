@@ -1,4 +1,4 @@
-"""Metro (Dirk Henn): the tile-laying rules engine. Source: ``docs/metro.md``.
+"""Metro (Dirk Henn): the tile-laying rules engine. Source: ``docs/engine-rules-metro.md``.
 
 Modules, in the order data flows:
 

@@ -9,7 +9,7 @@ the default draw mode (the drawn tile). Three faces that round-trip:
 * the JSON ``{"square": "C5", "tile": "cbaa"}`` — :func:`metro_action_from_json`,
   :func:`metro_action_to_json`.
 
-One more action exists only in the ``official-hand`` turn mode (``docs/metro.md``, "A turn"):
+One more action exists only in the ``official-hand`` turn mode (``docs/engine-rules-metro.md``, "A turn"):
 :data:`DRAW`, the choice to draw a new tile and place that one instead of the held tile (text and
 JSON ``"draw"``). Records never show it: the tile played tells which choice was made.
 

@@ -1,6 +1,6 @@
 """The Metro board: placed tiles, the routes' trains, and scores kept incrementally.
 
-Source: ``docs/metro.md``, "Placing a tile" and "Routes and scoring".
+Source: ``docs/engine-rules-metro.md``, "Placing a tile" and "Routes and scoring".
 
 * The tiles are a ``bytearray`` of 64 squares (0 = empty, else tile type index + 1) beside two
   bitsets: ``occupied`` (squares with a tile) and ``frontier`` (empty, non-central squares that

@@ -1,6 +1,6 @@
 """Metro's position estimate for search bots (the state's ``heuristic``: ``Evaluated``).
 
-Source: ``docs/metro.md``, "Routes and scoring" (every route completes by the end and scores
+Source: ``docs/engine-rules-metro.md``, "Routes and scoring" (every route completes by the end and scores
 its tiles, doubled at a central station). A player's estimate is their score so far plus the
 expected final points of each open route they own (:func:`route_parts`):
 

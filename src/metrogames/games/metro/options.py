@@ -1,4 +1,4 @@
-"""Metro options (``docs/notation.md``, "Options"; ``docs/metro.md``, "A turn", "Placing a tile").
+"""Metro options (``docs/notation.md``, "Options"; ``docs/engine-rules-metro.md``, "A turn", "Placing a tile").
 
 * ``turn_mode``: ``"draw"`` (default, the seed's rule: draw the top tile and place it),
   ``"hand"`` (the seed's variant: hold one tile, draw a second, place one of the two) or

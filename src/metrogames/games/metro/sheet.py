@@ -7,7 +7,7 @@ Source: ``docs/notation.md``, "Score sheet" and ``score --json``. A Metro sheet:
      "options": {"one_tile_routes": "forbidden"}}
 
 Placements are in order (the board may be partial) and are checked one by one under the options
-(``docs/metro.md``, "Placing a tile"): a known tile and square, no more copies of a tile than
+(``docs/engine-rules-metro.md``, "Placing a tile"): a known tile and square, no more copies of a tile than
 exist, an empty non-central square touching the edge or a tile, and the one-tile-route rule when
 forbidden. Whether the tiles could have come from a real pile is ``replay``'s job.
 """

@@ -88,7 +88,7 @@ _board_json = cache(present.board_json)
 TILES = sum(load_metro().tile_counts)
 TRACKS_PER_TILE = 4
 SCORE_RANGE = (0, 2 * TRACKS_PER_TILE * TILES)
-"""Bounds of a final score (``docs/metro.md``, "Routes and scoring"): a route scores a point per tile
+"""Bounds of a final score (``docs/engine-rules-metro.md``, "Routes and scoring"): a route scores a point per tile
 it traverses, doubled at a central station, and each traversal runs along one of the tile's
 4 tracks, each track on one route at most: all routes together traverse at most 4 × 60."""
 MAX_GAME_LENGTH = 2 * TILES
@@ -112,7 +112,7 @@ PRESETS = {
         brief="the publisher's: official-hand, one-tile routes forbidden",
     ),
 }
-"""Metro's rule sets (``docs/metro.md``, "A turn", "Placing a tile"): the original rules (the
+"""Metro's rule sets (``docs/engine-rules-metro.md``, "A turn", "Placing a tile"): the original rules (the
 project seed's, the default options) and the publisher's box rules."""
 
 OPTION_HELP = {

@@ -1,6 +1,6 @@
 """The Metro game and its states.
 
-Source: ``docs/metro.md`` ("A turn", "Placing a tile", "Routes and scoring", "End"). Turns go
+Source: ``docs/engine-rules-metro.md`` ("A turn", "Placing a tile", "Routes and scoring", "End"). Turns go
 clockwise from player 0; tile draws are chance actions (tile type codes) of the player
 :data:`~metrogames.core.protocol.CHANCE`, so the action history replays a game exactly.
 

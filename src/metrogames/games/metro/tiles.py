@@ -1,6 +1,6 @@
 """Metro's pieces and board geometry, loaded from ``data/metro.json`` and validated once.
 
-Source: ``docs/metro.md`` ("Board and pieces", "Routes and scoring"). The data file lists the
+Source: ``docs/engine-rules-metro.md`` ("Board and pieces", "Routes and scoring"). The data file lists the
 24 tile types (4-letter code, copy count, 4 tracks), the 32 edge stations (square, side,
 departure and arrival endpoints), the 8 central-station faces, the allocation tables for 2–6
 players and the seat colours. Everything the rules need at play time is precomputed here as flat

@@ -1,6 +1,6 @@
 """One player's map: the lines drawn so far, as bitsets, and the section rules.
 
-Source: ``docs/next-station-london.md``, "Drawing a section" (shared by Paris, with its overhead
+Source: ``docs/engine-rules-london.md``, "Drawing a section" (shared by Paris, with its overhead
 crossings handled by the city's conflict masks).
 
 A line is three ints: the stations on it, the links (sections) drawn, and its *ends* — stations

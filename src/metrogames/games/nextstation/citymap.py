@@ -6,7 +6,7 @@ whose drawn segments cross it at a point that is not a station (bridges excepted
 section cross anything on the map?" is one AND. Crossings are recomputed from geometry on load,
 never listed by hand.
 
-Source: ``docs/next-station-london.md`` (Components, Drawing a section) and
+Source: ``docs/engine-rules-london.md`` (Components, Drawing a section) and
 ``docs/next-station-paris.md`` (Map).
 """
 

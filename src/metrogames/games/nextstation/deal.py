@@ -1,6 +1,6 @@
 """Game options and the deal: what the seed decides before play.
 
-Source: ``docs/next-station-london.md`` ("Colour rotation", "Advanced module 1", "Advanced
+Source: ``docs/engine-rules-london.md`` ("Colour rotation", "Advanced module 1", "Advanced
 module 2") and ``docs/notation.md`` ("Options"). The deal for a seed never changes between
 versions: each part is drawn from its own stream of :class:`~metrogames.core.rng.Rng`, and
 golden tests pin it.

@@ -1,7 +1,7 @@
 """The greedy rule's measure of a Next Station turn: what each legal action adds to the player's
 total at once, counted from what it changes rather than by scoring a clone of the state.
 
-Source: the scoring of ``docs/next-station-london.md`` ("Scoring a line", "End of game") and
+Source: the scoring of ``docs/engine-rules-london.md`` ("Scoring a line", "End of game") and
 ``docs/next-station-paris.md`` ("Scoring"), as :func:`.scoring.breakdown` counts it for a game
 that would end now. An action changes one line of one map: that line's score (recounted), the
 tourist boxes it crosses, the interchange points of the stations it newly reaches (by the other

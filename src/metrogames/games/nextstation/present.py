@@ -199,7 +199,7 @@ def solo_result(state: NextStationState) -> JsonObject | None:
     "range", "low", "high", "phrase", "penalty"} | None, "percentile": 0-100 | None, "reference":
     {"games", "bot"}}`` (``range``: the band's scores in English words; ``low``/``high``: the
     same as numbers, ``None`` at an open end, for a client to word; ``phrase``: the rulebook's
-    English words for the top band, else empty; ``docs/next-station-london.md``, "Solo
+    English words for the top band, else empty; ``docs/engine-rules-london.md``, "Solo
     rating"; the percentile among the city's reference games, without modules only); ``None``
     otherwise."""
     if state.num_players != 1 or not state.is_over():

@@ -1,6 +1,6 @@
 """Scoring a Next Station map: lines at the end of each round, the rest at the end of the game.
 
-Source: ``docs/next-station-london.md`` ("Scoring a line", "End of game") and
+Source: ``docs/engine-rules-london.md`` ("Scoring a line", "End of game") and
 ``docs/next-station-paris.md`` ("Scoring"). What differs between cities is data: river points
 per crossing, monument points, the tourist table, bridge points. All values are points.
 """
@@ -204,7 +204,7 @@ def sheet_total(
 
 
 def solo_rating(city: CityMap, total: int, modules: int) -> tuple[int, int, str, str] | None:
-    """The printed solo rating (docs/next-station-london.md, "Solo rating") of a ``total``
+    """The printed solo rating (docs/engine-rules-london.md, "Solo rating") of a ``total``
     (points) with ``modules`` advanced modules in play (0-2; 10 points off each).
 
     Returns:
