@@ -229,6 +229,7 @@ async def run(rooms: int, spectators: int, db: str) -> dict[str, Any]:
         rate_players=LIFTED,
         rate_joins=LIFTED,
         rate_sockets=LIFTED,  # every client opens its socket from one address
+        ws_per_address=100_000,  # and holds it open (the cap, 32, refused the 33rd: no greeting)
     )
     app = create_app(settings)
     service: RoomService = app.state.rooms
@@ -249,7 +250,7 @@ async def run(rooms: int, spectators: int, db: str) -> dict[str, Any]:
                 if TEMPLATES[kind]["mode"] == "online":
                     hosts.append((room, host))
         tasks = [c.start() for c in clients]
-        await asyncio.gather(*(c.greeted.wait() for c in clients))
+        await asyncio.wait_for(asyncio.gather(*(c.greeted.wait() for c in clients)), 120)
         instrument(timers, service)
         try:
             CLIENT[0] = 0.0
