@@ -9,10 +9,12 @@ observation too; :meth:`FlatLayout.unflatten` also reads a batch (a vectorised e
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, Protocol
 
 import numpy as np
 from gymnasium import spaces
+
+from metrogames.core.protocol import Action, State
 
 ObservationMode = Literal["box", "fields"]
 OBSERVATION_MODES: tuple[str, ...] = ("box", "fields")
@@ -84,3 +86,36 @@ class FlatLayout:
             name: array[..., part].reshape(lead + self._shapes[name]).astype(self.fields[name].dtype)
             for name, part in self.slices.items()
         }
+
+
+class FieldEncoder(Protocol):
+    """What the environments observe with: an encoder's ``Dict`` space and its fields of a
+    seat's view (:mod:`metrogames.envs.encoders`)."""
+
+    space: spaces.Dict
+
+    def encode(self, view: State[Action], seat: int) -> dict[str, np.ndarray]: ...
+
+
+class FlatObservations:
+    """The observation part every environment shares: ``encoder`` (its fields), ``layout``
+    (their flat array) and ``observation`` (the mode asked for), set by the environment."""
+
+    encoder: FieldEncoder
+    layout: FlatLayout
+    observation: ObservationMode
+
+    def unflatten(self, observation: np.ndarray) -> dict[str, np.ndarray]:
+        """The named fields of a flat observation (``observation="box"``), or of a batch of
+        them (``(..., size)``, e.g. ``gymnasium.make_vec``'s ``(num_envs, size)``: each field
+        gets the leading axes); :meth:`FlatLayout.unflatten`.
+
+        Raises:
+            ValueError: an array whose last axis is not the flat length.
+        """
+        return self.layout.unflatten(observation)
+
+    def _encode(self, state: State[Action], seat: int) -> np.ndarray | dict[str, np.ndarray]:
+        """``seat``'s view of ``state`` in the observation mode: one array or the fields."""
+        fields = self.encoder.encode(state.view(seat), seat)
+        return self.layout.flatten(fields) if self.observation == "box" else fields

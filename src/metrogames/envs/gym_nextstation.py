@@ -25,7 +25,12 @@ from metrogames.envs.common import (
     resolve_action,
 )
 from metrogames.envs.encoders import NextStationEncoder
-from metrogames.envs.flat import FlatLayout, ObservationMode, check_observation_mode
+from metrogames.envs.flat import (
+    FlatLayout,
+    FlatObservations,
+    ObservationMode,
+    check_observation_mode,
+)
 from metrogames.games import load_game
 
 SEAT = 0
@@ -33,7 +38,7 @@ Obs = dict[str, np.ndarray] | np.ndarray
 """An observation: the named fields (``observation="fields"``) or one flat array (``"box"``)."""
 
 
-class NextStationSoloEnv(gymnasium.Env[Obs, np.int64]):
+class NextStationSoloEnv(FlatObservations, gymnasium.Env[Obs, np.int64]):
     """One player's game of Next Station (``city`` ``london`` or ``paris``).
 
     * Actions: ``Discrete(game.num_distinct_actions)``, the dense action index
@@ -59,6 +64,7 @@ class NextStationSoloEnv(gymnasium.Env[Obs, np.int64]):
             ``observation``.
     """
 
+    encoder: NextStationEncoder  # (the drawing reads its city)
     metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012  (gymnasium's)
 
     def __init__(
@@ -101,21 +107,10 @@ class NextStationSoloEnv(gymnasium.Env[Obs, np.int64]):
             raise RuntimeError("call reset() first")
         return self._state
 
-    def unflatten(self, observation: np.ndarray) -> dict[str, np.ndarray]:
-        """The named fields of a flat observation (``observation="box"``), or of a batch of
-        them (``(num_envs, size)`` from ``gymnasium.make_vec``: each field gets the batch axis
-        first); :meth:`~metrogames.envs.flat.FlatLayout.unflatten`.
-
-        Raises:
-            ValueError: an array whose last axis is not the flat length.
-        """
-        return self.layout.unflatten(observation)
-
     def _observe(self) -> tuple[Obs, dict[str, Any]]:
         state = self.engine_state
         self._legal = legal_by_index(self.game, state, SEAT)
-        fields = self.encoder.encode(state.view(SEAT), SEAT)
-        obs: Obs = self.layout.flatten(fields) if self.observation == "box" else fields
+        obs: Obs = self._encode(state, SEAT)
         info: dict[str, Any] = {
             "action_mask": action_mask(self.game.num_distinct_actions, self._legal),
             "deal": self._deal,

@@ -22,7 +22,12 @@ from metrogames.envs.common import (
     resolve_action,
 )
 from metrogames.envs.encoders import MetroEncoder
-from metrogames.envs.flat import FlatLayout, ObservationMode, check_observation_mode
+from metrogames.envs.flat import (
+    FlatLayout,
+    FlatObservations,
+    ObservationMode,
+    check_observation_mode,
+)
 from metrogames.games import load_game
 
 
@@ -37,7 +42,7 @@ _NAMES: dict[ObservationMode, str] = {
 """The environment's name (``metadata["name"]``) by observation mode: ``v1`` flat."""
 
 
-class MetroAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
+class MetroAECEnv(FlatObservations, AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     """Metro, one agent per seat (``player_0`` … ``player_{n-1}``, seat order).
 
     * ``observe(agent)``: ``{"observation": ..., "action_mask": int8}``, built from
@@ -98,20 +103,6 @@ class MetroAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         self._legal: dict[int, Action] = {}
         self._scores: list[int] = [0] * players
         self.deal = 0
-
-    def unflatten(self, observation: np.ndarray) -> dict[str, np.ndarray]:
-        """The named fields of a flat ``obs["observation"]`` (``observation="box"``), or of
-        a batch of them (``(..., size)``: each field gets the leading axes);
-        :meth:`~metrogames.envs.flat.FlatLayout.unflatten`.
-
-        Raises:
-            ValueError: an array whose last axis is not the flat length.
-        """
-        return self.layout.unflatten(observation)
-
-    def _encode(self, state: State[Action], seat: int) -> np.ndarray | dict[str, np.ndarray]:
-        fields = self.encoder.encode(state.view(seat), seat)
-        return self.layout.flatten(fields) if self.observation == "box" else fields
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]

@@ -25,7 +25,12 @@ from metrogames.envs.common import (
     resolve_action,
 )
 from metrogames.envs.encoders import NextStationEncoder
-from metrogames.envs.flat import FlatLayout, ObservationMode, check_observation_mode
+from metrogames.envs.flat import (
+    FlatLayout,
+    FlatObservations,
+    ObservationMode,
+    check_observation_mode,
+)
 from metrogames.envs.gym_nextstation import render_text
 from metrogames.envs.pz_metro import agent_name
 from metrogames.games import load_game
@@ -39,7 +44,7 @@ _NAMES: dict[ObservationMode, str] = {
 """The environment's name (``metadata["name"]``) by observation mode: ``v1`` flat."""
 
 
-class NextStationParallelEnv(ParallelEnv[str, Obs, int]):  # type: ignore[misc]
+class NextStationParallelEnv(FlatObservations, ParallelEnv[str, Obs, int]):  # type: ignore[misc]
     """Next Station, one agent per seat (``player_0`` …), all acting on each card together.
 
     * Observations: ``{"observation": ..., "action_mask": int8}`` per agent, built from that
@@ -57,6 +62,7 @@ class NextStationParallelEnv(ParallelEnv[str, Obs, int]):  # type: ignore[misc]
     * ``reset(seed=s)`` deals ``new_game(s)``; card flips happen inside ``reset``/``step``.
     """
 
+    encoder: NextStationEncoder  # (the drawing reads its city)
     metadata = {  # noqa: RUF012  (PettingZoo's class attribute)
         "render_modes": ["ansi"],
         "render_fps": 1,
@@ -102,20 +108,6 @@ class NextStationParallelEnv(ParallelEnv[str, Obs, int]):  # type: ignore[misc]
         self._legal: dict[str, dict[int, Action]] = {}
         self._scores: list[int] = [0] * players
         self.deal = 0
-
-    def unflatten(self, observation: np.ndarray) -> dict[str, np.ndarray]:
-        """The named fields of a flat ``obs["observation"]`` (``observation="box"``), or of
-        a batch of them (``(..., size)``: each field gets the leading axes);
-        :meth:`~metrogames.envs.flat.FlatLayout.unflatten`.
-
-        Raises:
-            ValueError: an array whose last axis is not the flat length.
-        """
-        return self.layout.unflatten(observation)
-
-    def _encode(self, state: State[Action], seat: int) -> np.ndarray | dict[str, np.ndarray]:
-        fields = self.encoder.encode(state.view(seat), seat)
-        return self.layout.flatten(fields) if self.observation == "box" else fields
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
