@@ -47,7 +47,7 @@ class NextStationSoloEnv(FlatObservations, gymnasium.Env[Obs, np.int64]):
     * Observations: the :class:`~metrogames.envs.encoders.NextStationEncoder` fields, built
       from ``state.view(0)`` (``docs/research.md``): ``observation="fields"`` (the default)
       a ``Dict`` of named arrays; ``"box"`` one flat ``int16`` array, a ``Box``
-      (:class:`~metrogames.envs.flat.FlatLayout`), whose fields :meth:`unflatten` gives
+      (:class:`~metrogames.envs.flat.FlatLayout`), whose fields :meth:`~metrogames.envs.flat.FlatObservations.unflatten` gives
       back.
     * Reward: the change of the player's total score (``state.scores()[0]``), so an episode's
       rewards add up to the final score; plus ``illegal_penalty`` for each illegal action.

@@ -49,7 +49,7 @@ class MetroAECEnv(FlatObservations, AECEnv[str, dict[str, Any], int]):  # type: 
       ``state.view(seat)`` only: another seat's held tiles never reach it. The observation is
       the :class:`~metrogames.envs.encoders.MetroEncoder` fields, flattened into one ``int16``
       array (a ``Box``; ``observation="box"``, the default, ``metrogames_metro_v1``; the
-      fields back: :meth:`unflatten`) or as a ``Dict`` of named arrays (``"fields"``,
+      fields back: :meth:`~metrogames.envs.flat.FlatObservations.unflatten`) or as a ``Dict`` of named arrays (``"fields"``,
       ``metrogames_metro_v0``).
     * Actions: ``Discrete(1537)``, the dense index (``tile * 64 + square``; 1536 = ``draw`` in
       the ``official-hand`` mode); an illegal one raises

@@ -50,7 +50,7 @@ class NextStationParallelEnv(FlatObservations, ParallelEnv[str, Obs, int]):  # t
     * Observations: ``{"observation": ..., "action_mask": int8}`` per agent, built from that
       agent's ``state.view(seat)``: the :class:`~metrogames.envs.encoders.NextStationEncoder`
       fields flattened into one ``int16`` array (a ``Box``; ``observation="box"``, the
-      default, ``metrogames_nextstation_v1``; the fields back: :meth:`unflatten`) or as a
+      default, ``metrogames_nextstation_v1``; the fields back: :meth:`~metrogames.envs.flat.FlatObservations.unflatten`) or as a
       ``Dict`` of named arrays (``"fields"``, ``metrogames_nextstation_v0``).
     * Actions: ``Discrete(game.num_distinct_actions)``; ``step`` needs one action per agent.
       An illegal action: ``illegal_action="pass"`` (default) plays ``pass`` instead and adds
