@@ -20,7 +20,9 @@ from starlette.websockets import WebSocketDisconnect
 
 from metrogames.web.api import ws
 from metrogames.web.app import create_app
-from metrogames.web.infra.flood import Bucket
+from metrogames.web.errors import RoomError
+from metrogames.web.infra import flood
+from metrogames.web.infra.flood import Bucket, Flood
 from metrogames.web.rooms.tables import Table
 from support.web import auth, create, make_settings, run_async, view
 
@@ -33,6 +35,37 @@ def test_a_bucket_allows_its_burst_then_its_rate() -> None:
     assert [bucket.take(), bucket.take()] == [True, False]
     now[0] += 100  # never more than the burst
     assert [bucket.take() for _ in range(4)] == [True, True, True, False]
+
+
+def test_a_seats_bucket_is_kept_while_it_is_not_full_again() -> None:
+    now = [0.0]
+    seats = Flood(rate=2.0, burst=3, clock=lambda: now[0])  # full again 1.5 s after its last take
+    assert [_takes(seats, "r", 0) for _ in range(4)] == [True, True, True, False]  # its burst
+    now[0] += 2.4  # idle for 2.4 s: under 1.5 + 1 s, so kept (and refilled to 3 by its rate)
+    seats.seat("r", 1)  # a new seat sweeps: seat 0 stays
+    assert seats.seats_held() == 2
+    assert [_takes(seats, "r", 0) for _ in range(4)] == [True, True, True, False]
+    now[0] += 10  # both idle past 2.5 s: dropped at the next new seat, as good as new
+    seats.seat("s", 0)
+    assert seats.seats_held() == 1
+    assert [_takes(seats, "r", 0) for _ in range(4)] == [True, True, True, False]
+
+
+def test_the_seats_buckets_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(flood, "SEATS_KEPT", 4)
+    seats = Flood(rate=1.0, burst=5, clock=lambda: 0.0)  # none ever idle
+    for seat in range(10):
+        seats.seat("r", seat)
+    assert seats.seats_held() == 4
+
+
+def _takes(seats: Flood, room: str, seat: int) -> bool:
+    try:
+        seats.seat(room, seat)
+    except RoomError as exc:
+        assert exc.reason == "rate-limited"
+        return False
+    return True
 
 
 def solo(client: TestClient) -> tuple[str, str]:

@@ -14,8 +14,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from cachetools import TTLCache
-
 from metrogames.i18n import N_, msg
 from metrogames.web.errors import RoomError
 
@@ -71,16 +69,24 @@ class Flood:
     Args:
         rate: ``METROGAMES_SOCKET_RATE``.
         burst: ``METROGAMES_SOCKET_BURST``.
+        clock: monotonic seconds (tests replace it).
     """
 
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, burst
-        idle = burst / rate + 1.0  # by then a bucket is full again: as good as a new one
-        self._seats: TTLCache[tuple[str, int], Bucket] = TTLCache(SEATS_KEPT, idle)
+    def __init__(
+        self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self.idle = burst / rate + 1.0  # by then a bucket is full again: as good as a new one
+        self._seats: dict[tuple[str, int], Bucket] = {}
+        self._swept = clock()
 
     def socket_bucket(self) -> Bucket:
         """A new socket's bucket."""
-        return Bucket(self.rate, self.burst)
+        return Bucket(self.rate, self.burst, self.clock)
+
+    def seats_held(self) -> int:
+        """How many seats' buckets are kept."""
+        return len(self._seats)
 
     def seat(self, room: str, seat: int) -> None:
         """Count one message (a WebSocket message or an HTTP action) of ``room``'s ``seat``.
@@ -91,7 +97,19 @@ class Flood:
         key = (room, seat)
         bucket = self._seats.get(key)
         if bucket is None:
-            bucket = Bucket(self.rate, self.burst)
-        self._seats[key] = bucket  # (re)set: its idle time starts again
+            self._sweep()
+            bucket = self._seats[key] = Bucket(self.rate, self.burst, self.clock)
         if not bucket.take():
             raise too_many(self.rate)
+
+    def _sweep(self) -> None:
+        """Drop the buckets idle for ``idle`` seconds (full again), at most once per ``idle``
+        seconds, or all idle ones at once when :data:`SEATS_KEPT` are held."""
+        now = self.clock()
+        if now - self._swept < self.idle and len(self._seats) < SEATS_KEPT:
+            return
+        self._swept = now
+        stale = now - self.idle
+        self._seats = {k: b for k, b in self._seats.items() if b.last > stale}
+        while len(self._seats) >= SEATS_KEPT:  # all busy: the oldest go
+            del self._seats[next(iter(self._seats))]

@@ -28,7 +28,7 @@ import orjson
 from cachetools import LRUCache
 from typing_extensions import TypedDict
 
-from metrogames.core.capabilities import Presented, SoloRated
+from metrogames.core.capabilities import SoloRated, presented
 from metrogames.core.errors import MetrogamesError
 from metrogames.core.protocol import CHANCE, HIDDEN, Action, JsonObject, JsonValue, State
 from metrogames.games import game_type
@@ -271,10 +271,10 @@ def build_view(
         "timed_out": frame.timed_out,
         "winners": seen.winners() if seen.is_over() else [],
     }
-    # the head is typed JSON; the game's part may say more than its scores
-    view: JsonObject = {**cast(JsonObject, head), "scores": seen.scores()}
-    if isinstance(seen, Presented):
-        view.update(seen.view_json(you))
+    # the head is typed JSON; the game's part may give the scores (with more than their sum)
+    part = seen.view_json(you) if presented(seen) else {}
+    scores: JsonValue = part["scores"] if "scores" in part else list(seen.scores())
+    view: JsonObject = {**cast(JsonObject, head), "scores": scores, **part}
     if seen.is_over() and seen.num_players == 1 and isinstance(seen, SoloRated):
         view["solo"] = seen.solo_result()
     view["legal"] = legal
