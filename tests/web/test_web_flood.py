@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import time
 from types import SimpleNamespace
 from typing import Any
 
@@ -23,7 +24,7 @@ from metrogames.web.app import create_app
 from metrogames.web.errors import RoomError
 from metrogames.web.infra import flood
 from metrogames.web.infra.flood import Bucket, Flood
-from metrogames.web.rooms.tables import Table
+from metrogames.web.rooms.tables import PRESENCE_SECONDS, Table
 from support.web import auth, create, make_settings, run_async, view
 
 
@@ -142,7 +143,72 @@ def test_a_repeated_hello_tells_nobody_else(db_url: str, monkeypatch: pytest.Mon
     """A hello repeated with the same token only sends its socket the view again: the room's
     other listeners are not even asked (each hello told the whole room its seat had
     connected, a view rebuilt per listener), while a hello with another seat's token is a
-    change of seat that the room hears of."""
+    change of seat that the room hears of (within ``PRESENCE_SECONDS``)."""
+    told = _count_notifies(monkeypatch)
+    settle = PRESENCE_SECONDS + 0.3
+    with TestClient(create_app(make_settings(db_url))) as client:
+        made = create(client, game="london", mode="online", seats=[{"name": "Host"}, {}])
+        room, host = made["room"]["room"], made["tokens"]["0"]
+        joined = client.post(f"/api/rooms/{room}/join", json={"seat": 1, "name": "Bo"}).json()
+        told.clear()  # the join's own push
+        with client.websocket_connect(f"/ws/rooms/{room}") as ws:
+            ws.send_json({"type": "hello", "token": host})
+            assert ws.receive_json()["view"]["you"] == 0
+            time.sleep(settle)
+            assert len(told) == 1  # the seat's arrival is told, once
+            for _ in range(20):
+                ws.send_json({"type": "hello", "token": host})
+                assert ws.receive_json()["view"]["you"] == 0
+            time.sleep(settle)
+            assert len(told) == 1
+            ws.send_json({"type": "hello", "token": joined["token"]})  # another seat
+            assert ws.receive_json()["view"]["you"] == 1
+            time.sleep(settle)
+            assert len(told) == 2
+
+
+def test_a_socket_flipping_its_seat_is_told_to_the_room_once_per_period(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The kind behind "3,000 hellos pushed 3,000 views": a socket saying hello with a seat's
+    token, then with none, back and forth, changed the seat's presence each time and had the
+    whole room's views rebuilt and pushed per hello. Presence is now pushed at most once per
+    ``PRESENCE_SECONDS``, and the room's other socket still learns how it ended."""
+    told = _count_notifies(monkeypatch)
+    flips = 80
+    with TestClient(create_app(make_settings(db_url))) as client:
+        made = create(client, game="london", mode="online", seats=[{"name": "Host"}, {}])
+        room, host = made["room"]["room"], made["tokens"]["0"]
+        joined = client.post(f"/api/rooms/{room}/join", json={"seat": 1, "name": "Bo"}).json()
+        with client.websocket_connect(f"/ws/rooms/{room}") as watcher:
+            watcher.send_json({"type": "hello", "token": joined["token"]})
+            assert watcher.receive_json()["view"]["you"] == 1
+            time.sleep(PRESENCE_SECONDS + 0.3)
+            told.clear()
+            with client.websocket_connect(f"/ws/rooms/{room}") as flipper:
+                began = time.monotonic()
+                for n in range(flips):
+                    flipper.send_json({"type": "hello", "token": host if n % 2 == 0 else None})
+                    flipper.receive_json()
+                elapsed = time.monotonic() - began
+                time.sleep(PRESENCE_SECONDS + 0.3)
+                assert 1 <= len(told) <= 2 + elapsed / PRESENCE_SECONDS < flips / 2
+                seats = view(client, room)["seats"]
+                assert [s["connected"] for s in seats] == [False, True]  # it ended a spectator
+                flipper.send_json({"type": "hello", "token": host})
+                flipper.receive_json()
+                time.sleep(PRESENCE_SECONDS + 0.3)
+                assert [s["connected"] for s in view(client, room)["seats"]] == [True, True]
+                # the watcher's views end with the host connected (no flip lost, none extra)
+                last = None
+                while last is None or not last["seats"][0]["connected"]:
+                    message = watcher.receive_json()
+                    assert message["type"] == "view"
+                    last = message["view"]
+
+
+def _count_notifies(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The rooms whose listeners are all pushed a view, one entry per push."""
     told: list[str] = []
     notify = Table.notify
 
@@ -151,22 +217,7 @@ def test_a_repeated_hello_tells_nobody_else(db_url: str, monkeypatch: pytest.Mon
         await notify(table)
 
     monkeypatch.setattr(Table, "notify", counted)
-    with TestClient(create_app(make_settings(db_url))) as client:
-        made = create(client, game="london", mode="online", seats=[{"name": "Host"}, {}])
-        room, host = made["room"]["room"], made["tokens"]["0"]
-        joined = client.post(f"/api/rooms/{room}/join", json={"seat": 1, "name": "Bo"}).json()
-        with client.websocket_connect(f"/ws/rooms/{room}") as ws:
-            ws.send_json({"type": "hello", "token": host})
-            assert ws.receive_json()["view"]["you"] == 0
-            greeted = len(told)
-            assert greeted >= 1  # the seat's arrival is told
-            for _ in range(20):
-                ws.send_json({"type": "hello", "token": host})
-                assert ws.receive_json()["view"]["you"] == 0
-            assert len(told) == greeted
-            ws.send_json({"type": "hello", "token": joined["token"]})  # another seat
-            assert ws.receive_json()["view"]["you"] == 1
-            assert len(told) > greeted
+    return told
 
 
 def test_a_token_replaced_after_hello_no_longer_acts(db_url: str) -> None:

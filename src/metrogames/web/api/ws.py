@@ -272,7 +272,9 @@ class Connection:
         if self.key is not None and (seat, token_hash) == (self.seat, self.token_hash):
             await self.push_view(again=True)
             return
+        before = None
         if self.key is not None:
+            before = self.seat
             self.rooms.unlisten(self.table, self.key)
         self.seat = seat
         self.token_hash = token_hash
@@ -281,8 +283,8 @@ class Connection:
         if self.chat_key is None:
             self.chat_key = self.chat.listen(self.table.id, self.send)
         await self.push_view(again=True)  # asked for: sent even if unchanged
-        if seat is not None:
-            await self.table.notify()  # everyone sees the seat connected
+        if seat is not None or before is not None:
+            self.table.notify_presence()  # everyone sees the seat connected (or gone)
 
     def _check_seat(self, what: str) -> int:
         """The socket's seat, its token still the seat's.
@@ -445,7 +447,7 @@ async def serve_connection(conn: Connection) -> None:
     finally:
         conn.close()
         if conn.seat is not None:
-            await table.notify()
+            table.notify_presence()
 
 
 async def _answer(conn: Connection, data: Received) -> None:

@@ -463,8 +463,6 @@ class RoomService:
             self.sync.count_socket(table, seat, left)
 
     # -- reading --------------------------------------------------------------------------
-
-    # -- reading --------------------------------------------------------------------------
     def summary(self, table: Table) -> RoomSummary:
         """``GET /api/rooms/{room}``: the room summary (:func:`.summary.summary`)."""
         return summary.summary(table, self.rules.private(table))

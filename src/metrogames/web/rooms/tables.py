@@ -110,6 +110,9 @@ class SeatChanges(TypedDict, total=False):
 
 
 Listener = Callable[[], Awaitable[None]]
+PRESENCE_SECONDS = 0.25
+"""A seat's connection or departure is pushed to the room's other sockets within this many
+seconds, at most once per period (:meth:`Table.notify_presence`)."""
 
 
 @dataclass
@@ -162,6 +165,7 @@ class Table:
     heard: str | None = None
     unpushed: bool = False
     written: list[str] | None = None
+    presence_task: asyncio.Task[None] | None = None
 
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
@@ -171,6 +175,22 @@ class Table:
         for _, send in list(self.listeners.values()):
             with contextlib.suppress(Exception):  # a closed socket is dropped by its reader
                 await send()
+
+    def notify_presence(self, delay: float = PRESENCE_SECONDS) -> None:
+        """Push the current view to every listener ``delay`` seconds from now, after a seat's
+        socket connected or left, unless a push is due already: a socket saying hello as one
+        seat, then as another or as a spectator, back and forth, is told to the room at most
+        once per ``delay`` — not once per hello — and a socket whose view did not change in
+        the end is sent nothing (:class:`~metrogames.web.api.ws.Outbox`). The socket that
+        said hello gets its own view at once."""
+        if self.presence_task is not None and not self.presence_task.done():
+            return
+
+        async def push() -> None:
+            await asyncio.sleep(delay)
+            await self.notify()
+
+        self.presence_task = asyncio.get_running_loop().create_task(push())
 
 
 # -- request checking -------------------------------------------------------------------------
