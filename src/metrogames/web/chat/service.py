@@ -17,7 +17,6 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
@@ -29,6 +28,7 @@ from metrogames.web.infra.ratelimit import RateLimits
 from metrogames.web.rooms.access import seat_of
 from metrogames.web.rooms.service import RoomService
 from metrogames.web.rooms.tables import Table
+from metrogames.web.rooms.views import ChatMessageJson, ChatPush
 
 SEQ_TRIES = 8
 """How many times a message tries for the room's next number when other workers store
@@ -36,11 +36,11 @@ messages of the room at the same time."""
 RECENT = 100
 """How many messages ``GET /api/rooms/{room}/chat`` returns (the latest, oldest first)."""
 
-Sink = Callable[[dict[str, Any]], Awaitable[None]]
+Sink = Callable[[ChatPush], Awaitable[None]]
 """A WebSocket's send: called with each new ``{"type": "chat", "message"}``."""
 
 
-def message_json(row: ChatRow) -> dict[str, Any]:
+def message_json(row: ChatRow) -> ChatMessageJson:
     """A stored message as ``{"seq", "seat", "name", "text", "time"}`` (epoch s)."""
     return {"seq": row.seq, "seat": row.seat, "name": row.name, "text": row.text, "time": row.time}
 
@@ -83,7 +83,7 @@ class Chat:
             # (the mode's code is no word of the page's language: not said)
             raise RoomError(409, "no-chat", msg(N_("only online rooms have a chat")))
 
-    async def post(self, room: str, token: str | None, text: str) -> dict[str, Any]:
+    async def post(self, room: str, token: str | None, text: str) -> ChatMessageJson:
         """``POST /api/rooms/{room}/chat``: store ``text`` (already checked) as the token's
         seat's message and push it; returns the message.
 
@@ -95,7 +95,7 @@ class Chat:
             self.check_online(table)
             return await self.say(table, seat_of(table, token), text)
 
-    async def say(self, table: Table, seat: int, text: str) -> dict[str, Any]:
+    async def say(self, table: Table, seat: int, text: str) -> ChatMessageJson:
         """Store ``text`` (already checked) as ``seat``'s message in the online room
         ``table``, then push it to the room's sockets; returns the message.
 
@@ -112,14 +112,14 @@ class Chat:
             await self.rooms.cluster.publish_chat(table.id, message)
         return message
 
-    async def deliver(self, room: str, message: dict[str, Any]) -> None:
+    async def deliver(self, room: str, message: ChatMessageJson) -> None:
         """Push a stored ``message`` of ``room`` to this worker's sockets of the room (also
         called for the other workers' messages, :mod:`~metrogames.web.infra.cluster`)."""
         for send in list(self.sinks.get(room, {}).values()):
             with contextlib.suppress(Exception):  # a closed socket is dropped by its reader
                 await send({"type": "chat", "message": message})
 
-    def _write(self, room: str, seat: int, name: str, text: str, when: float) -> dict[str, Any]:
+    def _write(self, room: str, seat: int, name: str, text: str, when: float) -> ChatMessageJson:
         """Store a message as the room's next ``seq``. Another worker may take that number
         at the same time (the primary key refuses the second): then the next one is taken."""
         for _ in range(SEQ_TRIES - 1):
@@ -127,7 +127,7 @@ class Chat:
                 return self._insert(room, seat, name, text, when)
         return self._insert(room, seat, name, text, when)
 
-    def _insert(self, room: str, seat: int, name: str, text: str, when: float) -> dict[str, Any]:
+    def _insert(self, room: str, seat: int, name: str, text: str, when: float) -> ChatMessageJson:
         with self.rooms.sessions.begin() as session:
             last = session.scalar(select(func.max(ChatRow.seq)).where(ChatRow.room_id == room))
             row = ChatRow(
@@ -136,7 +136,7 @@ class Chat:
             session.add(row)
         return message_json(row)
 
-    async def recent(self, room: str, token: str | None) -> list[dict[str, Any]]:
+    async def recent(self, room: str, token: str | None) -> list[ChatMessageJson]:
         """``GET /api/rooms/{room}/chat``: the room's latest :data:`RECENT` messages, oldest
         first.
 

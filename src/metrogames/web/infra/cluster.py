@@ -33,12 +33,13 @@ import logging
 import secrets
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeVar
 
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.exceptions import RedisError
+from typing_extensions import TypedDict
 
 log = logging.getLogger("metrogames.web.cluster")  # the name its log lines always had
 
@@ -50,6 +51,9 @@ PRESENCE = "metrogames:presence"
 """The channel of seat presence: ``"{worker} {room} {seat} {count}"``, the sockets the worker
 holds on the seat from now on."""
 _ROOMS_BYTES, _CHAT_BYTES, _PRESENCE_BYTES = ROOMS.encode(), CHAT.encode(), PRESENCE.encode()
+Message = TypeVar("Message")
+"""A chat message as the chat service gives it to :meth:`Cluster.publish_chat` (a JSON
+object), handed to :meth:`Cluster.listen`'s ``on_chat`` as the other worker published it."""
 LOCK_TTL = 5.0
 """Seconds a room lock lives unless released (a dead worker's lock frees itself)."""
 LOCK_WAIT = 6.0
@@ -92,6 +96,16 @@ _VERSION = _READ_VERSION + "return version"
 """The room's version (:data:`_READ_VERSION`)."""
 _OPENING = _READ_VERSION + "return {version, redis.call('hgetall', KEYS[3])}"
 """The room's version and its seat presence hash (KEYS[3]), in one step."""
+
+
+class _Published(TypedDict):
+    """A message of a subscribed channel as redis-py's ``PubSub.get_message`` gives it
+    (``ignore_subscribe_messages``: only ``"message"`` ones; no ``decode_responses``: bytes)."""
+
+    type: str
+    pattern: bytes | None
+    channel: bytes
+    data: bytes
 
 
 @dataclass
@@ -146,7 +160,7 @@ class Cluster:
             self._warned = now
             log.warning("redis: %s failed (%s); going on without it", what, exc)
 
-    async def publish_chat(self, room: str, message: dict[str, Any]) -> None:
+    async def publish_chat(self, room: str, message: Mapping[str, object]) -> None:
         """Hand a stored chat message of ``room`` to the other workers."""
         payload = json.dumps({"worker": self.worker, "room": room, "message": message})
         try:
@@ -338,7 +352,7 @@ class Cluster:
     async def listen(
         self,
         on_room: Callable[[str, str | None, str | None, str], None],
-        on_chat: Callable[[str, dict[str, Any]], Awaitable[None]],
+        on_chat: Callable[[str, Message], Awaitable[None]],
         on_reconnect: Callable[[], None],
         on_presence: Callable[[str, str, int, int], None],
     ) -> None:
@@ -373,9 +387,9 @@ class Cluster:
 
     async def _dispatch(
         self,
-        message: dict[str, Any],
+        message: _Published,
         on_room: Callable[[str, str | None, str | None, str], None],
-        on_chat: Callable[[str, dict[str, Any]], Awaitable[None]],
+        on_chat: Callable[[str, Message], Awaitable[None]],
         on_presence: Callable[[str, str, int, int], None],
     ) -> None:
         channel = message["channel"]
