@@ -34,6 +34,8 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol, Self, TypeVar
 
+from typing_extensions import TypeIs
+
 if TYPE_CHECKING:
     from metrogames.core.rng import Rng
 
@@ -50,6 +52,15 @@ seat's private tile draw, another player's action in a simultaneous turn in prog
 JsonValue = None | bool | int | float | str | Sequence["JsonValue"] | Mapping[str, "JsonValue"]
 """A JSON document (read-only container types, so that ``list[int]`` is one)."""
 JsonObject = dict[str, JsonValue]
+"""A JSON object as :func:`json.loads` gives it."""
+
+
+def is_object(value: JsonValue) -> TypeIs[JsonObject]:
+    """Whether the JSON document ``value`` is an object (a ``dict``, as :func:`json.loads`
+    makes it): narrows it to :data:`JsonObject`, where ``isinstance(value, dict)`` narrows to
+    ``dict[Any, Any]``."""
+    return isinstance(value, dict)
+
 
 Action = Hashable
 """An action as game-agnostic code holds it: an opaque, hashable value that came from

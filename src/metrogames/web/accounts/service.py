@@ -46,6 +46,7 @@ from metrogames.web.accounts.players import PLAYER_ALPHABET, PLAYER_ID_LENGTH
 from metrogames.web.checks import hash_token, new_token
 from metrogames.web.errors import RoomError, shown
 from metrogames.web.infra.jobs.service import Jobs
+from metrogames.web.infra.jobs.shapes import VerifyAnswer
 from metrogames.web.infra.models import AccountRow, AccountSessionRow, PlayerRow
 
 COOKIE = "metrogames_session"
@@ -120,15 +121,12 @@ class Accounts:
 
     async def _hash(self, password: str, who: Sequence[str]) -> str:
         """The argon2id PHC string of ``password`` (a ``hash`` job for ``who``)."""
-        digest: str = await self._jobs().run("hash", {"password": password}, who=who)
-        return digest
+        return await self._jobs().run("hash", {"password": password}, who=who)
 
-    async def _verify(self, stored: str, password: str, who: Sequence[str]) -> dict[str, bool]:
+    async def _verify(self, stored: str, password: str, who: Sequence[str]) -> VerifyAnswer:
         """``{"ok"}``: whether ``password`` is the one ``stored`` was made of; ``{"rehash"}``:
         whether ``stored`` has older parameters (a ``verify`` job for ``who``)."""
-        job = {"stored": stored, "password": password}
-        checked: dict[str, bool] = await self._jobs().run("verify", job, who=who)
-        return checked
+        return await self._jobs().run("verify", {"stored": stored, "password": password}, who=who)
 
     async def sign_up(
         self, name: str, password: str, who: Sequence[str] = ()

@@ -44,6 +44,7 @@ from metrogames.web.daily.open_deals import OpenDeals
 from metrogames.web.daily.service import DailyService
 from metrogames.web.errors import RoomError
 from metrogames.web.infra.jobs.service import Jobs
+from metrogames.web.infra.jobs.shapes import ReplayJob
 from metrogames.web.infra.language import connection_gettext
 from metrogames.web.infra.metrics import ROUND_TRIP
 from metrogames.web.infra.ratelimit import client_key
@@ -203,7 +204,7 @@ async def post_replay(request: Request) -> Response:
     """Spectator frames of an uploaded record (checked by the engine, in a heavy job)."""
     record = (await read_body(request, Record, "a record", RECORD_LIMIT)).root
     await charge(request, "replays")
-    job = {"record": record, "open": open_deals(request)}  # refused on an open day's deal
+    job: ReplayJob = {"record": record, "open": open_deals(request)}  # refused on an open day's deal
     replay = jobs(request).run("replay", job, key=_replay_key(record), who=await requester(request))
     return Response(await while_connected(request, replay), media_type="application/json")
 

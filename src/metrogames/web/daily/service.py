@@ -44,7 +44,6 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from metrogames.core.protocol import JsonObject
 from metrogames.games import daily_games, game_type
 from metrogames.i18n import N_, Gettext, msg, plural
 from metrogames.web.accounts.players import Player, Players
@@ -54,6 +53,7 @@ from metrogames.web.daily.boards import DailyBoards, board_query, not_begun
 from metrogames.web.daily.open_deals import OpenDeals, deal_chances
 from metrogames.web.daily.rules import DailyRules
 from metrogames.web.errors import RoomError
+from metrogames.web.infra.jobs.shapes import ExpertJob
 from metrogames.web.infra.models import (
     AccountRow,
     DailyAttemptRow,
@@ -477,7 +477,7 @@ class DailyService:
         try:
             if await asyncio.to_thread(self._bot_score_of, game, day, self.expert) is not None:
                 return
-            job: JsonObject = {"game": game, "seed": self.rules.seed(game, day), "bot": self.expert}
+            job: ExpertJob = {"game": game, "seed": self.rules.seed(game, day), "bot": self.expert}
             key = f"expert:{self.expert}:{game}:{day}"  # one game per deal across the workers
             score = await self.rooms.jobs.run("expert", job, key=key)
             await asyncio.to_thread(self._keep_bot_score, game, day, self.expert, int(score))

@@ -16,8 +16,9 @@ import json
 
 from metrogames.bots.analysis import AnalysisRefusedError, analyse
 from metrogames.core.errors import IllegalActionError, MetrogamesError
-from metrogames.core.protocol import JsonObject, JsonValue
+from metrogames.core.protocol import JsonValue
 from metrogames.web.errors import RoomError, bad_request
+from metrogames.web.infra.jobs.shapes import AnalysisJob
 
 
 def analysis_text(record: JsonValue, budget: str) -> str:
@@ -43,7 +44,7 @@ ANONYMOUS = "player"
 """The name an analysis job sees in place of the players' (its answer is the same for any)."""
 
 
-def analysis_job(record: JsonValue, budget: str) -> tuple[str, JsonObject]:
+def analysis_job(record: JsonValue, budget: str) -> tuple[str, AnalysisJob]:
     """The key and payload of the analysis job of a decoded record: keyed by its content
     without the players' names (the deal and the actions: a room's record and the same record
     uploaded are one analysis), the payload's record with the names left out. Put them back

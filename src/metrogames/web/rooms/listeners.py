@@ -16,12 +16,21 @@ nothing is attached to it afterwards.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Literal, Protocol, overload
 
 from sqlalchemy.orm import Session
+from typing_extensions import Unpack
 
-from metrogames.core.protocol import JsonObject
+from metrogames.web.infra.jobs.shapes import (
+    DecideAnswer,
+    DecideJob,
+    ExpertJob,
+    HintAnswer,
+    HintJob,
+    How,
+    JobPayload,
+    JobValue,
+)
 from metrogames.web.rooms.tables import Progress, Table
 
 Origin = tuple[str | None, str | None]
@@ -52,18 +61,19 @@ class RoomRules(Protocol):
 
 
 class JobRunner(Protocol):
-    """Heavy work out of this process (:meth:`~metrogames.web.infra.jobs.service.Jobs.run`)."""
+    """Heavy work out of this process (:meth:`~metrogames.web.infra.jobs.service.Jobs.run`):
+    the kinds the room core and the daily challenge ask for, each with its payload and answer
+    (:mod:`~metrogames.web.infra.jobs.shapes`)."""
 
-    async def run(
-        self,
-        kind: str,
-        payload: JsonObject,
-        *,
-        key: str | None = None,
-        who: Sequence[str] = (),
-    ) -> Any:  # its type is the kind's (a hint: an object; an analysis: text): callers say it
+    @overload
+    async def run(self, kind: Literal["decide"], payload: DecideJob, **how: Unpack[How]) -> DecideAnswer: ...
+    @overload
+    async def run(self, kind: Literal["hint"], payload: HintJob, **how: Unpack[How]) -> HintAnswer: ...
+    @overload
+    async def run(self, kind: Literal["expert"], payload: ExpertJob, **how: Unpack[How]) -> int: ...
+    async def run(self, kind: str, payload: JobPayload, **how: Unpack[How]) -> JobValue:
         """The answer of job ``kind`` on ``payload`` (``key``: computed once per key; ``who``:
-        the requesters' quota keys).
+        the requesters' quota keys; :class:`~metrogames.web.infra.jobs.shapes.How`).
 
         Raises:
             RoomError: 429 (a quota full), 503 ``busy`` (its queue full).

@@ -22,13 +22,14 @@ from metrogames.core.errors import (
     NotYourTurnError,
     message_of,
 )
-from metrogames.core.protocol import CHANCE, Action, JsonObject
+from metrogames.core.protocol import CHANCE, Action, JsonObject, JsonValue
 from metrogames.games import game_type
 from metrogames.i18n import N_, Message, msg, plural
 from metrogames.web.checks import hash_token, seat_label
 from metrogames.web.errors import RoomError
 from metrogames.web.infra import metrics
 from metrogames.web.infra.config import Settings
+from metrogames.web.infra.jobs.shapes import HintJob
 from metrogames.web.rooms.access import check_host, check_playing, check_seat_token, seat_of
 from metrogames.web.rooms.changes import Change, apply_change
 from metrogames.web.rooms.listeners import JobRunner, RoomRules
@@ -224,11 +225,11 @@ class Playing:
                     raise RoomError(
                         400, "not-legal", msg(N_("{move} is not a legal move now"), move=text)
                     )
-            job = position_job(view, seat)
-            job["about"] = None if about is None else view.action_to_json(seat, about)
-            key = "hint:" + _digest(job)
-            job |= {"seed": seed_of(key), "k": HINT_MOVES}
-            found: JsonObject = await self.jobs.run("hint", job, key=key, who=who)
+            where = position_job(view, seat)
+            asked: JsonValue = None if about is None else view.action_to_json(seat, about)
+            key = "hint:" + _digest({**where, "about": asked})
+            job: HintJob = {**where, "about": asked, "seed": seed_of(key), "k": HINT_MOVES}
+            found = await self.jobs.run("hint", job, key=key, who=who)
         return {"step": step, "seat": seat, **found}
 
     @staticmethod

@@ -21,8 +21,9 @@ from contextlib import AbstractAsyncContextManager
 from typing import ParamSpec, TypeVar
 
 from metrogames.bots.base import make_bot
-from metrogames.core.protocol import CHANCE, Action, JsonObject, State
+from metrogames.core.protocol import CHANCE, Action, State
 from metrogames.web.infra.config import Settings
+from metrogames.web.infra.jobs.shapes import DecideJob, PositionJob
 from metrogames.web.rooms.listeners import JobRunner
 from metrogames.web.rooms.tables import Progress, Seat, Table
 from metrogames.web.rooms.tutorial import tutorial_bot_move
@@ -46,7 +47,7 @@ Locked = Callable[[Table], AbstractAsyncContextManager[Table]]
 """The room service's lock on a room (across the workers too)."""
 
 
-def position_job(view: State[Action], seat: int) -> JsonObject:
+def position_job(view: State[Action], seat: int) -> PositionJob:
     """The plain data of a position job (:mod:`metrogames.web.infra.jobs.work`): ``seat``'s
     ``view`` as its game, player count, options and snapshot, and the seat."""
     game = view.game
@@ -191,8 +192,8 @@ class Scheduler:
             bot = make_bot(code, seed=seed)
             action = await self.think(bot.decide, seen, seat, seen.legal_actions(seat))
         else:  # the room's lock is held meanwhile
-            job = position_job(seen, seat) | {"bot": code, "seed": seed}
-            decided: JsonObject = await self.jobs.run("decide", job)
+            job: DecideJob = {**position_job(seen, seat), "bot": code, "seed": seed}
+            decided = await self.jobs.run("decide", job)
             action = seen.action_from_json(seat, decided["action"])
         await self.play(table, seat, action, clock_step)
         return state.action_to_json(seat, action)

@@ -6,12 +6,12 @@ workers and the job workers share. It imports the jobs (:mod:`.work`) and nothin
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from rq import get_current_job
 
 from metrogames.web.infra.jobs import work
 from metrogames.web.infra.jobs.kinds import KINDS, Job
+from metrogames.web.infra.jobs.shapes import JobPayload
 
 PREFIX = "metrogames:jobs:"
 DONE = PREFIX + "done"
@@ -53,7 +53,7 @@ def text_of(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
-def entry(kind: str, key: str, payload: dict[str, Any]) -> None:
+def entry(kind: str, key: str, payload: JobPayload) -> None:
     """The RQ job: run ``kind`` on ``payload`` (:func:`~metrogames.web.infra.jobs.work.run`), store
     the answer under ``key``, release the claim and announce the key."""
     answer = work.run(kind, payload)

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
+
+from metrogames.web.infra.jobs.shapes import Answer, JobPayload
+
+if TYPE_CHECKING:
+    from pebble import ProcessFuture
 
 
 @dataclass(frozen=True)
@@ -51,16 +56,18 @@ tenth of the serving process when both want the CPU)."""
 @dataclass(eq=False)
 class Job:
     """One job in flight in this process: its ``key`` (the content it is computed from: equal
-    keys, one job), ``kind``, ``payload`` (plain JSON), the ``answer`` its backend resolves with
-    :func:`metrogames.web.infra.jobs.work.run`'s dict, and how many requests wait for it
+    keys, one job), ``kind``, ``payload`` (plain JSON: the kind's, :mod:`.shapes`), the ``answer``
+    its backend resolves with :func:`metrogames.web.infra.jobs.work.run`'s dict, and how many requests wait for it
     (``waiters``); ``handle`` and ``seq`` are the backend's."""
 
     key: str
     kind: Kind
-    payload: dict[str, Any]
-    answer: asyncio.Future[dict[str, Any]]
+    payload: JobPayload
+    answer: asyncio.Future[Answer]
     waiters: int = 0
     seq: int = 0
-    handle: Any = None
+    handle: ProcessFuture[Answer] | str | None = None
+    """The backend's handle: the local pool's future, or the id of the RQ job that computes
+    the key."""
     mine: bool = False
     """Whether this process put the job in its backend (it alone observes its run time)."""

@@ -23,20 +23,21 @@ import logging
 import multiprocessing
 from concurrent.futures import CancelledError
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Any
+from multiprocessing.context import ForkServerContext
 
 from pebble import ProcessExpired, ProcessFuture, ProcessPool
 
 from metrogames.web.infra import metrics
 from metrogames.web.infra.jobs import work
 from metrogames.web.infra.jobs.kinds import NICE, Job
+from metrogames.web.infra.jobs.shapes import Answer
 
 log = logging.getLogger("metrogames.web.jobs.pool")  # the name its log lines always had
 STOP_SECONDS = 5.0
 """How long closing waits for a lane's processes to end."""
 
 
-def _context() -> Any:
+def _context() -> ForkServerContext:
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["metrogames.web.infra.jobs.work"])
     return context
@@ -77,7 +78,8 @@ class Lane:
     def abandon(self, job: Job) -> None:
         """Nobody waits for ``job``: drop it from the queue, or stop its process."""
         if job in self.running:
-            future: ProcessFuture[Any] = job.handle
+            future = job.handle
+            assert isinstance(future, ProcessFuture)  # a running job's, as _start set it
             future.cancel()  # type: ignore[no-untyped-call]  # ends the worker process; the pool starts another
             if not job.answer.done():
                 job.answer.cancel()  # a new request for its key makes a new job
@@ -131,12 +133,12 @@ class Lane:
         self.running.add(job)
         metrics.JOB_RUNNING.labels(self.name).set(len(self.running))
 
-        def finished(done: ProcessFuture[Any]) -> None:
+        def finished(done: ProcessFuture[Answer]) -> None:
             loop.call_soon_threadsafe(self._finished, job, done)
 
         future.add_done_callback(finished)  # type: ignore[arg-type]
 
-    def _finished(self, job: Job, done: ProcessFuture[Any]) -> None:
+    def _finished(self, job: Job, done: ProcessFuture[Answer]) -> None:
         self.running.discard(job)
         metrics.JOB_RUNNING.labels(self.name).set(len(self.running))
         if not job.answer.done():
@@ -166,10 +168,10 @@ def _stop(pool: ProcessPool) -> None:
         log.warning("jobs: a pool's processes did not end in time")
 
 
-def _answer(done: ProcessFuture[Any]) -> dict[str, Any]:
+def _answer(done: ProcessFuture[Answer]) -> Answer:
     """The answer of a finished pool future (as :func:`~metrogames.web.infra.jobs.work.run`'s)."""
     try:
-        answer: dict[str, Any] = done.result()
+        answer = done.result()
     except CancelledError:
         return {"failed": "the job was stopped"}
     except FutureTimeout:

@@ -28,7 +28,7 @@ import secrets
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import TypeVar, TypeVarTuple, Unpack
 
 import redis
 from redis.asyncio import Redis
@@ -56,6 +56,7 @@ from metrogames.web.infra.jobs.kinds import QUEUED_LANES, Job
 
 log = logging.getLogger("metrogames.web.jobs.queue")  # the name its log lines always had
 T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 POLL_SECONDS = 1.0
 """How often a wait looks at its job besides the announcements."""
 REDIS_TIMEOUT = 2.0
@@ -88,7 +89,7 @@ class QueueBackend:
         self._interested: set[Job] = set()
         """The jobs whose waiters this worker counts in Redis (one count per job here)."""
 
-    async def _call(self, fn: Callable[..., T], *args: Any) -> T:
+    async def _call(self, fn: Callable[[Unpack[Ts]], T], *args: *Ts) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._threads, fn, *args)
 
     def depth(self, lane: str) -> int:

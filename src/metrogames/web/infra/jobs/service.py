@@ -33,12 +33,13 @@ import json
 import logging
 import secrets
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Sequence
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import Literal, overload
 
 from cachetools import LRUCache
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
+from typing_extensions import Unpack
 
 from metrogames.i18n import N_, Message, msg
 from metrogames.web.errors import RoomError
@@ -48,6 +49,23 @@ from metrogames.web.infra.jobs.entry import PREFIX
 from metrogames.web.infra.jobs.kinds import KINDS, Job
 from metrogames.web.infra.jobs.pool import LocalBackend
 from metrogames.web.infra.jobs.queue import QueueBackend
+from metrogames.web.infra.jobs.shapes import (
+    AnalysisJob,
+    Answer,
+    DecideAnswer,
+    DecideJob,
+    ExpertJob,
+    HashJob,
+    HintAnswer,
+    HintJob,
+    How,
+    JobPayload,
+    JobValue,
+    ProbeJob,
+    ReplayJob,
+    VerifyAnswer,
+    VerifyJob,
+)
 from metrogames.web.infra.jobs.work import refusal_of
 
 log = logging.getLogger("metrogames.web.jobs.service")  # the name its log lines always had
@@ -131,7 +149,7 @@ class Jobs:
             lanes |= {"play": settings.job_workers, "slow": settings.job_slow_workers}
         self.local = LocalBackend(lanes, settings.job_queue, settings.games, settings.job_cpus)
         self.quotas = Quotas(redis)
-        self.cache: LRUCache[str, tuple[Any, int]] = LRUCache(CACHE_BYTES, getsizeof=lambda v: v[1])
+        self.cache: LRUCache[str, tuple[JobValue, int]] = LRUCache(CACHE_BYTES, getsizeof=lambda v: v[1])
         self.jobs: dict[str, Job] = {}
         self.started: Counter[str] = Counter()
         """Jobs this process handed its backends, by kind (with Redis, what it put in a queue
@@ -139,7 +157,7 @@ class Jobs:
         self.ran: dict[str, set[int]] = {}
         """The processes that answered this process's jobs, by kind."""
         self.closed = False
-        self._background: set[asyncio.Task[Any]] = set()
+        self._background: set[asyncio.Task[None]] = set()
 
     def warm(self) -> None:
         """Start this process's job processes now rather than at their first jobs (the
@@ -153,17 +171,33 @@ class Jobs:
         assert self.shared is not None
         return self.shared.depth(lane)
 
+    @overload
+    async def run(self, kind: Literal["decide"], payload: DecideJob, **how: Unpack[How]) -> DecideAnswer: ...
+    @overload
+    async def run(self, kind: Literal["hint"], payload: HintJob, **how: Unpack[How]) -> HintAnswer: ...
+    @overload
+    async def run(self, kind: Literal["analysis"], payload: AnalysisJob, **how: Unpack[How]) -> str: ...
+    @overload
+    async def run(self, kind: Literal["replay"], payload: ReplayJob, **how: Unpack[How]) -> str: ...
+    @overload
+    async def run(self, kind: Literal["expert"], payload: ExpertJob, **how: Unpack[How]) -> int: ...
+    @overload
+    async def run(self, kind: Literal["hash"], payload: HashJob, **how: Unpack[How]) -> str: ...
+    @overload
+    async def run(self, kind: Literal["verify"], payload: VerifyJob, **how: Unpack[How]) -> VerifyAnswer: ...
+    @overload
+    async def run(self, kind: Literal["probe"], payload: ProbeJob, **how: Unpack[How]) -> int: ...
     async def run(
         self,
         kind: str,
-        payload: dict[str, Any],
+        payload: JobPayload,
         *,
         key: str | None = None,
         who: Sequence[str] = (),
         on_start: Callable[[], object] | None = None,
-    ) -> Any:
+    ) -> JobValue:
         """The answer of job ``kind`` on ``payload`` (:mod:`.work` says what each takes and
-        gives), computed once per ``key`` (the content it is made of; ``None``: a job of its
+        gives; :mod:`.shapes` types them, one overload per kind), computed once per ``key`` (the content it is made of; ``None``: a job of its
         own) for the requesters ``who`` (quota keys such as ``address:…``, ``account:…``);
         ``on_start()`` runs only when a new job is queued (it may refuse).
 
@@ -248,7 +282,7 @@ class Jobs:
         else:  # the answer is cancelled: _finished drops the job in Redis
             job.answer.cancel()
 
-    def _spawn(self, step: Any) -> None:
+    def _spawn(self, step: Awaitable[object]) -> None:
         """Run ``step`` (a count given back in Redis) in the background, its failure logged."""
 
         async def run() -> None:
@@ -261,7 +295,7 @@ class Jobs:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
-    def _value(self, job: Job, answer: dict[str, Any]) -> Any:
+    def _value(self, job: Job, answer: Answer) -> JobValue:
         kind = job.kind.name
         if "value" in answer:
             return answer["value"]

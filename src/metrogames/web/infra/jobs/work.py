@@ -30,7 +30,6 @@ import os
 import time
 import traceback
 from collections.abc import Callable
-from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -44,6 +43,24 @@ from metrogames.web.daily.deal import bot_score
 from metrogames.web.daily.open_deals import refuse_open_deal
 from metrogames.web.errors import RoomError
 from metrogames.web.infra.config import cpu_list
+from metrogames.web.infra.jobs.shapes import (
+    AnalysisJob,
+    Answer,
+    DecideAnswer,
+    DecideJob,
+    ExpertJob,
+    HashJob,
+    HintAnswer,
+    HintJob,
+    JobPayload,
+    JobValue,
+    PositionJob,
+    ProbeJob,
+    RefusalJson,
+    ReplayJob,
+    VerifyAnswer,
+    VerifyJob,
+)
 from metrogames.web.rooms.analyses import analysis_text
 from metrogames.web.rooms.replays import replay_text
 
@@ -51,13 +68,13 @@ HASHER = PasswordHasher()
 """argon2id with RFC 9106's low-memory profile (as :mod:`metrogames.web.accounts.service` stores)."""
 
 
-def position(job: dict[str, Any]) -> State[Action]:
+def position(job: PositionJob) -> State[Action]:
     """The view a position job carries (``game``, ``players``, ``options``, ``snapshot``)."""
     game = game_from_options(job["game"], job["players"], job["options"])
     return game.from_snapshot(job["snapshot"])
 
 
-def decide(job: dict[str, Any]) -> dict[str, Any]:
+def decide(job: DecideJob) -> DecideAnswer:
     """A bot's decision for ``seat`` on its view, the bot seeded with ``seed``."""
     view, seat = position(job), int(job["seat"])
     bot = make_bot(job["bot"], seed=int(job["seed"]))
@@ -65,7 +82,7 @@ def decide(job: dict[str, Any]) -> dict[str, Any]:
     return {"action": view.action_to_json(seat, action)}
 
 
-def hint(job: dict[str, Any]) -> dict[str, Any]:
+def hint(job: HintJob) -> HintAnswer:
     """The coach's ``k`` best moves for ``seat`` on its view (and the estimate of ``about``)."""
     view, seat = position(job), int(job["seat"])
     about = None if job["about"] is None else view.action_from_json(seat, job["about"])
@@ -73,29 +90,29 @@ def hint(job: dict[str, Any]) -> dict[str, Any]:
     return found.to_json(view, seat)
 
 
-def analysis(job: dict[str, Any]) -> str:
+def analysis(job: AnalysisJob) -> str:
     """The analysis of a record as JSON text (refused on an open day's deal: ``open``)."""
     refuse_open_deal(job["record"], job.get("open", {}))
     return analysis_text(job["record"], job["budget"])
 
 
-def replay(job: dict[str, Any]) -> str:
+def replay(job: ReplayJob) -> str:
     """The spectator frames of a record as JSON text (refused on an open day's deal)."""
     refuse_open_deal(job["record"], job.get("open", {}))
     return replay_text(job["record"])
 
 
-def expert(job: dict[str, Any]) -> int:
+def expert(job: ExpertJob) -> int:
     """The score of bot ``bot`` playing the deal of ``seed`` to the end."""
     return bot_score(job["game"], int(job["seed"]), job["bot"])
 
 
-def hash_password(job: dict[str, Any]) -> str:
+def hash_password(job: HashJob) -> str:
     """The argon2id PHC string of ``password``."""
     return HASHER.hash(job["password"])
 
 
-def verify_password(job: dict[str, Any]) -> dict[str, bool]:
+def verify_password(job: VerifyJob) -> VerifyAnswer:
     """Whether ``password`` is the one ``stored`` was made of, and whether ``stored`` was
     made with older parameters (to be replaced)."""
     try:
@@ -105,14 +122,14 @@ def verify_password(job: dict[str, Any]) -> dict[str, bool]:
     return {"ok": ok, "rehash": HASHER.check_needs_rehash(job["stored"])}
 
 
-def probe(job: dict[str, Any]) -> int:
+def probe(job: ProbeJob) -> int:
     """Wait ``seconds`` (a job of known length, asked for by no route: the operators' and the
     tests' probe of a lane), then give the worker's process id."""
     time.sleep(float(job.get("seconds", 0.0)))
     return os.getpid()
 
 
-JOBS: dict[str, Callable[[dict[str, Any]], Any]] = {
+JOBS: dict[str, Callable[..., JobValue]] = {
     "decide": decide,
     "hint": hint,
     "analysis": analysis,
@@ -122,17 +139,18 @@ JOBS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "verify": verify_password,
     "probe": probe,
 }
-"""The job functions by kind."""
+"""The job functions by kind, each of its own kind's payload (``...``: which payload a
+function takes is its kind's, checked where the job is asked for: :meth:`.service.Jobs.run`)."""
 
 
-def run(kind: str, job: dict[str, Any]) -> dict[str, Any]:
+def run(kind: str, job: JobPayload) -> Answer:
     """Run the job ``kind`` on ``job``: ``{"value": <its JSON>}``, ``{"refused": <a refusal>}``
     for a :class:`~metrogames.web.errors.RoomError` (:func:`refusal_json`), or ``{"failed":
     <the traceback's text>}``, each with ``"pid"``, the process that ran it, and ``"seconds"``,
     its run time. Never raises (an answer crosses any process boundary)."""
     started = time.perf_counter()
     try:
-        answer = {"value": JOBS[kind](job)}
+        answer: Answer = {"value": JOBS[kind](job)}
     except RoomError as exc:
         answer = {"refused": refusal_json(exc)}
     except Exception:
@@ -145,7 +163,7 @@ def ready() -> int:
     return os.getpid()
 
 
-def refusal_json(exc: RoomError) -> dict[str, Any]:
+def refusal_json(exc: RoomError) -> RefusalJson:
     """A refusal as JSON: ``{"status", "reason", "message", "item"}``, a translatable
     message as ``{"template", "params"}`` (its parameters likewise)."""
     return {
@@ -156,7 +174,7 @@ def refusal_json(exc: RoomError) -> dict[str, Any]:
     }
 
 
-def refusal_of(data: dict[str, Any]) -> RoomError:
+def refusal_of(data: RefusalJson) -> RoomError:
     """The :class:`~metrogames.web.errors.RoomError` of :func:`refusal_json`."""
     message = _message_of(data["message"])
     assert isinstance(message, (str, Message))
