@@ -15,7 +15,7 @@ name waits its turn; a request whose client leaves gives its job up.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from collections.abc import Mapping
 
 from fastapi import APIRouter, Request, Response
 from sqlalchemy import func, select
@@ -75,7 +75,7 @@ def _set_cookie(request: Request, response: Response, token: str) -> None:
     )
 
 
-def account_json(request: Request, account: Account) -> dict[str, Any]:
+def account_json(request: Request, account: Account) -> Mapping[str, object]:
     """``{"account", "name", "player", "players"}`` (``players``: the owned players, its own
     first)."""
     return {
@@ -87,7 +87,7 @@ def account_json(request: Request, account: Account) -> dict[str, Any]:
 
 
 @router.post("/accounts", status_code=201)
-async def sign_up(request: Request, response: Response) -> dict[str, Any]:
+async def sign_up(request: Request, response: Response) -> Mapping[str, object]:
     """Sign up ``{"name", "password"}`` → the account, signed in (cookie)."""
     body = await read_body(request, AccountBody, N_("a sign-up"))
     await charge(request, "accounts")
@@ -105,7 +105,7 @@ def backoff(request: Request) -> SignInBackoff:
 
 
 @router.post("/sessions")
-async def sign_in(request: Request, response: Response) -> dict[str, Any]:
+async def sign_in(request: Request, response: Response) -> Mapping[str, object]:
     """Sign in ``{"name", "password"}`` → the account (cookie); the attempt counts against
     the address and the account (:mod:`~metrogames.web.accounts.backoff`) before the password is checked."""
     body = await read_body(request, SignInBody, N_("a sign-in"))
@@ -162,7 +162,7 @@ async def sign_out(request: Request) -> Response:
 
 
 @router.get("/accounts/me")
-async def get_account(request: Request) -> dict[str, Any]:
+async def get_account(request: Request) -> Mapping[str, object]:
     """The signed-in account, or ``{"account": None}`` when nobody is signed in (no cookie, or
     its session ended or expired): asked by every page, so not an error."""
     account = await signed_in(request)
@@ -172,7 +172,7 @@ async def get_account(request: Request) -> dict[str, Any]:
 
 
 @router.patch("/accounts/me")
-async def rename(request: Request) -> dict[str, Any]:
+async def rename(request: Request) -> Mapping[str, object]:
     """Rename the signed-in account: ``{"name"}`` → as ``GET /api/accounts/me``."""
     account = await account_of(request)
     body = await read_body(request, AccountNameBody, N_("a rename"))
@@ -181,7 +181,7 @@ async def rename(request: Request) -> dict[str, Any]:
 
 
 @router.post("/accounts/me/claim")
-async def claim(request: Request) -> dict[str, Any]:
+async def claim(request: Request) -> Mapping[str, object]:
     """Claim the anonymous player of ``Authorization: Bearer <player token>``: its token stops
     working, for the player and for the daily rooms it played."""
     account = await account_of(request)
@@ -194,7 +194,7 @@ async def claim(request: Request) -> dict[str, Any]:
 
 
 @router.get("/accounts/{account}/profile")
-async def get_profile(account: str, request: Request, limit: int = 30) -> dict[str, Any]:
+async def get_profile(account: str, request: Request, limit: int = 30) -> Mapping[str, object]:
     """An account's public page: name, ratings, recent online games and daily history."""
     found = await asyncio.to_thread(accounts(request).get, account)
     viewer = await signed_in(request)
@@ -203,7 +203,7 @@ async def get_profile(account: str, request: Request, limit: int = 30) -> dict[s
     )
 
 
-def profile(request: Request, account: Account, limit: int, owner: bool) -> dict[str, Any]:
+def profile(request: Request, account: Account, limit: int, owner: bool) -> Mapping[str, object]:
     """``{"account", "name", "player", "ratings", "games", "daily"}`` (on a worker thread):
     ``ratings`` ``[{"game", "players", "mu", "sigma", "rating", "games"}]`` (best first),
     ``games`` the account's latest online rooms ``[{"room", "game", "players", "seat",

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from fastapi import APIRouter, Request
 
@@ -22,13 +22,13 @@ def chat(request: Request) -> Chat:
 
 
 @router.post("/rooms/{room}/chat", status_code=201)
-async def post_chat(room: str, request: Request) -> dict[str, Any]:
+async def post_chat(room: str, request: Request) -> Mapping[str, object]:
     """Say ``{"text"}`` at the table (seat token of an online room): ``{"message"}``."""
     body = await read_body(request, ChatBody, N_("a chat message"))
     return {"message": await chat(request).post(room, bearer(request), body.text)}
 
 
 @router.get("/rooms/{room}/chat")
-async def get_chat(room: str, request: Request) -> dict[str, Any]:
+async def get_chat(room: str, request: Request) -> Mapping[str, object]:
     """The online room's latest 100 messages, oldest first: ``{"messages"}``."""
     return {"messages": await chat(request).recent(room, bearer(request))}

@@ -14,7 +14,7 @@ on the database never holds up the event loop.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
@@ -69,7 +69,7 @@ async def who(request: Request) -> tuple[Player, Account | None]:
 
 
 @router.post("/players", status_code=201)
-async def create_player(request: Request) -> dict[str, Any]:
+async def create_player(request: Request) -> Mapping[str, object]:
     """``{"name"}`` → ``{"player", "name", "token"}`` (the token is shown only here)."""
     body = await read_body(request, PlayerBody, N_("a player"))
     await charge(request, "players")
@@ -78,13 +78,13 @@ async def create_player(request: Request) -> dict[str, Any]:
 
 
 @router.get("/players/me")
-async def get_me(request: Request) -> dict[str, Any]:
+async def get_me(request: Request) -> Mapping[str, object]:
     """``{"player", "name", "streak", "best"}`` of the token's player."""
     return await asyncio.to_thread(daily(request).boards.me, await me(request))
 
 
 @router.patch("/players/me")
-async def rename_me(request: Request) -> dict[str, Any]:
+async def rename_me(request: Request) -> Mapping[str, object]:
     """Rename: ``{"name"}`` → as ``GET /api/players/me``."""
     player = await me(request)
     body = await read_body(request, PlayerBody, N_("a player"))
@@ -95,7 +95,7 @@ async def rename_me(request: Request) -> dict[str, Any]:
 @router.get("/players/{player}/history")
 async def get_history(
     player: str, request: Request, game: str | None = None, limit: int = 100
-) -> dict[str, Any]:
+) -> Mapping[str, object]:
     """A player's daily games, newest first, and streak (unshared ranked games: its owner
     only)."""
     return await asyncio.to_thread(
@@ -116,7 +116,7 @@ async def owns(request: Request, player: str) -> bool:
 
 
 @router.get("/daily")
-async def get_daily(request: Request) -> dict[str, Any]:
+async def get_daily(request: Request) -> Mapping[str, object]:
     """Today's date, closing time, the midnight rule and, with a token or a sign-in, the
     player's ranked rooms."""
     player = None
@@ -126,7 +126,7 @@ async def get_daily(request: Request) -> dict[str, Any]:
 
 
 @router.post("/daily/{game}/{day}/start")
-async def start_daily(game: str, day: str, request: Request) -> dict[str, Any]:
+async def start_daily(game: str, day: str, request: Request) -> Mapping[str, object]:
     """Start (or continue) the day's game: ``{"share"}`` → ``{"room", "ranked", "token"}``."""
     service = daily(request)
     player, account = await who(request)
@@ -139,14 +139,14 @@ async def start_daily(game: str, day: str, request: Request) -> dict[str, Any]:
 
 
 @router.get("/daily/{game}/{day}/result")
-async def get_result(game: str, day: str, request: Request) -> dict[str, Any]:
+async def get_result(game: str, day: str, request: Request) -> Mapping[str, object]:
     """The player's finished game of the day: score, rank, percentile, rating, bot."""
     player, _ = await who(request)
     return await daily(request).result(player, game, day)
 
 
 @router.get("/daily/{game}/best")
-async def get_best(game: str, request: Request, limit: int = 20) -> list[dict[str, Any]]:
+async def get_best(game: str, request: Request, limit: int = 20) -> Sequence[Mapping[str, object]]:
     """All-time best shared ranked scores."""
     return await asyncio.to_thread(daily(request).boards.best, game, limit)
 
@@ -154,7 +154,7 @@ async def get_best(game: str, request: Request, limit: int = 20) -> list[dict[st
 @router.get("/daily/{game}/{day}/leaderboard")
 async def get_leaderboard(
     game: str, day: str, request: Request, limit: int = 100, offset: int = 0
-) -> dict[str, Any]:
+) -> Mapping[str, object]:
     """The day's ranking of accounts (equal scores share a rank)."""
     return await asyncio.to_thread(daily(request).boards.leaderboard, game, day, limit, offset)
 
@@ -162,7 +162,7 @@ async def get_leaderboard(
 @router.get("/daily/{game}/{day}/guests")
 async def get_guests(
     game: str, day: str, request: Request, limit: int = 100, offset: int = 0
-) -> dict[str, Any]:
+) -> Mapping[str, object]:
     """The day's ranking of guests, apart from the accounts'."""
     return await asyncio.to_thread(daily(request).boards.leaderboard, game, day, limit, offset, "guests")
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Awaitable
-from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
@@ -44,7 +43,7 @@ def _failure(exc: BaseException) -> str:
     return f"error: {type(exc).__name__}: {first}".rstrip(": ")
 
 
-async def _check(probe: Awaitable[Any]) -> str:
+async def _check(probe: Awaitable[object]) -> str:
     try:
         await asyncio.wait_for(probe, HEALTH_TIMEOUT)
     except Exception as exc:

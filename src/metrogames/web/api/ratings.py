@@ -8,7 +8,7 @@ service); reads and writes run on worker threads.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from collections.abc import Mapping
 
 from fastapi import APIRouter, Request
 from sqlalchemy import select, update
@@ -31,7 +31,7 @@ router = APIRouter(prefix="/api")
 
 
 @router.post("/rooms/{room}/seats/{seat}/account")
-async def link_seat(room: str, seat: SeatNumber, request: Request) -> dict[str, Any]:
+async def link_seat(room: str, seat: SeatNumber, request: Request) -> Mapping[str, object]:
     """Rate this seat for the signed-in account (its seat token; the lobby of an online room)
     → as ``GET /api/rooms/{room}/ratings``."""
     rooms = service(request)
@@ -76,14 +76,14 @@ def _link(rooms: RoomService, room: str, seat: int, account: Account) -> None:
 
 
 @router.get("/rooms/{room}/ratings")
-async def get_ratings(room: str, request: Request) -> dict[str, Any]:
+async def get_ratings(room: str, request: Request) -> Mapping[str, object]:
     """The ratings of a room's seats for its game and player count."""
     rooms = service(request)
     table = await rooms.table(room)
     return await asyncio.to_thread(room_ratings, rooms, table)
 
 
-def room_ratings(rooms: RoomService, table: Table) -> dict[str, Any]:
+def room_ratings(rooms: RoomService, table: Table) -> Mapping[str, object]:
     """``{"room", "game", "players", "seats": [{"seat", "account", "name", "rating"}]}``:
     an account's seat shows the account (id, name) and its rating (``{"mu", "sigma",
     "rating", "games"}``, null before its first rated game), a bot's its fixed rating

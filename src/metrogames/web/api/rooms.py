@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
@@ -54,19 +54,20 @@ from metrogames.web.rooms.views import RoomSummary, move_log
 
 router = APIRouter(prefix="/api")
 # A route's return annotation is its response model: FastAPI builds it (and /api/openapi.json)
-# with pydantic, which cannot follow the recursive JsonValue, so free JSON answers stay
-# dict[str, Any] there; the room core's functions behind them give JsonObject.
+# with pydantic, which cannot follow the recursive JsonValue, so a free JSON answer is a
+# Mapping[str, object] there (a free object in the document, as before; a JsonObject
+# or a typed dict is one); the room core's functions behind them give JsonObject.
 
 
 @router.get("/games")
-async def get_games(request: Request) -> list[dict[str, Any]]:
+async def get_games(request: Request) -> Sequence[Mapping[str, object]]:
     """Every game with its title, player counts, options and bots (the bots' figures in the
     request's language)."""
     return games_list(connection_gettext(request))
 
 
 @router.get("/games/{game}/board")
-async def get_board(game: str) -> dict[str, Any]:
+async def get_board(game: str) -> Mapping[str, object]:
     """The drawing data of ``game`` (404 ``not-found`` for an unknown game)."""
     data = board(game)
     if data is None:
@@ -75,7 +76,7 @@ async def get_board(game: str) -> dict[str, Any]:
 
 
 @router.post("/rooms", status_code=201)
-async def create_room(request: Request) -> dict[str, Any]:
+async def create_room(request: Request) -> Mapping[str, object]:
     """Create a room: ``{"room": <summary>, "tokens": {seat: token}, "host_token"}``."""
     rooms = service(request)
     body = await read_body(request, RoomBody, N_("a room"))  # read before the turn: a slow
@@ -93,7 +94,7 @@ async def get_room(room: str, request: Request) -> RoomSummary:
 
 
 @router.post("/rooms/{room}/join")
-async def join_room(room: str, request: Request) -> dict[str, Any]:
+async def join_room(room: str, request: Request) -> Mapping[str, object]:
     """Claim an open seat: ``{"token"}``."""
     rooms = service(request)
     body = await read_body(request, JoinBody, N_("a join"))
@@ -129,7 +130,7 @@ async def reclaim_seat(room: str, seat: SeatNumber, request: Request) -> RoomSum
 
 
 @router.get("/rooms/{room}/view")
-async def get_view(room: str, request: Request) -> dict[str, Any]:
+async def get_view(room: str, request: Request) -> Mapping[str, object]:
     """The view for the token's seat, or a spectator's without a token."""
     rooms = service(request)
     table = await rooms.table(room)
@@ -137,7 +138,7 @@ async def get_view(room: str, request: Request) -> dict[str, Any]:
 
 
 @router.get("/rooms/{room}/moves")
-async def get_moves(room: str, request: Request) -> dict[str, Any]:
+async def get_moves(room: str, request: Request) -> Mapping[str, object]:
     """The move log as the token's seat (or a spectator) may know it."""
     rooms = service(request)
     table = await rooms.table(room)
@@ -146,7 +147,7 @@ async def get_moves(room: str, request: Request) -> dict[str, Any]:
 
 
 @router.post("/rooms/{room}/actions")
-async def post_action(room: str, request: Request) -> dict[str, Any]:
+async def post_action(room: str, request: Request) -> Mapping[str, object]:
     """Play ``{"action", "step"}``; answers the seat's view after the action (its time goes
     to ``action_round_trip_seconds``: :mod:`~metrogames.web.infra.metrics`)."""
     received = time.perf_counter()
@@ -159,7 +160,7 @@ async def post_action(room: str, request: Request) -> dict[str, Any]:
 
 
 @router.post("/rooms/{room}/hint")
-async def post_hint(room: str, request: Request) -> dict[str, Any]:
+async def post_hint(room: str, request: Request) -> Mapping[str, object]:
     """The coach's best three moves for the token's seat at ``{"step", "about"?}`` (a heavy
     job, given up when the client leaves)."""
     body = await read_body(request, HintBody, "a hint")

@@ -24,6 +24,9 @@ from metrogames.games import game_names, game_type
 from metrogames.web.api import bodies
 from metrogames.web.rooms import views
 
+# The schema's objects are dict[str, Any]: pydantic's own type for them (JsonSchemaValue), read
+# and rewritten here at depth (a JsonObject would need a check at every level of a document
+# pydantic made).
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 REF = "#/$defs/{model}"
 
@@ -49,7 +52,7 @@ def families() -> dict[str, type]:
 def schema_document() -> dict[str, Any]:
     """The JSON Schema document of ``docs/web-schema.json``."""
     parts = families()
-    inputs: list[tuple[str, Any]] = [
+    inputs: list[tuple[str, type]] = [
         ("ViewCommon", views.ViewCommon),
         ("RoomSummary", views.RoomSummary),
         ("Replay", views.Replay),
@@ -145,7 +148,7 @@ def _frames_are_views(defs: dict[str, Any]) -> None:
     defs["ViewMessage"]["properties"]["view"] = {"$ref": REF.format(model="View")}
 
 
-def _close(schema: Any) -> None:
+def _close(schema: object) -> None:
     """Close every object schema that lists its keys, and drop pydantic's property titles
     (the key's own name, capitalised)."""
     if isinstance(schema, list):

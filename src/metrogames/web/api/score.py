@@ -15,7 +15,8 @@ or a long London sheet alike), so it runs on the event loop.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Mapping
+from typing import Annotated
 
 from fastapi import APIRouter, Request
 from pydantic import ConfigDict, Field, RootModel
@@ -36,7 +37,7 @@ class Sheet(RootModel[Annotated[dict[str, Json], Field(max_length=MAX_KEYS)]]):
     model_config = ConfigDict(strict=True, allow_inf_nan=False, frozen=True)
 
 
-def score(sheet: dict[str, Any]) -> dict[str, Any]:
+def score(sheet: Mapping[str, object]) -> Mapping[str, object]:
     """The ``score --json`` breakdown of a decoded score sheet.
 
     Raises:
@@ -65,7 +66,7 @@ def score(sheet: dict[str, Any]) -> dict[str, Any]:
 
 
 @router.post("/score")
-async def post_score(request: Request) -> dict[str, Any]:
+async def post_score(request: Request) -> Mapping[str, object]:
     """Check and score ``{"game", ...}`` (a score sheet): the ``score --json`` breakdown."""
     sheet = (await read_body(request, Sheet, "a score sheet")).root
     await charge(request, "scores")
