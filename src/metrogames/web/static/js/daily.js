@@ -4,7 +4,7 @@
 // pages (#/daily/{game}/{date}). Nothing here knows a rule or a score, nor which games have a
 // daily challenge: it shows what the server sends (GET /api/daily lists the games).
 
-import { h, clear, toast, gameTitle, fmtName, bandRange, bandPhrase } from "./dom.js";
+import { h, clear, toast, gameTitle, fmtName, bandRange, bandPhrase, withRule } from "./dom.js";
 import { t, fmtDate } from "./i18n.js";
 import * as API from "./api.js";
 import { RoomScreen, downloadRecord } from "./room.js";
@@ -99,7 +99,7 @@ export function ensurePlayer() {
     } },
     h("h2", { id: "daily-name-title" }, t("daily.name.title")),
     h("p", { class: "muted" }, t("daily.name.help")),
-    h("label", { class: "row" }, t("daily.name.label"), " ", input),
+    h("label", { class: "row" }, t("daily.name.label"), " ", withRule(input, "daily-name-rule", t("common.name-rule"))),
     errorLine,
     h("div", { class: "buttons" },
       h("button", { class: "btn primary", type: "submit", id: "daily-name-ok" }, t("common.continue")),
@@ -147,7 +147,7 @@ function tokenPanel(onChange) {
           toast(t("token.renamed"), "info");
           onChange();
         } catch (err) { toast(t("token.cannot-rename", { error: err.message })); }
-      } }, h("label", { class: "row" }, t("common.name"), " ", nameInput), h("button", { class: "btn small", type: "submit" }, t("token.rename"))));
+      } }, h("label", { class: "row" }, t("common.name"), " ", withRule(nameInput, "rename-rule", t("common.name-rule"))), h("button", { class: "btn small", type: "submit" }, t("token.rename"))));
   } else {
     body.append(h("p", { class: "small" }, t("token.none-help")));
   }

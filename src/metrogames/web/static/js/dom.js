@@ -130,6 +130,14 @@ export function colourChip(colour, letter, { label = true } = {}) {
   );
 }
 
+// A text field with its rule right under it, read out with it (aria-describedby): a player
+// sees what a field takes before anything is refused.
+export function withRule(input, id, rule) {
+  input.setAttribute("aria-describedby", id);
+  return h("span", { class: "field" }, input,
+    h("span", { class: "muted small field-rule", id, "data-testid": "field-rule" }, rule));
+}
+
 // -- symbols (stations and card faces) ----------------------------------------------------
 function polygon(n, r, rot = -Math.PI / 2) {
   const pts = [];
