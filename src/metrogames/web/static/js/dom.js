@@ -54,9 +54,12 @@ export const COLOUR_HEX = {
   orange: "#ef7d00",
   yellow: "#e8b800",
   black: "#16181d",
-  red: "#d7263d", // red and violet: plug-in games' seats (play-generic.js) only
-  violet: "#9b4dca",
 };
+
+// The seats' colours where a game names none (a plug-in game, play-generic.js): Metro's
+// printed seat colours in their order (metro.json's seat_colours; letters Y B O G P L in
+// English), so seats 5 and 6 are purple and black everywhere.
+export const SEAT_PALETTE = ["yellow", "blue", "orange", "green", "purple", "black"];
 
 // A colour's name in the current language (the code when unknown).
 export function colourName(c) {
@@ -115,6 +118,11 @@ function freshLetters(colours) {
     out[c] = letter;
   }
   return out;
+}
+
+// A seat's letter among its game's seat colours (upper case: Metro's Y B O G P L in English).
+export function seatLetter(colours, seat) {
+  return colourLetters(colours)[colours[seat]].toUpperCase();
 }
 
 // A white pattern drawn over a line of the i-th colour, so lines differ without colour.
