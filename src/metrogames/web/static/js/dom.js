@@ -138,6 +138,20 @@ export function colourChip(colour, letter, { label = true } = {}) {
   );
 }
 
+// Whether the page is laid out for a phone (the style sheet's narrow layout: max-width 600px).
+export const narrow = () => matchMedia("(max-width: 600px)").matches;
+
+// Secondary content behind a summary a tap opens: closed on a phone (a short page), open
+// elsewhere. ``fold(panel)`` folds a panel whose first heading is its title, the heading
+// becoming the summary (the panel keeps its id, so links and tests find it).
+export function fold(panel) {
+  const heading = panel.querySelector(":scope > h2, :scope > .panel-head > h2");
+  const details = h("details", { class: "panel fold", open: !narrow() }, h("summary", {}, heading));
+  panel.classList.remove("panel");
+  details.append(panel);
+  return details;
+}
+
 // A text field with its rule right under it, read out with it (aria-describedby): a player
 // sees what a field takes before anything is refused.
 export function withRule(input, id, rule) {

@@ -1,7 +1,7 @@
 // The home page: choose a game, a mode and options; create a room; join one by code;
 // watch a record file; score a paper game.
 
-import { h, clear, toast, gameTitle, botLabel, presetText, optionValue, withRule } from "./dom.js";
+import { h, clear, toast, gameTitle, botLabel, presetText, optionValue, withRule, fold } from "./dom.js";
 import { rulesGames, gameBlurb } from "./games.js";
 import { scoreGames } from "./score.js";
 import { t } from "./i18n.js";
@@ -241,7 +241,8 @@ export async function renderHome(root, navigate) {
 
   clear(root).append(ways, h("div", { class: "home" },
     h("div", { class: "home-main" }, daily, form),
-    h("div", { class: "home-side" }, accountPanel(navigate, () => renderHome(root, navigate)), learn, recentPanel, join, replay, paper)));
+    h("div", { class: "home-side" }, fold(accountPanel(navigate, () => renderHome(root, navigate))), fold(learn), recentPanel,
+      fold(join), fold(replay), fold(paper))));
 }
 
 /** "Your games": the rooms this browser holds a seat in, those where it is your turn first

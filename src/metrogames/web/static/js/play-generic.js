@@ -18,7 +18,7 @@ const seatHex = (seat) => colourHex(seatColour(seat));
 const letterOf = (seat) => seatLetter(SEAT_PALETTE, seat % SEAT_PALETTE.length);
 
 export function seatMark(seat) {
-  return h("span", { class: "chip", style: { "--c": seatHex(seat) }, "data-colour": seatColour(seat) },
+  return h("span", { class: "chip seat-mark", style: { "--c": seatHex(seat) }, "data-colour": seatColour(seat) },
     h("span", { class: "chip-swatch", "aria-hidden": "true" }, letterOf(seat)),
     h("span", { class: "chip-name" }, colourName(seatColour(seat))));
 }
