@@ -1,12 +1,16 @@
 """The rules pages' diagrams, drawn from the games' own data (never from hand-placed coordinates).
 
 Each diagram is a small SVG made from the package's city map (``metrogames/data/london.json``
-through :func:`metrogames.games.nextstation.citymap.load_city`): stations where the data put
-them, the dotted links the data list, the Thames along the data's course, districts from the
-data's district lists. An example is given by station names only (the line drawn, the section
-tried) and is checked against the map while it is drawn: a "legal" section is a link to a
-station of the card's symbol that crosses nothing drawn, an "illegal" one crosses a drawn
-section, and the scored line's numbers come from the engine's own scoring. The diagrams carry
+or ``paris.json`` through :func:`metrogames.games.nextstation.citymap.load_city`): stations
+where the data put them (Paris's central platform over its four cells, its monuments as
+diamonds), the dotted links the data list, the Thames along the data's course, Paris's
+overhead crossings where the data put them, districts from the data's district lists. An
+example is given by station names only (the line drawn, the section tried, Paris's extra
+section after a free entry) and is checked against the map while it is drawn: a "legal"
+section leaves an end of a drawn line (or a departure station), reaches a station of the
+card's symbol not yet on that line and crosses nothing drawn (an overhead crossing excepted:
+the map's conflict masks leave bridges out), an "illegal" one breaks one of these, and the
+scored line's numbers come from the engine's own scoring. The diagrams carry
 no words (captions are in each page's language), only cell names like ``D3``.
 
 Metro's diagrams are drawn by ``scripts/metro_diagrams.py`` from the tile data.
@@ -52,12 +56,15 @@ class Line:
     def sections(self) -> list[tuple[str, str]]:
         return list(pairwise(self.stations))
 
+    def ends(self) -> tuple[str, str]:
+        return self.stations[0], self.stations[-1]
+
 
 @dataclass(frozen=True)
 class Example:
-    """One picture: the map's window (``cols``/``rows`` inclusive, 0-based), the lines already
-    drawn, the flipped card's symbol (or ``None``), the section tried (two station names) and
-    whether the rules allow it."""
+    """One picture: the map's window (``cols``/``rows`` inclusive, counted from 0), the lines
+    already drawn, the flipped card's face (a symbol, ``free-entry`` or ``None``), the section
+    tried (two station names), whether the rules allow it, and the extra section it earns."""
 
     name: str
     cols: tuple[int, int]
@@ -67,6 +74,8 @@ class Example:
     tried: tuple[str, str] | None = None
     legal: bool = True
     districts: bool = False
+    extra: tuple[str, str] | None = None
+    """Paris's extra section after a free entry ended on a monument (from that monument)."""
 
 
 PURPLE = Line("purple", ("C6", "C5", "C4", "C1"))
@@ -81,6 +90,28 @@ LONDON = (
 )
 """London's diagrams: a legal section (to a pentagon, making an interchange at C4), an
 illegal one (it would cross the purple line), and a scored line with its districts."""
+ORANGE = Line("orange", ("D3", "C4", "B3", "B2"))
+BLUE = Line("blue", ("H4", "F2", "E2", "B2"))
+PARIS_SCORED = Line("orange", ("D3", "C4", "B4", "A5", "A6", "D6", "E5"))
+PARIS = (
+    Example("paris-section-legal", (0, 5), (0, 6), (ORANGE,), "square", ("D3", "D4")),
+    Example("paris-section-illegal", (0, 5), (0, 6), (ORANGE,), "square", ("B2", "D4"), False),
+    Example("paris-bridge", (0, 7), (0, 3), (BLUE,), "triangle", ("D3", "D1")),
+    Example(
+        "paris-free-entry",
+        (0, 5),
+        (0, 6),
+        (Line("orange", ("D3", "C4")),),
+        "free-entry",
+        ("C4", "B4"),
+        extra=("B4", "D6"),
+    ),
+    Example("paris-line-score", (0, 9), (0, 9), (PARIS_SCORED,), districts=True),
+)
+"""Paris's diagrams: a legal section (to a square, from the line's other end), an illegal
+one (it would cross the orange line's D3–C4), the orange pencil's first section over the
+blue line at an overhead crossing (allowed), a free entry to the monument B4 and its extra
+section, and a scored line through three districts with two monuments and the platform."""
 
 
 class DiagramError(ValueError):
@@ -113,13 +144,43 @@ def check(city: CityMap, ex: Example) -> None:
             raise DiagramError(f"{ex.name}: two drawn sections cross")
     if ex.tried is None:
         return
-    target = city.stations[city.station(ex.tried[1])]
-    fits = ex.card is None or target.symbol in (ex.card, "any")
-    legal = fits and not crossing(city, ex.tried, ex.lines)
+    legal = allowed(city, ex.tried, ex.card, ex.lines)
     if legal != ex.legal:
         raise DiagramError(
             f"{ex.name}: the section {ex.tried} is {'legal' if legal else 'illegal'}"
         )
+    if ex.extra is None:
+        return
+    if not (
+        ex.card == "free-entry"
+        and ex.extra[0] == ex.tried[1]
+        and city.stations[city.station(ex.tried[1])].monument
+    ):
+        raise DiagramError(f"{ex.name}: no extra section without a free entry to a monument")
+    line = next(ln for ln in ex.lines if ex.tried[0] in ln.ends())
+    onward = line.stations if ex.tried[0] == line.stations[-1] else line.stations[::-1]
+    grown = Line(line.colour, (*onward, ex.tried[1]))
+    others = tuple(ln for ln in ex.lines if ln is not line)
+    if not allowed(city, ex.extra, "free-entry", (*others, grown)):
+        raise DiagramError(f"{ex.name}: the extra section {ex.extra} is illegal")
+
+
+def allowed(
+    city: CityMap, tried: tuple[str, str], card: str | None, lines: tuple[Line, ...]
+) -> bool:
+    """Whether ``tried`` may be drawn on the flipped ``card`` (``None``: any symbol) over the
+    drawn ``lines``: from an end of one of them (or from a departure station, a line's first
+    section), to a station of the card's symbol (every card reaches a station of symbol
+    ``any``; a free entry reaches every station) not yet on that line, crossing no drawn
+    section (rules: London's "Drawing a section", Paris's "Cards" and "Drawing")."""
+    start, end = tried
+    line = next((ln for ln in lines if start in ln.ends()), None)
+    departures = set(city.raw["departures"].values())
+    if line is None and start not in departures:
+        return False
+    target = city.stations[city.station(end)]
+    fits = card in (None, "free-entry") or target.symbol in (card, "any")
+    return fits and end not in (line.stations if line else ()) and not crossing(city, tried, lines)
 
 
 def line_score(city: CityMap, line: Line) -> LineScore:
@@ -159,7 +220,8 @@ class Canvas:
 
 
 def symbol(x: float, y: float, shape: str, fill: str = "#333", r: float = 9) -> str:
-    """A station's symbol centred on (x, y); ``any`` is London's "?" station."""
+    """A station's symbol (or a card's face) centred on (x, y); ``any`` is London's "?"
+    station, ``monument`` a Paris monument, ``free-entry`` Paris's free-entry card."""
     if shape == "circle":
         return f'<circle cx="{x:g}" cy="{y:g}" r="{r:g}" fill="{fill}"/>'
     if shape == "square":
@@ -171,6 +233,19 @@ def symbol(x: float, y: float, shape: str, fill: str = "#333", r: float = 9) -> 
             for k in range(n)
         )
         return f'<polygon points="{pts}" fill="{fill}"/>'
+    if shape in ("monument", "free-entry"):  # Paris: a diamond with "?" (on a card: a dot)
+        d = r * 1.3
+        mark = (
+            f'<circle cx="{x:g}" cy="{y:g}" r="{r * 0.35:g}" fill="#fff"/>'
+            if shape == "free-entry"
+            else f'<text x="{x:g}" y="{y + 4:g}" font-size="11" font-weight="bold" '
+            f'text-anchor="middle" fill="{fill}">?</text>'
+        )
+        body = fill if shape == "free-entry" else "#fff1c9"
+        return (
+            f'<polygon points="{x:g},{y - d:g} {x + d:g},{y:g} {x:g},{y + d:g} {x - d:g},{y:g}" '
+            f'fill="{body}" stroke="{fill}" stroke-width="2"/>{mark}'
+        )
     return (
         f'<circle cx="{x:g}" cy="{y:g}" r="{r + 1:g}" fill="#fff" stroke="{fill}" stroke-width="2"/>'
         f'<text x="{x:g}" y="{y + 5:g}" font-size="14" font-weight="bold" text-anchor="middle" '
@@ -199,6 +274,9 @@ def draw(city: CityMap, ex: Example) -> str:
             )
     if ex.tried:
         draw_tried(c, ex.tried, ex.legal)
+    if ex.extra:
+        draw_tried(c, ex.extra, True)
+    draw_bridges(c)
     draw_stations(c)
     if ex.card:
         draw_card(c, ex.card)
@@ -208,12 +286,13 @@ def draw(city: CityMap, ex: Example) -> str:
 def draw_districts(c: Canvas) -> None:
     """Each district as the box around its stations' cells, and the line's station count in it."""
     city = c.city
-    counted = {s for line in c.ex.lines for s in line.stations}
+    counted = {city.station(s) for line in c.ex.lines for s in line.stations}
     for d in city.districts:
-        cells = [city.stations[i] for i in range(len(city.stations)) if d.mask >> i & 1]
-        left, top = c.xy(min(s.col for s in cells) - 0.45, min(s.row for s in cells) - 0.45)
-        right, bottom = c.xy(max(s.col for s in cells) + 0.45, max(s.row for s in cells) + 0.45)
-        n = sum(s.name in counted for s in cells)
+        members = [i for i in range(len(city.stations)) if d.mask >> i & 1]
+        cells = [p for i in members for p in city.station_cells[i]]
+        left, top = c.xy(min(x for x, _ in cells) - 0.45, min(y for _, y in cells) - 0.45)
+        right, bottom = c.xy(max(x for x, _ in cells) + 0.45, max(y for _, y in cells) + 0.45)
+        n = sum(i in counted for i in members)
         fill = "#fff3c4" if n else "none"
         c.parts.append(
             f'<rect x="{left:g}" y="{top:g}" width="{right - left:g}" height="{bottom - top:g}" '
@@ -261,6 +340,19 @@ def intersection(
     return (p1[0] + t * dx1, p1[1] + t * dy1)
 
 
+def draw_bridges(c: Canvas) -> None:
+    """Each overhead crossing in the window: a small bridge where its two links cross."""
+    for b in c.city.raw.get("bridges", ()):
+        col, row = b["at"]
+        if c.ex.cols[0] <= col <= c.ex.cols[1] and c.ex.rows[0] <= row <= c.ex.rows[1]:
+            x, y = c.xy(col, row)
+            c.parts.append(
+                f'<g class="bridge" transform="translate({x:g} {y:g})" fill="#fff" '
+                f'stroke="#1b5a8e" stroke-width="2"><rect x="-7" y="-7" width="14" height="14" '
+                f'rx="3" transform="rotate(45)"/><path d="M-5 3 Q0 -5 5 3" fill="none"/></g>'
+            )
+
+
 def draw_stations(c: Canvas) -> None:
     city = c.city
     departures = {name: colour for colour, name in city.raw["departures"].items()}
@@ -268,6 +360,7 @@ def draw_stations(c: Canvas) -> None:
         if not c.inside(s.name):
             continue
         x, y = c.xy(s.col, s.row)
+        platform = len(city.station_cells[s.index]) > 1
         if s.name in departures:
             c.parts.append(
                 f'<circle cx="{x:g}" cy="{y:g}" r="14" fill="none" '
@@ -275,7 +368,17 @@ def draw_stations(c: Canvas) -> None:
             )
         if s.tourist_site:
             c.parts.append(f'<circle cx="{x:g}" cy="{y:g}" r="13" fill="#ffe08a"/>')
-        c.parts.append(symbol(x, y, s.symbol))
+        if platform:  # Paris's central platform: one big station over its cells
+            c.parts.append(
+                f'<rect x="{x - 0.78 * CELL:g}" y="{y - 0.78 * CELL:g}" width="{1.56 * CELL:g}" '
+                f'height="{1.56 * CELL:g}" rx="8" fill="#fff" stroke="#333" stroke-width="3"/>'
+                f'<text x="{x:g}" y="{y + 8:g}" font-size="24" font-weight="bold" '
+                f'text-anchor="middle" fill="#333">?</text>'
+            )
+        elif s.monument:
+            c.parts.append(symbol(x, y, "monument"))
+        else:
+            c.parts.append(symbol(x, y, s.symbol))
         c.parts.append(
             f'<text x="{x - 17:g}" y="{y - 11:g}" font-size="9" fill="#666">{escape(s.name)}</text>'
         )
@@ -292,5 +395,9 @@ def draw_card(c: Canvas, face: str) -> None:
 
 def diagrams() -> dict[str, str]:
     """Every diagram's SVG text by file name (``london-section-legal.svg``, …)."""
-    london = load_city("london")
-    return {f"{ex.name}.svg": draw(london, ex) for ex in LONDON} | metro_diagrams.diagrams()
+    london, paris = load_city("london"), load_city("paris")
+    return (
+        {f"{ex.name}.svg": draw(london, ex) for ex in LONDON}
+        | {f"{ex.name}.svg": draw(paris, ex) for ex in PARIS}
+        | metro_diagrams.diagrams()
+    )

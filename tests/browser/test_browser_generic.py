@@ -89,3 +89,49 @@ def test_line3_hotseat_to_the_end_on_the_generic_screen(page: Page, plugin_serve
     expect(page.locator("svg.board-generic .cell-mark")).to_have_count(9)
     expect(page.locator("svg.board-generic .hit-cell")).to_have_count(0)  # a replay plays nothing
     shot(page, "generic-line3-replay")
+
+
+# dom.js COLOUR_HEX of yellow blue orange green purple black, as the browser reports them
+METRO_FILLS = [
+    "rgb(232, 184, 0)",
+    "rgb(31, 111, 209)",
+    "rgb(239, 125, 0)",
+    "rgb(21, 146, 74)",
+    "rgb(132, 70, 214)",
+    "rgb(22, 24, 29)",
+]
+
+
+def test_plug_in_seats_take_metro_s_seat_colours(page: Page, plugin_server: str) -> None:
+    """A plug-in game's seats 1 to 6 are coloured as Metro's (yellow, blue, orange, green,
+    purple, black: Metro's own board data says so), each with its letter Y B O G P L, never
+    red or violet; on line3's board the two seats' marks are yellow Y and blue B."""
+    assert call(plugin_server, "GET", "/api/games/metro/board")["colours"] == [
+        "yellow", "blue", "orange", "green", "purple", "black"
+    ]  # fmt: skip
+    page.goto(f"{plugin_server}/")
+    page.wait_for_selector("#create-form")
+    chips = page.evaluate(
+        """async () => { const { seatMark } = await import("/js/play-generic.js");
+          const box = document.body.appendChild(document.createElement("div"));
+          return [0, 1, 2, 3, 4, 5, 6].map((seat) => { const chip = box.appendChild(seatMark(seat));
+            const swatch = chip.querySelector(".chip-swatch");
+            return [getComputedStyle(swatch).backgroundColor, swatch.textContent,
+                    chip.querySelector(".chip-name").textContent]; }); }"""
+    )
+    assert [c[0] for c in chips[:6]] == METRO_FILLS, chips
+    assert "".join(c[1] for c in chips[:6]) == "YBOGPL"
+    assert [c[2] for c in chips[:6]] == ["yellow", "blue", "orange", "green", "purple", "black"]
+    assert chips[6] == chips[0]  # a seventh seat starts the palette again
+
+    create_game(page, plugin_server, "line3", "hotseat", name="Ada")
+    for seat in (0, 1):
+        hit = page.locator("svg.board-generic .hit-cell").first
+        cell = hit.get_attribute("data-cell")
+        step = step_of(page)
+        hit.click()
+        wait_step_after(page, step)
+        mark = page.locator(f"svg.board-generic .cell[data-cell={cell}]")
+        expect(mark.locator(".cell-mark")).to_have_attribute("fill", ["#e8b800", "#1f6fd1"][seat])
+        expect(mark.locator(".cell-mark-text")).to_have_text("YB"[seat])
+    shot(page, "generic-line3-seat-colours")

@@ -139,7 +139,7 @@ def test_a_london_turn_and_a_refusal_in_each_language(
         switch_to(page, lang)
         expect(page.locator("#daily-nav")).to_have_text(words["daily"])
         expect(page.locator("#create-btn")).to_have_text(words["start"])
-        expect(page.locator(".join h2")).to_have_text(words["join"])
+        expect(page.locator(".fold:has(> .join) > summary h2")).to_have_text(words["join"])
         assert kept_choice(page) == (lang, lang)
         # a malformed room code says why, in the language
         page.fill("#join-code", "abc!")

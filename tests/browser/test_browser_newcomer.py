@@ -329,3 +329,50 @@ def test_the_home_page_shows_the_three_ways_to_play_in_its_first_screen_on_a_pho
         expect(page.locator("input[name=mode][value=solo]")).to_be_checked()
     finally:
         page.context.close()
+
+
+def test_the_home_page_is_under_2000_px_on_a_phone_and_keeps_every_way_to_play(
+    browser: Browser, server: str, errors: PageErrors
+) -> None:
+    """At 390×844 the home page was about 3,550 px tall; now under 2,000: the secondary panels
+    are folded behind their titles (a tap opens each, its content there: the account's
+    sign-in, the guided games and rules, joining by code, a record file, the paper-sheet
+    scorer), the daily challenge's ranking notes too, and the ways to play — the three
+    doors, the two daily cards, the whole new-game form — stay open on the page."""
+    page = new_page(browser, errors, **PHONE)
+    try:
+        page.goto(f"{server}/")
+        page.wait_for_selector("#create-form")
+        expect(page.locator(".daily-card .daily-play")).to_have_count(2)
+        height = page.evaluate("document.documentElement.scrollHeight")
+        shot(page, "newcomer-home-phone-whole")
+        assert height < 2000, height
+        for selector in ("#create-btn", "#your-name", "input[name=mode][value=online]"):
+            expect(page.locator(selector)).to_be_visible()
+        folds = page.locator(".home details.fold")
+        expect(folds).to_have_count(5)
+        inside = ["#account-name", "[data-testid=learn-london]", "#join-code", "#record-file"]
+        inside.append("#score-panel a[data-game=london]")
+        for i, selector in enumerate(inside):
+            fold = folds.nth(i)
+            assert fold.get_attribute("open") is None  # folded on a phone
+            expect(page.locator(selector)).to_be_hidden()
+            fold.locator("summary").tap()
+            expect(page.locator(selector)).to_be_visible()
+        notes = page.locator("details.daily-notes")
+        expect(page.locator("[data-testid=midnight-rule]")).to_be_hidden()
+        notes.locator("summary").tap()
+        expect(page.locator("[data-testid=midnight-rule]")).to_be_visible()
+        grown = page.evaluate("document.documentElement.scrollHeight")
+        assert grown > height + 1000, (grown, height)  # what was folded is all there
+    finally:
+        page.context.close()
+
+
+def test_on_a_wide_screen_the_home_page_s_panels_stay_open(page: Page, server: str) -> None:
+    page.goto(f"{server}/")
+    page.wait_for_selector("#create-form")
+    for fold in page.locator(".home details.fold, details.daily-notes").all():
+        assert fold.get_attribute("open") is not None
+    expect(page.locator("#account-name")).to_be_visible()
+    expect(page.locator("[data-testid=midnight-rule]")).to_be_visible()

@@ -118,19 +118,20 @@ def test_every_option_a_rules_page_names_is_on_the_new_game_form(
         assert not extra, (game, lang, f"options not on the form: {extra}")
 
 
-@pytest.mark.parametrize(("game", "title", "word"), [
-    ("london", "Next Station: London", "päťuholník"),
-    ("metro", "Metro (Dirk Henn)", "koľaje"),
+@pytest.mark.parametrize(("game", "title", "word", "pictures"), [
+    ("london", "Next Station: London", "päťuholník", 3),
+    ("paris", "Next Station: Paris", "štvorec", 5),
+    ("metro", "Metro (Dirk Henn)", "koľaje", 3),
 ])  # fmt: skip
 def test_a_rules_page_shows_its_diagrams(
-    page: Page, server: str, game: str, title: str, word: str
+    page: Page, server: str, game: str, title: str, word: str, pictures: int
 ) -> None:
-    """Three pictures on each illustrated page, loaded from the server, with their words in
+    """The pictures of each illustrated page, loaded from the server, with their words in
     the reader's language (Slovak here)."""
     page.goto(f"{server}/#/rules/{game}")
     images = page.locator("[data-testid=rules-text] img")
-    expect(images).to_have_count(3)
-    for i in range(3):
+    expect(images).to_have_count(pictures)
+    for i in range(pictures):
         image = images.nth(i)
         image.scroll_into_view_if_needed()
         expect(image).to_be_visible()

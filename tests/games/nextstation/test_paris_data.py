@@ -1,6 +1,6 @@
 """Next Station: Paris — the city data file and what its loader derives from it.
 
-Rules: ``docs/next-station-paris.md`` ("Map", "Cards", "Scoring"); map facts transcribed from
+Rules: ``docs/engine-rules-paris.md`` ("Map", "Cards", "Scoring"); map facts transcribed from
 ``reference/paris.json`` into ``src/metrogames/data/paris.json`` (the tests never read ../shared).
 """
 

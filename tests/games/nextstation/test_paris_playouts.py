@@ -1,6 +1,6 @@
 """Next Station: Paris — seeded random playouts checked against an independent model.
 
-Rules: ``docs/next-station-paris.md`` (all of it) and docs/design.md, "Tests that earn their keep":
+Rules: ``docs/engine-rules-paris.md`` (all of it) and docs/design.md, "Tests that earn their keep":
 after every step the legal actions apply cleanly, the engine's legal actions equal a brute-force
 enumeration written here from the rules, and the scores equal a full recount computed here from
 the lines' station/section masks (not from the engine's scoring code).

@@ -1,6 +1,6 @@
 """Next Station: Paris — rules on small hand-checked positions and real dealt rounds.
 
-Rules: ``docs/next-station-paris.md`` (and London's rules where Paris shares them). Games are
+Rules: ``docs/engine-rules-paris.md`` (and London's rules where Paris shares them). Games are
 solo unless said otherwise, with the colour cycle orange, blue, green, purple, so round 1 is
 drawn in orange from D3, round 2 in blue from H4.
 """

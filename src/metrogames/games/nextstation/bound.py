@@ -1,7 +1,7 @@
 """A cheap upper bound of a player's final score on a known deal, by scoring component.
 
 Source: ``docs/engine-rules-london.md`` ("A round", "Scoring a line", "End of game", "Advanced
-module 2") and ``docs/next-station-paris.md`` ("Cards", "Scoring"). It relaxes every rule but
+module 2") and ``docs/engine-rules-paris.md`` ("Cards", "Scoring"). It relaxes every rule but
 the count of sections: a round's line has at most one section per turn (two for a free-entry
 card, one more with the double-section power), so at most that plus one stations; each
 component is then bounded on its own, as if the lines could be drawn anywhere. It holds for

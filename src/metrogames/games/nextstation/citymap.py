@@ -7,7 +7,7 @@ section cross anything on the map?" is one AND. Crossings are recomputed from ge
 never listed by hand.
 
 Source: ``docs/engine-rules-london.md`` (Components, Drawing a section) and
-``docs/next-station-paris.md`` (Map).
+``docs/engine-rules-paris.md`` (Map).
 """
 
 from __future__ import annotations

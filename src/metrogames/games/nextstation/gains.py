@@ -2,7 +2,7 @@
 total at once, counted from what it changes rather than by scoring a clone of the state.
 
 Source: the scoring of ``docs/engine-rules-london.md`` ("Scoring a line", "End of game") and
-``docs/next-station-paris.md`` ("Scoring"), as :func:`.scoring.breakdown` counts it for a game
+``docs/engine-rules-paris.md`` ("Scoring"), as :func:`.scoring.breakdown` counts it for a game
 that would end now. An action changes one line of one map: that line's score (recounted), the
 tourist boxes it crosses, the interchange points of the stations it newly reaches (by the other
 lines through each), the bridge points of the bridges it newly uses, and the objectives (checked

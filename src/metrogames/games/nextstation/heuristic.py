@@ -1,7 +1,7 @@
 """Next Station's position estimate for search bots: a fast greedy playout of one player's map.
 
 Source: the scoring of ``docs/engine-rules-london.md`` ("Scoring a line", "End of game") and
-``docs/next-station-paris.md`` ("Scoring"). Players' maps never interact (rules, "Structure of a
+``docs/engine-rules-paris.md`` ("Scoring"). Players' maps never interact (rules, "Structure of a
 game"), so one player's final score depends only on their own map and the cards: the estimate
 plays the rest of the game for that player alone, on the deal's known card order, and returns
 the final total the engine's own scoring gives.

@@ -1,7 +1,7 @@
 """Shared objectives: one predicate per objective id, over a player's whole map.
 
 Sources: ``docs/engine-rules-london.md`` ("Advanced module 1") and
-``docs/next-station-paris.md`` ("Shared objectives"). A city's data file lists which ids it
+``docs/engine-rules-paris.md`` ("Shared objectives"). A city's data file lists which ids it
 uses; a new city's objectives are added here as small predicates.
 """
 

@@ -4,7 +4,7 @@
 Every index is a position in a list of the city's drawing data (``board_json``: ``colours``,
 ``stations``, ``links``, ``cards``, ``objectives``, ``powers``), which is the data files'
 order. Source of the facts: ``docs/engine-rules-london.md`` ("A round", "Colour rotation")
-and ``docs/next-station-paris.md``.
+and ``docs/engine-rules-paris.md``.
 """
 
 from __future__ import annotations

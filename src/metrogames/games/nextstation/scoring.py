@@ -1,7 +1,7 @@
 """Scoring a Next Station map: lines at the end of each round, the rest at the end of the game.
 
 Source: ``docs/engine-rules-london.md`` ("Scoring a line", "End of game") and
-``docs/next-station-paris.md`` ("Scoring"). What differs between cities is data: river points
+``docs/engine-rules-paris.md`` ("Scoring"). What differs between cities is data: river points
 per crossing, monument points, the tourist table, bridge points. All values are points.
 """
 
@@ -247,7 +247,7 @@ def percentile(city: CityMap, total: int) -> float | None:
     bot's solo scores stored with the map): the percentage of games scoring less, counting
     equal scores half (0-100). ``None`` when the city has no reference.
 
-    Source: docs/next-station-paris.md ("show the player's percentile instead").
+    Source: docs/engine-rules-paris.md ("show the player's percentile instead").
     """
     games = sum(city.reference_scores.values())
     if not games:

@@ -1,7 +1,7 @@
 """The Next Station game and its states (London and Paris share them).
 
 Source: ``docs/engine-rules-london.md`` ("Structure of a game", "A round", "Drawing a section",
-"Advanced module 2") and ``docs/next-station-paris.md`` ("Cards"). Turns are simultaneous: in
+"Advanced module 2") and ``docs/engine-rules-paris.md`` ("Cards"). Turns are simultaneous: in
 each turn every player still to act is in :meth:`NextStationState.to_move`; card flips are chance
 actions (card ids) of the player :data:`~metrogames.core.protocol.CHANCE`.
 

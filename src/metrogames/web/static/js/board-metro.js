@@ -2,14 +2,10 @@
 // colours, the central block, placed tiles drawn from their tracks. Routes are coloured by
 // following the placed tracks from each station (a drawing matter; scores come from the view).
 
-import { s, clear, colourHex, colourLetters, DASHES, colourName, isDark } from "./dom.js";
+import { s, clear, colourHex, DASHES, colourName, isDark, seatLetter } from "./dom.js";
 import { t } from "./i18n.js";
 import { cell, cellPolygon, closeZoom, largestSquare, tapOrZoom } from "./taphit.js";
 
-// A seat's letter: its colour's, in the page's language (dom.js colourLetters).
-export function seatLetter(colours, seat) {
-  return colourLetters(colours)[colours[seat]].toUpperCase();
-}
 const U = 64;
 const M = 0.62 * U;
 const SIDES = { north: 0, east: 1, south: 2, west: 3, N: 0, E: 1, S: 2, W: 3 };

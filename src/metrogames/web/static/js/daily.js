@@ -4,7 +4,7 @@
 // pages (#/daily/{game}/{date}). Nothing here knows a rule or a score, nor which games have a
 // daily challenge: it shows what the server sends (GET /api/daily lists the games).
 
-import { h, clear, toast, gameTitle, fmtName, bandRange, bandPhrase } from "./dom.js";
+import { h, clear, toast, gameTitle, fmtName, bandRange, bandPhrase, withRule, narrow } from "./dom.js";
 import { t, fmtDate } from "./i18n.js";
 import * as API from "./api.js";
 import { RoomScreen, downloadRecord } from "./room.js";
@@ -99,7 +99,7 @@ export function ensurePlayer() {
     } },
     h("h2", { id: "daily-name-title" }, t("daily.name.title")),
     h("p", { class: "muted" }, t("daily.name.help")),
-    h("label", { class: "row" }, t("daily.name.label"), " ", input),
+    h("label", { class: "row" }, t("daily.name.label"), " ", withRule(input, "daily-name-rule", t("common.name-rule"))),
     errorLine,
     h("div", { class: "buttons" },
       h("button", { class: "btn primary", type: "submit", id: "daily-name-ok" }, t("common.continue")),
@@ -147,7 +147,7 @@ function tokenPanel(onChange) {
           toast(t("token.renamed"), "info");
           onChange();
         } catch (err) { toast(t("token.cannot-rename", { error: err.message })); }
-      } }, h("label", { class: "row" }, t("common.name"), " ", nameInput), h("button", { class: "btn small", type: "submit" }, t("token.rename"))));
+      } }, h("label", { class: "row" }, t("common.name"), " ", withRule(nameInput, "rename-rule", t("common.name-rule"))), h("button", { class: "btn small", type: "submit" }, t("token.rename"))));
   } else {
     body.append(h("p", { class: "small" }, t("token.none-help")));
   }
@@ -222,9 +222,11 @@ export function dailyPanel(navigate) {
         t("daily.closes-in"), " ", h("strong", { class: "countdown", "aria-live": "off" }, timeLeft(daily.closes_at)), "."),
       badToken ? h("p", { class: "note" }, t("daily.bad-token-note")) : "",
       cards,
-      h("p", { class: "small midnight-rule", "data-testid": "midnight-rule" }, h("strong", {}, t("daily.midnight")), " ", daily.midnight_rule),
-      h("p", { class: "small account-rule", "data-testid": "account-rule" }, h("strong", {}, t("daily.who-ranks")), " ", daily.account_rule),
-      API.signedIn() ? "" : h("p", { class: "small muted", "data-testid": "guest-note" }, t("daily.guest-note", { n: daily.guest_ranked })),
+      // what ranks: folded on a phone (a short home page), open elsewhere
+      h("details", { class: "daily-notes", open: !narrow() }, h("summary", { class: "small" }, t("daily.ranking-notes")),
+        h("p", { class: "small midnight-rule", "data-testid": "midnight-rule" }, h("strong", {}, t("daily.midnight")), " ", daily.midnight_rule),
+        h("p", { class: "small account-rule", "data-testid": "account-rule" }, h("strong", {}, t("daily.who-ranks")), " ", daily.account_rule),
+        API.signedIn() ? "" : h("p", { class: "small muted", "data-testid": "guest-note" }, t("daily.guest-note", { n: daily.guest_ranked }))),
       h("p", { class: "small" }, me ? `${t("daily.playing-as", { name: me.name })} ` : "", dailyGames(daily).length ? link(navigate, dailyHref(dailyGames(daily)[0], daily.date), t("daily.leaderboards")) : ""),
       API.signedIn() ? "" : tokenPanel(refresh));
     timer = setInterval(() => { if (!section.isConnected) clearInterval(timer); else countdowns(); }, 1000);

@@ -54,9 +54,12 @@ export const COLOUR_HEX = {
   orange: "#ef7d00",
   yellow: "#e8b800",
   black: "#16181d",
-  red: "#d7263d", // red and violet: plug-in games' seats (play-generic.js) only
-  violet: "#9b4dca",
 };
+
+// The seats' colours where a game names none (a plug-in game, play-generic.js): Metro's
+// printed seat colours in their order (metro.json's seat_colours; letters Y B O G P L in
+// English), so seats 5 and 6 are purple and black everywhere.
+export const SEAT_PALETTE = ["yellow", "blue", "orange", "green", "purple", "black"];
 
 // A colour's name in the current language (the code when unknown).
 export function colourName(c) {
@@ -117,6 +120,11 @@ function freshLetters(colours) {
   return out;
 }
 
+// A seat's letter among its game's seat colours (upper case: Metro's Y B O G P L in English).
+export function seatLetter(colours, seat) {
+  return colourLetters(colours)[colours[seat]].toUpperCase();
+}
+
 // A white pattern drawn over a line of the i-th colour, so lines differ without colour.
 export const DASHES = [null, "1.5 4", "7 4", "9 3 2 3", "2 2", "12 3"];
 
@@ -128,6 +136,28 @@ export function colourChip(colour, letter, { label = true } = {}) {
     h("span", { class: "chip-swatch", "aria-hidden": "true" }, letter.toUpperCase()),
     label ? h("span", { class: "chip-name" }, colourName(colour)) : null,
   );
+}
+
+// Whether the page is laid out for a phone (the style sheet's narrow layout: max-width 600px).
+export const narrow = () => matchMedia("(max-width: 600px)").matches;
+
+// Secondary content behind a summary a tap opens: closed on a phone (a short page), open
+// elsewhere. ``fold(panel)`` folds a panel whose first heading is its title, the heading
+// becoming the summary (the panel keeps its id, so links and tests find it).
+export function fold(panel) {
+  const heading = panel.querySelector(":scope > h2, :scope > .panel-head > h2");
+  const details = h("details", { class: "panel fold", open: !narrow() }, h("summary", {}, heading));
+  panel.classList.remove("panel");
+  details.append(panel);
+  return details;
+}
+
+// A text field with its rule right under it, read out with it (aria-describedby): a player
+// sees what a field takes before anything is refused.
+export function withRule(input, id, rule) {
+  input.setAttribute("aria-describedby", id);
+  return h("span", { class: "field" }, input,
+    h("span", { class: "muted small field-rule", id, "data-testid": "field-rule" }, rule));
 }
 
 // -- symbols (stations and card faces) ----------------------------------------------------

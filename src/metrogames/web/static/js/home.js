@@ -1,7 +1,7 @@
 // The home page: choose a game, a mode and options; create a room; join one by code;
 // watch a record file; score a paper game.
 
-import { h, clear, toast, gameTitle, botLabel, presetText, optionValue } from "./dom.js";
+import { h, clear, toast, gameTitle, botLabel, presetText, optionValue, withRule, fold } from "./dom.js";
 import { rulesGames, gameBlurb } from "./games.js";
 import { scoreGames } from "./score.js";
 import { t } from "./i18n.js";
@@ -78,15 +78,17 @@ export async function renderHome(root, navigate) {
       for (let n = minCount; n <= hi; n++) sel.append(h("option", { value: n, selected: n === st.count }, String(n)));
       seats.append(h("label", { class: "row" }, t("home.player-count"), " ", sel));
     }
-    seats.append(h("label", { class: "row" }, st.mode === "hotseat" ? t("home.player-n", { n: 1 }) : t("common.your-name"), " ", nameInput));
+    seats.append(h("label", { class: "row" }, st.mode === "hotseat" ? t("home.player-n", { n: 1 }) : t("common.your-name"), " ", withRule(nameInput, "your-name-rule", t("common.name-rule-optional"))));
     for (let i = 1; i < (st.mode === "solo" ? 1 : st.count); i++) {
       if (st.mode === "bots") {
         seats.append(h("label", { class: "row" }, t("home.seat-bot", { n: i + 1 }), " ", botSelect(g, i - 1)));
       } else if (st.mode === "hotseat") {
-        seats.append(h("label", { class: "row" }, t("home.player-n", { n: i + 1 }), " ", h("input", {
+        const input = h("input", {
           maxlength: "24", value: st.names[i], placeholder: t("home.player-n", { n: i + 1 }), "data-seat": i,
           oninput: (ev) => { st.names[i] = ev.target.value; },
-        })));
+        });
+        seats.append(h("label", { class: "row" }, t("home.player-n", { n: i + 1 }), " ",
+          withRule(input, `seat-name-rule-${i}`, t("common.name-rule-optional"))));
       } else if (st.mode === "online") {
         const sel = h("select", { "data-seat": i, onchange: (ev) => { st.online[i - 1] = ev.target.value; } },
           h("option", { value: "human", selected: st.online[i - 1] === "human" }, t("home.seat-human")),
@@ -239,7 +241,8 @@ export async function renderHome(root, navigate) {
 
   clear(root).append(ways, h("div", { class: "home" },
     h("div", { class: "home-main" }, daily, form),
-    h("div", { class: "home-side" }, accountPanel(navigate, () => renderHome(root, navigate)), learn, recentPanel, join, replay, paper)));
+    h("div", { class: "home-side" }, fold(accountPanel(navigate, () => renderHome(root, navigate))), fold(learn), recentPanel,
+      fold(join), fold(replay), fold(paper))));
 }
 
 /** "Your games": the rooms this browser holds a seat in, those where it is your turn first

@@ -4,20 +4,23 @@
 // `scores`, whose turn it is. A legal action that names a cell is played by clicking the cell;
 // any other legal action is a button. Nothing here knows a rule: the server's `legal` decides.
 
-import { h, s, clear, activate, colourHex, fmtName, youName } from "./dom.js";
+import { h, s, clear, activate, colourHex, colourName, fmtName, youName, seatLetter, SEAT_PALETTE } from "./dom.js";
 import { t } from "./i18n.js";
 import { gameTitle } from "./games.js";
 
 const U = 64; // a cell, in SVG units
 const M = 6; // the margin around the grid
-const SEAT_COLOURS = ["blue", "pink", "green", "orange", "purple", "yellow", "red", "violet"];
 
-// A seat's colour, and its number beside it (never colour alone).
-const seatHex = (seat) => colourHex(SEAT_COLOURS[seat % SEAT_COLOURS.length]);
+// A seat's colour from the shared seat palette (dom.js SEAT_PALETTE: Metro's), and its letter
+// on it (never colour alone).
+const seatColour = (seat) => SEAT_PALETTE[seat % SEAT_PALETTE.length];
+const seatHex = (seat) => colourHex(seatColour(seat));
+const letterOf = (seat) => seatLetter(SEAT_PALETTE, seat % SEAT_PALETTE.length);
 
 export function seatMark(seat) {
-  return h("span", { class: "chip", style: { "--c": seatHex(seat) } },
-    h("span", { class: "chip-swatch", "aria-hidden": "true" }, String(seat + 1)));
+  return h("span", { class: "chip seat-mark", style: { "--c": seatHex(seat) }, "data-colour": seatColour(seat) },
+    h("span", { class: "chip-swatch", "aria-hidden": "true" }, letterOf(seat)),
+    h("span", { class: "chip-name" }, colourName(seatColour(seat))));
 }
 
 // An action as a button says it: a string as it is, anything else as its JSON.
@@ -91,7 +94,7 @@ export class GenericScreen {
         s("text", { class: "cell-name", x: 6, y: 14, text: c.name }));
       if (held) {
         g.append(s("circle", { class: "cell-mark", cx: U / 2, cy: U / 2 + 4, r: U / 3, fill: seatHex(seat), "data-seat": seat }),
-          s("text", { class: "cell-mark-text", x: U / 2, y: U / 2 + 4, dy: "0.35em", "text-anchor": "middle", text: String(seat + 1) }));
+          s("text", { class: "cell-mark-text", x: U / 2, y: U / 2 + 4, dy: "0.35em", "text-anchor": "middle", text: letterOf(seat) }));
         const who = fmtName((v.seats[seat] || {}).name);
         g.append(s("title", { text: t("generic.cell-of", { cell: c.name, name: who }) }));
       }

@@ -1,9 +1,9 @@
 // Metro at the table: the board, the player's tile(s), the legal squares (from `legal`),
 // the trains on their way, scores and whose turn it is.
 
-import { h, clear, colourHex, fmtName, youName, colourName } from "./dom.js";
+import { h, clear, colourHex, fmtName, youName, colourName, seatLetter } from "./dom.js";
 import { t } from "./i18n.js";
-import { MetroBoard, moveFigure, seatLetter, tileSvg } from "./board-metro.js";
+import { MetroBoard, moveFigure, tileSvg } from "./board-metro.js";
 import { confirmMoves, confirmToggle, pendingBar } from "./confirm.js";
 
 export function seatChip(board, seat, { label = true } = {}) {

@@ -1,6 +1,6 @@
 // A room: the lobby while it waits, the table while it plays, the results at the end.
 
-import { h, clear, toast, fmtName, gameTitle, presetText, optionValue, botLevel, bandRange, bandPhrase } from "./dom.js";
+import { h, clear, toast, fmtName, gameTitle, presetText, optionValue, botLevel, bandRange, bandPhrase, withRule } from "./dom.js";
 import { t, fmtNumber, currentLang } from "./i18n.js";
 import * as API from "./api.js";
 import { familyOf } from "./families.js";
@@ -198,7 +198,7 @@ export class RoomScreen {
       h("div", { class: "share" }, h("input", { readonly: true, value: link, id: "share-link", onfocus: (ev) => ev.target.select() }),
         h("button", { class: "btn small", onclick: () => copy(link) }, t("common.copy"))),
       lobbyFacts(sum),
-      !mine.size && open ? h("label", { class: "row" }, t("common.your-name"), " ", nameInput) : null,
+      !mine.size && open ? h("label", { class: "row" }, t("common.your-name"), " ", withRule(nameInput, "join-name-rule", t("common.name-rule-optional"))) : null,
       h("ul", { class: "lobby-seats" }, rows),
       !mine.size && !open ? h("p", { class: "notice", "data-testid": "room-full" }, t("room.full")) : null,
       host ? h("div", { class: "buttons" }, h("button", {
