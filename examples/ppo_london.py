@@ -72,6 +72,7 @@ class Config:
     hidden: int = 256
     eval_every: int = 50_000
     eval_deals: int = 50
+    final_deals: int = 200
     deal_seed: int = 2026
     out_dir: str = "ppo-out"
 
@@ -79,6 +80,8 @@ class Config:
 class Agent(nn.Module):
     """Actor-critic MLP: observation ``(B, obs_size)`` float, scaled to ``[0, 1]`` by
     ``scale`` → logits ``(B, actions)`` and value ``(B,)`` (in scaled reward units)."""
+
+    scale: torch.Tensor
 
     def __init__(self, scale: np.ndarray, actions: int, hidden: int) -> None:
         super().__init__()
@@ -114,12 +117,31 @@ def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     return logits.masked_fill(~mask, MASKED_LOGIT)
 
 
-def distribution(agent: Agent, obs: torch.Tensor, mask: torch.Tensor) -> tuple[
-    torch.distributions.Categorical, torch.Tensor
-]:
-    """The masked policy's distribution over actions and the value, for a batch."""
+@dataclass(frozen=True)
+class Policy:
+    """The masked policy on a batch: log-probabilities ``(B, A)`` (illegal actions about
+    ``-1e8``) and the value ``(B,)``."""
+
+    logprobs: torch.Tensor
+    value: torch.Tensor
+
+    def sample(self) -> torch.Tensor:
+        """One action per row ``(B,)``, drawn with the policy's probabilities."""
+        return torch.multinomial(self.logprobs.exp(), 1).squeeze(-1)
+
+    def logprob(self, actions: torch.Tensor) -> torch.Tensor:
+        """The log-probability of ``actions`` ``(B,)``."""
+        return self.logprobs.gather(-1, actions[:, None]).squeeze(-1)
+
+    def entropy(self) -> torch.Tensor:
+        """The entropy of each row ``(B,)`` (illegal actions, of probability 0, add 0)."""
+        return -(self.logprobs.exp() * self.logprobs).sum(-1)
+
+
+def policy(agent: Agent, obs: torch.Tensor, mask: torch.Tensor) -> Policy:
+    """The masked policy and the value for a batch of observations and masks."""
     logits, value = agent(obs)
-    return torch.distributions.Categorical(logits=masked_logits(logits, mask)), value
+    return Policy(torch.log_softmax(masked_logits(logits, mask), dim=-1), value)
 
 
 def greedy_action(agent: Agent, obs: np.ndarray, mask: np.ndarray) -> int:
@@ -199,10 +221,10 @@ class Collector:
             out.obs[step] = torch.as_tensor(self.obs, dtype=torch.float32)
             out.masks[step] = torch.as_tensor(self.mask, dtype=torch.bool)
             with torch.no_grad():
-                dist, value = distribution(agent, out.obs[step], out.masks[step])
-                action = dist.sample()
-            out.actions[step], out.logprobs[step] = action, dist.log_prob(action)
-            out.values[step] = value
+                pi = policy(agent, out.obs[step], out.masks[step])
+                action = pi.sample()
+            out.actions[step], out.logprobs[step] = action, pi.logprob(action)
+            out.values[step] = pi.value
             obs, reward, terminated, _, info = self.envs.step(action.numpy())
             out.rewards[step] = torch.as_tensor(reward, dtype=torch.float32)
             out.dones[step] = torch.as_tensor(terminated, dtype=torch.float32)
@@ -251,18 +273,18 @@ def update(
     obs, masks, actions, old_logprobs, adv_flat, target_flat = flat
     size = batch // config.minibatches
     for _ in range(config.epochs):
-        for idx in torch.randperm(batch).split(size):
-            dist, value = distribution(agent, obs[idx], masks[idx])
-            ratio = (dist.log_prob(actions[idx]) - old_logprobs[idx]).exp()
+        for idx in torch.split(torch.randperm(batch), size):
+            pi = policy(agent, obs[idx], masks[idx])
+            ratio = (pi.logprob(actions[idx]) - old_logprobs[idx]).exp()
             a = adv_flat[idx]
             a = (a - a.mean()) / (a.std() + 1e-8)
             policy_loss = torch.max(
                 -a * ratio, -a * ratio.clamp(1 - config.clip, 1 + config.clip)
             ).mean()
-            value_loss = 0.5 * (value - target_flat[idx]).pow(2).mean()
-            loss = policy_loss + config.vf_coef * value_loss - config.ent_coef * dist.entropy().mean()
+            value_loss = 0.5 * (pi.value - target_flat[idx]).pow(2).mean()
+            loss = policy_loss + config.vf_coef * value_loss - config.ent_coef * pi.entropy().mean()
             optimiser.zero_grad()
-            loss.backward()
+            torch.autograd.backward(loss)
             nn.utils.clip_grad_norm_(agent.parameters(), config.max_grad_norm)
             optimiser.step()
 
@@ -287,9 +309,9 @@ def mean_ci(values: Sequence[float]) -> tuple[float, float]:
     return mean, half
 
 
-def train(config: Config) -> list[Point]:
-    """Train, evaluating every ``eval_every`` steps and at the end; the learning curve.
-    Stops after ``total_steps`` environment steps or ``minutes`` of wall-clock time."""
+def train(config: Config) -> tuple[Agent, list[Point]]:
+    """Train, evaluating every ``eval_every`` steps and at the end; the agent and the learning
+    curve. Stops after ``total_steps`` environment steps or ``minutes`` of wall-clock time."""
     torch.set_num_threads(1)
     torch.manual_seed(config.seed)
     np.random.seed(config.seed)
@@ -325,7 +347,19 @@ def train(config: Config) -> list[Point]:
     if curve[-1].steps != collector.steps:
         record()
     collector.close()
-    return curve
+    return agent, curve
+
+
+def final_evaluation(agent: Agent, config: Config) -> dict[str, float]:
+    """The greedy policy against the ``random`` bot on the first ``final_deals`` deals of the
+    manifest: each one's mean and 95 % half-width, and their paired difference."""
+    seeds = [config.deal_seed + i for i in range(config.final_deals)]
+    ppo, rand = evaluate(agent, seeds), random_scores(seeds)
+    (ppo_mean, ppo_ci), (rand_mean, rand_ci) = mean_ci(ppo), mean_ci(rand)
+    diff, diff_ci = mean_ci([a - b for a, b in zip(ppo, rand, strict=True)])
+    return {"deals": len(seeds), "ppo_mean": ppo_mean, "ppo_ci95": ppo_ci,
+            "random_mean": rand_mean, "random_ci95": rand_ci,
+            "paired_diff": diff, "paired_diff_ci95": diff_ci}
 
 
 def write_outputs(curve: Sequence[Point], deals: int, out_dir: Path) -> tuple[Path, Path]:
@@ -394,7 +428,7 @@ def parse(argv: Sequence[str] | None = None) -> Config:
     """
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ints = {"total_steps", "num_envs", "rollout", "epochs", "minibatches", "hidden",
-            "eval_every", "eval_deals"}
+            "eval_every", "eval_deals", "final_deals"}
     floats = {"minutes", "lr", "reward_scale"}
     for f in fields(Config):
         flag = "--" + f.name.replace("_", "-")
@@ -410,11 +444,13 @@ def parse(argv: Sequence[str] | None = None) -> Config:
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
-    """Train, write the curve's CSV and PNG; the summary (also printed as JSON)."""
+    """Train, write the curve's CSV and PNG, evaluate on ``final_deals`` deals; the summary
+    (also printed as JSON)."""
     config = parse(argv)
-    curve = train(config)
+    agent, curve = train(config)
     csv_path, png_path = write_outputs(curve, config.eval_deals, Path(config.out_dir))
     summary = {"config": asdict(config), "final": asdict(curve[-1]),
+               "manifest": final_evaluation(agent, config),
                "csv": str(csv_path), "png": str(png_path)}
     print(json.dumps(summary), flush=True)
     return summary
