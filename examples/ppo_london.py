@@ -3,7 +3,7 @@
 Run from the repository root (the ``rl``, ``train`` and ``plots`` extras: gymnasium, CPU
 PyTorch, matplotlib)::
 
-    nice -n 19 .venv/bin/python examples/ppo_london.py --minutes 30 --out-dir docs/diagrams
+    nice -n 19 .venv/bin/python examples/ppo_london.py --minutes 30 --out-dir docs/figures
 
 The agent plays ``gymnasium.make_vec("metrogames/London-v0", observation="box")`` (the flat
 ``Box`` observation and the action mask of ``docs/research.md``, "Common rules"): an MLP
