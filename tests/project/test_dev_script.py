@@ -68,7 +68,7 @@ def test_a_first_run_says_it_sets_up_and_when_it_is_ready(tmp_path: Path) -> Non
     assert lines[0].startswith("dev: setting up .venv (first run only, about 2 minutes")
     assert lines[-1].startswith("dev: .venv is ready (") and lines[-1].endswith(" s)")
     assert any(c.startswith("system -m venv .venv") for c in calls)
-    assert any("pip install -q -e .[dev,web,rl,openspiel,cluster,plots]" in c for c in calls)
+    assert any("pip install -q -e .[dev,web,rl,openspiel,cluster,plots,train]" in c for c in calls)
     assert (folder / ".venv" / ".installed").is_file()
     # a second run: up to date, so silent and nothing installed
     out, err, calls = _setup(folder)
