@@ -95,7 +95,7 @@ def test_bad_filters_are_refused_by_name(client: TestClient, query: str) -> None
     assert r.status_code == 400, r.text
     body = r.json()
     assert body["reason"] == "bad-request"
-    assert query[1:].split("=")[0] in body["error"]
+    assert query[1:].split("=", maxsplit=1)[0] in body["error"]
 
 
 def test_a_join_counts_down_and_a_full_room_leaves_at_once(client: TestClient) -> None:

@@ -13,10 +13,9 @@ import json
 from collections.abc import Iterable
 from functools import lru_cache
 
-from typing_extensions import TypedDict
-
 from sqlalchemy import select
 from sqlalchemy.orm import Session
+from typing_extensions import TypedDict
 
 from metrogames.games import game_from_options, game_type, preset_of
 from metrogames.web.infra.models import RatingRow, RoomRow, SeatRow
