@@ -198,11 +198,11 @@ def test_the_event_stream_follows_the_lobby_live(client: TestClient) -> None:
         made = listed(client, game="london", seats=3)
         room = made["room"]["room"]
         name, entry = events.next()
-        assert (name, entry["room"], entry["free"]) == ("open", room, 2)
+        assert (name, entry["room"], entry["free"]) == ("room", room, 2)
         listed(client, game="metro")  # not this stream's game: nothing sent
         assert client.post(f"/api/rooms/{room}/join", json={"seat": 1}).status_code == 200
         name, entry = events.next()
-        assert (name, entry["room"], entry["free"]) == ("open", room, 1)
+        assert (name, entry["room"], entry["free"]) == ("room", room, 1)
         assert client.post(f"/api/rooms/{room}/join", json={"seat": 2}).status_code == 200
         assert events.next() == ("gone", {"room": room})
     assert first in ids(lobby(client))
@@ -254,7 +254,7 @@ def test_a_room_listed_on_one_worker_shows_on_the_other_and_leaves_it(db_url: st
             made = listed(a)
             room = made["room"]["room"]
             name, entry = events.next()
-            assert (name, entry["room"]) == ("open", room)
+            assert (name, entry["room"]) == ("room", room)
             assert time.monotonic() - started < 2  # told, not swept (every 5 s)
             assert a.post(f"/api/rooms/{room}/join", json={"seat": 1}).status_code == 200
             assert events.next() == ("gone", {"room": room})

@@ -76,7 +76,7 @@ async def lobby_events(
     request: Request, game: GameFilter = None, players: PlayersFilter = None
 ) -> StreamingResponse:
     """The lobby, live, as server-sent events: ``snapshot`` ``{"rooms"}`` first, then
-    ``open`` (an entry new or changed) and ``gone`` (``{"room"}``), filtered as
+    ``room`` (an entry new or changed) and ``gone`` (``{"room"}``), filtered as
     ``GET /api/lobby``."""
     await check_request(request, game)
     sockets: SocketCap = request.app.state.sockets

@@ -14,7 +14,7 @@ time (a change heard during a read gets a read of its own after it):
 * the next listed room's expiry comes, and every :data:`SWEEP_SECONDS` anyway (what Redis
   lost is read again).
 
-Each read is compared with the last: an entry new or changed goes to the streams as ``open``,
+Each read is compared with the last: an entry new or changed goes to the streams as ``room``,
 one that left as ``gone`` (:meth:`Lobby.refresh`). Offering an event never waits: each stream
 has its own bounded queue, and a stream whose queue is full is dropped (its client reconnects
 and starts again from a snapshot: :mod:`.stream`). No lock is held while a client is written to.
@@ -48,7 +48,7 @@ HOST = 0
 """The host's seat."""
 
 Event = tuple[str, object]
-"""An event for a stream: its name (``snapshot``, ``open``, ``gone``) and its JSON data."""
+"""An event for a stream: its name (``snapshot``, ``room``, ``gone``) and its JSON data."""
 
 
 @dataclass(eq=False)
@@ -108,7 +108,7 @@ class Lobby:
 
     async def refresh(self) -> None:
         """Read the lobby and offer each stream what changed since the last read (as
-        ``open`` and ``gone`` events, filtered by the stream's game and player count)."""
+        ``room`` and ``gone`` events, filtered by the stream's game and player count)."""
         found = await asyncio.to_thread(self.read)
         new = {entry["room"]: entry for entry in found}
         old, self.entries = self.entries, new
@@ -119,7 +119,7 @@ class Lobby:
         for stream in list(self.streams):
             for entry in opened:
                 if matches(entry, stream.game, stream.players):
-                    stream.offer(("open", aged(entry, now)))
+                    stream.offer(("room", aged(entry, now)))
             for entry in gone:
                 if matches(entry, stream.game, stream.players):
                     stream.offer(("gone", {"room": entry["room"]}))

@@ -2,7 +2,7 @@
 ``docs/web-api.md``, "Lobby").
 
 The stream opens with ``retry: 2000`` (a browser's ``EventSource`` reconnects two seconds
-after the stream ends) and a ``snapshot`` event, then sends ``open`` and ``gone`` events as
+after the stream ends) and a ``snapshot`` event, then sends ``room`` and ``gone`` events as
 the lobby changes (:class:`~metrogames.web.lobby.hub.Lobby`), and a comment line every
 :data:`KEEPALIVE_SECONDS` when nothing else went (a proxy keeps the connection; a client that
 left is noticed). A stream whose queue overflowed (its client reads too slowly) ends: its
