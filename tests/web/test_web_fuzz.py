@@ -189,6 +189,8 @@ class Scene:
         return st.one_of(
             route("POST", "/api/rooms", {"game": "london", "mode": "solo", "seats": [{"name": "A"}],
                                          "options": {}, "turn_clock": None}),
+            route("POST", "/api/rooms", {"game": "metro", "mode": "online", "seats": [{"name": "A"}, {}],
+                                         "turn_clock": 60, "listed": True}),
             route("POST", rooms.map(lambda r: f"/api/rooms/{r}/join"), {"seat": 1, "name": "Bob"}),
             route("POST", rooms.map(lambda r: f"/api/rooms/{r}/start"), {}, self.host, self.waiting_host),
             route("POST", st.tuples(rooms, seats).map(lambda rs: f"/api/rooms/{rs[0]}/seats/{rs[1]}/bot"), {"bot": "greedy"}, self.host),
@@ -244,6 +246,8 @@ class Scene:
             st.tuples(part, part).map("/api/daily/{0[0]}/{0[1]}/result".format),
             st.tuples(part, part, part, part).map("/api/daily/{0[0]}/{0[1]}/guests?limit={0[2]}&offset={0[3]}".format),
             st.tuples(rooms, st.sampled_from(["analysis", "chat", "moves", "ratings"]), part).map("/api/rooms/{0[0]}/{0[1]}?after={0[2]}".format),
+            st.tuples(st.sampled_from(["london", "metro"]) | part, st.sampled_from(["2", "3"]) | part, part).map("/api/lobby?game={0[0]}&players={0[1]}&limit={0[2]}".format),
+            st.tuples(part, part).map("/api/lobby/events?game={0[0]}&players={0[1]}".format),
         )  # fmt: skip
 
 
@@ -253,6 +257,18 @@ def answered(r: Any) -> None:
     if r.status_code >= 400 and r.headers.get("content-type", "").startswith("application/json"):
         body = r.json()
         assert set(body) == {"error", "reason"} and body["reason"], body
+
+
+def read_answered(client: TestClient, url: str, headers: dict[str, str]) -> None:
+    """``GET url`` is :func:`answered`; an event stream that opens (``/api/lobby/events``)
+    opens with its ``retry`` line and ``snapshot`` event, then is left."""
+    with client.stream("GET", url, headers=headers) as r:
+        if r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream"):
+            lines = r.iter_lines()
+            assert [next(lines), next(lines), next(lines)] == ["retry: 2000", "", "event: snapshot"]
+            return
+        r.read()
+        answered(r)
 
 
 def plays_on(client: TestClient, scene: Scene) -> None:
@@ -285,7 +301,7 @@ def test_generated_requests_never_break_the_server(client: TestClient) -> None:
         method, url, token, body = request
         headers = {"Content-Type": "application/json", **(auth(token) if token else {})}
         answered(client.request(method, url, content=body, headers=headers))
-        answered(client.get(read, headers=headers))
+        read_answered(client, read, headers)
 
     barrage()
     plays_on(client, scene)

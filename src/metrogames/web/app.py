@@ -6,7 +6,8 @@ database and applies the migrations, serves ``/api`` (:mod:`.api`; the daily cha
 :mod:`~metrogames.web.api.daily`; score sheets: :mod:`~metrogames.web.api.score`), ``/ws`` (:mod:`~metrogames.web.api.ws`) and the browser
 client in ``static/`` at ``/`` (``/r/{room}`` is the same page); accounts and sessions:
 :mod:`~metrogames.web.api.accounts`; ratings of online play: :mod:`.ratings` and :mod:`~metrogames.web.api.ratings`; the table chat of online rooms:
-:mod:`.chat` and :mod:`~metrogames.web.api.chat`; ``/metrics`` and ``/api/health``: :mod:`~metrogames.web.api.ops`; log lines
+:mod:`.chat` and :mod:`~metrogames.web.api.chat`; the lobby of open tables: :mod:`.lobby` and
+:mod:`~metrogames.web.api.lobby`; ``/metrics`` and ``/api/health``: :mod:`~metrogames.web.api.ops`; log lines
 carry a request id (:mod:`~metrogames.web.infra.logs`); attempts at an account's password back off
 (:mod:`~metrogames.web.accounts.backoff`). Every
 response carries :data:`SECURITY_HEADERS`: the page
@@ -60,6 +61,7 @@ from metrogames.web.accounts.service import Accounts
 from metrogames.web.api import accounts as accounts_api
 from metrogames.web.api import chat as chat_api
 from metrogames.web.api import daily as daily_api
+from metrogames.web.api import lobby as lobby_api
 from metrogames.web.api import ops, ws
 from metrogames.web.api import ratings as ratings_api
 from metrogames.web.api import rooms as api
@@ -86,6 +88,7 @@ from metrogames.web.infra.logs import RequestIds
 from metrogames.web.infra.metrics import sample, worker_gone
 from metrogames.web.infra.ratelimit import RateLimits
 from metrogames.web.infra.sockets import SocketCap, Tarpit, Told
+from metrogames.web.lobby.hub import Lobby
 from metrogames.web.ratings.service import Rater
 from metrogames.web.rooms.service import TAKEOVER_SECONDS, RoomService
 from metrogames.web.rooms.views import ViewCache
@@ -182,13 +185,21 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     rooms: RoomService = app.state.rooms
     tasks = [asyncio.create_task(rooms.resume()), asyncio.create_task(sweep(rooms))]
     tasks.append(asyncio.create_task(sample(lambda: len(rooms.tables))))
+    lobby: Lobby = app.state.lobby
+    tasks.append(asyncio.create_task(lobby.run()))
     if rooms.cluster is not None:
         chat: Chat = app.state.chat
+
+        def reconnected() -> None:
+            rooms.sync.all_changed()
+            lobby.wake()
+
         listen = rooms.cluster.listen(
             rooms.sync.room_changed,
             chat.deliver,
-            rooms.sync.all_changed,
+            reconnected,
             rooms.sync.presence_changed,
+            lobby.heard,
         )
         tasks += [asyncio.create_task(listen), asyncio.create_task(take_over(rooms, rooms.cluster))]
     try:
@@ -259,6 +270,8 @@ def _add_services(app: FastAPI, settings: Settings, engine: Engine) -> None:
     app.state.flood = Flood(settings.socket_rate, settings.socket_burst)
     app.state.redis = connect(settings.redis_url) if settings.redis_url else None
     app.state.jobs = Jobs(settings, app.state.redis)
+    cluster = None if app.state.redis is None else Cluster(app.state.redis)
+    app.state.lobby = Lobby(settings, session_factory(engine), cluster)
     # the daily rules read app.state.now at each use (tests move time by replacing it)
     daily_rules = DailyRules(
         load_secret(session_factory(engine), settings.daily_secret),
@@ -268,9 +281,10 @@ def _add_services(app: FastAPI, settings: Settings, engine: Engine) -> None:
         settings,
         engine,
         app.state.jobs,
-        cluster=None if app.state.redis is None else Cluster(app.state.redis),
+        cluster=cluster,
         listeners=(Rater(time.time), daily_rules),
         rules=daily_rules,
+        watchers=(app.state.lobby,),
     )
     app.state.chat = Chat(rooms, app.state.limits)
     app.state.views = ViewCache()
@@ -349,6 +363,7 @@ def _add_routes(app: FastAPI) -> None:
         accounts_api.router,
         ratings_api.router,
         chat_api.router,
+        lobby_api.router,
         ws.router,
         ops.router,
     ):

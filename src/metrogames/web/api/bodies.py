@@ -100,6 +100,8 @@ class RoomBody(Body):
     turn_clock: Annotated[int, Field(ge=10, le=MAX_TURN_CLOCK)] | None = None
     tutorial: bool = False
     """Deal the game's fixed guided-first-game deal (``web/rooms/tutorial.py``)."""
+    listed: bool = False
+    """List the online room in the lobby (``GET /api/lobby``); else it is found by its link."""
 
 
 class JoinBody(Body):

@@ -10,7 +10,8 @@ builds it again and compares, so the two cannot drift.
 Definitions (``$defs``): ``View`` (one of ``<Family>View`` — a closed object: the common keys,
 the family's own, ``family`` naming it — or ``OtherView``: a game of another family, its own
 keys free), ``RoomSummary``, ``Replay``, ``ServerMessage`` (``ViewMessage``, ``ErrorMessage``,
-``ChatPush``) and ``ClientMessage``. Objects are closed (no key beyond those listed) unless
+``ChatPush``), ``ClientMessage`` and ``Lobby`` (``GET /api/lobby``, its ``LobbyEntry`` items
+the lobby's event stream sends too). Objects are closed (no key beyond those listed) unless
 their values are free (a map such as ``lines`` by colour).
 """
 
@@ -22,6 +23,7 @@ from pydantic import TypeAdapter
 
 from metrogames.games import game_names, game_type
 from metrogames.web.api import bodies
+from metrogames.web.lobby import entries
 from metrogames.web.rooms import views
 
 # The schema's objects are dict[str, Any]: pydantic's own type for them (JsonSchemaValue), read
@@ -59,6 +61,7 @@ def schema_document() -> dict[str, Any]:
         ("ViewMessage", views.ViewMessage),
         ("ErrorMessage", views.ErrorMessage),
         ("ChatPush", views.ChatPush),
+        ("Lobby", entries.Lobby),
         *((f"part:{family}", part) for family, part in parts.items()),
     ]
     _, found = TypeAdapter.json_schemas(
@@ -95,7 +98,7 @@ def schema_document() -> dict[str, Any]:
         _close(schema)
     return {
         "$schema": DIALECT,
-        "title": "metrogames web table: views, room summaries, replays, WebSocket messages",
+        "title": "metrogames web table: views, room summaries, replays, WebSocket messages, lobby",
         "description": "Generated from the code by scripts/build_schema.py (docs/web-api.md).",
         "$defs": dict(sorted(defs.items())),
     }

@@ -36,6 +36,10 @@ seconds: :mod:`~metrogames.web.accounts.backoff`) and ``METROGAMES_DAILY_GUEST_R
 ``METROGAMES_REDIS_URL`` (``redis://host:port/db``: several workers share rate limits, room
 changes and locks through this Redis server, :mod:`metrogames.web.infra.cluster`; unset: one process,
 no Redis).
+``METROGAMES_RATE_LOBBY`` (lobby reads and event streams one client address, and one
+account, may open), ``METROGAMES_LOBBY_EXPIRY`` (seconds a listed room nobody fills stays in
+the lobby; 1800) and ``METROGAMES_LOBBY_QUEUE`` (lobby events one event stream may hold unsent
+before it is dropped; 64): :mod:`metrogames.web.lobby`.
 ``METROGAMES_LOG_FORMAT`` (``json``: one JSON object per line; ``text``: plain lines for
 development) and ``METROGAMES_LOG_LEVEL`` (``warning``; ``info`` adds the access log):
 :mod:`.logs`.
@@ -161,6 +165,9 @@ class Settings(BaseSettings):
     rate_analyses: str = "6/minute;30/hour"
     rate_chat: str = "10/minute;100/hour"
     rate_sockets: str = "60/minute;1000/hour"
+    rate_lobby: str = "60/minute;1000/hour"
+    lobby_expiry: float = Field(default=1800.0, gt=0, le=30 * 86_400)
+    lobby_queue: int = Field(default=64, ge=1, le=10_000)
     analysis_budget: str = "normal"
     trusted_proxies: str = ""
     rate_exempt: str = ""
@@ -213,6 +220,7 @@ class Settings(BaseSettings):
         "rate_analyses",
         "rate_chat",
         "rate_sockets",
+        "rate_lobby",
     )
     @classmethod
     def _rate(cls, value: str) -> str:

@@ -35,10 +35,16 @@ class RoomRow(Base):
     ``turn_clock`` (seconds or null), ``host_hash`` (SHA-256 of the host token), ``created``
     (epoch seconds), ``deadline`` (the running turn clock's end, epoch seconds, or null) and
     ``bots_due`` (a bot is to move): a restarted server resumes the rooms whose clock runs or
-    whose bots are due (index ``ix_rooms_resume``)."""
+    whose bots are due (index ``ix_rooms_resume``). ``listed_until``: a room the host listed
+    in the lobby, until when (epoch seconds; null: unlisted, link only); ``host_away``: its
+    host's seat has no connection (the lobby shows it no more: :mod:`metrogames.web.lobby`,
+    index ``ix_rooms_lobby``)."""
 
     __tablename__ = "rooms"
-    __table_args__ = (Index("ix_rooms_resume", "status", "bots_due", "deadline"),)
+    __table_args__ = (
+        Index("ix_rooms_resume", "status", "bots_due", "deadline"),
+        Index("ix_rooms_lobby", "status", "listed_until"),
+    )
 
     id: Mapped[str] = mapped_column(String(8), primary_key=True)
     game: Mapped[str] = mapped_column(String(16))
@@ -51,6 +57,8 @@ class RoomRow(Base):
     created: Mapped[float] = mapped_column(Float)
     deadline: Mapped[float | None] = mapped_column(Float, nullable=True)
     bots_due: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    listed_until: Mapped[float | None] = mapped_column(Float, nullable=True)
+    host_away: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class SeatRow(Base):

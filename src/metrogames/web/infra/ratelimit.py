@@ -56,6 +56,7 @@ WHAT = {
     "analyses": N_("analyses"),
     "chat": N_("chat messages"),
     "sockets": N_("WebSocket connections"),
+    "lobby": N_("lobby requests"),
 }
 """The limited kinds of request and how a refusal names them."""
 
@@ -88,7 +89,7 @@ def exempt(connection: HTTPConnection, exempted: tuple[Network, ...]) -> bool:
 class RateLimits:
     """The limits of :class:`~metrogames.web.infra.config.Settings` (``rate_rooms``,
     ``rate_players``, ``rate_joins``, ``rate_replays``, ``rate_scores``, ``rate_hints``,
-    ``rate_accounts``, ``rate_signins``, ``rate_analyses``, ``rate_chat``, ``rate_sockets``)."""
+    ``rate_accounts``, ``rate_signins``, ``rate_analyses``, ``rate_chat``, ``rate_sockets``, ``rate_lobby``)."""
 
     def __init__(self, settings: Settings) -> None:
         self.local = MovingWindowRateLimiter(MemoryStorage())
@@ -123,6 +124,7 @@ class RateLimits:
             "analyses": parse_many(settings.rate_analyses),
             "chat": parse_many(settings.rate_chat),
             "sockets": parse_many(settings.rate_sockets),
+            "lobby": parse_many(settings.rate_lobby),
         }
 
     async def charge(self, kind: str, connection: HTTPConnection) -> None:

@@ -7,6 +7,9 @@
 * :class:`RoomRules` — the rules a feature sets on rooms it owns: whether a room is private
   to its players (the daily challenge's rooms until their day closes) and whether hints are off
   (a ranked daily game). :data:`OPEN_ROOMS` is the default: every room public, hints on.
+* :class:`RoomWatcher` — told, on the worker that made it, of every change of a room once it
+  is stored and its copy changed, and of every connection or departure of a seat's socket
+  (the lobby of open tables: :mod:`metrogames.web.lobby`).
 * :class:`JobRunner` — where the searches run, out of this process (hints, the searching bots:
   :class:`~metrogames.web.infra.jobs.service.Jobs`); the room core needs only this method of it.
 
@@ -46,6 +49,19 @@ class RoomListener(Protocol):
         """Called in the transaction that stores a game's last action: (session, table, final
         progress). Rows added with ``session`` are stored with that action; an exception
         stores nothing (the action is refused)."""
+
+
+class RoomWatcher(Protocol):
+    """A feature that follows rooms as they change (it must return at once: it runs on the
+    event loop, in the middle of the room's use case)."""
+
+    def changed(self, table: Table) -> None:
+        """``table`` (a room's copy, its lock released) changed: created, a seat claimed or
+        linked, started, played, … (also called after a block that changed nothing)."""
+
+    def connected(self, table: Table, seat: int) -> None:
+        """A socket of ``seat`` connected to ``table`` on this worker, or left it
+        (``table.connected[seat]`` is the count now)."""
 
 
 class RoomRules(Protocol):

@@ -78,6 +78,21 @@ def check_seats(mode: str, seats: list[Seat]) -> None:
         raise bad_request("a room: seats: an online room's creator holds seat 0, a human seat")
 
 
+def listed_until(body: RoomRequest, created: float, expiry: float) -> float | None:
+    """Until when a new room is listed in the lobby (epoch seconds: ``created`` plus the
+    ``lobby_expiry`` setting), or ``None`` for a room not listed (``docs/web-api.md``,
+    "Lobby").
+
+    Raises:
+        RoomError: ``bad-request``: a listed room that is not an online room.
+    """
+    if not body.listed:
+        return None
+    if body.mode != "online":
+        raise bad_request("a room: listed: only an online room is listed in the lobby")
+    return created + expiry
+
+
 def first_state(body: RoomRequest, players: int) -> tuple[int, State[Action]]:
     """The room's seed (random; a guided first game's: its fixed deal) and the game dealt
     from it with the request's options.

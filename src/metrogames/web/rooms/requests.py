@@ -44,6 +44,9 @@ class RoomRequest(Protocol):
     @property
     def tutorial(self) -> bool: ...
 
+    @property
+    def listed(self) -> bool: ...
+
 
 class JoinRequest(Protocol):
     """``POST /api/rooms/{room}/join``: the seat claimed and the player's name."""

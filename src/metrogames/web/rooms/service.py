@@ -25,7 +25,8 @@ every :data:`TAKEOVER_SECONDS`, the rooms whose clock is overdue or whose bots a
 (:meth:`RoomService.take_over`): a dead worker's rooms go on.
 
 Features plug in at construction: :class:`~metrogames.web.rooms.listeners.RoomListener`\ s are
-told of finished games in the transaction that stores the last action, and
+told of finished games in the transaction that stores the last action,
+:class:`~metrogames.web.rooms.listeners.RoomWatcher`\ s of every change and seat connection, and
 :class:`~metrogames.web.rooms.listeners.RoomRules` say which rooms are private and where hints
 are off. Requests arrive parsed (:mod:`.requests`: the shapes the use cases read); errors are
 :class:`~metrogames.web.errors.RoomError`; rooms in memory are
@@ -56,9 +57,22 @@ from metrogames.web.infra.config import Settings
 from metrogames.web.rooms import summary
 from metrogames.web.rooms.access import seat_of
 from metrogames.web.rooms.changes import Change, apply_change
-from metrogames.web.rooms.listeners import OPEN_ROOMS, JobRunner, Origin, RoomListener, RoomRules
+from metrogames.web.rooms.listeners import (
+    OPEN_ROOMS,
+    JobRunner,
+    Origin,
+    RoomListener,
+    RoomRules,
+    RoomWatcher,
+)
 from metrogames.web.rooms.moves import Playing, new_deadline
-from metrogames.web.rooms.opening import check_game, check_seats, first_state, requested_seats
+from metrogames.web.rooms.opening import (
+    check_game,
+    check_seats,
+    first_state,
+    listed_until,
+    requested_seats,
+)
 from metrogames.web.rooms.requests import RoomRequest
 from metrogames.web.rooms.scheduler import Scheduler, bots_to_move
 from metrogames.web.rooms.seats import Seats
@@ -95,6 +109,7 @@ class RoomService:
         listeners: told of every finished game, in the transaction that stores its last
             action (the daily challenge's scores, the ratings).
         rules: which rooms are private and where hints are off (default: none).
+        watchers: told of every change and seat connection (the lobby).
     """
 
     def __init__(
@@ -105,8 +120,10 @@ class RoomService:
         cluster: Cluster | None = None,
         listeners: Sequence[RoomListener] = (),
         rules: RoomRules = OPEN_ROOMS,
+        watchers: Sequence[RoomWatcher] = (),
     ) -> None:
         self.settings = settings
+        self.watchers = tuple(watchers)
         self.jobs = jobs
         self.cluster = cluster
         self.rules = rules
@@ -145,10 +162,15 @@ class RoomService:
         """A bot's or the turn clock's action (:meth:`~metrogames.web.rooms.moves.Playing.play`)."""
         await self.playing.play(table, seat, action, clock_step)
 
-    def locked(self, table: Table) -> contextlib.AbstractAsyncContextManager[Table]:
+    @contextlib.asynccontextmanager
+    async def locked(self, table: Table) -> AsyncIterator[Table]:
         """Hold ``table``'s lock while the block changes the room (with several workers,
-        across them: :meth:`~metrogames.web.rooms.sync.RoomSync.locked`)."""
-        return self.sync.locked(table)
+        across them: :meth:`~metrogames.web.rooms.sync.RoomSync.locked`); the watchers are
+        told once it is released."""
+        async with self.sync.locked(table):
+            yield table
+        for watcher in self.watchers:
+            watcher.changed(table)
 
     # -- loading --------------------------------------------------------------------------
     async def table(self, room: str) -> Table:
@@ -325,6 +347,7 @@ class RoomService:
         game, mode, options = body.game, body.mode, dict(body.options or {})
         host = new_token()
         table = self._new_table(game, mode, options, seed, seats, state, body.turn_clock, host)
+        table.listed_until = listed_until(body, table.created, self.settings.lobby_expiry)
         claims = {int(seat): origin for seat in tokens}
         if mode == "online":
             await self._open(table, "waiting", [], claims=claims)
@@ -403,6 +426,8 @@ class RoomService:
         if self.cluster is not None:  # no other worker knows the room yet: its first version
             table.version = await self.cluster.new_version(table.id)
         self._register(table)
+        for watcher in self.watchers:
+            watcher.changed(table)
 
     def viewer(self, table: Table, token: str | None) -> int | None:
         """The seat of ``token``, or ``None`` (a spectator) without one.
@@ -447,6 +472,8 @@ class RoomService:
         if seat is not None:
             table.connected[seat] += 1
             self.sync.count_socket(table, seat)
+            for watcher in self.watchers:
+                watcher.connected(table, seat)
         return key
 
     def unlisten(self, table: Table, key: int) -> None:
@@ -461,6 +488,8 @@ class RoomService:
             if table.connected[seat] == 0:
                 table.present[seat] = left = self.clock()
             self.sync.count_socket(table, seat, left)
+            for watcher in self.watchers:
+                watcher.connected(table, seat)
 
     # -- reading --------------------------------------------------------------------------
     def summary(self, table: Table) -> RoomSummary:

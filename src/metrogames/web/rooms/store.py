@@ -161,6 +161,7 @@ class RoomStore:
             progress=progress,
             deadline=row.deadline,
             bots_due=row.bots_due,
+            listed_until=row.listed_until,
             timed_out=timed_out_notices(actions),
         )
 
@@ -242,6 +243,7 @@ class RoomStore:
                     created=table.created,
                     deadline=deadline,
                     bots_due=due,
+                    listed_until=table.listed_until,
                 )
             )
             session.flush()

@@ -118,7 +118,8 @@ seconds, at most once per period (:meth:`Table.notify_presence`)."""
 @dataclass
 class Table:
     """A room in memory: the stored facts (``deadline``: the turn clock's, epoch seconds,
-    stored with the action that started the turn; ``bots_due``: a bot is to move), the game's :class:`Progress`, its lock, its
+    stored with the action that started the turn; ``bots_due``: a bot is to move;
+    ``listed_until``: listed in the lobby until then, epoch seconds, or ``None``), the game's :class:`Progress`, its lock, its
     WebSocket listeners (``connected``: their count per seat; ``elsewhere``: with several
     workers, the other live workers' sockets per seat, by worker; ``present``: when each seat's
     player was last connected or acted, by the room service's clock), its bot and clock tasks
@@ -148,6 +149,7 @@ class Table:
     progress: Progress
     deadline: float | None = None
     bots_due: bool = False
+    listed_until: float | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: dict[int, tuple[int | None, Listener]] = field(default_factory=dict)
     connected: Counter[int] = field(default_factory=Counter)

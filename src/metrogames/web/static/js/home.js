@@ -41,6 +41,7 @@ export async function renderHome(root, navigate) {
     names: ["", "", "", "", "", ""],
     options: {},
     clock: "",
+    listed: recall("listed", "") === "1",
   };
   if (!games.find((g) => g.game === st.game)) st.game = games[0].game;
   const form = h("form", { class: "panel create", id: "create-form", onsubmit: (ev) => { ev.preventDefault(); create(); } });
@@ -105,6 +106,9 @@ export async function renderHome(root, navigate) {
           h("option", { value: v, selected: st.clock === v }, l)));
       body.append(h("fieldset", {}, h("legend", {}, t("home.turn-clock")), h("label", { class: "row" }, t("home.time-per-turn"), " ", clock),
         Number(st.clock) >= 3600 ? h("p", { class: "muted" }, t("home.turn-based-note")) : null));
+      body.append(h("label", { class: "row" },
+        h("input", { type: "checkbox", id: "listed", checked: st.listed, onchange: (ev) => { st.listed = ev.target.checked; remember("listed", st.listed ? "1" : ""); } }),
+        " ", t("home.listed")), h("p", { class: "muted" }, t("home.listed.help")));
     }
     body.append(h("div", { class: "buttons" }, h("button", { class: "btn primary big", type: "submit", id: "create-btn" },
       st.mode === "online" ? t("home.create-room") : t("home.start-game"))));
@@ -165,6 +169,7 @@ export async function renderHome(root, navigate) {
     }
     const req = { game: g.game, mode: st.mode, options, seats };
     if (st.mode === "online" && st.clock) req.turn_clock = Number(st.clock);
+    if (st.mode === "online" && st.listed) req.listed = true;
     const btn = form.querySelector("#create-btn");
     btn.disabled = true;
     try {
@@ -197,7 +202,8 @@ export async function renderHome(root, navigate) {
       fail(err.status === 404 ? t("home.join.unknown", { code: id }) : t("home.join.cannot", { error: err.message }));
     }
   } }, h("h2", {}, t("home.join.title")), h("label", { class: "row" }, t("home.join.code"), " ", codeInput), joinError,
-  h("div", { class: "buttons" }, h("button", { class: "btn", type: "submit", id: "join-btn" }, t("home.join.button"))));
+  h("div", { class: "buttons" }, h("button", { class: "btn", type: "submit", id: "join-btn" }, t("home.join.button")),
+    h("a", { class: "btn", href: "/#/lobby", "data-testid": "lobby-link", onclick: (ev) => { ev.preventDefault(); navigate("#/lobby"); } }, t("lobby.browse"))));
 
   const file = h("input", { type: "file", id: "record-file", accept: ".json,application/json", onchange: (ev) => {
     const f = ev.target.files[0];

@@ -567,8 +567,7 @@ function lobbyFacts(sum) {
     one_tile_routes: t("option.one_tile_routes"), colour_cycle: t("option.colour_cycle"),
   };
   const opts = Object.entries(sum.options || {}).map(([k, v]) => `${names[k] || k.replace(/_/g, " ")}: ${shown(v)}`);
-  const per = clockText(sum.turn_clock || 0).replace(/ 0 (min|h)$/, "");
-  const clock = sum.turn_clock ? (sum.turn_clock >= 3600 ? t("room.clock.turn-based", { time: per }) : t("room.clock.per-turn", { time: per })) : t("room.clock.none");
+  const clock = turnClockText(sum.turn_clock);
   return h("dl", { class: "lobby-facts", "data-testid": "lobby-facts" },
     sum.preset ? [h("dt", {}, t("home.rules")), h("dd", {}, presetText(sum.preset.name, sum.preset).title)] : [],
     h("dt", {}, t("home.options")), h("dd", {}, opts.length ? opts.join(" · ") : t("room.defaults")),
@@ -576,6 +575,13 @@ function lobbyFacts(sum) {
 }
 
 /** ``42 s``, ``12 min``, ``5 h 3 min``, ``2 d 4 h``: a clock's time left. */
+/** A room's turn clock in words: "2 min per turn", "1 d per turn (turn-based)", "no turn clock". */
+export function turnClockText(seconds) {
+  if (!seconds) return t("room.clock.none");
+  const per = clockText(seconds).replace(/ 0 (min|h)$/, "");
+  return seconds >= 3600 ? t("room.clock.turn-based", { time: per }) : t("room.clock.per-turn", { time: per });
+}
+
 function clockText(left) {
   if (left < 120) return `${left} s`;
   if (left < 3600) return `${Math.floor(left / 60)} min`;
