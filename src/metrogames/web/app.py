@@ -76,6 +76,7 @@ from metrogames.web.infra.config import Settings
 from metrogames.web.infra.csrf import SameSite, parse_origins
 from metrogames.web.infra.db import (
     UNAVAILABLE,
+    Checkpoints,
     migrate,
     open_database,
     session_factory,
@@ -174,7 +175,8 @@ async def take_over(rooms: RoomService, cluster: Cluster) -> None:
 
 @contextlib.asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-    """While the app runs: resume the rooms that need it, evict idle ones; at the end, stop
+    """While the app runs: resume the rooms that need it, evict idle ones, checkpoint a SQLite
+    file's log (:class:`~metrogames.web.infra.db.Checkpoints`); at the end, stop
     the rooms' clocks and bots and the daily expert's games, and close the connections. Every game's modules are
     imported, and the heavy jobs' processes started (``METROGAMES_JOB_WARM``), before the
     first request (not by the first room of each game, or the first hint, under load)."""
@@ -183,6 +185,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     if app.state.settings.job_warm:
         app.state.jobs.warm()
     rooms: RoomService = app.state.rooms
+    checkpoints: Checkpoints = app.state.checkpoints
+    checkpoints.start()
     tasks = [asyncio.create_task(rooms.resume()), asyncio.create_task(sweep(rooms))]
     tasks.append(asyncio.create_task(sample(lambda: len(rooms.tables))))
     lobby: Lobby = app.state.lobby
@@ -215,6 +219,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if app.state.redis is not None:
             await bounded("the Redis connections", app.state.redis.aclose())
         await bounded("the database connections", asyncio.to_thread(rooms.store.close))
+        await bounded("the log's last checkpoint", asyncio.to_thread(checkpoints.stop))
 
 
 async def bounded(what: str, step: Awaitable[Any]) -> None:
@@ -238,7 +243,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     """
     settings = settings or Settings()
     load_plugins(settings.games.split(","))  # PluginError naming the target
-    engine = open_database(settings.db)
+    engine = open_database(settings.db, background_checkpoints=True)
     migrate(engine)
     # no interactive docs page: it would run scripts from elsewhere (the schema stays served)
     app = FastAPI(
@@ -264,6 +269,7 @@ def _add_services(app: FastAPI, settings: Settings, engine: Engine) -> None:
     """The app's services in ``app.state``: limits, sockets, jobs, rooms (with the ratings and
     the daily rules listening), chat, views, players, accounts, sign-in back-off, daily."""
     app.state.settings = settings
+    app.state.checkpoints = Checkpoints(engine)
     app.state.limits = RateLimits(settings)
     app.state.sockets = SocketCap(settings.ws_per_address, app.state.limits.exempted)
     app.state.told = Told(tarpit=Tarpit(settings.denial_seconds))
