@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import io
 import json
 import logging
 import logging.config
 import os
+import time
 from types import SimpleNamespace
 from typing import Any
 
@@ -17,7 +19,7 @@ from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import create_engine
 
-from metrogames.web.infra import logs
+from metrogames.web.infra import logs, metrics
 from metrogames.web.infra.config import Settings
 from metrogames.web.infra.sockets import Told
 from metrogames.web.rooms import views
@@ -28,6 +30,7 @@ SERIES = (
     "metrogames_actions_total",
     "metrogames_action_round_trip_seconds",
     "metrogames_db_write_seconds",
+    "metrogames_loop_lag_seconds",
     "metrogames_open_websockets",
     "metrogames_rooms_in_memory",
 )
@@ -70,6 +73,35 @@ def test_metrics_name_the_series_and_count_an_action(client: TestClient) -> None
     assert (
         after[("metrogames_open_websockets", me)] == during[("metrogames_open_websockets", me)] - 1
     )
+
+
+def test_the_loop_lag_is_how_late_a_timer_ran() -> None:
+    """A callback that holds the event loop 0.3 s shows as one lag of at least that; the
+    others are the loop's own small delays."""
+
+    def lags() -> tuple[float, float, float]:
+        count = metrics.LOOP_LAG.collect()[0].samples
+        found = {(x.name, x.labels.get("le")): x.value for x in count}
+        return (
+            found[("metrogames_loop_lag_seconds_count", None)],
+            found[("metrogames_loop_lag_seconds_sum", None)],
+            found[("metrogames_loop_lag_seconds_bucket", "0.25")],
+        )
+
+    async def scene() -> None:
+        watcher = asyncio.create_task(metrics.watch_lag(0.05))
+        await asyncio.sleep(0.2)
+        time.sleep(0.3)  # a step that keeps every other client waiting
+        await asyncio.sleep(0.2)
+        watcher.cancel()
+        await asyncio.gather(watcher, return_exceptions=True)
+
+    count, total, quick = lags()
+    asyncio.run(scene())
+    count2, total2, quick2 = lags()
+    assert 4 <= count2 - count <= 9  # about 0.7 s / 0.05 s of sleeps, one of them 0.3 s late
+    assert total2 - total >= 0.25
+    assert (count2 - count) - (quick2 - quick) == 1  # one lag over 0.25 s, the rest under
 
 
 def test_an_http_action_is_timed_too(client: TestClient) -> None:

@@ -86,7 +86,7 @@ from metrogames.web.infra.flood import Flood
 from metrogames.web.infra.jobs.service import Jobs
 from metrogames.web.infra.language import connection_gettext
 from metrogames.web.infra.logs import RequestIds
-from metrogames.web.infra.metrics import sample, worker_gone
+from metrogames.web.infra.metrics import sample, watch_lag, worker_gone
 from metrogames.web.infra.ratelimit import RateLimits
 from metrogames.web.infra.sockets import SocketCap, Tarpit, Told
 from metrogames.web.lobby.hub import Lobby
@@ -189,6 +189,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     checkpoints.start()
     tasks = [asyncio.create_task(rooms.resume()), asyncio.create_task(sweep(rooms))]
     tasks.append(asyncio.create_task(sample(lambda: len(rooms.tables))))
+    tasks.append(asyncio.create_task(watch_lag()))
     lobby: Lobby = app.state.lobby
     tasks.append(asyncio.create_task(lobby.run()))
     if rooms.cluster is not None:

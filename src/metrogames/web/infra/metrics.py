@@ -11,6 +11,9 @@ Series (all prefixed ``metrogames_``):
   inline after it are included;
 * ``db_write_seconds{op}`` — a histogram of the database writes on the writer thread, by
   operation (``write``: an action; ``save_seat``, ``save_room``, ``write_room``…);
+* ``loop_lag_seconds`` — a histogram of how late each worker's event loop ran a timer due
+  every :data:`LAG_SECONDS` (:func:`watch_lag`): the longest any one step of its work kept
+  every other client of the worker waiting (a healthy worker: a few milliseconds);
 * ``admission_wait_seconds`` — a histogram of how long admissions (room creations, seat claims,
   starts, sockets' hellos) waited for their turn (:mod:`.admission`): long waits say a crowd
   comes faster than the workers seat it (more workers, or ``METROGAMES_ADMISSIONS``);
@@ -60,6 +63,8 @@ Ts = TypeVarTuple("Ts")
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 SAMPLE_SECONDS = 5.0
 """How often each worker samples its rooms in memory."""
+LAG_SECONDS = 0.25
+"""How often each worker measures its event loop's lag (:func:`watch_lag`)."""
 
 ACTIONS = Counter(
     "metrogames_actions",
@@ -77,6 +82,11 @@ DB_WRITE = Histogram(
     "A database write on the writer thread, by operation",
     ["op"],
     buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+)
+LOOP_LAG = Histogram(
+    "metrogames_loop_lag_seconds",
+    "How late the event loop ran a timer (every 0.25 s): how long one step kept the others waiting",
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
 )
 ADMISSION_WAIT = Histogram(
     "metrogames_admission_wait_seconds",
@@ -148,6 +158,16 @@ async def sample(rooms: Callable[[], int]) -> None:
     while True:
         sample_rooms(rooms())
         await asyncio.sleep(SAMPLE_SECONDS)
+
+
+async def watch_lag(period: float = LAG_SECONDS) -> None:
+    """Forever: sleep ``period`` seconds and observe in ``loop_lag_seconds`` how much later
+    than due the event loop woke (seconds, 0 at best)."""
+    loop = asyncio.get_running_loop()
+    while True:
+        due = loop.time() + period
+        await asyncio.sleep(period)
+        LOOP_LAG.observe(max(0.0, loop.time() - due))
 
 
 def exposition() -> tuple[bytes, str]:
