@@ -164,6 +164,9 @@ class Result:
     examples: list[dict[str, Any]] = field(default_factory=list)
     load_average: list[float] = field(default_factory=list)
     """The machine's 1-minute load average when the run started and when it ended."""
+    stalls: dict[str, dict[str, float]] = field(default_factory=dict)
+    """The server's own stalls by the end of the run (:func:`stalls`, from ``GET /metrics``):
+    ``loop_lag`` and ``db_write``, each the count of observations over 25, 100 and 250 ms."""
     abuse: dict[str, Any] | None = None
     """The abuser's report (``abuse.py --json``) of an abused run."""
 
@@ -281,7 +284,9 @@ def print_summary(res: Result) -> None:
         f"errors {res.errors or 0}\n"
         f"CPU s: client {res.client_cpu_s}, server {res.server_cpu_s}; "
         f"server memory {res.server_rss_mb} MiB at the end; load average "
-        f"{' -> '.join(map(str, res.load_average))}"
+        f"{' -> '.join(map(str, res.load_average))}\n"
+        f"server stalls (over 25 / 100 / 250 ms): "
+        + "; ".join(f"{k} {' / '.join(f'{n:g}' for n in v.values())}" for k, v in res.stalls.items())
     )
 
 
@@ -526,6 +531,7 @@ def run_server_and_load(
                 target=inject_fault, args=(args, cfg, proc.pid, pg, rd, faults), daemon=True
             )
             result = load_beside(url, cfg, shown, Path(tmp), abuse, fault)
+            result.stalls = stalls(url)
             cpu1 = tree_cpu_seconds(proc.pid)
             result.server_cpu_s = round(
                 sum(c - cpu0.get(p, 0.0) for p, c in cpu1.items()), 2
@@ -539,6 +545,44 @@ def run_server_and_load(
                 except subprocess.TimeoutExpired:
                     spy.kill()
     return result
+
+
+STALL_BUCKETS = ("0.025", "0.1", "0.25")
+"""Histogram bounds (seconds) over which :func:`stalls` counts the server's stalls."""
+
+
+def stalls(url: str) -> dict[str, dict[str, float]]:
+    """From the server's ``GET /metrics`` (with several workers: the one that answers, or all
+    of them with ``PROMETHEUS_MULTIPROC_DIR``): how many event-loop lags
+    (``metrogames_loop_lag_seconds``) and database writes (``metrogames_db_write_seconds``,
+    all operations) took over each of :data:`STALL_BUCKETS` — ms as keys. Empty if the
+    server does not answer."""
+    from urllib.request import urlopen
+
+    from prometheus_client.parser import text_string_to_metric_families
+
+    try:
+        with urlopen(f"{url}/metrics", timeout=10) as answer:
+            text = answer.read().decode()
+    except OSError:
+        return {}
+    under: dict[str, dict[str, float]] = {"loop_lag": {}, "db_write": {}}
+    total = dict.fromkeys(under, 0.0)
+    names = {"metrogames_loop_lag_seconds": "loop_lag", "metrogames_db_write_seconds": "db_write"}
+    for family in text_string_to_metric_families(text):
+        kind = names.get(family.name)
+        if kind is None:
+            continue
+        for sample in family.samples:
+            if sample.name.endswith("_count"):
+                total[kind] += sample.value
+            elif sample.name.endswith("_bucket") and sample.labels.get("le") in STALL_BUCKETS:
+                le = sample.labels["le"]
+                under[kind][le] = under[kind].get(le, 0.0) + sample.value
+    return {
+        kind: {f"{float(le) * 1000:g}": total[kind] - under[kind].get(le, 0.0) for le in STALL_BUCKETS}
+        for kind in under
+    }
 
 
 def load_beside(

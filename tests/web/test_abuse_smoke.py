@@ -56,7 +56,19 @@ def abused(tmp_path_factory: pytest.TempPathFactory) -> Any:
         ls.server_process(f"sqlite:///{work / 'load.db'}", work, env=SERVER) as (url, _proc),
         ThreadPoolExecutor(1) as pool,
     ):
-        return pool.submit(lw.load_beside, url, cfg, "sqlite", work, ABUSER).result()
+        result = pool.submit(lw.load_beside, url, cfg, "sqlite", work, ABUSER).result()
+        result.stalls = lw.stalls(url)
+        return result
+
+
+def test_the_servers_stalls_are_counted_from_its_metrics(abused: Any) -> None:
+    """Both histograms read, each count over 25 ms at least the count over 100 ms, and so on
+    (a sum over the wrong buckets breaks the order), none negative."""
+    assert set(abused.stalls) == {"loop_lag", "db_write"}
+    for counts in abused.stalls.values():
+        assert list(counts) == ["25", "100", "250"]
+        over25, over100, over250 = counts.values()
+        assert over25 >= over100 >= over250 >= 0
 
 
 def test_the_players_lose_nothing(abused: Any) -> None:
