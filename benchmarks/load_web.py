@@ -155,6 +155,9 @@ class Result:
     out_of_order_views: int
     errors: dict[str, int]
     client_cpu_s: float
+    client_lag_ms: dict[str, float] = field(default_factory=dict)
+    """How late the players' own event loop ran (:func:`watch_lag`), p99 and max, ms: round
+    trips near it measure the client, not the server."""
     server_cpu_s: float | None = None
     server_rss_mb: float | None = None
     workers: int = 1
@@ -195,6 +198,21 @@ def groups_for(players: int, mix: tuple[str, ...]) -> list[str]:
     return kinds
 
 
+LAG_SECONDS = 0.05
+"""How often the players' own event loop checks how late it runs (:func:`watch_lag`)."""
+
+
+async def watch_lag(lags: list[float]) -> None:
+    """Until cancelled: every :data:`LAG_SECONDS`, how much later than due (ms) this process's
+    event loop woke, appended to ``lags``. A late loop reads views late: its round trips
+    count its own delay, not only the server's."""
+    loop = asyncio.get_running_loop()
+    while True:
+        due = loop.time() + LAG_SECONDS
+        await asyncio.sleep(LAG_SECONDS)
+        lags.append(max(0.0, loop.time() - due) * 1000)
+
+
 async def run_load(base_url: str, cfg: LoadConfig, db: str = "") -> Result:
     """Run the load against a server at ``base_url`` (http://127.0.0.1:port)."""
     quiet_collector()
@@ -207,12 +225,15 @@ async def run_load(base_url: str, cfg: LoadConfig, db: str = "") -> Result:
         stop_at = loop.time() + cfg.duration
         kinds = groups_for(cfg.players, cfg.mix)
         spacing = cfg.ramp / max(1, len(kinds))
+        lags: list[float] = []
+        watcher = asyncio.create_task(watch_lag(lags))
         await asyncio.gather(
             *(
                 run_group(g, kind, http, ws_base, stats, cfg, stop_at, g * spacing)
                 for g, kind in enumerate(kinds)
             )
         )
+        watcher.cancel()
         client_cpu = time.process_time() - cpu0
         check = await verify(http, stats.rooms)
     finally:
@@ -262,6 +283,10 @@ async def run_load(base_url: str, cfg: LoadConfig, db: str = "") -> Result:
         out_of_order_views=stats.out_of_order,
         errors=dict(errors),
         client_cpu_s=round(client_cpu, 2),
+        client_lag_ms={
+            "p99": round(percentile(sorted(lags), 99), 1),
+            "max": round(max(lags, default=0.0), 1),
+        },
         reconnects=stats.reconnects,
         unavailable=dict(stats.unavailable),
         examples=check.examples,
@@ -282,6 +307,7 @@ def print_summary(res: Result) -> None:
         f"{res.unverified}, score mismatches {res.score_mismatches}\n"
         f"refused (stale-step races) {res.refused}, out-of-order views {res.out_of_order_views}, "
         f"errors {res.errors or 0}\n"
+        f"client loop lag ms: p99 {res.client_lag_ms.get('p99')}  max {res.client_lag_ms.get('max')}\n"
         f"CPU s: client {res.client_cpu_s}, server {res.server_cpu_s}; "
         f"server memory {res.server_rss_mb} MiB at the end; load average "
         f"{' -> '.join(map(str, res.load_average))}\n"

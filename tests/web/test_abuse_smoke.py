@@ -69,6 +69,8 @@ def test_the_servers_stalls_are_counted_from_its_metrics(abused: Any) -> None:
         assert list(counts) == ["25", "100", "250"]
         over25, over100, over250 = counts.values()
         assert over25 >= over100 >= over250 >= 0
+    lag = abused.client_lag_ms  # the players' own loop, sampled every 50 ms for 6 s
+    assert set(lag) == {"p99", "max"} and 0 <= lag["p99"] <= lag["max"]
 
 
 def test_the_players_lose_nothing(abused: Any) -> None:
