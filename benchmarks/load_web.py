@@ -169,7 +169,8 @@ class Result:
     """The machine's 1-minute load average when the run started and when it ended."""
     stalls: dict[str, dict[str, float]] = field(default_factory=dict)
     """The server's own stalls by the end of the run (:func:`stalls`, from ``GET /metrics``):
-    ``loop_lag`` and ``db_write``, each the count of observations over 25, 100 and 250 ms."""
+    ``loop_lag``, ``db_write`` and ``action``, each the count of observations over 25, 100 and
+    250 ms."""
     abuse: dict[str, Any] | None = None
     """The abuser's report (``abuse.py --json``) of an abused run."""
 
@@ -580,9 +581,10 @@ STALL_BUCKETS = ("0.025", "0.1", "0.25")
 def stalls(url: str) -> dict[str, dict[str, float]]:
     """From the server's ``GET /metrics`` (with several workers: the one that answers, or all
     of them with ``PROMETHEUS_MULTIPROC_DIR``): how many event-loop lags
-    (``metrogames_loop_lag_seconds``) and database writes (``metrogames_db_write_seconds``,
-    all operations) took over each of :data:`STALL_BUCKETS` — ms as keys. Empty if the
-    server does not answer."""
+    (``metrogames_loop_lag_seconds``), database writes (``metrogames_db_write_seconds``, all
+    operations) and actions in the server (``metrogames_action_round_trip_seconds``, received
+    to views sent, all games) took over each of :data:`STALL_BUCKETS` — ms as keys. Empty if
+    the server does not answer."""
     from urllib.request import urlopen
 
     from prometheus_client.parser import text_string_to_metric_families
@@ -592,9 +594,13 @@ def stalls(url: str) -> dict[str, dict[str, float]]:
             text = answer.read().decode()
     except OSError:
         return {}
-    under: dict[str, dict[str, float]] = {"loop_lag": {}, "db_write": {}}
+    under: dict[str, dict[str, float]] = {"loop_lag": {}, "db_write": {}, "action": {}}
     total = dict.fromkeys(under, 0.0)
-    names = {"metrogames_loop_lag_seconds": "loop_lag", "metrogames_db_write_seconds": "db_write"}
+    names = {
+        "metrogames_loop_lag_seconds": "loop_lag",
+        "metrogames_db_write_seconds": "db_write",
+        "metrogames_action_round_trip_seconds": "action",
+    }
     for family in text_string_to_metric_families(text):
         kind = names.get(family.name)
         if kind is None:
