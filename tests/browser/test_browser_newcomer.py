@@ -403,3 +403,34 @@ def test_on_a_wide_screen_the_home_page_s_panels_stay_open(page: Page, server: s
         assert fold.get_attribute("open") is not None
     expect(page.locator("#account-name")).to_be_visible()
     expect(page.locator("[data-testid=midnight-rule]")).to_be_visible()
+
+
+# Each legend chip's name whose text runs over more than one line (a Range's line boxes).
+CUT_NAMES_JS = """() => [...document.querySelectorAll('.legend .chip-name')].filter((e) => {
+  const range = document.createRange(); range.selectNodeContents(e);
+  return range.getClientRects().length > 1; }).map((e) => e.textContent)"""
+
+
+@pytest.mark.parametrize("lang", ["sk", "nl"])
+def test_on_a_phone_a_legend_s_colour_names_stay_whole(
+    browser: Browser, server: str, errors: PageErrors, lang: str
+) -> None:
+    """At 390 px the board legends' colour chips wrap as wholes: no colour's name is cut inside
+    (Slovak 'fialová', 'oranžová' were broken letter by letter under Metro's board)."""
+    metro, metro_token = metro_room(server, 0)
+    made = call(
+        server, "POST", "/api/rooms", {"game": "london", "mode": "solo", "seats": [{"name": "Ada"}]}
+    )
+    page = new_page(browser, errors, **PHONE)
+    page.context.add_init_script(f"localStorage.setItem('metrogames.lang', '{lang}')")
+    try:
+        for room, token in ((metro, metro_token), (made["room"]["room"], made["tokens"]["0"])):
+            open_room(page, server, room, token)
+            chips = page.locator(".legend .chip-name")
+            expect(chips.first).to_be_visible()
+            assert chips.count() >= 4
+            assert page.evaluate(CUT_NAMES_JS) == [], lang
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.locator(".legend").first.screenshot(path=_artifact(f"newcomer-legend-phone-{lang}"))
+    finally:
+        page.context.close()
