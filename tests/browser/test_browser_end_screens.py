@@ -45,3 +45,17 @@ def test_metro_end_has_no_empty_figure(page: Page, server: str) -> None:
     expect(page.locator("[data-testid=solo-result]")).to_have_count(0)
     assert not re.search(r"(^|\n)\s*·|·\s*($|\n)", panel), panel
     shot(page, "metro-end")
+    # its replay's status line, step by step (tiles drawn by chance, turns of either seat):
+    # the figures there, separated once, none dangling
+    room = page.url.rsplit("/", 1)[-1]
+    page.goto(f"{server}/#/replay/{room}")
+    counter = page.locator("[data-testid=replay-counter]")
+    status = page.locator(".status-line")
+    seen = set()
+    for step in range(2, 9):
+        page.click("#replay-next")
+        expect(counter).to_contain_text(f"step {step} of")
+        text = " ".join((status.text_content() or "").split())
+        assert re.fullmatch(r"Placement \d+ of 60 · \d+ in the pile( · .+\S)?", text), (step, text)
+        seen.add(" · " in text.split("pile", 1)[1])
+    assert seen == {True, False}, seen  # steps with a seat to move and steps drawing a tile

@@ -105,7 +105,9 @@ METRO_FILLS = [
 def test_plug_in_seats_take_metro_s_seat_colours(page: Page, plugin_server: str) -> None:
     """A plug-in game's seats 1 to 6 are coloured as Metro's (yellow, blue, orange, green,
     purple, black: Metro's own board data says so), each with its letter Y B O G P L, never
-    red or violet; on line3's board the two seats' marks are yellow Y and blue B."""
+    red or violet; seats 7 to 12 take the colours again with a 2 after the letter and the
+    name, so no two of twelve seats read alike; on line3's board the two seats' marks are
+    yellow Y and blue B."""
     assert call(plugin_server, "GET", "/api/games/metro/board")["colours"] == [
         "yellow", "blue", "orange", "green", "purple", "black"
     ]  # fmt: skip
@@ -114,7 +116,7 @@ def test_plug_in_seats_take_metro_s_seat_colours(page: Page, plugin_server: str)
     chips = page.evaluate(
         """async () => { const { seatMark } = await import("/js/play-generic.js");
           const box = document.body.appendChild(document.createElement("div"));
-          return [0, 1, 2, 3, 4, 5, 6].map((seat) => { const chip = box.appendChild(seatMark(seat));
+          return [...Array(12).keys()].map((seat) => { const chip = box.appendChild(seatMark(seat));
             const swatch = chip.querySelector(".chip-swatch");
             return [getComputedStyle(swatch).backgroundColor, swatch.textContent,
                     chip.querySelector(".chip-name").textContent]; }); }"""
@@ -122,7 +124,11 @@ def test_plug_in_seats_take_metro_s_seat_colours(page: Page, plugin_server: str)
     assert [c[0] for c in chips[:6]] == METRO_FILLS, chips
     assert "".join(c[1] for c in chips[:6]) == "YBOGPL"
     assert [c[2] for c in chips[:6]] == ["yellow", "blue", "orange", "green", "purple", "black"]
-    assert chips[6] == chips[0]  # a seventh seat starts the palette again
+    names = ["yellow", "blue", "orange", "green", "purple", "black"]
+    assert chips[6:] == [[fill, f"{letter}2", f"{name} 2"] for fill, letter, name in zip(
+        METRO_FILLS, "YBOGPL", names, strict=True
+    )]  # fmt: skip
+    assert len({(c[1], c[2]) for c in chips}) == 12  # twelve seats, twelve marks
 
     create_game(page, plugin_server, "line3", "hotseat", name="Ada")
     for seat in (0, 1):

@@ -11,6 +11,7 @@ import re
 import time
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from browser.conftest import PageErrors, new_context, new_page, watch
@@ -300,20 +301,46 @@ def test_on_a_phone_the_magnifier_opens_only_where_two_targets_compete(
         page.context.close()
 
 
+def sign_up_in_the_page(page: Page, name: str) -> None:
+    """Make an account from the home page's folded account panel; the page reloaded, signed in
+    (a returning player)."""
+    page.locator(".home details.fold:has(#account-name) > summary").tap()
+    page.fill("#account-name", name)
+    page.fill("#account-password", "a long enough password")
+    page.locator("#sign-up").tap()
+    # the password is hashed by a job process, a cold one first (as a hint: HINT_MS)
+    expect(page.locator("[data-testid=signed-in]")).to_be_attached(timeout=HINT_MS)
+    page.reload()
+    page.wait_for_selector("#create-form")
+
+
+@pytest.mark.parametrize(
+    ("lang", "returning"),
+    [("en", False), ("fr", False), ("nl", False), ("sk", False), ("en", True), ("nl", True)],
+)
 def test_the_home_page_shows_the_three_ways_to_play_in_its_first_screen_on_a_phone(
-    browser: Browser, server: str, errors: PageErrors
+    browser: Browser, server: str, errors: PageErrors, lang: str, returning: bool
 ) -> None:
+    """In every language, for a first visit and a returning signed-in player, the three ways to
+    play are whole in the first 390×844 screen, in that language, each a finger high."""
     page = new_page(browser, errors, **PHONE)
+    page.context.add_init_script(f"localStorage.setItem('metrogames.lang', '{lang}')")
+    catalog = call(server, "GET", f"/i18n/{lang}.json")
     try:
         page.goto(f"{server}/")
+        page.wait_for_selector("#create-form")
+        if returning:
+            sign_up_in_the_page(page, f"Ways {lang}")
         ways = page.locator("[data-testid=home-ways] .way")
         expect(ways).to_have_count(3)
         assert [w.get_attribute("data-way") for w in ways.all()] == ["solo", "online", "daily"]
+        titles = [catalog[f"home.way.{way}"] for way in ("solo", "online", "daily")]
+        expect(ways.locator(".way-title")).to_have_text(titles)
         for w in ways.all():
             box = w.bounding_box()
             assert box is not None and box["y"] + box["height"] <= PHONE["viewport"]["height"], box  # type: ignore[index]
             assert box["height"] >= FINGER, box
-        shot(page, "newcomer-home-phone", full_page=False)
+        shot(page, f"newcomer-home-phone-{lang}{'-returning' if returning else ''}", full_page=False)
         page.locator("[data-way=online]").tap()
         expect(page.locator("input[name=mode][value=online]")).to_be_checked()
         page.wait_for_function(
@@ -376,3 +403,34 @@ def test_on_a_wide_screen_the_home_page_s_panels_stay_open(page: Page, server: s
         assert fold.get_attribute("open") is not None
     expect(page.locator("#account-name")).to_be_visible()
     expect(page.locator("[data-testid=midnight-rule]")).to_be_visible()
+
+
+# Each legend chip's name whose text runs over more than one line (a Range's line boxes).
+CUT_NAMES_JS = """() => [...document.querySelectorAll('.legend .chip-name')].filter((e) => {
+  const range = document.createRange(); range.selectNodeContents(e);
+  return range.getClientRects().length > 1; }).map((e) => e.textContent)"""
+
+
+@pytest.mark.parametrize("lang", ["sk", "nl"])
+def test_on_a_phone_a_legend_s_colour_names_stay_whole(
+    browser: Browser, server: str, errors: PageErrors, lang: str
+) -> None:
+    """At 390 px the board legends' colour chips wrap as wholes: no colour's name is cut inside
+    (Slovak 'fialová', 'oranžová' were broken letter by letter under Metro's board)."""
+    metro, metro_token = metro_room(server, 0)
+    made = call(
+        server, "POST", "/api/rooms", {"game": "london", "mode": "solo", "seats": [{"name": "Ada"}]}
+    )
+    page = new_page(browser, errors, **PHONE)
+    page.context.add_init_script(f"localStorage.setItem('metrogames.lang', '{lang}')")
+    try:
+        for room, token in ((metro, metro_token), (made["room"]["room"], made["tokens"]["0"])):
+            open_room(page, server, room, token)
+            chips = page.locator(".legend .chip-name")
+            expect(chips.first).to_be_visible()
+            assert chips.count() >= 4
+            assert page.evaluate(CUT_NAMES_JS) == [], lang
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.locator(".legend").first.screenshot(path=_artifact(f"newcomer-legend-phone-{lang}"))
+    finally:
+        page.context.close()

@@ -13,10 +13,15 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from metrogames.bots import make_bot
+from metrogames.bots.analysis import BUDGETS
+from metrogames.bots.analysis import analyse as analyse_record
+from metrogames.bots.hindsight import Budget
 from metrogames.bots.play import play_bots
-from metrogames.cli.main import app
+from metrogames.cli.analyse import print_analysis
+from metrogames.cli.main import app, console_for
 from metrogames.cli.render import Seats, renderer_for
 from metrogames.games import game_type, load_game
+from support.records import solo_record
 
 
 def _printed(renderable: object, width: int) -> list[str]:
@@ -93,3 +98,25 @@ def test_help_texts_flow_without_breaks_inside_sentences() -> None:
         assert any(first in line for line in page.stdout.splitlines()), (name, page.stdout)
         narrow = runner.invoke(app, [name, "--help"], env={"COLUMNS": "80", "TERM": "dumb"})
         assert all(len(line) <= 80 for line in narrow.stdout.splitlines()), name
+
+
+def test_a_terminal_wraps_sentences_between_words_and_a_pipe_keeps_each_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``analyse``'s sentences at 80 columns: in a terminal every line fits and no word is cut
+    (the same words as a pipe gets); into a pipe each sentence stays whole on one line."""
+    monkeypatch.setitem(BUDGETS, "quick", Budget(width=2, playouts=2, coach=60))
+    result = analyse_record(solo_record(32, "greedy", "london"), "quick", 3)
+    printed = {}
+    for terminal in (True, False):
+        console = console_for(
+            file=io.StringIO(), force_terminal=terminal, width=80, color_system=None
+        )
+        assert console.is_terminal is terminal
+        print_analysis(console, result)
+        printed[terminal] = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    term, pipe = printed[True], printed[False]
+    assert all(len(line) <= 80 for line in term), max(term, key=len)
+    assert " ".join(term).split() == " ".join(pipe).split()  # no word cut in two
+    note = "That is the best score found by a search with the whole deck known, not a proven optimum."
+    assert note in pipe and note not in term  # 89 characters: one line in a pipe only

@@ -9,6 +9,8 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
+
 DEV = Path(__file__).resolve().parents[2] / "dev"
 
 # A stand-in for the system Python: answers the version check, makes a venv of stand-ins.
@@ -23,12 +25,14 @@ exit 0
 # A stand-in for the venv's Python: pip "installs" by logging.
 VENV_PY = """#!/bin/sh
 echo "venv $*" >> "$LOG"
+case "$*" in *"install -q -e"*) [ -n "$SLOW_PIP" ] && sleep 3; [ -n "$FAIL_PIP" ] && exit 1 ;; esac
 exit 0
 """
 
 
-def _setup(folder: Path) -> tuple[str, str, list[str]]:
-    """Run ``setup`` of ./dev in ``folder``; its stdout, stderr and the stand-ins' calls."""
+def _setup(folder: Path, **extra: str) -> tuple[str, str, list[str]]:
+    """Run ``setup`` of ./dev in ``folder`` (``extra``: more environment); its stdout, stderr
+    and the stand-ins' calls."""
     tools = folder.parent / "tools"
     tools.mkdir(exist_ok=True)
     for name, text in (("python3", SYSTEM_PY), ("venv-python", VENV_PY)):
@@ -41,6 +45,7 @@ def _setup(folder: Path) -> tuple[str, str, list[str]]:
         "PYTHON": str(tools / "python3"),
         "VENV_PY": str(tools / "venv-python"),
         "LOG": str(log),
+        **extra,
     }
     done = subprocess.run(
         ["bash", "-c", f'source "{DEV}" && setup'],
@@ -97,3 +102,18 @@ def test_a_set_up_cut_short_is_finished(tmp_path: Path) -> None:
     _, err, _ = _setup(folder)
     assert err.splitlines()[0].startswith("dev: finishing the set-up of .venv")
     assert (folder / ".venv" / ".installed").is_file()
+
+
+def test_a_long_install_says_it_is_still_at_work(tmp_path: Path) -> None:
+    """An install that runs on (a busy machine) is not silent: a line every DEV_HEARTBEAT
+    seconds, then the ready line; a failed install fails the set-up, not marked done."""
+    folder = _project(tmp_path)
+    _, err, _ = _setup(folder, DEV_HEARTBEAT="1", SLOW_PIP="1")
+    lines = err.splitlines()
+    still = [line for line in lines if line.startswith("dev: still installing (")]
+    assert 2 <= len(still) <= 4, lines  # the stand-in's install takes 3 s
+    assert lines.index(still[0]) > 0 and lines[-1].startswith("dev: .venv is ready (")
+    (folder / ".venv" / ".installed").unlink()
+    with pytest.raises(subprocess.CalledProcessError):
+        _setup(folder, FAIL_PIP="1")
+    assert not (folder / ".venv" / ".installed").exists()

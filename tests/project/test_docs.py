@@ -7,6 +7,7 @@ runs; the commands table and the configuration page match the code."""
 from __future__ import annotations
 
 import doctest
+import json
 import re
 import subprocess
 from pathlib import Path
@@ -46,6 +47,19 @@ def test_every_document_reference_resolves() -> None:
         outside += [f"{path.relative_to(ROOT)}: {m.group(0)}" for m in OUTSIDE.finditer(text)]
     assert not broken, broken
     assert not outside, outside
+
+
+def test_each_game_data_file_names_its_developers_document() -> None:
+    """A packaged data file's ``source`` names where its facts are kept precisely: its game's
+    developers' document (``docs/engine-rules-*.md``), not the players' rules page, and no path
+    outside the repository."""
+    files = sorted((ROOT / "src" / "metrogames" / "data").glob("*.json"))
+    assert len(files) == 3
+    for path in files:
+        source = json.loads(path.read_text(encoding="utf-8"))["source"]
+        named = DOC.findall(source)
+        assert named and all(re.fullmatch(r"engine-rules-[a-z]+\.md", n) for n in named), source
+        assert "shared/" not in source, source
 
 
 # -- the front door: README, CONTRIBUTING, CHANGELOG -----------------------------------------

@@ -16,7 +16,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Required, TextIO, TypedDict
+from typing import TYPE_CHECKING, Annotated, Any, Required, TextIO, TypedDict
 
 import typer
 from rich.console import Console
@@ -73,8 +73,20 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
     help="metrogames: play, score, replay and simulate metro-building board games.",
 )
-out = Console(soft_wrap=True)
-err = Console(stderr=True, soft_wrap=True)
+
+
+def console_for(**options: Any) -> Console:
+    """A Rich console (``options``: :class:`rich.console.Console`'s) for a command's output: in
+    a terminal, sentences wrap between words at its width (a map is cut at its edge instead:
+    ``render.canvas.Fitted``); into a pipe or a file, each printed line stays one line, for
+    scripts to read (an error message among them: ``docs/notation.md``, "Command line")."""
+    console = Console(**options)
+    console.soft_wrap = not console.is_terminal
+    return console
+
+
+out = console_for()
+err = console_for(stderr=True)
 
 LOCAL_RAY = "local"
 """``--ray`` given bare: a new local Ray instance (Ray's own name for one)."""

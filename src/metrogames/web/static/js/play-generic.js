@@ -12,15 +12,20 @@ const U = 64; // a cell, in SVG units
 const M = 6; // the margin around the grid
 
 // A seat's colour from the shared seat palette (dom.js SEAT_PALETTE: Metro's), and its letter
-// on it (never colour alone).
+// on it (never colour alone). Past the palette's six seats the colours come round again with
+// the round's number after the letter and the name (seat 7: yellow "Y2", "yellow 2"), so no
+// two seats ever look or read alike.
 const seatColour = (seat) => SEAT_PALETTE[seat % SEAT_PALETTE.length];
 const seatHex = (seat) => colourHex(seatColour(seat));
-const letterOf = (seat) => seatLetter(SEAT_PALETTE, seat % SEAT_PALETTE.length);
+const seatRound = (seat) => Math.floor(seat / SEAT_PALETTE.length);
+const roundTag = (seat) => (seatRound(seat) ? String(seatRound(seat) + 1) : "");
+const letterOf = (seat) => seatLetter(SEAT_PALETTE, seat % SEAT_PALETTE.length) + roundTag(seat);
+const seatColourName = (seat) => [colourName(seatColour(seat)), roundTag(seat)].filter(Boolean).join(" ");
 
 export function seatMark(seat) {
   return h("span", { class: "chip seat-mark", style: { "--c": seatHex(seat) }, "data-colour": seatColour(seat) },
     h("span", { class: "chip-swatch", "aria-hidden": "true" }, letterOf(seat)),
-    h("span", { class: "chip-name" }, colourName(seatColour(seat))));
+    h("span", { class: "chip-name" }, seatColourName(seat)));
 }
 
 // An action as a button says it: a string as it is, anything else as its JSON.

@@ -107,10 +107,11 @@ export class MetroScreen {
       return;
     }
     const turn = (v.to_move || [])[0];
-    el.append(h("span", {}, `${t("metro.placement", { n: Math.min(placed + 1, 60), of: 60 })} · ${t("metro.pile", { n: v.pile })} · `));
+    el.append(h("span", {}, `${t("metro.placement", { n: Math.min(placed + 1, 60), of: 60 })} · ${t("metro.pile", { n: v.pile })}`));
+    // whose turn, when a seat is to move (not while a tile is being drawn: no stray separator)
     if (turn !== undefined) {
       const seat = v.seats[turn] || {};
-      el.append(turn === v.you ? h("strong", { class: "your-turn" }, t("metro.your-turn")) : h("span", {}, t("metro.to-play", { name: fmtName(seat.name) })), " ", seatChip(this.board, turn));
+      el.append(" · ", turn === v.you ? h("strong", { class: "your-turn" }, t("metro.your-turn")) : h("span", {}, t("metro.to-play", { name: fmtName(seat.name) })), " ", seatChip(this.board, turn));
     }
   }
 
