@@ -190,8 +190,8 @@ def test_a_turn_based_game_lists_whose_turn_it_is(
 
 
 def test_a_metro_replay_is_seen_as_a_spectator(page: Page, server: str) -> None:
-    """A replay shows the tile of the seat to move by name, never "Your tile" nor "waiting
-    for the other players"; the header words the bots' names (a second bot of a level too)."""
+    """A replay shows the tile of the seat to move by name, never "Your tile" (also while a
+    tile is being drawn and no seat is to move) nor "waiting for the other players"; the header words the bots' names (a second bot of a level too)."""
     seats = [{"name": "Ada"}, {"bot": "random"}, {"bot": "random"}]
     made = call(server, "POST", "/api/rooms", {"game": "metro", "mode": "bots", "seats": seats})
     room, token = made["room"]["room"], made["tokens"]["0"]
@@ -208,13 +208,14 @@ def test_a_metro_replay_is_seen_as_a_spectator(page: Page, server: str) -> None:
     page.wait_for_selector("#replay-slider")
     expect(page.locator(".room-header .muted")).to_have_text("Ada, random bot, random bot 2")
     named = 0
-    for _ in range(4):
+    for _ in range(6):  # a tile being drawn between two placements included
         page.click("#replay-next")
         hand = page.locator(".panel.hand")
         if hand.is_visible() and hand.locator(".tile-btn").count():
             expect(hand.locator("h3")).to_have_text(re.compile(r"^(Ada|random bot( 2)?)'s tile$"))
             named += 1
         expect(page.locator(".panel.hand .waiting")).to_have_count(0)
+        expect(page.locator(".panel.hand h3", has_text=re.compile("^Your tiles?"))).to_have_count(0)
     assert named >= 2
 
 

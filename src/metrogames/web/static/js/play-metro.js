@@ -125,10 +125,13 @@ export class MetroScreen {
     // a spectator (a replay too) sees the tiles of the seat to move, not "your tile"
     const watching = v.you === null || v.you === undefined;
     const mover = v.seats[(v.to_move || [])[0]];
-    el.append(h("h3", {}, watching && mover ? t("metro.tile-of", { name: fmtName(mover.name) })
-      : codes.length > 1 ? (v.drawn ? t("metro.tiles-drawn-held") : t("metro.tiles")) : t("metro.tile")));
+    // a spectator with no seat to move (a replay's tile being drawn) gets no "your tile" heading
+    if (!watching || mover) {
+      el.append(h("h3", {}, watching ? t("metro.tile-of", { name: fmtName(mover.name) })
+        : codes.length > 1 ? (v.drawn ? t("metro.tiles-drawn-held") : t("metro.tiles")) : t("metro.tile")));
+    }
     if (!codes.length) {
-      el.append(h("p", { class: "muted" }, v.you === null || v.you === undefined ? t("common.watching") : t("metro.no-tile")));
+      el.append(h("p", { class: "muted" }, watching ? t("common.watching") : t("metro.no-tile")));
     }
     const row = h("div", { class: "tile-row" });
     const seen = new Set();
