@@ -64,6 +64,27 @@ STRIPES_JS = """(sel) => {
 }"""
 
 
+SIDES = ("top", "right", "bottom", "left")
+
+
+def tile_words(code: str) -> str:
+    """A tile's words for screen readers, from its code alone (``metro.json``'s ``tile_code``:
+    a letter per side N, E, S, W for the track leaving it: a straight across, b to the next side
+    clockwise, c anticlockwise, d a U-turn), not from the tracks the client draws."""
+    words = []
+    for i, letter in enumerate(code):
+        here = SIDES[i]
+        words.append(
+            {
+                "a": f"straight {here}–{SIDES[(i + 2) % 4]}",
+                "b": f"curve {here}–{SIDES[(i + 1) % 4]}",
+                "c": f"curve {here}–{SIDES[(i + 3) % 4]}",
+                "d": f"U-turn on the {here}",
+            }[letter]
+        )
+    return "tile: " + ", ".join(words)
+
+
 def test_metro_tiles_read_as_pictures_and_square_names_over_the_stripes(
     page: Page, server: str
 ) -> None:
@@ -73,6 +94,12 @@ def test_metro_tiles_read_as_pictures_and_square_names_over_the_stripes(
     }
     open_room(page, server, room, token)
     page.wait_for_selector("svg.board-metro .hit-square")
+    # the hand: the tile button says its tracks in words, not its code
+    button = page.locator(".panel.hand .tile-btn").first
+    code = button.get_attribute("data-tile") or ""
+    label = button.get_attribute("aria-label") or ""
+    assert code in tracks and tile_words(code).removeprefix("tile: ") in label, label
+    assert code not in label, label
     # the move log: each move's tile as its picture (tracks drawn from the tile data), the
     # square as written; no tile code left in the words
     page.click("[data-testid=moves] summary")
@@ -86,7 +113,7 @@ def test_metro_tiles_read_as_pictures_and_square_names_over_the_stripes(
         expect(pic).to_have_count(1)
         expect(pic).to_have_attribute("data-tile", code)
         expect(pic.locator("path.track")).to_have_count(tracks[code])
-        expect(pic).to_have_attribute("aria-label", f"tile {code}")
+        expect(pic).to_have_attribute("aria-label", tile_words(code))
         assert item.inner_text().strip().endswith(square), (item.inner_text(), m)
         assert not CODE.search(item.inner_text()), item.inner_text()
     # the coach: the same, best three moves

@@ -48,8 +48,27 @@ export function drawTile(tile, size, { x = 0, y = 0, colours = {}, dashes = {}, 
   return g;
 }
 
+// A tile in words, for screen readers and on hover: its four tracks, one from each side (top,
+// right, bottom, left: the track leaving that side's even endpoint, as the tile's code reads
+// them), each straight across, a curve to another side or a U-turn back to its own side
+// ("straight top–bottom, curve right–bottom, …"), never the tile's code.
+export function trackWords(tile) {
+  const side = (e) => t(`metro.side-${e >> 1}`);
+  const from = ([x, y]) => (x % 2 === 0 ? [x, y] : [y, x]);
+  return tile.tracks.map(from).sort((p, q) => p[0] - q[0]).map(([a, b]) => {
+    if (a >> 1 === b >> 1) return t("metro.track-uturn", { a: side(a) });
+    const key = ((b >> 1) - (a >> 1)) % 2 === 0 ? "metro.track-straight" : "metro.track-curve";
+    return t(key, { a: side(a), b: side(b) });
+  }).join(", ");
+}
+
+// "tile: " and its tracks in words (:func:`trackWords`).
+export function tileWords(tile) {
+  return t("metro.tile-words", { tracks: trackWords(tile) });
+}
+
 export function tileSvg(tile, size = 72, { label = null } = {}) {
-  const svg = s("svg", { viewBox: `-2 -2 ${size + 4} ${size + 4}`, width: size, height: size, class: "tile-svg", role: "img", "aria-label": t("metro.tile-code", { code: tile.code }) });
+  const svg = s("svg", { viewBox: `-2 -2 ${size + 4} ${size + 4}`, width: size, height: size, class: "tile-svg", role: "img", "aria-label": tileWords(tile) });
   svg.append(drawTile(tile, size));
   if (label) svg.append(s("title", { text: label }));
   return svg;
@@ -57,12 +76,12 @@ export function tileSvg(tile, size = 72, { label = null } = {}) {
 
 // A move or chance outcome as a player reads it (docs/notation.md, "Metro turn action"): each
 // tile code of the text (`cbaa C5`, a drawn `cbaa`) as a small picture of its tracks, named
-// "tile cbaa" for screen readers and on hover; squares and words stay as written.
+// in words for screen readers and on hover (:func:`tileWords`); squares and words stay as written.
 export function moveFigure(tiles, text) {
   return String(text).split(/(\s+)/).filter((part) => part !== "").map((part) => {
     const tile = tiles.get(part);
     if (!tile) return part;
-    const pic = tileSvg(tile, 30, { label: t("metro.tile-code", { code: part }) });
+    const pic = tileSvg(tile, 30, { label: tileWords(tile) });
     pic.classList.add("tile-inline");
     pic.dataset.tile = part;
     return pic;

@@ -3,7 +3,7 @@
 
 import { h, clear, colourHex, fmtName, youName, colourName, seatLetter } from "./dom.js";
 import { t } from "./i18n.js";
-import { MetroBoard, moveFigure, tileSvg } from "./board-metro.js";
+import { MetroBoard, moveFigure, tileSvg, tileWords, trackWords } from "./board-metro.js";
 import { confirmMoves, confirmToggle, pendingBar } from "./confirm.js";
 
 export function seatChip(board, seat, { label = true } = {}) {
@@ -145,9 +145,9 @@ export class MetroScreen {
       const btn = h("button", {
         class: `tile-btn${selected ? " selected" : ""}`, disabled: !playable || opts.size < 2,
         "aria-pressed": selected ? "true" : "false", "data-tile": code,
-        "aria-label": `${label} ${code}${playable ? "" : ` ${t("metro.not-playable")}`}`,
+        "aria-label": `${label}: ${trackWords(tile)}${playable ? "" : ` ${t("metro.not-playable")}`}`,
         onclick: () => { this.selectedTile = code; this.render(); },
-      }, tileSvg(tile, 72), h("span", { class: "tile-code", title: t("metro.tile-code", { code }) }, label));
+      }, tileSvg(tile, 72), h("span", { class: "tile-code", title: tileWords(tile) }, label));
       row.append(btn);
     });
     el.append(row);
