@@ -26,7 +26,7 @@ from typing import Any
 from metrogames.bots.base import make_bot
 from metrogames.bots.play import play_bots
 from metrogames.core.capabilities import SoloRated
-from metrogames.core.protocol import Action, State
+from metrogames.core.protocol import Action, State, is_object
 from metrogames.games import daily_games, load_game
 from metrogames.web.errors import RoomError
 
@@ -115,7 +115,7 @@ def rating(state: State[Action]) -> dict[str, Any] | None:
     ``None`` for a game without one (Paris)."""
     result = state.solo_result() if isinstance(state, SoloRated) else None
     rated = result.get("rating") if result is not None else None
-    if not isinstance(rated, dict):
+    if not is_object(rated):
         return None
     return {k: rated[k] for k in ("band", "range", "low", "high", "phrase")}
 
