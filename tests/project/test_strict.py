@@ -254,11 +254,12 @@ def test_decoded_json_is_narrowed_to_json_objects_not_to_any() -> None:
     assert not wrong, wrong
 
 
-def test_no_any_in_the_room_core_or_the_logs() -> None:
+def test_no_any_in_the_room_core_the_daily_challenge_or_the_logs() -> None:
     """``rooms/views.py`` is the one exception: pydantic reads its typed dicts at run time,
     where its free JSON aliases are ``Any`` (typed ``JsonValue`` for mypy)."""
     wrong = []
-    for rel, path in [*python_sources("web/rooms"), ("web/infra/logs.py", PACKAGE / "web/infra/logs.py")]:
+    logs = ("web/infra/logs.py", PACKAGE / "web/infra/logs.py")
+    for rel, path in [*python_sources("web/rooms", "web/daily"), logs]:
         if rel != "web/rooms/views.py":
             wrong += [f"{rel}:{line}" for line in any_uses(path.read_text("utf-8"))]
     assert not wrong, wrong
@@ -271,3 +272,19 @@ def test_the_any_and_dict_finders_see_them() -> None:
     )
     assert any_uses(source) == [3, 4]
     assert dict_narrowings(source) == [5]
+
+
+JS_MAX_LINES = 600
+"""A browser module's most lines, as for the web table's Python modules (issue 22, item 1):
+past it a module is split by concern (daily.js: the home page's cards and the day's game;
+daily-board.js: the leaderboards; daily-common.js: what both use)."""
+
+
+def test_no_browser_module_is_over_the_line_limit() -> None:
+    long = {
+        path.name: n
+        for path in sorted(JS.glob("*.js"))
+        if (n := len(path.read_text("utf-8").splitlines())) > JS_MAX_LINES
+    }
+    assert not long, long
+    assert len(list(JS.glob("*.js"))) > 20  # the client was found
