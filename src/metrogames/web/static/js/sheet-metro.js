@@ -124,7 +124,7 @@ export class MetroEditor {
   help() {
     // the tile to lay as its picture, where the sentence names it
     const [before, after] = t("score.help.metro", { tile: "\u0001" }).split("\u0001");
-    return [before, moveFigure(this.tiles, this.tile), after ?? ""];
+    return [before, ...moveFigure(this.tiles, this.tile), after ?? ""];
   }
 
   summary(result) {
