@@ -135,6 +135,11 @@ def test_a_london_sheet_drawn_by_clicking(server: str, page: Page, tmp_path: Pat
 def test_a_metro_board_laid_tile_by_tile(server: str, page: Page, tmp_path: Path) -> None:
     page.goto(f"{server}/#/score/metro")
     settle(page)
+    # the help names the tile to lay as its picture, in the sentence's words around it
+    help_line = page.locator("[data-testid=score-help]")
+    assert help_line.inner_text().startswith("Click an empty square to lay")
+    assert "[object" not in help_line.inner_text()
+    assert help_line.locator("svg.tile-inline").count() == 1
     for tile, square in [("baac", "A1"), ("aaaa", "B1"), ("cbaa", "C1")]:
         page.click(f".tile-btn[data-tile={tile}]")
         page.click(f".hit-square[data-square={square}]")

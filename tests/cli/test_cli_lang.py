@@ -176,7 +176,7 @@ def test_daily_percentile_uses_the_locales_decimal_mark(monkeypatch: pytest.Monk
     monkeypatch.setenv("METROGAMES_LANG", "fr")
     lines = [
         t.plain
-        for t in result_lines({"score": 140, "rank": 1, "of": 3, "percentile": 99.5}, "paris")
+        for t in result_lines({"score": 140, "rank": 1, "of": 3, "percentile": 99.5})
     ]
     assert lines[:2] == ["Score : 140", "Rang : 1 sur 3 (classement des comptes)"]
     # the percentile names the same list as the rank

@@ -29,6 +29,13 @@ def test_games_list_and_board(client: TestClient) -> None:
     games = {g["game"]: g for g in client.get("/api/games").json()}
     assert games["line3"]["players"] == [2, 2]
     assert games["line3"]["options"] == {}
+    # the family a client picks screens by: line3 states none, so its own name, as in its views
+    assert games["line3"]["family"] == "line3"
+    assert {name: games[name]["family"] for name in ("london", "paris", "metro")} == {
+        "london": "nextstation",
+        "paris": "nextstation",
+        "metro": "metro",
+    }
     board = client.get("/api/games/line3/board").json()
     assert board["grid"] == {"columns": 3, "rows": 3}
     # the generic screen's drawing data: every cell named where it sits (column letter, row)

@@ -12,9 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from metrogames.core.protocol import CHANCE
-from metrogames.games import load_game
+from metrogames.games import game_names, game_type, load_game
 from metrogames.web.app import static_dir
-from metrogames.web.rooms.tutorial import TUTORIAL_SEEDS
 from support.web import act, auth, create, view
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,6 +24,13 @@ def tutorial(client: TestClient, game: str = "london", **body: Any) -> dict[str,
     body.setdefault("mode", "bots" if game == "metro" else "solo")
     body.setdefault("seats", SOLO + ([{"bot": "easy"}] if game == "metro" else []))
     return create(client, game=game, tutorial=True, **body)
+
+
+def seed_of(game: str) -> int:
+    """The seed of ``game``'s guided first game, as the game states it (``GameType.tutorial``)."""
+    tutorial = game_type(game).tutorial
+    assert tutorial is not None, game
+    return tutorial.seed
 
 
 def refusal(client: TestClient, **body: Any) -> str:
@@ -38,7 +44,7 @@ def refusal(client: TestClient, **body: Any) -> str:
 def test_next_station_tutorial_rooms_are_dealt_the_fixed_deal(
     client: TestClient, game: str
 ) -> None:
-    deck = load_game(game, players=1).deal_record(TUTORIAL_SEEDS[game])
+    deck = load_game(game, players=1).deal_record(seed_of(game))
     first = deck["rounds"][0]["deck"][0]
     colour = deck["options"]["colour_cycle"][0]
     views = []
@@ -63,7 +69,7 @@ def test_a_finished_tutorial_record_shows_the_fixed_seed(client: TestClient) -> 
         assert r.status_code == 200, r.text
         v = r.json()
     record = client.get(f"/api/rooms/{room}/record").json()
-    assert record["seed"] == TUTORIAL_SEEDS["london"]
+    assert record["seed"] == seed_of("london")
 
 
 def guide(game: str) -> list[dict[str, Any]]:
@@ -128,7 +134,9 @@ def test_the_crossing_step_shows_a_station_the_deal_refuses(client: TestClient) 
 
 def test_the_guides_cover_the_games_with_a_tutorial_deal() -> None:
     data = json.loads((static_dir() / "tutorials.json").read_text(encoding="utf-8"))
-    assert sorted(k for k in data if k != "about") == sorted(TUTORIAL_SEEDS)
+    assert sorted(k for k in data if k != "about") == sorted(
+        name for name in game_names() if game_type(name).tutorial is not None
+    )
 
 
 def test_metro_tutorial_plays_against_a_bot_on_the_fixed_tiles(client: TestClient) -> None:
@@ -147,7 +155,7 @@ def test_metro_tutorial_plays_against_a_bot_on_the_fixed_tiles(client: TestClien
 def test_ordinary_rooms_are_not_dealt_the_tutorial_seed(client: TestClient) -> None:
     made = create(client, game="london", mode="solo", seats=SOLO)
     table = client.app.state.rooms.tables[made["room"]["room"]]  # type: ignore[attr-defined]
-    assert table.seed != TUTORIAL_SEEDS["london"]
+    assert table.seed != seed_of("london")
 
 
 def test_tutorial_rooms_cannot_pick_a_seed_or_change_the_deal(client: TestClient) -> None:
@@ -221,7 +229,7 @@ def test_metro_tutorial_bot_opens_as_the_steps_tell_it(client: TestClient) -> No
     assert act(client, room, token, {"square": "B2", "tile": v["drawn"]}, v["step"]).is_success
     # the position right after B2 (the bot has played on since), replayed by the engine
     moves = client.get(f"/api/rooms/{room}/moves", headers=auth(token)).json()["moves"]
-    state = load_game("metro", players=2).new_game(TUTORIAL_SEEDS["metro"])
+    state = load_game("metro", players=2).new_game(seed_of("metro"))
     for m in moves[:6]:
         player = CHANCE if m["player"] is None else m["player"]
         state.apply_in_place(player, state.string_to_action(player, m["move"]))

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from metrogames.bots.hindsight import PLAYER, Budget, Decision, Line, player_losses, search_best
 from metrogames.core.capabilities import Presented, ScoreBounded, SoloRated
 from metrogames.core.errors import MetrogamesError
-from metrogames.core.protocol import CHANCE, Action, JsonObject, JsonValue, State
+from metrogames.core.protocol import CHANCE, Action, JsonObject, JsonValue, State, is_object
 from metrogames.core.rng import Rng
 from metrogames.games import game_type, record_start, replay_record
 
@@ -192,7 +192,7 @@ def analyse(data: object, budget: str = "normal", seed: int = 0) -> Analysis:
     if chosen is None:
         raise ValueError(f"unknown budget {budget!r} (known: {', '.join(BUDGETS)})")
     start, final = check_record(data)
-    assert isinstance(data, dict)
+    assert is_object(data)
     best, stats = search_best(start, chosen, seed, candidates=[final])
     decisions = player_losses(start, final, chosen.coach, seed)
     bound = start.score_bound(PLAYER) if isinstance(start, ScoreBounded) else None

@@ -215,7 +215,7 @@ class Server:
 
 
 # -- the end ----------------------------------------------------------------------------------
-def result_lines(result: dict[str, Any], game: str) -> list[Text]:
+def result_lines(result: dict[str, Any]) -> list[Text]:
     """The result of ``GET .../result`` as printed lines."""
     out = [Text(tr("Score: {score}", score=result["score"]), style="bold green")]
     # rank and percentile are figures of one list, the player's, and each names it
@@ -247,8 +247,6 @@ def result_lines(result: dict[str, Any], game: str) -> list[Text]:
         if rating.get("phrase"):
             text += f": “{_(str(rating['phrase']))}”"
         out.append(Text(text, style="bold"))
-    elif game == "london":
-        out.append(Text(tr("Solo rating: {score}", score="—"), style=_DIM))
     for key in ("bot", "expert"):
         bot = result.get(key)
         if not bot:
@@ -644,7 +642,7 @@ class DailySession:
             )
         )
         board = f"{self.server.base}/#/daily/{self.game}/{date}"
-        self.console.print(Group(*result_lines(result, self.game)))
+        self.console.print(Group(*result_lines(result)))
         self.console.print(
             Text(
                 tr("Leaderboard: {url}", url=board),

@@ -32,7 +32,7 @@ from metrogames.cli.options import default_record_path, save_record
 from metrogames.cli.prompt import QuitGame, read_line, read_move, refusal_text
 from metrogames.cli.render import Seats, TerminalRenderer, renderer_for
 from metrogames.core.errors import IllegalActionError, NotationError, RecordError
-from metrogames.core.protocol import CHANCE, Action, JsonObject, JsonValue, State
+from metrogames.core.protocol import CHANCE, Action, JsonObject, JsonValue, State, is_object
 from metrogames.games import game_from_options, game_type, replay_record
 
 BOT_PREFIX = "bot:"
@@ -270,8 +270,8 @@ def resume_game(path: Path, console: Console, input_fn: Callable[[str], str]) ->
         ValueError: a seat named after an unknown bot.
     """
     data = read_json(path)
-    seed = data.get("seed") if isinstance(data, dict) else None
-    if not isinstance(data, dict) or not isinstance(seed, int):
+    seed = data.get("seed") if is_object(data) else None
+    if not is_object(data) or not isinstance(seed, int):
         raise RecordError(f"{path} has no seed: what chance brings next is unknown")
     state = replay_record(data)
     if state.is_over():

@@ -55,10 +55,10 @@ JsonObject = dict[str, JsonValue]
 """A JSON object as :func:`json.loads` gives it."""
 
 
-def is_object(value: JsonValue) -> TypeIs[JsonObject]:
-    """Whether the JSON document ``value`` is an object (a ``dict``, as :func:`json.loads`
-    makes it): narrows it to :data:`JsonObject`, where ``isinstance(value, dict)`` narrows to
-    ``dict[Any, Any]``."""
+def is_object(value: object) -> TypeIs[JsonObject]:
+    """Whether ``value``, a decoded JSON document (:func:`json.loads`, a request's body, a
+    record), is an object: a ``dict``, narrowed to :data:`JsonObject` where
+    ``isinstance(value, dict)`` narrows to ``dict[Any, Any]``."""
     return isinstance(value, dict)
 
 
@@ -396,6 +396,24 @@ class BotSetting:
 
 
 @dataclass(frozen=True)
+class Tutorial:
+    """A game's guided first game (``docs/web-api.md``, "Rooms": ``"tutorial": true``): a
+    fixed deal that the client's step lists (the web table's ``static/tutorials.json``) are
+    written for — its cards, colour order and tiles.
+
+    Attributes:
+        seed: the deal's seed (public, and never a daily deal's: those are HMACs of a
+            server secret).
+        bot_opening: the bot's first actions in it, in the game's notation, played as
+            written while each is legal (a step may be written for them); then the bot
+            plays on its own. Empty: the bot decides from the start.
+    """
+
+    seed: int
+    bot_opening: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class GameType:
     """What the registry knows of one game name before any options: its facts only.
 
@@ -434,6 +452,7 @@ class GameType:
         bot_levels: bot level (``medium``, ``hard``, ``expert``) -> the :class:`BotSetting`
             the game is played with at that level, as the game measured them; a level not
             listed plays the bots' default for every game (:mod:`metrogames.bots.levels`).
+        tutorial: the game's guided first game (:class:`Tutorial`), ``None``: it has none.
     """
 
     name: str
@@ -449,3 +468,4 @@ class GameType:
     max_game_length: int | None = None
     daily: bool = False
     bot_levels: dict[str, BotSetting] = field(default_factory=dict)
+    tutorial: Tutorial | None = None

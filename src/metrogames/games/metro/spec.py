@@ -13,7 +13,14 @@ from __future__ import annotations
 from functools import cache
 
 from metrogames.core.errors import NotationError, OptionError, RecordError, message_of
-from metrogames.core.protocol import BotSetting, GameType, JsonObject, OptionSpec, Preset
+from metrogames.core.protocol import (
+    BotSetting,
+    GameType,
+    JsonObject,
+    OptionSpec,
+    Preset,
+    Tutorial,
+)
 from metrogames.games.known import register_game
 from metrogames.games.metro import present
 from metrogames.games.metro.options import MetroOptions
@@ -141,6 +148,11 @@ its own routes as soon as they score and loses to random, so
   43.3 %).
 """
 
+TUTORIAL = Tutorial(seed=20261130, bot_opening=("adad B1",))
+"""Metro's guided first game, against one bot: the deal of this seed (the web table's
+``static/tutorials.json`` steps through its tiles), the bot's first tile played as written —
+the third step scores a route across it (B1) — then the bot plays on its own."""
+
 
 register_game(
     GameType(
@@ -159,6 +171,7 @@ register_game(
         score_range=SCORE_RANGE,
         max_game_length=MAX_GAME_LENGTH,
         bot_levels=BOT_LEVELS,
+        tutorial=TUTORIAL,
     ),
     MetroEngine(),
 )

@@ -16,7 +16,14 @@ from functools import cache
 from typing import cast
 
 from metrogames.core.errors import NotationError, OptionError, RecordError, message_of
-from metrogames.core.protocol import BotSetting, GameType, JsonObject, JsonValue, OptionSpec
+from metrogames.core.protocol import (
+    BotSetting,
+    GameType,
+    JsonObject,
+    JsonValue,
+    OptionSpec,
+    Tutorial,
+)
 from metrogames.games.known import register_game
 from metrogames.games.nextstation.bound import score_ceiling
 from metrogames.games.nextstation.citymap import CITY_FILES, CityMap, load_city
@@ -161,6 +168,11 @@ class NextStationEngine:
         return text
 
 
+TUTORIAL = Tutorial(seed=20261130)
+"""Each city's guided first game: the solo deal of this seed (the web table's
+``static/tutorials.json`` steps through its cards and colour order)."""
+
+
 @cache
 def _board_json(city: str) -> JsonObject:
     return board_json(city)
@@ -181,6 +193,7 @@ def _register(city_name: str) -> None:
             max_game_length=ROUNDS * len(city.deck),  # at most one decision per card flipped
             daily=True,
             bot_levels=BOT_LEVELS.get(city_name, {}),
+            tutorial=TUTORIAL,
         ),
         NextStationEngine(city_name),
     )

@@ -22,12 +22,13 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Iterable
-from typing import Any, cast
+from typing import cast
 
 from cachetools import LRUCache
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session, aliased
 
+from metrogames.core.protocol import JsonObject
 from metrogames.games import daily_games
 from metrogames.i18n import N_, Message, msg
 from metrogames.web.accounts.players import Player, Players
@@ -109,7 +110,7 @@ class DailyBoards:
 
     def leaderboard(
         self, game: str, day: str, limit: int, offset: int, board: str = "accounts"
-    ) -> dict[str, Any]:
+    ) -> JsonObject:
         """``GET /api/daily/{game}/{day}/leaderboard`` (accounts) and ``.../guests``
         (``board`` ``guests``): ``{"date", "game", "open", "entries": [{"rank", "player",
         "account" (its profile; null for a guest), "name", "score", "finished_at"}],
@@ -253,7 +254,7 @@ class DailyBoards:
             out[room] = json.dumps(record)
         return out
 
-    def best(self, game: str, limit: int) -> list[dict[str, Any]]:
+    def best(self, game: str, limit: int) -> list[JsonObject]:
         """``GET /api/daily/{game}/best``: the best shared ranked scores of accounts on all
         days, ``[{"date", "player", "name", "score"}]`` (earlier finish first on equal
         scores).
@@ -289,7 +290,7 @@ class DailyBoards:
             query = query.where(a.game == game)
         return set(session.scalars(query))
 
-    def me(self, player: Player) -> dict[str, Any]:
+    def me(self, player: Player) -> JsonObject:
         """``GET /api/players/me``: ``{"player", "name", "streak" (any game), "best": {game:
         best ranked score | null}}``."""
         a = DailyAttemptRow
@@ -310,7 +311,7 @@ class DailyBoards:
 
     def history(
         self, player_id: str, game: str | None, limit: int, owner: bool = False
-    ) -> dict[str, Any]:
+    ) -> JsonObject:
         """``GET /api/players/{player}/history?game=``: ``{"player", "name", "streak",
         "days": [{"date", "game", "score", "rank", "ranked"}]}``, newest first; practice
         games included (``ranked`` false, no rank); ``score`` is null while in progress;
@@ -338,7 +339,7 @@ class DailyBoards:
 
     def days(
         self, session: Session, players: list[str], game: str | None, limit: int, owner: bool
-    ) -> list[dict[str, Any]]:
+    ) -> list[JsonObject]:
         """The daily games of ``players``, newest first, at most ``limit``:
         ``[{"date", "game", "score", "rank", "ranked"}]`` (see :meth:`history`)."""
         a, b = DailyAttemptRow, aliased(DailyAttemptRow)
@@ -362,7 +363,7 @@ class DailyBoards:
             query = query.where(a.game == game)
         if not owner:
             query = query.where(~a.ranked | a.shared)
-        days = []
+        days: list[JsonObject] = []
         rows = session.execute(query.order_by(a.day.desc(), a.id.desc()).limit(limit))
         for row, above in cast(Iterable[tuple[DailyAttemptRow, int]], rows):
             ranked = row.ranked and row.shared and row.score is not None

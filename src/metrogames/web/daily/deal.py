@@ -21,12 +21,11 @@ import hashlib
 import hmac
 import re
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
 
 from metrogames.bots.base import make_bot
 from metrogames.bots.play import play_bots
 from metrogames.core.capabilities import SoloRated
-from metrogames.core.protocol import Action, State
+from metrogames.core.protocol import Action, JsonObject, State, is_object
 from metrogames.games import daily_games, load_game
 from metrogames.web.errors import RoomError
 
@@ -93,7 +92,7 @@ def deal_state(game: str, seed: int) -> State[Action]:
     return load_game(game, players=1).new_game(seed)
 
 
-def deal_record(game: str, seed: int, day: str) -> dict[str, Any]:
+def deal_record(game: str, seed: int, day: str) -> JsonObject:
     """The deal record (``docs/notation.md``: every round's deck, the colour cycle, no
     turns) of the daily deal, ``meta`` naming the day."""
     record = dict(load_game(game, players=1).deal_record(seed))
@@ -109,13 +108,13 @@ def bot_score(game: str, seed: int, code: str = BOT) -> int:
     return int(state.scores()[0])
 
 
-def rating(state: State[Action]) -> dict[str, Any] | None:
+def rating(state: State[Action]) -> JsonObject | None:
     """The printed solo rating of a finished daily game (no modules): ``{"band", "range",
     "low", "high", "phrase"}`` (as the state's ``solo_result`` gives them: ``SoloRated``), or
     ``None`` for a game without one (Paris)."""
     result = state.solo_result() if isinstance(state, SoloRated) else None
     rated = result.get("rating") if result is not None else None
-    if not isinstance(rated, dict):
+    if not is_object(rated):
         return None
     return {k: rated[k] for k in ("band", "range", "low", "high", "phrase")}
 

@@ -22,7 +22,7 @@ import json
 from collections.abc import Sequence
 
 from metrogames.core.errors import MetrogamesError
-from metrogames.core.protocol import CHANCE, Action, State
+from metrogames.core.protocol import CHANCE, Action, State, is_object
 from metrogames.games import load_game, replay_record
 from metrogames.i18n import N_, msg
 from metrogames.web.errors import RoomError
@@ -91,7 +91,7 @@ def refuse_open_deal(record: object, open_deals: OpenDeals) -> None:
         RoomError: 409 ``day-open`` naming the rule; nothing else (a record the engine refuses
             is for the job itself to refuse, with its reason).
     """
-    game = record.get("game") if isinstance(record, dict) else None
+    game = record.get("game") if is_object(record) else None
     day = open_deals.get(game) if isinstance(game, str) else None
     if day is None:
         return

@@ -38,12 +38,12 @@ import hmac
 import logging
 import weakref
 from functools import lru_cache
-from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from metrogames.core.protocol import JsonObject
 from metrogames.games import daily_games, game_type
 from metrogames.i18n import N_, Gettext, msg, plural
 from metrogames.web.accounts.players import Player, Players
@@ -130,7 +130,7 @@ class DailyService:
         return {game: self._chances(game, today) for game in self.rules.games}
 
     # -- playing ------------------------------------------------------------------------------
-    def overview(self, player: Player | None, gettext: Gettext = N_) -> dict[str, Any]:
+    def overview(self, player: Player | None, gettext: Gettext = N_) -> JsonObject:
         """``GET /api/daily``: ``{"date", "closes_at", "midnight_rule", "account_rule",
         "guest_ranked", "games": [{"game", "played", "room"}]}`` (``played``: the player has started today's
         ranked game; ``room``: its room; ``guest_ranked``: the cap on ranked guest games per
@@ -211,7 +211,7 @@ class DailyService:
         share: bool,
         account: bool = False,
         address: str = "",
-    ) -> dict[str, Any]:
+    ) -> JsonObject:
         """``POST /api/daily/{game}/{day}/start`` ``{"share": bool}`` → ``{"room", "ranked",
         "token"}``: ``player`` is an account's own player (``account``; ``token`` is the seat
         token of the room, new at each call) or a guest (``token`` null: the player token
@@ -350,7 +350,7 @@ class DailyService:
         table = await self.rooms.create_dealt(game, "daily", self.rules.seed(game, day), [seat], attempt)
         return table, token
 
-    async def _resume(self, attempt: DailyAttemptRow, account: bool) -> dict[str, Any]:
+    async def _resume(self, attempt: DailyAttemptRow, account: bool) -> JsonObject:
         if attempt.score is not None:
             raise RoomError(
                 409,
@@ -385,7 +385,7 @@ class DailyService:
             return list(session.scalars(query))
 
     # -- results ------------------------------------------------------------------------------
-    async def result(self, player: Player, game: str, day: str) -> dict[str, Any]:
+    async def result(self, player: Player, game: str, day: str) -> JsonObject:
         """``GET /api/daily/{game}/{day}/result``: the player's game of that day (the ranked
         one, else the last practice game): ``{"score", "rank", "of", "board", "percentile",
         "rating", "bot"}``.
@@ -410,7 +410,7 @@ class DailyService:
             facts["expert"] = {"name": self.expert, "score": known}
         return facts
 
-    def _result(self, player: Player, game: str, day: str) -> dict[str, Any]:
+    def _result(self, player: Player, game: str, day: str) -> JsonObject:
         """:meth:`result` without the bot (on a worker thread: it counts the day's games and
         replays the player's)."""
         a = DailyAttemptRow

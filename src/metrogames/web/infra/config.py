@@ -84,6 +84,9 @@ from pydantic import Field, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from metrogames.bots import make_bot
+from metrogames.bots.analysis import BUDGETS
+from metrogames.web.infra.csrf import parse_origins
+from metrogames.web.infra.logs import log_config
 
 DEFAULT_DB = "sqlite:///var/metrogames.db"
 
@@ -202,8 +205,6 @@ class Settings(BaseSettings):
     @field_validator("analysis_budget")
     @classmethod
     def _budget(cls, value: str) -> str:
-        from metrogames.bots.analysis import BUDGETS
-
         if value not in BUDGETS:
             raise ValueError(f"{value!r} is no analysis budget (known: {', '.join(BUDGETS)})")
         return value
@@ -230,8 +231,6 @@ class Settings(BaseSettings):
     @field_validator("log_format", "log_level")
     @classmethod
     def _logs(cls, value: str, info: ValidationInfo) -> str:
-        from metrogames.web.infra.logs import log_config
-
         if info.field_name == "log_format":
             log_config(fmt=value)  # ValueError naming the formats
         else:
@@ -248,8 +247,6 @@ class Settings(BaseSettings):
     @field_validator("allowed_origins")
     @classmethod
     def _origins(cls, value: str) -> str:
-        from metrogames.web.infra.csrf import parse_origins
-
         parse_origins(value)  # ValueError naming the entry that is no origin
         return value
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextvars
 import logging
 import secrets
-from typing import Any
+from typing import TypeAlias
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -23,20 +23,22 @@ FORMATS = ("json", "text")
 JSON_FIELDS = "{levelname}{name}{process}{message}"
 RENAMED = {"levelname": "level", "name": "logger", "process": "worker"}
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s [%(process)d] %(message)s"
-_CONTEXT: contextvars.ContextVar[dict[str, Any]] = contextvars.ContextVar("metrogames_log")
+LogField: TypeAlias = str | int | None
+"""A bound field's value: an id, a path, a seat number."""
+_CONTEXT: contextvars.ContextVar[dict[str, LogField]] = contextvars.ContextVar("metrogames_log")
 _DENIED: contextvars.ContextVar[bool] = contextvars.ContextVar("metrogames_denied", default=False)
 INCOMPLETE_HANDSHAKE = "ASGI callable returned without completing handshake."
 """What uvicorn's WebSocket protocol (websockets-sansio) logs at ERROR after the app refused a
 socket with a denial response — a refusal, not an error (:func:`denied`)."""
 
 
-def bind(**fields: Any) -> None:
+def bind(**fields: LogField) -> None:
     """Add ``fields`` (e.g. ``room``, ``seat``) to every line logged from now on in this
     context (the current request's or socket's task)."""
     _CONTEXT.set({**_CONTEXT.get({}), **fields})
 
 
-def context() -> dict[str, Any]:
+def context() -> dict[str, LogField]:
     """The fields bound in this context."""
     return dict(_CONTEXT.get({}))
 
@@ -88,7 +90,7 @@ class RequestIds:
         await self.app(scope, receive, send)
 
 
-def log_config(fmt: str = "json", level: str = "warning") -> dict[str, Any]:
+def log_config(fmt: str = "json", level: str = "warning") -> dict[str, object]:
     """The ``logging.config.dictConfig`` dictionary: the root logger (the app's own loggers)
     and uvicorn's (``uvicorn.error``, ``uvicorn.access``) write lines of ``fmt`` (``json`` or
     ``text``) to standard error at ``level``.
@@ -101,7 +103,7 @@ def log_config(fmt: str = "json", level: str = "warning") -> dict[str, Any]:
     name = level.upper()
     if not isinstance(logging.getLevelName(name), int):
         raise ValueError(f"unknown log level {level!r}")
-    formatter: dict[str, Any]
+    formatter: dict[str, object]
     if fmt == "json":
         formatter = {
             "()": "pythonjsonlogger.json.JsonFormatter",

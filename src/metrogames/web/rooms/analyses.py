@@ -16,7 +16,7 @@ import json
 
 from metrogames.bots.analysis import AnalysisRefusedError, analyse
 from metrogames.core.errors import IllegalActionError, MetrogamesError
-from metrogames.core.protocol import JsonValue
+from metrogames.core.protocol import JsonValue, is_object
 from metrogames.web.errors import RoomError, bad_request
 from metrogames.web.infra.jobs.shapes import AnalysisJob
 
@@ -49,22 +49,23 @@ def analysis_job(record: JsonValue, budget: str) -> tuple[str, AnalysisJob]:
     without the players' names (the deal and the actions: a room's record and the same record
     uploaded are one analysis), the payload's record with the names left out. Put them back
     in the answer with :func:`personalised`."""
-    content = {k: v for k, v in record.items() if k != "players"} if isinstance(record, dict) else record
+    content = {k: v for k, v in record.items() if k != "players"} if is_object(record) else record
     text = json.dumps([content, budget], sort_keys=True, separators=(",", ":"))
     key = "analysis:" + hashlib.sha256(text.encode()).hexdigest()
-    if isinstance(record, dict) and isinstance(record.get("players"), list):
-        record = {**record, "players": [ANONYMOUS] * len(record["players"])}
+    players = record.get("players") if is_object(record) else None
+    if is_object(record) and isinstance(players, list):
+        record = {**record, "players": [ANONYMOUS] * len(players)}
     return key, {"record": record, "budget": budget}
 
 
 def personalised(text: str, record: JsonValue) -> str:
     """The analysis ``text`` of :func:`analysis_job` with ``record``'s player names in it."""
-    names = record.get("players") if isinstance(record, dict) else None
+    names = record.get("players") if is_object(record) else None
     if not isinstance(names, list) or not names:
         return text
     document = json.loads(text)
     document["player"] = names[0]
     best = document.get("best_found") or {}
-    if isinstance(best.get("record"), dict):
+    if is_object(best.get("record")):
         best["record"]["players"] = names
     return json.dumps(document)

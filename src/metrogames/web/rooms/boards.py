@@ -65,9 +65,10 @@ def bot_figures(algorithm: Algorithm) -> list[Message]:
 
 
 def games_list(gettext: Gettext = N_) -> list[JsonObject]:
-    """``GET /api/games``: per game ``{"game", "title", "players": [min, max], "options":
-    {name: {"default", "values": [...], "choose"?: {...}}}, "presets": {name: {"title",
-    "options", "note"}}, "bots": [codes], "bot_labels": {code: label}}`` (bots: the levels
+    """``GET /api/games``: per game ``{"game", "title", "family", "players": [min, max],
+    "options": {name: {"default", "values": [...], "choose"?: {...}}}, "presets": {name:
+    {"title", "options", "note"}}, "bots": [codes], "bot_labels": {code: label}}`` (family:
+    ``GameType.family``, the game's name when it states none, as in a view; bots: the levels
     first, weakest to strongest, then the algorithms; the labels' figures in the language of
     ``gettext``)."""
     out: list[JsonObject] = []
@@ -77,6 +78,7 @@ def games_list(gettext: Gettext = N_) -> list[JsonObject]:
             {
                 "game": name,
                 "title": kind.title,
+                "family": kind.family or kind.name,
                 "players": [kind.players.start, kind.players.stop - 1],
                 "options": game_options_json(kind),
                 "presets": game_presets_json(kind),

@@ -5,7 +5,9 @@ change once its write committed (a move and the chance actions it made due, a se
 handed over, a room opened or started: :mod:`.service`), a change another worker published
 (:meth:`~metrogames.web.rooms.sync.RoomSync.apply_published`) and the catch-up from the
 database (:meth:`~metrogames.web.rooms.sync.RoomSync.sync`). A failed write, a refused
-published change or a failed read never reaches it: the copy stays as it was.
+published change or a failed read never reaches it: the copy stays as it was (the one change
+not stored, also made here, is the turn clock's retry after such a failure: a deadline in
+memory only, :mod:`~metrogames.web.rooms.scheduler`).
 """
 
 from __future__ import annotations

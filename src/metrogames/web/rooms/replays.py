@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 
 from metrogames.core.errors import IllegalActionError, MetrogamesError
-from metrogames.core.protocol import JsonObject, JsonValue
+from metrogames.core.protocol import JsonObject, JsonValue, is_object
 from metrogames.games import record_start, replay_record
 from metrogames.web.errors import RoomError, bad_request
 from metrogames.web.rooms.tables import Progress
@@ -30,7 +30,7 @@ def frames_of_record(data: JsonValue) -> Replay:
         RoomError: 400 ``bad-request`` for a record that does not parse, 400 with the engine's
             reason for its first illegal action.
     """
-    if not isinstance(data, dict):
+    if not is_object(data):
         raise bad_request("a record must be a JSON object")
     try:
         final = replay_record(data)
@@ -42,7 +42,10 @@ def frames_of_record(data: JsonValue) -> Replay:
     history = final.history()
     if len(history) >= MAX_FRAMES:
         raise RoomError(413, "too-large", f"a replay has at most {MAX_FRAMES} steps")
-    players = list(data["players"])
+    listed = data["players"]  # the record's reader took it: a list of names
+    players = [name for name in listed if isinstance(name, str)] if isinstance(listed, list) else []
+    if not isinstance(listed, list) or len(players) != len(listed):
+        raise bad_request("record: players must be a list of names")
     seats: list[SeatView] = [
         {
             "seat": i,

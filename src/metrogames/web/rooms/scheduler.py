@@ -24,6 +24,7 @@ from metrogames.bots.base import make_bot
 from metrogames.core.protocol import CHANCE, Action, State
 from metrogames.web.infra.config import Settings
 from metrogames.web.infra.jobs.shapes import DecideJob, PositionJob
+from metrogames.web.rooms.changes import Change, apply_change
 from metrogames.web.rooms.listeners import JobRunner
 from metrogames.web.rooms.tables import Progress, Seat, Table
 from metrogames.web.rooms.tutorial import tutorial_bot_move
@@ -243,7 +244,8 @@ class Scheduler:
                         await self.bot_play(table, actor, CLOCK_BOT, step)
             except Exception:
                 log.exception("room %s: the turn clock's action failed", table.id)
-                table.deadline = time.time() + RETRY_SECONDS  # in memory: the stored one passed
+                retry = time.time() + RETRY_SECONDS  # in memory only: the stored one passed
+                apply_change(table, Change(table.progress, table.status, retry, table.bots_due))
         await self.settle(table)
 
     async def stop(self, tables: Iterable[Table]) -> None:

@@ -1,45 +1,44 @@
-"""The guided first games' fixed deals (``docs/web-api.md``, "Rooms": ``"tutorial": true``).
+"""The guided first games' rooms (``docs/web-api.md``, "Rooms": ``"tutorial": true``).
 
-A tutorial room is dealt from a seed fixed here, one per game that has a guided first game
-(the client's step lists, ``static/tutorials.json``, are written for exactly these deals: their
-cards, colour order and, in Metro, tiles). The seeds are public and are not daily deals (a
-daily deal's seed is an HMAC of a server secret, ``daily_deal.py``); a client asks for the
-tutorial deal with a boolean and can never name a seed.
+A tutorial room is dealt from the fixed seed of the game's guided first game
+(``GameType.tutorial``: the game states it, and the client's step lists,
+``static/tutorials.json``, are written for exactly that deal: its cards, colour order and, in
+Metro, tiles). The seeds are public and are not daily deals (a daily deal's seed is an HMAC of
+a server secret, :mod:`metrogames.web.daily.deal`); a client asks for the tutorial deal with a
+boolean and can never name a seed.
 """
 
 from __future__ import annotations
 
-from metrogames.core.errors import MetrogamesError
-from metrogames.core.protocol import Action, State
+from metrogames.core.errors import MetrogamesError, OptionError
+from metrogames.core.protocol import Action, State, Tutorial
+from metrogames.games import game_names, game_type
 from metrogames.web.errors import bad_request
 from metrogames.web.rooms.requests import RoomRequest
 
-TUTORIAL_SEEDS: dict[str, int] = {
-    "london": 20261130,
-    "paris": 20261130,
-    "metro": 20261130,
-}
-"""The fixed seed of each game's guided first game."""
-TUTORIAL_BOT_OPENINGS: dict[str, tuple[str, ...]] = {"metro": ("adad B1",)}
-"""The bot's first actions in a game's guided first game, in the game's notation: the step
-texts are written for them (Metro's third step scores a route across the bot's first tile, B1),
-so they are played as written, not left to the bot's dice; then the bot plays on its own."""
+
+def tutorial_of(game: str) -> Tutorial | None:
+    """The guided first game of ``game`` (``None``: it has none, or ``game`` is unknown)."""
+    try:
+        return game_type(game).tutorial
+    except OptionError:
+        return None
 
 
 def tutorial_bot_move(
     game: str, seed: int, seat: int, view: State[Action]
 ) -> Action | None:
     """The scripted action of ``seat``'s bot in a guided first game (the room dealt from the
-    tutorial's seed), while its opening lasts and the action is legal in ``view`` (the bot's
-    own view); ``None`` otherwise (the bot decides)."""
-    opening = TUTORIAL_BOT_OPENINGS.get(game, ())
-    if seed != TUTORIAL_SEEDS.get(game) or not opening:
+    tutorial's seed), while its opening (``Tutorial.bot_opening``) lasts and the action is
+    legal in ``view`` (the bot's own view); ``None`` otherwise (the bot decides)."""
+    tutorial = tutorial_of(game)
+    if tutorial is None or seed != tutorial.seed or not tutorial.bot_opening:
         return None
     done = sum(1 for player, _ in view.history() if player == seat)
-    if done >= len(opening):
+    if done >= len(tutorial.bot_opening):
         return None
     try:
-        action = view.string_to_action(seat, opening[done])
+        action = view.string_to_action(seat, tutorial.bot_opening[done])
     except MetrogamesError:
         return None
     return action if view.is_legal(seat, action) else None
@@ -56,10 +55,11 @@ def tutorial_seed(body: RoomRequest) -> int:
             first game, options, a turn clock, another mode or seat list).
     """
     game = body.game
-    if game not in TUTORIAL_SEEDS:
+    tutorial = tutorial_of(game)
+    if tutorial is None:
+        guided = sorted(name for name in game_names() if tutorial_of(name) is not None)
         raise bad_request(
-            f"a room: tutorial: {game} has no guided first game "
-            f"(one of {', '.join(sorted(TUTORIAL_SEEDS))})"
+            f"a room: tutorial: {game} has no guided first game (one of {', '.join(guided)})"
         )
     if body.options:
         raise bad_request("a room: tutorial: a tutorial room takes no options")
@@ -70,4 +70,4 @@ def tutorial_seed(body: RoomRequest) -> int:
     humans = [s for s in body.seats if s.bot is None]
     if len(humans) != 1 or body.seats[0].bot is not None:
         raise bad_request("a room: tutorial: a tutorial room has one human seat, seat 0")
-    return TUTORIAL_SEEDS[game]
+    return tutorial.seed

@@ -36,7 +36,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from metrogames.bots.base import make_bot
 from metrogames.bots.coach import hints
-from metrogames.core.protocol import Action, State
+from metrogames.core.protocol import Action, State, is_object
 from metrogames.games import game_from_options, game_names, load_game, load_plugins
 from metrogames.i18n import Message
 from metrogames.web.daily.deal import bot_score
@@ -188,10 +188,12 @@ def _message_json(value: object) -> object:
 
 
 def _message_of(value: object) -> object:
-    if isinstance(value, dict) and set(value) == {"template", "params"}:
-        params = {k: _message_of(v) for k, v in value["params"].items()}
-        return Message(value["template"], params)
-    return value
+    if not is_object(value) or set(value) != {"template", "params"}:
+        return value
+    template, params = value["template"], value["params"]
+    if not isinstance(template, str) or not is_object(params):
+        return value
+    return Message(template, {k: _message_of(v) for k, v in params.items()})
 
 
 def lower_priority(nice: int) -> None:

@@ -15,6 +15,13 @@ export class ApiError extends Error {
   }
 }
 
+/** The refused item of a sheet, as the server names it in the refusal's `item` (a section:
+ *  {colour, section: its 1-based number}; a Metro placement: {placement: 1-based, square,
+ *  tile}), or null for any other refusal. */
+export function refusedItem(error) {
+  return error && error.status === 400 && error.reason !== "bad-request" && error.item ? error.item : null;
+}
+
 // `body` is sent as JSON; a `RawJson` body is sent as is (records: their 64-bit seeds must
 // not go through JavaScript numbers).
 export class RawJson {

@@ -2,7 +2,8 @@
 // `family`, docs/web-api.md "Views"): the table itself (board drawing and play controls), what
 // the end screen details, the round results, whether a finished solo game has a hindsight
 // analysis, the turn clock's words, the words of a move (coach, move log) and of chance, how others' moves are
-// paced, whether a hot-seat hand-over hides the table, a guided game's progress. A family not
+// paced, whether a hot-seat hand-over hides the table, a guided game's progress, the editor of
+// its paper score sheet (the score page, score.js). A family not
 // listed (a plug-in game) gets the generic screen, drawn from its board data (play-generic.js).
 
 import { t } from "./i18n.js";
@@ -11,6 +12,8 @@ import { NextStationScreen, finalSheets, roundResult } from "./play-nextstation.
 import { MetroScreen, finalScores as metroScores } from "./play-metro.js";
 import { moveFigure } from "./board-metro.js";
 import { GenericScreen, finalScores } from "./play-generic.js";
+import { LinesEditor } from "./sheet-nextstation.js";
+import { MetroEditor } from "./sheet-metro.js";
 
 const never = () => false;
 
@@ -27,6 +30,7 @@ const GENERIC = {
   paced: never, // (view) -> whether it shows another seat's move, to show one by one
   concealed: never, // (view) -> whether a hot-seat hand-over hides the table (held tiles)
   progress: (v) => v.step, // (view) -> a guided game's progress, growing with the player's moves
+  SheetEditor: null, // the score page's editor of a paper sheet (POST /api/score); null: no page
 };
 
 const FAMILIES = {
@@ -39,6 +43,7 @@ const FAMILIES = {
     timeoutText: () => t("room.timeout.pass"),
     chanceText: (board, move) => cardName(move), // a card flipped
     progress: (v) => (v.round || 0) * 100 + (v.turn || 0) + (v.status === "finished" ? 10000 : 0),
+    SheetEditor: LinesEditor,
   },
   metro: {
     ...GENERIC,
@@ -49,6 +54,7 @@ const FAMILIES = {
     paced: (v) => Boolean(v.last && v.last.by !== v.you),
     concealed: (v) => v.status === "playing" && (v.hand || []).length > 0,
     progress: (v) => (v.board || []).filter((p) => p.by === v.you).length, // tiles placed
+    SheetEditor: MetroEditor,
   },
 };
 
@@ -59,5 +65,5 @@ function tilesOf(board) {
   return TILES.get(board);
 }
 
-// The screens of a view's (or a replay frame's) family.
+// The screens of a view's (or a replay frame's, or a GET /api/games entry's) family.
 export const familyOf = (view) => FAMILIES[view && view.family] || GENERIC;

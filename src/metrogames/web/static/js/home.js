@@ -3,7 +3,7 @@
 
 import { h, clear, toast, gameTitle, botLabel, presetText, optionValue, withRule, fold } from "./dom.js";
 import { rulesGames, gameBlurb } from "./games.js";
-import { scoreGames } from "./score.js";
+import { hasSheet } from "./score.js";
 import { t } from "./i18n.js";
 import { getGames, createRoom, saveTokens, knownRooms, getRoom, loadTokens, getView } from "./api.js";
 import { dailyPanel } from "./daily.js";
@@ -215,7 +215,7 @@ export async function renderHome(root, navigate) {
 
   const paper = h("section", { class: "panel", id: "score-panel" }, h("h2", {}, t("score.title")),
     h("p", { class: "muted" }, t("home.paper.help")),
-    h("div", { class: "buttons" }, games.filter((g) => scoreGames.includes(g.game)).map((g) => h("a", { class: "btn", href: `/#/score/${g.game}`, "data-game": g.game,
+    h("div", { class: "buttons" }, games.filter(hasSheet).map((g) => h("a", { class: "btn", href: `/#/score/${g.game}`, "data-game": g.game,
       onclick: (ev) => { ev.preventDefault(); navigate(`#/score/${g.game}`); } }, gameTitle(g.game)))));
 
   const learn = h("section", { class: "panel", id: "learn-panel" }, h("h2", {}, t("home.learn.title")),
