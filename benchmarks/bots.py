@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import metrogames.bots.valuesearch  # noqa: F401  (registers the valuesearch code; numpy)
 from metrogames.bots import Bot, make_bot
 from metrogames.bots.play import play_bots
 from metrogames.core.protocol import Action, State
