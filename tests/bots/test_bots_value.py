@@ -47,8 +47,15 @@ def zero_model(state: ValueFeatured, game: str = "london") -> ValueModel:
     version, names = state.value_feature_spec()
     f = len(names)
     return ValueModel(
-        game, version, names, np.zeros(f), np.ones(f), np.zeros((f, 0)), np.zeros(0),
-        np.zeros(f), np.zeros(1),
+        game,
+        version,
+        names,
+        np.zeros(f),
+        np.ones(f),
+        np.zeros((f, 0)),
+        np.zeros(0),
+        np.zeros(f),
+        np.zeros(1),
     )
 
 
@@ -166,7 +173,7 @@ def test_a_bot_refuses_weights_of_another_game(tiny_model: ValueModel, tmp_path:
     state = to_decision(load_game("paris", players=1).new_game(3))
     with pytest.raises(WeightsError, match="not 'paris'"):
         ValueSearchBot(1, weights=path).decide(state.view(0), 0, state.legal_actions(0))
-    with pytest.raises(WeightsError, match="paris.npz: no such weights file"):
+    with pytest.raises(WeightsError, match=r"paris\.npz: no such weights file"):
         ValueSearchBot(1).decide(state.view(0), 0, state.legal_actions(0))  # none shipped
 
 
@@ -191,7 +198,9 @@ def test_training_is_reproducible_and_resumes_exactly(tmp_path: Path) -> None:
     resumed = train(TINY, ckpt, resume=True)
     assert resumed.checksum() == first.checksum()
     other = TrainConfig("london", games=4, seed=6, hidden=4, steps=30)
-    with pytest.raises(WeightsError, match=r"ckpt.npz: a checkpoint of another run \(differs in seed\)"):
+    with pytest.raises(
+        WeightsError, match=r"ckpt.npz: a checkpoint of another run \(differs in seed\)"
+    ):
         train(other, ckpt, resume=True)
 
 
@@ -267,8 +276,9 @@ def test_the_shipped_london_weights_play_well() -> None:
     state = rules.new_game(1)
     assert isinstance(state, ValueFeatured)
     load_model(shipped_weights("london"), "london", state.value_feature_spec())
-    scores = [play_bots(rules.new_game(2026 + i), [ValueSearchBot(1 + i)]).scores()[0]
-              for i in range(3)]
+    scores = [
+        play_bots(rules.new_game(2026 + i), [ValueSearchBot(1 + i)]).scores()[0] for i in range(3)
+    ]
     # the random bot averages 95, the greedy 128 on the manifest (docs/research.md)
     assert sum(scores) / 3 > 135
     with pytest.raises(ValueError, match="at least 1 decision"):

@@ -41,11 +41,15 @@ def test_train_refuses_other_games(tmp_path: Path) -> None:
     rules = load_game("paris", players=1)
     deals.write_text("".join(json.dumps(rules.deal_record(i)) + "\n" for i in range(2)))
     result = invoke("london", "--deals", deals, "--out", out)
-    assert result.exit_code == 1 and "paris.jsonl:1: a paris deal, not a london one" in result.output
+    assert (
+        result.exit_code == 1 and "paris.jsonl:1: a paris deal, not a london one" in result.output
+    )
     assert not out.exists()
     assert invoke("paris", *TINY, "--out", out, "--checkpoint", ckpt).exit_code == 0
     result = invoke("london", *TINY, "--out", tmp_path / "x.npz", "--resume", ckpt)
     assert result.exit_code == 1
-    assert f"{ckpt}: a checkpoint of another run (differs in game)" in result.output.replace("\n", "")
+    assert f"{ckpt}: a checkpoint of another run (differs in game)" in result.output.replace(
+        "\n", ""
+    )
     result = invoke("london", *TINY, "--resume", tmp_path / "missing.npz", "--out", out)
     assert result.exit_code == 1 and "no such checkpoint" in result.output
