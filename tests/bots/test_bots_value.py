@@ -283,3 +283,18 @@ def test_the_shipped_london_weights_play_well() -> None:
     assert sum(scores) / 3 > 135
     with pytest.raises(ValueError, match="at least 1 decision"):
         ValueSearchBot(1, depth=0)
+
+
+def test_a_narrower_deeper_look_follows_the_best_afterstates() -> None:
+    rules = load_game("london", players=1)
+    state = to_decision(rules.new_game(2033))
+    assert isinstance(state, ValueFeatured)
+    legal = state.legal_actions(0)
+    model = zero_model(state)
+    full = ValueSearchBot(2, model=model, depth=3).action_values(state, 0, legal)
+    narrow = ValueSearchBot(2, model=model, depth=3, width=1).action_values(state, 0, legal)
+    two = ValueSearchBot(2, model=model, depth=2).action_values(state, 0, legal)
+    # following fewer actions can only lose value, and still sees the next decision
+    assert all(t <= n <= f for t, n, f in zip(two, narrow, full, strict=True))
+    with pytest.raises(ValueError, match="width cannot be negative"):
+        ValueSearchBot(1, width=-1)

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from metrogames.bots.base import bot_rng, check_decision, register
+from metrogames.bots.base import bot_rng, check_decision
 from metrogames.bots.value import ValueModel, load_model
 from metrogames.core.capabilities import ValueFeatured
 from metrogames.core.protocol import CHANCE, Action, State
@@ -55,6 +55,8 @@ class ValueSearchBot:
         weights: a weights file (``metrogames train value``).
         depth: decisions looked at (at least 1).
         model: a model already loaded, instead of ``weights``.
+        width: below the first decision, follow only this many actions of best afterstate
+            value at each decision that has more (0: all).
 
     Raises:
         ValueError: ``depth`` below 1.
@@ -68,12 +70,16 @@ class ValueSearchBot:
         weights: Path | None = None,
         depth: int = DEFAULT_DEPTH,
         model: ValueModel | None = None,
+        width: int = 0,
         name: str = "valuesearch",
     ) -> None:
         if depth < 1:
             raise ValueError(f"a value search looks at least 1 decision ahead, not {depth}")
+        if width < 0:
+            raise ValueError(f"a value search's width cannot be negative ({width})")
         self.name = name
         self.depth = depth
+        self.width = width
         self.weights = weights
         self.model = model
         self.rng = bot_rng(seed, name)
@@ -145,16 +151,26 @@ class ValueSearchBot:
         if player not in movers:
             return self._node(state, player, depth, rows)
         legal = state.legal_actions(player)
+        if self.width and depth > 1 and len(legal) > self.width:
+            legal = self._screened(state, player, legal)
         return ("max", 0.0, [(0.0, self._after(state, player, a, depth - 1, rows)) for a in legal])
+
+    def _screened(self, state: State[Action], player: int, legal: Sequence[Action]) -> list[Action]:
+        """The :attr:`width` actions of ``legal`` of best afterstate value (one decision
+        deep), in their order: those a deeper look follows."""
+        rows: list[list[float]] = []
+        nodes = [self._after(state, player, a, 0, rows) for a in legal]
+        assert self.model is not None  # loaded by action_values
+        learned = iter(self.model.predict(np.array(rows)).tolist() if rows else [])
+        values = [_value(node, learned) for node in nodes]
+        best = sorted(range(len(legal)), key=lambda i: (-values[i], i))[: self.width]
+        return [legal[i] for i in sorted(best)]
 
 
 def shipped_weights(game: str) -> Path:
     """The package's weights file for ``game`` (``metrogames/bots/weights/<game>.npz``; only
     London has one: :func:`~metrogames.bots.value.load_model` refuses a missing file)."""
     return WEIGHTS / f"{game}.npz"
-
-
-register("valuesearch")(ValueSearchBot)
 
 
 def _value(node: Node, learned: Iterator[float]) -> float:
