@@ -87,6 +87,7 @@ if TYPE_CHECKING:
         Presented,
         ScoreBounded,
         SoloRated,
+        ValueFeatured,
     )
     from metrogames.core.protocol import Game, State
 
@@ -1573,7 +1574,14 @@ if TYPE_CHECKING:
     def _capabilities_check(
         state: NextStationState,
     ) -> tuple[
-        Presented, SoloRated, Evaluated, DeepEvaluated, GreedyGains, ScoreBounded, Observable
+        Presented,
+        SoloRated,
+        Evaluated,
+        DeepEvaluated,
+        GreedyGains,
+        ScoreBounded,
+        Observable,
+        ValueFeatured,
     ]:
         """mypy checks here that the states provide these capabilities exactly."""
-        return state, state, state, state, state, state, state
+        return state, state, state, state, state, state, state, state
