@@ -15,7 +15,10 @@ The value of a node for the deciding player ``p``:
 * a card is due otherwise: the mean over the next card's outcomes, by probability;
 * ``p`` to move: the best of its legal actions (``depth`` decisions are looked at: 1 values
   each action by its afterstate, 2 also takes the mean over the next card of the best next
-  action, and so on). Other players to move pass: their maps never change ``p``'s score.
+  action, and so on; with ``width``, a decision below the first follows only its ``width``
+  actions of best afterstate value). Other players to move pass: players' maps never interact
+  (``docs/engine-rules-london.md``, "Structure of a game"), so theirs never change ``p``'s
+  score.
 
 The leaves of one decision are valued in one numpy batch. Deterministic: the same view, seed and
 weights give the same action. Solo Next Station decisions have about 4 legal actions and the next
@@ -39,10 +42,10 @@ WEIGHTS = Path(__file__).with_name("weights")
 DEFAULT_DEPTH = 2
 
 Node = tuple[str, float, list[tuple[float, "Node"]]]
-"""``(kind, value, children)``: kind ``leaf`` (value: the score now, to which the learned value
-of the leaf's features, numbered ``children``-free by order of appearance, is added), ``exact``
-(value: the final score), ``mean`` (children: probability and node) or ``max`` (children:
-``(0, node)``)."""
+"""``(kind, value, children)`` of the search tree: ``leaf`` (value: the score now; the learned
+value of its features is added when the tree is valued, leaves in the order they were made),
+``exact`` (value: the final score), ``mean`` (children: each outcome's probability and node) or
+``max`` (children: ``(0.0, node)`` per action)."""
 
 
 class ValueSearchBot:
