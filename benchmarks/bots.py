@@ -36,11 +36,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from metrogames.bots import Bot, make_bot
+from metrogames.bots.base import register
 from metrogames.bots.play import play_bots
+from metrogames.bots.valuesearch import ValueSearchBot
 from metrogames.core.protocol import Action, State
 from metrogames.games import game_engine, load_game
 
 LEVEL_CODES = ("easy", "medium", "hard", "expert")
+register("valuesearch")(ValueSearchBot)  # the learned-value search, not a level (numpy)
 MODES = ("draw", "hand", "official-hand")
 
 

@@ -133,13 +133,26 @@ def test_score_range_and_game_length_hold_in_played_games(
 
 CAPABILITIES = {
     "london": {"Boards", "ScoreSheets", "OptionText", "Presented", "SoloRated", "Evaluated",
-               "DeepEvaluated", "ScoreBounded", "Observable"},
+               "DeepEvaluated", "ScoreBounded", "Observable", "ValueFeatured"},
     "paris": {"Boards", "ScoreSheets", "OptionText", "Presented", "SoloRated", "Evaluated",
-              "DeepEvaluated", "ScoreBounded", "Observable"},
+              "DeepEvaluated", "ScoreBounded", "Observable", "ValueFeatured"},
     "metro": {"Boards", "ScoreSheets", "Presented", "Evaluated", "Observable"},
 }  # fmt: skip
 """What each built-in game provides (docs/design.md, "Capabilities"): Metro has no solo game,
-no deep estimate, no score bound, and its options' text is the value as written."""
+no deep estimate, no score bound, no value features, and its options' text is the value as
+written."""
+
+
+ALL_STATE = (
+    "Presented",
+    "SoloRated",
+    "Evaluated",
+    "DeepEvaluated",
+    "ScoreBounded",
+    "Observable",
+    "ValueFeatured",
+)
+"""The state capabilities."""
 
 
 @pytest.mark.parametrize("name", list(CAPABILITIES))
@@ -159,13 +172,13 @@ def test_each_game_provides_its_capabilities(name: str) -> None:
         (engine, ("Boards", "ScoreSheets", "OptionText")),
         (
             state,
-            ("Presented", "SoloRated", "Evaluated", "DeepEvaluated", "ScoreBounded", "Observable"),
+            ALL_STATE,
         ),
         (
             view,
-            ("Presented", "SoloRated", "Evaluated", "DeepEvaluated", "ScoreBounded", "Observable"),
+            ALL_STATE,
         ),
-        (view.resample(0, Rng(1)), ("Evaluated", "DeepEvaluated", "ScoreBounded")),
+        (view.resample(0, Rng(1)), ("Evaluated", "DeepEvaluated", "ScoreBounded", "ValueFeatured")),
     ):
         found = {p for p in protocols if isinstance(kind_of, getattr(capabilities, p))}
         assert found == CAPABILITIES[name] & set(protocols), (name, kind_of)

@@ -1171,3 +1171,82 @@ def ratings_recompute(
 
 
 flow_help(app)  # last: every command is registered
+
+
+train_app = typer.Typer(
+    no_args_is_help=True, help="Offline training for the bots (docs/research.md)."
+)
+app.add_typer(train_app, name="train")
+
+
+@train_app.command("value")
+def train_value(
+    game: Annotated[str, typer.Argument(help="A game with value features: london, paris.")],
+    games: Annotated[int, typer.Option(help="Training games (game i: the deal of seed+i).")] = 2000,
+    out_file: Annotated[Path, typer.Option("--out", help="The weights file to write (.npz).")] = Path(
+        "weights.npz"
+    ),
+    seed: Annotated[int, typer.Option(help="Base seed: deals, behaviour bot, first weights.")] = 1,
+    deals: Annotated[
+        Path | None, typer.Option(help="A JSON-lines manifest of deal records instead of seeds.")
+    ] = None,
+    target: Annotated[str, typer.Option(help="deep (the game's deep estimate) or final.")] = "deep",
+    explore: Annotated[float, typer.Option(help="Probability of a random decision.")] = 0.1,
+    hidden: Annotated[int, typer.Option(help="Hidden tanh units (0: linear).")] = 32,
+    steps: Annotated[int, typer.Option(help="Full-batch Adam steps.")] = 1500,
+    checkpoint: Annotated[
+        Path | None, typer.Option(help="Keep the run's progress in this .npz file.")
+    ] = None,
+    resume: Annotated[
+        Path | None, typer.Option(help="Continue the run kept in this checkpoint (and keep it).")
+    ] = None,
+) -> None:
+    """Train a position value for the value search (`valuesearch`) and write its weights:
+    reproducible from the command and its seed (docs/research.md, "A learned position value")."""
+    try:
+        from metrogames.bots.value import WeightsError
+        from metrogames.bots.value_train import TrainConfig, train
+    except ImportError as exc:
+        raise fail(f"training needs numpy (pip install 'metrogames[rl]'): {exc}") from None
+    if game not in game_names():
+        raise fail(f"unknown game {game!r} (known: {', '.join(game_names())})", 2)
+    records: list[object] | None = None
+    if deals is not None:
+        records = _training_deals(game, deals)
+        games = len(records)
+    config = TrainConfig(game, games, seed, target, explore, hidden, steps)
+    kept = resume or checkpoint
+    _check_seeds(seed, games)
+    _check_out(out_file)
+    try:
+        model = train(config, kept, records, lambda line: err.print(line, highlight=False),
+                      resume=resume is not None)
+    except WeightsError as exc:
+        raise fail(str(exc)) from None
+    except (MetrogamesError, ValueError) as exc:
+        raise fail(said(exc), 2) from None
+    try:
+        model.save(out_file)
+    except OSError as exc:
+        raise fail(f"cannot write {out_file}: {exc.strerror}", 2) from None
+    out.print(f"{out_file}: {json.dumps(model.training)}", highlight=False)
+
+
+def _training_deals(game: str, deals: Path) -> list[object]:
+    """The deal records of a training manifest, each checked to be a solo deal of ``game``
+    (exit 1 naming the line)."""
+    engine = game_engine(game)
+    try:
+        docs = list(read_documents(deals))
+    except MetrogamesError as exc:
+        raise fail(said(exc)) from None
+    for label, doc in docs:
+        if isinstance(doc, MetrogamesError):
+            raise fail(said(doc))
+        try:
+            engine.from_deal(doc, 1)
+        except MetrogamesError as exc:
+            raise fail(f"{label}: {said(exc)}") from None
+        except ValueError as exc:  # a game that takes no solo deal
+            raise fail(said(exc), 2) from None
+    return [doc for _, doc in docs]

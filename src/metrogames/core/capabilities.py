@@ -7,7 +7,7 @@ else is a capability: a small protocol that the game's own classes implement whe
 has it — the engine for what needs no position (:class:`Boards`, :class:`ScoreSheets`,
 :class:`OptionText`), the
 state class for what reads a position (:class:`Presented`, :class:`SoloRated`,
-:class:`Evaluated`, :class:`DeepEvaluated`, :class:`GreedyGains`, :class:`ScoreBounded`,
+:class:`Evaluated`, :class:`DeepEvaluated`, :class:`ValueFeatured`, :class:`GreedyGains`, :class:`ScoreBounded`,
 :class:`Observable`). Their
 users check for them with ``isinstance`` (every capability is runtime-checkable) and treat a
 game without one as the capability's docstring says; because a state's method runs on the
@@ -27,6 +27,7 @@ from typing import Any, Protocol, runtime_checkable
 from typing_extensions import TypeIs
 
 from metrogames.core.protocol import Game, JsonObject, JsonValue, State
+from metrogames.core.rng import Rng
 
 
 @runtime_checkable
@@ -197,6 +198,41 @@ class DeepEvaluated(Protocol):
 
     def deep_heuristic(self, player: int) -> float:
         """An estimate of ``player``'s final score, in points (on determinizations only)."""
+        ...
+
+
+@runtime_checkable
+class ValueFeatured(Protocol):
+    """State capability: a position as a fixed list of numbers for a learned value.
+
+    Users: the value search bot and the ``train value`` command (:mod:`metrogames.bots.value`,
+    ``docs/research.md``, "A learned position value"); the value search refuses a game without
+    it, and a weights file names the version and names it was trained on.
+    """
+
+    def value_feature_spec(self) -> tuple[str, tuple[str, ...]]:
+        """The features' version string and their names, in the order of
+        :meth:`value_features` (the same for every state of a game)."""
+        ...
+
+    def open_deal(self, seat: int, rng: Rng) -> Any:
+        """A playable state (of the same class) consistent with ``state.view(seat)`` in which
+        every card or tile still unknown to ``seat`` is a chance event, so that
+        ``chance_outcomes()`` are the exact distribution ``seat`` faces; what ``seat`` may not
+        know of the turn in progress is drawn with ``rng`` (as ``resample``).
+
+        Raises:
+            ValueError: as ``resample``.
+        """
+        ...
+
+    def value_features(self, player: int) -> list[float]:
+        """``player``'s features of this position (a full state or ``player``'s view: they
+        read only what that view shows, never a deck's order).
+
+        Raises:
+            ValueError: ``player`` is not a seat of the game.
+        """
         ...
 
 

@@ -74,6 +74,7 @@ from metrogames.games.nextstation.snapshot import (
     format_position,
     parse_position,
 )
+from metrogames.games.nextstation.value import FEATURE_VERSION, feature_names, features
 from metrogames.games.nextstation.words import term
 from metrogames.i18n import N_, msg
 
@@ -86,6 +87,7 @@ if TYPE_CHECKING:
         Presented,
         ScoreBounded,
         SoloRated,
+        ValueFeatured,
     )
     from metrogames.core.protocol import Game, State
 
@@ -1257,6 +1259,32 @@ class NextStationState:
         """
         return float(greedy_final_score(self, player, lookahead=LOOKAHEAD_WIDTH))
 
+    def value_feature_spec(self) -> tuple[str, tuple[str, ...]]:
+        """``ValueFeatured``: the features' version and names (:mod:`.value`)."""
+        return FEATURE_VERSION, feature_names(self.city)
+
+    def open_deal(self, seat: int, rng: Rng) -> NextStationState:
+        """``ValueFeatured``: :meth:`resample` with every deck unknown again: a playable state
+        consistent with ``view(seat)`` whose unflipped cards are chance events, so that its
+        :meth:`chance_outcomes` are the exact next-card distribution ``seat`` faces (the
+        other players' hidden actions of the turn in progress drawn as :meth:`resample` does).
+
+        Raises:
+            ValueError: as :meth:`resample`.
+        """
+        out = self.resample(seat, rng)
+        out.deal = replace(out.deal, decks=(None,) * ROUNDS)
+        return out
+
+    def value_features(self, player: int) -> list[float]:
+        """``ValueFeatured``: ``player``'s position features (:func:`.value.features`); they
+        read only what ``player``'s view shows, so a view gives them too.
+
+        Raises:
+            ValueError: ``player`` is not a seat.
+        """
+        return features(self, player)
+
     def score_bound(self, player: int) -> dict[str, int] | None:
         """``ScoreBounded``: upper bounds of ``player``'s final score on this deal by
         component, ``None`` when the decks are not known (:func:`.bound.score_bound`)."""
@@ -1546,7 +1574,14 @@ if TYPE_CHECKING:
     def _capabilities_check(
         state: NextStationState,
     ) -> tuple[
-        Presented, SoloRated, Evaluated, DeepEvaluated, GreedyGains, ScoreBounded, Observable
+        Presented,
+        SoloRated,
+        Evaluated,
+        DeepEvaluated,
+        GreedyGains,
+        ScoreBounded,
+        Observable,
+        ValueFeatured,
     ]:
         """mypy checks here that the states provide these capabilities exactly."""
-        return state, state, state, state, state, state, state
+        return state, state, state, state, state, state, state, state
