@@ -31,6 +31,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from metrogames.core.protocol import is_object
+
 FORMAT = "metrogames-value"
 FORMAT_VERSION = 1
 ARRAYS = ("mean", "std", "w1", "b1", "w2", "b2")
@@ -151,19 +153,22 @@ def read_model(path: Path) -> ValueModel:
         header = json.loads(str(contents["header"]))
     except ValueError:
         raise WeightsError(f"{path}: its header is not JSON") from None
-    if not isinstance(header, dict) or header.get("format") != FORMAT:
+    if not is_object(header) or header.get("format") != FORMAT:
         raise WeightsError(f"{path}: not a {FORMAT} weights file")
     if header.get("format_version") != FORMAT_VERSION:
         raise WeightsError(
             f"{path}: format version {header.get('format_version')!r}, "
             f"this version reads {FORMAT_VERSION}"
         )
+    names, training = header.get("feature_names"), header.get("training") or {}
+    if not isinstance(names, list) or not is_object(training):
+        raise WeightsError(f"{path}: a malformed header (feature_names, training)")
     try:
         model = ValueModel(
             game=str(header["game"]),
             version=str(header["features"]),
-            names=tuple(str(n) for n in header["feature_names"]),
-            training=dict(header.get("training") or {}),
+            names=tuple(str(n) for n in names),
+            training=dict(training),
             **{name: np.asarray(contents[name], dtype=np.float64) for name in ARRAYS},
         )
     except (KeyError, TypeError, ValueError) as exc:

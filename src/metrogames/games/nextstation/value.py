@@ -10,7 +10,7 @@ adjacent station of the card's symbol, without crossing a drawn section).
 
 Every feature reads only what the player's view shows (their own map, the cards flipped this
 round, the round): never a deck's order, so the features of a view and of any of its
-determinizations are the same. The list of names and its version, :data:`FEATURE_NAMES` and
+determinizations are the same. The list of names and its version, :func:`feature_names` and
 :data:`FEATURE_VERSION`, is part of a weights file's header: change a feature, bump the version.
 """
 
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from metrogames.games.nextstation.state import NextStationState
 
 FEATURE_VERSION = "nextstation-value-1"
-"""The version of :data:`FEATURE_NAMES` (what a weights file was trained on)."""
+"""The version of :func:`feature_names`' list (what a weights file was trained on)."""
 
 _COMPONENTS = ("lines", "tourist", "interchanges", "bridges", "total")
 
