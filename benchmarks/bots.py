@@ -36,15 +36,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from metrogames.bots import Bot, make_bot
-from metrogames.bots.base import register
 from metrogames.bots.play import play_bots
 from metrogames.bots.valuesearch import ValueSearchBot
 from metrogames.core.protocol import Action, State
 from metrogames.games import game_engine, load_game
 
 LEVEL_CODES = ("easy", "medium", "hard", "expert")
-register("valuesearch")(ValueSearchBot)  # the learned-value search, not a level (numpy)
+EXTRA_BOTS = {"valuesearch": ValueSearchBot}
+"""Bots this benchmark plays beside the package's codes (the learned-value search, not a level:
+kept out of the package's registry and its seat menus)."""
 MODES = ("draw", "hand", "official-hand")
+
+
+def bench_bot(code: str, seed: int) -> Bot:
+    """The bot of ``code`` (a package code, or one of :data:`EXTRA_BOTS`) seeded with ``seed``."""
+    extra = EXTRA_BOTS.get(code)
+    return extra(seed) if extra is not None else make_bot(code, seed)
 
 
 class Timed:
@@ -81,7 +88,7 @@ def play_job(job: Job) -> dict[str, Any]:
     """Play one :class:`Job`; the measured seats' scores, wins and decision times."""
     rules = load_game(job.game, players=len(job.bots), **dict(job.options))
     state = game_engine(job.game).from_deal(rules.deal_record(job.deal_seed), len(job.bots))
-    bots = [Timed(make_bot(code, job.bot_seed + p)) for p, code in enumerate(job.bots)]
+    bots = [Timed(bench_bot(code, job.bot_seed + p)) for p, code in enumerate(job.bots)]
     play_bots(state, bots)
     winners = state.winners()
     scores = state.scores()

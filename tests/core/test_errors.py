@@ -17,6 +17,7 @@ import pytest
 
 import metrogames
 from metrogames.bots.analysis import AnalysisRefusedError
+from metrogames.bots.value import WeightsError
 from metrogames.cli.daily import DailyError, RefusalError
 from metrogames.cli.prompt import QuitGame
 from metrogames.core.errors import (
@@ -55,6 +56,7 @@ INSTANCES: list[BaseException] = [
     ClusterError("cannot start or reach the Ray cluster at ray://head:10001: timeout"),
     AnalysisRefusedError("not-solo", "only a solo game can be analysed"),
     PluginError("plug-in game 'mygo:GO': cannot import module 'mygo'"),
+    WeightsError("london.npz: corrupt (its checksum does not match its arrays)"),
 ]
 
 

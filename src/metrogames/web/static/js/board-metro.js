@@ -52,14 +52,13 @@ export function drawTile(tile, size, { x = 0, y = 0, colours = {}, dashes = {}, 
 // right, bottom, left: the track leaving that side's even endpoint, as the tile's code reads
 // them), each straight across, a curve to another side or a U-turn back to its own side
 // ("straight top–bottom, curve right–bottom, …"), never the tile's code.
-const SIDE_WORDS = ["metro.side-0", "metro.side-1", "metro.side-2", "metro.side-3"]; // top, right, bottom, left
 export function trackWords(tile) {
-  const side = (e) => t(SIDE_WORDS[e >> 1]);
+  const sides = [t("metro.side-0"), t("metro.side-1"), t("metro.side-2"), t("metro.side-3")]; // top, right, bottom, left
   const from = ([x, y]) => (x % 2 === 0 ? [x, y] : [y, x]);
-  return tile.tracks.map(from).sort((p, q) => p[0] - q[0]).map(([a, b]) => {
-    if (a >> 1 === b >> 1) return t("metro.track-uturn", { a: side(a) });
-    const key = ((b >> 1) - (a >> 1)) % 2 === 0 ? "metro.track-straight" : "metro.track-curve";
-    return t(key, { a: side(a), b: side(b) });
+  return tile.tracks.map(from).sort((p, q) => p[0] - q[0]).map(([e, f]) => {
+    const [a, b] = [sides[e >> 1], sides[f >> 1]];
+    if (e >> 1 === f >> 1) return t("metro.track-uturn", { a });
+    return ((f >> 1) - (e >> 1)) % 2 === 0 ? t("metro.track-straight", { a, b }) : t("metro.track-curve", { a, b });
   }).join(", ");
 }
 
