@@ -135,7 +135,12 @@ def test_a_rules_page_shows_its_diagrams(
         image = images.nth(i)
         image.scroll_into_view_if_needed()
         expect(image).to_be_visible()
-        assert image.evaluate("(img) => img.complete && img.naturalWidth > 150")
+        width = image.evaluate(
+            "(img) => img.complete ? img.naturalWidth : new Promise((done) => {"
+            " img.addEventListener('load', () => done(img.naturalWidth), {once: true});"
+            " img.addEventListener('error', () => done(0), {once: true}); })"
+        )
+        assert width > 150, (game, i, width)
         assert image.get_attribute("alt")
     shot(page, f"rules-{game}-illustrated")
     page.select_option("#lang-switch", "sk")
