@@ -4,6 +4,8 @@ errors on stderr naming the item and reason, exit statuses."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -561,3 +563,18 @@ def test_simulate_ray_takes_an_optional_address(
     result = invoke("simulate", "london", "--bots", "random", "--games", "2", *extra)
     assert result.exit_code == 0, result.stderr
     assert seen == [ray]
+
+
+def test_python_dash_m_runs_the_same_command_line(tmp_path: Path) -> None:
+    """``python -m metrogames`` is the ``metrogames`` script: same name in the help, same JSON,
+    same exit status on a bad file."""
+    def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "metrogames", *map(str, args)]
+        return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+
+    sheet = write_json(tmp_path / "sheet.json", SPEC_SHEET)
+    scored = run("score", sheet, "--json")
+    assert (scored.returncode, json.loads(scored.stdout)) == (0, SPEC_SCORE)
+    assert "Usage: metrogames " in run("--help").stdout
+    bad = run("score", write_json(tmp_path / "bad.json", {"rounds": "x"}))
+    assert bad.returncode == 1 and "bad.json" in bad.stderr
