@@ -88,7 +88,13 @@ def test_sign_up_play_a_ranked_daily_game_and_find_the_account_on_the_board(
     shot(page, "account-profile")
 
     # an online room's lobby ties the host's seat to the account and shows its rating
-    create_game(page, server, "london", "online", name="Ann")
+    # signed in, the new-game form asks no name: the host plays as the account
+    page.goto(f"{server}/")
+    page.check("input[name=mode][value=online]")
+    expect(page.locator("[data-testid=playing-as]")).to_have_text("Playing as Ann Account.")
+    expect(page.locator("#your-name")).to_have_count(0)
+    create_game(page, server, "london", "online", name="")
+    expect(page.locator(".lobby-seat[data-seat='0'] .pname")).to_have_text("Ann Account")
     ratings = page.locator("[data-testid=lobby-ratings]")
     expect(ratings).to_contain_text("Ann Account")
     expect(ratings.locator("li[data-seat='0']")).to_contain_text("Ann Account — not rated yet")
@@ -102,8 +108,10 @@ def test_sign_up_play_a_ranked_daily_game_and_find_the_account_on_the_board(
         )
         assert r.status == 201, r.text()
         guest.goto(page.url)
-        guest.fill("#join-name", "Bea")
+        expect(guest.locator("[data-testid=playing-as]")).to_have_text("Playing as Bea Account.")
+        expect(guest.locator("#join-name")).to_have_count(0)
         guest.click("[data-join='1']")
+        expect(guest.locator(".lobby-seat[data-seat='1'] .pname")).to_have_text("Bea Account")
         expect(guest.locator(".lobby-seat[data-seat='1']")).to_contain_text("you")
         expect(ratings.locator("li[data-seat='1']")).to_contain_text("Bea Account — not rated yet")
     finally:

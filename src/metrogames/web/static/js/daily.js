@@ -171,7 +171,7 @@ export function dailyPanel(navigate) {
         h("p", { class: "small midnight-rule", "data-testid": "midnight-rule" }, h("strong", {}, t("daily.midnight")), " ", daily.midnight_rule),
         h("p", { class: "small account-rule", "data-testid": "account-rule" }, h("strong", {}, t("daily.who-ranks")), " ", daily.account_rule),
         API.signedIn() ? "" : h("p", { class: "small muted", "data-testid": "guest-note" }, t("daily.guest-note", { n: daily.guest_ranked }))),
-      h("p", { class: "small" }, me ? `${t("daily.playing-as", { name: me.name })} ` : "", dailyGames(daily).length ? link(navigate, dailyHref(dailyGames(daily)[0], daily.date), t("daily.leaderboards")) : ""),
+      h("p", { class: "small" }, me ? `${t("common.playing-as", { name: me.name })} ` : "", dailyGames(daily).length ? link(navigate, dailyHref(dailyGames(daily)[0], daily.date), t("daily.leaderboards")) : ""),
       API.signedIn() ? "" : tokenPanel(refresh));
     timer = setInterval(() => { if (!section.isConnected) clearInterval(timer); else countdowns(); }, 1000);
   };

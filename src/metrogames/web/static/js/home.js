@@ -5,7 +5,7 @@ import { h, clear, toast, gameTitle, botLabel, presetText, optionValue, withRule
 import { rulesGames, gameBlurb } from "./games.js";
 import { hasSheet } from "./score.js";
 import { t } from "./i18n.js";
-import { getGames, createRoom, saveTokens, knownRooms, getRoom, loadTokens, getView } from "./api.js";
+import { getGames, createRoom, saveTokens, knownRooms, getRoom, loadTokens, getView, signedIn } from "./api.js";
 import { dailyPanel } from "./daily.js";
 import { accountPanel } from "./account.js";
 
@@ -79,7 +79,9 @@ export async function renderHome(root, navigate) {
       for (let n = minCount; n <= hi; n++) sel.append(h("option", { value: n, selected: n === st.count }, String(n)));
       seats.append(h("label", { class: "row" }, t("home.player-count"), " ", sel));
     }
-    seats.append(h("label", { class: "row" }, st.mode === "hotseat" ? t("home.player-n", { n: 1 }) : t("common.your-name"), " ", withRule(nameInput, "your-name-rule", t("common.name-rule-optional"))));
+    const account = st.mode === "hotseat" ? null : signedIn();
+    if (account) seats.append(h("p", { class: "row", "data-testid": "playing-as" }, t("common.playing-as", { name: account.name })));
+    else seats.append(h("label", { class: "row" }, st.mode === "hotseat" ? t("home.player-n", { n: 1 }) : t("common.your-name"), " ", withRule(nameInput, "your-name-rule", t("common.name-rule-optional"))));
     for (let i = 1; i < (st.mode === "solo" ? 1 : st.count); i++) {
       if (st.mode === "bots") {
         seats.append(h("label", { class: "row" }, t("home.seat-bot", { n: i + 1 }), " ", botSelect(g, i - 1)));
@@ -154,8 +156,9 @@ export async function renderHome(root, navigate) {
 
   async function create() {
     const g = game();
-    const me = nameInput.value.trim();
-    remember("name", me);
+    const account = st.mode === "hotseat" ? null : signedIn();
+    const me = account ? account.name : nameInput.value.trim();
+    if (!account) remember("name", me);
     const seats = [{ name: me || t("home.player-n", { n: 1 }) }];
     const n = st.mode === "solo" ? 1 : st.count;
     for (let i = 1; i < n; i++) {

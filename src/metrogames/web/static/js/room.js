@@ -186,7 +186,7 @@ export class RoomScreen {
       if (s.kind === "bot") state = h("span", { class: "tag" }, s.bot ? botLevel(s.bot) : t("common.bot"));
       else if (mine.has(s.seat)) state = h("strong", {}, t("common.you"));
       else if (s.claimed) state = h("span", {}, t("room.seat-taken"));
-      else if (!mine.size) state = h("button", { class: "btn small primary", "data-join": s.seat, onclick: () => this.join(s.seat, nameInput.value) }, t("room.take-seat"));
+      else if (!mine.size) state = h("button", { class: "btn small primary", "data-join": s.seat, onclick: () => this.join(s.seat, API.signedIn() ? API.signedIn().name : nameInput.value) }, t("room.take-seat"));
       else state = h("span", { class: "muted" }, t("room.waiting-player"));
       return h("li", { class: "lobby-seat", "data-seat": s.seat }, h("span", { class: "seatno" }, t("room.seat", { n: s.seat + 1 })),
         h("span", { class: "pname" }, s.kind === "bot" ? fmtName(s.name) : s.name || "—"), state);
@@ -198,7 +198,8 @@ export class RoomScreen {
       h("div", { class: "share" }, h("input", { readonly: true, value: link, id: "share-link", onfocus: (ev) => ev.target.select() }),
         h("button", { class: "btn small", onclick: () => copy(link) }, t("common.copy"))),
       lobbyFacts(sum),
-      !mine.size && open ? h("label", { class: "row" }, t("common.your-name"), " ", withRule(nameInput, "join-name-rule", t("common.name-rule-optional"))) : null,
+      !mine.size && open ? (API.signedIn() ? h("p", { class: "row", "data-testid": "playing-as" }, t("common.playing-as", { name: API.signedIn().name }))
+        : h("label", { class: "row" }, t("common.your-name"), " ", withRule(nameInput, "join-name-rule", t("common.name-rule-optional")))) : null,
       h("ul", { class: "lobby-seats" }, rows),
       !mine.size && !open ? h("p", { class: "notice", "data-testid": "room-full" }, t("room.full")) : null,
       host ? h("div", { class: "buttons" }, h("button", {
@@ -214,7 +215,7 @@ export class RoomScreen {
     try {
       const res = await API.joinRoom(this.room, seat, (name || "").trim() || undefined);
       API.saveTokens(this.room, { tokens: { [seat]: res.token }, name });
-      try { if (name) localStorage.setItem("metrogames.name", name.trim()); } catch { /* ignore */ }
+      try { if (name && !API.signedIn()) localStorage.setItem("metrogames.name", name.trim()); } catch { /* ignore */ }
       this.seat = seat;
       this.socket.setToken(res.token);
       if (this.chat) this.chat.refresh();
