@@ -159,7 +159,7 @@ def timing(results: list[dict[str, Any]]) -> dict[str, float]:
 
 def solo(
     game: str, levels: list[str], deals: range, deal_seed: int, workers: int
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """Each level (and ``greedy``, the paired reference) on the same solo deals (indices
     into the manifest)."""
     out = []
@@ -189,7 +189,7 @@ def solo(
     return out
 
 
-def metro(levels: list[str], games: int, versus: int, workers: int) -> list[dict]:
+def metro(levels: list[str], games: int, versus: int, workers: int) -> list[dict[str, Any]]:
     """Win rates: expert against medium (2 players, draw mode) and against three mediums
     (4 players, draw mode), ``versus`` games each, first (the slowest and most telling);
     then each level against random (2 players, every turn mode), ``games`` games each."""

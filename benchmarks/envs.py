@@ -58,7 +58,9 @@ class MetroTurns(gymnasium.Env[np.ndarray, np.int64]):
 
     def __init__(self, players: int = 2, observation: str = "box") -> None:
         self.aec = metro_env(players=players, observation=observation)
-        self.observation_space = self.aec.observation_space("player_0")["observation"]
+        spaces = self.aec.observation_space("player_0")
+        assert isinstance(spaces, gymnasium.spaces.Dict), spaces
+        self.observation_space = spaces["observation"]
         self.action_space = self.aec.action_space("player_0")
 
     def _last(self) -> tuple[Any, dict[str, Any]]:
@@ -177,7 +179,9 @@ def async_envs(game: str, observation: str, seconds: float, seed: int, n: int) -
             observation=observation,
         )
     try:
-        pids = [p.pid for p in vec.unwrapped.processes]  # type: ignore[attr-defined]
+        inner = vec.unwrapped
+        assert isinstance(inner, gymnasium.vector.AsyncVectorEnv), inner
+        pids = [p.pid for p in inner.processes if p.pid is not None]
         _, info = vec.reset(seed=seed)
         steps = games = 0
         start, cpu, main = time.perf_counter(), _cpu(pids), time.process_time()
