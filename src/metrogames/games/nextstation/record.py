@@ -205,7 +205,7 @@ def _map_key(game: str, data: dict[str, Any]) -> str:
         digest = map_hash(raw)
         _require(
             digest == said,
-            f"map hash mismatch: the record says {_short(said)}, its map hashes to {digest}",
+            f"map hash mismatch: the record says {said[:80]}, its map hashes to {digest}",
         )
         return custom_city(raw).key
     except DataError as exc:

@@ -1,0 +1,117 @@
+"""``metrogames map``: custom Next Station maps on the command line (``docs/maps.md``).
+
+``map check FILE`` prints the checker's problems, one a line, or the map's counts and content
+hash; :class:`MapCheck` is ``replay --map``'s test that a record was played on a given map.
+Both reach the engine through the registry and its ``MapChecks`` capability.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from metrogames.cli.files import read_json
+from metrogames.core.capabilities import MapChecks
+from metrogames.core.errors import RecordError
+from metrogames.core.protocol import JsonObject
+from metrogames.games import game_engine
+
+MAP_GAME = "nextstation"
+"""The game a map is played as (``play --map``, ``simulate --map``)."""
+
+map_app = typer.Typer(no_args_is_help=True, help="Custom Next Station maps (docs/maps.md).")
+
+
+def map_engine() -> MapChecks:
+    """The engine of custom maps, by its capability.
+
+    Raises:
+        RecordError: no registered engine checks maps (not expected: a built-in game).
+    """
+    engine = game_engine(MAP_GAME)
+    if not isinstance(engine, MapChecks):
+        raise RecordError(f"the game {MAP_GAME} does not check maps")
+    return engine
+
+
+def map_report(path: Path) -> JsonObject:
+    """The checker's report on the map file ``path`` (``{"valid", "problems", "counts",
+    "hash"}``); a file that is not JSON is one problem."""
+    try:
+        data = read_json(path)
+    except RecordError as exc:
+        return {"valid": False, "problems": [str(exc)], "counts": {}, "hash": None}
+    return map_engine().check_map(data)
+
+
+@dataclass(frozen=True)
+class MapCheck:
+    """``replay --map FILE``: the map's content hash and name, to refuse records of others."""
+
+    path: Path
+    hash: str
+
+    @classmethod
+    def of(cls, path: Path) -> MapCheck:
+        """The check of the map file ``path``.
+
+        Raises:
+            RecordError: an invalid map (its first problem named).
+        """
+        report = map_report(path)
+        problems = report["problems"]
+        if not report["valid"] or not isinstance(report["hash"], str):
+            first = problems[0] if isinstance(problems, list) and problems else "invalid"
+            raise RecordError(f"--map {path}: invalid map: {first}")
+        return cls(path, report["hash"])
+
+    def mismatch(self, record: object) -> str | None:
+        """Why ``record`` (decoded) was not played on this map — ``map hash mismatch``,
+        naming both hashes — or ``None`` when it was."""
+        played = map_engine().record_map(record)
+        if played == self.hash:
+            return None
+        return (
+            f"map hash mismatch: the record is played on {played or 'no known map'}, "
+            f"the map {self.path} is {self.hash}"
+        )
+
+
+def print_report(console: Console, path: Path, report: JsonObject) -> None:
+    """The report as a designer reads it: each problem on its own line, or ``valid`` with
+    the hash and the counts to check against the drawing."""
+    problems = report["problems"]
+    if not report["valid"]:
+        for problem in problems if isinstance(problems, list) else []:
+            console.print(f"{path}: {problem}", markup=False, highlight=False)
+        return
+    console.print(f"{path}: valid map, {report['hash']}", markup=False, highlight=False)
+    table = Table(title="counts", title_style="bold")
+    table.add_column("what")
+    table.add_column("count", justify="right")
+    counts = report["counts"]
+    for key, value in (counts if isinstance(counts, dict) else {}).items():
+        table.add_row(key.replace("_", " "), str(value))
+    console.print(table)
+
+
+@map_app.command("check")
+def check(
+    file: Annotated[Path, typer.Argument(help="A map file (JSON, docs/maps.md).")],
+    as_json: Annotated[bool, typer.Option("--json", help="The report as JSON on stdout.")] = False,
+) -> None:
+    """Check a map: every problem on its own line (exit 1), or its counts and content hash."""
+    report = map_report(file)
+    if as_json:
+        typer.echo(json.dumps(report, separators=(", ", ": ")))
+    else:
+        console = Console(stderr=not report["valid"], soft_wrap=True)
+        print_report(console, file, report)
+    if not report["valid"]:
+        raise typer.Exit(1)
