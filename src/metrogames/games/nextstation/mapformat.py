@@ -9,6 +9,7 @@ is a known variant...) are the checker's (:mod:`.mapcheck`). London's and Paris'
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -174,3 +175,8 @@ def map_schema() -> dict[str, Any]:
     schema = MapModel.model_json_schema()
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     return schema
+
+
+def map_schema_text() -> str:
+    """``docs/map-schema.json`` as committed: :func:`map_schema` as indented JSON."""
+    return json.dumps(map_schema(), indent=1, ensure_ascii=False) + "\n"
