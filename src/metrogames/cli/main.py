@@ -31,7 +31,7 @@ from metrogames.cli.analyse import print_analysis
 from metrogames.cli.files import read_documents, read_json
 from metrogames.cli.helptext import flow_help
 from metrogames.cli.lang import _, say, tr
-from metrogames.cli.maps import MAP_GAME, MapCheck, map_app
+from metrogames.cli.maps import MapCheck, map_app, map_game
 from metrogames.cli.optional import optional_value_command
 from metrogames.cli.options import game_options, game_options_command, given_flags
 from metrogames.cli.play import play_game, resume_game
@@ -414,7 +414,7 @@ def _game_of(ctx: typer.Context, game: str | None, default: str | None) -> str:
     if game is not None:
         return game
     if given_flags(ctx).get("map"):
-        return MAP_GAME
+        return map_game()
     if default is None:
         raise fail(f"give a game: one of {', '.join(game_names())} (or --map FILE)", 2)
     return default

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, cast
 
 import typer
 from rich.console import Console
@@ -20,24 +20,27 @@ from metrogames.cli.files import read_json
 from metrogames.core.capabilities import MapChecks
 from metrogames.core.errors import RecordError
 from metrogames.core.protocol import JsonObject
-from metrogames.games import game_engine
-
-MAP_GAME = "nextstation"
-"""The game a map is played as (``play --map``, ``simulate --map``)."""
+from metrogames.games import game_engine, game_names
 
 map_app = typer.Typer(no_args_is_help=True, help="Custom Next Station maps (docs/maps.md).")
 
 
-def map_engine() -> MapChecks:
-    """The engine of custom maps, by its capability.
+def map_game() -> str:
+    """The game a map is played as (``play --map``, ``simulate --map``): the first game,
+    listed or known by name only, whose engine checks maps (``MapChecks``: ``nextstation``).
 
     Raises:
-        RecordError: no registered engine checks maps (not expected: a built-in game).
+        RecordError: no registered engine checks maps (not expected: a built-in game has one).
     """
-    engine = game_engine(MAP_GAME)
-    if not isinstance(engine, MapChecks):
-        raise RecordError(f"the game {MAP_GAME} does not check maps")
-    return engine
+    for name in game_names(unlisted=True):
+        if isinstance(game_engine(name), MapChecks):
+            return name
+    raise RecordError("no game checks maps")
+
+
+def map_engine() -> MapChecks:
+    """The engine of custom maps (:func:`map_game`'s), by its capability."""
+    return cast(MapChecks, game_engine(map_game()))
 
 
 def map_report(path: Path) -> JsonObject:

@@ -200,7 +200,8 @@ def _map_key(game: str, data: dict[str, Any]) -> str:
         )
         return game
     said, raw = data.get("map_hash"), data.get("map")
-    _require(isinstance(said, str) and isinstance(raw, dict), "a nextstation record needs its map and map_hash")
+    if not isinstance(said, str) or not isinstance(raw, dict):
+        raise RecordError(f"a {CUSTOM_GAME} record needs its map and map_hash")
     try:
         digest = map_hash(raw)
         _require(
