@@ -112,3 +112,45 @@ def test_play_with_a_map_defaults_to_nextstation(tmp_path: Path) -> None:
     wrong = invoke("play", "london", "--map", TINY_PATH)
     assert wrong.exit_code == 2
     assert "--map is not an option of london" in wrong.output
+
+
+def test_map_report_matches_simulate_on_the_same_deals(tmp_path: Path) -> None:
+    """``map report``'s row for the map is the run ``simulate`` plays on the same seeds: the
+    same mean score, and links per game counted off that run's records."""
+    result = invoke("map", "report", TINY_PATH, "--games", "2", "--levels", "medium", "--json")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    assert [(r["map"], r["level"]) for r in rows] == [
+        ("this map", "medium"),
+        ("london", "medium"),
+        ("paris", "medium"),
+    ]
+    records = tmp_path / "runs.jsonl"
+    sim = invoke(
+        "simulate",
+        "--map",
+        TINY_PATH,
+        "--bots",
+        "medium",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--out",
+        records,
+        "--json",
+    )
+    assert rows[0]["score"]["mean"] == json.loads(sim.stdout)["seats"][0]["mean"]
+    sections = [
+        len(action["sections"])
+        for line in records.read_text(encoding="utf-8").splitlines()
+        for rnd in json.loads(line)["rounds"]
+        for turn in rnd["turns"]
+        for action in turn
+        if isinstance(action, dict)
+    ]
+    assert rows[0]["links_per_game"] == sum(sections) / 2
+    assert 0 < rows[0]["links_used"] <= 1
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(dict(TINY, links=[["A1", "E1"]])), encoding="utf-8")
+    assert invoke("map", "report", bad).exit_code == 1

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.table import Table
 
 from metrogames.cli.files import read_json
+from metrogames.cli.map_report import Row, map_rows
 from metrogames.core.capabilities import MapChecks
 from metrogames.core.errors import RecordError
 from metrogames.core.protocol import JsonObject
@@ -118,3 +119,49 @@ def check(
         print_report(console, file, report)
     if not report["valid"]:
         raise typer.Exit(1)
+
+
+@map_app.command("report")
+def report(
+    file: Annotated[Path, typer.Argument(help="A valid map file (JSON, docs/maps.md).")],
+    games: Annotated[int, typer.Option(help="Deals per map and level (seeds --seed…).")] = 10,
+    seed: Annotated[int, typer.Option(help="First deal's seed.")] = 1,
+    levels: Annotated[str, typer.Option(help="Bot levels, comma-separated.")] = "medium,hard",
+    workers: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="The rows as JSON on stdout.")] = False,
+) -> None:
+    """How a map plays: each level's solo mean score and spread on the same deals, score
+    components and link use, beside the family's cities (London, Paris)."""
+    checked = map_report(file)
+    if not checked["valid"]:
+        print_report(Console(stderr=True, soft_wrap=True), file, checked)
+        raise typer.Exit(1)
+    if games < 1 or workers < 1:
+        raise typer.BadParameter("--games and --workers must be at least 1")
+    codes = [level.strip() for level in levels.split(",") if level.strip()]
+    rows = map_rows(map_game(), read_json(file), codes, range(seed, seed + games), workers)
+    if as_json:
+        typer.echo(json.dumps([row.to_json() for row in rows], separators=(", ", ": ")))
+        return
+    print_rows(Console(soft_wrap=True), file, games, rows)
+
+
+def print_rows(console: Console, file: Path, games: int, rows: list[Row]) -> None:
+    """The report's table: one row per map and level."""
+    names = sorted({name for row in rows for name in row.components if name != "total"})
+    table = Table(title=f"{file}: {games} solo deals per map and level", title_style="bold")
+    for head in ("map", "level", "mean", "std", "min–max", *names, "links/game", "links used"):
+        table.add_column(head, justify="left" if head in ("map", "level") else "right")
+    for row in rows:
+        s = row.scores
+        table.add_row(
+            row.map,
+            row.level,
+            f"{s.mean:.1f}",
+            f"{s.std:.1f}",
+            f"{s.min:g}–{s.max:g}",
+            *(f"{row.components.get(name, 0):.1f}" for name in names),
+            f"{row.links_per_game:.1f}",
+            f"{row.links_used:.0%}",
+        )
+    console.print(table)
