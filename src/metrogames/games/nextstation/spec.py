@@ -99,14 +99,9 @@ BOT_LEVELS: dict[str, dict[str, BotSetting]] = {
         "hard": BotSetting("montecarlo", 250, use_heuristic=True),
         "expert": BotSetting("montecarlo", 1000, use_heuristic=True),
     },
-    CUSTOM_GAME: {
-        "medium": BotSetting("greedy"),
-        "hard": BotSetting("montecarlo", 250, use_heuristic=True),
-        "expert": BotSetting("montecarlo", 800, use_heuristic=True, deep=True),
-    },
 }
-"""City (``nextstation``: any custom map, London's settings with Paris's ``hard`` budget,
-not measured per map) -> the bot levels' settings, chosen by measured strength and time per decision
+"""City -> the bot levels' settings (a custom map, ``nextstation``, plays the bots' defaults:
+its maps differ too much for one tuning), chosen by measured strength and time per decision
 (``benchmarks/bots.py``; the figures are in the README's "Bots" table):
 
 * ``medium``: the greedy player (it beats random by about 30 points).
@@ -324,7 +319,6 @@ def _register_maps() -> None:
             view_type=NextStationViewPart,
             family="nextstation",
             max_game_length=ROUNDS * len(load_city("london").deck),  # a map plays London's or Paris's 11 cards
-            bot_levels=BOT_LEVELS[CUSTOM_GAME],
         ),
         MapEngine(),
     )
