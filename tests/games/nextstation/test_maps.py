@@ -320,6 +320,18 @@ def test_each_problem_has_its_message(edit: Edit, message: str) -> None:
         custom_city(data)
 
 
+def test_hostile_sizes_are_refused_briefly() -> None:
+    """A huge key or value is named cut short; numbers outside the grid (NaN included) are
+    refused."""
+    data = copy.deepcopy(TINY)
+    data["link_geometry"] = {"x" * 5000: {"from_cell": [0, 0], "to_cell": [1, 1]}}
+    data["stations"][1]["col"] = float("nan")
+    problems = check_map(data).problems
+    assert all(len(p) < 300 for p in problems)
+    assert any(p.startswith("link_geometry." + "x" * 40 + ".[key]: String should") for p in problems)
+    assert "stations[1].col: Input should be less than or equal to 26" in problems
+
+
 def test_not_json_and_bad_files(tmp_path: Path) -> None:
     assert check_map({"format": {1, 2}}).problems[0].startswith("a map must be JSON")
     assert check_map([1, 2]).problems == ["map: Input should be an object"]

@@ -150,7 +150,7 @@ def custom_city(source: object) -> CityMap:
 def _schema_problems(exc: ValidationError) -> list[str]:
     out = []
     for error in exc.errors()[:MAX_SHOWN]:
-        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error["loc"])
+        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p:.40}" for p in error["loc"])
         out.append(f"{where.lstrip('.') or 'map'}: {error['msg']}")
     return out
 

@@ -154,7 +154,10 @@ class MapModel(_Strict):
     aliases: Annotated[dict[Cell, Cell], Field(max_length=20)] = {}
     stations: Annotated[list[StationModel], Field(min_length=4, max_length=MAX_STATIONS)]
     links: Annotated[list[Pair], Field(min_length=1, max_length=MAX_LINKS)]
-    link_geometry: Annotated[dict[str, LinkGeometry], Field(max_length=MAX_LINKS)] = {}
+    link_geometry: Annotated[
+        dict[Annotated[str, Field(pattern=r"^[A-Z][0-9]{1,2} [A-Z][0-9]{1,2}$")], LinkGeometry],
+        Field(max_length=MAX_LINKS),
+    ] = {}
     crossings: Annotated[list[tuple[Pair, Pair]], Field(max_length=MAX_LINKS * 10)] | None = None
     bridges: Annotated[list[BridgeModel], Field(max_length=MAX_LINKS)] = []
     districts: Annotated[list[DistrictModel], Field(min_length=1, max_length=MAX_DISTRICTS)]
