@@ -117,8 +117,13 @@ def test_play_with_a_map_defaults_to_nextstation(tmp_path: Path) -> None:
 def test_map_report_matches_simulate_on_the_same_deals(tmp_path: Path) -> None:
     """``map report``'s row for the map is the run ``simulate`` plays on the same seeds: the
     same mean score, and links per game counted off that run's records."""
-    result = invoke("map", "report", TINY_PATH, "--games", "2", "--levels", "medium", "--json")
+    plot = tmp_path / "report.png"
+    result = invoke(
+        "map", "report", TINY_PATH, "--games", "2", "--levels", "medium", "--plot", plot, "--json"
+    )
     assert result.exit_code == 0, result.output
+    assert plot.read_bytes().startswith(b"\x89PNG")
+    assert invoke("map", "report", TINY_PATH, "--plot", tmp_path / "r.jpg").exit_code == 2
     rows = json.loads(result.stdout)
     assert [(r["map"], r["level"]) for r in rows] == [
         ("this map", "medium"),

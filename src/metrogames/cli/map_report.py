@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from metrogames.core.capabilities import Boards, MapChecks
@@ -104,3 +105,33 @@ def map_rows(
     for other in family_games(game):
         rows += [play_row(other, other, {}, level, seeds, workers) for level in levels]
     return rows
+
+
+def draw_rows(rows: Sequence[Row], path: Path) -> None:
+    """``map report --plot``: mean score ± one standard deviation per map and level, and the
+    mean score components stacked (by ``path``'s suffix, ``.png`` or ``.svg``; the ``plots``
+    extra, imported here only).
+
+    Raises:
+        ImportError: matplotlib is missing.
+    """
+    from matplotlib.figure import Figure
+
+    labels = [f"{row.map}\n{row.level}" for row in rows]
+    fig = Figure(figsize=(11.0, 4.6), layout="constrained")
+    left, right = fig.subplots(1, 2)
+    means = [row.scores.mean for row in rows]
+    left.bar(labels, means, yerr=[row.scores.std for row in rows], capsize=4, color="#4c72b0")
+    left.set_title("Mean solo score (± 1 std)")
+    left.set_ylabel("points")
+    names = sorted({n for row in rows for n in row.components if n != "total"})
+    bottom = [0.0] * len(rows)
+    for name in names:
+        heights = [row.components.get(name, 0.0) for row in rows]
+        right.bar(labels, heights, bottom=bottom, label=name)
+        bottom = [b + h for b, h in zip(bottom, heights, strict=True)]
+    right.set_title("Mean score components")
+    right.legend(fontsize=8)
+    for ax in (left, right):
+        ax.tick_params(axis="x", labelsize=8)
+    fig.savefig(path, dpi=100)

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.table import Table
 
 from metrogames.cli.files import read_json
-from metrogames.cli.map_report import Row, map_rows
+from metrogames.cli.map_report import Row, draw_rows, map_rows
 from metrogames.core.capabilities import MapChecks
 from metrogames.core.errors import RecordError
 from metrogames.core.protocol import JsonObject
@@ -128,6 +128,9 @@ def report(
     seed: Annotated[int, typer.Option(help="First deal's seed.")] = 1,
     levels: Annotated[str, typer.Option(help="Bot levels, comma-separated.")] = "medium,hard",
     workers: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    plot: Annotated[
+        Path | None, typer.Option(help="Also draw the report (.png or .svg; plots extra).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="The rows as JSON on stdout.")] = False,
 ) -> None:
     """How a map plays: each level's solo mean score and spread on the same deals, score
@@ -139,7 +142,14 @@ def report(
     if games < 1 or workers < 1:
         raise typer.BadParameter("--games and --workers must be at least 1")
     codes = [level.strip() for level in levels.split(",") if level.strip()]
+    if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
+        raise typer.BadParameter(f"--plot {plot}: the file must end in .png or .svg")
     rows = map_rows(map_game(), read_json(file), codes, range(seed, seed + games), workers)
+    if plot is not None:
+        try:
+            draw_rows(rows, plot)
+        except ImportError as exc:
+            raise typer.BadParameter(f"--plot needs the plots extra: {exc}") from None
     if as_json:
         typer.echo(json.dumps([row.to_json() for row in rows], separators=(", ", ": ")))
         return
