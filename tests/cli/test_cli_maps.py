@@ -1,5 +1,5 @@
 """``metrogames map check``, ``simulate --map``, ``play --map`` and ``replay --map``
-(docs/maps.md, "Command line")."""
+(docs/maps.md, "The checker", "Playing a map", "Reporting on a map")."""
 
 from __future__ import annotations
 

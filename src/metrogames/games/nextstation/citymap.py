@@ -91,7 +91,7 @@ class CityMap:
             raise DataError(f"malformed city data: {exc!r}") from exc
         self.key: str = self.city
         """The name :func:`load_city` knows the map by: the city for London and Paris, the
-        content hash (:func:`map_hash`) for a custom map (:func:`custom_city`)."""
+        content hash (:func:`map_hash`) for a custom map (:func:`.mapcheck.custom_city`)."""
         if validate:
             found = self.problems()
             if found:
