@@ -101,7 +101,7 @@ BOT_LEVELS: dict[str, dict[str, BotSetting]] = {
     },
 }
 """City -> the bot levels' settings (a custom map, ``nextstation``, plays the bots' defaults:
-its maps differ too much for one tuning), chosen by measured strength and time per decision
+not tuned, tried on the test map only, ``docs/maps.md``), chosen by measured strength and time per decision
 (``benchmarks/bots.py``; the figures are in the README's "Bots" table):
 
 * ``medium``: the greedy player (it beats random by about 30 points).
