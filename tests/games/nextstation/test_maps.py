@@ -137,6 +137,7 @@ CASES: list[tuple[str, Edit, str]] = [
     ("schema-symbol", _set("stations.0.symbol", "hexagon"), "stations[0].symbol: Input should be"),
     ("schema-size", _set("grid.columns", 30), "grid.columns: Input should be less than or equal"),
     ("schema-missing", lambda m: m.pop("deck"), "deck: Field required"),
+    ("schema-crossings", lambda m: m.pop("crossings"), "crossings: Field required"),
     ("schema-name", _set("stations.0.name", "a1"), "stations[0].name: String should match"),
     (
         "outside-grid",

@@ -259,7 +259,7 @@ def _link_names(model: MapModel, known: set[str]) -> list[str]:
         seen.add(frozenset((a, b)))
     pairs = [p for b in model.bridges for p in b.links]
     pairs += model.river.sections if model.river else []
-    pairs += [p for c in model.crossings or () for p in c]
+    pairs += [p for c in model.crossings for p in c]
     found += [f"{a}-{b} is named as a link but is none" for a, b in _missing(pairs, seen)]
     for key in model.link_geometry:
         ends = key.split(" ")
@@ -419,24 +419,23 @@ def _geometry(model: MapModel, city: CityMap) -> list[str]:
     for colour, station in zip(city.colours, city.departures, strict=True):
         if not city.link_mask_of_station[station]:
             found.append(f"departure {colour}: station {city.stations[station].name} has no link")
-    if model.crossings is not None:
-        marked = {
-            frozenset((city.link_by_names(*x), city.link_by_names(*y))) for x, y in model.crossings
-        }
-        for i, j in city.crossing_pairs():
-            if frozenset((i, j)) not in marked:
-                at = _meeting(city.segments[i], city.segments[j])
-                found.append(
-                    f"links {city.link_name(i)} and {city.link_name(j)} cross at "
-                    f"({at[0]:g}, {at[1]:g}) but the map does not mark that crossing"
-                )
-        actual = {frozenset(p) for p in city.crossing_pairs()}
-        for pair in marked - actual:
-            i, j = sorted(pair) if len(pair) == 2 else (min(pair), min(pair))
+    marked = {
+        frozenset((city.link_by_names(*x), city.link_by_names(*y))) for x, y in model.crossings
+    }
+    for i, j in city.crossing_pairs():
+        if frozenset((i, j)) not in marked:
+            at = _meeting(city.segments[i], city.segments[j])
             found.append(
-                f"crossing {city.link_name(i)} × {city.link_name(j)} is marked but those links "
-                "do not cross"
+                f"links {city.link_name(i)} and {city.link_name(j)} cross at "
+                f"({at[0]:g}, {at[1]:g}) but the map does not mark that crossing"
             )
+    actual = {frozenset(p) for p in city.crossing_pairs()}
+    for pair in marked - actual:
+        i, j = sorted(pair) if len(pair) == 2 else (min(pair), min(pair))
+        found.append(
+            f"crossing {city.link_name(i)} × {city.link_name(j)} is marked but those links "
+            "do not cross"
+        )
     found += _river(model, city) + _bridges(model, city)
     return found
 

@@ -158,7 +158,7 @@ class MapModel(_Strict):
         dict[Annotated[str, Field(pattern=r"^[A-Z][0-9]{1,2} [A-Z][0-9]{1,2}$")], LinkGeometry],
         Field(max_length=MAX_LINKS),
     ] = {}
-    crossings: Annotated[list[tuple[Pair, Pair]], Field(max_length=MAX_LINKS * 10)] | None = None
+    crossings: Annotated[list[tuple[Pair, Pair]], Field(max_length=MAX_LINKS * 10)]
     bridges: Annotated[list[BridgeModel], Field(max_length=MAX_LINKS)] = []
     districts: Annotated[list[DistrictModel], Field(min_length=1, max_length=MAX_DISTRICTS)]
     central_district: Name | None = None
