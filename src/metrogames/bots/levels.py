@@ -97,7 +97,7 @@ def level_algorithm(level: str, game: str) -> Algorithm:
         ValueError: an unknown level.
     """
     default = _default(level)
-    tuned = game_type(game).bot_levels.get(level) if game in game_names() else None
+    tuned = game_type(game).bot_levels.get(level) if game in game_names(unlisted=True) else None
     return default if tuned is None else Algorithm.of(tuned)
 
 

@@ -31,6 +31,7 @@ from metrogames.cli.analyse import print_analysis
 from metrogames.cli.files import read_documents, read_json
 from metrogames.cli.helptext import flow_help
 from metrogames.cli.lang import _, say, tr
+from metrogames.cli.maps import MapCheck, map_app, map_game
 from metrogames.cli.optional import optional_value_command
 from metrogames.cli.options import game_options, game_options_command, given_flags
 from metrogames.cli.play import play_game, resume_game
@@ -274,8 +275,8 @@ class ReplayResult(TypedDict, total=False):
     error: str
     """A refused record: the message (English)."""
     reason: str
-    """A refused record: the reason code (``bad-json``, ``bad-record`` or the illegal
-    action's)."""
+    """A refused record: the reason code (``bad-json``, ``bad-record``, ``map-mismatch``
+    (``replay --map``) or the illegal action's)."""
     round: int
     turn: int
     player: int
@@ -290,14 +291,18 @@ def replay_one(data: object) -> ReplayResult:
     return _replayed(data)[0]
 
 
-def _replayed(data: object) -> tuple[ReplayResult, str]:
+def _replayed(data: object, on_map: MapCheck | None = None) -> tuple[ReplayResult, str]:
     """The ``replay --json`` result of one decoded record and, when it is refused, the
-    refusal in the terminal's language (``""`` when valid)."""
+    refusal in the terminal's language (``""`` when valid); with ``on_map``, a record played
+    on another map than that one is refused (``replay --map``)."""
     if isinstance(data, MetrogamesError):
         return {"valid": False, "error": str(data), "reason": "bad-json"}, said(data)
     if not isinstance(data, dict):
         text = N_("a record must be a JSON object")
         return {"valid": False, "error": text, "reason": "bad-record"}, _(text)
+    mismatch = on_map.mismatch(data) if on_map is not None else None
+    if mismatch is not None:
+        return {"valid": False, "error": mismatch, "reason": "map-mismatch"}, mismatch
     try:
         state = replay_record(data)
     except IllegalActionError as exc:
@@ -334,13 +339,18 @@ def replay_summary(names: Sequence[object], result: ReplayResult) -> str:
 @app.command()
 def replay(
     records: Annotated[Path, typer.Argument(help="A record, or a JSON-lines file of records.")],
+    map_file: Annotated[
+        Path | None,
+        typer.Option("--map", help="Refuse a record not played on this map (docs/maps.md)."),
+    ] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Replay records, rejecting the first illegal action of each, and print the scores."""
     any_bad = False
     try:
+        on_map = None if map_file is None else MapCheck.of(map_file)
         for label, data in read_documents(records):
-            result, refusal = _replayed(data)
+            result, refusal = _replayed(data, on_map)
             any_bad |= not result["valid"]
             if as_json:
                 emit_json(result)
@@ -398,6 +408,18 @@ def _parse_bots(bots: str) -> list[str]:
     return codes
 
 
+def _game_of(ctx: typer.Context, game: str | None, default: str | None) -> str:
+    """The game a command plays: as given, else ``nextstation`` when ``--map`` is given
+    (``docs/maps.md``), else ``default`` (exit 2 when there is none)."""
+    if game is not None:
+        return game
+    if given_flags(ctx).get("map"):
+        return map_game()
+    if default is None:
+        raise fail(f"give a game: one of {', '.join(game_names())} (or --map FILE)", 2)
+    return default
+
+
 def _options(game: str, ctx: typer.Context) -> JsonObject:
     """The options object (JSON form) the command's game option flags ask for (exit 2 on
     misuse)."""
@@ -414,8 +436,11 @@ def _options(game: str, ctx: typer.Context) -> JsonObject:
 )
 def simulate(
     ctx: typer.Context,
-    game: Annotated[str, typer.Argument(help=f"One of: {', '.join(game_names())}.")],
     bots: Annotated[str, typer.Option(help="Bot codes, one per seat, e.g. greedy,random.")],
+    game: Annotated[
+        str | None,
+        typer.Argument(help=f"One of: {', '.join(game_names())} (nextstation with --map)."),
+    ] = None,
     games: Annotated[int | None, typer.Option(help="Number of games (with --seed).")] = None,
     seed: Annotated[int, typer.Option(help="Base seed: game i uses seed+i.")] = 1,
     deals: Annotated[
@@ -450,6 +475,7 @@ def simulate(
     as_json: JsonFlag = False,
 ) -> None:
     """Play bot games with a progress bar, then print a summary of the scores."""
+    game = _game_of(ctx, game, None)
     run = _Run(game, bots, games, deals, seed, workers, out_file is not None)
     codes, tasks = _simulate_tasks(ctx, run)
     outputs = _outputs(out_file, results_file, deals)
@@ -747,7 +773,12 @@ def make_deals(
 @app.command(cls=game_options_command("seed"))
 def play(
     ctx: typer.Context,
-    game: Annotated[str, typer.Argument(help=f"One of: {', '.join(game_names())}.")] = "london",
+    game: Annotated[
+        str | None,
+        typer.Argument(
+            help=f"One of: {', '.join(game_names())} (default london; nextstation with --map)."
+        ),
+    ] = None,
     players: Annotated[int | None, typer.Option(help="Number of players (humans + bots).")] = None,
     bots: Annotated[
         str | None, typer.Option(help="Bot codes for the last seats, e.g. greedy.")
@@ -768,6 +799,7 @@ def play(
         except (MetrogamesError, ValueError) as exc:
             raise fail(said(exc)) from None
         return
+    game = _game_of(ctx, game, "london")
     try:
         kind = game_type(game)
     except MetrogamesError as exc:
@@ -1062,6 +1094,8 @@ def _check_listen(host: str, port: int) -> None:
     except OSError as exc:
         raise fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
+
+app.add_typer(map_app, name="map")
 
 jobs_app = typer.Typer(no_args_is_help=True, help="The web table's heavy-job workers.")
 app.add_typer(jobs_app, name="jobs")

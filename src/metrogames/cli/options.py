@@ -61,7 +61,7 @@ def option_flags() -> list[Flag]:
     """The flags of every known game's options that have a command-line help, in game order
     then option order (an option of several games is one flag)."""
     helps: dict[str, list[str]] = {}
-    for name in game_names():
+    for name in game_names(unlisted=True):
         for option, spec in game_type(name).options.items():
             if spec.help is not None and spec.help not in helps.setdefault(option, []):
                 helps[option].append(spec.help)

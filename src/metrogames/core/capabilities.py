@@ -112,6 +112,25 @@ class ScoreSheets(Protocol):
 
 
 @runtime_checkable
+class MapChecks(Protocol):
+    """Engine capability: maps as data (``docs/maps.md``): a checker's report on a map and the
+    map a record is played on.
+
+    Users: ``metrogames map check`` and ``metrogames replay --map``.
+    """
+
+    def check_map(self, data: object) -> JsonObject:
+        """The checker's report on the decoded map ``data``: ``{"valid", "problems",
+        "counts", "hash"}``; never raises."""
+        ...
+
+    def record_map(self, record: object) -> str | None:
+        """The content hash of the map the decoded ``record`` is played on; ``None`` when it
+        names none."""
+        ...
+
+
+@runtime_checkable
 class OptionText(Protocol):
     """Engine capability: an option's value from the text of its command-line flag.
 

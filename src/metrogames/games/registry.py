@@ -29,6 +29,9 @@ _BUILTIN: dict[str, str] = {
     "metro": "metrogames.games.metro.spec",
 }
 """Built-in game name -> the module whose import registers it."""
+_UNLISTED: dict[str, str] = {"nextstation": "metrogames.games.nextstation.spec"}
+"""Built-in games known by name only, not listed by :func:`game_names` (nor offered by the
+web table): ``nextstation``, Next Station on a custom map (``docs/maps.md``)."""
 
 @functools.cache
 def _load_plugins() -> None:
@@ -40,15 +43,17 @@ def _load_plugins() -> None:
     load_entry_points()
 
 
-def game_names() -> list[str]:
+def game_names(unlisted: bool = False) -> list[str]:
     """The names of every known game: the built-ins in their order (``london``, ``paris``,
-    ``metro``), then games registered later (the installed plug-ins' among them).
+    ``metro``), then games registered later (the installed plug-ins' among them); with
+    ``unlisted``, the games known by name only last (``nextstation``: a custom map).
 
     Raises:
         PluginError: an installed plug-in's entry point that does not load.
     """
     _load_plugins()
-    return [*_BUILTIN, *(n for n in KNOWN if n not in _BUILTIN)]
+    listed = [*_BUILTIN, *(n for n in KNOWN if n not in _BUILTIN and n not in _UNLISTED)]
+    return [*listed, *_UNLISTED] if unlisted else listed
 
 
 def game_type(name: object) -> GameType:
@@ -79,8 +84,9 @@ def daily_games() -> list[str]:
 def _entry(name: object) -> tuple[GameType, Engine]:
     if isinstance(name, str):
         found = KNOWN.get(name)
-        if found is None and name in _BUILTIN:
-            importlib.import_module(_BUILTIN[name])
+        module = _BUILTIN.get(name) or _UNLISTED.get(name)
+        if found is None and module is not None:
+            importlib.import_module(module)
             found = KNOWN.get(name)
         if found is None:
             _load_plugins()

@@ -12,9 +12,11 @@ Source: ``docs/engine-rules-london.md`` (Components, Drawing a section) and
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from metrogames.core.errors import DataError, NotationError
@@ -82,12 +84,18 @@ class CityMap:
         DataError: (on construction) the data break a count or a geometric fact.
     """
 
-    def __init__(self, data: Mapping[str, Any]) -> None:
+    def __init__(self, data: Mapping[str, Any], *, validate: bool = True) -> None:
         try:
             self._build(data)
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise DataError(f"malformed city data: {exc!r}") from exc
-        self._validate(data.get("check_values", {}))
+        self.key: str = self.city
+        """The name :func:`load_city` knows the map by: the city for London and Paris, the
+        content hash (:func:`map_hash`) for a custom map (:func:`.mapcheck.custom_city`)."""
+        if validate:
+            found = self.problems()
+            if found:
+                raise DataError(found[0])
 
     # -- construction -------------------------------------------------------------------
     def _build(self, data: Mapping[str, Any]) -> None:
@@ -295,7 +303,20 @@ class CityMap:
                     masks[j] |= 1 << i
         return tuple(masks)
 
-    def _validate(self, check: Mapping[str, int]) -> None:
+    def problems(self) -> list[str]:
+        """Every fact of the map's geometry and tables that fails, one sentence each: a link
+        through a station, a count that differs from ``check_values``, two cards of one id,
+        fewer round-end cards than a round needs (``[]``: none)."""
+        found = self._through_stations()
+        found += self._check_values(self.raw.get("check_values", {}))
+        if len(self.card_by_id) != len(self.deck):
+            found.append(f"{self.city}: two cards share an id")
+        if sum(c.ends_round for c in self.deck) < self.round_end_count:
+            found.append(f"{self.city}: fewer round-end cards than the round needs")
+        return found
+
+    def _through_stations(self) -> list[str]:
+        found: list[str] = []
         boxes = [_box(a, b) for a, b in self.segments]
         for s in self.stations:
             for j, (a, b) in enumerate(self.links):
@@ -303,14 +324,23 @@ class CityMap:
                     continue
                 left, right, low, high = boxes[j]
                 for p in self.station_cells[s.index]:
-                    if left <= p[0] <= right and low <= p[1] <= high and on_segment(
-                        p, *self.segments[j]
+                    if (
+                        left <= p[0] <= right
+                        and low <= p[1] <= high
+                        and on_segment(p, *self.segments[j])
                     ):
-                        raise DataError(
-                            f"link {self.link_name(j)} passes through station {s.name}"
-                        )
-        pairs = sum(m.bit_count() for m in self.conflicts) // 2
-        counts = {
+                        found.append(f"link {self.link_name(j)} passes through station {s.name}")
+                        break
+        return found
+
+    def crossing_pairs(self) -> list[tuple[int, int]]:
+        """The pairs of links ``(i, j)``, ``i < j``, whose drawn segments cross off a station
+        (bridges excepted): the map's conflicts."""
+        return [(i, j) for i, m in enumerate(self.conflicts) for j in bits(m) if i < j]
+
+    def counts(self) -> dict[str, int]:
+        """The map's counts (the keys ``check_values`` may state)."""
+        return {
             "stations": len(self.stations),
             "links": len(self.links),
             "districts": len(self.districts),
@@ -319,21 +349,27 @@ class CityMap:
             "monuments": self.monument_mask.bit_count(),
             "departures": len(set(self.departures)),
             "cards": len(self.deck),
-            "crossing_link_pairs": pairs,
+            "crossing_link_pairs": len(self.crossing_pairs()),
             "objectives": len(self.objectives),
             "powers": len(self.powers),
             "bridges": len(self.bridges),
             "central_district_stations": self.central_mask.bit_count(),
         }
+
+    def _check_values(self, check: Mapping[str, int]) -> list[str]:
+        counts = self.counts()
+        found: list[str] = []
         for key, expected in check.items():
             if key not in counts:
-                raise DataError(f"unknown check value {key!r}")
-            if counts[key] != expected:
-                raise DataError(f"{self.city}: {key} is {counts[key]}, expected {expected}")
-        if len(self.card_by_id) != len(self.deck):
-            raise DataError(f"{self.city}: two cards share an id")
-        if sum(c.ends_round for c in self.deck) < self.round_end_count:
-            raise DataError(f"{self.city}: fewer round-end cards than the round needs")
+                found.append(f"unknown check value {key!r}")
+            elif counts[key] != expected:
+                found.append(f"{self.city}: {key} is {counts[key]}, expected {expected}")
+        return found
+
+    @cached_property
+    def hash(self) -> str:
+        """The content hash of the map's data (:func:`map_hash`)."""
+        return map_hash(self.raw)
 
     # -- names ---------------------------------------------------------------------------
     def station(self, name: str) -> int:
@@ -386,16 +422,57 @@ def _box(a: Point, b: Point) -> tuple[float, float, float, float]:
 
 
 CITY_FILES: dict[str, str] = {"london": "london.json", "paris": "paris.json"}
+CUSTOM_GAME = "nextstation"
+"""The game name of a Next Station game on a custom map (``docs/maps.md``)."""
+_CUSTOM: dict[str, CityMap] = {}
+"""Content hash -> a custom map checked by :func:`.mapcheck.custom_city`, for this process."""
 
 
-@cache
+def map_hash(data: object) -> str:
+    """``"sha256:<64 hex digits>"``: the SHA-256 of the map ``data`` written as canonical JSON
+    (keys sorted, no spaces, UTF-8): equal for equal decoded maps, whatever their layout
+    (``docs/maps.md``, "Content hash").
+
+    Raises:
+        DataError: ``data`` is not JSON (a value ``json`` cannot write).
+    """
+    try:
+        text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    except (TypeError, ValueError) as exc:
+        raise DataError(f"a map must be JSON: {exc}") from None
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def remember(city: CityMap, key: str) -> CityMap:
+    """Make the checked custom map ``city`` known to :func:`load_city` as ``key`` (its
+    content hash); the map already known under ``key`` when there is one."""
+    city.key = key
+    return _CUSTOM.setdefault(key, city)
+
+
+def city_known(key: str) -> bool:
+    """Whether :func:`load_city` knows ``key``: London, Paris or a remembered custom map."""
+    return key in CITY_FILES or key in _CUSTOM
+
+
+def is_custom(key: str) -> bool:
+    """Whether ``key`` names a custom map (a content hash), not London or Paris."""
+    return key not in CITY_FILES
+
+
 def load_city(city: str) -> CityMap:
-    """Load and validate the city ``city`` (``"london"``, ``"paris"``) once; later calls share it.
+    """The city ``city``: ``"london"``, ``"paris"`` (loaded and validated once; later calls
+    share it) or a custom map's content hash (one :func:`remember` was given).
 
     Raises:
         DataError: unknown city or invalid data file.
     """
-    if city not in CITY_FILES:
+    found = _CUSTOM.get(city) if city not in CITY_FILES else _builtin(city)
+    if found is None:
         raise DataError(f"unknown city {city!r}")
-    return CityMap(load_json(CITY_FILES[city]))
+    return found
 
+
+@cache
+def _builtin(city: str) -> CityMap:
+    return CityMap(load_json(CITY_FILES[city]))

@@ -12,11 +12,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from metrogames.core.errors import IllegalActionError, NotationError, RecordError
+from metrogames.core.errors import DataError, IllegalActionError, NotationError, RecordError
 from metrogames.core.protocol import CHANCE
 from metrogames.games.nextstation.actions import action_from_json
-from metrogames.games.nextstation.citymap import CITY_FILES, CityMap, load_city
+from metrogames.games.nextstation.citymap import (
+    CITY_FILES,
+    CUSTOM_GAME,
+    CityMap,
+    load_city,
+    map_hash,
+)
 from metrogames.games.nextstation.deal import MAX_PLAYERS, ROUNDS, Deal, Options, resolve
+from metrogames.games.nextstation.mapcheck import custom_city
 from metrogames.games.nextstation.record_write import FORMAT, deal_record, to_record
 from metrogames.games.nextstation.state import NextStationGame, NextStationState
 
@@ -24,7 +31,7 @@ __all__ = ["FORMAT", "Record", "deal_record", "parse_record", "replay", "to_reco
 """``FORMAT``, :func:`to_record` and :func:`deal_record` (:mod:`.record_write`) are read
 from here too."""
 
-RECORD_KEYS = {"format", "game", "players", "seed", "options", "rounds", "meta"}
+RECORD_KEYS = {"format", "game", "map", "map_hash", "players", "seed", "options", "rounds", "meta"}
 ROUND_KEYS = {"cards", "turns", "deck"}
 MAX_NAME = 64
 
@@ -34,7 +41,9 @@ class Record:
     """A parsed Next Station record.
 
     Attributes:
-        game: city name (``"london"``, ``"paris"``).
+        game: the game's name (``"london"``, ``"paris"``, ``"nextstation"``: a custom map).
+        key: the name :func:`~.citymap.load_city` knows its map by (the city, or the custom
+            map's content hash).
         players: display names (``"bot:greedy"`` for a bot), 1–4 of them.
         seed: the deal's seed, or ``None``.
         options: the options as read.
@@ -44,6 +53,7 @@ class Record:
     """
 
     game: str
+    key: str
     players: list[str]
     seed: int | None
     options: Options
@@ -52,7 +62,7 @@ class Record:
 
     @property
     def city(self) -> CityMap:
-        return load_city(self.game)
+        return load_city(self.key)
 
     @property
     def is_deal(self) -> bool:
@@ -79,7 +89,8 @@ class Record:
 
     def new_state(self) -> NextStationState:
         """The game's first state."""
-        return NextStationGame(self.game, len(self.players), self.options).from_deal(self.deal())
+        game = NextStationGame(self.key, len(self.players), self.options)
+        return game.from_deal(self.deal())
 
 
 def _require(cond: bool, message: str) -> None:
@@ -113,9 +124,10 @@ def parse_record(data: Any) -> Record:
     _require(data.get("format") == FORMAT, f"record format must be {FORMAT!r}")
     game = data.get("game")
     _require(
-        isinstance(game, str) and game in CITY_FILES,
-        f"unknown game {_short(game)} (expected one of {', '.join(CITY_FILES)})",
+        isinstance(game, str) and (game in CITY_FILES or game == CUSTOM_GAME),
+        f"unknown game {_short(game)} (expected one of {', '.join(CITY_FILES)}, {CUSTOM_GAME})",
     )
+    key = _map_key(game, data)
     players = data.get("players")
     _require(
         isinstance(players, list) and 1 <= len(players) <= MAX_PLAYERS,
@@ -132,7 +144,7 @@ def parse_record(data: Any) -> Record:
         or (isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed < 2**64),
         "seed must be an integer from 0 to 2**64-1",
     )
-    city = load_city(game)
+    city = load_city(key)
     try:
         options = Options.from_json(city, data.get("options", {}))
     except NotationError as exc:
@@ -170,7 +182,35 @@ def parse_record(data: Any) -> Record:
                 f"round {i}, turn {t}: one action per player expected",
             )
         rounds.append({"cards": cards, "turns": turns, "deck": deck})
-    return Record(game, list(players), seed, options, rounds, dict(meta))
+    return Record(game, key, list(players), seed, options, rounds, dict(meta))
+
+
+def _map_key(game: str, data: dict[str, Any]) -> str:
+    """The city key of a record's map: its city, or (``nextstation``) its ``map`` checked
+    against its ``map_hash`` and by the checker (``docs/maps.md``, "Records").
+
+    Raises:
+        RecordError: a city's record with a map, a custom map's record without one, a hash
+            that is not the map's, or an invalid map.
+    """
+    if game != CUSTOM_GAME:
+        _require(
+            "map" not in data and "map_hash" not in data,
+            f"a {game} record carries no map (map and map_hash are for {CUSTOM_GAME})",
+        )
+        return game
+    said, raw = data.get("map_hash"), data.get("map")
+    if not isinstance(said, str) or not isinstance(raw, dict):
+        raise RecordError(f"a {CUSTOM_GAME} record needs its map and map_hash")
+    try:
+        digest = map_hash(raw)
+        _require(
+            digest == said,
+            f"map hash mismatch: the record says {said[:80]}, its map hashes to {digest}",
+        )
+        return custom_city(raw).key
+    except DataError as exc:
+        raise RecordError(f"map: {exc}") from None
 
 
 def replay(record: Record) -> NextStationState:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from metrogames.core.errors import RecordError
 from metrogames.core.protocol import CHANCE
 from metrogames.games.nextstation.actions import TurnAction, action_to_json
+from metrogames.games.nextstation.citymap import CUSTOM_GAME, is_custom
 
 if TYPE_CHECKING:
     from metrogames.games.nextstation.state import NextStationState
@@ -74,7 +75,7 @@ def to_record(
             deck = state.deal.decks[i]
             if deck is not None:
                 rnd["deck"] = list(deck)
-    out: dict[str, Any] = {"format": FORMAT, "game": city.city, "players": list(players)}
+    out: dict[str, Any] = {"format": FORMAT, **game_fields(state), "players": list(players)}
     if seed is not None:
         out["seed"] = seed
     out["options"] = state.deal.options_json(city)
@@ -96,9 +97,18 @@ def deal_record(
         raise RecordError("a deal record needs every round's deck")
     return {
         "format": FORMAT,
-        "game": state.city.city,
+        **game_fields(state),
         "players": list(players),
         "options": state.deal.options_json(state.city),
         "rounds": [{"deck": list(d or ())} for d in state.deal.decks],
         "meta": dict(meta or {}),
     }
+
+
+def game_fields(state: NextStationState) -> dict[str, Any]:
+    """A record's ``game`` and, on a custom map, its ``map`` and ``map_hash``
+    (``docs/notation.md``, "Game record"; ``docs/maps.md``)."""
+    city = state.city
+    if not is_custom(city.key):
+        return {"game": city.city}
+    return {"game": CUSTOM_GAME, "map": city.raw, "map_hash": city.hash}

@@ -15,7 +15,7 @@ from __future__ import annotations
 from functools import cache
 from typing import cast
 
-from metrogames.core.errors import NotationError, OptionError, RecordError, message_of
+from metrogames.core.errors import DataError, NotationError, OptionError, RecordError, message_of
 from metrogames.core.protocol import (
     BotSetting,
     GameType,
@@ -26,8 +26,10 @@ from metrogames.core.protocol import (
 )
 from metrogames.games.known import register_game
 from metrogames.games.nextstation.bound import score_ceiling
-from metrogames.games.nextstation.citymap import CITY_FILES, CityMap, load_city
+from metrogames.games.nextstation.citymap import CITY_FILES, CUSTOM_GAME, CityMap, load_city
 from metrogames.games.nextstation.deal import MAX_PLAYERS, ROUNDS, Options
+from metrogames.games.nextstation.mapcheck import POWERS, check_map, custom_city, read_map
+from metrogames.games.nextstation.objectives import OBJECTIVES
 from metrogames.games.nextstation.option_text import objectives_from_text, powers_from_text
 from metrogames.games.nextstation.present import board_json
 from metrogames.games.nextstation.record import parse_record, replay
@@ -61,6 +63,31 @@ def option_specs(city: CityMap) -> dict[str, OptionSpec]:
     return specs
 
 
+def map_option_specs() -> dict[str, OptionSpec]:
+    """The options of the game ``nextstation``: ``map`` (``--map FILE``), and the
+    objectives and powers any map may list (checked against the map's own lists)."""
+    return {
+        "map": OptionSpec(
+            None,
+            (None,),
+            help="A Next Station map file (docs/maps.md): play it as the game nextstation.",
+        ),
+        "objectives": OptionSpec(
+            [],
+            ([], "random"),
+            {"count": 2, "from": list(OBJECTIVES)},
+            help="Next Station objectives: 'random' or two ids, comma-separated.",
+        ),
+        "colour_cycle": OptionSpec(None, (None,)),
+        "powers": OptionSpec(
+            None,
+            (None, "random"),
+            {"from": list(POWERS)},
+            help="A custom map's pencil powers (if it lists some): 'random' or colour=power pairs.",
+        ),
+    }
+
+
 BOT_LEVELS: dict[str, dict[str, BotSetting]] = {
     "london": {
         "medium": BotSetting("greedy"),
@@ -73,7 +100,8 @@ BOT_LEVELS: dict[str, dict[str, BotSetting]] = {
         "expert": BotSetting("montecarlo", 1000, use_heuristic=True),
     },
 }
-"""City -> the bot levels' settings, chosen by measured strength and time per decision
+"""City -> the bot levels' settings (a custom map, ``nextstation``, plays the bots' defaults:
+not tuned, tried on the test map only, ``docs/maps.md``), chosen by measured strength and time per decision
 (``benchmarks/bots.py``; the figures are in the README's "Bots" table):
 
 * ``medium``: the greedy player (it beats random by about 30 points).
@@ -95,12 +123,13 @@ def _game(city: str, players: int, options: Options) -> NextStationGame:
     return NextStationGame(city, players, options)
 
 
-class NextStationEngine:
-    """The engine behind one city's name (:class:`~metrogames.core.capabilities.Engine`, with
-    ``Boards``, ``ScoreSheets`` and ``OptionText``).
+class _CityEngine:
+    """What the engines of a city's name and of custom maps share: games from options,
+    states from records and deals (:class:`~metrogames.core.capabilities.Engine`, with
+    ``OptionText``).
 
     Args:
-        city: the city's name (``london``, ``paris``).
+        city: the game's name (``london``, ``paris``; ``nextstation`` for custom maps).
     """
 
     def __init__(self, city: str) -> None:
@@ -115,10 +144,13 @@ class NextStationEngine:
         try:
             parsed = Options.from_json(load_city(self.city), options)
         except NotationError as exc:
-            raise OptionError(
-                msg(N_("{game} options: {detail}"), game=self.city, detail=message_of(exc))
-            ) from None
+            raise self._refused(exc) from None
         return _game(self.city, players, parsed)
+
+    def _refused(self, exc: Exception) -> OptionError:
+        return OptionError(
+            msg(N_("{game} options: {detail}"), game=self.city, detail=message_of(exc))
+        )
 
     def replay(self, record: object) -> NextStationState:
         """The record replayed to its last state (``docs/notation.md``, "Game record")."""
@@ -144,15 +176,6 @@ class NextStationEngine:
         record.players = [f"p{i}" for i in range(players)]
         return record.new_state()
 
-    def score_sheet(self, sheet: object) -> JsonObject:
-        """``ScoreSheets``: the ``score --json`` result of a Next Station score sheet."""
-        city, scored = score_sheet(sheet)
-        return cast(JsonObject, scored.to_json(city))  # a SheetJson: typed JSON
-
-    def board_json(self) -> JsonObject:
-        """``Boards``: the city's drawing data (:func:`.present.board_json`), built once."""
-        return _board_json(self.city)
-
     def option_from_text(self, name: str, text: str) -> JsonValue:
         """``OptionText``: an option's value from its command-line text (``objectives``:
         ``random`` or comma-separated ids; ``powers``: ``random``, ``colour=power`` pairs or
@@ -164,8 +187,94 @@ class NextStationEngine:
         if name == "objectives":
             return objectives_from_text(text)
         if name == "powers":
-            return powers_from_text(load_city(self.city), text)
+            return powers_from_text(load_city(self._example_city), text)
         return text
+
+    @property
+    def _example_city(self) -> str:
+        return self.city
+
+
+class NextStationEngine(_CityEngine):
+    """The engine behind one city's name (:class:`~metrogames.core.capabilities.Engine`, with
+    ``Boards``, ``ScoreSheets`` and ``OptionText``).
+
+    Args:
+        city: the city's name (``london``, ``paris``).
+    """
+
+    def score_sheet(self, sheet: object) -> JsonObject:
+        """``ScoreSheets``: the ``score --json`` result of a Next Station score sheet."""
+        city, scored = score_sheet(sheet)
+        return cast(JsonObject, scored.to_json(city))  # a SheetJson: typed JSON
+
+    def board_json(self) -> JsonObject:
+        """``Boards``: the city's drawing data (:func:`.present.board_json`), built once."""
+        return _board_json(self.city)
+
+
+class MapEngine(_CityEngine):
+    """The engine of custom maps, the game ``nextstation`` (``docs/maps.md``): its ``map``
+    option is a map (a decoded JSON object, or a file's path), checked by
+    :func:`.mapcheck.check_map`; its records carry the map and its content hash. With
+    ``OptionText`` (``--map FILE`` reads the file) and ``MapChecks``."""
+
+    def __init__(self) -> None:
+        super().__init__(CUSTOM_GAME)
+
+    def make(self, players: int, options: JsonObject) -> NextStationGame:
+        """The game on ``options["map"]`` (one shared frozen value per map, player count and
+        options).
+
+        Raises:
+            OptionError: no map, an invalid one (every problem listed), or a bad option.
+        """
+        rest = dict(options)
+        source = rest.pop("map", None)
+        if source is None:
+            raise self._refused(NotationError("map: a custom map is needed (a file or an object)"))
+        try:
+            key = custom_city(source).key
+            parsed = Options.from_json(load_city(key), rest)
+        except (DataError, NotationError) as exc:
+            raise self._refused(exc) from None
+        return _game(key, players, parsed)
+
+    def option_from_text(self, name: str, text: str) -> JsonValue:
+        """``OptionText``: ``map``: the decoded JSON of the file ``text`` names; the others as
+        for a city.
+
+        Raises:
+            NotationError: a file that cannot be read or is not JSON.
+        """
+        if name != "map":
+            return super().option_from_text(name, text)
+        try:
+            data: JsonValue = read_map(text)
+        except DataError as exc:
+            raise NotationError(str(exc)) from None
+        return data
+
+    @property
+    def _example_city(self) -> str:
+        return "london"
+
+    def check_map(self, data: object) -> JsonObject:
+        """``MapChecks``: the checker's report on the decoded map ``data``: ``{"valid",
+        "problems", "counts", "hash"}`` (``docs/maps.md``, "The checker"); never raises."""
+        return cast(JsonObject, check_map(data).to_json())
+
+    def record_map(self, record: object) -> str | None:
+        """``MapChecks``: the content hash of the map a decoded record is played on (a
+        custom map's ``map_hash``; London's or Paris's own hash), ``None`` when the record
+        names no known game."""
+        if not isinstance(record, dict):
+            return None
+        game = record.get("game")
+        if game == CUSTOM_GAME:
+            digest = record.get("map_hash")
+            return digest if isinstance(digest, str) else None
+        return load_city(game).hash if isinstance(game, str) and game in CITY_FILES else None
 
 
 TUTORIAL = Tutorial(seed=20261130)
@@ -199,5 +308,22 @@ def _register(city_name: str) -> None:
     )
 
 
+def _register_maps() -> None:
+    register_game(
+        GameType(
+            name=CUSTOM_GAME,
+            title="Next Station: custom map",
+            players=range(1, MAX_PLAYERS + 1),
+            dynamics="simultaneous",
+            options=map_option_specs(),
+            view_type=NextStationViewPart,
+            family="nextstation",
+            max_game_length=ROUNDS * len(load_city("london").deck),  # a map plays London's or Paris's 11 cards
+        ),
+        MapEngine(),
+    )
+
+
 for _name in CITY_FILES:
     _register(_name)
+_register_maps()

@@ -42,7 +42,16 @@ from metrogames.games.nextstation.actions import (
 )
 from metrogames.games.nextstation.board import PlayerMap
 from metrogames.games.nextstation.bound import score_bound
-from metrogames.games.nextstation.citymap import CITY_FILES, SYMBOLS, Card, CityMap, load_city
+from metrogames.games.nextstation.citymap import (
+    CITY_FILES,
+    CUSTOM_GAME,
+    SYMBOLS,
+    Card,
+    CityMap,
+    city_known,
+    is_custom,
+    load_city,
+)
 from metrogames.games.nextstation.deal import (
     FIRST_EFFECTIVE_SWITCH,
     MAX_PLAYERS,
@@ -128,10 +137,10 @@ class NextStationGame:
     options: Options = field(default_factory=Options)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.city_name, str) or self.city_name not in CITY_FILES:
+        if not isinstance(self.city_name, str) or not city_known(self.city_name):
             raise OptionError(
-                f"unknown Next Station city {self.city_name!r} "
-                f"(expected one of {', '.join(CITY_FILES)})"
+                f"unknown Next Station city {self.city_name!r:.80} "
+                f"(expected one of {', '.join(CITY_FILES)} or a custom map's hash)"
             )
         players = self.players
         if (
@@ -148,7 +157,9 @@ class NextStationGame:
 
     @property
     def name(self) -> str:
-        return self.city_name
+        """The game's name: the city's (``london``, ``paris``), ``nextstation`` on a custom
+        map (``docs/maps.md``)."""
+        return CUSTOM_GAME if is_custom(self.city_name) else self.city_name
 
     @property
     def num_players(self) -> int:
@@ -156,9 +167,12 @@ class NextStationGame:
 
     def options_json(self) -> JsonObject:
         """The options as given, in their JSON form (``docs/notation.md``, "Options"): only
-        the keys whose value is not the default; ``Options.from_json`` reads it back."""
+        the keys whose value is not the default (on a custom map, ``map`` first: the map's
+        data); ``load_game(game.name, **game.options_json())`` makes the game again."""
         options = self.options
         out: JsonObject = {}
+        if is_custom(self.city_name):
+            out["map"] = cast(JsonObject, self.city.raw)  # decoded JSON
         if options.objectives:
             chosen: list[JsonValue] = [*options.objectives]
             out["objectives"] = "random" if options.objectives == "random" else chosen

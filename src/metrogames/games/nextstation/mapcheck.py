@@ -1,0 +1,481 @@
+"""The map checker: every problem of a Next Station map, one precise sentence each.
+
+Source: ``docs/maps.md`` ("The checker"). :func:`check_map` runs the format's model
+(:mod:`.mapformat`: types, sizes, names), then the facts between fields (stations on the grid
+and on their own cell, districts connected and holding their stations, links between known
+stations, departures, symbols the deck reaches, the deck a known variant, objectives the map
+can meet), then the geometry (:class:`~.citymap.CityMap`: links straight and through no
+station, marked crossings, the river's sections, bridges). :func:`custom_city` gives a map
+that passes to the engine, known by its content hash.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from metrogames.core.errors import DataError
+from metrogames.core.geometry import Point, segments_cross
+from metrogames.data import load_json
+from metrogames.games.nextstation.citymap import (
+    CITY_FILES,
+    SYMBOLS,
+    CityMap,
+    map_hash,
+    remember,
+)
+from metrogames.games.nextstation.mapformat import MapModel
+from metrogames.games.nextstation.objectives import OBJECTIVES
+
+MAX_BYTES = 1_000_000
+"""The largest map file read (London's is about 18 kB)."""
+POWERS = ("double-section", "joker", "switch", "circle-station")
+"""The pencil powers the engine implements (``docs/engine-rules-london.md``, module 2)."""
+NEEDS: dict[str, tuple[str, str]] = {
+    "all-tourist-sites": ("tourist_sites", "a tourist site"),
+    "central-district": ("central_district_stations", "a central district"),
+    "thames-6": ("river_sections", "a river with sections"),
+    "double-bridges-2": ("bridges", "a bridge"),
+    "monuments-6": ("monuments", "a monument"),
+}
+"""Objective -> the count it needs above zero and what that count is, in words."""
+MAX_SHOWN = 50
+"""The most problems a report lists (a broken file could have thousands)."""
+
+
+@dataclass(frozen=True)
+class MapReport:
+    """What :func:`check_map` found.
+
+    Attributes:
+        problems: one sentence per problem, in checking order (empty: the map is valid).
+        counts: the map's counts once it could be built (``stations``, ``links``,
+            ``crossing_link_pairs``, ``districts``...): what a designer checks against the
+            drawing; empty when the map could not be built.
+        hash: the map's content hash (:func:`~.citymap.map_hash`), ``None`` when not JSON.
+        city: the built map (valid or not, once it could be built), else ``None``.
+    """
+
+    problems: list[str]
+    counts: dict[str, int] = field(default_factory=dict)
+    hash: str | None = None
+    city: CityMap | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"valid", "problems", "counts", "hash"}`` (``map check --json``)."""
+        return {
+            "valid": self.ok,
+            "problems": list(self.problems),
+            "counts": dict(self.counts),
+            "hash": self.hash,
+        }
+
+
+def read_map(source: object) -> Any:
+    """The decoded map of ``source``: a JSON object as it is, or the path (``str`` or
+    :class:`~pathlib.Path`) of a JSON file of at most :data:`MAX_BYTES` bytes.
+
+    Raises:
+        DataError: another type, a file that cannot be read, too large, or not JSON.
+    """
+    if isinstance(source, dict):
+        return source
+    if not isinstance(source, str | Path):
+        raise DataError(f"a map is a JSON object or a file's path, not {type(source).__name__}")
+    path = Path(source)
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise DataError(f"map {path}: {size} bytes, more than {MAX_BYTES}")
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError(
+            f"map {path}: cannot read it: {getattr(exc, 'strerror', None) or exc}"
+        ) from None
+    except json.JSONDecodeError as exc:
+        raise DataError(f"map {path}: not JSON: {exc}") from None
+
+
+def check_map(data: object) -> MapReport:
+    """Every problem of the decoded map ``data`` (``docs/maps.md``, "The checker"); never
+    raises on bad input."""
+    try:
+        digest = map_hash(data)
+        model = MapModel.model_validate_json(json.dumps(data))
+    except DataError as exc:
+        return MapReport([str(exc)])
+    except ValidationError as exc:
+        return MapReport(_schema_problems(exc), hash=digest)
+    found = _names(model)
+    if found:
+        return MapReport(found[:MAX_SHOWN], hash=digest)
+    assert isinstance(data, dict)
+    try:
+        city = CityMap(data, validate=False)
+    except DataError as exc:
+        return MapReport([str(exc)], hash=digest)
+    counts = city.counts()
+    found = _facts(model, city, counts) + city.problems() + _geometry(model, city)
+    return MapReport(found[:MAX_SHOWN], counts, digest, city)
+
+
+def custom_city(source: object) -> CityMap:
+    """The custom map of ``source`` (a decoded map or a file's path: :func:`read_map`),
+    checked and known to :func:`~.citymap.load_city` by its content hash (``city.key``).
+
+    Raises:
+        DataError: a map that cannot be read, or that fails the checker (the message lists
+            every problem).
+    """
+    data = read_map(source)
+    report = check_map(data)
+    if not report.ok or report.city is None or report.hash is None:
+        listed = "; ".join(report.problems)
+        raise DataError(f"invalid map: {listed}")
+    return remember(report.city, report.hash)
+
+
+def _schema_problems(exc: ValidationError) -> list[str]:
+    out = []
+    for error in exc.errors()[:MAX_SHOWN]:
+        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p:.40}" for p in error["loc"])
+        out.append(f"{where.lstrip('.') or 'map'}: {error['msg']}")
+    return out
+
+
+# -- cells ---------------------------------------------------------------------------------
+
+
+def cell_of(name: str) -> tuple[int, int]:
+    """The 0-based ``(column, row)`` of a cell name (``"C10"``: ``(2, 9)``)."""
+    return ord(name[0]) - ord("A"), int(name[1:]) - 1
+
+
+def cell_name(col: int, row: int) -> str:
+    """The name of cell ``(col, row)`` (0-based): ``(2, 9)`` is ``"C10"``."""
+    return f"{chr(ord('A') + col)}{row + 1}"
+
+
+def cells_of_range(text: str) -> list[tuple[int, int]]:
+    """The cells of ``"B1:C3"`` (a rectangle between two corners, in either order) or
+    ``"B1"``."""
+    first, _, last = text.partition(":")
+    (c1, r1), (c2, r2) = cell_of(first), cell_of(last or first)
+    return [
+        (c, r)
+        for r in range(min(r1, r2), max(r1, r2) + 1)
+        for c in range(min(c1, c2), max(c1, c2) + 1)
+    ]
+
+
+def _station_cells(station: Any) -> list[tuple[int, int]]:
+    if station.cells:
+        return [(c, r) for c, r in station.cells]
+    return [(int(station.col), int(station.row))]
+
+
+def _parts(cells: set[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    """The 4-connected parts of ``cells``, each sorted, in order of their first cell."""
+    left = set(cells)
+    parts = []
+    while left:
+        start = min(left, key=lambda c: (c[1], c[0]))
+        part, todo = {start}, [start]
+        left.discard(start)
+        while todo:
+            c, r = todo.pop()
+            for step in ((c + 1, r), (c - 1, r), (c, r + 1), (c, r - 1)):
+                if step in left:
+                    left.discard(step)
+                    part.add(step)
+                    todo.append(step)
+        parts.append(sorted(part, key=lambda c: (c[1], c[0])))
+    return parts
+
+
+# -- facts between fields -----------------------------------------------------------------
+
+
+def _names(model: MapModel) -> list[str]:
+    """Names every table refers to: stations, districts, links, departures, aliases."""
+    names = Counter(s.name for s in model.stations)
+    found = [f"station {n} is listed {k} times" for n, k in names.items() if k > 1]
+    known = set(names) | set(model.aliases)
+    for alias, target in model.aliases.items():
+        if alias in names or target not in names:
+            found.append(f"alias {alias}: it must name no station and point to one ({target})")
+    found += _district_names(model, set(names))
+    found += _link_names(model, known)
+    found += _departures(model, known)
+    return found
+
+
+def _district_names(model: MapModel, names: set[str]) -> list[str]:
+    districts = Counter(d.name for d in model.districts)
+    found = [f"district {n} is listed {k} times" for n, k in districts.items() if k > 1]
+    listed: dict[str, str] = {}
+    for d in model.districts:
+        for name in d.stations:
+            if name not in names:
+                found.append(f"district {d.name} lists {name}, which is no station")
+            elif name in listed:
+                found.append(f"station {name} is in districts {listed[name]} and {d.name}")
+            listed.setdefault(name, d.name)
+    for st in model.stations:
+        if st.district not in districts:
+            found.append(f"station {st.name}: unknown district {st.district!r}")
+        elif st.name not in listed:
+            found.append(f"station {st.name}: district {st.district} does not list it")
+        elif listed[st.name] != st.district:
+            found.append(
+                f"station {st.name} says district {st.district} but {listed[st.name]} lists it"
+            )
+    if model.central_district is not None and model.central_district not in districts:
+        found.append(f"central_district: unknown district {model.central_district!r}")
+    return found
+
+
+def _link_names(model: MapModel, known: set[str]) -> list[str]:
+    found = []
+    seen: set[frozenset[str]] = set()
+    for a, b in model.links:
+        found += [f"link {a}-{b}: {end} is no station" for end in (a, b) if end not in known]
+        if a == b:
+            found.append(f"link {a}-{b} joins a station to itself")
+        elif frozenset((a, b)) in seen:
+            found.append(f"link {a}-{b} is listed twice")
+        seen.add(frozenset((a, b)))
+    pairs = [p for b in model.bridges for p in b.links]
+    pairs += model.river.sections if model.river else []
+    pairs += [p for c in model.crossings for p in c]
+    found += [f"{a}-{b} is named as a link but is none" for a, b in _missing(pairs, seen)]
+    for key in model.link_geometry:
+        ends = key.split(" ")
+        if len(ends) != 2 or frozenset(ends) not in seen:
+            found.append(f"link_geometry {key!r}: not a link ('A5 E5': two station names)")
+    return found
+
+
+def _missing(pairs: Iterable[tuple[str, str]], links: set[frozenset[str]]) -> list[tuple[str, str]]:
+    out = []
+    for a, b in pairs:
+        if frozenset((a, b)) not in links and (a, b) not in out:
+            out.append((a, b))
+    return out
+
+
+def _departures(model: MapModel, known: set[str]) -> list[str]:
+    found = []
+    if len(set(model.colours)) != len(model.colours):
+        found.append(f"colours: each colour once ({', '.join(model.colours)})")
+    for colour in model.colours:
+        if colour not in model.departures:
+            found.append(f"departures: colour {colour} has no departure")
+    for colour, station in model.departures.items():
+        if colour not in model.colours:
+            found.append(f"departures: {colour} is not one of the map's colours")
+        if station not in known:
+            found.append(f"departure {colour}: {station} is no station")
+    shared = Counter(model.departures.values())
+    found += [f"departures: {n} colours start at {s}" for s, n in shared.items() if n > 1]
+    return found
+
+
+def _facts(model: MapModel, city: CityMap, counts: Mapping[str, int]) -> list[str]:
+    """The grid, districts' areas, symbols, deck, scoring and objectives."""
+    found = _grid(model) + _areas(model)
+    symbols: Counter[str] = Counter(s.symbol for s in model.stations)
+    faces: Counter[str] = Counter(c.face for c in model.deck)
+    for symbol in SYMBOLS:
+        if faces[symbol] and not symbols[symbol] and not symbols["any"]:
+            found.append(
+                f"symbol {symbol}: no station has it, so the deck's {faces[symbol]} {symbol} "
+                "card(s) can never be played"
+            )
+    found += _variant(model)
+    if faces["free-entry"] and not counts["monuments"]:
+        found.append("deck: the free-entry card leads to a monument, and the map has none")
+    if counts["tourist_sites"] and not model.scoring.tourist_points:
+        found.append("scoring.tourist_points: the map has tourist sites but no tourist table")
+    for o in model.objectives:
+        if o.id not in OBJECTIVES:
+            found.append(f"objective {o.id!r}: unknown (known: {', '.join(OBJECTIVES)})")
+        elif o.id in NEEDS and not counts[NEEDS[o.id][0]]:
+            found.append(f"objective {o.id} needs {NEEDS[o.id][1]}, and the map has none")
+    if len(model.objectives) == 1:
+        found.append("objectives: a game draws 2 of them; list none or at least 2")
+    for p in model.powers:
+        if p.id not in POWERS:
+            found.append(f"power {p.id!r}: unknown (known: {', '.join(POWERS)})")
+    if model.powers and len(model.powers) < len(model.colours):
+        found.append(f"powers: one per colour is drawn; list none or at least {len(model.colours)}")
+    return found
+
+
+def _grid(model: MapModel) -> list[str]:
+    columns, rows = model.grid.columns, model.grid.rows
+    found = []
+    covered: dict[tuple[int, int], str] = {}
+    for s in model.stations:
+        cells = _station_cells(s)
+        outside = [c for c in cells if not (0 <= c[0] < columns and 0 <= c[1] < rows)]
+        if outside or not (0 <= s.col <= columns - 1 and 0 <= s.row <= rows - 1):
+            found.append(
+                f"station {s.name} is outside the {columns}×{rows} grid (col {s.col:g}, "
+                f"row {s.row:g})"
+            )
+            continue
+        if cell_of(s.name) != (int(s.col), int(s.row)):
+            col, row = cell_of(s.name)
+            found.append(
+                f"station {s.name} sits at col {s.col:g}, row {s.row:g}, but its name is cell "
+                f"col {col}, row {row}"
+            )
+        for c in cells:
+            if c in covered:
+                found.append(f"cell {cell_name(*c)} holds two stations: {covered[c]} and {s.name}")
+            covered.setdefault(c, s.name)
+    return found
+
+
+def _areas(model: MapModel) -> list[str]:
+    columns, rows = model.grid.columns, model.grid.rows
+    found = []
+    owner: dict[tuple[int, int], str] = {}
+    for d in model.districts:
+        cells = {c for text in d.cells for c in cells_of_range(text)}
+        outside = sorted(c for c in cells if c[0] >= columns or c[1] >= rows)
+        if outside:
+            found.append(f"district {d.name}: cell {cell_name(*outside[0])} is outside the grid")
+        parts = _parts(cells)
+        if len(parts) > 1:
+            starts = ", ".join(cell_name(*p[0]) for p in parts)
+            found.append(
+                f"district {d.name} is not a set of connected cells: {len(parts)} separate "
+                f"parts (from {starts})"
+            )
+        for c in sorted(cells):
+            if c in owner:
+                found.append(f"cell {cell_name(*c)} is in districts {owner[c]} and {d.name}")
+            owner.setdefault(c, d.name)
+    for s in model.stations:
+        for c in _station_cells(s):
+            if owner.get(c, s.district) != s.district or c not in owner:
+                found.append(
+                    f"station {s.name} lies on cell {cell_name(*c)}, outside its district "
+                    f"{s.district}"
+                )
+                break
+    return found
+
+
+@cache
+def _variants() -> dict[str, tuple[object, object]]:
+    """City -> its deck (sorted) and round end: the rules variants a map may use."""
+    out: dict[str, tuple[object, object]] = {}
+    for city, file in CITY_FILES.items():
+        data = load_json(file)
+        out[city] = (sorted(json.dumps(c, sort_keys=True) for c in data["deck"]), data["round_end"])
+    return out
+
+
+def _variant(model: MapModel) -> list[str]:
+    deck = sorted(json.dumps(c.model_dump(), sort_keys=True) for c in model.deck)
+    mine = (deck, model.round_end.model_dump())
+    if mine in _variants().values():
+        return []
+    return [
+        "deck and round_end: not a known variant: London's 11 cards (street and underground, "
+        "a joker and a switch; a round ends on the 5th underground card) or Paris's (street "
+        "and metro, a free entry and a switch; the 5th metro card), as in their files"
+    ]
+
+
+# -- geometry ----------------------------------------------------------------------------
+
+
+def _geometry(model: MapModel, city: CityMap) -> list[str]:
+    """Links straight, departures linked, crossings as marked, river sections, bridges."""
+    found = []
+    for j, (a, b) in enumerate(city.segments):
+        dx, dy = abs(b[0] - a[0]), abs(b[1] - a[1])
+        if dx and dy and dx != dy:
+            found.append(
+                f"link {city.link_name(j)} is not straight: it runs {dx:g} column(s) and "
+                f"{dy:g} row(s) (a link follows a row, a column or a diagonal)"
+            )
+    for colour, station in zip(city.colours, city.departures, strict=True):
+        if not city.link_mask_of_station[station]:
+            found.append(f"departure {colour}: station {city.stations[station].name} has no link")
+    marked = {
+        frozenset((city.link_by_names(*x), city.link_by_names(*y))) for x, y in model.crossings
+    }
+    for i, j in city.crossing_pairs():
+        if frozenset((i, j)) not in marked:
+            at = _meeting(city.segments[i], city.segments[j])
+            found.append(
+                f"links {city.link_name(i)} and {city.link_name(j)} cross at "
+                f"({at[0]:g}, {at[1]:g}) but the map does not mark that crossing"
+            )
+    actual = {frozenset(p) for p in city.crossing_pairs()}
+    for pair in marked - actual:
+        i, j = sorted(pair) if len(pair) == 2 else (min(pair), min(pair))
+        found.append(
+            f"crossing {city.link_name(i)} × {city.link_name(j)} is marked but those links "
+            "do not cross"
+        )
+    found += _river(model, city) + _bridges(model, city)
+    return found
+
+
+def _meeting(s: tuple[Point, Point], t: tuple[Point, Point]) -> Point:
+    """Where the lines of two crossing segments meet."""
+    (x1, y1), (x2, y2) = s
+    (x3, y3), (x4, y4) = t
+    den = (x1 - x2) * (y3 - y4) - (y1 - y2) * (x3 - x4)
+    u = ((x1 - x3) * (y3 - y4) - (y1 - y3) * (x3 - x4)) / den
+    return round(x1 + u * (x2 - x1), 6), round(y1 + u * (y2 - y1), 6)
+
+
+def _river(model: MapModel, city: CityMap) -> list[str]:
+    if model.river is None:
+        return []
+    course = city.river_course
+    name = model.river.name
+    found = []
+    for j, (a, b) in enumerate(city.segments):
+        crosses = any(segments_cross(a, b, p, q) for p, q in itertools.pairwise(course))
+        section = bool((city.river_mask >> j) & 1)
+        if crosses and not section:
+            found.append(
+                f"river: link {city.link_name(j)} crosses the {name}'s course but is not one of "
+                "its sections"
+            )
+        elif section and not crosses:
+            found.append(f"river: section {city.link_name(j)} does not cross the {name}'s course")
+    return found
+
+
+def _bridges(model: MapModel, city: CityMap) -> list[str]:
+    found = []
+    for bridge, (i, j) in zip(model.bridges, city.bridges, strict=True):
+        s, t = city.segments[i], city.segments[j]
+        at = (bridge.at[0], bridge.at[1])
+        if not segments_cross(*s, *t) or _meeting(s, t) != (round(at[0], 6), round(at[1], 6)):
+            found.append(
+                f"bridge at ({at[0]:g}, {at[1]:g}): links {city.link_name(i)} and "
+                f"{city.link_name(j)} do not cross there"
+            )
+    return found
