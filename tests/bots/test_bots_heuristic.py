@@ -75,10 +75,11 @@ def test_the_one_ply_heuristic_beats_random_in_every_turn_mode() -> None:
 
 
 def test_the_hard_level_holds_its_own_against_medium() -> None:
-    """Metro's hard level (a lookahead on 8 determinizations) wins at least 4 of 10 games
-    against medium (6 of these 10; about 70 % in the benchmark); a search that picked its
-    worst candidate would win none."""
-    assert wins(lambda seed: make_bot("hard", seed), "medium", 10) >= 4
+    """Metro's hard level (a lookahead on 8 determinizations) wins at least 3 of 6 games
+    against medium (4 of these 6; about 70 % in the benchmark); a search that picked its
+    worst candidate would win none. Six games, not ten: the later deals' games are the long
+    ones, and these six already hold the bound a broken search fails."""
+    assert wins(lambda seed: make_bot("hard", seed), "medium", 6) >= 3
 
 
 def test_rank_gives_every_action_best_first() -> None:
