@@ -80,7 +80,9 @@ def serving(tmp_path_factory: pytest.TempPathFactory, **extra: str) -> Iterator[
     base = f"http://127.0.0.1:{port}"
     DATABASES[base] = db
     try:
-        deadline = time.monotonic() + 30
+        # a loaded 2-core machine starts the server (and its job processes) in seconds, at
+        # worst in about a minute: the limit only stops a server that will never answer
+        deadline = time.monotonic() + 90
         while True:
             try:
                 with urllib.request.urlopen(f"{base}/api/games", timeout=2) as res:
