@@ -62,7 +62,7 @@ from metrogames.web.api import accounts as accounts_api
 from metrogames.web.api import chat as chat_api
 from metrogames.web.api import daily as daily_api
 from metrogames.web.api import lobby as lobby_api
-from metrogames.web.api import ops, ws
+from metrogames.web.api import ops, quickmatch, ws
 from metrogames.web.api import ratings as ratings_api
 from metrogames.web.api import rooms as api
 from metrogames.web.api import score as score_api
@@ -90,6 +90,9 @@ from metrogames.web.infra.metrics import sample, watch_lag, worker_gone
 from metrogames.web.infra.ratelimit import RateLimits
 from metrogames.web.infra.sockets import SocketCap, Tarpit, Told
 from metrogames.web.lobby.hub import Lobby
+from metrogames.web.matchmaking.queue import MemoryQueue
+from metrogames.web.matchmaking.redisqueue import RedisQueue
+from metrogames.web.matchmaking.service import Matchmaker
 from metrogames.web.ratings.service import Rater
 from metrogames.web.rooms.service import TAKEOVER_SECONDS, RoomService
 from metrogames.web.rooms.views import ViewCache
@@ -192,6 +195,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     tasks.append(asyncio.create_task(watch_lag()))
     lobby: Lobby = app.state.lobby
     tasks.append(asyncio.create_task(lobby.run()))
+    matchmaker: Matchmaker = app.state.matchmaker
+    tasks.append(asyncio.create_task(matchmaker.run()))
     if rooms.cluster is not None:
         chat: Chat = app.state.chat
 
@@ -294,6 +299,8 @@ def _add_services(app: FastAPI, settings: Settings, engine: Engine) -> None:
         watchers=(app.state.lobby,),
     )
     app.state.chat = Chat(rooms, app.state.limits)
+    queue = MemoryQueue() if app.state.redis is None else RedisQueue(app.state.redis)
+    app.state.matchmaker = Matchmaker(settings, rooms, queue)
     app.state.views = ViewCache()
     app.state.players = Players(rooms.sessions)
     app.state.accounts = Accounts(rooms.sessions, settings.session_days, jobs=app.state.jobs)
@@ -371,6 +378,7 @@ def _add_routes(app: FastAPI) -> None:
         ratings_api.router,
         chat_api.router,
         lobby_api.router,
+        quickmatch.router,
         ws.router,
         ops.router,
     ):

@@ -1,0 +1,124 @@
+"""The queue of play now: the waiting requests and where the seated ones sat.
+
+:class:`Queue` is the interface: every method is one atomic step, so two matchmakers (two
+workers) never seat one request twice — :meth:`Queue.claim` takes a whole group or nothing.
+:class:`MemoryQueue` keeps it in this process (a single worker: each method runs without an
+``await`` inside, so nothing interleaves); :class:`~.redisqueue.RedisQueue` in Redis (several
+workers).
+"""
+
+from __future__ import annotations
+
+import abc
+import time
+from collections.abc import Callable
+
+from typing_extensions import TypedDict
+
+from metrogames.web.matchmaking.matching import Ticket
+
+SEATING_TTL = 3600.0
+"""Seconds where a seated request sat is kept (its waiting page reads it once)."""
+
+
+class Seating(TypedDict):
+    """Where a request was seated: the ``room`` and its ``seat`` (the seat's token is the one
+    the request was given)."""
+
+    room: str
+    seat: int
+
+
+class Queue(abc.ABC):
+    """The waiting requests (each player at most once) and the seatings of claimed ones."""
+
+    @abc.abstractmethod
+    async def join(self, ticket: Ticket) -> str | None:
+        """Add ``ticket``; the same player's earlier waiting request leaves at once (returns
+        its id, or ``None``)."""
+
+    @abc.abstractmethod
+    async def leave(self, ticket_id: str) -> bool:
+        """Take the request out if it still waits (True), else nothing (False)."""
+
+    @abc.abstractmethod
+    async def waiting(self) -> list[Ticket]:
+        """Every waiting request."""
+
+    @abc.abstractmethod
+    async def get(self, ticket_id: str) -> Ticket | None:
+        """The request if it still waits."""
+
+    @abc.abstractmethod
+    async def claim(self, tickets: list[Ticket]) -> bool:
+        """Take every one of these requests out of the queue if every one still waits
+        (True), else none of them (False)."""
+
+    @abc.abstractmethod
+    async def restore(self, tickets: list[Ticket]) -> None:
+        """Put claimed requests back (their table could not be opened), each unless its
+        player asked again meanwhile."""
+
+    @abc.abstractmethod
+    async def seat(self, ticket_id: str, seating: Seating) -> None:
+        """Record where a claimed request sat (kept :data:`SEATING_TTL` seconds)."""
+
+    @abc.abstractmethod
+    async def seating(self, ticket_id: str) -> Seating | None:
+        """Where the request sat, or ``None`` (waiting, or gone)."""
+
+
+class MemoryQueue(Queue):
+    """The queue in this process's memory (``clock``: monotonic seconds, for the seatings'
+    lifetime)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.tickets: dict[str, Ticket] = {}
+        self.players: dict[str, str] = {}
+        self.seatings: dict[str, tuple[float, Seating]] = {}
+
+    async def join(self, ticket: Ticket) -> str | None:
+        old = self.players.get(ticket.player)
+        if old is not None:
+            self.tickets.pop(old, None)
+        self.tickets[ticket.id] = ticket
+        self.players[ticket.player] = ticket.id
+        return old
+
+    async def leave(self, ticket_id: str) -> bool:
+        ticket = self.tickets.get(ticket_id)
+        return ticket is not None and await self.claim([ticket])
+
+    async def waiting(self) -> list[Ticket]:
+        return list(self.tickets.values())
+
+    async def get(self, ticket_id: str) -> Ticket | None:
+        return self.tickets.get(ticket_id)
+
+    async def claim(self, tickets: list[Ticket]) -> bool:
+        ids = [t.id for t in tickets]
+        if len(set(ids)) != len(ids) or any(t not in self.tickets for t in ids):
+            return False
+        for ticket_id in ids:
+            ticket = self.tickets.pop(ticket_id)
+            if self.players.get(ticket.player) == ticket_id:
+                del self.players[ticket.player]
+        return True
+
+    async def restore(self, tickets: list[Ticket]) -> None:
+        for ticket in tickets:
+            if ticket.player not in self.players:
+                self.tickets[ticket.id] = ticket
+                self.players[ticket.player] = ticket.id
+
+    async def seat(self, ticket_id: str, seating: Seating) -> None:
+        now = self.clock()
+        self.seatings = {k: v for k, v in self.seatings.items() if v[0] > now}
+        self.seatings[ticket_id] = (now + SEATING_TTL, seating)
+
+    async def seating(self, ticket_id: str) -> Seating | None:
+        found = self.seatings.get(ticket_id)
+        if found is None or found[0] <= self.clock():
+            return None
+        return found[1]
