@@ -27,7 +27,6 @@ from metrogames.web.errors import RoomError
 from metrogames.web.infra.ratelimit import RateLimits
 from metrogames.web.infra.sockets import SocketCap
 from metrogames.web.lobby.stream import HEADERS, KEEPALIVE_SECONDS, RETRY_MILLISECONDS, event_text
-from metrogames.web.matchmaking.matching import Ticket
 from metrogames.web.matchmaking.service import Ask, Matchmaker
 
 router = APIRouter(prefix="/api")
@@ -117,14 +116,14 @@ async def quickmatch_events(ticket: TicketId, request: Request) -> StreamingResp
     cancelled, replaced, expired) and the end."""
     await counted(request)
     mm = matchmaker(request)
-    found = await mm.queue.get(ticket)
-    seating = None if found is not None else await mm.queue.seating(ticket)
-    if found is None and seating is None:
+    state, seating = await mm.queue.state(ticket)
+    found = await mm.queue.get(ticket) if state == "waiting" else None
+    if state == "gone" or (state == "waiting" and found is None):
         raise RoomError(404, "not-found", msg(N_("this request no longer waits")))
     sockets: SocketCap = request.app.state.sockets
     held = contextlib.ExitStack()
     held.enter_context(sockets.hold(request))  # 429 when the address holds too many
-    text = _events(mm, found, held.close) if found is not None else _seated(seating)
+    text = _seated(seating) if seating is not None else _events(mm, ticket, held.close)
     return StreamingResponse(
         text,
         media_type="text/event-stream",
@@ -138,36 +137,32 @@ async def _seated(seating: object) -> AsyncIterator[str]:
     yield event_text("seated", seating)
 
 
-async def _events(mm: Matchmaker, ticket: Ticket, done: Callable[[], None]) -> AsyncIterator[str]:
+async def _events(mm: Matchmaker, ticket: str, done: Callable[[], None]) -> AsyncIterator[str]:
     """The stream of a waiting request until it is seated or gone (:func:`quickmatch_events`);
     a client that leaves first takes its request out of the queue."""
     ended = False
     try:
         yield f"retry: {RETRY_MILLISECONDS}\n\n"
-        waited = mm.clock() - ticket.joined
-        yield event_text("waiting", {"ticket": ticket.id, "waited": round(waited, 1)})
+        yield event_text("waiting", {"ticket": ticket})
         offered, quiet = False, 0.0
         while True:
-            seating = await mm.wait(ticket.id, STEP_SECONDS)
-            if seating is None and await mm.queue.get(ticket.id) is None:
-                seating = await mm.queue.seating(ticket.id)
-                if seating is None:
-                    ended = True
-                    yield event_text("gone", {"ticket": ticket.id})
-                    return
-            if seating is not None:
+            seating = await mm.wait(ticket, STEP_SECONDS)
+            state, seating = ("seated", seating) if seating else await mm.queue.state(ticket)
+            if state in ("seated", "gone"):
                 ended = True
-                yield event_text("seated", seating)
+                yield event_text(state, seating or {"ticket": ticket})
                 return
-            if not offered and mm.clock() - ticket.joined >= mm.settings.quickmatch_bots_after:
+            mine = await mm.queue.get(ticket)
+            after = mm.settings.quickmatch_bots_after
+            if not offered and mine is not None and mm.clock() - mine.joined >= after:
                 offered = True
-                yield event_text("offer", {"ticket": ticket.id})
+                yield event_text("offer", {"ticket": ticket})
             quiet += STEP_SECONDS
             if quiet >= KEEPALIVE_SECONDS:
                 quiet = 0.0
                 yield ": keep-alive\n\n"
     finally:
-        mm.forget(ticket.id)
+        mm.forget(ticket)
         if not ended:  # the client left while waiting: nobody would sit at its table
-            mm.abandon(ticket.id)
+            mm.abandon(ticket)
         done()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import abc
 import time
 from collections.abc import Callable
+from typing import Literal
 
 from typing_extensions import TypedDict
 
@@ -27,6 +28,11 @@ class Seating(TypedDict):
 
     room: str
     seat: int
+
+
+State = Literal["waiting", "opening", "seated", "gone"]
+"""Where a request is: waiting, claimed with its table being opened, seated, or gone
+(cancelled, replaced by its player's next request, expired, or unknown)."""
 
 
 class Queue(abc.ABC):
@@ -50,9 +56,10 @@ class Queue(abc.ABC):
         """The request if it still waits."""
 
     @abc.abstractmethod
-    async def claim(self, tickets: list[Ticket]) -> bool:
+    async def claim(self, tickets: list[Ticket], opening: bool = True) -> bool:
         """Take every one of these requests out of the queue if every one still waits
-        (True), else none of them (False)."""
+        (True), else none of them (False); ``opening``: they are to be seated (their state
+        is ``opening`` until :meth:`seat`), else they are gone."""
 
     @abc.abstractmethod
     async def restore(self, tickets: list[Ticket]) -> None:
@@ -65,7 +72,11 @@ class Queue(abc.ABC):
 
     @abc.abstractmethod
     async def seating(self, ticket_id: str) -> Seating | None:
-        """Where the request sat, or ``None`` (waiting, or gone)."""
+        """Where the request sat, or ``None`` (waiting, opening, or gone)."""
+
+    @abc.abstractmethod
+    async def state(self, ticket_id: str) -> tuple[State, Seating | None]:
+        """Where the request is, in one step, and its seating once ``seated``."""
 
 
 class MemoryQueue(Queue):
@@ -76,7 +87,8 @@ class MemoryQueue(Queue):
         self.clock = clock
         self.tickets: dict[str, Ticket] = {}
         self.players: dict[str, str] = {}
-        self.seatings: dict[str, tuple[float, Seating]] = {}
+        self.seatings: dict[str, tuple[float, Seating | None]] = {}
+        """Request -> (until when it is kept, its seating; ``None``: opening)."""
 
     async def join(self, ticket: Ticket) -> str | None:
         old = self.players.get(ticket.player)
@@ -88,7 +100,7 @@ class MemoryQueue(Queue):
 
     async def leave(self, ticket_id: str) -> bool:
         ticket = self.tickets.get(ticket_id)
-        return ticket is not None and await self.claim([ticket])
+        return ticket is not None and await self.claim([ticket], opening=False)
 
     async def waiting(self) -> list[Ticket]:
         return list(self.tickets.values())
@@ -96,7 +108,7 @@ class MemoryQueue(Queue):
     async def get(self, ticket_id: str) -> Ticket | None:
         return self.tickets.get(ticket_id)
 
-    async def claim(self, tickets: list[Ticket]) -> bool:
+    async def claim(self, tickets: list[Ticket], opening: bool = True) -> bool:
         ids = [t.id for t in tickets]
         if len(set(ids)) != len(ids) or any(t not in self.tickets for t in ids):
             return False
@@ -104,10 +116,13 @@ class MemoryQueue(Queue):
             ticket = self.tickets.pop(ticket_id)
             if self.players.get(ticket.player) == ticket_id:
                 del self.players[ticket.player]
+            if opening:
+                self.seatings[ticket_id] = (self.clock() + SEATING_TTL, None)
         return True
 
     async def restore(self, tickets: list[Ticket]) -> None:
         for ticket in tickets:
+            self.seatings.pop(ticket.id, None)
             if ticket.player not in self.players:
                 self.tickets[ticket.id] = ticket
                 self.players[ticket.player] = ticket.id
@@ -118,7 +133,12 @@ class MemoryQueue(Queue):
         self.seatings[ticket_id] = (now + SEATING_TTL, seating)
 
     async def seating(self, ticket_id: str) -> Seating | None:
+        return (await self.state(ticket_id))[1]
+
+    async def state(self, ticket_id: str) -> tuple[State, Seating | None]:
+        if ticket_id in self.tickets:
+            return "waiting", None
         found = self.seatings.get(ticket_id)
         if found is None or found[0] <= self.clock():
-            return None
-        return found[1]
+            return "gone", None
+        return ("opening", None) if found[1] is None else ("seated", found[1])

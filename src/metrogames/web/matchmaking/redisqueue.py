@@ -17,7 +17,7 @@ import json
 from redis.asyncio import Redis
 
 from metrogames.web.matchmaking.matching import Ticket
-from metrogames.web.matchmaking.queue import SEATING_TTL, Queue, Seating
+from metrogames.web.matchmaking.queue import SEATING_TTL, Queue, Seating, State
 
 TICKETS = "metrogames:qm:tickets"
 PLAYERS = "metrogames:qm:players"
@@ -30,20 +30,31 @@ _JOIN = (
 )
 """Add request ARGV[2] (JSON ARGV[3]) of player ARGV[1], dropping the player's earlier one."""
 _TAKE = (
-    "for i = 1, #ARGV, 2 do "
+    "for i = 3, #ARGV, 2 do "
     "  if redis.call('hexists', KEYS[1], ARGV[i]) == 0 then return 0 end "
     "end "
-    "for i = 1, #ARGV, 2 do "
+    "for i = 3, #ARGV, 2 do "
     "  redis.call('hdel', KEYS[1], ARGV[i]) "
     "  if redis.call('hget', KEYS[2], ARGV[i + 1]) == ARGV[i] then "
     "    redis.call('hdel', KEYS[2], ARGV[i + 1]) "
     "  end "
+    "  if ARGV[1] == '1' then redis.call('set', SEAT .. ARGV[i], '', 'EX', ARGV[2]) end "
     "end "
     "return 1"
+).replace("SEAT", "'metrogames:qm:seat:'")
+"""Take requests ARGV[3], ARGV[5], … (of players ARGV[4], ARGV[6], …): all or none; with
+ARGV[1] ``1`` each is marked as being seated (an empty seating, for ARGV[2] seconds)."""
+_STATE = (
+    "if redis.call('hexists', KEYS[1], ARGV[1]) == 1 then return {'waiting', ''} end "
+    "local seat = redis.call('get', 'metrogames:qm:seat:' .. ARGV[1]) "
+    "if not seat then return {'gone', ''} end "
+    "if seat == '' then return {'opening', ''} end "
+    "return {'seated', seat}"
 )
-"""Take requests ARGV[1], ARGV[3], … (of players ARGV[2], ARGV[4], …): all or none."""
+"""Where request ARGV[1] is, and its seating's JSON."""
 _RESTORE = (
     "for i = 1, #ARGV, 3 do "
+    "  redis.call('del', 'metrogames:qm:seat:' .. ARGV[i]) "
     "  if redis.call('hexists', KEYS[2], ARGV[i + 1]) == 0 then "
     "    redis.call('hset', KEYS[1], ARGV[i], ARGV[i + 2]) "
     "    redis.call('hset', KEYS[2], ARGV[i + 1], ARGV[i]) "
@@ -51,7 +62,8 @@ _RESTORE = (
     "end "
     "return 1"
 )
-"""Put requests back (id, player, JSON triples), each unless its player waits again."""
+"""Put requests back (id, player, JSON triples; their marks dropped), each unless its player
+waits again."""
 
 
 def _dumps(ticket: Ticket) -> str:
@@ -70,6 +82,7 @@ class RedisQueue(Queue):
         self._join = redis.register_script(_JOIN)
         self._take = redis.register_script(_TAKE)
         self._restore = redis.register_script(_RESTORE)
+        self._state = redis.register_script(_STATE)
 
     async def join(self, ticket: Ticket) -> str | None:
         old = await self._join(
@@ -82,7 +95,7 @@ class RedisQueue(Queue):
         ticket = await self.get(ticket_id)
         if ticket is None:
             return False
-        return await self.claim([ticket])
+        return await self.claim([ticket], opening=False)
 
     async def waiting(self) -> list[Ticket]:
         found = await self.redis.hvals(TICKETS)
@@ -92,10 +105,11 @@ class RedisQueue(Queue):
         text = await self.redis.hget(TICKETS, ticket_id)
         return None if text is None else _loads(text)
 
-    async def claim(self, tickets: list[Ticket]) -> bool:
+    async def claim(self, tickets: list[Ticket], opening: bool = True) -> bool:
         if len({t.id for t in tickets}) != len(tickets):
             return False
-        args = [x for t in tickets for x in (t.id, t.player)]
+        args = ["1" if opening else "0", str(int(SEATING_TTL))]
+        args += [x for t in tickets for x in (t.id, t.player)]
         return bool(await self._take(keys=[TICKETS, PLAYERS], args=args))
 
     async def restore(self, tickets: list[Ticket]) -> None:
@@ -110,7 +124,18 @@ class RedisQueue(Queue):
 
     async def seating(self, ticket_id: str) -> Seating | None:
         text = await self.redis.get(f"metrogames:qm:seat:{ticket_id}")
-        if text is None:
-            return None
-        found = json.loads(text)
-        return Seating(room=str(found["room"]), seat=int(found["seat"]))
+        return _seating(text) if text else None
+
+    async def state(self, ticket_id: str) -> tuple[State, Seating | None]:
+        state, text = await self._state(keys=[TICKETS], args=[ticket_id])
+        name = state.decode() if isinstance(state, bytes) else str(state)
+        if name == "seated":
+            return "seated", _seating(text)
+        if name in ("waiting", "opening"):
+            return ("waiting" if name == "waiting" else "opening"), None
+        return "gone", None
+
+
+def _seating(text: bytes | str) -> Seating:
+    found = json.loads(text)
+    return Seating(room=str(found["room"]), seat=int(found["seat"]))

@@ -266,7 +266,7 @@ class Matchmaker:
         waiting = await self.queue.waiting()
         expired = [t for t in waiting if now - t.joined > self.settings.quickmatch_expiry]
         for ticket in expired:
-            await self.queue.leave(ticket.id)
+            await self.queue.leave(ticket.id)  # its stream tells it: gone
         live = [t for t in waiting if t not in expired]
         found = groups(live, self.windows, now, self.pairable)
         won = [g for g in found if await self.queue.claim(g)]
