@@ -21,7 +21,7 @@ from starlette.background import BackgroundTask
 from metrogames.i18n import N_, msg
 from metrogames.web.accounts.service import Account
 from metrogames.web.api.accounts import signed_in
-from metrogames.web.api.bodies import MAX_SEATS, Body, HumanName
+from metrogames.web.api.bodies import MAX_SEATS, Body, HumanName, NoBody
 from metrogames.web.api.common import bearer, charge, claimer, read_body
 from metrogames.web.errors import RoomError
 from metrogames.web.infra.ratelimit import RateLimits
@@ -91,6 +91,7 @@ async def ask(request: Request) -> Mapping[str, object]:
 async def cancel(ticket: TicketId, request: Request) -> Mapping[str, object]:
     """Leave the queue (the request's token) → ``{"cancelled": true}`` (404 once it no longer
     waits)."""
+    await read_body(request, NoBody, "a cancel")
     await counted(request)
     mm = matchmaker(request)
     mine = await mm.mine(ticket, bearer(request))
@@ -103,6 +104,7 @@ async def cancel(ticket: TicketId, request: Request) -> Mapping[str, object]:
 async def with_bots(ticket: TicketId, request: Request) -> Mapping[str, object]:
     """Take the table now with bots in the other seats (the request's token, once it waited
     ``bots_after`` seconds) → ``{"room", "seat"}``."""
+    await read_body(request, NoBody, "a table with bots")
     await counted(request)
     mm = matchmaker(request)
     seating = await mm.with_bots(await mm.mine(ticket, bearer(request)))
