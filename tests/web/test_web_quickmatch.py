@@ -21,6 +21,7 @@ from support.two_workers import two_workers
 from support.web import JSON, auth, make_settings, play_out, view
 
 LONDON = {"game": "london", "players": 2, "clock": "live"}
+LIVE = 100_000
 
 
 def sign_up(client: TestClient) -> dict[str, str]:
@@ -74,7 +75,10 @@ def until_empty(client: TestClient, seconds: float = 10.0) -> None:
 
 @pytest.fixture
 def app_client(db_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(make_settings(db_url, rate_quickmatch="1000/minute"))) as c:
+    # a live table's clock (seconds, 10 ms each in tests: make_settings) left long enough
+    # for a test to play it out
+    settings = make_settings(db_url, rate_quickmatch="1000/minute", quickmatch_live_clock=LIVE)
+    with TestClient(create_app(settings)) as c:
         yield c
 
 
@@ -90,7 +94,7 @@ def test_two_players_meet_and_play_it_out(app_client: TestClient) -> None:
     assert other["room"] == room and {seat, other["seat"]} == {0, 1}
     summary = client.get(f"/api/rooms/{room}").json()
     assert summary["status"] == "playing" and summary["mode"] == "online"
-    assert summary["turn_clock"] == 90 and [s["kind"] for s in summary["seats"]] == ["human"] * 2
+    assert summary["turn_clock"] == LIVE and [s["kind"] for s in summary["seats"]] == ["human"] * 2
     assert view(client, room, first["token"])["you"] == seat  # the request's token holds it
     ratings = client.get(f"/api/rooms/{room}/ratings").json()
     assert all(s["account"] is not None for s in ratings["seats"])  # tied to the accounts
@@ -180,12 +184,28 @@ def test_the_bots_are_offered_after_the_wait(db_url: str) -> None:
         assert seated == {"room": room, "seat": 0}
 
 
+def from_address(client: TestClient, address: str) -> None:
+    """The client's next requests come from ``address`` (its test transport's peer)."""
+    client._transport.client = (address, 5000)  # type: ignore[attr-defined]
+
+
 def test_requests_are_rate_limited_per_address_and_account(db_url: str) -> None:
-    with TestClient(create_app(make_settings(db_url, rate_quickmatch="2/minute"))) as client:
+    app = create_app(make_settings(db_url, rate_quickmatch="2/minute"))
+    with TestClient(app, client=("10.0.0.1", 5000)) as client:
         for _ in range(2):
             ask(client, {})
         r = client.post("/api/quickmatch", json=LONDON, headers=JSON)
         assert r.status_code == 429 and r.json()["reason"] == "rate-limited"
+        assert len(waiting(client)) == 1  # the earlier request still waits, alone
+        from_address(client, "10.0.0.2")
+        who = sign_up(client)
+        ask(client, who)
+        from_address(client, "10.0.0.3")
+        ask(client, who)  # a new address, the same account: its second
+        r = client.post("/api/quickmatch", json=LONDON, headers=who | JSON)
+        assert r.status_code == 429 and "account" in r.json()["error"]
+        from_address(client, "10.0.0.4")
+        ask(client, {})  # another address, no account
 
 
 @pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
