@@ -33,8 +33,9 @@ router = APIRouter(prefix="/api")
 TicketId = Annotated[
     str, Path(pattern="^[0-9a-f]{16}$", description="a play now request's id (16 hex digits)")
 ]
-STEP_SECONDS = 1.0
-"""How long a stream waits for a seating before it looks whether its request still waits."""
+STEP_SECONDS = 5.0
+"""How long a stream waits for a seating before it looks whether its request still waits
+(cancelled elsewhere, replaced, expired) and for a seating message it may have missed."""
 
 
 class QuickBody(Body):
@@ -146,20 +147,23 @@ async def _events(mm: Matchmaker, ticket: str, done: Callable[[], None]) -> Asyn
     try:
         yield f"retry: {RETRY_MILLISECONDS}\n\n"
         yield event_text("waiting", {"ticket": ticket})
-        offered, quiet = False, 0.0
+        mine = await mm.queue.get(ticket)
+        offer_at = None if mine is None else mine.joined + mm.settings.quickmatch_bots_after
+        quiet = 0.0
         while True:
-            seating = await mm.wait(ticket, STEP_SECONDS)
+            step = STEP_SECONDS
+            if offer_at is not None:
+                step = max(0.0, min(step, offer_at - mm.clock()))
+            seating = await mm.wait(ticket, step)
             state, seating = ("seated", seating) if seating else await mm.queue.state(ticket)
             if state in ("seated", "gone"):
                 ended = True
                 yield event_text(state, seating or {"ticket": ticket})
                 return
-            mine = await mm.queue.get(ticket)
-            after = mm.settings.quickmatch_bots_after
-            if not offered and mine is not None and mm.clock() - mine.joined >= after:
-                offered = True
+            if offer_at is not None and mm.clock() >= offer_at:
+                offer_at = None
                 yield event_text("offer", {"ticket": ticket})
-            quiet += STEP_SECONDS
+            quiet += step
             if quiet >= KEEPALIVE_SECONDS:
                 quiet = 0.0
                 yield ": keep-alive\n\n"

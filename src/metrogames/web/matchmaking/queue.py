@@ -10,6 +10,7 @@ workers).
 from __future__ import annotations
 
 import abc
+import asyncio
 import time
 from collections.abc import Callable
 from typing import Literal
@@ -68,7 +69,14 @@ class Queue(abc.ABC):
 
     @abc.abstractmethod
     async def seat(self, ticket_id: str, seating: Seating) -> None:
-        """Record where a claimed request sat (kept :data:`SEATING_TTL` seconds)."""
+        """Record where a claimed request sat (kept :data:`SEATING_TTL` seconds) and tell
+        every :meth:`watch`."""
+
+    @abc.abstractmethod
+    async def watch(self, on_seated: Callable[[str], None]) -> None:
+        """Until cancelled: call ``on_seated(ticket id)`` for each seating recorded from now
+        on, by any worker (one may be missed when Redis fails: a waiting page looks again
+        every few seconds anyway)."""
 
     @abc.abstractmethod
     async def seating(self, ticket_id: str) -> Seating | None:
@@ -89,6 +97,7 @@ class MemoryQueue(Queue):
         self.players: dict[str, str] = {}
         self.seatings: dict[str, tuple[float, Seating | None]] = {}
         """Request -> (until when it is kept, its seating; ``None``: opening)."""
+        self.watchers: list[Callable[[str], None]] = []
 
     async def join(self, ticket: Ticket) -> str | None:
         old = self.players.get(ticket.player)
@@ -131,6 +140,15 @@ class MemoryQueue(Queue):
         now = self.clock()
         self.seatings = {k: v for k, v in self.seatings.items() if v[0] > now}
         self.seatings[ticket_id] = (now + SEATING_TTL, seating)
+        for told in self.watchers:
+            told(ticket_id)
+
+    async def watch(self, on_seated: Callable[[str], None]) -> None:
+        self.watchers.append(on_seated)
+        try:
+            await asyncio.Event().wait()  # until cancelled
+        finally:
+            self.watchers.remove(on_seated)
 
     async def seating(self, ticket_id: str) -> Seating | None:
         return (await self.state(ticket_id))[1]

@@ -11,16 +11,26 @@ the matchmaker tries again at its next round).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
 import json
+import logging
+from collections.abc import Callable
 
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
 from metrogames.web.matchmaking.matching import Ticket
 from metrogames.web.matchmaking.queue import SEATING_TTL, Queue, Seating, State
 
+SEATED = "metrogames:qm:seated"
+"""The channel of seatings: a seated request's id."""
+RECONNECT_SECONDS = 0.5
+"""Pause before the seatings' subscriber tries Redis again."""
 TICKETS = "metrogames:qm:tickets"
 PLAYERS = "metrogames:qm:players"
+log = logging.getLogger("metrogames.web.matchmaking")
 _JOIN = (
     "local old = redis.call('hget', KEYS[2], ARGV[1]) "
     "if old then redis.call('hdel', KEYS[1], old) end "
@@ -118,9 +128,28 @@ class RedisQueue(Queue):
             await self._restore(keys=[TICKETS, PLAYERS], args=args)
 
     async def seat(self, ticket_id: str, seating: Seating) -> None:
-        await self.redis.set(
-            f"metrogames:qm:seat:{ticket_id}", json.dumps(seating), ex=int(SEATING_TTL)
-        )
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.set(f"metrogames:qm:seat:{ticket_id}", json.dumps(seating), ex=int(SEATING_TTL))
+        pipe.publish(SEATED, ticket_id)
+        await pipe.execute()
+
+    async def watch(self, on_seated: Callable[[str], None]) -> None:
+        """As :meth:`Queue.watch`: subscribed to :data:`SEATED` (a connection of its own),
+        subscribing again after a failure."""
+        while True:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(SEATED)
+                while True:
+                    message = await pubsub.get_message(timeout=None)
+                    if message is not None:
+                        on_seated(message["data"].decode())
+            except (RedisError, OSError) as exc:
+                log.warning("redis: play now's seatings: %s; subscribing again", exc)
+                await asyncio.sleep(RECONNECT_SECONDS)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
 
     async def seating(self, ticket_id: str) -> Seating | None:
         text = await self.redis.get(f"metrogames:qm:seat:{ticket_id}")

@@ -9,7 +9,7 @@ and opens its table: an ``online`` room started at once, each seat holding its p
 and tied to its account (rated as any online game), with the turn clock of its kind. A
 table that cannot be opened puts its requests back. A request waiting longer than
 ``quickmatch_expiry`` leaves. A waiting page learns its seat from :meth:`Matchmaker.wait`
-(this worker's seating at once, another worker's within :data:`POLL_SECONDS`), and after
+(told at once of a seating on any worker: :meth:`~.queue.Queue.watch`), and after
 ``quickmatch_bots_after`` seconds may take the same table with bots in the other seats
 (:meth:`Matchmaker.with_bots`). No lock is held while anything waits.
 """
@@ -51,8 +51,7 @@ from metrogames.web.rooms.tables import Seat, Table
 log = logging.getLogger("metrogames.web.matchmaking")
 ROUND_SECONDS = 0.5
 """The longest a worker's matchmaker waits between two rounds."""
-POLL_SECONDS = 0.5
-"""How often a waiting page's stream looks for a seating made on another worker."""
+
 BOT = "medium"
 """The bot that fills the seats of a table taken with bots."""
 MIN_PLAYERS = 2
@@ -167,7 +166,9 @@ class Matchmaker:
             address=origin[0],
             session=origin[1],
         )
-        await self.queue.join(ticket)
+        replaced = await self.queue.join(ticket)
+        if replaced is not None:
+            self.wake_stream(replaced)  # its stream says it is gone
         self._wake.set()
         return ticket, token
 
@@ -193,7 +194,9 @@ class Matchmaker:
 
     async def cancel(self, ticket: Ticket) -> bool:
         """Take the request out of the queue (False: it was seated meanwhile)."""
-        return await self.queue.leave(ticket.id)
+        left = await self.queue.leave(ticket.id)
+        self.wake_stream(ticket.id)
+        return left
 
     async def with_bots(self, ticket: Ticket) -> Seating:
         """Seat the request at once at its table with bots (:data:`BOT`) in the other seats,
@@ -218,16 +221,22 @@ class Matchmaker:
     # -- waiting ----------------------------------------------------------------------------
     async def wait(self, ticket_id: str, timeout: float) -> Seating | None:
         """Where the request sat, waiting for it at most ``timeout`` seconds (``None``: not
-        seated by then)."""
-        deadline = time.monotonic() + timeout
+        seated by then): told at once of a seating by any worker (:meth:`~.queue.Queue.watch`),
+        and looking again at the end (a message Redis lost)."""
+        found = await self.queue.seating(ticket_id)
+        if found is not None:
+            return found
         told = self._told.setdefault(ticket_id, asyncio.Event())
-        while True:
-            found = await self.queue.seating(ticket_id)
-            left = deadline - time.monotonic()
-            if found is not None or left <= 0:
-                return found
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(told.wait(), min(POLL_SECONDS, left))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(told.wait(), timeout)
+        return await self.queue.seating(ticket_id)
+
+    def wake_stream(self, ticket_id: str) -> None:
+        """A request was seated (here or on another worker), or left the queue here: wake its
+        stream here, if it has one."""
+        told = self._told.get(ticket_id)
+        if told is not None:
+            told.set()
 
     def forget(self, ticket_id: str) -> None:
         """A waiting page's stream ended: stop keeping its wake-up."""
@@ -250,6 +259,15 @@ class Matchmaker:
     async def run(self) -> None:
         """Until cancelled: a round (:meth:`round`) every :data:`ROUND_SECONDS` (±20 %: two
         workers' rounds drift apart) or at once when a request comes in."""
+        watching = asyncio.get_running_loop().create_task(self.queue.watch(self.wake_stream))
+        try:
+            await self._rounds()
+        finally:
+            watching.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await watching
+
+    async def _rounds(self) -> None:
         while True:
             self._wake.clear()
             try:
@@ -314,7 +332,4 @@ class Matchmaker:
             await self.queue.seat(ticket.id, seating)
             if ticket is first:
                 mine = seating
-            told = self._told.get(ticket.id)
-            if told is not None:
-                told.set()
         return mine
