@@ -218,3 +218,21 @@ def test_players_on_two_workers_meet(db_url: str) -> None:
         assert one["room"] == two["room"] and {one["seat"], two["seat"]} == {0, 1}
         assert view(b, one["room"], first["token"])["you"] == one["seat"]
         assert waiting(a) == [] and waiting(b) == []
+
+
+def test_redis_failing_is_a_503_that_queues_nothing(app_client: TestClient) -> None:
+    from redis.exceptions import ConnectionError as RedisDown
+
+    mm = app_client.app.state.matchmaker  # type: ignore[attr-defined]
+
+    async def down(ticket: Any) -> None:
+        raise RedisDown("refused")
+
+    real, mm.queue.join = mm.queue.join, down
+    try:
+        r = app_client.post("/api/quickmatch", json=LONDON, headers=JSON)
+    finally:
+        mm.queue.join = real
+    assert r.status_code == 503 and r.json()["reason"] == "unavailable", r.text
+    assert r.headers["retry-after"] == "2"
+    assert waiting(app_client) == []

@@ -44,6 +44,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from redis.exceptions import RedisError
 from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError
 from starlette.datastructures import MutableHeaders
@@ -108,6 +109,13 @@ REASONS = {
     404: "not-found",
     413: "too-large",
 }
+REDIS_UNAVAILABLE = RoomError(
+    503,
+    "unavailable",
+    msg(N_("the workers' shared store cannot be reached for a moment: try again")),
+    headers={"Retry-After": "2"},
+)
+"""A request that needed Redis while it did not answer (play now's queue)."""
 HTTP_TEXTS = {
     404: N_("there is no such page or API route"),
     405: N_("this API route does not take that method"),
@@ -329,6 +337,11 @@ async def _database_error(request: Request, exc: DBAPIError) -> JSONResponse:
     return await _room_error(request, UNAVAILABLE)
 
 
+async def _redis_error(request: Request, exc: RedisError) -> JSONResponse:
+    # Redis (several workers' shared queue of play now) failed a moment: nothing was done
+    return await _room_error(request, REDIS_UNAVAILABLE)
+
+
 async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
     text = validation_message(exc.errors()).render(connection_gettext(request))
     return JSONResponse({"error": text, "reason": "bad-request"}, status_code=400)
@@ -362,6 +375,7 @@ def _add_error_handlers(app: FastAPI) -> None:
     language (``docs/web-api.md``, "Errors")."""
     app.add_exception_handler(RoomError, _room_error)  # type: ignore[arg-type]
     app.add_exception_handler(DBAPIError, _database_error)  # type: ignore[arg-type]
+    app.add_exception_handler(RedisError, _redis_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
     app.add_exception_handler(ClientDisconnect, _client_gone)  # type: ignore[arg-type]
     app.add_exception_handler(Exception, _server_error)

@@ -9,6 +9,7 @@ connections (``METROGAMES_WS_PER_ADDRESS``). The work is the matchmaker's
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Annotated, Literal
@@ -16,6 +17,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import StreamingResponse
 from pydantic import Field, StringConstraints
+from redis.exceptions import RedisError
 from starlette.background import BackgroundTask
 
 from metrogames.i18n import N_, msg
@@ -154,8 +156,12 @@ async def _events(mm: Matchmaker, ticket: str, done: Callable[[], None]) -> Asyn
             step = STEP_SECONDS
             if offer_at is not None:
                 step = max(0.0, min(step, offer_at - mm.clock()))
-            seating = await mm.wait(ticket, step)
-            state, seating = ("seated", seating) if seating else await mm.queue.state(ticket)
+            try:
+                seating = await mm.wait(ticket, step)
+                state, seating = ("seated", seating) if seating else await mm.queue.state(ticket)
+            except (RedisError, OSError):  # Redis failed a moment: no news, look again
+                await asyncio.sleep(step or 1.0)
+                continue
             if state in ("seated", "gone"):
                 ended = True
                 yield event_text(state, seating or {"ticket": ticket})
