@@ -99,9 +99,11 @@ def server_process(
     env: dict[str, str] | None = None,
     workers: int = 1,
     redis: str | None = None,
+    start_seconds: float | None = None,
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """``metrogames serve`` on a free loopback port with ``db`` (and settings ``env``; with
-    ``workers`` processes sharing ``redis``); killed on exit."""
+    ``workers`` processes sharing ``redis``), given ``start_seconds`` to answer (default
+    30 s plus 30 s a worker); killed on exit."""
     port = free_port()
     script = Path(sys.executable).with_name("metrogames")
     cmd = (
@@ -123,7 +125,7 @@ def server_process(
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
     url = f"http://{LOOPBACK}:{port}"
     try:
-        deadline = time.monotonic() + 30 + 30 * workers
+        deadline = time.monotonic() + (start_seconds or 30 + 30 * workers)
         while True:
             if proc.poll() is not None:
                 raise RuntimeError(

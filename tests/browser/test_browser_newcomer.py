@@ -2,7 +2,7 @@
 legal squares' stripes; nothing drawn that is not the game's state or the current choice (a
 hit's tap area, a finger's left-behind hover); the guide's mark on every station shape; on a
 phone the current card whole, the magnifier only where two targets compete for the tap, and
-the three ways to play in the home page's first screen. Set-up goes through the API."""
+the four ways to play in the home page's first screen. Set-up goes through the API."""
 
 from __future__ import annotations
 
@@ -345,10 +345,10 @@ def sign_up_in_the_page(page: Page, name: str) -> None:
     ("lang", "returning"),
     [("en", False), ("fr", False), ("nl", False), ("sk", False), ("en", True), ("nl", True)],
 )
-def test_the_home_page_shows_the_three_ways_to_play_in_its_first_screen_on_a_phone(
+def test_the_home_page_shows_the_four_ways_to_play_in_its_first_screen_on_a_phone(
     browser: Browser, server: str, errors: PageErrors, lang: str, returning: bool
 ) -> None:
-    """In every language, for a first visit and a returning signed-in player, the three ways to
+    """In every language, for a first visit and a returning signed-in player, the four ways to
     play are whole in the first 390×844 screen, in that language, each a finger high."""
     page = new_page(browser, errors, **PHONE)
     page.context.add_init_script(f"localStorage.setItem('metrogames.lang', '{lang}')")
@@ -359,9 +359,10 @@ def test_the_home_page_shows_the_three_ways_to_play_in_its_first_screen_on_a_pho
         if returning:
             sign_up_in_the_page(page, f"Ways {lang}")
         ways = page.locator("[data-testid=home-ways] .way")
-        expect(ways).to_have_count(3)
-        assert [w.get_attribute("data-way") for w in ways.all()] == ["solo", "online", "daily"]
-        titles = [catalog[f"home.way.{way}"] for way in ("solo", "online", "daily")]
+        expect(ways).to_have_count(4)
+        order = ["solo", "online", "play-now", "daily"]
+        assert [w.get_attribute("data-way") for w in ways.all()] == order
+        titles = [catalog[f"home.way.{way}"] for way in order]
         expect(ways.locator(".way-title")).to_have_text(titles)
         for w in ways.all():
             box = w.bounding_box()

@@ -42,6 +42,7 @@ def make_settings(db_url: str, **kw: Any) -> Settings:
     kw.setdefault("socket_burst", 1_000_000)
     kw.setdefault("rate_sockets", "1000000/minute")
     kw.setdefault("rate_lobby", "1000000/minute")  # tests wait for the lobby by asking it
+    kw.setdefault("rate_quickmatch", "1000000/minute")
     return Settings(db=db_url, bot_delay=kw.pop("bot_delay", 0), clock_unit=0.01, **kw)
 
 

@@ -159,6 +159,9 @@ class Scene:
         signed = client.post("/api/accounts", json={"name": name, "password": "long enough"})
         assert signed.status_code == 201, signed.text
         self.account, self.name = signed.json()["account"], name
+        asked = client.post("/api/quickmatch", json={"game": "metro", "players": 4, "clock": "live"})
+        assert asked.status_code == 201, asked.text
+        self.ticket, self.ticket_token = asked.json()["ticket"], asked.json()["token"]
         client.app.state.settings.analysis_budget = "quick"  # type: ignore[attr-defined]
         client.app.state.rooms.clock = lambda: float("inf")  # type: ignore[attr-defined]
         self.step = st.builds(lambda: view(client, self.room)["step"])
@@ -178,7 +181,8 @@ class Scene:
             | PART
         )
         days = st.sampled_from(["2026-01-01", "2026-13-01", "%C2%B2026-01-01"]) | PART
-        tokens = [None, self.ada, self.bob, self.host, self.waiting_host, self.player]
+        tokens = [None, self.ada, self.bob, self.host, self.waiting_host, self.player, self.ticket_token]
+        tickets = st.sampled_from([self.ticket, "0" * 16]) | PART
         action = {"action": st.sampled_from(ACTIONS), "step": self.step}
 
         def route(method: str, url: Any, good: dict[str, Any], *right: str) -> Any:
@@ -210,6 +214,9 @@ class Scene:
             route("POST", rooms.map(lambda r: f"/api/rooms/{r}/hint"), {"step": self.step, "about": st.sampled_from(ACTIONS)}, *self.london_tokens),
             route("POST", "/api/score", SHEET),
             route("POST", "/api/analyses", self.record),
+            route("POST", "/api/quickmatch", {"game": "london", "players": 2, "clock": "live", "name": "Ann"}),
+            route("DELETE", tickets.map(lambda t: f"/api/quickmatch/{t}"), {}, self.ticket_token),
+            route("POST", tickets.map(lambda t: f"/api/quickmatch/{t}/bots"), {}, self.ticket_token),
         )  # fmt: skip
 
     def engine_actions(self) -> st.SearchStrategy[tuple[str, str, str | None, bytes]]:
@@ -248,6 +255,7 @@ class Scene:
             st.tuples(rooms, st.sampled_from(["analysis", "chat", "moves", "ratings"]), part).map("/api/rooms/{0[0]}/{0[1]}?after={0[2]}".format),
             st.tuples(st.sampled_from(["london", "metro"]) | part, st.sampled_from(["2", "3"]) | part, part).map("/api/lobby?game={0[0]}&players={0[1]}&limit={0[2]}".format),
             st.tuples(part, part).map("/api/lobby/events?game={0[0]}&players={0[1]}".format),
+            (st.just(self.ticket) | part).map("/api/quickmatch/{0}/events".format),
         )  # fmt: skip
 
 
@@ -260,12 +268,19 @@ def answered(r: Any) -> None:
 
 
 def read_answered(client: TestClient, url: str, headers: dict[str, str]) -> None:
-    """``GET url`` is :func:`answered`; an event stream that opens (``/api/lobby/events``)
-    opens with its ``retry`` line and ``snapshot`` event, then is left."""
+    """``GET url`` is :func:`answered`; an event stream that opens (``/api/lobby/events``,
+    ``/api/quickmatch/{ticket}/events``) opens with its ``retry`` line and ``snapshot`` event
+    (play now: ``waiting``, or ``seated`` alone), then is left."""
     with client.stream("GET", url, headers=headers) as r:
         if r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream"):
             lines = r.iter_lines()
-            assert [next(lines), next(lines), next(lines)] == ["retry: 2000", "", "event: snapshot"]
+            first = next(lines)
+            if first == "event: seated":
+                return
+            assert [first, next(lines), next(lines)] in (
+                ["retry: 2000", "", "event: snapshot"],
+                ["retry: 2000", "", "event: waiting"],
+            )
             return
         r.read()
         answered(r)
@@ -285,6 +300,8 @@ def plays_on(client: TestClient, scene: Scene) -> None:
             assert act(client, scene.room, token, v["legal"][0], v["step"]).status_code == 200
     made = create(client, game="london", mode="bots", seats=[{"name": "Ed"}, {"bot": "random"}])
     assert play_out(client, made["room"]["room"], made["tokens"])["status"] == "finished"
+    asked = client.post("/api/quickmatch", json={"game": "london", "players": 2, "clock": "live"})
+    assert asked.status_code == 201, asked.text
 
 
 def test_generated_requests_never_break_the_server(client: TestClient) -> None:

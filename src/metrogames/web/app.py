@@ -44,6 +44,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from redis.exceptions import RedisError
 from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError
 from starlette.datastructures import MutableHeaders
@@ -62,7 +63,7 @@ from metrogames.web.api import accounts as accounts_api
 from metrogames.web.api import chat as chat_api
 from metrogames.web.api import daily as daily_api
 from metrogames.web.api import lobby as lobby_api
-from metrogames.web.api import ops, ws
+from metrogames.web.api import ops, quickmatch, ws
 from metrogames.web.api import ratings as ratings_api
 from metrogames.web.api import rooms as api
 from metrogames.web.api import score as score_api
@@ -90,6 +91,9 @@ from metrogames.web.infra.metrics import sample, watch_lag, worker_gone
 from metrogames.web.infra.ratelimit import RateLimits
 from metrogames.web.infra.sockets import SocketCap, Tarpit, Told
 from metrogames.web.lobby.hub import Lobby
+from metrogames.web.matchmaking.queue import MemoryQueue
+from metrogames.web.matchmaking.redisqueue import RedisQueue
+from metrogames.web.matchmaking.service import Matchmaker
 from metrogames.web.ratings.service import Rater
 from metrogames.web.rooms.service import TAKEOVER_SECONDS, RoomService
 from metrogames.web.rooms.views import ViewCache
@@ -105,6 +109,13 @@ REASONS = {
     404: "not-found",
     413: "too-large",
 }
+REDIS_UNAVAILABLE = RoomError(
+    503,
+    "unavailable",
+    msg(N_("the workers' shared store cannot be reached for a moment: try again")),
+    headers={"Retry-After": "2"},
+)
+"""A request that needed Redis while it did not answer (play now's queue)."""
 HTTP_TEXTS = {
     404: N_("there is no such page or API route"),
     405: N_("this API route does not take that method"),
@@ -192,6 +203,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     tasks.append(asyncio.create_task(watch_lag()))
     lobby: Lobby = app.state.lobby
     tasks.append(asyncio.create_task(lobby.run()))
+    matchmaker: Matchmaker = app.state.matchmaker
+    tasks.append(asyncio.create_task(matchmaker.run()))
     if rooms.cluster is not None:
         chat: Chat = app.state.chat
 
@@ -294,6 +307,8 @@ def _add_services(app: FastAPI, settings: Settings, engine: Engine) -> None:
         watchers=(app.state.lobby,),
     )
     app.state.chat = Chat(rooms, app.state.limits)
+    queue = MemoryQueue() if app.state.redis is None else RedisQueue(app.state.redis)
+    app.state.matchmaker = Matchmaker(settings, rooms, queue)
     app.state.views = ViewCache()
     app.state.players = Players(rooms.sessions)
     app.state.accounts = Accounts(rooms.sessions, settings.session_days, jobs=app.state.jobs)
@@ -320,6 +335,11 @@ async def _database_error(request: Request, exc: DBAPIError) -> JSONResponse:
     if not unavailable(exc):
         raise exc  # a bug, not an outage: the 500 of _server_error (and its trace logged)
     return await _room_error(request, UNAVAILABLE)
+
+
+async def _redis_error(request: Request, exc: RedisError) -> JSONResponse:
+    # Redis (several workers' shared queue of play now) failed a moment: nothing was done
+    return await _room_error(request, REDIS_UNAVAILABLE)
 
 
 async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -355,6 +375,7 @@ def _add_error_handlers(app: FastAPI) -> None:
     language (``docs/web-api.md``, "Errors")."""
     app.add_exception_handler(RoomError, _room_error)  # type: ignore[arg-type]
     app.add_exception_handler(DBAPIError, _database_error)  # type: ignore[arg-type]
+    app.add_exception_handler(RedisError, _redis_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
     app.add_exception_handler(ClientDisconnect, _client_gone)  # type: ignore[arg-type]
     app.add_exception_handler(Exception, _server_error)
@@ -371,6 +392,7 @@ def _add_routes(app: FastAPI) -> None:
         ratings_api.router,
         chat_api.router,
         lobby_api.router,
+        quickmatch.router,
         ws.router,
         ops.router,
     ):

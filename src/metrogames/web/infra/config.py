@@ -40,6 +40,14 @@ no Redis).
 account, may open), ``METROGAMES_LOBBY_EXPIRY`` (seconds a listed room nobody fills stays in
 the lobby; 1800) and ``METROGAMES_LOBBY_QUEUE`` (lobby events one event stream may hold unsent
 before it is dropped; 64): :mod:`metrogames.web.lobby`.
+Play now (:mod:`metrogames.web.matchmaking`): ``METROGAMES_RATE_QUICKMATCH`` (requests to
+queue, cancel or take the bots one client address, and one account, may send),
+``METROGAMES_QUICKMATCH_WINDOW`` and ``METROGAMES_QUICKMATCH_WIDEN`` (the rating points a
+request accepts at once, 3, and how many more per second waited, 0.5),
+``METROGAMES_QUICKMATCH_BOTS_AFTER`` (seconds of waiting before the bots are offered, 30),
+``METROGAMES_QUICKMATCH_EXPIRY`` (seconds a request waits at most, 900) and
+``METROGAMES_QUICKMATCH_LIVE_CLOCK`` and ``METROGAMES_QUICKMATCH_TURN_CLOCK`` (the turn clock,
+seconds, of a live table, 90, and of a turn-based one, 86400).
 ``METROGAMES_LOG_FORMAT`` (``json``: one JSON object per line; ``text``: plain lines for
 development) and ``METROGAMES_LOG_LEVEL`` (``warning``; ``info`` adds the access log):
 :mod:`.logs`.
@@ -171,6 +179,13 @@ class Settings(BaseSettings):
     rate_lobby: str = "60/minute;1000/hour"
     lobby_expiry: float = Field(default=1800.0, gt=0, le=30 * 86_400)
     lobby_queue: int = Field(default=64, ge=1, le=10_000)
+    rate_quickmatch: str = "30/minute;300/hour"
+    quickmatch_window: float = Field(default=3.0, ge=0, le=1000)
+    quickmatch_widen: float = Field(default=0.5, ge=0, le=1000)
+    quickmatch_bots_after: float = Field(default=30.0, ge=0, le=86_400)
+    quickmatch_expiry: float = Field(default=900.0, gt=0, le=86_400)
+    quickmatch_live_clock: int = Field(default=90, ge=10, le=7 * 86_400)
+    quickmatch_turn_clock: int = Field(default=86_400, ge=10, le=7 * 86_400)
     analysis_budget: str = "normal"
     trusted_proxies: str = ""
     rate_exempt: str = ""
@@ -222,6 +237,7 @@ class Settings(BaseSettings):
         "rate_chat",
         "rate_sockets",
         "rate_lobby",
+        "rate_quickmatch",
     )
     @classmethod
     def _rate(cls, value: str) -> str:

@@ -231,7 +231,7 @@ export async function renderHome(root, navigate) {
 
   const recentPanel = yourGames(navigate, Object.fromEntries(games.map((g) => [g.game, gameTitle(g.game)])));
 
-  // the three ways to play, in the first screen (a phone's too): each opens its panel below
+  // the four ways to play, in the first screen (a phone's too): each opens its panel below
   const way = (id, title, help, go) => h("button", { type: "button", class: "way", "data-way": id, onclick: go },
     h("span", { class: "way-title" }, title), h("span", { class: "way-help" }, help));
   const openForm = (mode) => () => {
@@ -246,6 +246,7 @@ export async function renderHome(root, navigate) {
   const ways = h("nav", { class: "home-ways", "aria-label": t("home.ways"), "data-testid": "home-ways" },
     way("solo", t("home.way.solo"), t("home.way.solo.help"), openForm("solo")),
     way("online", t("home.way.online"), t("home.way.online.help"), openForm("online")),
+    way("play-now", t("home.way.play-now"), t("home.way.play-now.help"), () => navigate("#/play-now")),
     way("daily", t("home.way.daily"), t("home.way.daily.help"), () => daily.scrollIntoView({ block: "start", behavior: "smooth" })));
 
   clear(root).append(ways, h("div", { class: "home" },
