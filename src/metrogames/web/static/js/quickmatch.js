@@ -17,7 +17,7 @@ export class QuickMatchScreen {
     this.root = root;
     this.navigate = navigate;
     this.games = [];
-    this.choice = { game: remembered("quick.game", "london"), players: Number(remembered("quick.players", "2")), clock: "live" };
+    this.choice = { game: remembered("quick.game", ""), players: Number(remembered("quick.players", "2")), clock: "live" };
     this.wait = null; // {ticket, token, since, offered}
     this.source = null;
     this.ticker = null;
