@@ -40,6 +40,9 @@ no Redis).
 account, may open), ``METROGAMES_LOBBY_EXPIRY`` (seconds a listed room nobody fills stays in
 the lobby; 1800) and ``METROGAMES_LOBBY_QUEUE`` (lobby events one event stream may hold unsent
 before it is dropped; 64): :mod:`metrogames.web.lobby`.
+``METROGAMES_EXPORT_SECRET`` (the key of the exports' pseudonyms; when unset, a random one is
+made once and kept in the database) and ``METROGAMES_RATE_EXPORTS`` (monthly exports one client
+address may download; ``4/minute;20/hour``): :mod:`metrogames.web.exports`.
 ``METROGAMES_LOG_FORMAT`` (``json``: one JSON object per line; ``text``: plain lines for
 development) and ``METROGAMES_LOG_LEVEL`` (``warning``; ``info`` adds the access log):
 :mod:`.logs`.
@@ -154,6 +157,7 @@ class Settings(BaseSettings):
     clock_unit: float = 1.0
     handover_grace: float = 30.0
     daily_secret: str | None = None
+    export_secret: str | None = None
     daily_expert: str = "expert"
     room_idle: float = 600.0
     finished_idle: float = 60.0
@@ -169,6 +173,7 @@ class Settings(BaseSettings):
     rate_chat: str = "10/minute;100/hour"
     rate_sockets: str = "60/minute;1000/hour"
     rate_lobby: str = "60/minute;1000/hour"
+    rate_exports: str = "4/minute;20/hour"
     lobby_expiry: float = Field(default=1800.0, gt=0, le=30 * 86_400)
     lobby_queue: int = Field(default=64, ge=1, le=10_000)
     analysis_budget: str = "normal"
