@@ -96,7 +96,7 @@ function exportsPanel(me) {
     } finally { box.disabled = false; }
   });
   return h("div", { class: "account-exports" },
-    h("label", { class: "row" }, box, " ", t("account.export-name")),
+    h("label", { class: "share-opt" }, box, " ", t("account.export-name")),
     h("p", { class: "muted small", id: "export-name-help" }, t("account.export-name-help")));
 }
 
