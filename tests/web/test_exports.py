@@ -15,13 +15,17 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 import zstandard
 from fastapi.testclient import TestClient
 from sqlalchemy import select
+from sqlalchemy.orm import sessionmaker
 from typer.testing import CliRunner
 
 from metrogames.cli.main import app as cli
+from metrogames.web.errors import RoomError
 from metrogames.web.exports.fileformat import read_export
+from metrogames.web.exports.service import Exports
 from metrogames.web.infra.models import AccountRow, SeatRow
 from support.daily import PASSWORD, Clock, daily_client, new_account, play_day
 from support.web import JSON, Player, auth
@@ -183,3 +187,24 @@ def test_the_command_writes_a_finished_month_with_its_checksum(db_url: str, tmp_
         cli, ["export", "--month", "2026-01", "--out", str(tmp_path / "x.json")]
     )
     assert wrong.exit_code == 2
+
+
+@pytest.mark.parametrize(
+    ("url", "served"),
+    [("sqlite://", False), ("sqlite:///:memory:", False), ("sqlite:///var/x.db", True),
+     ("postgresql+psycopg://u@h/db", True), (None, False)],
+)  # fmt: skip
+def test_a_download_needs_a_database_its_writer_process_can_open(
+    url: str | None, served: bool
+) -> None:
+    """The month is written by a process of its own (``web/exports/writer.py``), which cannot
+    open a database in this process's memory: such a server refuses with 503 ``unavailable``
+    (and holds nothing)."""
+    exports = Exports(sessionmaker(), b"k" * 32, url)
+    if served:
+        exports.hold()
+        exports.release()
+    else:
+        with pytest.raises(RoomError) as refused:
+            exports.hold()
+        assert (refused.value.status, refused.value.reason) == (503, "unavailable")

@@ -310,7 +310,7 @@ def _add_services(app: FastAPI, settings: Settings, engine: Engine) -> None:
         rooms, app.state.players, daily_rules, settings.daily_guest_ranked
     )
     app.state.exports = Exports(
-        rooms.sessions, export_secret(rooms.sessions, settings.export_secret)
+        rooms.sessions, export_secret(rooms.sessions, settings.export_secret), settings.db
     )
 
 

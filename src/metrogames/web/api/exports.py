@@ -7,7 +7,7 @@ and says so (its header's ``complete`` is false; the response's ``X-Export-Compl
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Request
@@ -50,14 +50,15 @@ async def get_export(
         "Cache-Control": "public, max-age=3600" if complete else "no-store",
     }
     return StreamingResponse(
-        _body(exports, exports.chunks(month, now)), media_type="application/zstd", headers=headers
+        _body(exports, exports.stream(month, now)), media_type="application/zstd", headers=headers
     )
 
 
-async def _body(exports: Exports, chunks: Iterator[bytes]) -> AsyncIterator[bytes]:
-    """The chunks, each made on a thread; the stream given back however the response ends."""
+async def _body(exports: Exports, chunks: AsyncGenerator[bytes, None]) -> AsyncIterator[bytes]:
+    """The writer process's chunks; the stream given back however the response ends."""
     try:
-        while (chunk := await asyncio.to_thread(next, chunks, b"")) != b"":
+        async for chunk in chunks:
             yield chunk
     finally:
+        await chunks.aclose()
         exports.release()

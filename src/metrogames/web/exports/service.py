@@ -1,19 +1,24 @@
 """The exports the server hands out (``docs/web-api.md``, "Open data"): which months there
-are, and a month's export streamed as it is written (:mod:`.games`, :mod:`.fileformat`)."""
+are, and a month's export streamed as it is written — by a process of its own
+(:mod:`.writer`), so that replaying a month's games never runs beside the moves."""
 
 from __future__ import annotations
 
+import asyncio
+import os
+import sys
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import AsyncGenerator
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, make_url, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from metrogames.i18n import N_, msg
 from metrogames.web.errors import RoomError
-from metrogames.web.exports.fileformat import SUFFIX, compressed
-from metrogames.web.exports.games import MODES, MonthGames
+from metrogames.web.exports.fileformat import CHUNK, SUFFIX
+from metrogames.web.exports.games import MODES
 from metrogames.web.exports.months import Month, month_of, parse_month
 from metrogames.web.exports.pseudonyms import SECRET_NAME
 from metrogames.web.infra.models import RoomRow
@@ -22,6 +27,10 @@ from metrogames.web.infra.secrets import server_secret
 STREAMS = 1
 """Exports one process writes at once (each replays every game of its month); one more asked
 meanwhile is refused with 503 ``busy``."""
+DOWNLOAD_SECONDS = 900.0
+"""The longest an export may take to reach its client, writer and reader together: past it
+the writer is stopped and the response cut short (a reader that stops reading cannot keep the
+one export of :data:`STREAMS` for itself)."""
 
 
 def export_secret(sessions: sessionmaker[Session], configured: str | None) -> bytes:
@@ -36,11 +45,16 @@ class Exports:
     Args:
         sessions: the database's sessions.
         secret: the export secret (:func:`export_secret`).
+        db_url: the database's URL, for the writer process (``None`` or an in-memory SQLite
+            database: no download, 503 ``unavailable``).
     """
 
-    def __init__(self, sessions: sessionmaker[Session], secret: bytes) -> None:
+    def __init__(
+        self, sessions: sessionmaker[Session], secret: bytes, db_url: str | None = None
+    ) -> None:
         self.sessions = sessions
         self.secret = secret
+        self.db_url = None if db_url is None or _in_memory(db_url) else db_url
         self._streams = threading.BoundedSemaphore(STREAMS)
 
     def months(self, now: float) -> list[dict[str, Any]]:
@@ -83,8 +97,11 @@ class Exports:
         with :meth:`release` when it ends, however it ends).
 
         Raises:
-            RoomError: 503 ``busy`` while :data:`STREAMS` exports are being written.
+            RoomError: 503 ``unavailable`` for a database the writer cannot open (in memory),
+                503 ``busy`` while :data:`STREAMS` exports are being written.
         """
+        if self.db_url is None:
+            raise RoomError(503, "unavailable", msg(N_("exports need a database file or server")))
         if not self._streams.acquire(blocking=False):
             raise RoomError(503, "busy", msg(N_("an export is being written: try again soon")))
 
@@ -92,8 +109,44 @@ class Exports:
         """Give back what :meth:`hold` took."""
         self._streams.release()
 
-    def chunks(self, month: Month, now: float) -> Iterator[bytes]:
-        """The compressed export of ``month`` as of ``now``, chunk by chunk (blocks: iterate
-        it on a thread)."""
-        games = MonthGames(self.sessions, self.secret, month, now)
-        return compressed(games.header(), games.lines())
+    async def stream(self, month: Month, now: float) -> AsyncGenerator[bytes, None]:
+        """The compressed export of ``month`` as of ``now``, chunk by chunk as the writer
+        process (:mod:`.writer`) makes it; the writer stopped when the stream ends early (a
+        client gone) or passes :data:`DOWNLOAD_SECONDS`, the stream then cut short."""
+        assert self.db_url is not None  # hold() refused the download otherwise
+        env = {
+            **os.environ,
+            "METROGAMES_EXPORT_DB": self.db_url,
+            "METROGAMES_EXPORT_KEY": self.secret.hex(),
+            "METROGAMES_EXPORT_MONTH": month.name,
+            "METROGAMES_EXPORT_NOW": repr(now),
+        }
+        writer = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "metrogames.web.exports.writer",
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
+            stdin=asyncio.subprocess.DEVNULL, env=env,
+        )  # fmt: skip
+        assert writer.stdout is not None
+        deadline = time.monotonic() + DOWNLOAD_SECONDS
+        try:
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return
+                try:
+                    chunk = await asyncio.wait_for(writer.stdout.read(CHUNK), left)
+                except TimeoutError:
+                    return
+                if not chunk:
+                    return
+                yield chunk
+        finally:
+            if writer.returncode is None:
+                writer.kill()
+            await writer.wait()
+
+
+def _in_memory(url: str) -> bool:
+    """Whether ``url`` is a SQLite database in memory (another process cannot open it)."""
+    parsed = make_url(url)
+    return parsed.get_backend_name() == "sqlite" and parsed.database in (None, "", ":memory:")
