@@ -14,7 +14,7 @@ import os
 import socket
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Required, TextIO, TypedDict
 
@@ -338,18 +338,28 @@ def replay_summary(names: Sequence[object], result: ReplayResult) -> str:
 
 @app.command()
 def replay(
-    records: Annotated[Path, typer.Argument(help="A record, or a JSON-lines file of records.")],
+    records: Annotated[
+        Path,
+        typer.Argument(
+            help="A record, a JSON-lines file of records, or a monthly export (.jsonl.zst)."
+        ),
+    ],
     map_file: Annotated[
         Path | None,
         typer.Option("--map", help="Refuse a record not played on this map (docs/maps.md)."),
     ] = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Replay records, rejecting the first illegal action of each, and print the scores."""
+    """Replay records, rejecting the first illegal action of each, and print the scores; an
+    export's games are read one at a time and its checksum checked at its end."""
+    from metrogames.cli.exports import export_records
+    from metrogames.web.exports.fileformat import is_export
+
     any_bad = False
+    documents = export_records(records) if is_export(records) else read_documents(records)
     try:
         on_map = None if map_file is None else MapCheck.of(map_file)
-        for label, data in read_documents(records):
+        for label, data in documents:
             result, refusal = _replayed(data, on_map)
             any_bad |= not result["valid"]
             if as_json:
@@ -649,7 +659,10 @@ def _play(
 @app.command()
 def stats(
     files: Annotated[
-        list[Path], typer.Argument(help="Result-line files written by simulate --results.")
+        list[Path],
+        typer.Argument(
+            help="Result-line files written by simulate --results, or monthly exports (.jsonl.zst)."
+        ),
     ],
     plot: Annotated[
         Path | None, typer.Option(help="Draw the distributions to this .png or .svg file.")
@@ -658,7 +671,13 @@ def stats(
     as_json: JsonFlag = False,
 ) -> None:
     """Summarise results files; with two runs of the same deals (or two seats at one table),
-    the per-deal difference with a 95% confidence interval; --plot draws them."""
+    the per-deal difference with a 95% confidence interval; --plot draws them. Monthly
+    exports are summarised by game, mode and player count."""
+    from metrogames.web.exports.fileformat import is_export
+
+    if any(is_export(path) for path in files):
+        _export_stats(files, as_json)
+        return
     if plot is not None:
         if plot.suffix.lower() not in (".png", ".svg"):
             raise fail(f"--plot {plot}: the file must end in .png or .svg", 2)
@@ -694,6 +713,35 @@ def stats(
             print_paired(out, pair)
     if plot is not None:
         _plot(runs, pair, plot)
+
+
+def _export_stats(files: list[Path], as_json: bool) -> None:
+    """``stats`` of monthly exports (all the files must be exports)."""
+    from metrogames.cli.exports import export_stats
+    from metrogames.web.exports.fileformat import is_export
+
+    others = [str(path) for path in files if not is_export(path)]
+    if others:
+        raise fail(tr("{paths}: not exports (give exports alone)", paths=", ".join(others)), 2)
+    try:
+        found = [export_stats(path) for path in files]
+    except MetrogamesError as exc:
+        raise fail(said(exc)) from None
+    if as_json:
+        emit_json({"exports": found})
+        return
+    for facts in found:
+        shown = tr("{file}: {month}, {games} games", **facts)
+        if not facts["complete"]:
+            shown += " " + _("(the month is not over)")
+        out.print(shown, markup=False, highlight=False)
+        for g in facts["groups"]:
+            line = tr(
+                "  {game} {mode}, {players} players: {games} games ({rated} rated), mean score "
+                "{mean_score}, bots won {bot_wins} of {bot_seats} bot seats",
+                **g,
+            )
+            out.print(line, markup=False, highlight=False)
 
 
 def _read_run(path: Path, files: list[Path]) -> Run:
@@ -1202,6 +1250,90 @@ def ratings_recompute(
             out.print(line, highlight=False, markup=False)
     if result.differences and not write:
         raise typer.Exit(1)
+
+
+@app.command("export")
+def export_month(
+    month: Annotated[str, typer.Option(help="The month exported, YYYY-MM (UTC).")],
+    out_file: Annotated[Path, typer.Option("--out", help="The export file, NAME.jsonl.zst.")],
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="Database URL (default: METROGAMES_DB, else sqlite:///var/metrogames.db)."
+        ),
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Write the month's export of every finished online and daily game (docs/exports.md),
+    one game at a time, and its checksum beside it (FILE.sha256); a month not over is
+    exported up to now and says so."""
+    import time
+
+    try:
+        from metrogames.web.errors import RoomError
+        from metrogames.web.exports.fileformat import SUFFIX, write_export
+        from metrogames.web.exports.games import MonthGames
+        from metrogames.web.exports.months import parse_month
+        from metrogames.web.exports.service import export_secret
+        from metrogames.web.infra.config import Settings
+        from metrogames.web.infra.db import migrate, open_database, session_factory
+    except ImportError as exc:
+        raise fail(f"export needs the web extra (pip install 'metrogames[web]'): {exc}") from None
+    if not out_file.name.endswith(SUFFIX):
+        raise fail(
+            tr("--out {path}: the file must end in {suffix}", path=out_file, suffix=SUFFIX), 2
+        )
+    _check_out(out_file)
+    try:
+        chosen = parse_month(month)
+    except RoomError as exc:
+        raise fail(f"--month: {say(exc.text) if exc.text else exc.message}", 2) from None
+    settings = Settings()
+    try:
+        engine = open_database(db or settings.db)
+        migrate(engine)
+    except Exception as exc:  # a bad URL, an unreachable database, a failed migration
+        raise fail(f"cannot open the database: {exc}") from None
+    try:
+        sessions = session_factory(engine)
+        games = MonthGames(
+            sessions, export_secret(sessions, settings.export_secret), chosen, time.time()
+        )
+        counted = _Counted(games.lines())
+        size, sha256 = write_export(out_file, games.header(), counted)
+    except OSError as exc:
+        raise fail(tr("cannot write {path}: {why}", path=out_file, why=exc.strerror), 2) from None
+    finally:
+        engine.dispose()
+    facts = {
+        **games.header(),
+        "games": counted.count,
+        "file": str(out_file),
+        "bytes": size,
+        "sha256": sha256,
+    }
+    if as_json:
+        emit_json(facts)
+    else:
+        line = tr(
+            "{games} games of {month} written to {file} ({bytes} bytes, sha256 {sha256})", **facts
+        )
+        if not facts["complete"]:
+            line += " " + tr("(the month is not over: games until {until})", until=facts["until"])
+        out.print(line, markup=False, highlight=False)
+
+
+class _Counted(Iterable[Any]):
+    """An iterable that counts what it hands on (``count``)."""
+
+    def __init__(self, items: Iterable[Any]) -> None:
+        self.items = items
+        self.count = 0
+
+    def __iter__(self) -> Iterator[Any]:
+        for item in self.items:
+            self.count += 1
+            yield item
 
 
 flow_help(app)  # last: every command is registered

@@ -62,6 +62,7 @@ from metrogames.web.accounts.service import Accounts
 from metrogames.web.api import accounts as accounts_api
 from metrogames.web.api import chat as chat_api
 from metrogames.web.api import daily as daily_api
+from metrogames.web.api import exports as exports_api
 from metrogames.web.api import lobby as lobby_api
 from metrogames.web.api import ops, quickmatch, ws
 from metrogames.web.api import ratings as ratings_api
@@ -72,6 +73,7 @@ from metrogames.web.chat.service import Chat
 from metrogames.web.daily.rules import DailyRules, load_secret
 from metrogames.web.daily.service import DailyService
 from metrogames.web.errors import RoomError
+from metrogames.web.exports.service import Exports, export_secret
 from metrogames.web.infra.cluster import Cluster, connect
 from metrogames.web.infra.config import Settings
 from metrogames.web.infra.csrf import SameSite, parse_origins
@@ -281,7 +283,8 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
 
 def _add_services(app: FastAPI, settings: Settings, engine: Engine) -> None:
     """The app's services in ``app.state``: limits, sockets, jobs, rooms (with the ratings and
-    the daily rules listening), chat, views, players, accounts, sign-in back-off, daily."""
+    the daily rules listening), chat, views, players, accounts, sign-in back-off, daily,
+    exports."""
     app.state.settings = settings
     app.state.checkpoints = Checkpoints(engine)
     app.state.limits = RateLimits(settings)
@@ -320,6 +323,9 @@ def _add_services(app: FastAPI, settings: Settings, engine: Engine) -> None:
     )
     app.state.daily = DailyService(
         rooms, app.state.players, daily_rules, settings.daily_guest_ranked
+    )
+    app.state.exports = Exports(
+        rooms.sessions, export_secret(rooms.sessions, settings.export_secret), settings.db
     )
 
 
@@ -393,6 +399,7 @@ def _add_routes(app: FastAPI) -> None:
         chat_api.router,
         lobby_api.router,
         quickmatch.router,
+        exports_api.router,
         ws.router,
         ops.router,
     ):

@@ -371,6 +371,27 @@ class Accounts:
             raise name_taken(name) from None
         return Account(account.id, name, account.player_id)
 
+    def export_name(self, account: Account) -> bool:
+        """Whether the monthly exports show ``account``'s name (``accounts.export_name``;
+        false, the default: its pseudonym)."""
+        with self.sessions() as session:
+            return bool(
+                session.scalar(select(AccountRow.export_name).where(AccountRow.id == account.id))
+            )
+
+    def set_export_name(self, account: Account, show: bool) -> None:
+        """``PUT /api/accounts/me/export-name`` ``{"show"}``: the monthly exports show the
+        account's name (``True``) or its pseudonym (``False``) from the next export written.
+
+        Raises:
+            RoomError: 401 ``bad-session`` when the account is gone.
+        """
+        with self.sessions.begin() as session:
+            row = session.get(AccountRow, account.id)
+            if row is None:
+                raise RoomError(401, "bad-session", "this needs a signed-in account")
+            row.export_name = show
+
     def get(self, account_id: str) -> Account:
         """The account ``account_id``.
 

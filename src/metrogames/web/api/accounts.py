@@ -25,7 +25,14 @@ from metrogames.i18n import N_
 from metrogames.web.accounts.backoff import SignInBackoff
 from metrogames.web.accounts.names import skeleton_digest
 from metrogames.web.accounts.service import COOKIE, Account, Accounts
-from metrogames.web.api.bodies import AccountBody, AccountNameBody, NoBody, PasswordBody, SignInBody
+from metrogames.web.api.bodies import (
+    AccountBody,
+    AccountNameBody,
+    ExportNameBody,
+    NoBody,
+    PasswordBody,
+    SignInBody,
+)
 from metrogames.web.api.common import bearer, charge, read_body
 from metrogames.web.api.jobs import requester, while_connected
 from metrogames.web.checks import hash_token
@@ -76,13 +83,15 @@ def _set_cookie(request: Request, response: Response, token: str) -> None:
 
 
 def account_json(request: Request, account: Account) -> Mapping[str, object]:
-    """``{"account", "name", "player", "players"}`` (``players``: the owned players, its own
-    first)."""
+    """``{"account", "name", "player", "players", "export_name"}`` (``players``: the owned
+    players, its own first; ``export_name``: the monthly exports show its name, else its
+    pseudonym)."""
     return {
         "account": account.id,
         "name": account.name,
         "player": account.player_id,
         "players": accounts(request).players_of(account),
+        "export_name": accounts(request).export_name(account),
     }
 
 
@@ -178,6 +187,16 @@ async def rename(request: Request) -> Mapping[str, object]:
     body = await read_body(request, AccountNameBody, N_("a rename"))
     renamed = await asyncio.to_thread(accounts(request).rename, account, body.name)
     return await asyncio.to_thread(account_json, request, renamed)
+
+
+@router.put("/accounts/me/export-name")
+async def set_export_name(request: Request) -> Mapping[str, object]:
+    """Show the account's name in the monthly exports, or not: ``{"show"}`` → as
+    ``GET /api/accounts/me``."""
+    account = await account_of(request)
+    body = await read_body(request, ExportNameBody, N_("an export setting"))
+    await asyncio.to_thread(accounts(request).set_export_name, account, body.show)
+    return await asyncio.to_thread(account_json, request, account)
 
 
 @router.post("/accounts/me/claim")

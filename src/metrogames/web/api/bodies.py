@@ -177,6 +177,13 @@ class AccountNameBody(Body):
     name: AccountName
 
 
+class ExportNameBody(Body):
+    """``PUT /api/accounts/me/export-name``: whether the monthly exports show the account's
+    name (false: its pseudonym)."""
+
+    show: bool
+
+
 class PasswordBody(Body):
     """``POST /api/accounts/me/password``: the current password and the new one."""
 

@@ -8,17 +8,16 @@ makes these first and hands them to both (``docs/web-api.md``, "The daily challe
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
 from functools import lru_cache
 
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from metrogames.games import daily_games
 from metrogames.web.daily import deal as dd
-from metrogames.web.infra.models import DailyAttemptRow, ServerSecretRow
+from metrogames.web.infra.models import DailyAttemptRow
+from metrogames.web.infra.secrets import server_secret
 from metrogames.web.rooms.tables import Progress, Table
 
 SECRET_NAME = "daily"
@@ -26,22 +25,8 @@ SECRET_NAME = "daily"
 
 def load_secret(sessions: sessionmaker[Session], configured: str | None) -> bytes:
     """The daily secret: ``configured`` (``METROGAMES_DAILY_SECRET``) when set, else a random
-    one made once and kept in ``server_secrets`` (the first server to store it wins)."""
-    if configured:
-        return configured.encode("utf-8")
-    with sessions() as session:
-        row = session.get(ServerSecretRow, SECRET_NAME)
-        if row is not None:
-            return row.value.encode("utf-8")
-    try:
-        with sessions.begin() as session:
-            session.add(ServerSecretRow(name=SECRET_NAME, value=secrets.token_hex(32)))
-    except IntegrityError:
-        pass  # another server made it first
-    with sessions() as session:
-        row = session.get(ServerSecretRow, SECRET_NAME)
-        assert row is not None
-        return row.value.encode("utf-8")
+    one made once and kept in ``server_secrets`` (:func:`~metrogames.web.infra.secrets.server_secret`)."""
+    return server_secret(sessions, SECRET_NAME, configured)
 
 
 class DailyRules:

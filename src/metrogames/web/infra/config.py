@@ -48,6 +48,9 @@ request accepts at once, 3, and how many more per second waited, 0.5),
 ``METROGAMES_QUICKMATCH_EXPIRY`` (seconds a request waits at most, 900) and
 ``METROGAMES_QUICKMATCH_LIVE_CLOCK`` and ``METROGAMES_QUICKMATCH_TURN_CLOCK`` (the turn clock,
 seconds, of a live table, 90, and of a turn-based one, 86400).
+``METROGAMES_EXPORT_SECRET`` (the key of the exports' pseudonyms; when unset, a random one is
+made once and kept in the database) and ``METROGAMES_RATE_EXPORTS`` (monthly exports one client
+address may download; ``4/minute;20/hour``): :mod:`metrogames.web.exports`.
 ``METROGAMES_LOG_FORMAT`` (``json``: one JSON object per line; ``text``: plain lines for
 development) and ``METROGAMES_LOG_LEVEL`` (``warning``; ``info`` adds the access log):
 :mod:`.logs`.
@@ -162,6 +165,7 @@ class Settings(BaseSettings):
     clock_unit: float = 1.0
     handover_grace: float = 30.0
     daily_secret: str | None = None
+    export_secret: str | None = None
     daily_expert: str = "expert"
     room_idle: float = 600.0
     finished_idle: float = 60.0
@@ -177,6 +181,7 @@ class Settings(BaseSettings):
     rate_chat: str = "10/minute;100/hour"
     rate_sockets: str = "60/minute;1000/hour"
     rate_lobby: str = "60/minute;1000/hour"
+    rate_exports: str = "4/minute;20/hour"
     lobby_expiry: float = Field(default=1800.0, gt=0, le=30 * 86_400)
     lobby_queue: int = Field(default=64, ge=1, le=10_000)
     rate_quickmatch: str = "30/minute;300/hour"

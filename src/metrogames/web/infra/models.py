@@ -59,6 +59,9 @@ class RoomRow(Base):
     bots_due: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     listed_until: Mapped[float | None] = mapped_column(Float, nullable=True)
     host_away: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    finished: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
+    """When the game ended (epoch seconds; null: not finished): the month a monthly export
+    (:mod:`metrogames.web.exports`) puts it in (index ``ix_rooms_finished``)."""
 
 
 class SeatRow(Base):
@@ -211,6 +214,9 @@ class AccountRow(Base):
     password_hash: Mapped[str] = mapped_column(String(256))
     player_id: Mapped[str] = mapped_column(String(10), ForeignKey("players.id"), unique=True)
     created: Mapped[float] = mapped_column(Float)
+    export_name: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """The owner lets the monthly exports show the account's name (false, the default: a
+    stable pseudonym, :mod:`metrogames.web.exports.pseudonyms`)."""
 
 
 class AccountSessionRow(Base):
@@ -257,6 +263,23 @@ class RatedGameRow(Base):
         String(8), ForeignKey("rooms.id", ondelete="CASCADE"), unique=True
     )
     finished: Mapped[float] = mapped_column(Float)
+
+
+class RatedSeatRow(Base):
+    """A seat's rating in a rated game (:class:`RatedGameRow` ``rated_id``) before and after
+    it: ``mu_before``, ``sigma_before``, ``mu_after``, ``sigma_after`` (a bot's fixed rating,
+    and an account's prior in its first game, are its before; a bot's after is its before)."""
+
+    __tablename__ = "rated_seats"
+
+    rated_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("rated_games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
 
 
 class ChatRow(Base):

@@ -58,6 +58,7 @@ WHAT = {
     "sockets": N_("WebSocket connections"),
     "lobby": N_("lobby requests"),
     "quickmatch": N_("play now requests"),
+    "exports": N_("export downloads"),
 }
 """The limited kinds of request and how a refusal names them."""
 
@@ -91,7 +92,7 @@ class RateLimits:
     """The limits of :class:`~metrogames.web.infra.config.Settings` (``rate_rooms``,
     ``rate_players``, ``rate_joins``, ``rate_replays``, ``rate_scores``, ``rate_hints``,
     ``rate_accounts``, ``rate_signins``, ``rate_analyses``, ``rate_chat``, ``rate_sockets``, ``rate_lobby``,
-    ``rate_quickmatch``)."""
+    ``rate_quickmatch``, ``rate_exports``)."""
 
     def __init__(self, settings: Settings) -> None:
         self.local = MovingWindowRateLimiter(MemoryStorage())
@@ -128,6 +129,7 @@ class RateLimits:
             "sockets": parse_many(settings.rate_sockets),
             "lobby": parse_many(settings.rate_lobby),
             "quickmatch": parse_many(settings.rate_quickmatch),
+            "exports": parse_many(settings.rate_exports),
         }
 
     async def charge(self, kind: str, connection: HTTPConnection) -> None:

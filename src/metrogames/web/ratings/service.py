@@ -35,7 +35,14 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from metrogames.core.protocol import Action, State
 from metrogames.games import game_from_options
-from metrogames.web.infra.models import ActionRow, RatedGameRow, RatingRow, RoomRow, SeatRow
+from metrogames.web.infra.models import (
+    ActionRow,
+    RatedGameRow,
+    RatedSeatRow,
+    RatingRow,
+    RoomRow,
+    SeatRow,
+)
 from metrogames.web.rooms.tables import Progress, Table, loaded_seed
 
 MODEL = PlackettLuce()
@@ -118,16 +125,27 @@ def rated(seats: list[SeatFacts]) -> bool:
     return True
 
 
+@dataclass(frozen=True)
+class SeatRating:
+    """One seat's rating in a rated game: ``seat``, its rating's ``key`` (``None``: a bot) and
+    its ``(mu, sigma)`` ``before`` and ``after`` the game (a bot's after is its before)."""
+
+    seat: int
+    key: Key | None
+    before: tuple[float, float]
+    after: tuple[float, float]
+
+
 def rate(
     ratings: dict[Key, Rating],
     rated_id: int,
     game: str,
     seats: list[SeatFacts],
     outcome: list[int],
-) -> list[Key]:
+) -> list[SeatRating]:
     """Rate one game of :func:`rated` seats in ``ratings`` (changed in place): the accounts'
-    ratings for ``game`` and ``len(seats)`` players move by the outcome's ranks; returns the
-    keys changed (none for a game that is not rated)."""
+    ratings for ``game`` and ``len(seats)`` players move by the outcome's ranks; returns every
+    seat's rating before and after, in seat order (none for a game that is not rated)."""
     if not rated(seats):
         return []
     players = len(seats)
@@ -144,14 +162,28 @@ def rate(
         else:
             teams.append([MODEL.rating(mu=BOT_MU.get(s.bot or "", MODEL.mu), sigma=BOT_SIGMA)])
     after = MODEL.rate(teams, ranks=list(outcome))
-    changed = []
-    for key, team in zip(keys, after, strict=True):
+    changes = []
+    for seat, (key, team, new) in enumerate(zip(keys, teams, after, strict=True)):
+        before = (team[0].mu, team[0].sigma)
         if key is None:
+            changes.append(SeatRating(seat, None, before, before))
             continue
         games = ratings[key].games + 1 if key in ratings else 1
-        ratings[key] = Rating(team[0].mu, team[0].sigma, games, rated_id)
-        changed.append(key)
-    return changed
+        ratings[key] = Rating(new[0].mu, new[0].sigma, games, rated_id)
+        changes.append(SeatRating(seat, key, before, (new[0].mu, new[0].sigma)))
+    return changes
+
+
+def rated_seat_row(rated_id: int, change: SeatRating) -> RatedSeatRow:
+    """The stored row of a seat's rating before and after rated game ``rated_id``."""
+    return RatedSeatRow(
+        rated_id=rated_id,
+        seat=change.seat,
+        mu_before=change.before[0],
+        sigma_before=change.before[1],
+        mu_after=change.after[0],
+        sigma_after=change.after[1],
+    )
 
 
 def seat_facts(session: Session, room: str) -> list[SeatFacts]:
@@ -204,8 +236,10 @@ def finished(session: Session, table: Table, progress: Progress, now: float) -> 
     players = len(seats)
     keys = [(s.account, table.game, players) for s in seats if s.human and s.account]
     ratings = stored(session, keys)
-    for key in rate(ratings, row.id, table.game, seats, ranks(progress.state)):
-        session.merge(rating_row(key, ratings[key]))  # inserted, or the stored one updated
+    for change in rate(ratings, row.id, table.game, seats, ranks(progress.state)):
+        session.add(rated_seat_row(row.id, change))
+        if change.key is not None:  # inserted, or the stored one updated
+            session.merge(rating_row(change.key, ratings[change.key]))
 
 
 def final_state(session: Session, room: str) -> State[Action]:
@@ -226,18 +260,20 @@ def final_state(session: Session, room: str) -> State[Action]:
     return state
 
 
-def recompute(session: Session) -> dict[Key, Rating]:
+def recompute(session: Session) -> tuple[dict[Key, Rating], dict[int, list[SeatRating]]]:
     """Every rating, rated again from nothing: each rated game's stored actions replayed by
-    the engine, in the order the games were rated."""
+    the engine, in the order the games were rated; and each rated game's seats' ratings
+    before and after it (by ``rated_id``)."""
     ratings: dict[Key, Rating] = {}
+    games: dict[int, list[SeatRating]] = {}
     for rated_id, room, game in session.execute(
         select(RatedGameRow.id, RatedGameRow.room_id, RoomRow.game)
         .join(RoomRow, RoomRow.id == RatedGameRow.room_id)
         .order_by(RatedGameRow.id)
     ):
         state = final_state(session, room)
-        rate(ratings, rated_id, game, seat_facts(session, room), ranks(state))
-    return ratings
+        games[rated_id] = rate(ratings, rated_id, game, seat_facts(session, room), ranks(state))
+    return ratings, games
 
 
 def differences(old: dict[Key, Rating], new: dict[Key, Rating]) -> list[str]:
@@ -250,10 +286,15 @@ def differences(old: dict[Key, Rating], new: dict[Key, Rating]) -> list[str]:
     return lines
 
 
-def write(session: Session, ratings: dict[Key, Rating]) -> None:
-    """Replace every stored rating by ``ratings``."""
+def write(
+    session: Session, ratings: dict[Key, Rating], games: dict[int, list[SeatRating]]
+) -> None:
+    """Replace every stored rating by ``ratings``, and every rated game's seats' ratings
+    before and after it by ``games`` (by ``rated_id``)."""
     session.execute(delete(RatingRow))
+    session.execute(delete(RatedSeatRow))
     session.add_all(rating_row(key, r) for key, r in ratings.items())
+    session.add_all(rated_seat_row(i, c) for i, changes in games.items() for c in changes)
 
 
 def rating_row(key: Key, rating: Rating) -> RatingRow:
@@ -285,8 +326,8 @@ def check_database(sessions: sessionmaker[Session], store: bool = False) -> Chec
     with ``store``, the recomputed ratings replace the stored ones (one transaction)."""
     with sessions.begin() as session:
         games = len(session.scalars(select(RatedGameRow.id)).all())
-        new = recompute(session)
+        new, seats = recompute(session)
         found = differences(stored(session), new)
         if store:
-            write(session, new)
+            write(session, new, seats)
     return Check(games, len(new), found)

@@ -299,6 +299,8 @@ class Playing:
         room: RoomChange = {}
         if status is not None:
             room["status"] = status
+        if status == "finished":
+            room["finished"] = time.time()
         if deadline != table.deadline:
             room["deadline"] = deadline
         if due != table.bots_due:

@@ -58,9 +58,11 @@ Extra = Callable[[Session, Table], None]
 
 
 class RoomChange(TypedDict, total=False):
-    """The columns of a room's row a change sets (those it leaves out stay)."""
+    """The columns of a room's row a change sets (those it leaves out stay; ``finished``: when
+    the game ended, epoch seconds)."""
 
     status: str
+    finished: float
     deadline: float | None
     bots_due: bool
 

@@ -36,7 +36,7 @@ export function accountPanel(navigate, onChange) {
     }
     section.append(h("button", { class: "btn small", type: "button", id: "sign-out", onclick: async () => {
       try { await API.signOut(); onChange(); } catch (err) { toast(t("account.cannot-sign-out", { error: err.message })); }
-    } }, t("account.sign-out")), securityPanel());
+    } }, t("account.sign-out")), exportsPanel(me), securityPanel());
     return section;
   }
   const name = h("input", { id: "account-name", maxlength: "64", autocomplete: "username", required: true, "aria-describedby": "name-rule" });
@@ -78,6 +78,26 @@ export function accountPanel(navigate, onChange) {
     h("p", { class: "muted small" }, t("account.guest-help")),
     form);
   return section;
+}
+
+// -- open data: the account's name or its pseudonym in the monthly exports (docs/exports.md) --
+function exportsPanel(me) {
+  const box = h("input", { id: "export-name", type: "checkbox", "aria-describedby": "export-name-help" });
+  box.checked = Boolean(me.export_name);
+  box.addEventListener("change", async () => {
+    box.disabled = true;
+    try {
+      const saved = await API.setExportName(box.checked);
+      box.checked = Boolean(saved.export_name);
+      toast(t("account.export-name-saved"), "info");
+    } catch (err) {
+      box.checked = !box.checked;
+      toast(t("account.cannot-save", { error: err.message }));
+    } finally { box.disabled = false; }
+  });
+  return h("div", { class: "account-exports" },
+    h("label", { class: "share-opt" }, box, " ", t("account.export-name")),
+    h("p", { class: "muted small", id: "export-name-help" }, t("account.export-name-help")));
 }
 
 // -- password and sessions, signed in ---------------------------------------------------------

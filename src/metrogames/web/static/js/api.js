@@ -341,6 +341,11 @@ export async function signOut() {
 // The password changes and every other session of the account ends: {"sessions_ended": n}.
 export const changePassword = (password, newPassword) =>
   api("POST", "/api/accounts/me/password", { password, new_password: newPassword });
+// Whether the monthly exports show the account's name (else a stable pseudonym): the account.
+export async function setExportName(show) {
+  account = await api("PUT", "/api/accounts/me/export-name", { show });
+  return account;
+}
 // Every other session of the account ends (the other browsers are signed out).
 export const signOutOthers = () => api("DELETE", "/api/sessions/others");
 
