@@ -18,6 +18,8 @@ import sys
 import time
 from pathlib import Path
 
+from sqlalchemy import insert
+
 from metrogames.core.protocol import CHANCE
 from metrogames.games import load_game
 from metrogames.web.infra.db import migrate, open_database
@@ -33,8 +35,8 @@ def fill(url: str, games: int) -> None:
     rng = random.Random(0)
     game = load_game("london", players=2)
     with engine.begin() as c:
-        c.execute(PlayerRow.__table__.insert(), [{"id": "player0001", "name": "Ada", "token_hash": "0" * 64, "created": 0.0}])
-        c.execute(AccountRow.__table__.insert(), [{"id": "account001", "name": "Ada", "name_key": "ada", "password_hash": "x", "player_id": "player0001", "created": 0.0}])
+        c.execute(insert(PlayerRow), [{"id": "player0001", "name": "Ada", "token_hash": "0" * 64, "created": 0.0}])
+        c.execute(insert(AccountRow), [{"id": "account001", "name": "Ada", "name_key": "ada", "password_hash": "x", "player_id": "player0001", "created": 0.0}])
     for start in range(0, games, 500):
         rooms, seats, actions = [], [], []
         for i in range(start, min(games, start + 500)):
@@ -54,9 +56,9 @@ def fill(url: str, games: int) -> None:
             seats.append({"room_id": room, "seat": 0, "name": "Ada", "human": True, "bot": None, "token_hash": "1" * 64, "account_id": "account001"})
             seats.append({"room_id": room, "seat": 1, "name": "bot:random", "human": False, "bot": "random", "token_hash": None, "account_id": None})
         with engine.begin() as c:
-            c.execute(RoomRow.__table__.insert(), rooms)
-            c.execute(SeatRow.__table__.insert(), seats)
-            c.execute(ActionRow.__table__.insert(), actions)
+            c.execute(insert(RoomRow), rooms)
+            c.execute(insert(SeatRow), seats)
+            c.execute(insert(ActionRow), actions)
     engine.dispose()
 
 
