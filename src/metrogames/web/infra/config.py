@@ -169,6 +169,7 @@ class Settings(BaseSettings):
     rate_chat: str = "10/minute;100/hour"
     rate_sockets: str = "60/minute;1000/hour"
     rate_lobby: str = "60/minute;1000/hour"
+    rate_bot: str = "120/minute;3000/hour"
     lobby_expiry: float = Field(default=1800.0, gt=0, le=30 * 86_400)
     lobby_queue: int = Field(default=64, ge=1, le=10_000)
     analysis_budget: str = "normal"
@@ -222,6 +223,7 @@ class Settings(BaseSettings):
         "rate_chat",
         "rate_sockets",
         "rate_lobby",
+        "rate_bot",
     )
     @classmethod
     def _rate(cls, value: str) -> str:

@@ -57,6 +57,7 @@ WHAT = {
     "chat": N_("chat messages"),
     "sockets": N_("WebSocket connections"),
     "lobby": N_("lobby requests"),
+    "bot": N_("bot requests"),
 }
 """The limited kinds of request and how a refusal names them."""
 
@@ -89,7 +90,7 @@ def exempt(connection: HTTPConnection, exempted: tuple[Network, ...]) -> bool:
 class RateLimits:
     """The limits of :class:`~metrogames.web.infra.config.Settings` (``rate_rooms``,
     ``rate_players``, ``rate_joins``, ``rate_replays``, ``rate_scores``, ``rate_hints``,
-    ``rate_accounts``, ``rate_signins``, ``rate_analyses``, ``rate_chat``, ``rate_sockets``, ``rate_lobby``)."""
+    ``rate_accounts``, ``rate_signins``, ``rate_analyses``, ``rate_chat``, ``rate_sockets``, ``rate_lobby``, ``rate_bot``: per bot token)."""
 
     def __init__(self, settings: Settings) -> None:
         self.local = MovingWindowRateLimiter(MemoryStorage())
@@ -125,6 +126,7 @@ class RateLimits:
             "chat": parse_many(settings.rate_chat),
             "sockets": parse_many(settings.rate_sockets),
             "lobby": parse_many(settings.rate_lobby),
+            "bot": parse_many(settings.rate_bot),
         }
 
     async def charge(self, kind: str, connection: HTTPConnection) -> None:
