@@ -1090,7 +1090,9 @@ def jobs_worker(
             stop_workers,
         )
     except ImportError as exc:
-        raise fail(f"job workers need the web extra (pip install 'metrogames[web]'): {exc}") from None
+        raise fail(
+            f"job workers need the web extra (pip install 'metrogames[web]'): {exc}"
+        ) from None
     url = redis or os.environ.get("METROGAMES_REDIS_URL")
     if not url:
         raise fail("job workers need the Redis server (--redis redis://host:port/0)", 2)
@@ -1111,6 +1113,38 @@ def jobs_worker(
         pass
     finally:
         stop_workers(processes)
+
+
+bot_app = typer.Typer(no_args_is_help=True, help="A bot account's reference client.")
+app.add_typer(bot_app, name="bot")
+
+
+@bot_app.command("run")
+def bot_run(
+    server: Annotated[
+        str, typer.Option("--server", help="The server's URL, e.g. http://localhost:8000.")
+    ],
+    token_file: Annotated[
+        Path, typer.Option("--token-file", help="A file holding the bot account's API token.")
+    ],
+    level: Annotated[
+        str, typer.Option("--level", help="The bot that decides (a level or algorithm).")
+    ] = "expert",
+    games: Annotated[
+        int | None,
+        typer.Option("--games", min=1, help="Stop after this many games (default: never)."),
+    ] = None,
+) -> None:
+    """Play as a bot account through the public bot API only: accept the challenges of the
+    games it declares, play each game it is seated in (docs/web-api.md, "Bot accounts")."""
+    from metrogames.cli.botclient import BotClient
+
+    try:
+        token = token_file.read_text(encoding="utf-8").strip()
+        client = BotClient(server, token, level, games)
+    except (OSError, ValueError) as exc:
+        raise fail(str(exc)) from None
+    client.run()
 
 
 ratings_app = typer.Typer(
@@ -1183,9 +1217,9 @@ app.add_typer(train_app, name="train")
 def train_value(
     game: Annotated[str, typer.Argument(help="A game with value features: london, paris.")],
     games: Annotated[int, typer.Option(help="Training games (game i: the deal of seed+i).")] = 2000,
-    out_file: Annotated[Path, typer.Option("--out", help="The weights file to write (.npz).")] = Path(
-        "weights.npz"
-    ),
+    out_file: Annotated[
+        Path, typer.Option("--out", help="The weights file to write (.npz).")
+    ] = Path("weights.npz"),
     seed: Annotated[int, typer.Option(help="Base seed: deals, behaviour bot, first weights.")] = 1,
     deals: Annotated[
         Path | None, typer.Option(help="A JSON-lines manifest of deal records instead of seeds.")
@@ -1219,8 +1253,13 @@ def train_value(
     _check_seeds(seed, games)
     _check_out(out_file)
     try:
-        model = train(config, kept, records, lambda line: err.print(line, highlight=False),
-                      resume=resume is not None)
+        model = train(
+            config,
+            kept,
+            records,
+            lambda line: err.print(line, highlight=False),
+            resume=resume is not None,
+        )
     except WeightsError as exc:
         raise fail(str(exc)) from None
     except (MetrogamesError, ValueError) as exc:
