@@ -45,17 +45,23 @@ def seated(client: TestClient, token: str) -> tuple[str, dict[str, Any]]:
     code = room["room"]["room"]
     account = client.get("/api/bot/account", headers=auth(token)).json()["account"]
     host = auth(room["host_token"])
-    r = client.post(f"/api/rooms/{code}/invitations", headers=host, json={"seat": 1, "account": account})
+    r = client.post(
+        f"/api/rooms/{code}/invitations", headers=host, json={"seat": 1, "account": account}
+    )
     assert r.status_code == 201, r.text
     invitation = r.json()
     assert invitation["status"] == "pending" and invitation["game"] == "london"
-    r = client.post(f"/api/bot/invitations/{invitation['id']}/accept", headers=bot_headers(token), json={})
+    r = client.post(
+        f"/api/bot/invitations/{invitation['id']}/accept", headers=bot_headers(token), json={}
+    )
     assert r.status_code == 200, r.text
     assert r.json() == {"room": code, "seat": 1}
     return code, room
 
 
-def test_a_token_is_shown_once_stored_as_its_sha256_and_listed_without_it(client: TestClient) -> None:
+def test_a_token_is_shown_once_stored_as_its_sha256_and_listed_without_it(
+    client: TestClient,
+) -> None:
     _, token = bot_account(client)
     assert token.startswith("mgb_") and len(token) >= 40
     listed = client.get("/api/accounts/me/bot/tokens").json()
@@ -76,7 +82,11 @@ def test_a_revoked_token_stops_at_once_and_a_token_is_no_session(client: TestCli
     body = {"password": PASSWORD, "new_password": "another horse battery"}
     r = client.post("/api/accounts/me/password", headers=bot_headers(token), json=body)
     assert r.status_code == 401 and r.json()["reason"] == "bad-session"
-    r = client.post("/api/accounts/me/bot/tokens", headers=bot_headers(token), json={"name": "x", "scopes": ["play"]})
+    r = client.post(
+        "/api/accounts/me/bot/tokens",
+        headers=bot_headers(token),
+        json={"name": "x", "scopes": ["play"]},
+    )
     assert r.status_code == 401
     # the bot routes never read a cookie: a session alone is refused
     client.cookies.set(COOKIE, signed_in or "")
@@ -93,7 +103,9 @@ def test_a_read_token_cannot_play_and_an_undeclared_game_is_refused(client: Test
     room = create(client, game="london", mode="online", seats=[{"name": "Ada"}, {}])
     code = room["room"]["room"]
     r = client.post(
-        f"/api/rooms/{code}/invitations", headers=auth(room["host_token"]), json={"seat": 1, "account": account}
+        f"/api/rooms/{code}/invitations",
+        headers=auth(room["host_token"]),
+        json={"seat": 1, "account": account},
     )
     assert r.status_code == 409 and r.json()["reason"] == "not-declared"
     r = client.post(f"/api/bot/rooms/{code}/join", headers=bot_headers(read_only), json={"seat": 1})
@@ -109,11 +121,17 @@ def test_only_the_host_invites_and_a_declined_invitation_seats_nobody(client: Te
     assert r.status_code == 403
     r = client.post(f"/api/rooms/{code}/invitations", headers=auth(room["host_token"]), json=body)
     invitation = r.json()["id"]
-    again = client.post(f"/api/rooms/{code}/invitations", headers=auth(room["host_token"]), json=body)
+    again = client.post(
+        f"/api/rooms/{code}/invitations", headers=auth(room["host_token"]), json=body
+    )
     assert again.status_code == 409
-    r = client.post(f"/api/bot/invitations/{invitation}/decline", headers=bot_headers(token), json={})
+    r = client.post(
+        f"/api/bot/invitations/{invitation}/decline", headers=bot_headers(token), json={}
+    )
     assert r.status_code == 204
-    r = client.post(f"/api/bot/invitations/{invitation}/accept", headers=bot_headers(token), json={})
+    r = client.post(
+        f"/api/bot/invitations/{invitation}/accept", headers=bot_headers(token), json={}
+    )
     assert r.status_code == 404
     with client.app.state.rooms.sessions() as session:  # type: ignore[attr-defined]
         status = session.scalar(select(InvitationRow.status).where(InvitationRow.id == invitation))
@@ -124,30 +142,50 @@ def test_only_the_host_invites_and_a_declined_invitation_seats_nobody(client: Te
 def test_a_bot_moves_only_in_turn_and_sees_only_its_seat(client: TestClient) -> None:
     code, room = seated(client, bot_account(client)[1])
     _, other = bot_account(client)
-    start = client.post(f"/api/rooms/{code}/start", headers=bot_headers(room["host_token"]), json={})
+    start = client.post(
+        f"/api/rooms/{code}/start", headers=bot_headers(room["host_token"]), json={}
+    )
     assert start.status_code == 200, start.text
     # a bot seated nowhere in this room cannot act in it
-    r = client.post(f"/api/bot/games/{code}/move", headers=bot_headers(other), json={"action": "pass", "step": 0})
+    r = client.post(
+        f"/api/bot/games/{code}/move",
+        headers=bot_headers(other),
+        json={"action": "pass", "step": 0},
+    )
     assert r.status_code == 404
     human = view(client, code, room["tokens"]["0"])
     assert human["to_move"] == [0, 1]  # London: a simultaneous turn
 
 
-def test_the_game_stream_of_a_finished_game_gives_the_seats_view_and_ends(client: TestClient) -> None:
+def test_the_game_stream_of_a_finished_game_gives_the_seats_view_and_ends(
+    client: TestClient,
+) -> None:
     _, token = bot_account(client)
     code, room = seated(client, token)
     host = bot_headers(room["host_token"])
     assert client.post(f"/api/rooms/{code}/start", headers=host, json={}).status_code == 200
     seen = view(client, code, room["tokens"]["0"])
     step = seen["step"]
-    r = client.post(f"/api/bot/games/{code}/move", headers=bot_headers(token), json={"action": "pass", "step": step + 5})
+    r = client.post(
+        f"/api/bot/games/{code}/move",
+        headers=bot_headers(token),
+        json={"action": "pass", "step": step + 5},
+    )
     assert r.status_code == 409 and r.json()["reason"] == "stale-step"
-    r = client.post(f"/api/bot/games/{code}/move", headers=bot_headers(token), json={"action": "pass", "step": step})
+    r = client.post(
+        f"/api/bot/games/{code}/move",
+        headers=bot_headers(token),
+        json={"action": "pass", "step": step},
+    )
     assert r.status_code == 200, r.text
     mine = r.json()
     assert mine["you"] == 1
     # the bot played its seat's action; the human's view says seat 1 has acted, not what
     human = view(client, code, room["tokens"]["0"])
     assert 1 not in human["to_move"] and 0 in human["to_move"]
-    r = client.post(f"/api/bot/games/{code}/move", headers=bot_headers(token), json={"action": "pass", "step": step})
+    r = client.post(
+        f"/api/bot/games/{code}/move",
+        headers=bot_headers(token),
+        json={"action": "pass", "step": step},
+    )
     assert r.status_code == 409 and r.json()["reason"] in ("not-your-turn", "stale-step")
