@@ -2,7 +2,8 @@
 characters, nesting thousands deep, numbers too large or not finite, bytes that are not text —
 against every route that reads a body, path or query, and every WebSocket message type. No
 answer is a 5xx, every refusal is ``{"error", "reason"}``, the socket never closes, and after
-the barrage the rooms still answer and play. On SQLite and PostgreSQL."""
+the barrage the rooms still answer and play. The bot API's routes too (a bot account seated
+in a started room, its token among the tokens tried). On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -159,6 +160,19 @@ class Scene:
         signed = client.post("/api/accounts", json={"name": name, "password": "long enough"})
         assert signed.status_code == 201, signed.text
         self.account, self.name = signed.json()["account"], name
+        # the account is a bot, seated (by a host's invitation) in a started London room
+        assert client.put("/api/accounts/me/bot", json={"games": ["london"]}).status_code == 200
+        made = client.post("/api/accounts/me/bot/tokens", json={"name": "f", "scopes": ["read", "play"]})
+        self.bot = made.json()["token"]
+        made = create(client, game="london", mode="online", seats=[{"name": "Ida"}, {}])
+        self.bot_room, self.bot_host = made["room"]["room"], made["host_token"]
+        asked = client.post(f"/api/rooms/{self.bot_room}/invitations", headers=auth(self.bot_host) | JSON,
+                            json={"seat": 1, "account": self.account}).json()
+        accepted = client.post(f"/api/bot/invitations/{asked['id']}/accept", headers=auth(self.bot) | JSON, json={})
+        assert accepted.status_code == 200, accepted.text
+        started = client.post(f"/api/rooms/{self.bot_room}/start", headers=auth(self.bot_host) | JSON)
+        assert started.status_code == 200, started.text
+        self.bot_step = st.builds(lambda: view(client, self.bot_room)["step"])
         client.app.state.settings.analysis_budget = "quick"  # type: ignore[attr-defined]
         client.app.state.rooms.clock = lambda: float("inf")  # type: ignore[attr-defined]
         self.step = st.builds(lambda: view(client, self.room)["step"])
@@ -168,7 +182,7 @@ class Scene:
     def routes(self) -> st.SearchStrategy[tuple[str, str, str | None, bytes]]:
         """``(method, url, token, body)`` for every route that reads a body; half the time
         with the token the route needs."""
-        rooms = st.sampled_from([self.waiting, self.room, self.london, self.finished]) | PART
+        rooms = st.sampled_from([self.waiting, self.room, self.london, self.finished, self.bot_room]) | PART
         # path parameters parsed by their declared types: '²'.isdigit() is true and int('²')
         # fails (was a 500), and other digits and numbers that are not plain ones
         seats = (
@@ -178,7 +192,7 @@ class Scene:
             | PART
         )
         days = st.sampled_from(["2026-01-01", "2026-13-01", "%C2%B2026-01-01"]) | PART
-        tokens = [None, self.ada, self.bob, self.host, self.waiting_host, self.player]
+        tokens = [None, self.ada, self.bob, self.host, self.waiting_host, self.player, self.bot]
         action = {"action": st.sampled_from(ACTIONS), "step": self.step}
 
         def route(method: str, url: Any, good: dict[str, Any], *right: str) -> Any:
@@ -210,6 +224,14 @@ class Scene:
             route("POST", rooms.map(lambda r: f"/api/rooms/{r}/hint"), {"step": self.step, "about": st.sampled_from(ACTIONS)}, *self.london_tokens),
             route("POST", "/api/score", SHEET),
             route("POST", "/api/analyses", self.record),
+            route("PUT", "/api/accounts/me/bot", {"games": ["london", "metro"], "human_pools": False}),
+            route("POST", "/api/accounts/me/bot/tokens", {"name": "g", "scopes": ["read"]}),
+            route("DELETE", PART.map(lambda t: f"/api/accounts/me/bot/tokens/{t}"), {}),
+            route("POST", rooms.map(lambda r: f"/api/rooms/{r}/invitations"), {"seat": 1, "account": st.just(self.account) | texts}, self.waiting_host, self.bot_host),
+            route("DELETE", st.tuples(rooms, PART).map(lambda ri: f"/api/rooms/{ri[0]}/invitations/{ri[1]}"), {}, self.waiting_host),
+            route("POST", st.tuples(PART, st.sampled_from(["accept", "decline"])).map("/api/bot/invitations/{0[0]}/{0[1]}".format), {}, self.bot),
+            route("POST", rooms.map(lambda r: f"/api/bot/rooms/{r}/join"), {"seat": 1}, self.bot),
+            route("POST", rooms.map(lambda r: f"/api/bot/games/{r}/move"), {"action": st.sampled_from(ACTIONS), "step": self.bot_step}, self.bot),
         )  # fmt: skip
 
     def engine_actions(self) -> st.SearchStrategy[tuple[str, str, str | None, bytes]]:
@@ -248,6 +270,9 @@ class Scene:
             st.tuples(rooms, st.sampled_from(["analysis", "chat", "moves", "ratings"]), part).map("/api/rooms/{0[0]}/{0[1]}?after={0[2]}".format),
             st.tuples(st.sampled_from(["london", "metro"]) | part, st.sampled_from(["2", "3"]) | part, part).map("/api/lobby?game={0[0]}&players={0[1]}&limit={0[2]}".format),
             st.tuples(part, part).map("/api/lobby/events?game={0[0]}&players={0[1]}".format),
+            st.sampled_from(["/api/bot/account", "/api/bot/events", "/api/accounts/me/bot", "/api/accounts/me/bot/tokens"]),
+            rooms.map(lambda r: f"/api/bot/games/{r}/stream"),
+            rooms.map(lambda r: f"/api/rooms/{r}/invitations"),
         )  # fmt: skip
 
 
@@ -267,6 +292,10 @@ def read_answered(client: TestClient, url: str, headers: dict[str, str]) -> None
             lines = r.iter_lines()
             assert [next(lines), next(lines), next(lines)] == ["retry: 2000", "", "event: snapshot"]
             return
+        if r.status_code == 200 and r.headers["content-type"].startswith("application/x-ndjson"):
+            first = json.loads(next(r.iter_lines()))  # a bot's stream: its first event, then left
+            assert first["type"] in ("view", "challenge", "gameStart"), first
+            return
         r.read()
         answered(r)
 
@@ -274,7 +303,7 @@ def read_answered(client: TestClient, url: str, headers: dict[str, str]) -> None
 def plays_on(client: TestClient, scene: Scene) -> None:
     """After the barrage: every room answers; the Metro room plays a turn (its seats taken back
     from any bot); a new game is created and played to its end."""
-    for room in (scene.waiting, scene.room, scene.london, scene.finished):
+    for room in (scene.waiting, scene.room, scene.london, scene.finished, scene.bot_room):
         assert client.get(f"/api/rooms/{room}").status_code == 200
         assert client.get(f"/api/rooms/{room}/view").status_code == 200
     for seat, token in enumerate((scene.ada, scene.bob)):

@@ -32,7 +32,7 @@ from metrogames.web.checks import hash_token
 from metrogames.web.daily.boards import check_limit
 from metrogames.web.daily.service import DailyService
 from metrogames.web.infra.config import Settings
-from metrogames.web.infra.models import RatedGameRow, RatingRow, RoomRow, SeatRow
+from metrogames.web.infra.models import AccountRow, RatedGameRow, RatingRow, RoomRow, SeatRow
 from metrogames.web.ratings.service import Rating
 
 router = APIRouter(prefix="/api")
@@ -76,14 +76,21 @@ def _set_cookie(request: Request, response: Response, token: str) -> None:
 
 
 def account_json(request: Request, account: Account) -> Mapping[str, object]:
-    """``{"account", "name", "player", "players"}`` (``players``: the owned players, its own
-    first)."""
+    """``{"account", "name", "player", "players", "bot"}`` (``players``: the owned players,
+    its own first; ``bot``: a bot account)."""
     return {
         "account": account.id,
         "name": account.name,
         "player": account.player_id,
         "players": accounts(request).players_of(account),
+        "bot": is_bot(request, account.id),
     }
+
+
+def is_bot(request: Request, account: str) -> bool:
+    """Whether ``account`` is a bot account (on a worker thread)."""
+    with accounts(request).sessions() as session:
+        return bool(session.scalar(select(AccountRow.bot).where(AccountRow.id == account)))
 
 
 @router.post("/accounts", status_code=201)
@@ -204,7 +211,7 @@ async def get_profile(account: str, request: Request, limit: int = 30) -> Mappin
 
 
 def profile(request: Request, account: Account, limit: int, owner: bool) -> Mapping[str, object]:
-    """``{"account", "name", "player", "ratings", "games", "daily"}`` (on a worker thread):
+    """``{"account", "name", "player", "bot", "ratings", "games", "daily"}`` (on a worker thread):
     ``ratings`` ``[{"game", "players", "mu", "sigma", "rating", "games"}]`` (best first),
     ``games`` the account's latest online rooms ``[{"room", "game", "players", "seat",
     "status", "created", "rated"}]`` (newest first; a finished one replays at
@@ -256,6 +263,7 @@ def profile(request: Request, account: Account, limit: int, owner: bool) -> Mapp
         "account": account.id,
         "name": account.name,
         "player": account.player_id,
+        "bot": is_bot(request, account.id),
         "ratings": ratings,
         "games": games,
         "daily": days,
