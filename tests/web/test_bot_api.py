@@ -11,10 +11,11 @@ import secrets
 from typing import Any
 
 from fastapi.testclient import TestClient
-from sqlalchemy import select
+from limits import parse_many
+from sqlalchemy import select, update
 
 from metrogames.web.accounts.service import COOKIE
-from metrogames.web.infra.models import BotTokenRow, InvitationRow
+from metrogames.web.infra.models import BotTokenRow, InvitationRow, SeatRow
 from support.web import JSON, auth, create, view
 
 PASSWORD = "correct horse battery"
@@ -189,3 +190,62 @@ def test_the_game_stream_of_a_finished_game_gives_the_seats_view_and_ends(
         json={"action": "pass", "step": step},
     )
     assert r.status_code == 409 and r.json()["reason"] in ("not-your-turn", "stale-step")
+
+
+def _finished_with_human_account(client: TestClient, human_pools: bool) -> tuple[str, Any]:
+    """A two-seat London game, seat 0 a person's account (another client), seat 1 the bot
+    account (``human_pools`` as given), played to its end; (room, the bot's profile)."""
+    account, token = bot_account(client)
+    client.put("/api/accounts/me/bot", json={"games": ["london"], "human_pools": human_pools})
+    code, room = seated(client, token)
+    with client.app.state.rooms.sessions.begin() as session:  # type: ignore[attr-defined]
+        # the bot runs on another machine than the person (one address rates nothing)
+        session.execute(
+            update(SeatRow)
+            .where(SeatRow.room_id == code, SeatRow.seat == 1)
+            .values(address="another machine")
+        )
+    person = TestClient(client.app)  # its own cookies; the app's lifespan is client's
+    name = "Ada" + secrets.token_hex(4)
+    signed = person.post("/api/accounts", json={"name": name, "password": PASSWORD})
+    assert signed.status_code == 201, signed.text
+    r = person.post(
+        f"/api/rooms/{code}/seats/0/account", headers=bot_headers(room["tokens"]["0"]), json={}
+    )
+    assert r.status_code == 200, r.text
+    assert (
+        client.post(
+            f"/api/rooms/{code}/start", headers=bot_headers(room["host_token"]), json={}
+        ).status_code
+        == 200
+    )
+    for _ in range(200):
+        seen = view(client, code, room["tokens"]["0"])
+        if seen["status"] == "finished":
+            break
+        if 0 in seen["to_move"]:
+            client.post(
+                f"/api/rooms/{code}/actions",
+                headers=bot_headers(room["tokens"]["0"]),
+                json={"action": "pass", "step": seen["step"]},
+            )
+        mine = client.post(
+            f"/api/bot/games/{code}/move",
+            headers=bot_headers(token),
+            json={"action": "pass", "step": seen["step"]},
+        )
+        assert mine.status_code in (200, 409), mine.text
+    assert view(client, code)["status"] == "finished"
+    return code, client.get(f"/api/accounts/{account}/profile").json()
+
+
+def test_a_bot_account_is_rated_in_its_own_pool_unless_its_owner_opts_in(
+    client: TestClient,
+) -> None:
+    client.app.state.limits.rules["accounts"] = parse_many("100/minute")  # type: ignore[attr-defined]
+    _, own_pool = _finished_with_human_account(client, human_pools=False)
+    assert own_pool["bot"] is True and own_pool["ratings"] == []  # a person's game: not rated
+    _, human_pool = _finished_with_human_account(client, human_pools=True)
+    assert [(r["game"], r["players"], r["games"]) for r in human_pool["ratings"]] == [
+        ("london", 2, 1)
+    ]
