@@ -1090,9 +1090,7 @@ def jobs_worker(
             stop_workers,
         )
     except ImportError as exc:
-        raise fail(
-            f"job workers need the web extra (pip install 'metrogames[web]'): {exc}"
-        ) from None
+        raise fail(f"job workers need the web extra (pip install 'metrogames[web]'): {exc}") from None
     url = redis or os.environ.get("METROGAMES_REDIS_URL")
     if not url:
         raise fail("job workers need the Redis server (--redis redis://host:port/0)", 2)
@@ -1217,9 +1215,9 @@ app.add_typer(train_app, name="train")
 def train_value(
     game: Annotated[str, typer.Argument(help="A game with value features: london, paris.")],
     games: Annotated[int, typer.Option(help="Training games (game i: the deal of seed+i).")] = 2000,
-    out_file: Annotated[
-        Path, typer.Option("--out", help="The weights file to write (.npz).")
-    ] = Path("weights.npz"),
+    out_file: Annotated[Path, typer.Option("--out", help="The weights file to write (.npz).")] = Path(
+        "weights.npz"
+    ),
     seed: Annotated[int, typer.Option(help="Base seed: deals, behaviour bot, first weights.")] = 1,
     deals: Annotated[
         Path | None, typer.Option(help="A JSON-lines manifest of deal records instead of seeds.")
@@ -1253,13 +1251,8 @@ def train_value(
     _check_seeds(seed, games)
     _check_out(out_file)
     try:
-        model = train(
-            config,
-            kept,
-            records,
-            lambda line: err.print(line, highlight=False),
-            resume=resume is not None,
-        )
+        model = train(config, kept, records, lambda line: err.print(line, highlight=False),
+                      resume=resume is not None)
     except WeightsError as exc:
         raise fail(str(exc)) from None
     except (MetrogamesError, ValueError) as exc:
