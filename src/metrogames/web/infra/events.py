@@ -18,13 +18,12 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from metrogames.core.protocol import JsonObject
+from metrogames.core.protocol import JsonObject, is_object
 
 log = logging.getLogger("metrogames.web.events")
 CHANNEL = "metrogames:accounts"
@@ -96,10 +95,11 @@ class AccountEvents:
 
     def heard(self, data: bytes) -> None:
         """Deliver an event another worker published (this worker's own are skipped)."""
-        body: Mapping[str, object] = json.loads(data.decode())
+        body = json.loads(data.decode())
+        if not is_object(body) or body.get("worker") == self.worker:
+            return
         account, event = body.get("account"), body.get("event")
-        ours = body.get("worker") == self.worker
-        if not ours and isinstance(account, str) and isinstance(event, dict):
+        if isinstance(account, str) and is_object(event):
             self.deliver(account, event)
 
     async def run(self) -> None:
