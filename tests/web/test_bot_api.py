@@ -140,7 +140,7 @@ def test_only_the_host_invites_and_a_declined_invitation_seats_nobody(client: Te
     assert client.get(f"/api/rooms/{code}").json()["seats"][1]["claimed"] is False
 
 
-def test_a_bot_moves_only_in_turn_and_sees_only_its_seat(client: TestClient) -> None:
+def test_a_bot_seated_nowhere_in_a_room_cannot_move_in_it(client: TestClient) -> None:
     code, room = seated(client, bot_account(client)[1])
     _, other = bot_account(client)
     start = client.post(
