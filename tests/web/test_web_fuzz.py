@@ -2,7 +2,8 @@
 characters, nesting thousands deep, numbers too large or not finite, bytes that are not text —
 against every route that reads a body, path or query, and every WebSocket message type. No
 answer is a 5xx, every refusal is ``{"error", "reason"}``, the socket never closes, and after
-the barrage the rooms still answer and play. On SQLite and PostgreSQL."""
+the barrage the rooms still answer and play. The bot API's routes too (a bot account seated
+in a started room, its token among the tokens tried). On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -162,6 +163,19 @@ class Scene:
         asked = client.post("/api/quickmatch", json={"game": "metro", "players": 4, "clock": "live"})
         assert asked.status_code == 201, asked.text
         self.ticket, self.ticket_token = asked.json()["ticket"], asked.json()["token"]
+        # the account is a bot, seated (by a host's invitation) in a started London room
+        assert client.put("/api/accounts/me/bot", json={"games": ["london"]}).status_code == 200
+        made = client.post("/api/accounts/me/bot/tokens", json={"name": "f", "scopes": ["read", "play"]})
+        self.bot = made.json()["token"]
+        made = create(client, game="london", mode="online", seats=[{"name": "Ida"}, {}])
+        self.bot_room, self.bot_host = made["room"]["room"], made["host_token"]
+        asked = client.post(f"/api/rooms/{self.bot_room}/invitations", headers=auth(self.bot_host) | JSON,
+                            json={"seat": 1, "account": self.account}).json()
+        accepted = client.post(f"/api/bot/invitations/{asked['id']}/accept", headers=auth(self.bot) | JSON, json={})
+        assert accepted.status_code == 200, accepted.text
+        started = client.post(f"/api/rooms/{self.bot_room}/start", headers=auth(self.bot_host) | JSON)
+        assert started.status_code == 200, started.text
+        self.bot_step = st.builds(lambda: view(client, self.bot_room)["step"])
         client.app.state.settings.analysis_budget = "quick"  # type: ignore[attr-defined]
         client.app.state.rooms.clock = lambda: float("inf")  # type: ignore[attr-defined]
         self.step = st.builds(lambda: view(client, self.room)["step"])
@@ -171,7 +185,7 @@ class Scene:
     def routes(self) -> st.SearchStrategy[tuple[str, str, str | None, bytes]]:
         """``(method, url, token, body)`` for every route that reads a body; half the time
         with the token the route needs."""
-        rooms = st.sampled_from([self.waiting, self.room, self.london, self.finished]) | PART
+        rooms = st.sampled_from([self.waiting, self.room, self.london, self.finished, self.bot_room]) | PART
         # path parameters parsed by their declared types: '²'.isdigit() is true and int('²')
         # fails (was a 500), and other digits and numbers that are not plain ones
         seats = (
@@ -181,7 +195,7 @@ class Scene:
             | PART
         )
         days = st.sampled_from(["2026-01-01", "2026-13-01", "%C2%B2026-01-01"]) | PART
-        tokens = [None, self.ada, self.bob, self.host, self.waiting_host, self.player, self.ticket_token]
+        tokens = [None, self.ada, self.bob, self.host, self.waiting_host, self.player, self.ticket_token, self.bot]
         tickets = st.sampled_from([self.ticket, "0" * 16]) | PART
         action = {"action": st.sampled_from(ACTIONS), "step": self.step}
 
@@ -217,6 +231,14 @@ class Scene:
             route("POST", "/api/quickmatch", {"game": "london", "players": 2, "clock": "live", "name": "Ann"}),
             route("DELETE", tickets.map(lambda t: f"/api/quickmatch/{t}"), {}, self.ticket_token),
             route("POST", tickets.map(lambda t: f"/api/quickmatch/{t}/bots"), {}, self.ticket_token),
+            route("PUT", "/api/accounts/me/bot", {"games": ["london", "metro"], "human_pools": False}),
+            route("POST", "/api/accounts/me/bot/tokens", {"name": "g", "scopes": ["read"]}),
+            route("DELETE", PART.map(lambda t: f"/api/accounts/me/bot/tokens/{t}"), {}),
+            route("POST", rooms.map(lambda r: f"/api/rooms/{r}/invitations"), {"seat": 1, "account": st.just(self.account) | texts}, self.waiting_host, self.bot_host),
+            route("DELETE", st.tuples(rooms, PART).map(lambda ri: f"/api/rooms/{ri[0]}/invitations/{ri[1]}"), {}, self.waiting_host),
+            route("POST", st.tuples(PART, st.sampled_from(["accept", "decline"])).map("/api/bot/invitations/{0[0]}/{0[1]}".format), {}, self.bot),
+            route("POST", rooms.map(lambda r: f"/api/bot/rooms/{r}/join"), {"seat": 1}, self.bot),
+            route("POST", rooms.map(lambda r: f"/api/bot/games/{r}/move"), {"action": st.sampled_from(ACTIONS), "step": self.bot_step}, self.bot),
         )  # fmt: skip
 
     def engine_actions(self) -> st.SearchStrategy[tuple[str, str, str | None, bytes]]:
@@ -256,6 +278,9 @@ class Scene:
             st.tuples(st.sampled_from(["london", "metro"]) | part, st.sampled_from(["2", "3"]) | part, part).map("/api/lobby?game={0[0]}&players={0[1]}&limit={0[2]}".format),
             st.tuples(part, part).map("/api/lobby/events?game={0[0]}&players={0[1]}".format),
             (st.just(self.ticket) | part).map("/api/quickmatch/{0}/events".format),
+            st.sampled_from(["/api/bot/account", "/api/bot/events", "/api/accounts/me/bot", "/api/accounts/me/bot/tokens"]),
+            rooms.map(lambda r: f"/api/bot/games/{r}/stream"),
+            rooms.map(lambda r: f"/api/rooms/{r}/invitations"),
         )  # fmt: skip
 
 
@@ -282,6 +307,10 @@ def read_answered(client: TestClient, url: str, headers: dict[str, str]) -> None
                 ["retry: 2000", "", "event: waiting"],
             )
             return
+        if r.status_code == 200 and r.headers["content-type"].startswith("application/x-ndjson"):
+            first = json.loads(next(r.iter_lines()))  # a bot's stream: its first event, then left
+            assert first["type"] in ("view", "challenge", "gameStart"), first
+            return
         r.read()
         answered(r)
 
@@ -289,7 +318,7 @@ def read_answered(client: TestClient, url: str, headers: dict[str, str]) -> None
 def plays_on(client: TestClient, scene: Scene) -> None:
     """After the barrage: every room answers; the Metro room plays a turn (its seats taken back
     from any bot); a new game is created and played to its end."""
-    for room in (scene.waiting, scene.room, scene.london, scene.finished):
+    for room in (scene.waiting, scene.room, scene.london, scene.finished, scene.bot_room):
         assert client.get(f"/api/rooms/{room}").status_code == 200
         assert client.get(f"/api/rooms/{room}/view").status_code == 200
     for seat, token in enumerate((scene.ada, scene.bob)):

@@ -1195,6 +1195,38 @@ def jobs_worker(
         stop_workers(processes)
 
 
+bot_app = typer.Typer(no_args_is_help=True, help="A bot account's reference client.")
+app.add_typer(bot_app, name="bot")
+
+
+@bot_app.command("run")
+def bot_run(
+    server: Annotated[
+        str, typer.Option("--server", help="The server's URL, e.g. http://localhost:8000.")
+    ],
+    token_file: Annotated[
+        Path, typer.Option("--token-file", help="A file holding the bot account's API token.")
+    ],
+    level: Annotated[
+        str, typer.Option("--level", help="The bot that decides (a level or algorithm).")
+    ] = "expert",
+    games: Annotated[
+        int | None,
+        typer.Option("--games", min=1, help="Stop after this many games (default: never)."),
+    ] = None,
+) -> None:
+    """Play as a bot account through the public bot API only: accept the challenges of the
+    games it declares, play each game it is seated in (docs/web-api.md, "Bot accounts")."""
+    from metrogames.cli.botclient import BotClient
+
+    try:
+        token = token_file.read_text(encoding="utf-8").strip()
+        client = BotClient(server, token, level, games)
+    except (OSError, ValueError) as exc:
+        raise fail(str(exc)) from None
+    client.run()
+
+
 ratings_app = typer.Typer(
     no_args_is_help=True, help="Ratings of online play in the web table's database."
 )

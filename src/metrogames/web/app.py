@@ -7,7 +7,8 @@ database and applies the migrations, serves ``/api`` (:mod:`.api`; the daily cha
 client in ``static/`` at ``/`` (``/r/{room}`` is the same page); accounts and sessions:
 :mod:`~metrogames.web.api.accounts`; ratings of online play: :mod:`.ratings` and :mod:`~metrogames.web.api.ratings`; the table chat of online rooms:
 :mod:`.chat` and :mod:`~metrogames.web.api.chat`; the lobby of open tables: :mod:`.lobby` and
-:mod:`~metrogames.web.api.lobby`; ``/metrics`` and ``/api/health``: :mod:`~metrogames.web.api.ops`; log lines
+:mod:`~metrogames.web.api.lobby`; bot accounts, their tokens, invitations and streams:
+:mod:`~metrogames.web.api.bots` (account events across workers: :mod:`~metrogames.web.infra.events`); ``/metrics`` and ``/api/health``: :mod:`~metrogames.web.api.ops`; log lines
 carry a request id (:mod:`~metrogames.web.infra.logs`); attempts at an account's password back off
 (:mod:`~metrogames.web.accounts.backoff`). Every
 response carries :data:`SECURITY_HEADERS`: the page
@@ -57,9 +58,12 @@ from metrogames.games import game_names, game_type, load_plugins
 from metrogames.i18n import N_, join, msg
 from metrogames.i18n import Message as I18nMessage
 from metrogames.web.accounts.backoff import SignInBackoff
+from metrogames.web.accounts.bots import BotAccounts
+from metrogames.web.accounts.invitations import Invitations
 from metrogames.web.accounts.players import Players
 from metrogames.web.accounts.service import Accounts
 from metrogames.web.api import accounts as accounts_api
+from metrogames.web.api import bots as bots_api
 from metrogames.web.api import chat as chat_api
 from metrogames.web.api import daily as daily_api
 from metrogames.web.api import exports as exports_api
@@ -85,6 +89,7 @@ from metrogames.web.infra.db import (
     session_factory,
     unavailable,
 )
+from metrogames.web.infra.events import AccountEvents
 from metrogames.web.infra.flood import Flood
 from metrogames.web.infra.jobs.service import Jobs
 from metrogames.web.infra.language import connection_gettext
@@ -207,6 +212,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     tasks.append(asyncio.create_task(lobby.run()))
     matchmaker: Matchmaker = app.state.matchmaker
     tasks.append(asyncio.create_task(matchmaker.run()))
+    events: AccountEvents = app.state.events
+    tasks.append(asyncio.create_task(events.run()))
     if rooms.cluster is not None:
         chat: Chat = app.state.chat
 
@@ -315,6 +322,9 @@ def _add_services(app: FastAPI, settings: Settings, engine: Engine) -> None:
     app.state.views = ViewCache()
     app.state.players = Players(rooms.sessions)
     app.state.accounts = Accounts(rooms.sessions, settings.session_days, jobs=app.state.jobs)
+    app.state.bots = BotAccounts(rooms.sessions)
+    app.state.invitations = Invitations(rooms.sessions)
+    app.state.events = AccountEvents(app.state.redis)
     app.state.backoff = SignInBackoff(
         app.state.redis,
         settings.signin_free,
@@ -395,6 +405,7 @@ def _add_routes(app: FastAPI) -> None:
         daily_api.router,
         score_api.router,
         accounts_api.router,
+        bots_api.router,
         ratings_api.router,
         chat_api.router,
         lobby_api.router,

@@ -39,7 +39,7 @@ from metrogames.web.checks import hash_token
 from metrogames.web.daily.boards import check_limit
 from metrogames.web.daily.service import DailyService
 from metrogames.web.infra.config import Settings
-from metrogames.web.infra.models import RatedGameRow, RatingRow, RoomRow, SeatRow
+from metrogames.web.infra.models import AccountRow, RatedGameRow, RatingRow, RoomRow, SeatRow
 from metrogames.web.ratings.service import Rating
 
 router = APIRouter(prefix="/api")
@@ -83,16 +83,23 @@ def _set_cookie(request: Request, response: Response, token: str) -> None:
 
 
 def account_json(request: Request, account: Account) -> Mapping[str, object]:
-    """``{"account", "name", "player", "players", "export_name"}`` (``players``: the owned
-    players, its own first; ``export_name``: the monthly exports show its name, else its
-    pseudonym)."""
+    """``{"account", "name", "player", "players", "export_name", "bot"}`` (``players``: the
+    owned players, its own first; ``export_name``: the monthly exports show its name, else its
+    pseudonym; ``bot``: a bot account)."""
     return {
         "account": account.id,
         "name": account.name,
         "player": account.player_id,
         "players": accounts(request).players_of(account),
         "export_name": accounts(request).export_name(account),
+        "bot": is_bot(request, account.id),
     }
+
+
+def is_bot(request: Request, account: str) -> bool:
+    """Whether ``account`` is a bot account (on a worker thread)."""
+    with accounts(request).sessions() as session:
+        return bool(session.scalar(select(AccountRow.bot).where(AccountRow.id == account)))
 
 
 @router.post("/accounts", status_code=201)
@@ -223,7 +230,7 @@ async def get_profile(account: str, request: Request, limit: int = 30) -> Mappin
 
 
 def profile(request: Request, account: Account, limit: int, owner: bool) -> Mapping[str, object]:
-    """``{"account", "name", "player", "ratings", "games", "daily"}`` (on a worker thread):
+    """``{"account", "name", "player", "bot", "ratings", "games", "daily"}`` (on a worker thread):
     ``ratings`` ``[{"game", "players", "mu", "sigma", "rating", "games"}]`` (best first),
     ``games`` the account's latest online rooms ``[{"room", "game", "players", "seat",
     "status", "created", "rated"}]`` (newest first; a finished one replays at
@@ -275,6 +282,7 @@ def profile(request: Request, account: Account, limit: int, owner: bool) -> Mapp
         "account": account.id,
         "name": account.name,
         "player": account.player_id,
+        "bot": is_bot(request, account.id),
         "ratings": ratings,
         "games": games,
         "daily": days,

@@ -374,3 +374,35 @@ def _near(raw: bytes | str, error: str) -> i18n.Message:
     value = line[start:end]
     value = value if len(value) <= 20 else value[:20] + "…"
     return msg(N_(" (at {text})"), text=shown(line[max(0, start - 30) : start] + value, 80))
+
+
+GameName = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+"""A game's registry name (checked against the registry by its route)."""
+
+
+class BotAccountBody(Body):
+    """``PUT /api/accounts/me/bot``: the games the bot declares, and whether it plays in the
+    human rating pools."""
+
+    games: Annotated[list[GameName], Field(min_length=1, max_length=MAX_KEYS)]
+    human_pools: bool = False
+
+
+class BotTokenBody(Body):
+    """``POST /api/accounts/me/bot/tokens``: a label and the token's scopes."""
+
+    name: Name
+    scopes: Annotated[list[Literal["read", "play"]], Field(min_length=1, max_length=2)]
+
+
+class InvitationBody(Body):
+    """``POST /api/rooms/{room}/invitations``: the seat offered and the invited account."""
+
+    seat: Annotated[int, Field(ge=0, lt=MAX_SEATS)]
+    account: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+
+
+class BotJoinBody(Body):
+    """``POST /api/bot/rooms/{room}/join``: the seat a bot takes."""
+
+    seat: Annotated[int, Field(ge=0, lt=MAX_SEATS)]

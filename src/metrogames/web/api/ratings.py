@@ -47,11 +47,16 @@ async def link_seat(room: str, seat: SeatNumber, request: Request) -> Mapping[st
     async with rooms.locked(table):
         if table.status != "waiting":
             raise RoomError(409, "already-started", "a seat is tied to an account in the lobby")
-        await rooms.store.on_writer(_link, rooms, table.id, number, account)
+        await rooms.store.on_writer(link_account, rooms, table.id, number, account)
     return await asyncio.to_thread(room_ratings, rooms, table)
 
 
-def _link(rooms: RoomService, room: str, seat: int, account: Account) -> None:
+def link_account(rooms: RoomService, room: str, seat: int, account: Account) -> None:
+    """Tie ``seat`` of ``room`` to ``account`` (on the writer thread).
+
+    Raises:
+        RoomError: 409 ``seat-taken`` (the account holds another seat of the room).
+    """
     with rooms.sessions.begin() as session:
         other = session.scalar(
             select(SeatRow.seat).where(

@@ -182,6 +182,7 @@ class Settings(BaseSettings):
     rate_sockets: str = "60/minute;1000/hour"
     rate_lobby: str = "60/minute;1000/hour"
     rate_exports: str = "4/minute;20/hour"
+    rate_bot: str = "120/minute;3000/hour"
     lobby_expiry: float = Field(default=1800.0, gt=0, le=30 * 86_400)
     lobby_queue: int = Field(default=64, ge=1, le=10_000)
     rate_quickmatch: str = "30/minute;300/hour"
@@ -243,6 +244,8 @@ class Settings(BaseSettings):
         "rate_sockets",
         "rate_lobby",
         "rate_quickmatch",
+        "rate_bot",
+        "rate_exports",
     )
     @classmethod
     def _rate(cls, value: str) -> str:

@@ -1,6 +1,7 @@
 """The stored tables (SQLAlchemy 2 declarative): rooms, seats and every action of a game;
 the daily challenge's players, attempts, bot scores and server secret; accounts, their
-sign-in sessions, the ratings of online play, and the table chat of online rooms.
+sign-in sessions, bot accounts' API tokens, invitations to a seat, the ratings of online
+play, and the table chat of online rooms.
 
 A game is stored as its record's ingredients: the secret ``seed``, the ``options`` asked for,
 and each action in order (chance included) as notation JSON; the state is rebuilt from them.
@@ -217,6 +218,65 @@ class AccountRow(Base):
     export_name: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """The owner lets the monthly exports show the account's name (false, the default: a
     stable pseudonym, :mod:`metrogames.web.exports.pseudonyms`)."""
+    bot: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """A bot account (:mod:`metrogames.web.accounts.bots`): marked as a bot everywhere."""
+    bot_games: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """A bot account's declared games, comma-separated (null: not a bot)."""
+    human_pools: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """A bot account whose owner opted into the human rating pools (else its games rate only
+    against other bot accounts)."""
+
+
+class BotTokenRow(Base):
+    """An API token of a bot account: ``id`` (10 letters/digits, named in the owner's list),
+    ``token_hash`` (SHA-256 of the token: the token itself is shown once and never kept),
+    ``name`` (the owner's label), ``scopes`` (comma-separated: ``read``, ``play``),
+    ``created`` and ``revoked`` (epoch s; null: live)."""
+
+    __tablename__ = "bot_tokens"
+
+    id: Mapped[str] = mapped_column(String(10), primary_key=True)
+    account_id: Mapped[str] = mapped_column(
+        String(10), ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    name: Mapped[str] = mapped_column(String(64))
+    scopes: Mapped[str] = mapped_column(String(64))
+    created: Mapped[float] = mapped_column(Float)
+    revoked: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class InvitationRow(Base):
+    """An invitation to a seat of a room, from an account (or a room's anonymous host:
+    ``sender_id`` null) to an account: ``status`` pending/accepted/declined/cancelled/expired,
+    ``created`` and ``expires`` (epoch s). At most one pending invitation per seat
+    (``ux_invitations_pending``)."""
+
+    __tablename__ = "invitations"
+    __table_args__ = (
+        Index("ix_invitations_target", "target_id", "status"),
+        Index(
+            "ux_invitations_pending",
+            "room_id",
+            "seat",
+            unique=True,
+            sqlite_where=text("status = 'pending'"),
+            postgresql_where=text("status = 'pending'"),
+        ),
+    )
+
+    id: Mapped[str] = mapped_column(String(10), primary_key=True)
+    room_id: Mapped[str] = mapped_column(String(8), ForeignKey("rooms.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    sender_id: Mapped[str | None] = mapped_column(
+        String(10), ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True
+    )
+    target_id: Mapped[str] = mapped_column(
+        String(10), ForeignKey("accounts.id", ondelete="CASCADE")
+    )
+    status: Mapped[str] = mapped_column(String(16))
+    created: Mapped[float] = mapped_column(Float)
+    expires: Mapped[float] = mapped_column(Float)
 
 
 class AccountSessionRow(Base):

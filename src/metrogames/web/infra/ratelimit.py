@@ -59,6 +59,7 @@ WHAT = {
     "lobby": N_("lobby requests"),
     "quickmatch": N_("play now requests"),
     "exports": N_("export downloads"),
+    "bot": N_("bot requests"),
 }
 """The limited kinds of request and how a refusal names them."""
 
@@ -92,7 +93,7 @@ class RateLimits:
     """The limits of :class:`~metrogames.web.infra.config.Settings` (``rate_rooms``,
     ``rate_players``, ``rate_joins``, ``rate_replays``, ``rate_scores``, ``rate_hints``,
     ``rate_accounts``, ``rate_signins``, ``rate_analyses``, ``rate_chat``, ``rate_sockets``, ``rate_lobby``,
-    ``rate_quickmatch``, ``rate_exports``)."""
+    ``rate_quickmatch``, ``rate_exports``, ``rate_bot``: per bot token)."""
 
     def __init__(self, settings: Settings) -> None:
         self.local = MovingWindowRateLimiter(MemoryStorage())
@@ -130,6 +131,7 @@ class RateLimits:
             "lobby": parse_many(settings.rate_lobby),
             "quickmatch": parse_many(settings.rate_quickmatch),
             "exports": parse_many(settings.rate_exports),
+            "bot": parse_many(settings.rate_bot),
         }
 
     async def charge(self, kind: str, connection: HTTPConnection) -> None:

@@ -9,7 +9,9 @@ or the same sign-in session (``seats.address``, ``seats.session``), updates, in 
 that stores its last action (the rooms' finish listener, :class:`Rater`), the rating of each human seat,
 for that game and player count (:func:`rated`). So one person holding two seats — an account
 and an anonymous seat that passes, two accounts from one browser or one address — rates
-nothing. Bots take part at fixed ratings and are never updated: a bot at its level's
+nothing. A bot account plays in its own pool: a game whose accounts are bot accounts and
+people's is not rated, unless the bot's owner opted into the human pools (:func:`pools`;
+the decision is the ``rated_games`` row: recomputing replays those). Bots take part at fixed ratings and are never updated: a bot at its level's
 (:data:`BOT_MU`, sigma :data:`BOT_SIGMA`). A seat played for a while by a bot (a handover) is
 still its human's.
 
@@ -36,6 +38,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from metrogames.core.protocol import Action, State
 from metrogames.games import game_from_options
 from metrogames.web.infra.models import (
+    AccountRow,
     ActionRow,
     RatedGameRow,
     RatedSeatRow,
@@ -228,7 +231,7 @@ def finished(session: Session, table: Table, progress: Progress, now: float) -> 
     if table.mode != "online":
         return
     seats = seat_facts(session, table.id)
-    if not rated(seats):
+    if not rated(seats) or len(pools(session, seats)) > 1:
         return
     row = RatedGameRow(room_id=table.id, finished=now)
     session.add(row)
@@ -240,6 +243,17 @@ def finished(session: Session, table: Table, progress: Progress, now: float) -> 
         session.add(rated_seat_row(row.id, change))
         if change.key is not None:  # inserted, or the stored one updated
             session.merge(rating_row(change.key, ratings[change.key]))
+
+
+def pools(session: Session, seats: list[SeatFacts]) -> set[str]:
+    """The rating pools of the seats' accounts: ``bot`` for a bot account (unless its owner
+    opted into the human pools), else ``human``. A game whose accounts are of two pools is
+    not rated (a bot account is rated in its own pool: :mod:`metrogames.web.accounts.bots`)."""
+    ids = {s.account for s in seats if s.account}
+    rows = session.execute(
+        select(AccountRow.bot, AccountRow.human_pools).where(AccountRow.id.in_(ids))
+    ).all()
+    return {"bot" if bot and not human else "human" for bot, human in rows}
 
 
 def final_state(session: Session, room: str) -> State[Action]:

@@ -7,15 +7,15 @@ Rooms finished before this revision take the time their game was rated, else the
 attempt's end, else their creation; their rated seats are filled by ``metrogames ratings
 recompute --write``.
 
-Revision ID: 0014e
-Revises: 0011
+Revision ID: 0013
+Revises: 0012
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0014e"
-down_revision = "0011"
+revision = "0013"
+down_revision = "0012"
 branch_labels = None
 depends_on = None
 
