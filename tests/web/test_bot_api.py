@@ -5,16 +5,24 @@ PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import secrets
-from typing import Any
+from collections.abc import AsyncGenerator, AsyncIterator
+from types import SimpleNamespace
+from typing import Any, cast
 
+import pytest
+from fastapi import Request
 from fastapi.testclient import TestClient
 from limits import parse_many
 from sqlalchemy import select, update
 
-from metrogames.web.accounts.service import COOKIE
+from metrogames.web.accounts.bots import BotAuth
+from metrogames.web.accounts.service import COOKIE, Account
+from metrogames.web.api.bots import STREAMS_PER_TOKEN, _streaming
+from metrogames.web.errors import RoomError
 from metrogames.web.infra.models import BotTokenRow, InvitationRow, SeatRow
 from support.web import JSON, auth, create, view
 
@@ -249,3 +257,33 @@ def test_a_bot_account_is_rated_in_its_own_pool_unless_its_owner_opts_in(
     assert [(r["game"], r["players"], r["games"]) for r in human_pool["ratings"]] == [
         ("london", 2, 1)
     ]
+
+
+def test_a_token_holds_at_most_its_streams_open_and_a_closed_one_gives_its_place_back() -> None:
+    """``STREAMS_PER_TOKEN`` streams of one token on one worker; one more is refused with 429
+    ``rate-limited`` (another token is not), and a stream that ends, however it ends, frees
+    its place."""
+    app = SimpleNamespace(state=SimpleNamespace())
+    request = cast(Request, SimpleNamespace(app=app, headers={}))
+    one = BotAuth(account=cast(Account, None), token="tok1", scopes=frozenset({"read"}), games=())
+    two = BotAuth(account=cast(Account, None), token="tok2", scopes=frozenset({"read"}), games=())
+
+    async def endless() -> AsyncIterator[str]:
+        while True:
+            yield "{}\n"
+            await asyncio.sleep(0)
+
+    async def story() -> None:
+        held = [_streaming(request, one, endless()) for _ in range(STREAMS_PER_TOKEN)]
+        with pytest.raises(RoomError) as refused:
+            _streaming(request, one, endless())
+        assert (refused.value.status, refused.value.reason) == (429, "rate-limited")
+        _streaming(request, two, endless())  # another token's count is its own
+        first = cast(AsyncGenerator[str, None], held[0].body_iterator)
+        assert await anext(first) == "{}\n"
+        await first.aclose()  # the client went away
+        _streaming(request, one, endless())  # its place is free again
+        with pytest.raises(RoomError):
+            _streaming(request, one, endless())
+
+    asyncio.run(story())

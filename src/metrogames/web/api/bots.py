@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
@@ -242,9 +243,40 @@ def _live(request: Request) -> Any:
     return live
 
 
-def _streaming(request: Request, body: Any) -> StreamingResponse:
+STREAMS_PER_TOKEN = 16
+"""Streams (events and games together) one bot token may hold open on one worker; one more is
+refused with 429 ``rate-limited``: a token cannot tie up a worker's connections and ticks."""
+
+
+def _streaming(request: Request, auth: BotAuth, body: AsyncIterator[str]) -> StreamingResponse:
+    """The stream ``body`` as NDJSON or server-sent events, counted against the token's
+    :data:`STREAMS_PER_TOKEN` until it ends, however it ends.
+
+    Raises:
+        RoomError: 429 ``rate-limited`` when the token holds that many streams already.
+    """
+    held: Counter[str] | None = getattr(request.app.state, "bot_streams", None)
+    if held is None:
+        held = request.app.state.bot_streams = Counter()
+    if held[auth.token] >= STREAMS_PER_TOKEN:
+        raise RoomError(
+            429,
+            "rate-limited",
+            msg(N_("this bot token holds {n} streams open already"), n=STREAMS_PER_TOKEN),
+        )
+    held[auth.token] += 1
+
+    async def counted() -> AsyncIterator[str]:
+        try:
+            async for part in body:
+                yield part
+        finally:
+            held[auth.token] -= 1
+            if not held[auth.token]:
+                del held[auth.token]
+
     media = SSE if _is_sse(request) else NDJSON
-    return StreamingResponse(body, media_type=media, headers=HEADERS)
+    return StreamingResponse(counted(), media_type=media, headers=HEADERS)
 
 
 def _is_sse(request: Request) -> bool:
@@ -297,7 +329,7 @@ async def bot_events(request: Request) -> StreamingResponse:
         _live(request),
         _is_sse(request),
     )
-    return _streaming(request, body)
+    return _streaming(request, auth, body)
 
 
 @router.get("/bot/games/{room}/stream")
@@ -307,7 +339,9 @@ async def bot_game_stream(room: str, request: Request) -> StreamingResponse:
     seat = await bot_seat(request, room, auth)
     rooms = service(request)
     await rooms.table(room)  # a room that cannot load is refused before the stream starts
-    return _streaming(request, game_stream(rooms, room, seat, _live(request), _is_sse(request)))
+    return _streaming(
+        request, auth, game_stream(rooms, room, seat, _live(request), _is_sse(request))
+    )
 
 
 @router.post("/bot/games/{room}/move")
