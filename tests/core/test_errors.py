@@ -35,6 +35,7 @@ from metrogames.core.errors import (
 from metrogames.i18n import N_, msg
 from metrogames.sim.cluster import ClusterError
 from metrogames.web.errors import RoomError
+from metrogames.web.exports.fileformat import ExportError
 
 INSTANCES: list[BaseException] = [
     MetrogamesError("base"),
@@ -57,6 +58,7 @@ INSTANCES: list[BaseException] = [
     AnalysisRefusedError("not-solo", "only a solo game can be analysed"),
     PluginError("plug-in game 'mygo:GO': cannot import module 'mygo'"),
     WeightsError("london.npz: corrupt (its checksum does not match its arrays)"),
+    ExportError("2026-11.jsonl.zst line 3: the checksum does not match"),
 ]
 
 

@@ -288,3 +288,18 @@ def test_no_browser_module_is_over_the_line_limit() -> None:
     }
     assert not long, long
     assert len(list(JS.glob("*.js"))) > 20  # the client was found
+
+
+def test_no_test_runs_an_event_loop_on_the_main_thread() -> None:
+    """The browser tests' Playwright keeps an event loop running on a worker's main thread for
+    the rest of its session, so a later test's ``asyncio.run`` there fails ("cannot be called
+    from a running event loop") depending only on which files a worker drew: tests run their
+    coroutines with ``support.web.run_async`` (a thread of its own) or on a thread they start."""
+    found = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            code = text.split("#", 1)[0]
+            if "asyncio.run(" in code and "lambda: asyncio.run(" not in code:
+                if "pool.submit(asyncio.run" not in code and '"``asyncio.run(' not in code:
+                    found.append(f"{path.relative_to(ROOT)}:{number}")
+    assert not found, found

@@ -24,7 +24,7 @@ from metrogames.web.accounts.service import COOKIE, Account
 from metrogames.web.api.bots import STREAMS_PER_TOKEN, _streaming
 from metrogames.web.errors import RoomError
 from metrogames.web.infra.models import BotTokenRow, InvitationRow, SeatRow
-from support.web import JSON, auth, create, view
+from support.web import JSON, auth, create, run_async, view
 
 PASSWORD = "correct horse battery"
 
@@ -286,4 +286,4 @@ def test_a_token_holds_at_most_its_streams_open_and_a_closed_one_gives_its_place
         with pytest.raises(RoomError):
             _streaming(request, one, endless())
 
-    asyncio.run(story())
+    run_async(story())

@@ -24,7 +24,7 @@ from metrogames.web.infra.config import Settings
 from metrogames.web.infra.sockets import Told
 from metrogames.web.rooms import views
 from metrogames.web.server import server_config
-from support.web import create
+from support.web import create, run_async
 
 SERIES = (
     "metrogames_actions_total",
@@ -97,7 +97,7 @@ def test_the_loop_lag_is_how_late_a_timer_ran() -> None:
         await asyncio.gather(watcher, return_exceptions=True)
 
     count, total, quick = lags()
-    asyncio.run(scene())
+    run_async(scene())
     count2, total2, quick2 = lags()
     assert 4 <= count2 - count <= 9  # about 0.7 s / 0.05 s of sleeps, one of them 0.3 s late
     assert total2 - total >= 0.25
