@@ -297,6 +297,8 @@ def test_no_test_runs_an_event_loop_on_the_main_thread() -> None:
     coroutines with ``support.web.run_async`` (a thread of its own) or on a thread they start."""
     found = []
     for path in sorted((ROOT / "tests").rglob("*.py")):
+        if path == Path(__file__):
+            continue  # this test names the call it looks for
         for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             code = text.split("#", 1)[0]
             allowed = ("lambda: asyncio.run(", "pool.submit(asyncio.run", '"``asyncio.run(')
