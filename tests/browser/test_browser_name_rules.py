@@ -96,6 +96,8 @@ def test_every_name_field_shows_its_rule_in_each_language(
 
             renamer.goto(f"{server}/")
             renamer.select_option("#lang-switch", lang)
+            # the page is drawn again in the new language: open the panel after that
+            expect(renamer.locator("html")).to_have_attribute("lang", lang)
             renamer.locator("#token-panel summary").click()
             rule_beside(renamer, "#rename", REQUIRED[lang])
     finally:
