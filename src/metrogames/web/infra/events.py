@@ -119,4 +119,4 @@ class AccountEvents:
                 await asyncio.sleep(RECONNECT_SECONDS)
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()

@@ -225,7 +225,7 @@ class QueueBackend:
                 await asyncio.sleep(1.0)
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()
 
     async def abandon(self, job: Job) -> None:
         """Nobody here waits for ``job`` any more (:meth:`release` with ``drop``)."""
