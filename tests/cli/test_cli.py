@@ -550,7 +550,7 @@ def test_simulate_ray_takes_an_optional_address(
 ) -> None:
     """``--ray [ADDRESS]`` (and its alias ``--ray-address``) reach the runner as "use Ray" and
     the address (``None``: a new local instance); the games are played by one process here."""
-    from metrogames.cli import main
+    from metrogames.cli.commands import simulate
     from metrogames.sim.runner import run_many
 
     seen = []
@@ -559,7 +559,7 @@ def test_simulate_ray_takes_an_optional_address(
         seen.append((use_ray, address))
         return lambda tasks: run_many(tasks, workers)
 
-    monkeypatch.setattr(main, "_runner", runner)
+    monkeypatch.setattr(simulate, "_runner", runner)
     result = invoke("simulate", "london", "--bots", "random", "--games", "2", *extra)
     assert result.exit_code == 0, result.stderr
     assert seen == [ray]

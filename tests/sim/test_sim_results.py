@@ -18,7 +18,7 @@ import pytest
 from scipy import stats as sps
 from typer.testing import CliRunner, Result
 
-from metrogames.cli import main
+from metrogames.cli.commands import simulate as simulate_commands
 from metrogames.cli.main import app
 from metrogames.sim import runner
 from metrogames.sim.results import RESULT_FORMAT, parse_result, read_results
@@ -109,12 +109,12 @@ def test_resume_after_an_interruption(
                 raise KeyboardInterrupt
             yield result
 
-    monkeypatch.setattr(main, "run_many", interrupted)  # the CLI runs its games with it
+    monkeypatch.setattr(simulate_commands, "run_many", interrupted)  # the CLI runs its games with it
     stopped = invoke(*RUN, "--results", mine)
     assert stopped.exit_code == 130
     assert "interrupted after 3 of 10 games; --resume continues the run" in stopped.stderr
     assert len(lines(mine)) == 3
-    monkeypatch.setattr(main, "run_many", real)
+    monkeypatch.setattr(simulate_commands, "run_many", real)
     assert ok(*RUN, "--results", mine, "--resume", "--json").stdout == summary
     assert mine.read_bytes() == results.read_bytes()
 
