@@ -89,7 +89,9 @@ def test_two_players_meet_and_play_it_out(app_client: TestClient) -> None:
     first, second = ask(client, ann), ask(client, bob)
     assert first["rating"] == 0.0 and first["token"] != second["token"]
     seen = events(client, first["ticket"])
-    assert seen[0][0] == "waiting" and seen[-1][0] == "seated"
+    # "waiting" while it waits; a request seated before its stream opens is told "seated"
+    # alone (docs/web-api.md, "Play now"): which one depends on the matcher's timing
+    assert seen[-1][0] == "seated" and [name for name, _ in seen[:-1]] in ([], ["waiting"])
     room, seat = seen[-1][1]["room"], seen[-1][1]["seat"]
     (other,) = [data for name, data in events(client, second["ticket"]) if name == "seated"]
     assert other["room"] == room and {seat, other["seat"]} == {0, 1}
