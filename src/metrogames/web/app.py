@@ -95,6 +95,7 @@ from metrogames.web.infra.jobs.service import Jobs
 from metrogames.web.infra.language import connection_gettext
 from metrogames.web.infra.logs import RequestIds
 from metrogames.web.infra.metrics import sample, watch_lag, worker_gone
+from metrogames.web.infra.pubsub import Hub
 from metrogames.web.infra.ratelimit import RateLimits
 from metrogames.web.infra.sockets import SocketCap, Tarpit, Told
 from metrogames.web.lobby.hub import Lobby
@@ -212,8 +213,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     tasks.append(asyncio.create_task(lobby.run()))
     matchmaker: Matchmaker = app.state.matchmaker
     tasks.append(asyncio.create_task(matchmaker.run()))
-    events: AccountEvents = app.state.events
-    tasks.append(asyncio.create_task(events.run()))
+    hub: Hub = app.state.hub
+    tasks.append(asyncio.create_task(hub.run()))
     if rooms.cluster is not None:
         chat: Chat = app.state.chat
 
@@ -226,7 +227,6 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             chat.deliver,
             reconnected,
             rooms.sync.presence_changed,
-            lobby.heard,
         )
         tasks += [asyncio.create_task(listen), asyncio.create_task(take_over(rooms, rooms.cluster))]
     try:
@@ -301,7 +301,8 @@ def _add_services(app: FastAPI, settings: Settings, engine: Engine) -> None:
     app.state.redis = connect(settings.redis_url) if settings.redis_url else None
     app.state.jobs = Jobs(settings, app.state.redis)
     cluster = None if app.state.redis is None else Cluster(app.state.redis)
-    app.state.lobby = Lobby(settings, session_factory(engine), cluster)
+    app.state.hub = Hub(app.state.redis)
+    app.state.lobby = Lobby(settings, session_factory(engine), cluster, app.state.hub)
     # the daily rules read app.state.now at each use (tests move time by replacing it)
     daily_rules = DailyRules(
         load_secret(session_factory(engine), settings.daily_secret),
@@ -324,7 +325,7 @@ def _add_services(app: FastAPI, settings: Settings, engine: Engine) -> None:
     app.state.accounts = Accounts(rooms.sessions, settings.session_days, jobs=app.state.jobs)
     app.state.bots = BotAccounts(rooms.sessions)
     app.state.invitations = Invitations(rooms.sessions)
-    app.state.events = AccountEvents(app.state.redis)
+    app.state.events = AccountEvents(app.state.hub)
     app.state.backoff = SignInBackoff(
         app.state.redis,
         settings.signin_free,
