@@ -59,6 +59,7 @@ from metrogames.i18n import N_, join, msg
 from metrogames.i18n import Message as I18nMessage
 from metrogames.web.accounts.backoff import SignInBackoff
 from metrogames.web.accounts.bots import BotAccounts
+from metrogames.web.accounts.friends import Friends
 from metrogames.web.accounts.invitations import Invitations
 from metrogames.web.accounts.players import Players
 from metrogames.web.accounts.service import Accounts
@@ -67,6 +68,7 @@ from metrogames.web.api import bots as bots_api
 from metrogames.web.api import chat as chat_api
 from metrogames.web.api import daily as daily_api
 from metrogames.web.api import exports as exports_api
+from metrogames.web.api import friends as friends_api
 from metrogames.web.api import lobby as lobby_api
 from metrogames.web.api import ops, quickmatch, ws
 from metrogames.web.api import ratings as ratings_api
@@ -99,6 +101,7 @@ from metrogames.web.infra.pubsub import Hub
 from metrogames.web.infra.ratelimit import RateLimits
 from metrogames.web.infra.sockets import SocketCap, Tarpit, Told
 from metrogames.web.lobby.hub import Lobby
+from metrogames.web.matchmaking.blocks import block_pairing
 from metrogames.web.matchmaking.queue import MemoryQueue
 from metrogames.web.matchmaking.redisqueue import RedisQueue
 from metrogames.web.matchmaking.service import Matchmaker
@@ -317,9 +320,10 @@ def _add_services(app: FastAPI, settings: Settings, engine: Engine) -> None:
         rules=daily_rules,
         watchers=(app.state.lobby,),
     )
-    app.state.chat = Chat(rooms, app.state.limits)
+    app.state.friends = friends = Friends(rooms.sessions)
+    app.state.chat = Chat(rooms, app.state.limits, friends.blocked_at_table)
     queue = MemoryQueue() if app.state.redis is None else RedisQueue(app.state.redis)
-    app.state.matchmaker = Matchmaker(settings, rooms, queue)
+    app.state.matchmaker = Matchmaker(settings, rooms, queue, block_pairing(friends))
     app.state.views = ViewCache()
     app.state.players = Players(rooms.sessions)
     app.state.accounts = Accounts(rooms.sessions, settings.session_days, jobs=app.state.jobs)
@@ -407,6 +411,7 @@ def _add_routes(app: FastAPI) -> None:
         score_api.router,
         accounts_api.router,
         bots_api.router,
+        friends_api.router,
         ratings_api.router,
         chat_api.router,
         lobby_api.router,
