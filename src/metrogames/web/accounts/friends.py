@@ -51,7 +51,9 @@ class Friends:
     def _named(session: Session, name: str) -> AccountRow:
         row = session.scalar(select(AccountRow).where(AccountRow.name_key == name_key(name)))
         if row is None:
-            raise RoomError(404, "not-found", msg(N_("no account {account}"), account=repr(name[:20])))
+            raise RoomError(
+                404, "not-found", msg(N_("no account {account}"), account=repr(name[:20]))
+            )
         return row
 
     def account_named(self, name: str) -> tuple[str, bool]:
@@ -70,7 +72,9 @@ class Friends:
             raise bad_request(msg(N_("an account cannot follow or block itself")))
         return row
 
-    def _add(self, session: Session, table: type[FollowRow] | type[BlockRow], values: dict[str, object]) -> None:
+    def _add(
+        self, session: Session, table: type[FollowRow] | type[BlockRow], values: dict[str, object]
+    ) -> None:
         """Insert a pair unless it is there already (one statement: two at once add one)."""
         insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
         session.execute(insert(table).values(**values).on_conflict_do_nothing())
@@ -78,7 +82,9 @@ class Friends:
     @staticmethod
     def _check_limit(count: int) -> None:
         if count >= FOLLOW_LIMIT:
-            message = msg(N_("an account follows or blocks at most {limit} accounts"), limit=FOLLOW_LIMIT)
+            message = msg(
+                N_("an account follows or blocks at most {limit} accounts"), limit=FOLLOW_LIMIT
+            )
             raise RoomError(409, "too-many", message)
 
     # -- follows ----------------------------------------------------------------------------
@@ -230,7 +236,9 @@ class Friends:
             return found
         with self.sessions() as session:
             rows = session.execute(
-                select(SeatRow.account_id, SeatRow.room_id, SeatRow.seat, RoomRow.game, RoomRow.status)
+                select(
+                    SeatRow.account_id, SeatRow.room_id, SeatRow.seat, RoomRow.game, RoomRow.status
+                )
                 .join(RoomRow, RoomRow.id == SeatRow.room_id)
                 .where(
                     SeatRow.account_id.in_(accounts),
@@ -241,7 +249,12 @@ class Friends:
             ).all()
         for r in rows:
             if r.account_id is not None:
-                seat: SeatedAt = {"room": r.room_id, "seat": r.seat, "game": r.game, "status": r.status}
+                seat: SeatedAt = {
+                    "room": r.room_id,
+                    "seat": r.seat,
+                    "game": r.game,
+                    "status": r.status,
+                }
                 found[r.account_id].append(seat)
         return found
 

@@ -114,9 +114,7 @@ async def get_friends(request: Request) -> Mapping[str, object]:
     return {"following": shown, "blocked": blocked}
 
 
-async def _pair(
-    request: Request, name: str, change: Callable[[str, str], object]
-) -> Response:
+async def _pair(request: Request, name: str, change: Callable[[str, str], object]) -> Response:
     account = await checked(request)
     await read_body(request, NoBody, N_("a follow or block"))
     await asyncio.to_thread(change, account.id, name)
@@ -155,11 +153,15 @@ def _check_open(table: Table, seat: int) -> None:
         RoomError: 400 ``bad-request`` (not an online room, no such seat), 409 ``seat-taken``.
     """
     if table.mode != "online":
-        raise RoomError(400, "bad-request", msg(N_("only an online room's seats take an invitation")))
+        raise RoomError(
+            400, "bad-request", msg(N_("only an online room's seats take an invitation"))
+        )
     if seat >= len(table.seats):
         last = len(table.seats) - 1
         raise RoomError(
-            400, "bad-request", msg(N_("an invitation: seat: this room's seats are 0 to {last}"), last=last)
+            400,
+            "bad-request",
+            msg(N_("an invitation: seat: this room's seats are 0 to {last}"), last=last),
         )
     s = table.seats[seat]
     if table.status != "waiting" or not s.human or s.token_hash is not None:
@@ -184,7 +186,9 @@ async def invite(request: Request) -> Mapping[str, object]:
         raise RoomError(409, "bot-account", msg(N_("a bot account is invited as a bot")))
     if await asyncio.to_thread(friends.blocked_among, sender.id, [target]):
         raise blocked_error()
-    found = await asyncio.to_thread(invitations(request).invite, table.id, body.seat, sender.id, target)
+    found = await asyncio.to_thread(
+        invitations(request).invite, table.id, body.seat, sender.id, target
+    )
     await events(request).publish(target, {"type": "invitation", "invitation": found})
     return found
 
@@ -222,8 +226,10 @@ async def accept(invitation: InvitationId, request: Request) -> Mapping[str, obj
     try:
         async with rooms.admission.turn(client_key(request)):
             token = await rooms.seats.join(room, _Join(seat, account.name), claimer(request), step)
-    except RoomError as exc:
-        if exc.reason == "seat-taken":  # the seat went meanwhile: the invitation with it
+    except RoomError:
+        table = await rooms.table(room)
+        if table.status != "waiting" or table.seats[seat].token_hash is not None:
+            # the seat went meanwhile: the invitation with it
             await asyncio.to_thread(invitations(request).settle, invitation, "expired")
         raise
     await _tell_sender(request, found, "accepted")
@@ -233,7 +239,11 @@ async def accept(invitation: InvitationId, request: Request) -> Mapping[str, obj
 async def _tell_sender(request: Request, found: Mapping[str, object], status: str) -> None:
     sender = found.get("sender")
     if isinstance(sender, str):
-        event: JsonObject = {"type": "invitationAnswered", "invitation": str(found["id"]), "status": status}
+        event: JsonObject = {
+            "type": "invitationAnswered",
+            "invitation": str(found["id"]),
+            "status": status,
+        }
         await events(request).publish(sender, event)
 
 
@@ -245,7 +255,9 @@ async def decline(invitation: InvitationId, request: Request) -> Response:
     found = await asyncio.to_thread(invitations(request).get_pending, invitation, account.id)
     if not await asyncio.to_thread(invitations(request).settle, invitation, "declined"):
         await asyncio.to_thread(invitations(request).get_pending, invitation, account.id)  # 404
-    await events(request).publish(account.id, {"type": "invitationGone", "invitation": str(found["id"])})
+    await events(request).publish(
+        account.id, {"type": "invitationGone", "invitation": str(found["id"])}
+    )
     await _tell_sender(request, found, "declined")
     return Response(status_code=204)
 
