@@ -55,6 +55,14 @@ class Followed(TypedDict):
     playing: str | None
 
 
+class FriendsList(TypedDict):
+    """``GET /api/friends``: the accounts followed (by name) and the names of those
+    blocked."""
+
+    following: list[Followed]
+    blocked: list[str]
+
+
 def friends_of(request: Request) -> Friends:
     """The app's follows and blocks."""
     found: Friends = request.app.state.friends
@@ -99,7 +107,7 @@ async def _presence(request: Request, seats: list[SeatedAt]) -> tuple[bool, str 
 
 
 @router.get("/friends")
-async def get_friends(request: Request) -> Mapping[str, object]:
+async def get_friends(request: Request) -> FriendsList:
     """The accounts the signed-in account follows (by name, each ``{"name", "online",
     "playing"}``) and those it blocks (names): ``{"following", "blocked"}``."""
     account = await checked(request)
