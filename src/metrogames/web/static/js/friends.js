@@ -84,6 +84,8 @@ async function drawFriends(box) {
   };
   const status = (f) => f.playing ? h("span", { class: "tag turn" }, t("friends.playing", { game: gameTitle(f.playing) }))
     : f.online ? h("span", { class: "tag turn" }, t("friends.online")) : h("span", { class: "tag" }, t("friends.offline"));
+  const blocked = data.blocked.map((b) => h("span", { "data-blocked": b }, b, " ",
+    h("button", { class: "btn small", type: "button", onclick: () => change("DELETE", `/api/friends/blocks/${enc(b)}`, box) }, t("friends.unblock")), " "));
   clear(box).append(
     h("form", { class: "row", onsubmit: act("follows") }, name, " ",
       h("button", { class: "btn small primary", type: "submit", id: "follow-btn" }, t("friends.follow")), " ",
@@ -92,9 +94,7 @@ async function drawFriends(box) {
       data.following.length ? data.following.map((f) => h("li", { "data-friend": f.name }, h("strong", {}, f.name), " ", status(f), " ",
         h("button", { class: "btn small", type: "button", onclick: () => change("DELETE", `/api/friends/follows/${enc(f.name)}`, box) }, t("friends.unfollow"))))
         : h("li", { class: "muted" }, t("friends.no-friend"))),
-    data.blocked.length ? h("p", { class: "small", "data-testid": "blocked" }, t("friends.blocked"), " ",
-      data.blocked.map((b) => h("span", { "data-blocked": b }, b, " ",
-        h("button", { class: "btn small", type: "button", onclick: () => change("DELETE", `/api/friends/blocks/${enc(b)}`, box) }, t("friends.unblock")), " "))) : null);
+    ...(blocked.length ? [h("p", { class: "small", "data-testid": "blocked" }, t("friends.blocked"), " ", blocked)] : []));
 }
 
 /** The host's box in an online room's lobby: invite a signed-in player, by name, to an open seat. */
@@ -112,7 +112,7 @@ export function inviteBox(room, hostToken, seats) {
       name.value = "";
     } catch (err) { toast(t("friends.cannot-invite", { error: err.message })); }
   };
-  return h("form", { class: "row invite", "data-testid": "invite" , onsubmit: send },
+  return h("form", { class: "row invite", "data-testid": "invite", onsubmit: send },
     h("label", { class: "row" }, t("friends.invite"), " ", name), " ", seat, " ",
     h("button", { class: "btn small primary", type: "submit", id: "invite-btn" }, t("friends.send")));
 }
