@@ -8,7 +8,10 @@ client in ``static/`` at ``/`` (``/r/{room}`` is the same page); accounts and se
 :mod:`~metrogames.web.api.accounts`; ratings of online play: :mod:`.ratings` and :mod:`~metrogames.web.api.ratings`; the table chat of online rooms:
 :mod:`.chat` and :mod:`~metrogames.web.api.chat`; the lobby of open tables: :mod:`.lobby` and
 :mod:`~metrogames.web.api.lobby`; bot accounts, their tokens, invitations and streams:
-:mod:`~metrogames.web.api.bots` (account events across workers: :mod:`~metrogames.web.infra.events`); ``/metrics`` and ``/api/health``: :mod:`~metrogames.web.api.ops`; log lines
+:mod:`~metrogames.web.api.bots` (account events across workers: :mod:`~metrogames.web.infra.events`, on
+the worker's one pub/sub hub, :mod:`~metrogames.web.infra.pubsub`, which the lobby shares); friends,
+blocks and invitations between people: :mod:`~metrogames.web.api.friends` (blocks also plugged into
+play now's pairing and the table chat); ``/metrics`` and ``/api/health``: :mod:`~metrogames.web.api.ops`; log lines
 carry a request id (:mod:`~metrogames.web.infra.logs`); attempts at an account's password back off
 (:mod:`~metrogames.web.accounts.backoff`). Every
 response carries :data:`SECURITY_HEADERS`: the page
