@@ -4,10 +4,10 @@ and what another worker published heard, the worker's own skipped."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 from metrogames.web.infra.pubsub import Hub
+from support.web import run_async
 
 
 def test_an_event_reaches_its_topic_and_key_only_and_the_topic_s_handlers() -> None:
@@ -24,7 +24,7 @@ def test_an_event_reaches_its_topic_and_key_only_and_the_topic_s_handlers() -> N
         assert hub.subscribers("account", "ann") == 0 and hub.subscribers("account", "bob") == 1
         return got, [bob.queue.qsize(), lobby.queue.qsize(), ann.queue.qsize()], heard
 
-    got, sizes, heard = asyncio.run(scene())
+    got, sizes, heard = run_async(scene())
     assert got == [{"n": 1}]
     assert sizes == [0, 0, 0]
     assert heard == [("ann", {"n": 1}), ("ann", {"n": 2})]
@@ -38,7 +38,7 @@ def test_a_full_inbox_is_dropped_and_nobody_waits() -> None:
             await hub.publish("account", "ann", {"n": n})
         return slow.dropped, slow.queue.qsize()
 
-    assert asyncio.run(scene()) == (True, 2)
+    assert run_async(scene()) == (True, 2)
 
 
 def test_another_worker_s_event_is_heard_and_the_worker_s_own_and_malformed_ones_are_not() -> None:
@@ -54,4 +54,4 @@ def test_another_worker_s_event_is_heard_and_the_worker_s_own_and_malformed_ones
             found.append(inbox.queue.get_nowait())
         return found
 
-    assert asyncio.run(scene()) == [{"n": 1}]
+    assert run_async(scene()) == [{"n": 1}]

@@ -58,7 +58,7 @@ export function friendsPanel(navigate) {
   on("invitationGone", (data) => { invitations.delete(data.invitation); });
   on("challengeCanceled", (data) => { invitations.delete(data.invitation); });
   on("invitationAnswered", (data) => {
-    toast(t(data.status === "accepted" ? "friends.accepted" : "friends.declined"), "info");
+    toast(data.status === "accepted" ? t("friends.accepted") : t("friends.declined"), "info");
   });
   drawFriends(friendsBox);
   return panel;
