@@ -11,12 +11,14 @@ import secrets
 from typing import Any
 
 import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
 from fastapi.testclient import TestClient
-from sqlalchemy import select
+from sqlalchemy import inspect, select
 
 from metrogames.web.accounts.service import COOKIE
 from metrogames.web.app import create_app
-from metrogames.web.infra.models import ChatRow, InvitationRow, SeatRow
+from metrogames.web.infra.models import Base, ChatRow, InvitationRow, SeatRow
 from support.web import JSON, auth, create, make_settings, view
 
 Person = tuple[str, dict[str, str]]
@@ -314,3 +316,12 @@ def test_the_page_stream_starts_with_the_pending_invitations(client: TestClient)
                 break
     assert name == "invitations" and data == {"type": "invitations", "invitations": [invitation]}
     refused(client.get("/api/friends/events"), 401, "bad-session")
+
+
+def test_the_migration_makes_the_tables_the_models_declare(client: TestClient) -> None:
+    engine = client.app.state.rooms.store.engine  # type: ignore[attr-defined]
+    with engine.connect() as connection:
+        diffs = compare_metadata(MigrationContext.configure(connection), Base.metadata)
+    ours = [d for d in diffs if any(n in repr(d) for n in ("'follows'", "'blocks'", "ix_blocks"))]
+    assert ours == []
+    assert {"follows", "blocks"} <= set(inspect(engine).get_table_names())
