@@ -325,3 +325,60 @@ def test_the_migration_makes_the_tables_the_models_declare(client: TestClient) -
     ours = [d for d in diffs if any(n in repr(d) for n in ("'follows'", "'blocks'", "ix_blocks"))]
     assert ours == []
     assert {"follows", "blocks"} <= set(inspect(engine).get_table_names())
+
+
+def cancelled_meanwhile(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The host cancels each invitation just as its acceptance claims the seat (between the
+    acceptance's read of the invitation and the claim's transaction)."""
+    invitations = client.app.state.invitations  # type: ignore[attr-defined]
+    accepting = invitations.accepting
+
+    def late(invitation: str, target: str, room: str, seat: int) -> Any:
+        assert invitations.settle(invitation, "cancelled")
+        return accepting(invitation, target, room, seat)
+
+    monkeypatch.setattr(invitations, "accepting", late)
+
+
+def test_an_invitation_cancelled_while_accepted_leaves_the_seat_open(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    host, guest = sign_up(client), sign_up(client)
+    made = hosted(client, host)
+    room = made["room"]["room"]
+    invitation = invite(client, made, host, guest[0]).json()
+    cancelled_meanwhile(client, monkeypatch)
+    r = client.post(f"/api/invitations/{invitation['id']}/accept", headers=guest[1] | JSON, json={})
+    refused(r, 404, "not-found")
+    assert client.get(f"/api/rooms/{room}").json()["seats"][1]["claimed"] is False
+    with client.app.state.rooms.sessions() as session:  # type: ignore[attr-defined]
+        seat = session.get(SeatRow, (room, 1))
+        assert seat is not None and seat.token_hash is None and seat.account_id is None
+        row = session.get(InvitationRow, invitation["id"])
+        assert row is not None and row.status == "cancelled"
+
+
+def test_a_bot_s_challenge_cancelled_while_accepted_leaves_the_seat_open(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    name = "Bot" + secrets.token_hex(4)
+    r = client.post("/api/accounts", json={"name": name, "password": "long enough"})
+    account = r.json()["account"]
+    assert client.put("/api/accounts/me/bot", json={"games": ["london"]}).status_code == 200
+    body = {"name": "ci", "scopes": ["read", "play"]}
+    token = client.post("/api/accounts/me/bot/tokens", json=body).json()["token"]
+    made = create(client, game="london", mode="online", seats=[{"name": "Ada"}, {}])
+    room = made["room"]["room"]
+    path = f"/api/rooms/{room}/invitations"
+    asked = client.post(
+        path, headers=auth(made["host_token"]) | JSON, json={"seat": 1, "account": account}
+    )
+    cancelled_meanwhile(client, monkeypatch)
+    r = client.post(
+        f"/api/bot/invitations/{asked.json()['id']}/accept", headers=auth(token) | JSON, json={}
+    )
+    refused(r, 404, "not-found")
+    assert client.get(f"/api/rooms/{room}").json()["seats"][1]["claimed"] is False
+    with client.app.state.rooms.sessions() as session:  # type: ignore[attr-defined]
+        seat = session.get(SeatRow, (room, 1))
+        assert seat is not None and seat.token_hash is None and seat.account_id is None
