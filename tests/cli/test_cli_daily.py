@@ -24,7 +24,7 @@ import uvicorn
 from rich.console import Console
 from typer.testing import CliRunner
 
-from metrogames.cli.daily import play_daily
+from metrogames.cli.daily import DailyError, play_daily
 from metrogames.cli.main import app
 from metrogames.web.app import create_app
 from metrogames.web.daily.service import MIDNIGHT_RULE
@@ -376,3 +376,29 @@ def test_daily_errors_in_the_terminals_language(
     assert " ".join(unreachable.output.split()).startswith(
         f"fout: kan de server op {dead} niet bereiken: "
     )
+
+
+def test_a_server_answering_something_else_is_named_not_met_half_way(tmp_path: Path) -> None:
+    """An answer that is not the web API's (docs/web-api.md, "The daily challenge") is refused
+    at once with the fields at fault named; the token file is left alone."""
+    answers = {
+        "/api/daily": {"date": "2026-12-04", "games": [{"game": "london"}]},  # no closes_at
+        "/api/players": {"player": "p1", "name": "Ada"},  # no token: fine for a guest's me
+    }
+
+    def handle(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, json=answers[request.url.path])
+
+    token_file = tmp_path / "player.json"
+    console = Console(file=io.StringIO(), width=100)
+    http = httpx.Client(transport=httpx.MockTransport(handle))
+    with pytest.raises(DailyError) as caught:
+        play_daily("london", "http://table.test", token_file, console, lambda _: "Ada", http=http)
+    message = caught.value.message
+    assert "GET /api/daily" in message and "closes_at" in message, message
+    assert caught.value.code == 1
+    assert not token_file.exists()
+    answers["/api/daily"] = {"date": "2026-12-04", "games": [], "closes_at": "soon"}
+    with pytest.raises(DailyError) as caught:
+        play_daily("london", "http://table.test", token_file, console, lambda _: "Ada", http=http)
+    assert "closes_at" in caught.value.message, caught.value.message

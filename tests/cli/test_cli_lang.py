@@ -172,12 +172,11 @@ def test_simulate_summary_in_french(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_daily_percentile_uses_the_locales_decimal_mark(monkeypatch: pytest.MonkeyPatch) -> None:
     from metrogames.cli.daily import result_lines
+    from metrogames.cli.daily_answers import Result
 
     monkeypatch.setenv("METROGAMES_LANG", "fr")
-    lines = [
-        t.plain
-        for t in result_lines({"score": 140, "rank": 1, "of": 3, "percentile": 99.5})
-    ]
+    answer = Result.model_validate({"score": 140, "rank": 1, "of": 3, "percentile": 99.5})
+    lines = [t.plain for t in result_lines(answer)]
     assert lines[:2] == ["Score : 140", "Rang : 1 sur 3 (classement des comptes)"]
     # the percentile names the same list as the rank
     assert lines[2].endswith("99,5 (classement des comptes)")

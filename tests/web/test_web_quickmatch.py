@@ -6,6 +6,7 @@ Redis."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 import time
@@ -236,3 +237,59 @@ def test_redis_failing_is_a_503_that_queues_nothing(app_client: TestClient) -> N
     assert r.status_code == 503 and r.json()["reason"] == "unavailable", r.text
     assert r.headers["retry-after"] == "2"
     assert waiting(app_client) == []
+
+
+def test_a_request_seated_while_its_stream_opens_is_streamed_its_seat_not_refused(
+    app_client: TestClient,
+) -> None:
+    """The 300-player benchmark's 404s: the stream looked at the request twice (its state,
+    then the request itself) and a seating between the two looks answered 404. Here the
+    request is claimed and seated right after the first look; the stream gives the seat."""
+    ticket = ask(app_client, sign_up(app_client))["ticket"]
+    mm = app_client.app.state.matchmaker  # type: ignore[attr-defined]
+    first_look = mm.queue.state
+    seating = {"room": "abcdefgh", "seat": 1}
+
+    async def seated_right_after(ticket_id: str) -> Any:
+        found = await first_look(ticket_id)
+        mine = await mm.queue.get(ticket_id)
+        if mine is not None:  # the matcher takes it now, between this look and any other
+            assert await mm.queue.claim([mine])
+            await mm.queue.seat(ticket_id, seating)
+        return found
+
+    mm.queue.state = seated_right_after
+    try:
+        seen = events(app_client, ticket)
+    finally:
+        mm.queue.state = first_look
+    assert seen[-1] == ("seated", seating), seen
+
+
+def test_a_seating_told_while_the_wait_looks_wakes_it_at_once(app_client: TestClient) -> None:
+    """A seating stored and told while :meth:`Matchmaker.wait` is reading the queue (its look
+    saw nothing yet) wakes the wait: it returns the seat, not ``None`` after its timeout."""
+    mm = app_client.app.state.matchmaker  # type: ignore[attr-defined]
+    seating = {"room": "abcdefgh", "seat": 0}
+    looks: list[str] = []
+    real_seating = mm.queue.seating
+
+    async def told_during_the_look(ticket_id: str) -> Any:
+        before = await real_seating(ticket_id)
+        if not looks:  # the first look read nothing; the seating and its news come now
+            mm.queue.seatings[ticket_id] = (mm.queue.clock() + 60, seating)
+            mm.wake_stream(ticket_id)
+        looks.append(ticket_id)
+        return before
+
+    async def wait() -> Any:
+        mm.queue.seating = told_during_the_look
+        try:  # an hour's timeout: only the wake-up can end it within the test's deadline
+            return await asyncio.wait_for(mm.wait("t-lost-wake", 3600.0), 30.0)
+        finally:
+            mm.queue.seating = real_seating
+            mm.forget("t-lost-wake")
+
+    assert app_client.portal is not None
+    assert app_client.portal.call(wait) == seating
+    assert len(looks) == 2  # the look that missed it, and the look after the wake-up

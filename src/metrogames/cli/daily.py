@@ -32,24 +32,34 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 from urllib.parse import urlsplit
 
 import httpx
+from pydantic import BaseModel, ValidationError
 from rich.console import Console, Group, RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
+from metrogames.cli.daily_answers import (
+    Daily,
+    DailyStart,
+    Player,
+    Record,
+    Result,
+    RoomView,
+)
 from metrogames.cli.hints import HINT_WORD, hints_from_json, hints_text
 from metrogames.cli.lang import _, band_range, decimal, ntr, say, tr
 from metrogames.cli.prompt import QuitGame, read_move, refusal_text
 from metrogames.cli.render import Seats, TerminalRenderer, renderer_for
 from metrogames.core.errors import MetrogamesError, NotationError, message_of
-from metrogames.core.protocol import CHANCE, Action, State
+from metrogames.core.protocol import CHANCE, Action, JsonObject, JsonValue, State, is_object
 from metrogames.games import daily_games, game_type, replay_record
 from metrogames.i18n import N_, environment_language
 
 _DIM = "#6b7280"
+M = TypeVar("M", bound=BaseModel)
 
 COMMANDS = N_(
     "Commands: moves (every legal move) · map (show the map again) · hint [MOVE] (the coach's\n"
@@ -98,7 +108,7 @@ def check_server(url: str) -> str:
 
 
 # -- the token file ----------------------------------------------------------------------------
-def load_players(path: Path) -> dict[str, Any]:
+def load_players(path: Path) -> JsonObject:
     """The token file's players by server (empty when the file does not exist).
 
     Raises:
@@ -112,12 +122,12 @@ def load_players(path: Path) -> dict[str, Any]:
         raise DailyError(
             tr("cannot read the token file {path}: {why}", path=path, why=exc)
         ) from None
-    if not isinstance(data, dict):
+    if not is_object(data):
         raise DailyError(tr("the token file {path} is not a JSON object", path=path))
     return data
 
 
-def save_player(path: Path, server: str, player: dict[str, Any]) -> None:
+def save_player(path: Path, server: str, player: JsonObject) -> None:
     """Keep ``player`` (``{"player", "name", "token"}``) for ``server`` in the token file
     (readable by its owner only).
 
@@ -165,11 +175,11 @@ class Server:
         self,
         method: str,
         path: str,
-        body: Any = None,
+        body: JsonValue = None,
         *,
         auth: bool = True,
         token: str | None = None,
-    ) -> Any:
+    ) -> JsonValue:
         """The decoded JSON answer, asked with ``token`` (default: :attr:`token`) as the
         bearer token unless ``auth`` is false (a session cookie, if any, goes along).
 
@@ -191,12 +201,12 @@ class Server:
                 tr("cannot reach the server at {url}: {why}", url=self.base, why=exc)
             ) from None
         try:
-            data = res.json() if res.content else None
+            data: JsonValue = res.json() if res.content else None
         except ValueError:
             data = None
         if 400 <= res.status_code < 500:
-            error = data.get("error") if isinstance(data, dict) else None
-            reason = data.get("reason") if isinstance(data, dict) else None
+            error = data.get("error") if is_object(data) else None
+            reason = data.get("reason") if is_object(data) else None
             raise RefusalError(
                 res.status_code, str(error or res.reason_phrase), str(reason or "error")
             )
@@ -213,50 +223,91 @@ class Server:
             )
         return data
 
+    def answer(
+        self,
+        model: type[M],
+        method: str,
+        path: str,
+        body: JsonValue = None,
+        *,
+        auth: bool = True,
+        token: str | None = None,
+    ) -> M:
+        """:meth:`call`'s answer read as ``model`` (:mod:`.daily_answers`).
+
+        Raises:
+            RefusalError, DailyError: as :meth:`call`; DailyError also for an answer that is
+                not such a ``model`` (the fields at fault named).
+        """
+        return self.checked(
+            model, self.call(method, path, body, auth=auth, token=token), method, path
+        )
+
+    def checked(self, model: type[M], data: JsonValue, method: str, path: str) -> M:
+        """``data``, the answer to ``method path``, read as ``model``.
+
+        Raises:
+            DailyError: ``data`` is not such a ``model`` (the fields at fault named).
+        """
+        try:
+            return model.model_validate(data)
+        except ValidationError as exc:
+            faults = "; ".join(
+                f"{'.'.join(map(str, e['loc'])) or 'the answer'}: {e['msg']}" for e in exc.errors()
+            )
+            raise DailyError(
+                tr(
+                    "the server at {url} answered {method} {path} with something else than "
+                    "the web API's answer: {why}",
+                    url=self.base,
+                    method=method,
+                    path=path,
+                    why=faults,
+                )
+            ) from None
+
 
 # -- the end ----------------------------------------------------------------------------------
-def result_lines(result: dict[str, Any]) -> list[Text]:
+def result_lines(result: Result) -> list[Text]:
     """The result of ``GET .../result`` as printed lines."""
-    out = [Text(tr("Score: {score}", score=result["score"]), style="bold green")]
+    out = [Text(tr("Score: {score}", score=result.score), style="bold green")]
     # rank and percentile are figures of one list, the player's, and each names it
     among = " " + (
-        _("(guests' list)") if result.get("board") == "guests" else _("(accounts' leaderboard)")
+        _("(guests' list)") if result.board == "guests" else _("(accounts' leaderboard)")
     )
-    if result.get("rank") is not None:
-        rank = tr("Rank: {rank} of {of}", rank=result["rank"], of=result.get("of"))
+    if result.rank is not None:
+        rank = tr("Rank: {rank} of {of}", rank=result.rank, of=result.of)
         out.append(Text(rank + among, style="bold"))
     else:
         out.append(
             Text(
                 tr(
                     "Rank: not ranked (not shared or practice) · {of} players ranked",
-                    of=result.get("of"),
+                    of=result.of,
                 )
                 + among
             )
         )
-    pct = result.get("percentile")
-    if pct is not None:
-        p = float(pct)
+    if result.percentile is not None:
+        p = result.percentile
         shown = decimal(p, "0.0" if p < 1 or p > 99 else "0")
         out.append(Text(tr("Percentile: {shown}", shown=shown) + among))
-    rating = result.get("rating")
-    if rating:
-        band = tr("band {band} ({range})", band=rating.get("band"), range=band_range(rating))
+    rating = result.rating
+    if rating is not None:
+        band = tr("band {band} ({range})", band=rating.band, range=band_range(rating.model_dump()))
         text = tr("Solo rating: {score}", score=band)
-        if rating.get("phrase"):
-            text += f": “{_(str(rating['phrase']))}”"
+        if rating.phrase:
+            text += f": “{_(rating.phrase)}”"
         out.append(Text(text, style="bold"))
-    for key in ("bot", "expert"):
-        bot = result.get(key)
-        if not bot:
+    for key, bot in (("bot", result.bot), ("expert", result.expert)):
+        if bot is None:
             continue
-        name = bot.get("name", key)
-        if bot.get("score") is None:
+        name = bot.name or key
+        if bot.score is None:
             still = tr("The {name} bot is still playing the deal: ask again later.", name=name)
             out.append(Text(still, style=_DIM))
             continue
-        diff = int(result["score"]) - int(bot["score"])
+        diff = result.score - bot.score
         verdict = (
             ntr("you beat it by {n} point", "you beat it by {n} points", diff)
             if diff > 0
@@ -269,7 +320,7 @@ def result_lines(result: dict[str, Any]) -> list[Text]:
                 tr(
                     "The {name} bot scored {score} on the same deal: {verdict}",
                     name=name,
-                    score=bot["score"],
+                    score=bot.score,
                     verdict=verdict,
                 )
             )
@@ -307,7 +358,7 @@ class DailySession:
         self.poll = poll
         self.kind = game_type(game)
         self.renderer: TerminalRenderer = renderer_for(self.kind)
-        self.player: dict[str, Any] = {}
+        self.player: JsonObject = {}
         self.room_token: str | None = None
         """The bearer token of the room's calls: the player token of a guest, the seat token
         the daily start gave an account."""
@@ -329,10 +380,11 @@ class DailySession:
             self.sign_in_account(self.account)
             return
         entry = load_players(self.token_file).get(self.server.base)
-        if isinstance(entry, dict) and isinstance(entry.get("token"), str):
-            self.server.token = entry["token"]
+        token = entry.get("token") if is_object(entry) else None
+        if isinstance(token, str):
+            self.server.token = token
             try:
-                me = self.server.call("GET", "/api/players/me")
+                me = self.server.answer(Player, "GET", "/api/players/me")
             except RefusalError as exc:
                 if exc.reason == "bad-token" or exc.status in (401, 403):
                     raise DailyError(
@@ -345,11 +397,11 @@ class DailySession:
                         )
                     ) from None
                 raise
-            self.player = {"player": me["player"], "name": me["name"], "token": entry["token"]}
-            streak = me.get("streak")
+            self.player = {"player": me.player, "name": me.name, "token": token}
+            streak = me.streak
             self.console.print(
                 Text(
-                    tr("Playing as {name}", name=me["name"])
+                    tr("Playing as {name}", name=me.name)
                     + (" · " + ntr("streak {n} day", "streak {n} days", streak) if streak else "")
                 )
             )
@@ -357,16 +409,16 @@ class DailySession:
         name = (self.name or "").strip()
         while not name:
             name = self.ask(_("Your display name for the daily challenge: ")).strip()
-        res = self.server.call("POST", "/api/players", {"name": name}, auth=False)
-        self.player = {"player": res["player"], "name": res["name"], "token": res["token"]}
-        self.server.token = res["token"]
+        res = self.server.answer(Player, "POST", "/api/players", {"name": name}, auth=False)
+        self.player = {"player": res.player, "name": res.name, "token": res.token}
+        self.server.token = res.token
         save_player(self.token_file, self.server.base, self.player)
         self.console.print(
             Text(
                 tr(
                     "Welcome, {name}. Your player token is kept in {file} "
                     "(copy it to play on another device).",
-                    name=res["name"],
+                    name=res.name,
                     file=self.token_file,
                 ),
                 style="bold",
@@ -381,8 +433,8 @@ class DailySession:
         """
         secret = self.password(tr("Password for {name}: ", name=name)) if self.password else ""
         try:
-            res = self.server.call(
-                "POST", "/api/sessions", {"name": name, "password": secret}, auth=False
+            res = self.server.answer(
+                Player, "POST", "/api/sessions", {"name": name, "password": secret}, auth=False
             )
         except RefusalError as exc:
             why = f"{exc.error} ({exc.reason})"
@@ -394,8 +446,8 @@ class DailySession:
                     why=why,
                 )
             ) from None
-        self.player = {"account": res["account"], "player": res["player"], "name": res["name"]}
-        self.console.print(Text(tr("Signed in as {name} (account)", name=res["name"]), style="bold"))
+        self.player = {"account": res.account, "player": res.player, "name": res.name}
+        self.console.print(Text(tr("Signed in as {name} (account)", name=res.name), style="bold"))
 
     def sign_out(self) -> None:
         """End the account's session on the server (best effort: it expires anyway)."""
@@ -407,21 +459,21 @@ class DailySession:
             self.console.print(Text(_("Could not end the session on the server."), style=_DIM))
 
     # -- the game ----------------------------------------------------------------------------
-    def run(self) -> dict[str, Any] | None:
+    def run(self) -> JsonObject | None:
         """Play today's game to its end (or until the player stops); the result, or ``None``."""
         try:
-            daily = self.server.call("GET", "/api/daily", auth=False)
+            daily = self.server.answer(Daily, "GET", "/api/daily", auth=False)
         except RefusalError as exc:
             if exc.status != 404:
                 raise
             raise DailyError(
                 tr("the server at {url} has no daily challenge", url=self.server.base)
             ) from None
-        date = daily["date"]
-        if self.game not in [g.get("game") for g in daily.get("games", [])]:
+        date = daily.date
+        if self.game not in [g.game for g in daily.games]:
             raise DailyError(tr("the server has no daily {game} challenge", game=self.game), 2)
         self.sign_in()
-        left = max(0, int(float(daily["closes_at"]) - time.time()))
+        left = max(0, int(daily.closes_at - time.time()))
         self.console.print(
             Rule(
                 tr("Daily challenge · {title} · {date} (UTC)", title=self.kind.title, date=date),
@@ -438,11 +490,11 @@ class DailySession:
                 style=_DIM,
             )
         )
-        if daily.get("midnight_rule"):  # the server's one rule, shown before a ranked start
-            self.console.print(Text(str(daily["midnight_rule"]), style=_DIM))
+        if daily.midnight_rule:  # the server's one rule, shown before a ranked start
+            self.console.print(Text(daily.midnight_rule, style=_DIM))
         try:
-            start = self.server.call(
-                "POST", f"/api/daily/{self.game}/{date}/start", {"share": self.share}
+            start = self.server.answer(
+                DailyStart, "POST", f"/api/daily/{self.game}/{date}/start", {"share": self.share}
             )
         except RefusalError as exc:
             if exc.reason != "attempt-used":
@@ -462,11 +514,11 @@ class DailySession:
             except RefusalError:  # the attempt was a claimed guest's: the server said why
                 self.console.print(Text(exc.error, style=_DIM))
                 return None
-        room = start["room"]
-        self.room_token = start.get("token") or self.server.token
+        room = start.room
+        self.room_token = start.token or self.server.token
         self.console.print(
             Text(
-                (_("Ranked attempt") if start.get("ranked") else _("Practice (not ranked)"))
+                (_("Ranked attempt") if start.ranked else _("Practice (not ranked)"))
                 + " · "
                 + tr("room {room}", room=room)
                 + ("" if self.share else " · " + _("not shared on the leaderboard")),
@@ -490,33 +542,30 @@ class DailySession:
         self.console.print(self.renderer.game_over(state, self.seats))
         return self.show_result(date)
 
-    def view(self, room: str) -> dict[str, Any]:
-        data: dict[str, Any] = self.server.call(
-            "GET", f"/api/rooms/{room}/view", token=self.room_token
-        )
-        return data
+    def view(self, room: str) -> RoomView:
+        return self.server.answer(RoomView, "GET", f"/api/rooms/{room}/view", token=self.room_token)
 
     def play(self, room: str) -> State[Action]:
         """Play the room's game to its end; the final state (the local mirror)."""
         view = self.view(room)
         shown_step = -1
-        while view["status"] != "finished":
-            if view["status"] != "playing" or not view.get("legal"):
+        while view.status != "finished":
+            if view.status != "playing" or not view.legal or view.you is None:
                 time.sleep(self.poll)
                 view = self.view(room)
                 continue
             state = self.sync(room, view)
-            if view["step"] != shown_step:
-                seen = state.view(view["you"])
+            if view.step != shown_step:
+                seen = state.view(view.you)
                 width = self.console.width
                 self.console.print(
-                    self.renderer.turn_screen(seen, view["you"], self.seats, width=width)
+                    self.renderer.turn_screen(seen, view.you, self.seats, width=width)
                 )
-                shown_step = view["step"]
+                shown_step = view.step
             view = self.turn(room, view)
         return self.sync(room, view)
 
-    def sync(self, room: str, view: dict[str, Any]) -> State[Action]:
+    def sync(self, room: str, view: RoomView) -> State[Action]:
         """The local mirror of the room at ``view``'s step: its public record replayed. The
         moves, round scores and routes since the last mirror are announced.
 
@@ -524,32 +573,30 @@ class DailySession:
             DailyError: the record does not replay here.
         """
         old = self.mirror
-        if old is not None and self.mirror_step == view["step"]:
+        if old is not None and self.mirror_step == view.step:
             return old
         record = self.server.call("GET", f"/api/rooms/{room}/record", token=self.room_token)
         try:
+            players = Record.model_validate(record).players
             state = replay_record(record)
-        except MetrogamesError as exc:
+        except (MetrogamesError, ValidationError) as exc:
+            why = say(message_of(exc)) if isinstance(exc, MetrogamesError) else str(exc)
             raise DailyError(
-                tr(
-                    "the record of room {room} does not replay here: {why}",
-                    room=room,
-                    why=say(message_of(exc)),
-                )
+                tr("the record of room {room} does not replay here: {why}", room=room, why=why)
             ) from None
-        self.seats = Seats(tuple(record["players"]), (view["you"],))
+        self.seats = Seats(tuple(players), () if view.you is None else (view.you,))
         if old is not None:
             moves = [(p, a) for p, a in state.history()[len(old.history()) :] if p != CHANCE]
             for item in self.renderer.announce(old.view(None), state.view(None), moves, self.seats):
                 self.console.print(item)
-        self.mirror, self.mirror_step = state, view["step"]
+        self.mirror, self.mirror_step = state, view.step
         return state
 
-    def turn(self, room: str, view: dict[str, Any]) -> dict[str, Any]:
+    def turn(self, room: str, view: RoomView) -> RoomView:
         """One move: the player's typed action sent until the server takes it."""
-        assert self.mirror is not None
+        assert self.mirror is not None and view.you is not None
         r = self.renderer
-        seat = view["you"]
+        seat = view.you
         seen = self.mirror.view(seat)
         forced = seen.game.pass_action
         if forced is not None and list(seen.legal_actions(seat)) == [forced]:  # shown on screen
@@ -578,22 +625,21 @@ class DailySession:
             if sent is not None:
                 return sent
             fresh = self.view(room)
-            if fresh["step"] != view["step"]:
+            if fresh.step != view.step:
                 return fresh
 
     def hint(
-        self, room: str, view: dict[str, Any], seen: State[Action], seat: int, rest: str
+        self, room: str, view: RoomView, seen: State[Action], seat: int, rest: str
     ) -> RenderableType:
         """The server's hints for this turn (``hint [MOVE]``), or why there are none: the
         server refuses them in a ranked game."""
-        body: dict[str, Any] = {"step": view["step"]}
+        body: JsonObject = {"step": view.step}
+        path = f"/api/rooms/{room}/hint"
         try:
             if rest.strip():
                 move = self.renderer.complete(seen, seat, seen.string_to_action(seat, rest))
                 body["about"] = seen.action_to_json(seat, move)
-            data = self.server.call(
-                "POST", f"/api/rooms/{room}/hint", body, token=self.room_token
-            )
+            data = self.server.call("POST", path, body, token=self.room_token)
         except NotationError as exc:
             detail = refusal_text(exc)
             return Text(
@@ -612,15 +658,32 @@ class DailySession:
             if exc.reason == "bad-token":
                 raise
             return Text("✘ " + tr("no hint: {detail}", detail=exc.error), style="bold red")
-        return hints_text(hints_from_json(data), seen.num_players)
+        try:
+            if not is_object(data):
+                raise TypeError("not an object")
+            hints = hints_from_json(data)
+        except (KeyError, TypeError, ValueError) as exc:
+            why = f"{type(exc).__name__}: {exc}"
+            raise DailyError(
+                tr(
+                    "the server at {url} answered {method} {path} with something else than "
+                    "the web API's answer: {why}",
+                    url=self.server.base,
+                    method="POST",
+                    path=path,
+                    why=why,
+                )
+            ) from None
+        return hints_text(hints, seen.num_players)
 
-    def send(self, room: str, view: dict[str, Any], action: Any) -> dict[str, Any] | None:
+    def send(self, room: str, view: RoomView, action: JsonValue) -> RoomView | None:
         """The next view, or ``None`` when the server refused (its reason printed)."""
         try:
-            data: dict[str, Any] = self.server.call(
+            data = self.server.answer(
+                RoomView,
                 "POST",
                 f"/api/rooms/{room}/actions",
-                {"action": action, "step": view["step"]},
+                {"action": action, "step": view.step},
                 token=self.room_token,
             )
         except RefusalError as exc:
@@ -634,15 +697,18 @@ class DailySession:
         return data
 
     # -- the end -----------------------------------------------------------------------------
-    def show_result(self, date: str) -> dict[str, Any]:
-        result: dict[str, Any] = self.server.call("GET", f"/api/daily/{self.game}/{date}/result")
+    def show_result(self, date: str) -> JsonObject:
+        path = f"/api/daily/{self.game}/{date}/result"
+        result = self.server.call("GET", path)
+        shown = self.server.checked(Result, result, "GET", path)
+        assert is_object(result)  # a Result is an object
         self.console.print(
             Rule(
                 tr("{title} · daily {date}: result", title=self.kind.title, date=date), style="bold"
             )
         )
         board = f"{self.server.base}/#/daily/{self.game}/{date}"
-        self.console.print(Group(*result_lines(result)))
+        self.console.print(Group(*result_lines(shown)))
         self.console.print(
             Text(
                 tr("Leaderboard: {url}", url=board),
@@ -664,7 +730,7 @@ def play_daily(
     account: str | None = None,
     password: Callable[[str], str] | None = None,
     http: httpx.Client | None = None,
-) -> dict[str, Any] | None:
+) -> JsonObject | None:
     """Play today's ``game`` challenge on ``server``; the result (``None`` when stopped).
     With ``account``, as that account (``password(prompt)`` gives its password), its session
     ended at the end; else as the token file's guest.

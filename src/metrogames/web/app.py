@@ -251,7 +251,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await bounded("the log's last checkpoint", asyncio.to_thread(checkpoints.stop))
 
 
-async def bounded(what: str, step: Awaitable[Any]) -> None:
+async def bounded(what: str, step: Awaitable[object]) -> None:
     """Wait for a step of the shutdown at most :data:`SHUTDOWN_STEP` seconds (then log it,
     naming ``what``, and go on: a stopping server never hangs on one of its parts)."""
     try:

@@ -121,9 +121,8 @@ async def quickmatch_events(ticket: TicketId, request: Request) -> StreamingResp
     cancelled, replaced, expired) and the end."""
     await counted(request)
     mm = matchmaker(request)
-    state, seating = await mm.queue.state(ticket)
-    found = await mm.queue.get(ticket) if state == "waiting" else None
-    if state == "gone" or (state == "waiting" and found is None):
+    state, seating = await mm.queue.state(ticket)  # one look: it may be seated right after
+    if state == "gone":
         raise RoomError(404, "not-found", msg(N_("this request no longer waits")))
     sockets: SocketCap = request.app.state.sockets
     held = contextlib.ExitStack()

@@ -15,9 +15,10 @@ import io
 import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
 
 import zstandard
+
+from metrogames.core.protocol import JsonObject
 
 HEADER = "metrogames-export/1"
 GAME = "metrogames-export-game/1"
@@ -37,12 +38,12 @@ class ExportError(ValueError):
     problem."""
 
 
-def dumps(document: dict[str, Any]) -> bytes:
+def dumps(document: JsonObject) -> bytes:
     """One line of an export: compact JSON, keys in the order given, UTF-8, ``\\n`` ended."""
     return (json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
 
 
-def compressed(header: dict[str, Any], games: Iterable[dict[str, Any]]) -> Iterator[bytes]:
+def compressed(header: JsonObject, games: Iterable[JsonObject]) -> Iterator[bytes]:
     """The compressed bytes of the export of ``header`` (without its ``format``, added here)
     and ``games`` (each a game line's fields, without ``format``), in chunks of about
     :data:`CHUNK` bytes, then the end line: one game in memory at a time."""
@@ -52,7 +53,7 @@ def compressed(header: dict[str, Any], games: Iterable[dict[str, Any]]) -> Itera
     size = 0
     count = 0
 
-    def line(document: dict[str, Any]) -> bytes:
+    def line(document: JsonObject) -> bytes:
         raw = dumps(document)
         digest.update(raw)
         return compressor.compress(raw)
@@ -73,7 +74,7 @@ def compressed(header: dict[str, Any], games: Iterable[dict[str, Any]]) -> Itera
 
 
 def write_export(
-    path: Path, header: dict[str, Any], games: Iterable[dict[str, Any]]
+    path: Path, header: JsonObject, games: Iterable[JsonObject]
 ) -> tuple[int, str]:
     """Write the export (:func:`compressed`) to ``path`` and its checksum to ``path`` +
     ``.sha256`` (``sha256sum`` format: the compressed file's SHA-256, two spaces, its name);
@@ -94,7 +95,7 @@ def is_export(path: Path) -> bool:
     return path.name.endswith(SUFFIX)
 
 
-def read_export(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+def read_export(path: Path) -> Iterator[tuple[int, JsonObject]]:
     """The lines of the export at ``path``, each ``(line number, document)`` (1-based): the
     header first, then each game, decompressed and decoded one line at a time; after the last
     game the end line is checked (the count of games and the SHA-256 of every byte before it).
@@ -136,7 +137,7 @@ def read_export(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
         raise ExportError(f"{path}: no end line after line {number}: the file is cut short")
 
 
-def _decoded(path: Path, number: int, line: bytes) -> dict[str, Any]:
+def _decoded(path: Path, number: int, line: bytes) -> JsonObject:
     if len(line) > MAX_LINE or not line.endswith(b"\n"):
         why = f"longer than {MAX_LINE} bytes" if len(line) > MAX_LINE else "cut short"
         raise ExportError(f"{path}:{number}: line {why}")
@@ -149,7 +150,7 @@ def _decoded(path: Path, number: int, line: bytes) -> dict[str, Any]:
     return document
 
 
-def _check_end(path: Path, number: int, end: dict[str, Any], games: int, sha256: str) -> None:
+def _check_end(path: Path, number: int, end: JsonObject, games: int, sha256: str) -> None:
     if end.get("games") != games:
         raise ExportError(
             f"{path}:{number}: the end line counts {end.get('games')!r} games, the file has {games}"

@@ -21,6 +21,7 @@ from typing import Any
 from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session, sessionmaker
 
+from metrogames.core.protocol import JsonObject
 from metrogames.games import game_from_options
 from metrogames.web.daily.deal import day_of
 from metrogames.web.exports.months import Month, iso
@@ -62,7 +63,7 @@ def is_bot(seat: SeatFacts) -> bool:
     return not seat.human
 
 
-def identity(secret: bytes, seat: SeatFacts) -> dict[str, Any]:
+def identity(secret: bytes, seat: SeatFacts) -> JsonObject:
     """A seat's ``kind`` (``bot``, ``account``, ``guest``), ``name`` (an account's, when its
     owner shows it; else null), ``pseudonym`` (an account's otherwise; else null), ``bot``
     (the bot's code, or null) and ``label``, the name in the record's ``players``: the name,
@@ -103,7 +104,7 @@ class MonthGames:
         self.until = month.until(now)
         self.today = day_of(now)
 
-    def header(self) -> dict[str, Any]:
+    def header(self) -> JsonObject:
         """The header's fields: ``month``, ``from`` and ``until`` (ISO UTC; ``until`` is the
         month's end, or the export's time in the month), ``complete`` (the month had ended)."""
         return {
@@ -113,7 +114,7 @@ class MonthGames:
             "complete": self.until >= self.month.end,
         }
 
-    def lines(self) -> Iterator[dict[str, Any]]:
+    def lines(self) -> Iterator[JsonObject]:
         """Each game's line, in (finish time, room id) order, :data:`BATCH` rooms read at a
         time."""
         after: tuple[float, str] | None = None
@@ -221,7 +222,7 @@ class MonthGames:
         seats: list[SeatFacts],
         actions: list[tuple[int, str]],
         rated: dict[int, RatedSeatRow] | None,
-    ) -> dict[str, Any]:
+    ) -> JsonObject:
         """One game's line (its record replayed by the engine from the seed and actions)."""
         options = json.loads(room.options)
         seed = loaded_seed(room.seed)
@@ -229,7 +230,7 @@ class MonthGames:
         for player, action in actions:
             state.apply_in_place(player, state.action_from_json(player, json.loads(action)))
         who = [identity(self.secret, s) for s in seats]
-        labels = [w.pop("label") for w in who]
+        labels = [str(w.pop("label")) for w in who]
         order = ranks(state)
         winners = state.winners()
         scores = state.scores()

@@ -10,11 +10,11 @@ import sys
 import threading
 import time
 from collections.abc import AsyncGenerator
-from typing import Any
 
 from sqlalchemy import func, make_url, select
 from sqlalchemy.orm import Session, sessionmaker
 
+from metrogames.core.protocol import JsonObject
 from metrogames.i18n import N_, msg
 from metrogames.web.errors import RoomError
 from metrogames.web.exports.fileformat import CHUNK, SUFFIX
@@ -57,7 +57,7 @@ class Exports:
         self.db_url = None if db_url is None or _in_memory(db_url) else db_url
         self._streams = threading.BoundedSemaphore(STREAMS)
 
-    def months(self, now: float) -> list[dict[str, Any]]:
+    def months(self, now: float) -> list[JsonObject]:
         """``[{"month", "complete", "url"}]``, newest first: every month from the first
         finished online or daily game's to the current one (``complete``: it has ended)."""
         with self.sessions() as session:
@@ -68,7 +68,7 @@ class Exports:
             )
         if first is None:
             return []
-        found = []
+        found: list[JsonObject] = []
         month = month_of(min(first, now))
         while month.start <= now:
             found.append(

@@ -385,7 +385,7 @@ class Cluster:
                 await asyncio.sleep(RECONNECT_SECONDS)
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()
 
     async def _dispatch(
         self,

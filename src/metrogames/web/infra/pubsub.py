@@ -148,4 +148,4 @@ class Hub:
                 await asyncio.sleep(RECONNECT_SECONDS)
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()

@@ -149,7 +149,7 @@ class RedisQueue(Queue):
                 await asyncio.sleep(RECONNECT_SECONDS)
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()
 
     async def seating(self, ticket_id: str) -> Seating | None:
         text = await self.redis.get(f"metrogames:qm:seat:{ticket_id}")

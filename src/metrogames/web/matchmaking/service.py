@@ -224,13 +224,16 @@ class Matchmaker:
     async def wait(self, ticket_id: str, timeout: float) -> Seating | None:
         """Where the request sat, waiting for it at most ``timeout`` seconds (``None``: not
         seated by then): told at once of a seating by any worker (:meth:`~.queue.Queue.watch`),
-        and looking again at the end (a message Redis lost)."""
+        and looking again at the end (a message Redis lost). The wake-up is armed before the
+        first look and stays set until a wait consumes it, so news told while a look is under
+        way, or between two waits, wakes the next wait at once instead of after ``timeout``."""
+        told = self._told.setdefault(ticket_id, asyncio.Event())
         found = await self.queue.seating(ticket_id)
         if found is not None:
             return found
-        told = self._told.setdefault(ticket_id, asyncio.Event())
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(told.wait(), timeout)
+        told.clear()  # consumed: what it told is in the queue, read below and by the caller
         return await self.queue.seating(ticket_id)
 
     def wake_stream(self, ticket_id: str) -> None:

@@ -107,11 +107,16 @@ class QueueBackend:
         pipe.expire(interest, int(job.kind.timeout) + 60)
         await pipe.execute()
         self._interested.add(job)
+        # the wake-up armed before the first look: an answer announced while the claim looks
+        # (or before the wait below starts) wakes the wait at once, not after POLL_SECONDS
+        self._done.setdefault(job.key, asyncio.Event())
         try:
             if not await self._claim(job):
+                self._done.pop(job.key, None)
                 await self.release(job, drop=False)
                 return False
         except BaseException:
+            self._done.pop(job.key, None)
             await self.release(job, drop=True)
             raise
         task = asyncio.get_running_loop().create_task(self._wait(job))
@@ -225,7 +230,7 @@ class QueueBackend:
                 await asyncio.sleep(1.0)
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()
 
     async def abandon(self, job: Job) -> None:
         """Nobody here waits for ``job`` any more (:meth:`release` with ``drop``)."""
