@@ -10,6 +10,12 @@ import * as API from "./api.js";
 const enc = encodeURIComponent;
 let source = null; // the one open stream of this page (a new panel closes the last one's)
 
+/** Close the home page's stream (the router calls it on every change of screen). */
+export function closeFriends() {
+  if (source) source.close();
+  source = null;
+}
+
 function invitationRow(inv, navigate, drop) {
   const answer = (how) => async () => {
     try {
@@ -44,7 +50,7 @@ export function friendsPanel(navigate) {
     if (!invitations.size) list.append(h("li", { class: "muted" }, t("friends.no-invitation")));
   }
   drawInvitations();
-  if (source) source.close();
+  closeFriends();
   const stream = new EventSource("/api/friends/events");
   source = stream;
   const alive = () => {
