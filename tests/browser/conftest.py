@@ -64,7 +64,7 @@ def serving(tmp_path_factory: pytest.TempPathFactory, **extra: str) -> Iterator[
     env["METROGAMES_JOB_WARM"] = "0"  # job processes start at their first jobs (few tests have any)
     # every test's rooms, players, accounts and analyses come from this machine
     kinds = ("ROOMS", "PLAYERS", "JOINS", "REPLAYS", "SCORES", "HINTS", "ACCOUNTS", "SIGNINS")
-    for kind in (*kinds, "ANALYSES", "CHAT", "SOCKETS", "LOBBY"):
+    for kind in (*kinds, "ANALYSES", "CHAT", "SOCKETS", "LOBBY", "FRIENDS"):
         env[f"METROGAMES_RATE_{kind}"] = "10000/minute"
     env["METROGAMES_DAILY_GUEST_RANKED"] = "1000"
     env["METROGAMES_ANALYSIS_BUDGET"] = "quick"

@@ -3,7 +3,8 @@ characters, nesting thousands deep, numbers too large or not finite, bytes that 
 against every route that reads a body, path or query, and every WebSocket message type. No
 answer is a 5xx, every refusal is ``{"error", "reason"}``, the socket never closes, and after
 the barrage the rooms still answer and play. The bot API's routes too (a bot account seated
-in a started room, its token among the tokens tried). On SQLite and PostgreSQL."""
+in a started room, its token among the tokens tried), and friends and invitations (a person
+to follow, block and invite). On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -155,6 +156,10 @@ class Scene:
         play_out(client, self.finished, made["tokens"])
         self.record = record(client, self.finished)
         self.player = client.post("/api/players", json={"name": "Di"}).json()["token"]
+        # a person to follow, block and invite (signed up first: the cookie ends as Gus's)
+        self.friend = f"Flo{secrets.token_hex(4)}"
+        signed = client.post("/api/accounts", json={"name": self.friend, "password": "long enough"})
+        assert signed.status_code == 201, signed.text
         # signed in (the client keeps the session cookie): the account routes get past it
         name = f"Gus {secrets.token_hex(4)}"  # PostgreSQL keeps earlier tests' accounts
         signed = client.post("/api/accounts", json={"name": name, "password": "long enough"})
@@ -239,6 +244,10 @@ class Scene:
             route("POST", st.tuples(PART, st.sampled_from(["accept", "decline"])).map("/api/bot/invitations/{0[0]}/{0[1]}".format), {}, self.bot),
             route("POST", rooms.map(lambda r: f"/api/bot/rooms/{r}/join"), {"seat": 1}, self.bot),
             route("POST", rooms.map(lambda r: f"/api/bot/games/{r}/move"), {"action": st.sampled_from(ACTIONS), "step": self.bot_step}, self.bot),
+            route("PUT", st.tuples(st.sampled_from(["follows", "blocks"]), st.just(self.friend) | PART).map("/api/friends/{0[0]}/{0[1]}".format), {}),
+            route("DELETE", st.tuples(st.sampled_from(["follows", "blocks"]), st.just(self.friend) | PART).map("/api/friends/{0[0]}/{0[1]}".format), {}),
+            route("POST", "/api/invitations", {"room": rooms, "seat": st.integers(0, 2), "to": st.just(self.friend) | texts}, self.waiting_host),
+            route("POST", st.tuples(PART, st.sampled_from(["accept", "decline"])).map("/api/invitations/{0[0]}/{0[1]}".format), {}),
         )  # fmt: skip
 
     def engine_actions(self) -> st.SearchStrategy[tuple[str, str, str | None, bytes]]:
@@ -281,6 +290,7 @@ class Scene:
             st.sampled_from(["/api/bot/account", "/api/bot/events", "/api/accounts/me/bot", "/api/accounts/me/bot/tokens"]),
             rooms.map(lambda r: f"/api/bot/games/{r}/stream"),
             rooms.map(lambda r: f"/api/rooms/{r}/invitations"),
+            st.sampled_from(["/api/friends", "/api/invitations", "/api/friends/events"]),
         )  # fmt: skip
 
 
@@ -305,6 +315,7 @@ def read_answered(client: TestClient, url: str, headers: dict[str, str]) -> None
             assert [first, next(lines), next(lines)] in (
                 ["retry: 2000", "", "event: snapshot"],
                 ["retry: 2000", "", "event: waiting"],
+                ["retry: 2000", "", "event: invitations"],
             )
             return
         if r.status_code == 200 and r.headers["content-type"].startswith("application/x-ndjson"):

@@ -8,7 +8,10 @@ client in ``static/`` at ``/`` (``/r/{room}`` is the same page); accounts and se
 :mod:`~metrogames.web.api.accounts`; ratings of online play: :mod:`.ratings` and :mod:`~metrogames.web.api.ratings`; the table chat of online rooms:
 :mod:`.chat` and :mod:`~metrogames.web.api.chat`; the lobby of open tables: :mod:`.lobby` and
 :mod:`~metrogames.web.api.lobby`; bot accounts, their tokens, invitations and streams:
-:mod:`~metrogames.web.api.bots` (account events across workers: :mod:`~metrogames.web.infra.events`); ``/metrics`` and ``/api/health``: :mod:`~metrogames.web.api.ops`; log lines
+:mod:`~metrogames.web.api.bots` (account events across workers: :mod:`~metrogames.web.infra.events`, on
+the worker's one pub/sub hub, :mod:`~metrogames.web.infra.pubsub`, which the lobby shares); friends,
+blocks and invitations between people: :mod:`~metrogames.web.api.friends` (blocks also plugged into
+play now's pairing and the table chat); ``/metrics`` and ``/api/health``: :mod:`~metrogames.web.api.ops`; log lines
 carry a request id (:mod:`~metrogames.web.infra.logs`); attempts at an account's password back off
 (:mod:`~metrogames.web.accounts.backoff`). Every
 response carries :data:`SECURITY_HEADERS`: the page
@@ -59,6 +62,7 @@ from metrogames.i18n import N_, join, msg
 from metrogames.i18n import Message as I18nMessage
 from metrogames.web.accounts.backoff import SignInBackoff
 from metrogames.web.accounts.bots import BotAccounts
+from metrogames.web.accounts.friends import Friends
 from metrogames.web.accounts.invitations import Invitations
 from metrogames.web.accounts.players import Players
 from metrogames.web.accounts.service import Accounts
@@ -67,6 +71,7 @@ from metrogames.web.api import bots as bots_api
 from metrogames.web.api import chat as chat_api
 from metrogames.web.api import daily as daily_api
 from metrogames.web.api import exports as exports_api
+from metrogames.web.api import friends as friends_api
 from metrogames.web.api import lobby as lobby_api
 from metrogames.web.api import ops, quickmatch, ws
 from metrogames.web.api import ratings as ratings_api
@@ -95,9 +100,11 @@ from metrogames.web.infra.jobs.service import Jobs
 from metrogames.web.infra.language import connection_gettext
 from metrogames.web.infra.logs import RequestIds
 from metrogames.web.infra.metrics import sample, watch_lag, worker_gone
+from metrogames.web.infra.pubsub import Hub
 from metrogames.web.infra.ratelimit import RateLimits
 from metrogames.web.infra.sockets import SocketCap, Tarpit, Told
 from metrogames.web.lobby.hub import Lobby
+from metrogames.web.matchmaking.blocks import block_pairing
 from metrogames.web.matchmaking.queue import MemoryQueue
 from metrogames.web.matchmaking.redisqueue import RedisQueue
 from metrogames.web.matchmaking.service import Matchmaker
@@ -212,8 +219,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     tasks.append(asyncio.create_task(lobby.run()))
     matchmaker: Matchmaker = app.state.matchmaker
     tasks.append(asyncio.create_task(matchmaker.run()))
-    events: AccountEvents = app.state.events
-    tasks.append(asyncio.create_task(events.run()))
+    hub: Hub = app.state.hub
+    tasks.append(asyncio.create_task(hub.run()))
     if rooms.cluster is not None:
         chat: Chat = app.state.chat
 
@@ -226,7 +233,6 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             chat.deliver,
             reconnected,
             rooms.sync.presence_changed,
-            lobby.heard,
         )
         tasks += [asyncio.create_task(listen), asyncio.create_task(take_over(rooms, rooms.cluster))]
     try:
@@ -301,7 +307,8 @@ def _add_services(app: FastAPI, settings: Settings, engine: Engine) -> None:
     app.state.redis = connect(settings.redis_url) if settings.redis_url else None
     app.state.jobs = Jobs(settings, app.state.redis)
     cluster = None if app.state.redis is None else Cluster(app.state.redis)
-    app.state.lobby = Lobby(settings, session_factory(engine), cluster)
+    app.state.hub = Hub(app.state.redis)
+    app.state.lobby = Lobby(settings, session_factory(engine), cluster, app.state.hub)
     # the daily rules read app.state.now at each use (tests move time by replacing it)
     daily_rules = DailyRules(
         load_secret(session_factory(engine), settings.daily_secret),
@@ -316,15 +323,16 @@ def _add_services(app: FastAPI, settings: Settings, engine: Engine) -> None:
         rules=daily_rules,
         watchers=(app.state.lobby,),
     )
-    app.state.chat = Chat(rooms, app.state.limits)
+    app.state.friends = friends = Friends(rooms.sessions)
+    app.state.chat = Chat(rooms, app.state.limits, friends.blocked_at_table)
     queue = MemoryQueue() if app.state.redis is None else RedisQueue(app.state.redis)
-    app.state.matchmaker = Matchmaker(settings, rooms, queue)
+    app.state.matchmaker = Matchmaker(settings, rooms, queue, block_pairing(friends))
     app.state.views = ViewCache()
     app.state.players = Players(rooms.sessions)
     app.state.accounts = Accounts(rooms.sessions, settings.session_days, jobs=app.state.jobs)
     app.state.bots = BotAccounts(rooms.sessions)
     app.state.invitations = Invitations(rooms.sessions)
-    app.state.events = AccountEvents(app.state.redis)
+    app.state.events = AccountEvents(app.state.hub)
     app.state.backoff = SignInBackoff(
         app.state.redis,
         settings.signin_free,
@@ -406,6 +414,7 @@ def _add_routes(app: FastAPI) -> None:
         score_api.router,
         accounts_api.router,
         bots_api.router,
+        friends_api.router,
         ratings_api.router,
         chat_api.router,
         lobby_api.router,

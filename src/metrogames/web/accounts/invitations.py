@@ -26,7 +26,7 @@ from metrogames.i18n import N_, msg
 from metrogames.web.accounts.players import PLAYER_ALPHABET, PLAYER_ID_LENGTH
 from metrogames.web.checks import seat_label
 from metrogames.web.errors import RoomError
-from metrogames.web.infra.models import AccountRow, InvitationRow, RoomRow
+from metrogames.web.infra.models import AccountRow, InvitationRow, RoomRow, SeatRow
 
 STATUSES = ("pending", "accepted", "declined", "cancelled", "expired")
 """An invitation's statuses."""
@@ -47,6 +47,31 @@ def invitation_json(row: InvitationRow, room: RoomRow | None, sender: str | None
         "created": row.created,
         "expires": row.expires,
     }
+
+
+def tie_seat(session: Session, room: str, seat: int, account: str) -> None:
+    """Tie ``room``'s ``seat`` to ``account`` in ``session``'s transaction.
+
+    Raises:
+        RoomError: 409 ``seat-taken`` (the account holds another seat of the room).
+    """
+    other = session.scalar(
+        select(SeatRow.seat).where(
+            SeatRow.room_id == room, SeatRow.account_id == account, SeatRow.seat != seat
+        )
+    )
+    if other is not None:
+        message = msg(N_("this account holds seat {seat} of this room"), seat=seat_label(other))
+        raise RoomError(409, "seat-taken", message)
+    try:
+        session.execute(
+            update(SeatRow)
+            .where(SeatRow.room_id == room, SeatRow.seat == seat)
+            .values(account_id=account)
+        )
+    except IntegrityError:  # linked to another seat at the same time (ux_seats_account)
+        message = msg(N_("this account holds another seat of this room"))
+        raise RoomError(409, "seat-taken", message) from None
 
 
 def _gone(invitation: str) -> RoomError:
@@ -119,7 +144,8 @@ class Invitations:
             return [self._json(session, r) for r in rows]
 
     def get_pending(self, invitation: str, target: str | None = None) -> dict[str, Any]:
-        """A pending invitation (of ``target``, when given).
+        """A pending invitation (of ``target``, when given), with its ``target`` and
+        ``sender`` (account ids; ``sender`` ``None`` for an anonymous host).
 
         Raises:
             RoomError: 404 ``not-found`` (none, not ``target``'s, or answered, or expired).
@@ -129,7 +155,7 @@ class Invitations:
             row = session.get(InvitationRow, invitation[:10])
             if row is None or row.status != "pending" or target not in (None, row.target_id):
                 raise _gone(invitation)
-            return {**self._json(session, row), "target": row.target_id}
+            return {**self._json(session, row), "target": row.target_id, "sender": row.sender_id}
 
     def settle(self, invitation: str, status: str) -> bool:
         """Move a pending invitation to ``status``; ``False`` when it was no longer pending."""
@@ -140,6 +166,36 @@ class Invitations:
                 .values(status=status)
             )
         return bool(done.rowcount)
+
+    def accepting(
+        self, invitation: str, target: str, room: str, seat: int
+    ) -> Callable[[Session], None]:
+        """What accepting ``target``'s pending ``invitation`` to ``room``'s ``seat`` stores
+        with the seat's claim, in its transaction (:meth:`~metrogames.web.rooms.seats.Seats.join`
+        ``then``): the invitation ``accepted`` and the seat tied to ``target`` — both, or
+        neither with the claim undone.
+
+        Raises (when run):
+            RoomError: 404 ``not-found`` (answered, cancelled or expired meanwhile); 409
+                ``seat-taken`` (the account holds another seat of the room).
+        """
+
+        def step(session: Session) -> None:
+            done: CursorResult[Any] = session.execute(  # type: ignore[assignment]
+                update(InvitationRow)
+                .where(
+                    InvitationRow.id == invitation[:10],
+                    InvitationRow.target_id == target,
+                    InvitationRow.status == "pending",
+                    InvitationRow.expires > self.now(),
+                )
+                .values(status="accepted")
+            )
+            if not done.rowcount:
+                raise _gone(invitation)
+            tie_seat(session, room, seat, target)
+
+        return step
 
     def of_room(self, room: str) -> list[dict[str, Any]]:
         """Every invitation of ``room``, oldest first (with each one's ``target``)."""

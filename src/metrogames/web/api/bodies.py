@@ -406,3 +406,11 @@ class BotJoinBody(Body):
     """``POST /api/bot/rooms/{room}/join``: the seat a bot takes."""
 
     seat: Annotated[int, Field(ge=0, lt=MAX_SEATS)]
+
+
+class PersonInvitationBody(Body):
+    """``POST /api/invitations``: the room, the seat offered and the invited account's name."""
+
+    room: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+    seat: Annotated[int, Field(ge=0, lt=MAX_SEATS)]
+    to: Annotated[str, StringConstraints(min_length=1, max_length=64)]

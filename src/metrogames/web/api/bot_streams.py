@@ -27,7 +27,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import cast
 
 from metrogames.core.protocol import JsonObject
-from metrogames.web.infra.events import AccountEvents, Inbox
+from metrogames.web.infra.events import AccountEvents
+from metrogames.web.infra.pubsub import Inbox
 from metrogames.web.rooms.scheduler import position_job
 from metrogames.web.rooms.service import RoomService
 from metrogames.web.rooms.tables import Table
@@ -79,7 +80,7 @@ class Watches:
     """The rooms a bot's stream listens to: each held in memory and listened to as its seat,
     its events offered to ``inbox``."""
 
-    def __init__(self, rooms: RoomService, inbox: Inbox) -> None:
+    def __init__(self, rooms: RoomService, inbox: Inbox[JsonObject]) -> None:
         self.rooms = rooms
         self.inbox = inbox
         self.stack = contextlib.AsyncExitStack()

@@ -15,20 +15,22 @@ browser's move: the same turn, step and notation checks.
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import StreamingResponse
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from metrogames.core.protocol import JsonObject
 from metrogames.games import game_names
 from metrogames.i18n import N_, msg
 from metrogames.web.accounts.bots import BotAccounts, BotAuth, games_of
-from metrogames.web.accounts.invitations import Invitations
+from metrogames.web.accounts.invitations import Invitations, tie_seat
 from metrogames.web.api.accounts import account_of, accounts, signed_in
 from metrogames.web.api.bodies import (
     ActionBody,
@@ -40,7 +42,6 @@ from metrogames.web.api.bodies import (
 )
 from metrogames.web.api.bot_streams import HEADERS, NDJSON, SSE, event_stream, game_stream
 from metrogames.web.api.common import bearer, flood, read_body, service
-from metrogames.web.api.ratings import link_account
 from metrogames.web.checks import seat_label
 from metrogames.web.daily.service import DailyService
 from metrogames.web.errors import RoomError, bad_request
@@ -358,9 +359,13 @@ async def bot_move(room: str, request: Request) -> Mapping[str, object]:
         return rooms.view(table, seat)
 
 
-async def seat_bot(request: Request, room: str, seat: int, auth: BotAuth) -> Table:
+async def seat_bot(
+    request: Request, room: str, seat: int, auth: BotAuth, invitation: str | None = None
+) -> Table:
     """Seat the bot at ``seat`` of ``room`` (an open seat of a waiting online room of a game
-    it declares), the seat tied to its account; its event stream is told ``gameStart``.
+    it declares), the seat tied to its account and, with ``invitation``, that invitation
+    accepted — one transaction with the claim: all of it stored, or none; its event stream
+    is told ``gameStart``.
 
     Raises:
         RoomError: as :func:`_check_free_seat`, 409 ``not-declared``, 409 ``seat-taken``
@@ -374,11 +379,14 @@ async def seat_bot(request: Request, room: str, seat: int, auth: BotAuth) -> Tab
         raise RoomError(409, "seat-taken", msg(N_("this account holds another seat of this room")))
     daily: DailyService = request.app.state.daily
     origin = (daily.address_key(client_key(request)), None)
+    account = auth.account.id
+    then: Callable[[Session], None]
+    if invitation is None:
+        then = functools.partial(tie_seat, room=room, seat=seat, account=account)
+    else:
+        then = invitations(request).accepting(invitation, account, room, seat)
     async with rooms.admission.turn(client_key(request)):
-        await rooms.seats.join(room, _Join(seat, auth.account.name), origin)
-    async with rooms.locked(table):
-        await rooms.store.on_writer(link_account, rooms, table.id, seat, auth.account)
-    await table.notify()
+        await rooms.seats.join(room, _Join(seat, auth.account.name), origin, then)
     event: JsonObject = {"type": "gameStart", "room": table.id, "seat": seat, "game": table.game}
     await events(request).publish(auth.account.id, event)
     return table
@@ -399,11 +407,11 @@ async def accept(invitation: str, request: Request) -> Mapping[str, object]:
     await read_body(request, NoBody, "an acceptance")
     found = await asyncio.to_thread(invitations(request).get_pending, invitation, auth.account.id)
     try:
-        await seat_bot(request, str(found["room"]), int(found["seat"]), auth)
-    except RoomError:
-        await asyncio.to_thread(invitations(request).settle, invitation, "expired")
+        await seat_bot(request, str(found["room"]), int(found["seat"]), auth, str(found["id"]))
+    except RoomError as exc:
+        if exc.reason == "seat-taken":  # the seat went meanwhile: the invitation with it
+            await asyncio.to_thread(invitations(request).settle, invitation, "expired")
         raise
-    await asyncio.to_thread(invitations(request).settle, invitation, "accepted")
     return {"room": found["room"], "seat": found["seat"]}
 
 

@@ -11,17 +11,17 @@ import asyncio
 from collections.abc import Mapping
 
 from fastapi import APIRouter, Request
-from sqlalchemy import select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import select
 
 from metrogames.i18n import N_, msg
+from metrogames.web.accounts.invitations import tie_seat
 from metrogames.web.accounts.service import Account
 from metrogames.web.api.accounts import account_of
 from metrogames.web.api.bodies import NoBody
 from metrogames.web.api.common import SeatNumber, bearer, read_body, service
 from metrogames.web.checks import seat_label
 from metrogames.web.errors import RoomError
-from metrogames.web.infra.models import AccountRow, SeatRow
+from metrogames.web.infra.models import AccountRow
 from metrogames.web.ratings import service as rt
 from metrogames.web.rooms.access import seat_of
 from metrogames.web.rooms.service import RoomService
@@ -58,26 +58,7 @@ def link_account(rooms: RoomService, room: str, seat: int, account: Account) -> 
         RoomError: 409 ``seat-taken`` (the account holds another seat of the room).
     """
     with rooms.sessions.begin() as session:
-        other = session.scalar(
-            select(SeatRow.seat).where(
-                SeatRow.room_id == room, SeatRow.account_id == account.id, SeatRow.seat != seat
-            )
-        )
-        if other is not None:
-            message = msg(
-                N_("this account holds seat {seat} of this room"), seat=seat_label(other)
-            )
-            raise RoomError(409, "seat-taken", message)
-        try:
-            session.execute(
-                update(SeatRow)
-                .where(SeatRow.room_id == room, SeatRow.seat == seat)
-                .values(account_id=account.id)
-            )
-            session.flush()
-        except IntegrityError:  # linked to another seat at the same time (ux_seats_account)
-            message = msg(N_("this account holds another seat of this room"))
-            raise RoomError(409, "seat-taken", message) from None
+        tie_seat(session, room, seat, account.id)
 
 
 @router.get("/rooms/{room}/ratings")

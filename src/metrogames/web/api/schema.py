@@ -10,8 +10,8 @@ builds it again and compares, so the two cannot drift.
 Definitions (``$defs``): ``View`` (one of ``<Family>View`` — a closed object: the common keys,
 the family's own, ``family`` naming it — or ``OtherView``: a game of another family, its own
 keys free), ``RoomSummary``, ``Replay``, ``ServerMessage`` (``ViewMessage``, ``ErrorMessage``,
-``ChatPush``), ``ClientMessage`` and ``Lobby`` (``GET /api/lobby``, its ``LobbyEntry`` items
-the lobby's event stream sends too). Objects are closed (no key beyond those listed) unless
+``ChatPush``), ``ClientMessage``, ``Lobby`` (``GET /api/lobby``, its ``LobbyEntry`` items
+the lobby's event stream sends too) and ``Friends`` (``GET /api/friends``). Objects are closed (no key beyond those listed) unless
 their values are free (a map such as ``lines`` by colour).
 """
 
@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from metrogames.games import game_names, game_type
-from metrogames.web.api import bodies
+from metrogames.web.api import bodies, friends
 from metrogames.web.lobby import entries
 from metrogames.web.rooms import views
 
@@ -62,6 +62,7 @@ def schema_document() -> dict[str, Any]:
         ("ErrorMessage", views.ErrorMessage),
         ("ChatPush", views.ChatPush),
         ("Lobby", entries.Lobby),
+        ("Friends", friends.FriendsList),
         *((f"part:{family}", part) for family, part in parts.items()),
     ]
     _, found = TypeAdapter.json_schemas(
@@ -98,7 +99,8 @@ def schema_document() -> dict[str, Any]:
         _close(schema)
     return {
         "$schema": DIALECT,
-        "title": "metrogames web table: views, room summaries, replays, WebSocket messages, lobby",
+        "title": "metrogames web table: views, room summaries, replays, WebSocket messages, lobby, "
+        "friends",
         "description": "Generated from the code by scripts/build_schema.py (docs/web-api.md).",
         "$defs": dict(sorted(defs.items())),
     }

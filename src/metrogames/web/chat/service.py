@@ -51,11 +51,20 @@ class Chat:
     Args:
         rooms: the room service (rooms, seat tokens, database sessions and writer thread).
         limits: the rate limits (``chat``: per seat of a room).
+        blocked: whether a block stands between the account of ``room``'s ``seat`` and the
+            account of another seat of the room (read on a worker thread; the app plugs in
+            :meth:`~metrogames.web.accounts.friends.Friends.blocked_at_table`); default: never.
     """
 
-    def __init__(self, rooms: RoomService, limits: RateLimits) -> None:
+    def __init__(
+        self,
+        rooms: RoomService,
+        limits: RateLimits,
+        blocked: Callable[[str, int], bool] | None = None,
+    ) -> None:
         self.rooms = rooms
         self.limits = limits
+        self.blocked = blocked
         self.sinks: dict[str, dict[int, Sink]] = {}
         """Per room, the sends of its WebSockets (by :meth:`listen`'s key)."""
 
@@ -100,9 +109,13 @@ class Chat:
         ``table``, then push it to the room's sockets; returns the message.
 
         Raises:
-            RoomError: 409 ``no-chat``, 429 ``rate-limited`` (nothing stored or sent).
+            RoomError: 409 ``no-chat``, 403 ``blocked`` (a block between the seat's account
+                and another seated one), 429 ``rate-limited`` (nothing stored or sent).
         """
         self.check_online(table)
+        if self.blocked is not None and await asyncio.to_thread(self.blocked, table.id, seat):
+            refusal = msg(N_("a player at this table has blocked you, or you them: no chat"))
+            raise RoomError(403, "blocked", refusal)
         # counted before it is stored, atomically: messages sent at once cannot all pass
         await self.limits.take("chat", f"{table.id}/{seat}", N_("seat"))
         name = table.seats[seat].name

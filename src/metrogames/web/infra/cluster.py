@@ -17,8 +17,8 @@ up from the database, and pushes views to its own sockets. A worker that does no
 room reads no further than the room id. A chat message goes on :data:`CHAT` (``{"worker", "room", "message"}`` JSON). How many
 sockets each worker holds on each seat is kept in a hash per room and each change of it goes
 on :data:`PRESENCE`, so every worker's views mark a seat connected wherever its player is.
-A change of the lobby of open tables goes on :data:`LOBBY` (``"{worker} {room}"``): every
-other worker reads its lobby again (:mod:`metrogames.web.lobby`).
+Events for one account and changes of the lobby go through the worker's pub/sub hub
+(:mod:`~metrogames.web.infra.pubsub`), on a channel of their own.
 
 When Redis cannot be reached, publishing is skipped (logged), locks are passed over (the
 version unknown: the room is caught up from the database; its unique ``(room, step)`` still
@@ -52,10 +52,7 @@ CHAT = "metrogames:chat"
 PRESENCE = "metrogames:presence"
 """The channel of seat presence: ``"{worker} {room} {seat} {count}"``, the sockets the worker
 holds on the seat from now on."""
-LOBBY = "metrogames:lobby"
-"""The channel of lobby changes: ``"{worker} {room}"``, a listed room that changed."""
 _ROOMS_BYTES, _CHAT_BYTES, _PRESENCE_BYTES = ROOMS.encode(), CHAT.encode(), PRESENCE.encode()
-_LOBBY_BYTES = LOBBY.encode()
 Message = TypeVar("Message")
 """A chat message as the chat service gives it to :meth:`Cluster.publish_chat` (a JSON
 object), handed to :meth:`Cluster.listen`'s ``on_chat`` as the other worker published it."""
@@ -172,13 +169,6 @@ class Cluster:
             await self.redis.publish(CHAT, payload)
         except (RedisError, OSError) as exc:
             self._warn("publishing a chat message", exc)
-
-    async def publish_lobby(self, room: str) -> None:
-        """Tell the other workers that the listed room ``room`` changed (its lobby entry)."""
-        try:
-            await self.redis.publish(LOBBY, f"{self.worker} {room}")
-        except (RedisError, OSError) as exc:
-            self._warn("publishing a lobby change", exc)
 
     async def alive(self) -> None:
         """Say this worker is alive for the next :data:`ALIVE_TTL` seconds."""
@@ -367,20 +357,19 @@ class Cluster:
         on_chat: Callable[[str, Message], Awaitable[None]],
         on_reconnect: Callable[[], None],
         on_presence: Callable[[str, str, int, int], None],
-        on_lobby: Callable[[str], None],
     ) -> None:
         """Until cancelled: call ``on_room(room, version, previous, change)`` for each other
         worker's room change (``version``: the room's new one, ``previous``: the one the change
         was made at, each ``None`` when unknown; ``change``: the holder's
         :attr:`Lease.change`, or ``""``), ``on_chat(room, message)`` for its chat messages,
-        ``on_presence(room, worker, seat, count)`` when the sockets it holds on a seat
-        change and ``on_lobby(room)`` when a listed room changed; after each
+        and ``on_presence(room, worker, seat, count)`` when the sockets it holds on a seat
+        change; after each
         (re)subscription, call ``on_reconnect()`` (what was published meanwhile is lost)."""
         first = True
         while True:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
-                await pubsub.subscribe(ROOMS, CHAT, PRESENCE, LOBBY)
+                await pubsub.subscribe(ROOMS, CHAT, PRESENCE)
                 if not first:
                     log.warning("redis: subscribed again; every room catches up")
                     on_reconnect()
@@ -389,7 +378,7 @@ class Cluster:
                     message = await pubsub.get_message(timeout=None)
                     if message is None:
                         continue
-                    await self._dispatch(message, on_room, on_chat, on_presence, on_lobby)
+                    await self._dispatch(message, on_room, on_chat, on_presence)
             except (RedisError, OSError) as exc:
                 self._warn("listening", exc)
                 first = False
@@ -404,7 +393,6 @@ class Cluster:
         on_room: Callable[[str, str | None, str | None, str], None],
         on_chat: Callable[[str, Message], Awaitable[None]],
         on_presence: Callable[[str, str, int, int], None],
-        on_lobby: Callable[[str], None],
     ) -> None:
         channel = message["channel"]
         data = message["data"]
@@ -420,10 +408,6 @@ class Cluster:
             worker, room, seat, count = data.decode().split(" ")
             if worker != self.worker:
                 on_presence(room, worker, int(seat), int(count))
-        elif channel == _LOBBY_BYTES:
-            worker, room = data.decode().split(" ")
-            if worker != self.worker:
-                on_lobby(room)
 
 
 def _presence_key(room: str) -> str:

@@ -40,6 +40,8 @@ no Redis).
 account, may open), ``METROGAMES_LOBBY_EXPIRY`` (seconds a listed room nobody fills stays in
 the lobby; 1800) and ``METROGAMES_LOBBY_QUEUE`` (lobby events one event stream may hold unsent
 before it is dropped; 64): :mod:`metrogames.web.lobby`.
+``METROGAMES_RATE_FRIENDS`` (requests about friends, blocks and invitations one client
+address, and one account, may send: :mod:`metrogames.web.api.friends`).
 Play now (:mod:`metrogames.web.matchmaking`): ``METROGAMES_RATE_QUICKMATCH`` (requests to
 queue, cancel or take the bots one client address, and one account, may send),
 ``METROGAMES_QUICKMATCH_WINDOW`` and ``METROGAMES_QUICKMATCH_WIDEN`` (the rating points a
@@ -183,6 +185,7 @@ class Settings(BaseSettings):
     rate_lobby: str = "60/minute;1000/hour"
     rate_exports: str = "4/minute;20/hour"
     rate_bot: str = "120/minute;3000/hour"
+    rate_friends: str = "60/minute;600/hour"
     lobby_expiry: float = Field(default=1800.0, gt=0, le=30 * 86_400)
     lobby_queue: int = Field(default=64, ge=1, le=10_000)
     rate_quickmatch: str = "30/minute;300/hour"
@@ -246,6 +249,7 @@ class Settings(BaseSettings):
         "rate_quickmatch",
         "rate_bot",
         "rate_exports",
+        "rate_friends",
     )
     @classmethod
     def _rate(cls, value: str) -> str:

@@ -1,7 +1,7 @@
 """The stored tables (SQLAlchemy 2 declarative): rooms, seats and every action of a game;
 the daily challenge's players, attempts, bot scores and server secret; accounts, their
 sign-in sessions, bot accounts' API tokens, invitations to a seat, the ratings of online
-play, and the table chat of online rooms.
+play, the table chat of online rooms, and who follows and who blocks whom.
 
 A game is stored as its record's ingredients: the secret ``seed``, the ``options`` asked for,
 and each action in order (chance included) as notation JSON; the state is rebuilt from them.
@@ -358,3 +358,35 @@ class ChatRow(Base):
     name: Mapped[str] = mapped_column(String(64))
     text: Mapped[str] = mapped_column(String(200))
     time: Mapped[float] = mapped_column(Float)
+
+
+class FollowRow(Base):
+    """``follower_id`` follows ``followed_id`` (accounts) since ``created`` (epoch s): it sees
+    whether the followed account is online and playing (:mod:`metrogames.web.accounts.friends`)."""
+
+    __tablename__ = "follows"
+
+    follower_id: Mapped[str] = mapped_column(
+        String(10), ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    followed_id: Mapped[str] = mapped_column(
+        String(10), ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    created: Mapped[float] = mapped_column(Float)
+
+
+class BlockRow(Base):
+    """``blocker_id`` blocks ``blocked_id`` (accounts) since ``created`` (epoch s): neither
+    may invite the other, chat in a room where the other is seated, or be seated with the
+    other by play now (``ix_blocks_blocked``: who blocks an account)."""
+
+    __tablename__ = "blocks"
+    __table_args__ = (Index("ix_blocks_blocked", "blocked_id"),)
+
+    blocker_id: Mapped[str] = mapped_column(
+        String(10), ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    blocked_id: Mapped[str] = mapped_column(
+        String(10), ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    created: Mapped[float] = mapped_column(Float)

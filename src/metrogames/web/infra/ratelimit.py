@@ -60,6 +60,7 @@ WHAT = {
     "quickmatch": N_("play now requests"),
     "exports": N_("export downloads"),
     "bot": N_("bot requests"),
+    "friends": N_("friends and invitations requests"),
 }
 """The limited kinds of request and how a refusal names them."""
 
@@ -93,7 +94,7 @@ class RateLimits:
     """The limits of :class:`~metrogames.web.infra.config.Settings` (``rate_rooms``,
     ``rate_players``, ``rate_joins``, ``rate_replays``, ``rate_scores``, ``rate_hints``,
     ``rate_accounts``, ``rate_signins``, ``rate_analyses``, ``rate_chat``, ``rate_sockets``, ``rate_lobby``,
-    ``rate_quickmatch``, ``rate_exports``, ``rate_bot``: per bot token)."""
+    ``rate_quickmatch``, ``rate_exports``, ``rate_bot``: per bot token, ``rate_friends``)."""
 
     def __init__(self, settings: Settings) -> None:
         self.local = MovingWindowRateLimiter(MemoryStorage())
@@ -132,6 +133,7 @@ class RateLimits:
             "quickmatch": parse_many(settings.rate_quickmatch),
             "exports": parse_many(settings.rate_exports),
             "bot": parse_many(settings.rate_bot),
+            "friends": parse_many(settings.rate_friends),
         }
 
     async def charge(self, kind: str, connection: HTTPConnection) -> None:

@@ -6,8 +6,9 @@ time (a change heard during a read gets a read of its own after it):
 
 * a listed room changed on this worker (:meth:`Lobby.changed`, a
   :class:`~metrogames.web.rooms.listeners.RoomWatcher` of the room service: created, a seat
-  claimed or linked to an account, started) — the other workers are told on
-  :data:`~metrogames.web.infra.cluster.LOBBY`, and read it too (:meth:`Lobby.heard`);
+  claimed or linked to an account, started) — the other workers are told through the
+  worker's pub/sub hub (:mod:`~metrogames.web.infra.pubsub`, topic :data:`TOPIC`), and read
+  it too (:meth:`Lobby.heard`);
 * the host's seat of a listed waiting room lost its last socket or got one back
   (:meth:`Lobby.connected`): the room is marked ``host_away`` (abandoned, out of the lobby)
   or back in;
@@ -16,7 +17,8 @@ time (a change heard during a read gets a read of its own after it):
 
 Each read is compared with the last: an entry new or changed goes to the streams as ``room``,
 one that left as ``gone`` (:meth:`Lobby.refresh`). Offering an event never waits: each stream
-has its own bounded queue, and a stream whose queue is full is dropped (its client reconnects
+has its own bounded queue (a hub's :class:`~metrogames.web.infra.pubsub.Inbox`), and a
+stream whose queue is full is dropped (its client reconnects
 and starts again from a snapshot: :mod:`.stream`). No lock is held while a client is written to.
 """
 
@@ -27,7 +29,6 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import update
@@ -36,6 +37,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from metrogames.web.infra.cluster import Cluster
 from metrogames.web.infra.config import Settings
 from metrogames.web.infra.models import RoomRow
+from metrogames.web.infra.pubsub import Hub, Inbox
 from metrogames.web.lobby.entries import LobbyEntry, aged, matches, open_rooms
 from metrogames.web.rooms.tables import Table
 
@@ -46,29 +48,21 @@ RETRY_SECONDS = 1.0
 """The wait after a read that failed (the database down) before the next."""
 HOST = 0
 """The host's seat."""
+TOPIC = "lobby"
+"""The hub's topic of lobby changes (key: the listed room that changed)."""
 
 Event = tuple[str, object]
 """An event for a stream: its name (``snapshot``, ``room``, ``gone``) and its JSON data."""
 
 
-@dataclass(eq=False)
-class Stream:
-    """One client's event stream: its filters (``game``, ``players``; ``None``: any), its
-    bounded ``queue`` of events and whether it was ``dropped`` (its queue overflowed)."""
+class Stream(Inbox[Event]):
+    """One client's event stream: its filters (``game``, ``players``; ``None``: any) and,
+    as every inbox, its bounded ``queue`` of events and whether it was ``dropped``."""
 
-    game: str | None
-    players: int | None
-    queue: asyncio.Queue[Event] = field(default_factory=asyncio.Queue)
-    dropped: bool = False
-
-    def offer(self, event: Event) -> None:
-        """Queue ``event`` without waiting; a full queue drops the stream."""
-        if self.dropped:
-            return
-        try:
-            self.queue.put_nowait(event)
-        except asyncio.QueueFull:
-            self.dropped = True
+    def __init__(self, game: str | None, players: int | None, queue: asyncio.Queue[Event]):
+        super().__init__(TOPIC, "", queue)
+        self.game = game
+        self.players = players
 
 
 class Lobby:
@@ -78,6 +72,7 @@ class Lobby:
         settings: ``lobby_queue`` (a stream's queue) is read here.
         sessions: the database's sessions.
         cluster: the other workers, or ``None``.
+        hub: the worker's pub/sub hub (the other workers' lobby changes come through it).
         clock: epoch seconds (tests replace it).
     """
 
@@ -86,9 +81,12 @@ class Lobby:
         settings: Settings,
         sessions: sessionmaker[Session],
         cluster: Cluster | None,
+        hub: Hub,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.settings = settings
+        self.hub = hub
+        hub.on(TOPIC, self.heard)
         self.sessions = sessions
         self.cluster = cluster
         self.clock = clock
@@ -159,14 +157,14 @@ class Lobby:
         if seat == HOST and table.listed_until is not None and table.status == "waiting":
             self._spawn(self._host_seen(table))
 
-    def heard(self, room: str) -> None:
-        """Another worker changed the listed room ``room``: read the lobby again."""
+    def heard(self, room: str, event: object = None) -> None:
+        """The listed room ``room`` changed (here or on another worker): read the lobby
+        again."""
         self.wake()
 
     def _touch(self, room: str) -> None:
         self.wake()
-        if self.cluster is not None:
-            self._spawn(self.cluster.publish_lobby(room))
+        self._spawn(self.hub.publish(TOPIC, room, {}))
 
     async def _host_seen(self, table: Table) -> None:
         away = table.connected[HOST] == 0

@@ -11,7 +11,7 @@ default :func:`anyone`) and no member is in another group (:func:`groups`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 CLOCKS = ("live", "turn-based")
@@ -56,6 +56,16 @@ Pairable = Callable[[Ticket, Ticket], bool]
 def anyone(first: Ticket, second: Ticket) -> bool:
     """The default pairing predicate: any two players may sit together."""
     return True
+
+
+Pairing = Callable[[Sequence[Ticket]], Awaitable[Pairable]]
+"""The pairing predicate of a round, given the round's waiting requests (it may read what it
+needs of them first, off the event loop: the blocks between their accounts)."""
+
+
+async def everyone(waiting: Sequence[Ticket]) -> Pairable:
+    """The default pairing: :func:`anyone`."""
+    return anyone
 
 
 @dataclass(frozen=True)

@@ -37,10 +37,10 @@ from metrogames.web.infra.config import Settings
 from metrogames.web.infra.models import RatingRow, SeatRow
 from metrogames.web.matchmaking.matching import (
     CLOCKS,
-    Pairable,
+    Pairing,
     Ticket,
     Windows,
-    anyone,
+    everyone,
     groups,
 )
 from metrogames.web.matchmaking.queue import Queue, Seating
@@ -112,7 +112,9 @@ class Matchmaker:
         settings: the ``quickmatch_*`` settings are read here.
         rooms: the room service the tables open in.
         queue: the queue (in memory, or in Redis with several workers).
-        pairable: may two requests sit together (besides their ratings); default: yes.
+        pairing: the round's pairing predicate: may two requests sit together (besides their
+            ratings); default: yes (the app plugs in the blocks between accounts:
+            :func:`~metrogames.web.matchmaking.blocks.block_pairing`).
         clock: epoch seconds (tests replace it).
     """
 
@@ -121,13 +123,13 @@ class Matchmaker:
         settings: Settings,
         rooms: RoomService,
         queue: Queue,
-        pairable: Pairable = anyone,
+        pairing: Pairing = everyone,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.settings = settings
         self.rooms = rooms
         self.queue = queue
-        self.pairable = pairable
+        self.pairing = pairing
         self.clock = clock
         self.windows = Windows(settings.quickmatch_window, settings.quickmatch_widen)
         self.seated = 0
@@ -289,7 +291,7 @@ class Matchmaker:
         for ticket in expired:
             await self.queue.leave(ticket.id)  # its stream tells it: gone
         live = [t for t in waiting if t not in expired]
-        found = groups(live, self.windows, now, self.pairable)
+        found = groups(live, self.windows, now, await self.pairing(live))
         won = [g for g in found if await self.queue.claim(g)]
         opened = await asyncio.gather(*(self._open(g) for g in won))
         return sum(1 for seating in opened if seating is not None)

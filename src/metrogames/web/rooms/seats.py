@@ -22,7 +22,7 @@ from metrogames.web.rooms.changes import Change, apply_change
 from metrogames.web.rooms.listeners import Origin
 from metrogames.web.rooms.requests import JoinRequest
 from metrogames.web.rooms.scheduler import Locked, bots_to_move
-from metrogames.web.rooms.store import RoomStore
+from metrogames.web.rooms.store import RoomStore, SeatStep
 from metrogames.web.rooms.tables import Seat, SeatChanges, Table
 
 Held = Callable[[str], AbstractAsyncContextManager[Table]]
@@ -61,12 +61,20 @@ class Seats:
         self.settle = settle
         self.clock = clock
 
-    async def join(self, room: str, body: JoinRequest, origin: Origin = (None, None)) -> str:
+    async def join(
+        self,
+        room: str,
+        body: JoinRequest,
+        origin: Origin = (None, None),
+        then: SeatStep | None = None,
+    ) -> str:
         """``POST /api/rooms/{room}/join``: claim an open human seat from ``origin``; returns
-        its token.
+        its token. ``then``: more to store in the claim's transaction (an invitation accepted,
+        the seat tied to an account: all of it stored, or none).
 
         Raises:
-            RoomError: ``bad-request``, 409 ``seat-taken`` (claimed, a bot's, or not waiting).
+            RoomError: ``bad-request``, 409 ``seat-taken`` (claimed, a bot's, or not waiting);
+                what ``then`` raises (nothing claimed).
         """
         async with self.held(room) as table:
             seat = body.seat
@@ -84,7 +92,7 @@ class Seats:
                 token = new_token()
                 name = body.name or f"Player {seat + 1}"
                 changes: SeatChanges = {"name": name, "token_hash": hash_token(token)}
-                await self.change_seat(table, seat, claim=origin, **changes)
+                await self.change_seat(table, seat, claim=origin, then=then, **changes)
             await table.notify()
         return token
 
@@ -169,18 +177,23 @@ class Seats:
         return table.seats[seat]
 
     async def change_seat(
-        self, table: Table, seat: int, claim: Origin | None = None, **changes: Unpack[SeatChanges]
+        self,
+        table: Table,
+        seat: int,
+        claim: Origin | None = None,
+        then: SeatStep | None = None,
+        **changes: Unpack[SeatChanges],
     ) -> None:
         """Store ``seat`` with ``changes`` (``name``, ``bot``, ``token_hash``) and whether a bot
         is now to move, then put the changed seat in place of the old one (under the room's
         lock). ``claim`` (the claimer's :data:`Origin`, stored with it): the seat must still
         be unclaimed in the database (else 409 ``seat-taken``: another worker claimed it
-        meanwhile)."""
+        meanwhile); ``then``: more stored in the same transaction."""
         changed = dataclasses.replace(table.seats[seat], **changes)
         seats = [changed if s.seat == seat else s for s in table.seats]
         due = table.status == "playing" and bool(bots_to_move(table, seats))
         flag = None if due == table.bots_due else due
-        await self.store.on_writer(self.store.save_seat, table.id, changed, flag, claim)
+        await self.store.on_writer(self.store.save_seat, table.id, changed, flag, claim, then)
         apply_change(table, Change(table.progress, table.status, table.deadline, due, seats))
 
     async def new_seat_token(self, table: Table, seat: int) -> str:

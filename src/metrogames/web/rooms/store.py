@@ -55,6 +55,8 @@ Moves = Sequence[tuple[int, Action]]
 """Actions in step order, each ``(player, action)`` (``CHANCE`` for the chance actions)."""
 Extra = Callable[[Session, Table], None]
 """Rows added in the transaction that stores a new room (the daily challenge's attempt)."""
+SeatStep = Callable[[Session], None]
+"""More to store with a seat's change, in its transaction (:meth:`RoomStore.save_seat`)."""
 
 
 class RoomChange(TypedDict, total=False):
@@ -299,14 +301,20 @@ class RoomStore:
         return [row["action"] for row in rows]
 
     def save_seat(
-        self, room: str, s: Seat, due: bool | None, claim: Origin | None = None
+        self,
+        room: str,
+        s: Seat,
+        due: bool | None,
+        claim: Origin | None = None,
+        then: SeatStep | None = None,
     ) -> None:
         """Store seat ``s`` (and the room's ``bots_due`` when ``due`` is not ``None``);
         ``claim``: the seat must be unclaimed in the database, and is stored as claimed from
-        that origin.
+        that origin; ``then``: more to store in the same transaction (an accepted invitation,
+        the seat tied to an account), whose refusal stores nothing.
 
         Raises:
-            RoomError: 404 ``not-found``; 409 ``seat-taken``.
+            RoomError: 404 ``not-found``; 409 ``seat-taken``; what ``then`` raises.
         """
         with self.sessions.begin() as session:
             row = session.get(SeatRow, (room, s.seat), with_for_update=claim is not None)
@@ -321,6 +329,9 @@ class RoomStore:
             row.name, row.bot, row.token_hash = s.name, s.bot, s.token_hash
             if due is not None:
                 session.execute(update(RoomRow).where(RoomRow.id == room).values(bots_due=due))
+            if then is not None:
+                session.flush()
+                then(session)
 
     def write(
         self,

@@ -217,6 +217,18 @@ class RoomSync:
             if table.refresh_task is None:
                 table.refresh_task = asyncio.get_running_loop().create_task(self._refresh(table))
 
+    async def connected_anywhere(self, room: str, seat: int) -> bool:
+        """Whether ``room``'s ``seat`` has a socket open on any worker: this worker's copy of
+        the room (its own sockets and those heard from the others), else the other live
+        workers' counts in Redis (none without Redis, or when Redis fails)."""
+        table = self.tables.get(room)
+        if table is not None and seat_connected(table, seat):
+            return True
+        if self.cluster is None:
+            return False
+        held = await self.cluster.presence(room)
+        return any(seats[seat] > 0 for seats in held.values())
+
     def presence_changed(self, room: str, worker: str, seat: int, count: int) -> None:
         """Another worker (``worker``) holds ``count`` sockets on ``room``'s ``seat`` from now
         on: this worker's views of the room mark the seat accordingly."""

@@ -7,6 +7,7 @@
 
 import { h, clear } from "./dom.js";
 import { renderHome } from "./home.js";
+import { closeFriends } from "./friends.js";
 import { RoomScreen } from "./room.js";
 import { ReplayScreen } from "./replay.js";
 import { dailyRoomScreen } from "./daily.js";
@@ -32,6 +33,7 @@ function navigate(to, extra = {}) {
 
 function route() {
   if (current && current.destroy) current.destroy();
+  closeFriends(); // the home page's stream, if it was drawn
   current = null;
   delete document.body.dataset.step;
   delete document.body.dataset.status;

@@ -8,6 +8,7 @@ import { t } from "./i18n.js";
 import { getGames, createRoom, saveTokens, knownRooms, getRoom, loadTokens, getView, signedIn } from "./api.js";
 import { dailyPanel } from "./daily.js";
 import { accountPanel } from "./account.js";
+import { friendsPanel } from "./friends.js";
 
 const MODES = () => [
   { id: "solo", label: t("mode.solo"), help: t("mode.solo.help") },
@@ -251,7 +252,7 @@ export async function renderHome(root, navigate) {
 
   clear(root).append(ways, h("div", { class: "home" },
     h("div", { class: "home-main" }, daily, form),
-    h("div", { class: "home-side" }, fold(accountPanel(navigate, () => renderHome(root, navigate))), fold(learn), recentPanel,
+    h("div", { class: "home-side" }, fold(accountPanel(navigate, () => renderHome(root, navigate))), friendsPanel(navigate), fold(learn), recentPanel,
       fold(join), fold(replay), fold(paper))));
 }
 

@@ -5,6 +5,7 @@ import { t, fmtNumber, currentLang } from "./i18n.js";
 import * as API from "./api.js";
 import { familyOf } from "./families.js";
 import { lobbyRatings } from "./account.js";
+import { inviteBox } from "./friends.js";
 import { analysable, analysisPanel } from "./analysis.js";
 import { ChatPanel } from "./chat.js";
 import { rulesLink } from "./rules.js";
@@ -205,6 +206,7 @@ export class RoomScreen {
       host ? h("div", { class: "buttons" }, h("button", {
         class: "btn primary big", id: "start-btn", disabled: open > 0, onclick: () => this.startGame(),
       }, open ? t("room.waiting-for", { n: open }) : t("home.start-game"))) : h("p", { class: "muted" }, t("room.host-starts")));
+    if (host && sum.mode === "online") panel.append(inviteBox(this.room, host, sum.seats.filter((s) => s.kind === "human" && !s.claimed).map((s) => s.seat)) || "");
     this.ratingsBox = sum.mode === "online" ? lobbyRatings(this.room, sum.seats, [...mine], (seat) => this.tokenFor(seat)) : null;
     if (this.ratingsBox) panel.append(this.ratingsBox);
     clear(this.el.body).append(panel);
