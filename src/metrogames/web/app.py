@@ -107,7 +107,7 @@ from metrogames.web.lobby.hub import Lobby
 from metrogames.web.matchmaking.blocks import block_pairing
 from metrogames.web.matchmaking.queue import MemoryQueue
 from metrogames.web.matchmaking.redisqueue import RedisQueue
-from metrogames.web.matchmaking.service import Matchmaker
+from metrogames.web.matchmaking.service import Matchmaker, bot_seated
 from metrogames.web.ratings.service import Rater
 from metrogames.web.rooms.service import TAKEOVER_SECONDS, RoomService
 from metrogames.web.rooms.views import ViewCache
@@ -326,13 +326,15 @@ def _add_services(app: FastAPI, settings: Settings, engine: Engine) -> None:
     app.state.friends = friends = Friends(rooms.sessions)
     app.state.chat = Chat(rooms, app.state.limits, friends.blocked_at_table)
     queue = MemoryQueue() if app.state.redis is None else RedisQueue(app.state.redis)
-    app.state.matchmaker = Matchmaker(settings, rooms, queue, block_pairing(friends))
+    app.state.events = AccountEvents(app.state.hub)
+    app.state.matchmaker = Matchmaker(
+        settings, rooms, queue, block_pairing(friends), on_seated=bot_seated(app.state.events)
+    )
     app.state.views = ViewCache()
     app.state.players = Players(rooms.sessions)
     app.state.accounts = Accounts(rooms.sessions, settings.session_days, jobs=app.state.jobs)
     app.state.bots = BotAccounts(rooms.sessions)
     app.state.invitations = Invitations(rooms.sessions)
-    app.state.events = AccountEvents(app.state.hub)
     app.state.backoff = SignInBackoff(
         app.state.redis,
         settings.signin_free,

@@ -76,6 +76,18 @@ def turn_events(table: Table, seat: int, told: dict[str, int]) -> list[JsonObjec
     return [{"type": "turn", "room": table.id, "seat": seat, "step": step}]
 
 
+def _once_key(event: JsonObject) -> tuple[str, str] | None:
+    """What makes ``event`` the same as another (a game's start by its room, a challenge by
+    its invitation), or ``None`` for an event told each time it happens."""
+    kind = event.get("type")
+    if kind == "gameStart":
+        return "gameStart", str(event.get("room"))
+    invitation = event.get("invitation")
+    if kind == "challenge" and isinstance(invitation, dict):
+        return "challenge", str(invitation.get("id"))
+    return None
+
+
 class Watches:
     """The rooms a bot's stream listens to: each held in memory and listened to as its seat,
     its events offered to ``inbox``."""
@@ -118,19 +130,24 @@ async def event_stream(
     rooms: RoomService,
     events: AccountEvents,
     account: str,
-    opening: list[JsonObject],
+    opening: Callable[[], Awaitable[list[JsonObject]]],
     seated: Callable[[str], Awaitable[int | None]],
     live: Callable[[], Awaitable[bool]],
     sse: bool,
     keepalive_seconds: float = KEEPALIVE_SECONDS,
 ) -> AsyncIterator[str]:
-    """The text of a bot's event stream: the ``opening`` events, then the account's and its
+    """The text of a bot's event stream: the ``opening()`` events, then the account's and its
     games' events, until its client leaves, its token stops being ``live()`` or its queue
-    overflowed. ``seated(room)``: the bot's seat in ``room`` (``None``: none)."""
+    overflowed. ``seated(room)``: the bot's seat in ``room`` (``None``: none).
+
+    The stream listens before ``opening()`` reads what is pending and where the bot sits, so
+    nothing that happens between the two is missed; what both tell (a seating, a challenge)
+    is told once."""
     inbox = events.subscribe(account)
     watches = Watches(rooms, inbox)
+    told: set[tuple[str, str]] = set()
     try:
-        for event in opening:
+        for event in await opening():
             inbox.offer(event)
         while True:
             try:
@@ -142,6 +159,11 @@ async def event_stream(
                 continue
             if inbox.dropped or not await live():
                 return
+            once = _once_key(event)
+            if once is not None:
+                if once in told:
+                    continue
+                told.add(once)
             yield line(event, sse)
             if event.get("type") == "gameStart":
                 room = str(event["room"])

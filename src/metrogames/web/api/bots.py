@@ -139,7 +139,12 @@ def _check_free_seat(table: Table, seat: int) -> None:
         )
 
 
-def _check_declared(games: list[str] | tuple[str, ...], game: str) -> None:
+def check_declared(games: list[str] | tuple[str, ...], game: str) -> None:
+    """Refuse a game the bot does not declare.
+
+    Raises:
+        RoomError: 409 ``not-declared``.
+    """
     if game not in games:
         raise RoomError(409, "not-declared", msg(N_("this bot does not play {game}"), game=game))
 
@@ -159,10 +164,14 @@ async def invite(room: str, request: Request) -> Mapping[str, object]:
         declared = [] if row is None else games_of(row)
     if row is None:
         raise RoomError(409, "not-bot", msg(N_("this account is not a bot account")))
-    _check_declared(declared, table.game)
+    check_declared(declared, table.game)
     sender = await signed_in(request)
     found = await asyncio.to_thread(
-        invitations(request).invite, table.id, body.seat, None if sender is None else sender.id, target.id
+        invitations(request).invite,
+        table.id,
+        body.seat,
+        None if sender is None else sender.id,
+        target.id,
     )
     await events(request).publish(target.id, {"type": "challenge", "invitation": found})
     return found
@@ -284,7 +293,7 @@ def _is_sse(request: Request) -> bool:
     return SSE in request.headers.get("accept", "")
 
 
-def _seated_games(request: Request, account: str) -> list[dict[str, object]]:
+def _seated_games(request: Request, account: str) -> list[JsonObject]:
     with service(request).sessions() as session:
         rows = session.execute(
             select(SeatRow.room_id, SeatRow.seat, RoomRow.game)
@@ -312,11 +321,11 @@ async def bot_events(request: Request) -> StreamingResponse:
     """The bot's event stream (NDJSON, or server-sent events: :mod:`.bot_streams`)."""
     auth = await bot_auth(request, "read")
     account = auth.account.id
-    opening: list[Any] = [
-        {"type": "challenge", "invitation": i}
-        for i in await asyncio.to_thread(invitations(request).pending, account)
-    ]
-    opening += await asyncio.to_thread(_seated_games, request, account)
+
+    async def opening() -> list[JsonObject]:
+        pending = await asyncio.to_thread(invitations(request).pending, account)
+        told: list[JsonObject] = [{"type": "challenge", "invitation": i} for i in pending]
+        return told + await asyncio.to_thread(_seated_games, request, account)
 
     async def seated(room: str) -> int | None:
         return await asyncio.to_thread(_seat_of_account, request, room, account)
@@ -374,7 +383,7 @@ async def seat_bot(
     rooms = service(request)
     table = await rooms.table(room)
     _check_free_seat(table, seat)
-    _check_declared(auth.games, table.game)
+    check_declared(auth.games, table.game)
     if await asyncio.to_thread(_seat_of_account, request, room, auth.account.id) is not None:
         raise RoomError(409, "seat-taken", msg(N_("this account holds another seat of this room")))
     daily: DailyService = request.app.state.daily

@@ -24,6 +24,7 @@ from metrogames.i18n import N_, msg
 from metrogames.web.accounts.service import Account
 from metrogames.web.api.accounts import signed_in
 from metrogames.web.api.bodies import MAX_SEATS, Body, HumanName, NoBody
+from metrogames.web.api.bots import bot_auth, bots, check_declared
 from metrogames.web.api.common import bearer, charge, claimer, read_body
 from metrogames.web.errors import RoomError
 from metrogames.web.infra.ratelimit import RateLimits
@@ -112,6 +113,56 @@ async def with_bots(ticket: TicketId, request: Request) -> Mapping[str, object]:
     mm = matchmaker(request)
     seating = await mm.with_bots(await mm.mine(ticket, bearer(request)))
     return {"room": seating["room"], "seat": seating["seat"]}
+
+
+class BotQuickBody(Body):
+    """``POST /api/bot/quickmatch``: the game (one the bot declares), the player count and the
+    clock kind."""
+
+    game: Annotated[str, StringConstraints(max_length=64)]
+    players: Annotated[int, Field(ge=1, le=MAX_SEATS)]
+    clock: Literal["live", "turn-based"]
+
+
+@router.post("/bot/quickmatch", status_code=201)
+async def bot_ask(request: Request) -> Mapping[str, object]:
+    """A bot account queues for play now (a ``play`` token) → ``{"ticket", "game",
+    "players", "clock", "rating", "pool"}``: in its own pool (``bot``), or with people
+    (``human``) when its owner opted into their pools; seated, its event stream is told
+    ``gameStart`` and it plays through its game stream, as at any table."""
+    auth = await bot_auth(request, "play")
+    await charge(request, "quickmatch")
+    limits: RateLimits = request.app.state.limits
+    await limits.take("quickmatch", f"account:{auth.account.id}", N_("account"))
+    body = await read_body(request, BotQuickBody, N_("play now"))
+    check_declared(auth.games, body.game)
+    described = await asyncio.to_thread(bots(request).describe, auth.account)
+    pool = "human" if described.get("human_pools") else "bot"
+    what = Ask(body.game, body.players, body.clock)
+    ticket, _ = await matchmaker(request).ask(what, auth.account, claimer(request), pool)
+    return {
+        "ticket": ticket.id,
+        "game": ticket.game,
+        "players": ticket.players,
+        "clock": ticket.clock,
+        "rating": round(ticket.rating, 1),
+        "pool": ticket.pool,
+    }
+
+
+@router.delete("/bot/quickmatch/{ticket}")
+async def bot_cancel(ticket: TicketId, request: Request) -> Mapping[str, object]:
+    """The bot's request leaves the queue (a ``play`` token) → ``{"cancelled": true}``; 404
+    ``not-found`` for a request that no longer waits or is not the bot's, 409 ``seated``."""
+    auth = await bot_auth(request, "play")
+    await read_body(request, NoBody, "a cancel")
+    mm = matchmaker(request)
+    found = await mm.queue.get(ticket)
+    if found is None or found.account != auth.account.id:
+        raise RoomError(404, "not-found", msg(N_("this request no longer waits")))
+    if not await mm.cancel(found):
+        raise RoomError(409, "seated", msg(N_("this request was seated meanwhile")))
+    return {"cancelled": True}
 
 
 @router.get("/quickmatch/{ticket}/events", response_class=StreamingResponse)

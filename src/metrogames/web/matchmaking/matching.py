@@ -1,7 +1,7 @@
 """Who sits with whom: the pure logic of play now (``docs/web-api.md``, "Play now").
 
 A waiting request is a :class:`Ticket`. Requests are grouped only with requests for the same
-game, player count and clock kind (:attr:`Ticket.bucket`). Each request accepts others whose
+game, player count, clock kind and pool (:attr:`Ticket.bucket`). Each request accepts others whose
 shown rating (``mu - 3 sigma``, :mod:`metrogames.web.ratings.service`) is within its
 *window*, which widens with its wait: ``base + widen * waited`` rating points
 (:func:`window`). A group is seated when it has exactly the player count, every two of its
@@ -28,7 +28,9 @@ class Ticket:
     rating for that game and count; 0 for a newcomer or a guest), ``joined`` (epoch seconds),
     ``token_hash`` (SHA-256 of the seat token the player will hold), ``name`` (the seat's
     name), ``account`` (the account the seat is tied to, or ``None``) and ``address``,
-    ``session`` (digests of where it was asked from, stored as the seat's claim)."""
+    ``session`` (digests of where it was asked from, stored as the seat's claim), ``bot``
+    (asked by a bot account through the bot API) and ``pool`` (``human``, or ``bot`` for a bot
+    account rated in its own pool: requests of two pools never sit together)."""
 
     id: str
     player: str
@@ -42,11 +44,13 @@ class Ticket:
     account: str | None = None
     address: str | None = None
     session: str | None = None
+    bot: bool = False
+    pool: str = "human"
 
     @property
-    def bucket(self) -> tuple[str, int, str]:
-        """What must be equal to sit together: (game, player count, clock kind)."""
-        return self.game, self.players, self.clock
+    def bucket(self) -> tuple[str, int, str, str]:
+        """What must be equal to sit together: (game, player count, clock kind, pool)."""
+        return self.game, self.players, self.clock, self.pool
 
 
 Pairable = Callable[[Ticket, Ticket], bool]

@@ -22,18 +22,20 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from metrogames.core.protocol import JsonObject
 from metrogames.games import game_names, game_type
 from metrogames.i18n import N_, msg
 from metrogames.web.accounts.service import Account
 from metrogames.web.checks import bot_name, hash_token, new_token
 from metrogames.web.errors import RoomError, bad_request, shown
 from metrogames.web.infra.config import Settings
+from metrogames.web.infra.events import AccountEvents
 from metrogames.web.infra.models import RatingRow, SeatRow
 from metrogames.web.matchmaking.matching import (
     CLOCKS,
@@ -116,6 +118,8 @@ class Matchmaker:
             ratings); default: yes (the app plugs in the blocks between accounts:
             :func:`~metrogames.web.matchmaking.blocks.block_pairing`).
         clock: epoch seconds (tests replace it).
+        on_seated: told of each request seated, with its seating and the table's game, once
+            the table is open (the bot API tells a bot's event stream ``gameStart``).
     """
 
     def __init__(
@@ -125,8 +129,10 @@ class Matchmaker:
         queue: Queue,
         pairing: Pairing = everyone,
         clock: Callable[[], float] = time.time,
+        on_seated: Callable[[Ticket, Seating, str], Awaitable[None]] | None = None,
     ) -> None:
         self.settings = settings
+        self.on_seated = on_seated
         self.rooms = rooms
         self.queue = queue
         self.pairing = pairing
@@ -139,9 +145,13 @@ class Matchmaker:
         self._tasks: set[asyncio.Task[None]] = set()
 
     # -- asking -----------------------------------------------------------------------------
-    async def ask(self, ask: Ask, account: Account | None, origin: Origin) -> tuple[Ticket, str]:
+    async def ask(
+        self, ask: Ask, account: Account | None, origin: Origin, pool: str | None = None
+    ) -> tuple[Ticket, str]:
         """Queue a request (checked: :func:`check_ask`) of ``account`` (or a guest known by
-        its address, ``origin[0]``); its player's earlier waiting request leaves.
+        its address, ``origin[0]``); its player's earlier waiting request leaves. ``pool``:
+        a bot account's request (``bot``: its own pool; ``human``: its owner opted into the
+        people's), ``None`` for a person's.
 
         Returns:
             The ticket and the token of the seat it will hold (shown once).
@@ -167,6 +177,8 @@ class Matchmaker:
             account=account.id if account else None,
             address=origin[0],
             session=origin[1],
+            bot=pool is not None,
+            pool=pool or "human",
         )
         replaced = await self.queue.join(ticket)
         if replaced is not None:
@@ -335,6 +347,29 @@ class Matchmaker:
         for i, ticket in enumerate(players):
             seating = Seating(room=table.id, seat=i)
             await self.queue.seat(ticket.id, seating)
+            if self.on_seated is not None:
+                try:
+                    await self.on_seated(ticket, seating, table.game)
+                except Exception:  # a listener's fault leaves the table as it is
+                    log.exception("play now: telling %s of its seat failed", ticket.id)
             if ticket is first:
                 mine = seating
         return mine
+
+
+def bot_seated(events: AccountEvents) -> Callable[[Ticket, Seating, str], Awaitable[None]]:
+    """The matchmaker's ``on_seated`` of the app: a bot account's request, seated, tells the
+    bot's event stream ``gameStart`` ``{"room", "seat", "game"}`` on every worker
+    (``docs/web-api.md``, "Bot accounts"), as a seat the bot takes itself does."""
+
+    async def told(ticket: Ticket, seating: Seating, game: str) -> None:
+        if ticket.bot and ticket.account is not None:
+            event: JsonObject = {
+                "type": "gameStart",
+                "room": seating["room"],
+                "seat": seating["seat"],
+                "game": game,
+            }
+            await events.publish(ticket.account, event)
+
+    return told
