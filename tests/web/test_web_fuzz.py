@@ -243,6 +243,8 @@ class Scene:
             route("DELETE", st.tuples(rooms, PART).map(lambda ri: f"/api/rooms/{ri[0]}/invitations/{ri[1]}"), {}, self.waiting_host),
             route("POST", st.tuples(PART, st.sampled_from(["accept", "decline"])).map("/api/bot/invitations/{0[0]}/{0[1]}".format), {}, self.bot),
             route("POST", rooms.map(lambda r: f"/api/bot/rooms/{r}/join"), {"seat": 1}, self.bot),
+            route("POST", "/api/bot/quickmatch", {"game": "london", "players": 2, "clock": "live"}, self.bot),
+            route("DELETE", tickets.map(lambda t: f"/api/bot/quickmatch/{t}"), {}, self.bot),
             route("POST", rooms.map(lambda r: f"/api/bot/games/{r}/move"), {"action": st.sampled_from(ACTIONS), "step": self.bot_step}, self.bot),
             route("PUT", st.tuples(st.sampled_from(["follows", "blocks"]), st.just(self.friend) | PART).map("/api/friends/{0[0]}/{0[1]}".format), {}),
             route("DELETE", st.tuples(st.sampled_from(["follows", "blocks"]), st.just(self.friend) | PART).map("/api/friends/{0[0]}/{0[1]}".format), {}),
