@@ -40,7 +40,7 @@ from metrogames.web.api.bodies import (
 )
 from metrogames.web.api.bot_streams import HEADERS, NDJSON, SSE, event_stream, game_stream
 from metrogames.web.api.common import bearer, flood, read_body, service
-from metrogames.web.api.ratings import link_account
+from metrogames.web.api.ratings import link_account, mark_bot_account
 from metrogames.web.checks import seat_label
 from metrogames.web.daily.service import DailyService
 from metrogames.web.errors import RoomError, bad_request
@@ -377,7 +377,8 @@ async def seat_bot(request: Request, room: str, seat: int, auth: BotAuth) -> Tab
     async with rooms.admission.turn(client_key(request)):
         await rooms.seats.join(room, _Join(seat, auth.account.name), origin)
     async with rooms.locked(table):
-        await rooms.store.on_writer(link_account, rooms, table.id, seat, auth.account)
+        bot = await rooms.store.on_writer(link_account, rooms, table.id, seat, auth.account)
+        mark_bot_account(table, seat, bot)
     await table.notify()
     event: JsonObject = {"type": "gameStart", "room": table.id, "seat": seat, "game": table.game}
     await events(request).publish(auth.account.id, event)
