@@ -10,8 +10,9 @@ builds it again and compares, so the two cannot drift.
 Definitions (``$defs``): ``View`` (one of ``<Family>View`` — a closed object: the common keys,
 the family's own, ``family`` naming it — or ``OtherView``: a game of another family, its own
 keys free), ``RoomSummary``, ``Replay``, ``ServerMessage`` (``ViewMessage``, ``ErrorMessage``,
-``ChatPush``), ``ClientMessage`` and ``Lobby`` (``GET /api/lobby``, its ``LobbyEntry`` items
-the lobby's event stream sends too). Objects are closed (no key beyond those listed) unless
+``ChatPush``), ``ClientMessage``, ``Lobby`` (``GET /api/lobby``, its ``LobbyEntry`` items
+the lobby's event stream sends too) and ``NowPlaying`` (``GET /api/watch`` and each
+``snapshot`` of its event stream). Objects are closed (no key beyond those listed) unless
 their values are free (a map such as ``lines`` by colour).
 """
 
@@ -25,6 +26,7 @@ from metrogames.games import game_names, game_type
 from metrogames.web.api import bodies
 from metrogames.web.lobby import entries
 from metrogames.web.rooms import views
+from metrogames.web.watch import entries as watching
 
 # The schema's objects are dict[str, Any]: pydantic's own type for them (JsonSchemaValue), read
 # and rewritten here at depth (a JsonObject would need a check at every level of a document
@@ -62,6 +64,7 @@ def schema_document() -> dict[str, Any]:
         ("ErrorMessage", views.ErrorMessage),
         ("ChatPush", views.ChatPush),
         ("Lobby", entries.Lobby),
+        ("NowPlaying", watching.NowPlaying),
         *((f"part:{family}", part) for family, part in parts.items()),
     ]
     _, found = TypeAdapter.json_schemas(
