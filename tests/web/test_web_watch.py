@@ -19,7 +19,7 @@ from metrogames.web.app import create_app
 from metrogames.web.infra.models import RatingRow, SeatRow
 from support.daily import Clock, daily_client, started
 from support.two_workers import two_workers
-from support.web import JSON, auth, create, make_settings, view
+from support.web import JSON, Player, auth, create, make_settings, view
 
 
 def now_playing(client: TestClient, query: str = "") -> dict[str, list[dict[str, Any]]]:
@@ -217,3 +217,30 @@ def test_spectators_on_two_workers_are_counted_on_both(db_url: str) -> None:
             until(lambda: on_a.receive_json()["view"]["spectators"] == 2)
         for worker in (a, b):
             until(lambda w=worker: now_playing(w)["recent"][0]["spectators"] == 0)  # type: ignore[misc]
+
+
+def test_a_profile_lists_its_finished_games_each_with_its_replay(client: TestClient) -> None:
+    r = client.post("/api/accounts", json={"name": f"Fin {secrets.token_hex(4)}", "password": "long enough"})
+    assert r.status_code == 201, r.text
+    account = r.json()["account"]
+    games = []
+    for _ in range(2):
+        made = playing(client, game="metro")
+        room = made["room"]["room"]
+        sessions = client.app.state.rooms.sessions  # type: ignore[attr-defined]
+        with sessions.begin() as session:
+            session.query(SeatRow).filter_by(room_id=room, seat=1).update({"account_id": account})
+        Player(room, made["tokens"]).play_out(client)
+        games.append(room)
+    still = playing(client)["room"]["room"]  # in progress: not a finished game
+    with sessions.begin() as session:
+        session.query(SeatRow).filter_by(room_id=still, seat=0).update({"account_id": account})
+    profile = client.get(f"/api/accounts/{account}/profile").json()
+    finished = profile["finished"]
+    assert [g["room"] for g in finished] == games[::-1]  # the latest finished first
+    assert {(g["game"], g["players"], g["seat"]) for g in finished} == {("metro", 2, 1)}
+    assert finished[0]["finished"] >= finished[1]["finished"] > 0
+    assert still in [g["room"] for g in profile["games"]] and still not in [g["room"] for g in finished]
+    for g in finished:
+        replay = client.get(f"/api/rooms/{g['room']}/replay")
+        assert replay.status_code == 200 and replay.json()["frames"][-1]["status"] == "finished"

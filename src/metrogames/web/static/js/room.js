@@ -149,13 +149,26 @@ export class RoomScreen {
       sum.preset ? h("span", { class: "tag", "data-testid": "preset", title: t("home.rules") }, presetText(sum.preset.name, sum.preset).title) : "",
       h("span", { class: "clock-wrap" }, clockIcon(), h("span", { class: "clock", id: "clock", "aria-live": "off" })),
       this.connState === "reconnecting" ? h("span", { class: "tag warn" }, t("room.reconnecting")) : "",
+      sum.mode === "online" ? h("span", { class: "tag", "data-testid": "spectators", hidden: true }) : "",
       rulesLink(sum.game) || "",
       this.opts.header ? this.opts.header() : "");
+    this.showSpectators();
     if (sum.mode === "online") {
       const link = `${location.origin}/r/${this.room}`;
       el.append(h("button", { class: "btn small", onclick: () => copy(link) }, t("room.copy-link")));
     }
     this.tickClock();
+  }
+
+  // "3 watching" (the room's spectators, on every server) and, for a spectator, "you are watching"
+  showSpectators() {
+    const el = this.el && this.el.header.querySelector("[data-testid=spectators]");
+    if (!el) return;
+    const v = this.view;
+    const n = v && v.spectators !== undefined ? v.spectators : this.summary.spectators || 0;
+    const mine = v && v.you === null && v.status === "playing" ? ` · ${t("room.watching")}` : "";
+    el.hidden = n === 0;
+    el.textContent = `${t("watch.spectators", { n })}${mine}`;
   }
 
   tickClock() {
@@ -283,6 +296,7 @@ export class RoomScreen {
     this.seat = v.you;
     document.body.dataset.step = String(v.step);
     document.body.dataset.status = v.status;
+    this.showSpectators();
     if (v.status === "waiting") {
       this.summary.seats = this.summary.seats.map((s) => ({ ...s, ...(v.seats[s.seat] || {}) }));
       API.getRoom(this.room).then((sum) => { this.summary = sum; this.renderLobby(); }).catch(() => {});
