@@ -8,6 +8,7 @@ import { lobbyRatings } from "./account.js";
 import { analysable, analysisPanel } from "./analysis.js";
 import { ChatPanel } from "./chat.js";
 import { rulesLink } from "./rules.js";
+import { showSpectators } from "./watch.js";
 
 const PACE_MS = () => {
   try { const v = localStorage.getItem("metrogames.pace"); return v === null ? 350 : Number(v); } catch { return 350; }
@@ -160,16 +161,7 @@ export class RoomScreen {
     this.tickClock();
   }
 
-  // "3 watching" (the room's spectators, on every server) and, for a spectator, "you are watching"
-  showSpectators() {
-    const el = this.el && this.el.header.querySelector("[data-testid=spectators]");
-    if (!el) return;
-    const v = this.view;
-    const n = v && v.spectators !== undefined ? v.spectators : this.summary.spectators || 0;
-    const mine = v && v.you === null && v.status === "playing" ? ` · ${t("room.watching")}` : "";
-    el.hidden = n === 0;
-    el.textContent = `${t("watch.spectators", { n })}${mine}`;
-  }
+  showSpectators() { if (this.el) showSpectators(this.el.header.querySelector("[data-testid=spectators]"), this.view, this.summary); }
 
   tickClock() {
     const el = this.root.querySelector("#clock");

@@ -7,6 +7,16 @@ import { h, clear, gameTitle, presetText, fmtName } from "./dom.js";
 import { getGames } from "./api.js";
 import { t } from "./i18n.js";
 
+// A room header's "3 watching" (its spectators, on every server; hidden at none) and, for a
+// spectator, "you are watching": from the room's latest view, else its summary.
+export function showSpectators(el, view, summary) {
+  if (!el) return;
+  const n = view && view.spectators !== undefined ? view.spectators : summary.spectators || 0;
+  const mine = view && view.you === null && view.status === "playing" ? ` · ${t("room.watching")}` : "";
+  el.hidden = n === 0;
+  el.textContent = `${t("watch.spectators", { n })}${mine}`;
+}
+
 // a server bot's seat is named by its level ("bot:medium"); a bot account's by its account
 function seatName(s) {
   if (s.kind !== "bot") return s.name || "—";
