@@ -132,6 +132,9 @@ def test_spectators_are_counted_in_the_list_the_views_and_the_summary(client: Te
             ws.send_json({"type": "hello", "token": None})
             first = ws.receive_json()
             assert first["type"] == "view" and first["view"]["you"] is None
+            # the spectators' view, as the HTTP view without a token gives it
+            public = {k: v for k, v in view(client, room).items() if k != "spectators"}
+            assert {k: v for k, v in first["view"].items() if k != "spectators"} == public
         until(lambda: now_playing(client)["recent"][0]["spectators"] == 2)
         assert client.get(f"/api/rooms/{room}").json()["spectators"] == 2
         assert view(client, room, made["tokens"]["0"])["spectators"] == 2
@@ -244,3 +247,14 @@ def test_a_profile_lists_its_finished_games_each_with_its_replay(client: TestCli
     for g in finished:
         replay = client.get(f"/api/rooms/{g['room']}/replay")
         assert replay.status_code == 200 and replay.json()["frames"][-1]["status"] == "finished"
+
+
+def test_the_openapi_schema_names_both_routes_and_the_list_s_shape(client: TestClient) -> None:
+    schema = client.get("/api/openapi.json").json()
+    assert {"/api/watch", "/api/watch/events"} <= set(schema["paths"])
+    answer = schema["paths"]["/api/watch"]["get"]["responses"]["200"]["content"]["application/json"]
+    assert answer["schema"]["$ref"].endswith("/NowPlaying")
+    entry = schema["components"]["schemas"]["WatchEntry"]
+    assert {"room", "game", "seats", "rating", "spectators"} <= set(entry["required"])
+    params = {p["name"] for p in schema["paths"]["/api/watch/events"]["get"]["parameters"]}
+    assert params == {"game", "limit"}
