@@ -1,14 +1,17 @@
 """Now playing in the browser, two real browser contexts: one person plays a listed online
 table (against a bot); a stranger finds the game on the now playing page — reached from the
 home page — sees it live, watches it as a spectator and is counted: the player's room says
-"1 watching", and so does the list, pushed without a reload."""
+"1 watching", and so does the list, pushed without a reload. A profile links each of its
+finished games to the replay viewer."""
 
 from __future__ import annotations
+
+import secrets
 
 from playwright.sync_api import Browser, Page, expect
 
 from browser.conftest import PageErrors, new_page
-from browser.helpers import shot
+from browser.helpers import call, play_through_api, shot
 
 
 def listed_game_with_a_bot(page: Page, server: str) -> str:
@@ -73,3 +76,37 @@ def test_a_stranger_finds_a_game_in_now_playing_watches_it_and_is_counted(
     finally:
         stranger.context.close()
         player.context.close()
+
+
+def test_a_profile_links_each_finished_game_to_its_replay(
+    browser: Browser, server: str, errors: PageErrors
+) -> None:
+    page = new_page(browser, errors, viewport={"width": 1280, "height": 900})
+    try:
+        page.goto(f"{server}/")
+        name = f"Fin {secrets.token_hex(3)}"
+        r = page.request.post(f"{server}/api/accounts", data={"name": name, "password": "a long password"})
+        assert r.status == 201, r.text()
+        account = r.json()["account"]
+        seats = [{"name": name}, {"bot": "random"}]
+        made = call(server, "POST", "/api/rooms", {"game": "metro", "mode": "online", "seats": seats})
+        room, token = made["room"]["room"], made["tokens"]["0"]
+        linked = page.request.post(
+            f"{server}/api/rooms/{room}/seats/0/account",
+            headers={"Authorization": f"Bearer {token}"},
+            data={},
+        )
+        assert linked.status == 200, linked.text()
+        call(server, "POST", f"/api/rooms/{room}/start", {}, made["host_token"])
+        play_through_api(server, room, token)
+
+        page.goto(f"{server}/#/u/{account}")
+        finished = page.locator("[data-testid=finished-games]")
+        expect(finished.locator(f"[data-replay='{room}']")).to_be_visible()
+        expect(finished).to_contain_text("Metro")
+        shot(page, "watch-profile-finished")
+        finished.locator(f"[data-replay='{room}']").click()
+        page.wait_for_url(f"**/#/replay/{room}")
+        expect(page.locator("[data-testid=replay-counter]")).to_contain_text("step 1 of")
+    finally:
+        page.context.close()
