@@ -6,6 +6,7 @@ two workers on PostgreSQL and Redis."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 import time
@@ -17,6 +18,7 @@ from fastapi.testclient import TestClient
 
 from metrogames.web.app import create_app
 from metrogames.web.infra.models import RatingRow, SeatRow
+from metrogames.web.watch.hub import WatchStream
 from support.daily import Clock, daily_client, started
 from support.two_workers import two_workers
 from support.web import JSON, Player, auth, create, make_settings, view
@@ -258,3 +260,13 @@ def test_the_openapi_schema_names_both_routes_and_the_list_s_shape(client: TestC
     assert {"room", "game", "seats", "rating", "spectators"} <= set(entry["required"])
     params = {p["name"] for p in schema["paths"]["/api/watch/events"]["get"]["parameters"]}
     assert params == {"game", "limit"}
+
+
+def test_a_stream_is_sent_only_changes_and_one_that_falls_behind_is_dropped() -> None:
+    stream = WatchStream(None, 20, asyncio.Queue(1))
+    empty: Any = {"top": [], "recent": []}
+    stream.offer(empty)
+    stream.offer({"top": [], "recent": []})  # the same ranking again: nothing queued
+    assert stream.queue.qsize() == 1 and not stream.dropped
+    stream.offer({"top": [{"room": "r"}], "recent": [{"room": "r"}]})  # no place left
+    assert stream.dropped and stream.queue.qsize() == 1  # dropped, never waited for

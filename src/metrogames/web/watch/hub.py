@@ -86,8 +86,6 @@ class Watch:
         self.tables = tables
         self.queue = queue
         self.streams: set[WatchStream] = set()
-        self.reads = 0
-        """How many times the list was read for the streams (tests wait on it)."""
         self._wake = asyncio.Event()
 
     def _rows(self) -> list[WatchEntry]:
@@ -109,7 +107,6 @@ class Watch:
     async def refresh(self) -> None:
         """Read the list and offer each stream its ranking."""
         entries = await self.read()
-        self.reads += 1
         for stream in list(self.streams):
             stream.offer(ranked(entries, stream.game, stream.limit))
 
