@@ -33,6 +33,7 @@ ROUTES: list[tuple[str, re.Pattern[str], str, str | None]] = [
     ("GET", re.compile(rf"{ROOM}/replay"), "Replay", None),
     ("POST", re.compile(r"/api/replays"), "Replay", None),
     ("GET", re.compile(r"/api/lobby"), "Lobby", None),
+    ("GET", re.compile(r"/api/watch"), "NowPlaying", None),
 ]
 """(method, whole path, definition, key of the answer holding the document or None)."""
 

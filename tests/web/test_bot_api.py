@@ -147,6 +147,26 @@ def test_a_bot_seated_nowhere_in_a_room_cannot_move_in_it(client: TestClient) ->
     assert human["to_move"] == [0, 1]  # London: a simultaneous turn
 
 
+def test_a_bot_accounts_seat_reads_bot_in_views_and_the_summary(client: TestClient) -> None:
+    code, room = seated(client, bot_account(client)[1])
+    host = bot_headers(room["host_token"])
+    assert client.post(f"/api/rooms/{code}/start", headers=host, json={}).status_code == 200
+
+    def kinds() -> tuple[list[str], list[str], list[str | None]]:
+        seen = view(client, code, room["tokens"]["0"])
+        summary = client.get(f"/api/rooms/{code}").json()
+        return (
+            [s["kind"] for s in seen["seats"]],
+            [s["kind"] for s in summary["seats"]],
+            [s["bot"] for s in summary["seats"]],
+        )
+
+    # seat 0 is the person who made the room, seat 1 the bot account (no server bot code)
+    assert kinds() == (["human", "bot"], ["human", "bot"], [None, None])
+    client.app.state.rooms.tables.pop(code)  # type: ignore[attr-defined]  (read from the rows)
+    assert kinds() == (["human", "bot"], ["human", "bot"], [None, None])
+
+
 def test_the_game_stream_of_a_finished_game_gives_the_seats_view_and_ends(
     client: TestClient,
 ) -> None:

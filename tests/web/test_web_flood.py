@@ -301,8 +301,9 @@ def test_a_socket_with_queued_messages_lets_the_loop_serve_others(
             turns += 1
             await asyncio.sleep(0)
 
+    room = SimpleNamespace(notify_presence=lambda: None)  # a spectator leaving is told
     conn = SimpleNamespace(
-        socket=QueuedSocket(50), table=None, key="listening", seat=None, close=lambda: None
+        socket=QueuedSocket(50), table=room, key="listening", seat=None, close=lambda: None
     )
     monkeypatch.setattr(ws, "_answer", answer)
 

@@ -288,6 +288,8 @@ class Scene:
             st.tuples(rooms, st.sampled_from(["analysis", "chat", "moves", "ratings"]), part).map("/api/rooms/{0[0]}/{0[1]}?after={0[2]}".format),
             st.tuples(st.sampled_from(["london", "metro"]) | part, st.sampled_from(["2", "3"]) | part, part).map("/api/lobby?game={0[0]}&players={0[1]}&limit={0[2]}".format),
             st.tuples(part, part).map("/api/lobby/events?game={0[0]}&players={0[1]}".format),
+            st.tuples(st.sampled_from(["london", "metro"]) | part, part).map("/api/watch?game={0[0]}&limit={0[1]}".format),
+            st.tuples(part, part).map("/api/watch/events?game={0[0]}&limit={0[1]}".format),
             (st.just(self.ticket) | part).map("/api/quickmatch/{0}/events".format),
             st.sampled_from(["/api/bot/account", "/api/bot/events", "/api/accounts/me/bot", "/api/accounts/me/bot/tokens"]),
             rooms.map(lambda r: f"/api/bot/games/{r}/stream"),
@@ -306,7 +308,7 @@ def answered(r: Any) -> None:
 
 def read_answered(client: TestClient, url: str, headers: dict[str, str]) -> None:
     """``GET url`` is :func:`answered`; an event stream that opens (``/api/lobby/events``,
-    ``/api/quickmatch/{ticket}/events``) opens with its ``retry`` line and ``snapshot`` event
+    ``/api/watch/events``, ``/api/quickmatch/{ticket}/events``) opens with its ``retry`` line and ``snapshot`` event
     (play now: ``waiting``, or ``seated`` alone), then is left."""
     with client.stream("GET", url, headers=headers) as r:
         if r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream"):

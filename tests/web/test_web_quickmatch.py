@@ -107,6 +107,20 @@ def test_two_players_meet_and_play_it_out(app_client: TestClient) -> None:
     assert waiting(client) == []
 
 
+def test_a_bot_account_seated_by_play_now_reads_bot(app_client: TestClient) -> None:
+    client = app_client
+    ann, bot = sign_up(client), sign_up(client)
+    r = client.put("/api/accounts/me/bot", json={"games": ["london"]}, headers=bot | JSON)
+    assert r.status_code == 200 and r.json()["bot"] is True, r.text
+    first, second = ask(client, ann), ask(client, bot)
+    (seated,) = [data for name, data in events(client, first["ticket"]) if name == "seated"]
+    (other,) = [data for name, data in events(client, second["ticket"]) if name == "seated"]
+    kinds = {seated["seat"]: "human", other["seat"]: "bot"}
+    summary = client.get(f"/api/rooms/{seated['room']}").json()
+    assert [s["kind"] for s in summary["seats"]] == [kinds[0], kinds[1]]
+    assert [s["kind"] for s in view(client, seated["room"], first["token"])["seats"]] == [kinds[0], kinds[1]]
+
+
 @pytest.mark.parametrize(
     ("body", "words"),
     [

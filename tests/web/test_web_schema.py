@@ -141,7 +141,7 @@ def test_a_view_of_another_family_keeps_its_own_keys_free() -> None:
     common: dict[str, Any] = {
         "room": "r", "game": "go", "family": "go", "status": "playing", "step": 0, "you": 0,
         "seats": [{"seat": 0, "name": "A", "kind": "human", "connected": True}],
-        "to_move": [0], "clock": None, "timed_out": None, "winners": [], "scores": [0],
+        "to_move": [0], "clock": None, "timed_out": None, "winners": [], "spectators": 0, "scores": [0],
         "legal": ["a1"], "stones": {"a1": None},
     }  # fmt: skip
     assert problem("View", common) is None

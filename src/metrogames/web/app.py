@@ -7,7 +7,8 @@ database and applies the migrations, serves ``/api`` (:mod:`.api`; the daily cha
 client in ``static/`` at ``/`` (``/r/{room}`` is the same page); accounts and sessions:
 :mod:`~metrogames.web.api.accounts`; ratings of online play: :mod:`.ratings` and :mod:`~metrogames.web.api.ratings`; the table chat of online rooms:
 :mod:`.chat` and :mod:`~metrogames.web.api.chat`; the lobby of open tables: :mod:`.lobby` and
-:mod:`~metrogames.web.api.lobby`; bot accounts, their tokens, invitations and streams:
+:mod:`~metrogames.web.api.lobby`; now playing: :mod:`.watch` and :mod:`~metrogames.web.api.watch`;
+bot accounts, their tokens, invitations and streams:
 :mod:`~metrogames.web.api.bots` (account events across workers: :mod:`~metrogames.web.infra.events`, on
 the worker's one pub/sub hub, :mod:`~metrogames.web.infra.pubsub`, which the lobby shares); friends,
 blocks and invitations between people: :mod:`~metrogames.web.api.friends` (blocks also plugged into
@@ -77,6 +78,7 @@ from metrogames.web.api import ops, quickmatch, ws
 from metrogames.web.api import ratings as ratings_api
 from metrogames.web.api import rooms as api
 from metrogames.web.api import score as score_api
+from metrogames.web.api import watch as watch_api
 from metrogames.web.api.bodies import problem_of
 from metrogames.web.chat.service import Chat
 from metrogames.web.daily.rules import DailyRules, load_secret
@@ -111,6 +113,7 @@ from metrogames.web.matchmaking.service import Matchmaker, bot_seated
 from metrogames.web.ratings.service import Rater
 from metrogames.web.rooms.service import TAKEOVER_SECONDS, RoomService
 from metrogames.web.rooms.views import ViewCache
+from metrogames.web.watch.hub import Watch
 
 log = logging.getLogger(__name__)
 SHUTDOWN_STEP = 10.0
@@ -217,6 +220,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     tasks.append(asyncio.create_task(watch_lag()))
     lobby: Lobby = app.state.lobby
     tasks.append(asyncio.create_task(lobby.run()))
+    watch: Watch = app.state.watch
+    tasks.append(asyncio.create_task(watch.run()))
     matchmaker: Matchmaker = app.state.matchmaker
     tasks.append(asyncio.create_task(matchmaker.run()))
     hub: Hub = app.state.hub
@@ -323,6 +328,7 @@ def _add_services(app: FastAPI, settings: Settings, engine: Engine) -> None:
         rules=daily_rules,
         watchers=(app.state.lobby,),
     )
+    app.state.watch = Watch(rooms.sessions, cluster, rooms.tables, settings.lobby_queue)
     app.state.friends = friends = Friends(rooms.sessions)
     app.state.chat = Chat(rooms, app.state.limits, friends.blocked_at_table)
     queue = MemoryQueue() if app.state.redis is None else RedisQueue(app.state.redis)
@@ -420,6 +426,7 @@ def _add_routes(app: FastAPI) -> None:
         ratings_api.router,
         chat_api.router,
         lobby_api.router,
+        watch_api.router,
         quickmatch.router,
         exports_api.router,
         ws.router,

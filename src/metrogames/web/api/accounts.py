@@ -230,11 +230,14 @@ async def get_profile(account: str, request: Request, limit: int = 30) -> Mappin
 
 
 def profile(request: Request, account: Account, limit: int, owner: bool) -> Mapping[str, object]:
-    """``{"account", "name", "player", "bot", "ratings", "games", "daily"}`` (on a worker thread):
+    """``{"account", "name", "player", "bot", "ratings", "games", "finished", "daily"}`` (on a
+    worker thread):
     ``ratings`` ``[{"game", "players", "mu", "sigma", "rating", "games"}]`` (best first),
     ``games`` the account's latest online rooms ``[{"room", "game", "players", "seat",
     "status", "created", "rated"}]`` (newest first; a finished one replays at
-    ``/api/rooms/{room}/replay``), ``daily`` the games of every player the account owns
+    ``/api/rooms/{room}/replay``), ``finished`` its finished online games ``[{"room", "game",
+    "players", "seat", "finished", "rated"}]`` (the latest finished first, each with a replay),
+    ``daily`` the games of every player the account owns
     (unshared ranked ones for its owner only)."""
     daily: DailyService = request.app.state.daily
     limit = check_limit(limit, "limit", 100)
@@ -261,6 +264,25 @@ def profile(request: Request, account: Account, limit: int, owner: bool) -> Mapp
             .order_by(RoomRow.created.desc(), RoomRow.id)
             .limit(limit)
         ).all()
+        finished = session.execute(
+            select(
+                RoomRow.id,
+                RoomRow.game,
+                count.scalar_subquery(),
+                SeatRow.seat,
+                RoomRow.finished,
+                RatedGameRow.id,
+            )
+            .join(SeatRow, SeatRow.room_id == RoomRow.id)
+            .outerjoin(RatedGameRow, RatedGameRow.room_id == RoomRow.id)
+            .where(
+                SeatRow.account_id == account.id,
+                RoomRow.status == "finished",
+                RoomRow.mode == "online",
+            )
+            .order_by(RoomRow.finished.desc(), RoomRow.id)
+            .limit(limit)
+        ).all()
     ratings = [
         {"game": r.game, "players": r.players, **Rating(r.mu, r.sigma, r.games, 0).as_json()}
         for r in rated
@@ -278,6 +300,17 @@ def profile(request: Request, account: Account, limit: int, owner: bool) -> Mapp
         }
         for room, game, players, seat, status, created, rated_id in rooms
     ]
+    ended = [
+        {
+            "room": room,
+            "game": game,
+            "players": players,
+            "seat": seat,
+            "finished": when,
+            "rated": rated_id is not None,
+        }
+        for room, game, players, seat, when, rated_id in finished
+    ]
     return {
         "account": account.id,
         "name": account.name,
@@ -285,5 +318,6 @@ def profile(request: Request, account: Account, limit: int, owner: bool) -> Mapp
         "bot": is_bot(request, account.id),
         "ratings": ratings,
         "games": games,
+        "finished": ended,
         "daily": days,
     }

@@ -42,6 +42,7 @@ from metrogames.web.api.bodies import (
 )
 from metrogames.web.api.bot_streams import HEADERS, NDJSON, SSE, event_stream, game_stream
 from metrogames.web.api.common import bearer, flood, read_body, service
+from metrogames.web.api.ratings import mark_bot_account
 from metrogames.web.checks import seat_label
 from metrogames.web.daily.service import DailyService
 from metrogames.web.errors import RoomError, bad_request
@@ -396,6 +397,9 @@ async def seat_bot(
         then = invitations(request).accepting(invitation, account, room, seat)
     async with rooms.admission.turn(client_key(request)):
         await rooms.seats.join(room, _Join(seat, auth.account.name), origin, then)
+    async with rooms.locked(table):  # tied in the claim's transaction: a bot account's seat
+        mark_bot_account(table, seat, True)
+    await table.notify()
     event: JsonObject = {"type": "gameStart", "room": table.id, "seat": seat, "game": table.game}
     await events(request).publish(auth.account.id, event)
     return table

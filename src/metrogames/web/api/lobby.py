@@ -84,8 +84,9 @@ async def lobby_events(
     held.enter_context(sockets.hold(request))  # 429 when the address holds too many
     lobby = lobby_of(request)
     stream = lobby.subscribe(game, players)
+    held.callback(lobby.unsubscribe, stream)
     return StreamingResponse(
-        sse.events(lobby, stream, held.close),
+        sse.events(stream, held.close),
         media_type="text/event-stream",
         headers=sse.HEADERS,
         background=BackgroundTask(held.close),

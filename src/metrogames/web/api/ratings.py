@@ -8,6 +8,7 @@ service); reads and writes run on worker threads.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Mapping
 
 from fastapi import APIRouter, Request
@@ -24,6 +25,7 @@ from metrogames.web.errors import RoomError
 from metrogames.web.infra.models import AccountRow
 from metrogames.web.ratings import service as rt
 from metrogames.web.rooms.access import seat_of
+from metrogames.web.rooms.changes import Change, apply_change
 from metrogames.web.rooms.service import RoomService
 from metrogames.web.rooms.tables import Table
 
@@ -47,18 +49,32 @@ async def link_seat(room: str, seat: SeatNumber, request: Request) -> Mapping[st
     async with rooms.locked(table):
         if table.status != "waiting":
             raise RoomError(409, "already-started", "a seat is tied to an account in the lobby")
-        await rooms.store.on_writer(link_account, rooms, table.id, number, account)
+        bot = await rooms.store.on_writer(link_account, rooms, table.id, number, account)
+        mark_bot_account(table, number, bot)
     return await asyncio.to_thread(room_ratings, rooms, table)
 
 
-def link_account(rooms: RoomService, room: str, seat: int, account: Account) -> None:
-    """Tie ``seat`` of ``room`` to ``account`` (on the writer thread).
+def mark_bot_account(table: Table, seat: int, bot: bool) -> None:
+    """The room's copy learns that ``seat`` is tied to a bot account (``bot``; the room's lock
+    held, the link stored): its seat reads ``kind: "bot"`` from now on, on every worker (the
+    seats changed go out with the room's change when the lock is released)."""
+    if bot and not table.seats[seat].bot_account:
+        seats = list(table.seats)
+        seats[seat] = dataclasses.replace(seats[seat], bot_account=True)
+        change = Change(table.progress, table.status, table.deadline, table.bots_due, seats)
+        apply_change(table, change)
+
+
+def link_account(rooms: RoomService, room: str, seat: int, account: Account) -> bool:
+    """Tie ``seat`` of ``room`` to ``account`` (on the writer thread); whether ``account`` is
+    a bot account.
 
     Raises:
         RoomError: 409 ``seat-taken`` (the account holds another seat of the room).
     """
     with rooms.sessions.begin() as session:
         tie_seat(session, room, seat, account.id)
+        return bool(session.scalar(select(AccountRow.bot).where(AccountRow.id == account.id)))
 
 
 @router.get("/rooms/{room}/ratings")

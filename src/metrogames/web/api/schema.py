@@ -11,7 +11,9 @@ Definitions (``$defs``): ``View`` (one of ``<Family>View`` — a closed object: 
 the family's own, ``family`` naming it — or ``OtherView``: a game of another family, its own
 keys free), ``RoomSummary``, ``Replay``, ``ServerMessage`` (``ViewMessage``, ``ErrorMessage``,
 ``ChatPush``), ``ClientMessage``, ``Lobby`` (``GET /api/lobby``, its ``LobbyEntry`` items
-the lobby's event stream sends too) and ``Friends`` (``GET /api/friends``). Objects are closed (no key beyond those listed) unless
+the lobby's event stream sends too), ``Friends`` (``GET /api/friends``) and ``NowPlaying``
+(``GET /api/watch`` and each ``snapshot`` of its event stream). Objects are closed (no key
+beyond those listed) unless
 their values are free (a map such as ``lines`` by colour).
 """
 
@@ -25,6 +27,7 @@ from metrogames.games import game_names, game_type
 from metrogames.web.api import bodies, friends
 from metrogames.web.lobby import entries
 from metrogames.web.rooms import views
+from metrogames.web.watch import entries as watching
 
 # The schema's objects are dict[str, Any]: pydantic's own type for them (JsonSchemaValue), read
 # and rewritten here at depth (a JsonObject would need a check at every level of a document
@@ -63,6 +66,7 @@ def schema_document() -> dict[str, Any]:
         ("ChatPush", views.ChatPush),
         ("Lobby", entries.Lobby),
         ("Friends", friends.FriendsList),
+        ("NowPlaying", watching.NowPlaying),
         *((f"part:{family}", part) for family, part in parts.items()),
     ]
     _, found = TypeAdapter.json_schemas(

@@ -272,9 +272,7 @@ class Connection:
         if self.key is not None and (seat, token_hash) == (self.seat, self.token_hash):
             await self.push_view(again=True)
             return
-        before = None
         if self.key is not None:
-            before = self.seat
             self.rooms.unlisten(self.table, self.key)
         self.seat = seat
         self.token_hash = token_hash
@@ -283,8 +281,7 @@ class Connection:
         if self.chat_key is None:
             self.chat_key = self.chat.listen(self.table.id, self.send)
         await self.push_view(again=True)  # asked for: sent even if unchanged
-        if seat is not None or before is not None:
-            self.table.notify_presence()  # everyone sees the seat connected (or gone)
+        self.table.notify_presence()  # everyone sees the seat connected (or the spectators)
 
     def _check_seat(self, what: str) -> int:
         """The socket's seat, its token still the seat's.
@@ -445,8 +442,9 @@ async def serve_connection(conn: Connection) -> None:
     except (WebSocketDisconnect, RuntimeError):  # gone; or closed by us while it was read
         pass
     finally:
+        listened = conn.key is not None
         conn.close()
-        if conn.seat is not None:
+        if listened:  # a seat's mark or the spectators' count changes
             table.notify_presence()
 
 

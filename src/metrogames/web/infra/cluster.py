@@ -35,7 +35,7 @@ import logging
 import secrets
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -254,6 +254,34 @@ class Cluster:
             self._warn("reading which workers are alive", exc)
             return None
         return {w for w, up in zip(names, found, strict=True) if up}
+
+    async def spectators(self, rooms: Sequence[str]) -> dict[str, int]:
+        """How many spectator sockets (seat :data:`~metrogames.web.rooms.tables.SPECTATORS`,
+        ``-1``) the live workers, this one included, hold on each of ``rooms``, in one round
+        trip for the counts and one for the workers; empty when Redis fails.
+
+        Raises nothing: a Redis failure is logged."""
+        if not rooms:
+            return {}
+        try:
+            pipe = self.redis.pipeline(transaction=False)
+            for room in rooms:
+                pipe.hgetall(_presence_key(room))
+            hashes = await pipe.execute()
+        except (RedisError, OSError) as exc:
+            self._warn("reading the rooms' spectators", exc)
+            return {}
+        counts: dict[str, dict[str, int]] = {}
+        for room, fields in zip(rooms, hashes, strict=True):
+            for field, count in fields.items():
+                text = field.decode() if isinstance(field, bytes) else str(field)
+                worker, _, seat = text.partition(":")
+                if seat == "-1" and int(count) > 0:
+                    counts.setdefault(room, {})[worker] = int(count)
+        live = await self.live({w for by in counts.values() for w in by})
+        if live is None:
+            return {}
+        return {room: sum(n for w, n in by.items() if w in live) for room, by in counts.items()}
 
     async def seat_elsewhere(self, room: str, seat: int) -> tuple[int, float | None]:
         """``room``'s ``seat`` as the other live workers know it: how many sockets they hold

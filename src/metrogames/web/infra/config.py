@@ -39,9 +39,11 @@ no Redis).
 ``METROGAMES_RATE_LOBBY`` (lobby reads and event streams one client address, and one
 account, may open), ``METROGAMES_LOBBY_EXPIRY`` (seconds a listed room nobody fills stays in
 the lobby; 1800) and ``METROGAMES_LOBBY_QUEUE`` (lobby events one event stream may hold unsent
-before it is dropped; 64): :mod:`metrogames.web.lobby`.
+before it is dropped; 64; a now playing stream's too): :mod:`metrogames.web.lobby`.
 ``METROGAMES_RATE_FRIENDS`` (requests about friends, blocks and invitations one client
 address, and one account, may send: :mod:`metrogames.web.api.friends`).
+``METROGAMES_RATE_WATCH`` (now playing reads and event streams one client address may open):
+:mod:`metrogames.web.watch`.
 Play now (:mod:`metrogames.web.matchmaking`): ``METROGAMES_RATE_QUICKMATCH`` (requests to
 queue, cancel or take the bots one client address, and one account, may send),
 ``METROGAMES_QUICKMATCH_WINDOW`` and ``METROGAMES_QUICKMATCH_WIDEN`` (the rating points a
@@ -183,6 +185,7 @@ class Settings(BaseSettings):
     rate_chat: str = "10/minute;100/hour"
     rate_sockets: str = "60/minute;1000/hour"
     rate_lobby: str = "60/minute;1000/hour"
+    rate_watch: str = "60/minute;1000/hour"
     rate_exports: str = "4/minute;20/hour"
     rate_bot: str = "120/minute;3000/hour"
     rate_friends: str = "60/minute;600/hour"
@@ -246,6 +249,7 @@ class Settings(BaseSettings):
         "rate_chat",
         "rate_sockets",
         "rate_lobby",
+        "rate_watch",
         "rate_quickmatch",
         "rate_bot",
         "rate_exports",

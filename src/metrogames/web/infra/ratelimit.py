@@ -57,6 +57,7 @@ WHAT = {
     "chat": N_("chat messages"),
     "sockets": N_("WebSocket connections"),
     "lobby": N_("lobby requests"),
+    "watch": N_("now playing requests"),
     "quickmatch": N_("play now requests"),
     "exports": N_("export downloads"),
     "bot": N_("bot requests"),
@@ -94,7 +95,8 @@ class RateLimits:
     """The limits of :class:`~metrogames.web.infra.config.Settings` (``rate_rooms``,
     ``rate_players``, ``rate_joins``, ``rate_replays``, ``rate_scores``, ``rate_hints``,
     ``rate_accounts``, ``rate_signins``, ``rate_analyses``, ``rate_chat``, ``rate_sockets``, ``rate_lobby``,
-    ``rate_quickmatch``, ``rate_exports``, ``rate_bot``: per bot token, ``rate_friends``)."""
+    ``rate_watch``, ``rate_quickmatch``, ``rate_exports``, ``rate_bot``: per bot token,
+    ``rate_friends``)."""
 
     def __init__(self, settings: Settings) -> None:
         self.local = MovingWindowRateLimiter(MemoryStorage())
@@ -130,6 +132,7 @@ class RateLimits:
             "chat": parse_many(settings.rate_chat),
             "sockets": parse_many(settings.rate_sockets),
             "lobby": parse_many(settings.rate_lobby),
+            "watch": parse_many(settings.rate_watch),
             "quickmatch": parse_many(settings.rate_quickmatch),
             "exports": parse_many(settings.rate_exports),
             "bot": parse_many(settings.rate_bot),

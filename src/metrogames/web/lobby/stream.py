@@ -1,5 +1,6 @@
-"""A lobby event stream as server-sent events (``GET /api/lobby/events``, ``text/event-stream``;
-``docs/web-api.md``, "Lobby").
+"""An event stream as server-sent events (``text/event-stream``): the lobby's
+(``GET /api/lobby/events``, ``docs/web-api.md``, "Lobby") and now playing's
+(``GET /api/watch/events``, "Now playing": ``snapshot`` events only).
 
 The stream opens with ``retry: 2000`` (a browser's ``EventSource`` reconnects two seconds
 after the stream ends) and a ``snapshot`` event, then sends ``room`` and ``gone`` events as
@@ -16,8 +17,9 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator, Callable
+from typing import Protocol
 
-from metrogames.web.lobby.hub import Lobby, Stream
+from metrogames.web.lobby.hub import Event
 
 KEEPALIVE_SECONDS = 15.0
 """The longest a stream stays silent (a comment line then)."""
@@ -32,14 +34,24 @@ def event_text(name: str, data: object) -> str:
     return f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
+class Feed(Protocol):
+    """What a stream of events is to :func:`events`: its ``queue`` of events and whether it
+    was ``dropped`` (the lobby's :class:`~metrogames.web.lobby.hub.Stream`, now playing's
+    :class:`~metrogames.web.watch.hub.WatchStream`)."""
+
+    @property
+    def queue(self) -> asyncio.Queue[Event]: ...
+    @property
+    def dropped(self) -> bool: ...
+
+
 async def events(
-    lobby: Lobby,
-    stream: Stream,
+    stream: Feed,
     done: Callable[[], None],
     keepalive: float = KEEPALIVE_SECONDS,
 ) -> AsyncIterator[str]:
     """The text of ``stream``'s events until it is dropped or its client leaves; at the end
-    the stream is unsubscribed and ``done()`` called (its connection no longer counted)."""
+    ``done()`` is called (the stream unsubscribed, its connection no longer counted)."""
     try:
         yield f"retry: {RETRY_MILLISECONDS}\n\n"
         while True:
@@ -52,5 +64,4 @@ async def events(
                 return
             yield event_text(name, data)
     finally:
-        lobby.unsubscribe(stream)
         done()

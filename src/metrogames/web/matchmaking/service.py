@@ -36,7 +36,7 @@ from metrogames.web.checks import bot_name, hash_token, new_token
 from metrogames.web.errors import RoomError, bad_request, shown
 from metrogames.web.infra.config import Settings
 from metrogames.web.infra.events import AccountEvents
-from metrogames.web.infra.models import RatingRow, SeatRow
+from metrogames.web.infra.models import AccountRow, RatingRow, SeatRow
 from metrogames.web.matchmaking.matching import (
     CLOCKS,
     Pairing,
@@ -308,13 +308,28 @@ class Matchmaker:
         opened = await asyncio.gather(*(self._open(g) for g in won))
         return sum(1 for seating in opened if seating is not None)
 
+    def _bot_accounts(self, accounts: list[str | None]) -> set[str | None]:
+        """Which of ``accounts`` are bot accounts (their seats read ``kind: "bot"``)."""
+        wanted = [a for a in accounts if a is not None]
+        if not wanted:
+            return set()
+        with self.rooms.sessions() as session:
+            found = session.scalars(
+                select(AccountRow.id).where(AccountRow.id.in_(wanted), AccountRow.bot)
+            )
+            return set(found)
+
     async def _open(self, group: list[Ticket]) -> Seating | None:
         """Open the table of claimed requests (bots in the seats left), record each one's
         seating and tell its stream; a table that cannot be opened puts them back (``None``)."""
         first = group[0]
         players = list(group)
         random.SystemRandom().shuffle(players)
-        seats = [Seat(i, t.name, True, None, t.token_hash) for i, t in enumerate(players)]
+        bots = await asyncio.to_thread(self._bot_accounts, [t.account for t in players])
+        seats = [
+            Seat(i, t.name, True, None, t.token_hash, t.account in bots)
+            for i, t in enumerate(players)
+        ]
         for k in range(1, first.players - len(players) + 1):
             name = bot_name(None, BOT) + (f" {k}" if k > 1 else "")
             seats.append(Seat(len(seats), name, False, BOT, None))

@@ -85,7 +85,7 @@ from metrogames.web.rooms.store import (
     check_room_id,
 )
 from metrogames.web.rooms.sync import RoomSync
-from metrogames.web.rooms.tables import Listener, Progress, Seat, Table
+from metrogames.web.rooms.tables import SPECTATORS, Listener, Progress, Seat, Table
 from metrogames.web.rooms.views import RoomSummary
 
 log = logging.getLogger("metrogames.web.rooms")  # one logger for the room core
@@ -469,11 +469,16 @@ class RoomService:
 
     # -- listeners ------------------------------------------------------------------------
     def listen(self, table: Table, seat: int | None, send: Listener) -> int:
-        """Register a WebSocket's ``send`` (called after each change); returns its key."""
+        """Register a WebSocket's ``send`` (called after each change) for ``seat`` (``None``: a
+        spectator, counted under :data:`~metrogames.web.rooms.tables.SPECTATORS`); returns its
+        key."""
         key = id(send)
         table.listeners[key] = (seat, send)
         table.touched = self.clock()
-        if seat is not None:
+        if seat is None:  # a spectator: counted, for the room's and the now playing list
+            table.connected[SPECTATORS] += 1
+            self.sync.count_socket(table, SPECTATORS)
+        else:
             table.connected[seat] += 1
             self.sync.count_socket(table, seat)
             for watcher in self.watchers:
@@ -485,8 +490,13 @@ class RoomService:
         left now)."""
         entry = table.listeners.pop(key, None)
         table.touched = self.clock()
-        if entry is not None and entry[0] is not None:
-            seat = entry[0]
+        if entry is None:
+            return
+        seat = entry[0]
+        if seat is None:
+            table.connected[SPECTATORS] -= 1
+            self.sync.count_socket(table, SPECTATORS)
+        else:
             table.connected[seat] -= 1
             left = None
             if table.connected[seat] == 0:

@@ -19,7 +19,19 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypedDict, TypeVar, TypeVarTuple, Unpack
 
-from sqlalchemy import Connection, Engine, Row, bindparam, insert, or_, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Row,
+    Select,
+    bindparam,
+    false,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.orm import Session
 
 from metrogames.core.protocol import Action, State
@@ -29,7 +41,7 @@ from metrogames.web.checks import seat_label
 from metrogames.web.errors import RoomError
 from metrogames.web.infra import metrics
 from metrogames.web.infra.db import session_factory
-from metrogames.web.infra.models import ActionRow, RoomRow, SeatRow
+from metrogames.web.infra.models import AccountRow, ActionRow, RoomRow, SeatRow
 from metrogames.web.rooms.listeners import Origin, RoomListener
 from metrogames.web.rooms.tables import (
     Progress,
@@ -78,6 +90,18 @@ class ActionInsert(TypedDict):
     player: int
     action: str
     clock_step: int | None
+
+
+def seat_columns(room: str) -> Select[int, str, bool, str | None, str | None, bool]:
+    """The query of ``room``'s seats as :class:`~metrogames.web.rooms.tables.Seat` fields, in
+    seat order (``bot_account``: the seat's account is a bot account)."""
+    is_bot = func.coalesce(AccountRow.bot, false())
+    return (
+        select(SeatRow.seat, SeatRow.name, SeatRow.human, SeatRow.bot, SeatRow.token_hash, is_bot)
+        .outerjoin(AccountRow, AccountRow.id == SeatRow.account_id)
+        .where(SeatRow.room_id == room)
+        .order_by(SeatRow.seat)
+    )
 
 
 def check_room_id(room: str) -> None:
@@ -138,9 +162,7 @@ class RoomStore:
             row = session.get(RoomRow, room)
             if row is None:
                 raise RoomError(404, "not-found", msg(N_("no room {room}"), room=repr(room)))
-            seats = session.scalars(
-                select(SeatRow).where(SeatRow.room_id == room).order_by(SeatRow.seat)
-            ).all()
+            seats = session.execute(seat_columns(room)).all()
             actions = session.execute(
                 select(ActionRow.player, ActionRow.action, ActionRow.clock_step)
                 .where(ActionRow.room_id == room)
@@ -161,7 +183,7 @@ class RoomStore:
             turn_clock=row.turn_clock,
             host_hash=row.host_hash,
             created=row.created,
-            seats=[Seat(s.seat, s.name, s.human, s.bot, s.token_hash) for s in seats],
+            seats=[Seat(*s) for s in seats],
             progress=progress,
             deadline=row.deadline,
             bots_due=row.bots_due,
@@ -180,11 +202,7 @@ class RoomStore:
             ).first()
             if row is None:
                 return None
-            seats = session.execute(
-                select(SeatRow.seat, SeatRow.name, SeatRow.human, SeatRow.bot, SeatRow.token_hash)
-                .where(SeatRow.room_id == room)
-                .order_by(SeatRow.seat)
-            ).all()
+            seats = session.execute(seat_columns(room)).all()
             actions = session.execute(
                 select(ActionRow.player, ActionRow.action)
                 .where(ActionRow.room_id == room, ActionRow.step >= step)

@@ -14,7 +14,7 @@ from metrogames.core.errors import RecordError
 from metrogames.core.protocol import JsonObject
 from metrogames.games import game_type, preset_of
 from metrogames.web.errors import RoomError
-from metrogames.web.rooms.tables import Table
+from metrogames.web.rooms.tables import SPECTATORS, Table
 from metrogames.web.rooms.views import (
     Frame,
     Mode,
@@ -30,6 +30,12 @@ from metrogames.web.rooms.views import (
 def seat_connected(table: Table, seat: int) -> bool:
     """Whether ``seat``'s player has a socket on the room, on this worker or another."""
     return table.connected[seat] > 0 or any(c[seat] > 0 for c in table.elsewhere.values())
+
+def spectators(table: Table) -> int:
+    """How many spectator sockets the room has, on this worker and the other live ones."""
+    here = max(0, table.connected[SPECTATORS])
+    return here + sum(max(0, c[SPECTATORS]) for c in table.elsewhere.values())
+
 
 def seats_json(table: Table) -> list[SummarySeat]:
     """The summary's seats: ``[{"seat", "name", "kind", "bot", "claimed", "connected"}]``."""
@@ -66,6 +72,7 @@ def summary(table: Table, private: bool) -> RoomSummary:
         "turn_clock": table.turn_clock,
         "created": table.created,
         "day_open": private,
+        "spectators": spectators(table),
     }
     return summary
 
@@ -83,6 +90,7 @@ def frame(table: Table, you: int | None) -> Frame:
         seats,
         table.deadline,
         None if you is None else table.timed_out.get(you),
+        spectators(table),
     )
 
 def view(table: Table, you: int | None) -> JsonObject:

@@ -30,7 +30,7 @@ from metrogames.web.infra.cluster import Cluster
 from metrogames.web.rooms.changes import Change, apply_change, replayed
 from metrogames.web.rooms.store import RoomStore
 from metrogames.web.rooms.summary import seat_connected
-from metrogames.web.rooms.tables import Seat, Table
+from metrogames.web.rooms.tables import SPECTATORS, Seat, Table
 
 log = logging.getLogger("metrogames.web.rooms")  # one logger for the room core
 RETRY_SECONDS = 1.0
@@ -231,7 +231,8 @@ class RoomSync:
 
     def presence_changed(self, room: str, worker: str, seat: int, count: int) -> None:
         """Another worker (``worker``) holds ``count`` sockets on ``room``'s ``seat`` from now
-        on: this worker's views of the room mark the seat accordingly."""
+        on (:data:`~metrogames.web.rooms.tables.SPECTATORS`: spectators): this worker's views
+        of the room mark the seat, or count the spectators, accordingly."""
         table = self.tables.get(room)
         if table is None:
             if room in self.loading:  # applied once loaded
@@ -244,8 +245,8 @@ class RoomSync:
             del seats[seat]
             if not seats:
                 del table.elsewhere[worker]
-        if seat_connected(table, seat) != before:
-            self.push_soon(table)
+        if seat == SPECTATORS or seat_connected(table, seat) != before:
+            self.push_soon(table)  # a seat's mark, or the spectators' count, changed
 
     async def forget_departed(self) -> None:
         """Drop the sockets counted for workers that stopped saying they are alive (killed:

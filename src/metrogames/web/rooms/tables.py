@@ -87,18 +87,21 @@ class Progress:
 @dataclass(frozen=True)
 class Seat:
     """A seat in memory (see :class:`~metrogames.web.infra.models.SeatRow`); a changed seat is a
-    new value, put in place once stored."""
+    new value, put in place once stored. ``bot_account``: the seat is tied to a bot account
+    (``accounts.bot``: an outside program plays it through the bot API)."""
 
     seat: int
     name: str
     human: bool
     bot: str | None
     token_hash: str | None
+    bot_account: bool = False
 
     @property
     def kind(self) -> SeatKind:
-        """``human`` or ``bot`` (a human seat handed to a bot reads ``bot``)."""
-        return "bot" if self.bot else "human"
+        """``human`` or ``bot`` (a human seat handed to a bot, or tied to a bot account,
+        reads ``bot``)."""
+        return "bot" if self.bot or self.bot_account else "human"
 
 
 class SeatChanges(TypedDict, total=False):
@@ -110,6 +113,9 @@ class SeatChanges(TypedDict, total=False):
 
 
 Listener = Callable[[], Awaitable[None]]
+SPECTATORS = -1
+"""The key under which :attr:`Table.connected` (and each worker's presence counts in Redis)
+counts a room's spectator sockets, beside the seats' own counts."""
 PRESENCE_SECONDS = 0.25
 """A seat's connection or departure is pushed to the room's other sockets within this many
 seconds, at most once per period (:meth:`Table.notify_presence`)."""
@@ -120,7 +126,8 @@ class Table:
     """A room in memory: the stored facts (``deadline``: the turn clock's, epoch seconds,
     stored with the action that started the turn; ``bots_due``: a bot is to move;
     ``listed_until``: listed in the lobby until then, epoch seconds, or ``None``), the game's :class:`Progress`, its lock, its
-    WebSocket listeners (``connected``: their count per seat; ``elsewhere``: with several
+    WebSocket listeners (``connected``: their count per seat, the spectators' under
+    :data:`SPECTATORS`; ``elsewhere``: with several
     workers, the other live workers' sockets per seat, by worker; ``present``: when each seat's
     player was last connected or acted, by the room service's clock), its bot and clock tasks
     (``clock_for``: the deadline the clock task was started for), ``touched`` (the last request,

@@ -121,6 +121,7 @@ class ViewHead(TypedDict):
     clock: ClockJson | None
     timed_out: TimedOutJson | None
     winners: list[int]
+    spectators: int
 
 
 class ViewCommon(ViewHead):
@@ -166,6 +167,7 @@ class RoomSummary(TypedDict):
     turn_clock: int | None
     created: float
     day_open: bool
+    spectators: int
 
 
 class ChatMessageJson(TypedDict):
@@ -225,6 +227,7 @@ class Frame:
         deadline: the turn clock's deadline (epoch seconds) or ``None``.
         timed_out: what the turn clock played for the viewing seat when its time last ran
             out (``{"step", "actions"}``, until the seat acts again) or ``None``.
+        spectators: the room's spectator sockets now, on every worker (0 in a replay).
     """
 
     room: str
@@ -234,6 +237,7 @@ class Frame:
     seats: list[SeatView]
     deadline: float | None = None
     timed_out: TimedOutJson | None = None
+    spectators: int = 0
 
 
 def build_view(
@@ -270,6 +274,7 @@ def build_view(
         "clock": {"deadline": frame.deadline} if frame.deadline is not None and playing else None,
         "timed_out": frame.timed_out,
         "winners": seen.winners() if seen.is_over() else [],
+        "spectators": frame.spectators,
     }
     # the head is typed JSON; the game's part may give the scores (with more than their sum)
     part = seen.view_json(you) if presented(seen) else {}

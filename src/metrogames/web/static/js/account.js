@@ -1,5 +1,5 @@
 // Accounts (docs/web-api.md, "Accounts" and "Ratings"): the home page's sign-up / sign-in
-// panel, the profile page (#/u/{account}: ratings, recent online games with their replays,
+// panel, the profile page (#/u/{account}: ratings, recent online games, finished ones with their replays,
 // daily history) and the ratings shown in an online room's lobby. The session is an HttpOnly
 // cookie: this page never sees it, it only asks the server who is signed in.
 
@@ -180,6 +180,12 @@ export class ProfileScreen {
           : link(this.navigate, `#/r/${g.room}`, g.status === "waiting" ? t("profile.lobby") : t("common.in-progress")),
         g.rated ? h("span", { class: "tag" }, t("profile.rated")) : "")))
       : h("p", { class: "muted" }, t("profile.no-online"));
+    const finished = p.finished.length
+      ? h("ul", { class: "recent-games", "data-testid": "finished-games" }, p.finished.map((g) => h("li", {},
+        `${titleOf(g.game)}, ${t("profile.players", { n: g.players })} — `,
+        link(this.navigate, `#/replay/${g.room}`, t("profile.replay"), { "data-replay": g.room }),
+        g.rated ? h("span", { class: "tag" }, t("profile.rated")) : "")))
+      : h("p", { class: "muted" }, t("profile.no-finished"));
     const days = p.daily.length
       ? h("table", { class: "score-table history", "data-testid": "profile-daily" },
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("col.day")), h("th", { scope: "col" }, t("col.game")),
@@ -194,6 +200,7 @@ export class ProfileScreen {
       h("section", { class: "panel" }, h("h3", {}, t("profile.ratings")), ratings,
         h("p", { class: "muted small" }, t("profile.rating-help"))),
       h("section", { class: "panel" }, h("h3", {}, t("profile.recent")), games),
+      h("section", { class: "panel" }, h("h3", {}, t("profile.finished")), finished),
       h("section", { class: "panel" }, h("h3", {}, t("header.daily")), days)));
   }
 }

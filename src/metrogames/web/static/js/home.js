@@ -207,7 +207,8 @@ export async function renderHome(root, navigate) {
     }
   } }, h("h2", {}, t("home.join.title")), h("label", { class: "row" }, t("home.join.code"), " ", codeInput), joinError,
   h("div", { class: "buttons" }, h("button", { class: "btn", type: "submit", id: "join-btn" }, t("home.join.button")),
-    h("a", { class: "btn", href: "/#/lobby", "data-testid": "lobby-link", onclick: (ev) => { ev.preventDefault(); navigate("#/lobby"); } }, t("lobby.browse"))));
+    h("a", { class: "btn", href: "/#/lobby", "data-testid": "lobby-link", onclick: (ev) => { ev.preventDefault(); navigate("#/lobby"); } }, t("lobby.browse")),
+    h("a", { class: "btn", href: "/#/watch", "data-testid": "watch-link", onclick: (ev) => { ev.preventDefault(); navigate("#/watch"); } }, t("watch.browse"))));
 
   const file = h("input", { type: "file", id: "record-file", accept: ".json,application/json", onchange: (ev) => {
     const f = ev.target.files[0];

@@ -54,7 +54,8 @@ export class LobbyScreen {
       h("p", { class: "muted" }, t("lobby.help")),
       h("div", { class: "lobby-filters" },
         h("label", { class: "row" }, t("lobby.game"), " ", gameSel),
-        h("label", { class: "row" }, t("lobby.players"), " ", playersSel)),
+        h("label", { class: "row" }, t("lobby.players"), " ", playersSel),
+        h("a", { class: "btn small", href: "/#/watch", "data-testid": "watch-link", onclick: (ev) => { ev.preventDefault(); this.navigate("#/watch"); } }, t("watch.browse"))),
       this.list));
     this.connect();
   }

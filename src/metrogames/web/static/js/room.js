@@ -9,6 +9,7 @@ import { inviteBox } from "./friends.js";
 import { analysable, analysisPanel } from "./analysis.js";
 import { ChatPanel } from "./chat.js";
 import { rulesLink } from "./rules.js";
+import { showSpectators } from "./watch.js";
 
 const PACE_MS = () => {
   try { const v = localStorage.getItem("metrogames.pace"); return v === null ? 350 : Number(v); } catch { return 350; }
@@ -150,14 +151,18 @@ export class RoomScreen {
       sum.preset ? h("span", { class: "tag", "data-testid": "preset", title: t("home.rules") }, presetText(sum.preset.name, sum.preset).title) : "",
       h("span", { class: "clock-wrap" }, clockIcon(), h("span", { class: "clock", id: "clock", "aria-live": "off" })),
       this.connState === "reconnecting" ? h("span", { class: "tag warn" }, t("room.reconnecting")) : "",
+      sum.mode === "online" ? h("span", { class: "tag", "data-testid": "spectators", hidden: true }) : "",
       rulesLink(sum.game) || "",
       this.opts.header ? this.opts.header() : "");
+    this.showSpectators();
     if (sum.mode === "online") {
       const link = `${location.origin}/r/${this.room}`;
       el.append(h("button", { class: "btn small", onclick: () => copy(link) }, t("room.copy-link")));
     }
     this.tickClock();
   }
+
+  showSpectators() { if (this.el) showSpectators(this.el.header.querySelector("[data-testid=spectators]"), this.view, this.summary); }
 
   tickClock() {
     const el = this.root.querySelector("#clock");
@@ -285,6 +290,7 @@ export class RoomScreen {
     this.seat = v.you;
     document.body.dataset.step = String(v.step);
     document.body.dataset.status = v.status;
+    this.showSpectators();
     if (v.status === "waiting") {
       this.summary.seats = this.summary.seats.map((s) => ({ ...s, ...(v.seats[s.seat] || {}) }));
       API.getRoom(this.room).then((sum) => { this.summary = sum; this.renderLobby(); }).catch(() => {});
