@@ -3,6 +3,7 @@ with the whole deck known, its legality, the player's weighed decisions and the 
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -71,6 +72,17 @@ def test_budget_checks() -> None:
         Budget(coach=0)
     with pytest.raises(ValueError, match="unknown budget 'huge'"):
         analyse(solo_record(5), "huge")
+
+
+def test_the_named_budgets_go_from_cheapest_to_dearest() -> None:
+    """``rough`` (the tests' and a small machine's) first, then ``quick``, ``normal``, ``deep``:
+    each looks at least as wide and plays at least as many playouts as the one before."""
+    assert list(BUDGETS) == ["rough", "quick", "normal", "deep"]
+    assert BUDGETS["rough"] == Budget(width=2, playouts=2, coach=60)
+    named = list(BUDGETS.values())
+    for cheaper, dearer in itertools.pairwise(named):
+        assert cheaper.width < dearer.width and cheaper.playouts <= dearer.playouts
+        assert cheaper.coach < dearer.coach
 
 
 def test_player_losses_weigh_every_real_decision() -> None:

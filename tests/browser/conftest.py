@@ -67,7 +67,7 @@ def serving(tmp_path_factory: pytest.TempPathFactory, **extra: str) -> Iterator[
     for kind in (*kinds, "ANALYSES", "CHAT", "SOCKETS", "LOBBY", "FRIENDS"):
         env[f"METROGAMES_RATE_{kind}"] = "10000/minute"
     env["METROGAMES_DAILY_GUEST_RANKED"] = "1000"
-    env["METROGAMES_ANALYSIS_BUDGET"] = "quick"
+    env["METROGAMES_ANALYSIS_BUDGET"] = "rough"  # the panel's path, not the search's strength
     env.update(extra)
     log = tmp_path_factory.mktemp("log") / "server.log"
     with open(log, "wb") as out:

@@ -78,7 +78,7 @@ def test_analyse_refusals(tmp_path: Path) -> None:
     assert "cannot analyse" in result.stderr and "(not-solo)" in result.stderr
     assert result.stdout == ""
     result = invoke("analyse", path, "--budget", "huge")
-    assert result.exit_code == 2 and "--budget must be one of quick, normal, deep" in result.stderr
+    assert result.exit_code == 2 and "--budget must be one of rough, quick, normal, deep" in result.stderr
     result = invoke("analyse", tmp_path / "missing.json")
     assert result.exit_code == 1 and "missing.json" in result.stderr
 

@@ -76,7 +76,7 @@ def test_the_open_days_deal_is_never_searched(db_url: str, game: str) -> None:
     for analysis (the server found its best line) — refused while the day is open, however
     the record came; replays of it too; once the day has closed, analysed."""
     clock = Clock()
-    with daily_client(db_url, clock, analysis_budget="quick") as client:
+    with daily_client(db_url, clock, analysis_budget="rough") as client:
         _, token = new_player(client, "Gus")
         room = started(client, token, game)["room"]
         play(client, room, token)

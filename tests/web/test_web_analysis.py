@@ -32,7 +32,7 @@ def solo_room(client: TestClient, game: str = "london", seed: int = 0) -> tuple[
 
 
 def test_a_finished_solo_room_is_analysed_once_and_rate_limited(db_url: str) -> None:
-    settings = make_settings(db_url, analysis_budget="quick", rate_analyses="1/hour")
+    settings = make_settings(db_url, analysis_budget="rough", rate_analyses="1/hour")
     with TestClient(create_app(settings)) as client:
         room, _ = solo_room(client)
         r = client.get(f"/api/rooms/{room}/analysis")
@@ -53,7 +53,7 @@ def test_a_finished_solo_room_is_analysed_once_and_rate_limited(db_url: str) -> 
             "purple",
             "green",
         }
-        assert doc["costliest_turn"]["loss"] > 0 and doc["search"]["budget"] == "quick"
+        assert doc["costliest_turn"]["loss"] > 0 and doc["search"]["budget"] == "rough"
         # kept: asking again starts nothing, so the limit is not charged
         for _ in range(3):
             assert client.get(f"/api/rooms/{room}/analysis").text == r.text
@@ -94,7 +94,7 @@ def test_refusals(client: TestClient) -> None:
 def test_a_daily_game_is_analysed_once_its_day_has_closed(db_url: str) -> None:
     clock = Clock()
     with daily_client(db_url, clock) as client:
-        client.app.state.settings.analysis_budget = "quick"  # type: ignore[attr-defined]
+        client.app.state.settings.analysis_budget = "rough"  # type: ignore[attr-defined]
         _, token = new_player(client, "Ada")
         room = started(client, token, share=True)["room"]
         play(client, room, token)

@@ -181,7 +181,7 @@ class Scene:
         started = client.post(f"/api/rooms/{self.bot_room}/start", headers=auth(self.bot_host) | JSON)
         assert started.status_code == 200, started.text
         self.bot_step = st.builds(lambda: view(client, self.bot_room)["step"])
-        client.app.state.settings.analysis_budget = "quick"  # type: ignore[attr-defined]
+        client.app.state.settings.analysis_budget = "rough"  # type: ignore[attr-defined]
         client.app.state.rooms.clock = lambda: float("inf")  # type: ignore[attr-defined]
         self.step = st.builds(lambda: view(client, self.room)["step"])
         """The Metro room's step when drawn: actions at it reach the engine."""

@@ -121,7 +121,7 @@ def test_hints_bots_and_passwords_run_elsewhere_and_equal_hints_once(db_url: str
         assert os.getpid() not in jobs_of(a).ran["decide"]
         # an analysis through the queue; the same record on the other worker: found in Redis
         for client in (a, b):
-            client.app.state.settings.analysis_budget = "quick"  # type: ignore[attr-defined]
+            client.app.state.settings.analysis_budget = "rough"  # type: ignore[attr-defined]
         record = solo_record(41, "random")
         first = a.post("/api/analyses", json=record)
         assert first.status_code == 200, first.text

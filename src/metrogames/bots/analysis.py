@@ -23,13 +23,15 @@ from metrogames.core.rng import Rng
 from metrogames.games import game_type, record_start, replay_record
 
 BUDGETS: dict[str, Budget] = {
+    "rough": Budget(width=2, playouts=2, coach=60),
     "quick": Budget(width=4, playouts=4, coach=300),
     "normal": Budget(width=16, playouts=8, coach=1000),
     "deep": Budget(width=64, playouts=16, coach=4000),
 }
 """Named budgets, cheapest first: beam width, random completions per state, and the Monte
 Carlo ranking's playouts per decision (``normal``: about 5 s of search and 3 s of ranking
-for a London game on one core)."""
+for a London game on one core; ``rough``: a fraction of a second, rough estimates, for a
+small machine and for the tests of the report's path through a server)."""
 
 NOTE = "the best score found by a search with the whole deck known, not a proven optimum"
 """Said with every best-found score."""

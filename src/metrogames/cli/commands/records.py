@@ -178,7 +178,7 @@ def replay(
 def analyse(
     record: Annotated[Path, typer.Argument(help="A finished solo London or Paris record.")],
     budget: Annotated[
-        str, typer.Option(help="Search budget: quick, normal or deep (deterministic).")
+        str, typer.Option(help="Search budget: rough, quick, normal or deep (deterministic).")
     ] = "normal",
     seed: Annotated[int, typer.Option(help="Seed of the search.")] = 0,
     as_json: JsonFlag = False,

@@ -17,8 +17,8 @@ a room, or a finished room, stays in memory once nothing uses it; reloaded on de
 many rooms, players, seat claims, uploaded replays, scored sheets, hints, sign-ups, sign-in
 attempts and hindsight analyses one client address may ask for, in the ``limits`` library's
 notation, e.g. ``20/minute;200/hour``), ``METROGAMES_RATE_CHAT`` (how many table chat messages
-one seat of a room may send, same notation), ``METROGAMES_ANALYSIS_BUDGET`` (``quick``, ``normal``
-or ``deep``: the hindsight analyses' search),
+one seat of a room may send, same notation), ``METROGAMES_ANALYSIS_BUDGET`` (``rough``, ``quick``,
+``normal`` or ``deep``: the hindsight analyses' search, :data:`~metrogames.bots.analysis.BUDGETS`),
 ``METROGAMES_TRUSTED_PROXIES`` (comma-separated addresses or networks of reverse proxies whose
 ``X-Forwarded-For`` names the client; empty: the direct peer is the client),
 ``METROGAMES_RATE_EXEMPT`` (comma-separated addresses or networks the per-address load limits
