@@ -68,6 +68,7 @@ from metrogames.web.api import chat as chat_api
 from metrogames.web.api import daily as daily_api
 from metrogames.web.api import exports as exports_api
 from metrogames.web.api import lobby as lobby_api
+from metrogames.web.api import maps as maps_api
 from metrogames.web.api import ops, quickmatch, ws
 from metrogames.web.api import ratings as ratings_api
 from metrogames.web.api import rooms as api
@@ -404,6 +405,7 @@ def _add_routes(app: FastAPI) -> None:
         api.router,
         daily_api.router,
         score_api.router,
+        maps_api.router,
         accounts_api.router,
         bots_api.router,
         ratings_api.router,

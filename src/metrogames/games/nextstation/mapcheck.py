@@ -29,6 +29,7 @@ from metrogames.games.nextstation.citymap import (
     CITY_FILES,
     SYMBOLS,
     CityMap,
+    known_city,
     map_hash,
     remember,
 )
@@ -133,13 +134,17 @@ def check_map(data: object) -> MapReport:
 
 def custom_city(source: object) -> CityMap:
     """The custom map of ``source`` (a decoded map or a file's path: :func:`read_map`),
-    checked and known to :func:`~.citymap.load_city` by its content hash (``city.key``).
+    checked and known to :func:`~.citymap.load_city` by its content hash (``city.key``); a
+    map whose hash is still known is not checked again.
 
     Raises:
         DataError: a map that cannot be read, or that fails the checker (the message lists
             every problem).
     """
     data = read_map(source)
+    known = known_city(map_hash(data))
+    if known is not None:  # checked before, and still held: the same content, the same map
+        return known
     report = check_map(data)
     if not report.ok or report.city is None or report.hash is None:
         listed = "; ".join(report.problems)

@@ -135,6 +135,8 @@ class NextStationGame:
     city_name: str = "london"
     players: int = 1
     options: Options = field(default_factory=Options)
+    _map: CityMap | None = field(default=None, init=False, repr=False, compare=False)
+    """The city map, held: a custom map stays known while a game on it lives."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.city_name, str) or not city_known(self.city_name):
@@ -142,6 +144,7 @@ class NextStationGame:
                 f"unknown Next Station city {self.city_name!r:.80} "
                 f"(expected one of {', '.join(CITY_FILES)} or a custom map's hash)"
             )
+        object.__setattr__(self, "_map", load_city(self.city_name))
         players = self.players
         if (
             isinstance(players, bool)
@@ -152,8 +155,8 @@ class NextStationGame:
 
     @property
     def city(self) -> CityMap:
-        """The city map (loaded once)."""
-        return load_city(self.city_name)
+        """The city map (loaded once, held by the game)."""
+        return self._map if self._map is not None else load_city(self.city_name)
 
     @property
     def name(self) -> str:

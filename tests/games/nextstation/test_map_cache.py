@@ -1,0 +1,43 @@
+"""The in-process cache of checked custom maps is bounded (``docs/maps.md``, "Limits"): past
+``CUSTOM_KEPT`` maps the least recently used unheld ones are forgotten, while a map a live game
+holds stays known however many others were checked since, and a forgotten map is checked again
+when asked for."""
+
+from __future__ import annotations
+
+import gc
+import json
+from pathlib import Path
+from typing import Any
+
+from metrogames.core.rng import Rng
+from metrogames.games import load_game
+from metrogames.games.nextstation import citymap
+from metrogames.games.nextstation.citymap import CUSTOM_KEPT, city_known, map_hash
+from metrogames.games.nextstation.mapcheck import custom_city
+
+TINYTOWN = Path(__file__).parent / "maps" / "tinytown.json"
+
+
+def variant(i: int) -> dict[str, Any]:
+    """Tinytown under another title: another content hash, the same valid map."""
+    data: dict[str, Any] = json.loads(TINYTOWN.read_text(encoding="utf-8"))
+    data["title"] = f"Tinytown {i}"
+    return data
+
+
+def test_the_cache_keeps_at_most_custom_kept_unheld_maps() -> None:
+    held = load_game("nextstation", players=1, map=variant(-1))
+    state = held.new_game(seed=5)
+    first_hash = map_hash(variant(0))
+    for i in range(CUSTOM_KEPT + 10):
+        custom_city(variant(i))
+    gc.collect()
+    assert len(citymap._CUSTOM) == CUSTOM_KEPT
+    assert not city_known(first_hash)  # the least recently used, held by nothing: forgotten
+    assert city_known(map_hash(variant(CUSTOM_KEPT + 9)))  # the most recent: kept
+    assert city_known(map_hash(variant(-1)))  # a live game's map: known
+    state.random_playout([Rng(1)])  # the held map still plays
+    assert state.is_over()
+    again = custom_city(variant(0))  # checked again, known again
+    assert again.key == first_hash and city_known(first_hash)
