@@ -134,6 +134,7 @@ def test_an_invalid_map_never_starts_a_room(client: TestClient) -> None:
 def test_a_listed_game_s_room_board_is_its_game_s_board(client: TestClient) -> None:
     made = create(client, game="london", mode="solo", seats=[{}])
     room = made["room"]["room"]
-    assert client.get(f"/api/rooms/{room}/board").json() == client.get(
-        "/api/games/london/board"
-    ).json()
+    assert (
+        client.get(f"/api/rooms/{room}/board").json()
+        == client.get("/api/games/london/board").json()
+    )

@@ -74,7 +74,7 @@ export class RoomScreen {
     clear(this.root).append(h("p", { class: "muted" }, t("room.loading")));
     try {
       this.summary = await API.getRoom(this.room);
-      this.board = await API.getBoard(this.summary.game);
+      this.board = await API.getRoomBoard(this.room, this.summary.game);
     } catch (err) {
       clear(this.root).append(h("div", { class: "panel" }, h("h2", {}, t("room.not-found")),
         h("p", {}, err.message), h("a", { href: "/#/", class: "btn" }, t("common.home"))));
@@ -141,7 +141,8 @@ export class RoomScreen {
     if (!this.el) return;
     const sum = this.summary;
     const el = clear(this.el.header);
-    const title = gameTitle(sum.game);
+    // a custom map's room: its map's own title (the game's name says only "a custom map")
+    const title = this.board && this.board.game !== sum.game && this.board.title ? this.board.title : gameTitle(sum.game);
     const modes = { solo: t("mode.solo"), bots: t("mode.bots"), hotseat: t("mode.hotseat"), online: t("mode.online"), daily: t("header.daily") };
     el.append(h("h2", {}, title),
       h("span", { class: "room-code", title: t("room.code.title") }, t("room.code"), " ", h("code", { "data-testid": "room-code" }, this.room)),
