@@ -138,3 +138,20 @@ def test_a_listed_game_s_room_board_is_its_game_s_board(client: TestClient) -> N
         client.get(f"/api/rooms/{room}/board").json()
         == client.get("/api/games/london/board").json()
     )
+
+
+def test_a_room_on_a_map_is_checked_off_the_serving_process(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from metrogames.games.nextstation import mapcheck
+
+    def never(data: object) -> object:
+        raise AssertionError("the serving process ran the checker")
+
+    monkeypatch.setattr(mapcheck, "check_map", never)
+    fresh = tinytown()
+    fresh["title"] = "Tinytown, checked in a job"  # a map this process has not seen
+    made = create(client, game="nextstation", mode="solo", seats=[{}], options={"map": fresh})
+    assert made["room"]["game"] == "nextstation"
+    board = client.get(f"/api/rooms/{made['room']['room']}/board").json()
+    assert board["title"] == "Tinytown, checked in a job"

@@ -130,6 +130,16 @@ class MapChecks(Protocol):
         names none."""
         ...
 
+    def adopt_map(self, data: object, report: JsonObject) -> str:
+        """Keep the decoded map ``data`` as checked, without running the checker again:
+        ``report`` is :meth:`check_map`'s on it, computed elsewhere (a job process). Its
+        content hash; a game made on ``data`` afterwards skips the checker.
+
+        Raises:
+            DataError: ``report`` is not a valid report of this very map (its hash differs).
+        """
+        ...
+
     def map_board_json(self, data: object) -> JsonObject:
         """The drawing data (as :meth:`Boards.board_json`) of the decoded map ``data``: what a
         game on it draws (the web table's ``GET /api/rooms/{room}/board``).

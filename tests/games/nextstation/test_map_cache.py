@@ -1,7 +1,8 @@
 """The in-process cache of checked custom maps is bounded (``docs/maps.md``, "Limits"): past
 ``CUSTOM_KEPT`` maps the least recently used unheld ones are forgotten, while a map a live game
 holds stays known however many others were checked since, and a forgotten map is checked again
-when asked for."""
+when asked for; a map checked in another process is adopted only with a valid report of that
+very map."""
 
 from __future__ import annotations
 
@@ -10,11 +11,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from metrogames.core.errors import DataError
 from metrogames.core.rng import Rng
 from metrogames.games import load_game
 from metrogames.games.nextstation import citymap
 from metrogames.games.nextstation.citymap import CUSTOM_KEPT, city_known, map_hash
-from metrogames.games.nextstation.mapcheck import custom_city
+from metrogames.games.nextstation.mapcheck import adopt, check_map, custom_city
 
 TINYTOWN = Path(__file__).parent / "maps" / "tinytown.json"
 
@@ -41,3 +45,18 @@ def test_the_cache_keeps_at_most_custom_kept_unheld_maps() -> None:
     assert state.is_over()
     again = custom_city(variant(0))  # checked again, known again
     assert again.key == first_hash and city_known(first_hash)
+
+
+def test_a_map_is_adopted_only_with_a_valid_report_of_that_very_map() -> None:
+    data = variant(1000)
+    report = check_map(data).to_json()
+    other = variant(1001)
+    with pytest.raises(DataError, match="of another map"):
+        adopt(other, report)  # a valid report, of another map
+    broken = variant(1002)
+    del broken["departures"]["green"]
+    with pytest.raises(DataError, match="of another map"):
+        adopt(broken, check_map(broken).to_json())  # its own report, invalid
+    city = adopt(data, report)
+    assert city.key == report["hash"] and city_known(city.key)
+    assert custom_city(data) is city  # known: not checked again

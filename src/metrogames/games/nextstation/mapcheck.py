@@ -152,6 +152,26 @@ def custom_city(source: object) -> CityMap:
     return remember(report.city, report.hash)
 
 
+def adopt(data: object, report: Mapping[str, object]) -> CityMap:
+    """The custom map ``data``, built without the checker and known by its content hash:
+    ``report`` is :func:`check_map`'s on it (its JSON, from another process), valid and of
+    this very map (the same content hash). The geometry is built (the engine needs it), the
+    checks are not run twice.
+
+    Raises:
+        DataError: ``report`` is not valid, or is a report of another map.
+    """
+    digest = map_hash(data)
+    if report.get("valid") is not True or report.get("hash") != digest:
+        raise DataError("invalid map: its check is missing or of another map")
+    known = known_city(digest)
+    if known is not None:
+        return known
+    if not isinstance(data, dict):
+        raise DataError("invalid map: a map is a JSON object")
+    return remember(CityMap(data, validate=False), digest)
+
+
 def _schema_problems(exc: ValidationError) -> list[str]:
     out = []
     for error in exc.errors()[:MAX_SHOWN]:

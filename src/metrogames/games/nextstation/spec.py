@@ -34,7 +34,7 @@ from metrogames.games.nextstation.citymap import (
     load_city,
 )
 from metrogames.games.nextstation.deal import MAX_PLAYERS, ROUNDS, Options
-from metrogames.games.nextstation.mapcheck import POWERS, check_map, custom_city, read_map
+from metrogames.games.nextstation.mapcheck import POWERS, adopt, check_map, custom_city, read_map
 from metrogames.games.nextstation.objectives import OBJECTIVES
 from metrogames.games.nextstation.option_text import objectives_from_text, powers_from_text
 from metrogames.games.nextstation.present import board_json
@@ -269,6 +269,14 @@ class MapEngine(_CityEngine):
         """``MapChecks``: the checker's report on the decoded map ``data``: ``{"valid",
         "problems", "counts", "hash"}`` (``docs/maps.md``, "The checker"); never raises."""
         return cast(JsonObject, check_map(data).to_json())
+
+    def adopt_map(self, data: object, report: JsonObject) -> str:
+        """``MapChecks``: keep ``data``, which ``report`` found valid (:func:`.mapcheck.adopt`).
+
+        Raises:
+            DataError: ``report`` is not a valid report of ``data``.
+        """
+        return adopt(data, report).key
 
     def map_board_json(self, data: object) -> JsonObject:
         """``MapChecks``: the drawing data of the decoded map ``data`` (:func:`.present.board_json`,

@@ -5,9 +5,10 @@ The body is a map exactly as ``metrogames map check`` reads it (``docs/maps.md``
 is the ``map check --json`` report, ``{"valid", "problems", "counts", "hash"}``. Bodies are
 bounded (:data:`MAP_LIMIT`), each client address may have
 :attr:`~metrogames.web.infra.config.Settings.rate_maps` maps checked (429 ``rate-limited``).
-Checking a map of the size limit takes tens of milliseconds (London's, 17 kB, about 4 ms:
-``docs/performance.md``), so it runs as a heavy job (``mapcheck``, kept by the map's content:
-the same map is checked once), never on the event loop.
+Checking a map near the size limit takes most of a second (London's, 17 kB, about 4 ms; a
+29 kB map of 600 links about 0.3 s: ``docs/performance.md``), so it runs as a heavy job
+(``mapcheck``, kept by the map's content: the same map is checked once), never on the event
+loop; a room on a map is made from the job's report (:func:`precheck`).
 """
 
 from __future__ import annotations
@@ -20,12 +21,18 @@ from typing import Annotated, cast
 from fastapi import APIRouter, Request
 from pydantic import ConfigDict, Field, RootModel
 
+from metrogames.core.capabilities import MapChecks
+from metrogames.core.errors import DataError
 from metrogames.core.protocol import JsonValue
-from metrogames.web.api.bodies import MAX_KEYS, Json
+from metrogames.games import game_engine
+from metrogames.i18n import N_, msg
+from metrogames.web.api.bodies import MAX_KEYS, Json, RoomBody
 from metrogames.web.api.common import charge, read_body
 from metrogames.web.api.jobs import requester, while_connected
+from metrogames.web.errors import bad_request
 from metrogames.web.infra.jobs.service import Jobs
-from metrogames.web.infra.jobs.shapes import MapCheckJob
+from metrogames.web.infra.jobs.shapes import MapCheckAnswer, MapCheckJob
+from metrogames.web.rooms.boards import map_game
 
 router = APIRouter(prefix="/api")
 
@@ -45,13 +52,43 @@ def map_key(data: object) -> str:
     return "mapcheck:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-async def checked(request: Request, data: dict[str, object]) -> Mapping[str, object]:
+async def checked(request: Request, data: Mapping[str, object]) -> MapCheckAnswer:
     """The checker's report on ``data``, as a heavy job for the request's requesters (given
     up when the client leaves)."""
     jobs: Jobs = request.app.state.jobs
     payload: MapCheckJob = {"map": cast(JsonValue, data)}  # decoded JSON (the body's model)
     job = jobs.run("mapcheck", payload, key=map_key(data), who=await requester(request))
     return await while_connected(request, job)
+
+
+async def precheck(request: Request, body: RoomBody) -> None:
+    """Before a room of the game of custom maps is made: its ``map`` option checked as a heavy
+    job (the studio's check of the same map is a cache hit), then kept by the engine without
+    checking it again (``MapChecks.adopt_map``), so the serving process only builds the
+    map's geometry. Other rooms: nothing.
+
+    Raises:
+        RoomError: 400 ``bad-request`` listing every problem of an invalid map (nothing is
+            stored); the job's refusals (429, 503).
+    """
+    game = map_game()
+    data = (body.options or {}).get("map")
+    if game is None or body.game != game or not isinstance(data, dict):
+        return  # no map, or not an object: the engine's own refusal names it
+    engine = game_engine(game)
+    if not isinstance(engine, MapChecks):  # map_game() names an engine that checks maps
+        return
+    report = await checked(request, data)
+    problems = report.get("problems")
+    if report.get("valid") is not True:
+        listed = "; ".join(str(p) for p in problems) if isinstance(problems, list) else ""
+        raise bad_request(
+            msg(N_("a room: options: {detail}"), detail=f"{game} options: invalid map: {listed}")
+        )
+    try:
+        engine.adopt_map(data, report)
+    except DataError as exc:
+        raise bad_request(msg(N_("a room: options: {detail}"), detail=str(exc))) from None
 
 
 @router.post("/maps/check")

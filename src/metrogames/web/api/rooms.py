@@ -40,6 +40,7 @@ from metrogames.web.api.common import (
     service,
 )
 from metrogames.web.api.jobs import requester, while_connected
+from metrogames.web.api.maps import precheck
 from metrogames.web.daily.open_deals import OpenDeals
 from metrogames.web.daily.service import DailyService
 from metrogames.web.errors import RoomError
@@ -81,6 +82,7 @@ async def create_room(request: Request) -> Mapping[str, object]:
     rooms = service(request)
     body = await read_body(request, RoomBody, N_("a room"))  # read before the turn: a slow
     await charge(request, "rooms")  # client never holds the others up
+    await precheck(request, body)  # a custom map: checked as a heavy job, off this process
     async with rooms.admission.turn(client_key(request)):
         table, tokens, host = await rooms.create(body, claimer(request))
     return {"room": rooms.summary(table), "tokens": tokens, "host_token": host}
