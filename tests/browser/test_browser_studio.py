@@ -193,3 +193,42 @@ def test_a_station_is_placed_and_linked_by_touch_on_a_phone(
         shot(phone, "studio-phone")
     finally:
         phone.context.close()
+
+
+TINYTOWN = Path(__file__).parents[1] / "games" / "nextstation" / "maps" / "tinytown.json"
+
+
+def test_an_account_saves_an_imported_map_and_opens_an_online_room_on_it(
+    page: Page, server: str, tmp_path: Path
+) -> None:
+    page.goto(f"{server}/#/")
+    status = page.evaluate(
+        """async () => (await fetch('/api/accounts', { method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ name: 'Cartographer', password: 'correct horse 42' }) })).status"""
+    )
+    assert status == 201
+    data = json.loads(TINYTOWN.read_text(encoding="utf-8"))
+    data["title"] = "<i>Tiny</i> & town"  # shown as text, never as markup
+    path = tmp_path / "tinytown.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    page.goto(f"{server}/#/studio")
+    page.reload()  # signed in: the studio offers saving
+    page.wait_for_selector("#studio-save")
+    page.set_input_files("#studio-import", str(path))
+    expect(page.locator("#studio-title")).to_have_value("<i>Tiny</i> & town")
+    expect(page.locator(VALID)).to_be_visible(timeout=30_000)
+    expect(page.locator("[data-testid=studio-counts]")).to_have_text(
+        "18 stations, 49 links, 8 crossing pairs, 4 districts"
+    )  # the imported drawing's crossings and river sections read off again, as the file has them
+    page.click("#studio-save")
+    saved = page.locator("[data-testid=saved-maps] .saved-title")
+    expect(saved).to_have_text(["<i>Tiny</i> & town"])
+    expect(page.locator("[data-testid=saved-maps] i")).to_have_count(0)
+    shot(page, "studio-saved")
+    page.locator("[data-online]").first.click()
+    page.wait_for_url("**/r/*")
+    expect(page.locator(".room-header h2")).to_have_text("<i>Tiny</i> & town")
+    expect(page.locator("[data-testid=lobby-facts]")).to_contain_text("Map: <i>Tiny</i> & town")
+    expect(page.locator("[data-testid=lobby-facts]")).not_to_contain_text("crossings")
+    shot(page, "studio-online-room")

@@ -8,6 +8,7 @@ never starts a room."""
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import os
 from collections.abc import Iterator
@@ -155,3 +156,72 @@ def test_a_room_on_a_map_is_checked_off_the_serving_process(
     assert made["room"]["game"] == "nextstation"
     board = client.get(f"/api/rooms/{made['room']['room']}/board").json()
     assert board["title"] == "Tinytown, checked in a job"
+
+
+def sign_up(client: TestClient, name: str) -> None:
+    r = client.post("/api/accounts", json={"name": name, "password": "correct horse 42"})
+    assert r.status_code in (200, 201), r.text
+
+
+def test_an_account_saves_a_valid_map_by_its_content_hash(client: TestClient) -> None:
+    signed_out = client.post("/api/maps", json=tinytown())
+    assert signed_out.status_code == 401 and signed_out.json()["reason"] == "bad-session"
+    sign_up(client, "Designer")
+    data = tinytown()
+    data["title"] = "<b>Tiny</b> & co"  # kept as text: the client shows it escaped
+    saved = client.post("/api/maps", json=data)
+    assert saved.status_code == 201, saved.text
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    digest = "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+    assert saved.json()["hash"] == digest and saved.json()["title"] == "<b>Tiny</b> & co"
+    assert saved.json()["hash"] == client.post("/api/maps/check", json=data).json()["hash"]
+    again = client.post("/api/maps", json=json.loads(json.dumps(data, indent=3)))
+    assert again.status_code == 201 and again.json()["hash"] == digest  # the same map, once
+    listed = client.get("/api/maps").json()["maps"]
+    assert [m["hash"] for m in listed] == [digest]
+    stored = client.get(f"/api/maps/{digest}")
+    assert stored.status_code == 200 and stored.text == text  # exactly the canonical text
+    assert json.loads(stored.text) == data
+    assert client.get("/api/maps/sha256:" + "0" * 64).status_code == 404
+    assert client.get("/api/maps/..%2Fetc").status_code == 404
+
+
+def test_an_invalid_map_is_never_stored(client: TestClient) -> None:
+    sign_up(client, "Breaker")
+    broken = tinytown()
+    broken["links"].append(["A1", "E1"])
+    r = client.post("/api/maps", json=broken)
+    assert r.status_code == 400 and "passes through station C1" in r.json()["error"], r.text
+    big = tinytown()
+    big["source"] = "x" * (65 * 1024)
+    assert client.post("/api/maps", json=big).status_code == 413
+    assert client.get("/api/maps").json() == {"maps": []}
+
+
+def test_a_stored_map_opens_an_online_room(client: TestClient) -> None:
+    sign_up(client, "Host")
+    digest = client.post("/api/maps", json=tinytown()).json()["hash"]
+    data = json.loads(client.get(f"/api/maps/{digest}").text)
+    made = create(
+        client, game="nextstation", mode="online", seats=[{"name": "Host"}, {}],
+        options={"map": data},
+    )  # fmt: skip
+    assert made["room"]["status"] == "waiting"
+    board = client.get(f"/api/rooms/{made['room']['room']}/board").json()
+    assert board["title"] == tinytown()["title"]
+
+
+def test_an_account_keeps_a_bounded_number_of_maps(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from metrogames.web.accounts import maps
+
+    monkeypatch.setattr(maps, "MAX_SAVED", 2)
+    sign_up(client, "Collector")
+    for i in range(2):
+        data = {**tinytown(), "title": f"Tinytown {i}"}
+        assert client.post("/api/maps", json=data).status_code == 201
+    third = client.post("/api/maps", json={**tinytown(), "title": "Tinytown 2"})
+    assert third.status_code == 409 and third.json()["reason"] == "too-many-maps", third.text
+    assert "at most 2 maps" in third.json()["error"]
+    assert len(client.get("/api/maps").json()["maps"]) == 2

@@ -60,6 +60,7 @@ from metrogames.i18n import Message as I18nMessage
 from metrogames.web.accounts.backoff import SignInBackoff
 from metrogames.web.accounts.bots import BotAccounts
 from metrogames.web.accounts.invitations import Invitations
+from metrogames.web.accounts.maps import SavedMaps
 from metrogames.web.accounts.players import Players
 from metrogames.web.accounts.service import Accounts
 from metrogames.web.api import accounts as accounts_api
@@ -323,6 +324,7 @@ def _add_services(app: FastAPI, settings: Settings, engine: Engine) -> None:
     app.state.views = ViewCache()
     app.state.players = Players(rooms.sessions)
     app.state.accounts = Accounts(rooms.sessions, settings.session_days, jobs=app.state.jobs)
+    app.state.saved_maps = SavedMaps(rooms.sessions)
     app.state.bots = BotAccounts(rooms.sessions)
     app.state.invitations = Invitations(rooms.sessions)
     app.state.events = AccountEvents(app.state.redis)

@@ -566,9 +566,11 @@ function lobbyFacts(sum) {
   const shown = (v) => v === null || (Array.isArray(v) && !v.length) ? t("option.none") : Array.isArray(v) ? v.join(", ") : typeof v === "object" ? Object.entries(v).map(([k, x]) => `${k}: ${x}`).join(", ") : optionValue(String(v));
   const names = {
     objectives: t("option.objectives"), powers: t("option.powers"), turn_mode: t("option.turn_mode"),
-    one_tile_routes: t("option.one_tile_routes"), colour_cycle: t("option.colour_cycle"),
+    one_tile_routes: t("option.one_tile_routes"), colour_cycle: t("option.colour_cycle"), map: t("option.map"),
   };
-  const opts = Object.entries(sum.options || {}).map(([k, v]) => `${names[k] || k.replace(/_/g, " ")}: ${shown(v)}`);
+  // a custom map's option is the whole map: named by its title (as text), not listed
+  const value = (k, v) => (k === "map" && v && typeof v === "object" ? String(v.title || v.city || "") : shown(v));
+  const opts = Object.entries(sum.options || {}).map(([k, v]) => `${names[k] || k.replace(/_/g, " ")}: ${value(k, v)}`);
   const clock = turnClockText(sum.turn_clock);
   return h("dl", { class: "lobby-facts", "data-testid": "lobby-facts" },
     sum.preset ? [h("dt", {}, t("home.rules")), h("dd", {}, presetText(sum.preset.name, sum.preset).title)] : [],

@@ -5,7 +5,7 @@
 
 import { h, s, clear, symbolShape, colourHex, colourName, toast } from "./dom.js";
 import { t } from "./i18n.js";
-import { api, createRoom, getBoard, getGames, saveTokens } from "./api.js";
+import { api, createRoom, getBoard, getGames, saveTokens, signedIn } from "./api.js";
 import { gameTitle } from "./games.js";
 import {
   COLOURS, SYMBOLS, MAX_GRID, cellName, emptyDrawing, stationAt, stationById, nameOf, districtOfCell,
@@ -42,6 +42,7 @@ export class StudioScreen {
       pointercancel: () => { if (this.drag) { this.drag = null; this.render(); } },
     };
     for (const [type, fn] of Object.entries(this.listeners)) root.addEventListener(type, fn);
+    this.saved = null; // the account's saved maps, once asked
     this.start();
   }
 
@@ -55,6 +56,17 @@ export class StudioScreen {
     }
     this.render();
     this.check();
+    this.loadSaved();
+  }
+
+  async loadSaved() {
+    if (!signedIn()) return;
+    try {
+      this.saved = (await api("GET", "/api/maps")).maps;
+      this.render();
+    } catch (err) {
+      toast(t("studio.saved.cannot", { error: err.message }));
+    }
   }
 
   async loadVariant() {
@@ -122,7 +134,7 @@ export class StudioScreen {
           this.toolbar()),
         h("div", { class: "studio-main" },
           h("div", { class: "studio-board-wrap" }, this.board()),
-          h("div", { class: "studio-side" }, this.stationPanel(), this.districtPanel(), this.reportPanel()))));
+          h("div", { class: "studio-side" }, this.stationPanel(), this.districtPanel(), this.reportPanel(), this.savedPanel()))));
   }
 
   variantChoice() {
@@ -184,7 +196,7 @@ export class StudioScreen {
       if (colour) g.append(s("circle", { class: "departure", r: 0.36, stroke: colourHex(colour) }));
       g.append(symbolShape(st.symbol, 0.22, { class: "symbol" }));
       if (st.symbol === "any") g.append(s("text", { class: "any", y: 0.02 }, "?"));
-      if (st.tourist) g.append(s("circle", { class: "tourist", cx: 0.24, cy: -0.24, r: 0.08 }));
+      if (st.tourist) g.append(s("circle", { class: "site-dot", cx: 0.24, cy: -0.24, r: 0.08 }));
       svg.append(g);
     }
     this.svg = svg;
@@ -311,6 +323,62 @@ export class StudioScreen {
       panel.append(h("ul", { class: "problems", "data-testid": "studio-problems" }, r.problems.map((p) => h("li", {}, p))));
     }
     return panel;
+  }
+
+  // an account's maps, stored by the server by content hash: saved, opened, played online
+  savedPanel() {
+    const account = signedIn();
+    const panel = h("div", { class: "panel", id: "studio-saved" }, h("h3", {}, t("studio.saved")));
+    if (!account) return panel.append(h("p", { class: "muted" }, t("studio.saved.sign-in"))), panel;
+    const valid = Boolean(this.report && this.report.valid && !this.pending);
+    panel.append(h("button", { class: "btn", id: "studio-save", disabled: !valid, onclick: () => this.save() }, t("studio.save")));
+    const list = h("ul", { class: "saved-maps", "data-testid": "saved-maps" });
+    for (const m of this.saved || []) {
+      // a title is the designer's text: a text node, never markup
+      list.append(h("li", {}, h("span", { class: "saved-title" }, m.title || m.hash.slice(7, 19)), " ",
+        h("button", { class: "btn small", "data-open": m.hash, onclick: () => this.open(m.hash) }, t("studio.saved.open")),
+        h("button", { class: "btn small", "data-online": m.hash, onclick: () => this.online(m.hash) }, t("studio.saved.online"))));
+    }
+    if (this.saved && !this.saved.length) list.append(h("li", { class: "muted" }, t("studio.saved.none")));
+    panel.append(list);
+    return panel;
+  }
+
+  async save() {
+    try {
+      await api("POST", "/api/maps", this.map());
+      toast(t("studio.saved.done"), "info");
+      await this.loadSaved();
+    } catch (err) {
+      toast(t("studio.saved.cannot", { error: err.message }));
+    }
+  }
+
+  async storedMap(hash) {
+    return JSON.parse(await api("GET", `/api/maps/${encodeURIComponent(hash)}`, undefined, null, { raw: true }));
+  }
+
+  async open(hash) {
+    try {
+      const drawing = fromMap(await this.storedMap(hash));
+      this.change((x) => Object.assign(x, drawing));
+      this.district = this.drawing.districts[0].name;
+      this.selected = null;
+    } catch (err) {
+      toast(t("studio.import.bad", { error: err.message }));
+    }
+  }
+
+  async online(hash) {
+    try {
+      const account = signedIn();
+      const res = await createRoom({ game: "nextstation", mode: "online", seats: [{ name: account.name }, {}], options: { map: await this.storedMap(hash) } });
+      const id = res.room.room;
+      saveTokens(id, { tokens: res.tokens, host: res.host_token, name: account.name });
+      this.navigate(`/r/${id}`);
+    } catch (err) {
+      toast(t("studio.try.cannot", { error: err.message }));
+    }
   }
 
   // -- files and play -------------------------------------------------------------------------
