@@ -15,7 +15,15 @@ import {
 const DRAFT = "metrogames.studio.draft";
 const UNDO_DEPTH = 100;
 const CHECK_DELAY = 350; // ms after the last change
-const TOOLS = ["station", "link", "district", "river", "erase"];
+// each tool and symbol in words (keys written out: the catalogs' test finds every key used)
+const TOOLS = {
+  station: () => t("studio.tool.station"), link: () => t("studio.tool.link"), district: () => t("studio.tool.district"),
+  river: () => t("studio.tool.river"), erase: () => t("studio.tool.erase"),
+};
+const SYMBOL_WORDS = {
+  square: () => t("studio.symbol.square"), circle: () => t("studio.symbol.circle"), triangle: () => t("studio.symbol.triangle"),
+  pentagon: () => t("studio.symbol.pentagon"), any: () => t("studio.symbol.any"),
+};
 const DISTRICT_FILLS = ["#f3d9a4", "#bfe0c4", "#c9d6f2", "#f2c9d9", "#e0d0f0", "#d8ecec", "#f0e0c0", "#d9d9d9"];
 
 export class StudioScreen {
@@ -148,10 +156,10 @@ export class StudioScreen {
   }
 
   toolbar() {
-    const tools = TOOLS.map((tool) => h("button", {
+    const tools = Object.entries(TOOLS).map(([tool, words]) => h("button", {
       class: `btn tool${this.tool === tool ? " primary" : ""}`, id: `tool-${tool}`, "aria-pressed": String(this.tool === tool),
       onclick: () => { this.tool = tool; this.render(); },
-    }, t(`studio.tool.${tool}`)));
+    }, words()));
     const file = h("input", { type: "file", accept: "application/json,.json", id: "studio-import", class: "sr-only", onchange: (ev) => this.importFile(ev.target.files[0]) });
     const valid = Boolean(this.report && this.report.valid && !this.pending);
     return h("div", { class: "studio-tools", role: "toolbar", "aria-label": t("studio.tools") },
@@ -279,7 +287,7 @@ export class StudioScreen {
     const symbols = h("select", { id: "studio-symbol", onchange: (ev) => {
       this.symbol = ev.target.value;
       if (st) this.change((x) => { stationById(x, st.id).symbol = this.symbol; });
-    } }, SYMBOLS.map((sym) => h("option", { value: sym, selected: (st ? st.symbol : this.symbol) === sym }, t(`studio.symbol.${sym}`))));
+    } }, SYMBOLS.map((sym) => h("option", { value: sym, selected: (st ? st.symbol : this.symbol) === sym }, SYMBOL_WORDS[sym]())));
     const panel = h("div", { class: "panel", id: "studio-station" }, h("h3", {}, st ? t("studio.station", { name: cellName(st.col, st.row) }) : t("studio.new-station")),
       h("label", {}, t("studio.symbol"), " ", symbols));
     if (!st) return panel;
