@@ -60,3 +60,19 @@ def test_a_map_is_adopted_only_with_a_valid_report_of_that_very_map() -> None:
     city = adopt(data, report)
     assert city.key == report["hash"] and city_known(city.key)
     assert custom_city(data) is city  # known: not checked again
+
+
+def test_a_custom_map_s_snapshots_and_tables_are_its_own() -> None:
+    data = variant(2000)
+    data["city"] = "london"  # a custom map may reuse a city's id: nothing of London's is used
+    game = load_game("nextstation", players=1, map=data)
+    state = game.new_game(seed=3)
+    state.random_playout([Rng(2)])  # the playout's per-map tables
+    assert state.is_over()
+    text = state.snapshot()  # the snapshot's card positions, of the map's own deck
+    assert game.from_snapshot(text).snapshot() == text
+    london = load_game("london", players=1).new_game(seed=3)
+    london.random_playout([Rng(2)])
+    assert london.is_over() and london.snapshot() != text
+    own = load_game("nextstation", players=1, map=variant(2001)).new_game(seed=3)
+    assert own.game.from_snapshot(own.snapshot()).snapshot() == own.snapshot()  # city tinytown

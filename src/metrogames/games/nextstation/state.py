@@ -14,6 +14,7 @@ choices in the turn in progress; :meth:`NextStationState.resample` draws them at
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, cast
@@ -1537,18 +1538,21 @@ class NextStationState:
 _Move = tuple[int, int, int, int, TurnAction]
 """A one-section move of the random playout: start and target station bits, link bit, the
 links it blocks (itself and those it crosses), and the action."""
-_STEPS: dict[str, dict[int, tuple[int, dict[int, _Move]]]] = {}
+_STEPS: weakref.WeakKeyDictionary[CityMap, dict[int, tuple[int, dict[int, _Move]]]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Per map object: a custom map may reuse a city's id; a forgotten map's entry goes too."""
 
 
 def _random_steps(city: CityMap) -> dict[int, tuple[int, dict[int, _Move]]]:
     """Per station bit ``s``: the mask of its neighbours and, per neighbour bit, the
     :data:`_Move` from ``s`` to it — :func:`~.board.find_sections`'s tables, shaped for the
     random playout (one lookup per candidate, nothing to recompute once one is drawn)."""
-    steps = _STEPS.get(city.city)
+    steps = _STEPS.get(city)
     if steps is None:
         singles = single_sections(city)
         n = len(city.stations)
-        steps = _STEPS[city.city] = {}
+        steps = _STEPS[city] = {}
         for s, table in enumerate(city.links_by_target):
             moves: dict[int, _Move] = {}
             for tbit, (_, t, link, lbit) in table.items():
