@@ -116,7 +116,8 @@ class MapChecks(Protocol):
     """Engine capability: maps as data (``docs/maps.md``): a checker's report on a map and the
     map a record is played on.
 
-    Users: ``metrogames map check`` and ``metrogames replay --map``.
+    Users: ``metrogames map check``, ``metrogames replay --map`` and the web table's map
+    studio (``docs/web-api.md``, "Maps").
     """
 
     def check_map(self, data: object) -> JsonObject:
@@ -127,6 +128,25 @@ class MapChecks(Protocol):
     def record_map(self, record: object) -> str | None:
         """The content hash of the map the decoded ``record`` is played on; ``None`` when it
         names none."""
+        ...
+
+    def adopt_map(self, data: object, report: JsonObject) -> str:
+        """Keep the decoded map ``data`` as checked, without running the checker again:
+        ``report`` is :meth:`check_map`'s on it, computed elsewhere (a job process). Its
+        content hash; a game made on ``data`` afterwards skips the checker.
+
+        Raises:
+            DataError: ``report`` is not a valid report of this very map (its hash differs).
+        """
+        ...
+
+    def map_board_json(self, data: object) -> JsonObject:
+        """The drawing data (as :meth:`Boards.board_json`) of the decoded map ``data``: what a
+        game on it draws (the web table's ``GET /api/rooms/{room}/board``).
+
+        Raises:
+            DataError: a map the checker refuses (every problem listed).
+        """
         ...
 
 

@@ -65,6 +65,7 @@ from metrogames.web.accounts.backoff import SignInBackoff
 from metrogames.web.accounts.bots import BotAccounts
 from metrogames.web.accounts.friends import Friends
 from metrogames.web.accounts.invitations import Invitations
+from metrogames.web.accounts.maps import SavedMaps
 from metrogames.web.accounts.players import Players
 from metrogames.web.accounts.service import Accounts
 from metrogames.web.api import accounts as accounts_api
@@ -74,6 +75,7 @@ from metrogames.web.api import daily as daily_api
 from metrogames.web.api import exports as exports_api
 from metrogames.web.api import friends as friends_api
 from metrogames.web.api import lobby as lobby_api
+from metrogames.web.api import maps as maps_api
 from metrogames.web.api import ops, quickmatch, ws
 from metrogames.web.api import ratings as ratings_api
 from metrogames.web.api import rooms as api
@@ -339,6 +341,7 @@ def _add_services(app: FastAPI, settings: Settings, engine: Engine) -> None:
     app.state.views = ViewCache()
     app.state.players = Players(rooms.sessions)
     app.state.accounts = Accounts(rooms.sessions, settings.session_days, jobs=app.state.jobs)
+    app.state.saved_maps = SavedMaps(rooms.sessions)
     app.state.bots = BotAccounts(rooms.sessions)
     app.state.invitations = Invitations(rooms.sessions)
     app.state.backoff = SignInBackoff(
@@ -420,6 +423,7 @@ def _add_routes(app: FastAPI) -> None:
         api.router,
         daily_api.router,
         score_api.router,
+        maps_api.router,
         accounts_api.router,
         bots_api.router,
         friends_api.router,

@@ -13,6 +13,7 @@ power and a circled station. It has three faces that round-trip:
 from __future__ import annotations
 
 import re
+import weakref
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
@@ -63,20 +64,23 @@ NextStationAction: TypeAlias = TurnAction | str
 _DASHES = re.compile(r"\s*[-\u2013\u2014]\s*")
 """A hyphen or en/em dash with any spaces around it: ``D3 – G3`` reads as ``D3-G3``."""
 
-_SINGLES: dict[str, tuple[TurnAction | None, ...]] = {}
+_SINGLES: weakref.WeakKeyDictionary[CityMap, tuple[TurnAction | None, ...]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Per map object: a custom map may reuse a city's id; a forgotten map's entry goes too."""
 
 
 def single_sections(city: CityMap) -> tuple[TurnAction | None, ...]:
     """Shared :class:`TurnAction` values for every one-section turn of ``city``:
     entry ``start * len(city.stations) + target`` (``None`` where no link joins them)."""
-    table = _SINGLES.get(city.city)
+    table = _SINGLES.get(city)
     if table is None:
         n = len(city.stations)
         table = tuple(
             TurnAction(((i // n, i % n),)) if link >= 0 else None
             for i, link in enumerate(city.pair_link)
         )
-        _SINGLES[city.city] = table
+        _SINGLES[city] = table
     return table
 
 

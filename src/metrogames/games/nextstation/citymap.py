@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import weakref
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, cached_property
@@ -424,8 +426,15 @@ def _box(a: Point, b: Point) -> tuple[float, float, float, float]:
 CITY_FILES: dict[str, str] = {"london": "london.json", "paris": "paris.json"}
 CUSTOM_GAME = "nextstation"
 """The game name of a Next Station game on a custom map (``docs/maps.md``)."""
-_CUSTOM: dict[str, CityMap] = {}
-"""Content hash -> a custom map checked by :func:`.mapcheck.custom_city`, for this process."""
+CUSTOM_KEPT = 64
+"""How many custom maps a process keeps by content hash beyond those a live game holds (the
+least recently used go first: ``docs/maps.md``, "Limits")."""
+_CUSTOM: OrderedDict[str, CityMap] = OrderedDict()
+"""Content hash -> a custom map checked by :func:`.mapcheck.custom_city`: the
+:data:`CUSTOM_KEPT` most recently used, held."""
+_LIVE: weakref.WeakValueDictionary[str, CityMap] = weakref.WeakValueDictionary()
+"""Content hash -> every custom map still referenced (a game holds its map: a map in play is
+never forgotten, however many others were checked since)."""
 
 
 def map_hash(data: object) -> str:
@@ -446,13 +455,35 @@ def map_hash(data: object) -> str:
 def remember(city: CityMap, key: str) -> CityMap:
     """Make the checked custom map ``city`` known to :func:`load_city` as ``key`` (its
     content hash); the map already known under ``key`` when there is one."""
-    city.key = key
-    return _CUSTOM.setdefault(key, city)
+    known = _LIVE.get(key)
+    if known is None:
+        city.key = key
+        known = _LIVE[key] = city
+    _keep(key, known)
+    return known
+
+
+def _keep(key: str, city: CityMap) -> None:
+    """Hold ``city`` as the most recently used custom map, forgetting the least recently
+    used beyond :data:`CUSTOM_KEPT` (a game still holding it keeps it in :data:`_LIVE`)."""
+    _CUSTOM[key] = city
+    _CUSTOM.move_to_end(key)
+    while len(_CUSTOM) > CUSTOM_KEPT:
+        _CUSTOM.popitem(last=False)
+
+
+def known_city(key: str) -> CityMap | None:
+    """The custom map remembered as ``key`` while it is still held (made the most recently
+    used again), else ``None``."""
+    found = _LIVE.get(key)
+    if found is not None:
+        _keep(key, found)
+    return found
 
 
 def city_known(key: str) -> bool:
     """Whether :func:`load_city` knows ``key``: London, Paris or a remembered custom map."""
-    return key in CITY_FILES or key in _CUSTOM
+    return key in CITY_FILES or key in _LIVE
 
 
 def is_custom(key: str) -> bool:
@@ -462,12 +493,15 @@ def is_custom(key: str) -> bool:
 
 def load_city(city: str) -> CityMap:
     """The city ``city``: ``"london"``, ``"paris"`` (loaded and validated once; later calls
-    share it) or a custom map's content hash (one :func:`remember` was given).
+    share it) or a custom map's content hash (one :func:`remember` was given, still held: by
+    a live game, or among the :data:`CUSTOM_KEPT` last remembered).
 
     Raises:
         DataError: unknown city or invalid data file.
     """
-    found = _CUSTOM.get(city) if city not in CITY_FILES else _builtin(city)
+    if city in CITY_FILES:
+        return _builtin(city)
+    found = _LIVE.get(city)
     if found is None:
         raise DataError(f"unknown city {city!r}")
     return found

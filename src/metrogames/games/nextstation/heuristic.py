@@ -32,12 +32,12 @@ value.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from metrogames.games.nextstation.actions import PASS, TurnAction, single_sections
 from metrogames.games.nextstation.board import PlayerMap
-from metrogames.games.nextstation.citymap import SYMBOLS, CityMap
+from metrogames.games.nextstation.citymap import CUSTOM_KEPT, SYMBOLS, CityMap
 from metrogames.games.nextstation.deal import FIRST_EFFECTIVE_SWITCH, ROUNDS
 from metrogames.games.nextstation.objectives import lines_through, other_lines
 from metrogames.games.nextstation.scoring import line_tourist_boxes, score_line, sheet_total
@@ -77,7 +77,7 @@ class _Tables:
         self.interchange_gains: dict[tuple[int, ...], tuple[int, ...]] = {}
 
 
-@cache
+@lru_cache(maxsize=CUSTOM_KEPT)  # bounded: custom maps come and go
 def _tables(city: CityMap) -> _Tables:
     return _Tables(city)
 

@@ -10,11 +10,11 @@ built once per city.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 from metrogames.core.errors import NotationError
 from metrogames.games.nextstation.actions import PASS, TurnAction, single_sections
-from metrogames.games.nextstation.citymap import CityMap, load_city
+from metrogames.games.nextstation.citymap import CUSTOM_KEPT, CityMap, load_city
 
 Section = tuple[int, int]
 
@@ -229,13 +229,13 @@ def _free_entry_pairs(city: CityMap) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
-@cache
+@lru_cache(maxsize=CUSTOM_KEPT)  # bounded: custom maps come and go
 def action_index_for(city_name: str, powers: bool) -> ActionIndex:
     """The (shared) :class:`ActionIndex` of a city, with or without pencil powers."""
     return ActionIndex(load_city(city_name), powers)
 
 
-@cache
+@lru_cache(maxsize=CUSTOM_KEPT)  # bounded: custom maps come and go
 def card_positions(city_name: str) -> dict[str, int]:
     """Card id -> its position in the city's deck data order (the chance-outcome index)."""
     return {card.id: i for i, card in enumerate(load_city(city_name).deck)}

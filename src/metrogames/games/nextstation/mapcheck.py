@@ -29,6 +29,7 @@ from metrogames.games.nextstation.citymap import (
     CITY_FILES,
     SYMBOLS,
     CityMap,
+    known_city,
     map_hash,
     remember,
 )
@@ -133,18 +134,42 @@ def check_map(data: object) -> MapReport:
 
 def custom_city(source: object) -> CityMap:
     """The custom map of ``source`` (a decoded map or a file's path: :func:`read_map`),
-    checked and known to :func:`~.citymap.load_city` by its content hash (``city.key``).
+    checked and known to :func:`~.citymap.load_city` by its content hash (``city.key``); a
+    map whose hash is still known is not checked again.
 
     Raises:
         DataError: a map that cannot be read, or that fails the checker (the message lists
             every problem).
     """
     data = read_map(source)
+    known = known_city(map_hash(data))
+    if known is not None:  # checked before, and still held: the same content, the same map
+        return known
     report = check_map(data)
     if not report.ok or report.city is None or report.hash is None:
         listed = "; ".join(report.problems)
         raise DataError(f"invalid map: {listed}")
     return remember(report.city, report.hash)
+
+
+def adopt(data: object, report: Mapping[str, object]) -> CityMap:
+    """The custom map ``data``, built without the checker and known by its content hash:
+    ``report`` is :func:`check_map`'s on it (its JSON, from another process), valid and of
+    this very map (the same content hash). The geometry is built (the engine needs it), the
+    checks are not run twice.
+
+    Raises:
+        DataError: ``report`` is not valid, or is a report of another map.
+    """
+    digest = map_hash(data)
+    if report.get("valid") is not True or report.get("hash") != digest:
+        raise DataError("invalid map: its check is missing or of another map")
+    known = known_city(digest)
+    if known is not None:
+        return known
+    if not isinstance(data, dict):
+        raise DataError("invalid map: a map is a JSON object")
+    return remember(CityMap(data, validate=False), digest)
 
 
 def _schema_problems(exc: ValidationError) -> list[str]:

@@ -34,7 +34,7 @@ def observe(view: NextStationState, seat: int) -> JsonObject:
     del seat  # the view already shows only what its seat sees
     city = view.city
     deal = view.deal
-    cards = card_positions(city.city)
+    cards = card_positions(city.key)
     playing = view.round < ROUNDS
     seats = []
     for player, board in enumerate(view.maps):

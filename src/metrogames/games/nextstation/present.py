@@ -200,7 +200,8 @@ def solo_result(state: NextStationState) -> JsonObject | None:
     {"games", "bot"}}`` (``range``: the band's scores in English words; ``low``/``high``: the
     same as numbers, ``None`` at an open end, for a client to word; ``phrase``: the rulebook's
     English words for the top band, else empty; ``docs/engine-rules-london.md``, "Solo
-    rating"; the percentile among the city's reference games, without modules only); ``None``
+    rating"; the percentile among the city's reference games, without modules only;
+    ``reference`` ``None`` on a map with no reference games, a custom map's as a rule); ``None``
     otherwise."""
     if state.num_players != 1 or not state.is_over():
         return None
@@ -221,10 +222,14 @@ def solo_result(state: NextStationState) -> JsonObject | None:
             "phrase": phrase,
             "penalty": penalty * modules,
         }
+    games = sum(city.reference_scores.values())
+    reference: JsonValue = (
+        {"games": games, "bot": city.reference_bot} if games and city.reference_bot else None
+    )
     return {
         "score": score,
         "modules": modules,
         "rating": rating,
         "percentile": percentile(city, score) if not modules else None,
-        "reference": {"games": sum(city.reference_scores.values()), "bot": city.reference_bot},
+        "reference": reference,
     }

@@ -76,7 +76,7 @@ class Position:
 def format_position(city: CityMap, pos: Position) -> str:
     """The snapshot string of ``pos`` (``docs/notation.md``, "Position snapshot")."""
     deal = pos.deal
-    cards = card_positions(city.city)
+    cards = card_positions(city.key)
     flags = ("a" if pos.awaiting_card else "") + ("b" if pos.branch else "")
     flags += "o" if pos.over else ""
     fields = [

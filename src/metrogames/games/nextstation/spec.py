@@ -12,7 +12,7 @@ loads only the engine.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 from typing import cast
 
 from metrogames.core.errors import DataError, NotationError, OptionError, RecordError, message_of
@@ -26,9 +26,15 @@ from metrogames.core.protocol import (
 )
 from metrogames.games.known import register_game
 from metrogames.games.nextstation.bound import score_ceiling
-from metrogames.games.nextstation.citymap import CITY_FILES, CUSTOM_GAME, CityMap, load_city
+from metrogames.games.nextstation.citymap import (
+    CITY_FILES,
+    CUSTOM_GAME,
+    CUSTOM_KEPT,
+    CityMap,
+    load_city,
+)
 from metrogames.games.nextstation.deal import MAX_PLAYERS, ROUNDS, Options
-from metrogames.games.nextstation.mapcheck import POWERS, check_map, custom_city, read_map
+from metrogames.games.nextstation.mapcheck import POWERS, adopt, check_map, custom_city, read_map
 from metrogames.games.nextstation.objectives import OBJECTIVES
 from metrogames.games.nextstation.option_text import objectives_from_text, powers_from_text
 from metrogames.games.nextstation.present import board_json
@@ -118,7 +124,7 @@ not tuned, tried on the test map only, ``docs/maps.md``), chosen by measured str
 """
 
 
-@cache
+@lru_cache(maxsize=CUSTOM_KEPT)  # bounded: custom maps come and go
 def _game(city: str, players: int, options: Options) -> NextStationGame:
     return NextStationGame(city, players, options)
 
@@ -264,6 +270,23 @@ class MapEngine(_CityEngine):
         "problems", "counts", "hash"}`` (``docs/maps.md``, "The checker"); never raises."""
         return cast(JsonObject, check_map(data).to_json())
 
+    def adopt_map(self, data: object, report: JsonObject) -> str:
+        """``MapChecks``: keep ``data``, which ``report`` found valid (:func:`.mapcheck.adopt`).
+
+        Raises:
+            DataError: ``report`` is not a valid report of ``data``.
+        """
+        return adopt(data, report).key
+
+    def map_board_json(self, data: object) -> JsonObject:
+        """``MapChecks``: the drawing data of the decoded map ``data`` (:func:`.present.board_json`,
+        built once per map while it is kept).
+
+        Raises:
+            DataError: an invalid map (every problem listed).
+        """
+        return _board_json(custom_city(data).key)
+
     def record_map(self, record: object) -> str | None:
         """``MapChecks``: the content hash of the map a decoded record is played on (a
         custom map's ``map_hash``; London's or Paris's own hash), ``None`` when the record
@@ -282,7 +305,7 @@ TUTORIAL = Tutorial(seed=20261130)
 ``static/tutorials.json`` steps through its cards and colour order)."""
 
 
-@cache
+@lru_cache(maxsize=CUSTOM_KEPT)  # bounded: custom maps come and go
 def _board_json(city: str) -> JsonObject:
     return board_json(city)
 

@@ -14,6 +14,7 @@ choices in the turn in progress; :meth:`NextStationState.resample` draws them at
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, cast
@@ -135,6 +136,8 @@ class NextStationGame:
     city_name: str = "london"
     players: int = 1
     options: Options = field(default_factory=Options)
+    _map: CityMap | None = field(default=None, init=False, repr=False, compare=False)
+    """The city map, held: a custom map stays known while a game on it lives."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.city_name, str) or not city_known(self.city_name):
@@ -142,6 +145,7 @@ class NextStationGame:
                 f"unknown Next Station city {self.city_name!r:.80} "
                 f"(expected one of {', '.join(CITY_FILES)} or a custom map's hash)"
             )
+        object.__setattr__(self, "_map", load_city(self.city_name))
         players = self.players
         if (
             isinstance(players, bool)
@@ -152,8 +156,8 @@ class NextStationGame:
 
     @property
     def city(self) -> CityMap:
-        """The city map (loaded once)."""
-        return load_city(self.city_name)
+        """The city map (loaded once, held by the game)."""
+        return self._map if self._map is not None else load_city(self.city_name)
 
     @property
     def name(self) -> str:
@@ -1534,18 +1538,21 @@ class NextStationState:
 _Move = tuple[int, int, int, int, TurnAction]
 """A one-section move of the random playout: start and target station bits, link bit, the
 links it blocks (itself and those it crosses), and the action."""
-_STEPS: dict[str, dict[int, tuple[int, dict[int, _Move]]]] = {}
+_STEPS: weakref.WeakKeyDictionary[CityMap, dict[int, tuple[int, dict[int, _Move]]]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Per map object: a custom map may reuse a city's id; a forgotten map's entry goes too."""
 
 
 def _random_steps(city: CityMap) -> dict[int, tuple[int, dict[int, _Move]]]:
     """Per station bit ``s``: the mask of its neighbours and, per neighbour bit, the
     :data:`_Move` from ``s`` to it — :func:`~.board.find_sections`'s tables, shaped for the
     random playout (one lookup per candidate, nothing to recompute once one is drawn)."""
-    steps = _STEPS.get(city.city)
+    steps = _STEPS.get(city)
     if steps is None:
         singles = single_sections(city)
         n = len(city.stations)
-        steps = _STEPS[city.city] = {}
+        steps = _STEPS[city] = {}
         for s, table in enumerate(city.links_by_target):
             moves: dict[int, _Move] = {}
             for tbit, (_, t, link, lbit) in table.items():

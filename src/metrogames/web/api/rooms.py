@@ -40,6 +40,7 @@ from metrogames.web.api.common import (
     service,
 )
 from metrogames.web.api.jobs import requester, while_connected
+from metrogames.web.api.maps import precheck
 from metrogames.web.daily.open_deals import OpenDeals
 from metrogames.web.daily.service import DailyService
 from metrogames.web.errors import RoomError
@@ -49,7 +50,7 @@ from metrogames.web.infra.language import connection_gettext
 from metrogames.web.infra.metrics import ROUND_TRIP
 from metrogames.web.infra.ratelimit import client_key
 from metrogames.web.rooms.analyses import analysis_job, personalised
-from metrogames.web.rooms.boards import board, games_list
+from metrogames.web.rooms.boards import board, games_list, room_board
 from metrogames.web.rooms.views import RoomSummary, move_log
 
 router = APIRouter(prefix="/api")
@@ -81,9 +82,20 @@ async def create_room(request: Request) -> Mapping[str, object]:
     rooms = service(request)
     body = await read_body(request, RoomBody, N_("a room"))  # read before the turn: a slow
     await charge(request, "rooms")  # client never holds the others up
+    await precheck(request, body)  # a custom map: checked as a heavy job, off this process
     async with rooms.admission.turn(client_key(request)):
         table, tokens, host = await rooms.create(body, claimer(request))
     return {"room": rooms.summary(table), "tokens": tokens, "host_token": host}
+
+
+@router.get("/rooms/{room}/board")
+async def get_room_board(room: str, request: Request) -> Mapping[str, object]:
+    """The drawing data of the room's game: a custom map's own, else its game's board."""
+    table = await service(request).table(room)
+    data = room_board(table.game, table.options)
+    if data is None:
+        raise RoomError(404, "not-found", f"no board for the room {room[:20]!r}")
+    return data
 
 
 @router.get("/rooms/{room}")

@@ -1,7 +1,7 @@
 """The stored tables (SQLAlchemy 2 declarative): rooms, seats and every action of a game;
 the daily challenge's players, attempts, bot scores and server secret; accounts, their
 sign-in sessions, bot accounts' API tokens, invitations to a seat, the ratings of online
-play, the table chat of online rooms, and who follows and who blocks whom.
+play, the table chat of online rooms, who follows and who blocks whom, and saved custom maps.
 
 A game is stored as its record's ingredients: the secret ``seed``, the ``options`` asked for,
 and each action in order (chance included) as notation JSON; the state is rebuilt from them.
@@ -390,3 +390,31 @@ class BlockRow(Base):
         String(10), ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
     )
     created: Mapped[float] = mapped_column(Float)
+
+
+class MapRow(Base):
+    """A saved custom map: its content ``hash`` (``sha256:`` and 64 hex digits,
+    ``docs/maps.md`` "Content hash"), ``body`` (its canonical JSON text, whose hash that is),
+    ``bytes`` (the body's UTF-8 size) and ``created`` (epoch s). Written once and never
+    changed: a game on a stored map plays the very map its hash names."""
+
+    __tablename__ = "maps"
+
+    hash: Mapped[str] = mapped_column(String(71), primary_key=True)
+    body: Mapped[str] = mapped_column(Text)
+    bytes: Mapped[int] = mapped_column(Integer)
+    created: Mapped[float] = mapped_column(Float)
+
+
+class AccountMapRow(Base):
+    """A map an account saved: ``account_id``, ``map_hash``, the ``title`` it was saved under
+    (the map's own) and when (``saved``, epoch s)."""
+
+    __tablename__ = "account_maps"
+
+    account_id: Mapped[str] = mapped_column(
+        String(10), ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    map_hash: Mapped[str] = mapped_column(String(71), ForeignKey("maps.hash"), primary_key=True)
+    title: Mapped[str] = mapped_column(String(200))
+    saved: Mapped[float] = mapped_column(Float)

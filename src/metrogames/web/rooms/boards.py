@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from metrogames.bots.base import bot_codes
 from metrogames.bots.levels import LEVELS, Algorithm, level_algorithm
-from metrogames.core.capabilities import Boards
-from metrogames.core.errors import OptionError
+from metrogames.core.capabilities import Boards, MapChecks
+from metrogames.core.errors import DataError, OptionError
 from metrogames.core.protocol import JsonObject
 from metrogames.games import (
     game_engine,
@@ -101,3 +101,25 @@ def board(game: str) -> JsonObject | None:
     if not isinstance(engine, Boards):
         return {"game": kind.name, "title": kind.title}
     return dict(engine.board_json())
+
+
+def map_game() -> str | None:
+    """The game a custom map is played as: the first game, listed or known by name only,
+    whose engine checks maps (``MapChecks``: ``nextstation``), or ``None``."""
+    for name in game_names(unlisted=True):
+        if isinstance(game_engine(name), MapChecks):
+            return name
+    return None
+
+
+def room_board(game: str, options: JsonObject) -> JsonObject | None:
+    """``GET /api/rooms/{room}/board``: the drawing data of a room's game with its options —
+    a custom map's own (its ``map`` option, ``MapChecks``), any other game's :func:`board` —
+    or ``None`` when the game or its map is unknown."""
+    engine = game_engine(game) if game == map_game() else None
+    if not isinstance(engine, MapChecks):
+        return board(game)
+    try:
+        return dict(engine.map_board_json(options.get("map")))
+    except DataError:
+        return None

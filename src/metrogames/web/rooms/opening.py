@@ -16,19 +16,21 @@ from metrogames.games import game_from_options, game_names, game_type
 from metrogames.i18n import N_, msg
 from metrogames.web.checks import bot_name, hash_token, new_token
 from metrogames.web.errors import bad_request, shown
+from metrogames.web.rooms.boards import map_game
 from metrogames.web.rooms.requests import RoomRequest
 from metrogames.web.rooms.tables import Seat
 from metrogames.web.rooms.tutorial import tutorial_seed
 
 
 def check_game(body: RoomRequest) -> None:
-    """The request's game is served and takes its number of seats.
+    """The request's game is served (a listed game, or the game of custom maps: its ``map``
+    option is checked with the other options) and takes its number of seats.
 
     Raises:
         RoomError: ``bad-request``: an unknown game, or a seat count outside its players.
     """
     names = game_names()
-    if body.game not in names:
+    if body.game not in names and body.game != map_game():
         raise bad_request(
             f"a room: game: unknown game {shown(body.game)} (one of {', '.join(names)})"
         )

@@ -97,14 +97,14 @@ class SoloReferenceJson(TypedDict):
 class SoloResultJson(TypedDict):
     """A finished solo game's result in a game with solo ratings: the ``score``, the advanced
     ``modules`` in play, the ``rating`` (``None``: the city prints none), the ``percentile``
-    among the reference games (0–100, ties counting half; ``None`` with modules) and the
-    ``reference``."""
+    among the reference games (0–100, ties counting half; ``None`` with modules or without
+    reference games) and the ``reference`` (``None``: a map without reference games)."""
 
     score: int
     modules: int
     rating: SoloRatingJson | None
     percentile: float | None
-    reference: SoloReferenceJson
+    reference: SoloReferenceJson | None
 
 
 class ViewHead(TypedDict):

@@ -31,6 +31,7 @@ KINDS: dict[str, Kind] = {
     for k in (
         Kind("decide", "play", 0, 60.0, cached=False),
         Kind("hint", "play", 1, 60.0, cached=True),
+        Kind("mapcheck", "play", 1, 30.0, cached=True),
         Kind("hash", "passwords", 0, 30.0, cached=False),
         Kind("verify", "passwords", 0, 30.0, cached=False),
         Kind("replay", "slow", 0, 120.0, cached=True),
@@ -40,7 +41,8 @@ KINDS: dict[str, Kind] = {
     )
 }
 """Every kind by name. ``decide``: a bot's decision (the bot levels that search: ``hard`` and
-``expert``); ``hint``; ``hash`` and ``verify``: passwords (argon2id); ``replay``: an uploaded
+``expert``); ``hint``; ``mapcheck``: the map checker on a posted map (the studio's live
+check); ``hash`` and ``verify``: passwords (argon2id); ``replay``: an uploaded
 record's frames; ``expert``: the daily expert's game; ``analysis``; ``probe``: a wait of known
 length (operators' and tests' probe of the slow lane)."""
 

@@ -1,5 +1,5 @@
 """The one door to heavy work: :class:`Jobs` (``app.state.jobs``), used by the routes and
-services for hints, bots' searching decisions, analyses, uploaded replays, the daily expert's
+services for hints, bots' searching decisions, map checks, analyses, uploaded replays, the daily expert's
 game and passwords.
 
 :meth:`Jobs.run` is the single place where a job request is accepted, in this order:
@@ -61,6 +61,8 @@ from metrogames.web.infra.jobs.shapes import (
     How,
     JobPayload,
     JobValue,
+    MapCheckAnswer,
+    MapCheckJob,
     ProbeJob,
     ReplayJob,
     VerifyAnswer,
@@ -175,6 +177,10 @@ class Jobs:
     async def run(self, kind: Literal["decide"], payload: DecideJob, **how: Unpack[How]) -> DecideAnswer: ...
     @overload
     async def run(self, kind: Literal["hint"], payload: HintJob, **how: Unpack[How]) -> HintAnswer: ...
+    @overload
+    async def run(
+        self, kind: Literal["mapcheck"], payload: MapCheckJob, **how: Unpack[How]
+    ) -> MapCheckAnswer: ...
     @overload
     async def run(self, kind: Literal["analysis"], payload: AnalysisJob, **how: Unpack[How]) -> str: ...
     @overload

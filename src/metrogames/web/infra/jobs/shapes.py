@@ -83,6 +83,17 @@ class ExpertJob(TypedDict):
     bot: str
 
 
+class MapCheckJob(TypedDict):
+    """``mapcheck``: the checker's report on the decoded ``map`` (``docs/maps.md``, "The
+    checker")."""
+
+    map: JsonValue
+
+
+MapCheckAnswer = JsonObject
+"""``mapcheck``'s answer: ``{"valid", "problems", "counts", "hash"}`` (``map check --json``)."""
+
+
 class HashJob(TypedDict):
     """``hash``: the argon2id PHC string of ``password``."""
 
@@ -111,12 +122,21 @@ class ProbeJob(TypedDict, total=False):
 
 
 JobPayload = (
-    DecideJob | HintJob | ReplayJob | AnalysisJob | ExpertJob | HashJob | VerifyJob | ProbeJob
+    DecideJob
+    | HintJob
+    | MapCheckJob
+    | ReplayJob
+    | AnalysisJob
+    | ExpertJob
+    | HashJob
+    | VerifyJob
+    | ProbeJob
 )
 """The payload of one of the kinds."""
 
 JobValue = DecideAnswer | HintAnswer | VerifyAnswer | str | int
-"""The answer of one of the kinds: ``decide`` :class:`DecideAnswer`, ``hint`` :data:`HintAnswer`,
+"""The answer of one of the kinds: ``decide`` :class:`DecideAnswer`, ``hint`` :data:`HintAnswer`
+(``mapcheck`` :data:`MapCheckAnswer` likewise a JSON object),
 ``verify`` :class:`VerifyAnswer`, ``analysis`` and ``replay`` JSON text, ``hash`` a PHC
 string, ``expert`` a score, ``probe`` a process id. Which one is the kind's."""
 

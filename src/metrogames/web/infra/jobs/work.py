@@ -13,6 +13,8 @@ The kinds (:data:`JOBS`):
 * ``hint``: the coach's best moves (:func:`metrogames.bots.coach.hints`), ``{"game",
   "players", "options", "snapshot", "seat", "about": <action JSON> | null, "seed", "k"}`` →
   ``{"figure", "moves", "about"}``;
+* ``mapcheck``: the map checker, ``{"map"}`` → ``{"valid", "problems", "counts", "hash"}``
+  (the engine's ``MapChecks`` capability, found through the registry);
 * ``analysis``: hindsight on a finished solo game, ``{"record", "budget"}`` → the analysis
   document as JSON text (:func:`metrogames.web.rooms.analyses.analysis_text`);
 * ``replay``: a record's spectator frames, ``{"record"}`` → JSON text
@@ -36,8 +38,9 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from metrogames.bots.base import make_bot
 from metrogames.bots.coach import hints
+from metrogames.core.capabilities import MapChecks
 from metrogames.core.protocol import Action, State, is_object
-from metrogames.games import game_from_options, game_names, load_game, load_plugins
+from metrogames.games import game_engine, game_from_options, game_names, load_game, load_plugins
 from metrogames.i18n import Message
 from metrogames.web.daily.deal import bot_score
 from metrogames.web.daily.open_deals import refuse_open_deal
@@ -54,6 +57,8 @@ from metrogames.web.infra.jobs.shapes import (
     HintJob,
     JobPayload,
     JobValue,
+    MapCheckAnswer,
+    MapCheckJob,
     PositionJob,
     ProbeJob,
     RefusalJson,
@@ -88,6 +93,16 @@ def hint(job: HintJob) -> HintAnswer:
     about = None if job["about"] is None else view.action_from_json(seat, job["about"])
     found = hints(view, seat, about=about, seed=int(job["seed"]), k=int(job["k"]))
     return found.to_json(view, seat)
+
+
+def mapcheck(job: MapCheckJob) -> MapCheckAnswer:
+    """The checker's report on ``map``, by the first game whose engine checks maps (a game
+    known by name only: ``nextstation``); every problem a sentence."""
+    for name in game_names(unlisted=True):
+        engine = game_engine(name)
+        if isinstance(engine, MapChecks):
+            return engine.check_map(job["map"])
+    return {"valid": False, "problems": ["no game checks maps"], "counts": {}, "hash": None}
 
 
 def analysis(job: AnalysisJob) -> str:
@@ -132,6 +147,7 @@ def probe(job: ProbeJob) -> int:
 JOBS: dict[str, Callable[..., JobValue]] = {
     "decide": decide,
     "hint": hint,
+    "mapcheck": mapcheck,
     "analysis": analysis,
     "replay": replay,
     "expert": expert,

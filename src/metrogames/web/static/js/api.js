@@ -64,6 +64,14 @@ export function getBoard(game) {
   return boardCache.get(game);
 }
 
+// A room's board: its game's (cached by game), or — for a game the server does not list, such
+// as a custom map's — the room's own (GET /api/rooms/{room}/board, docs/web-api.md "Maps").
+export async function getRoomBoard(room, game) {
+  const games = await getGames().catch(() => []);
+  if (games.some((g) => g.game === game)) return getBoard(game);
+  return api("GET", `/api/rooms/${encodeURIComponent(room)}/board`);
+}
+
 // Per language: the server words the bots' figures and the rule sets in the cookie's language,
 // so a language switch asks again.
 const gamesCache = new Map();

@@ -1,7 +1,7 @@
 // Entry point: a tiny router over the screens. Routes: /r/{room} (a room; the share link),
 // #/r/{room}, #/replay/{room}, #/replay-file, #/daily[/{game}[/{date}]] (leaderboards),
 // #/daily/{game}/{date}/r/{room} (a daily game), #/score[/{game}] (score a paper game),
-// #/u/{account} (a profile), #/lobby (the open tables), #/watch (now playing), #/play-now (play now: a table with strangers), #/rules/{game} (a rules page), #/learn/{game} (the guided first
+// #/u/{account} (a profile), #/lobby (the open tables), #/watch (now playing), #/play-now (play now: a table with strangers), #/studio (the map studio), #/rules/{game} (a rules page), #/learn/{game} (the guided first
 // game), anything else: home.
 // Who is signed in is asked of the server once, before the first screen.
 
@@ -20,6 +20,7 @@ import { TutorialScreen } from "./tutorial.js";
 import { LobbyScreen } from "./lobby.js";
 import { QuickMatchScreen } from "./quickmatch.js";
 import { WatchScreen } from "./watch.js";
+import { StudioScreen } from "./studio.js";
 import { initI18n, languageSwitch, t } from "./i18n.js";
 
 const main = document.getElementById("main");
@@ -59,6 +60,8 @@ function route() {
     current = new LobbyScreen(main, navigate);
   } else if (/^\/watch\/?$/.test(hash)) {
     current = new WatchScreen(main, navigate);
+  } else if (/^\/studio\/?$/.test(hash)) {
+    current = new StudioScreen(main, navigate);
   } else if (/^\/play-now\/?$/.test(hash)) {
     current = new QuickMatchScreen(main, navigate);
   } else if ((m = hash.match(/^\/replay\/([a-z0-9]+)/))) {

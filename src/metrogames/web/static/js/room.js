@@ -76,7 +76,7 @@ export class RoomScreen {
     clear(this.root).append(h("p", { class: "muted" }, t("room.loading")));
     try {
       this.summary = await API.getRoom(this.room);
-      this.board = await API.getBoard(this.summary.game);
+      this.board = await API.getRoomBoard(this.room, this.summary.game);
     } catch (err) {
       clear(this.root).append(h("div", { class: "panel" }, h("h2", {}, t("room.not-found")),
         h("p", {}, err.message), h("a", { href: "/#/", class: "btn" }, t("common.home"))));
@@ -143,7 +143,8 @@ export class RoomScreen {
     if (!this.el) return;
     const sum = this.summary;
     const el = clear(this.el.header);
-    const title = gameTitle(sum.game);
+    // a custom map's room: its map's own title (the game's name says only "a custom map")
+    const title = this.board && this.board.game !== sum.game && this.board.title ? this.board.title : gameTitle(sum.game);
     const modes = { solo: t("mode.solo"), bots: t("mode.bots"), hotseat: t("mode.hotseat"), online: t("mode.online"), daily: t("header.daily") };
     el.append(h("h2", {}, title),
       h("span", { class: "room-code", title: t("room.code.title") }, t("room.code"), " ", h("code", { "data-testid": "room-code" }, this.room)),
@@ -573,9 +574,11 @@ function lobbyFacts(sum) {
   const shown = (v) => v === null || (Array.isArray(v) && !v.length) ? t("option.none") : Array.isArray(v) ? v.join(", ") : typeof v === "object" ? Object.entries(v).map(([k, x]) => `${k}: ${x}`).join(", ") : optionValue(String(v));
   const names = {
     objectives: t("option.objectives"), powers: t("option.powers"), turn_mode: t("option.turn_mode"),
-    one_tile_routes: t("option.one_tile_routes"), colour_cycle: t("option.colour_cycle"),
+    one_tile_routes: t("option.one_tile_routes"), colour_cycle: t("option.colour_cycle"), map: t("option.map"),
   };
-  const opts = Object.entries(sum.options || {}).map(([k, v]) => `${names[k] || k.replace(/_/g, " ")}: ${shown(v)}`);
+  // a custom map's option is the whole map: named by its title (as text), not listed
+  const value = (k, v) => (k === "map" && v && typeof v === "object" ? String(v.title || v.city || "") : shown(v));
+  const opts = Object.entries(sum.options || {}).map(([k, v]) => `${names[k] || k.replace(/_/g, " ")}: ${value(k, v)}`);
   const clock = turnClockText(sum.turn_clock);
   return h("dl", { class: "lobby-facts", "data-testid": "lobby-facts" },
     sum.preset ? [h("dt", {}, t("home.rules")), h("dd", {}, presetText(sum.preset.name, sum.preset).title)] : [],

@@ -1,0 +1,152 @@
+"""Custom Next Station maps (``docs/web-api.md``, "Maps"): ``POST /api/maps/check`` (the map
+studio's live check), an account's saved maps (``POST /api/maps``, ``GET /api/maps``) and a
+stored map by its hash (``GET /api/maps/{hash}``).
+
+The body is a map exactly as ``metrogames map check`` reads it (``docs/maps.md``); the answer
+is the ``map check --json`` report, ``{"valid", "problems", "counts", "hash"}``. Bodies are
+bounded (:data:`MAP_LIMIT`), each client address may have
+:attr:`~metrogames.web.infra.config.Settings.rate_maps` maps checked (429 ``rate-limited``).
+Checking a map near the size limit takes most of a second (London's, 17 kB, about 4 ms; a
+29 kB map of 600 links about 0.3 s: ``docs/performance.md``), so it runs as a heavy job
+(``mapcheck``, kept by the map's content: the same map is checked once), never on the event
+loop; a room on a map is made from the job's report (:func:`precheck`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import re
+from collections.abc import Mapping
+from typing import Annotated, cast
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+from pydantic import ConfigDict, Field, RootModel
+
+from metrogames.core.capabilities import MapChecks
+from metrogames.core.errors import DataError
+from metrogames.core.protocol import JsonValue
+from metrogames.games import game_engine
+from metrogames.i18n import N_, msg
+from metrogames.web.accounts.maps import SavedMaps
+from metrogames.web.api.accounts import account_of
+from metrogames.web.api.bodies import MAX_KEYS, Json, RoomBody
+from metrogames.web.api.common import charge, read_body
+from metrogames.web.api.jobs import requester, while_connected
+from metrogames.web.errors import RoomError, bad_request
+from metrogames.web.infra.jobs.service import Jobs
+from metrogames.web.infra.jobs.shapes import MapCheckAnswer, MapCheckJob
+from metrogames.web.rooms.boards import map_game
+
+router = APIRouter(prefix="/api")
+
+MAP_LIMIT = 64 * 1024
+"""The largest map body (bytes): London's file is about 17 kB."""
+HASH = re.compile(r"sha256:[0-9a-f]{64}")
+"""A content hash (``docs/maps.md``, "Content hash")."""
+
+
+class MapBody(RootModel[Annotated[dict[str, Json], Field(max_length=MAX_KEYS)]]):
+    """``POST /api/maps/check``: a decoded map (checked by the game's engine)."""
+
+    model_config = ConfigDict(strict=True, allow_inf_nan=False, frozen=True)
+
+
+def map_key(data: object) -> str:
+    """The job key of a map: ``mapcheck:`` and the SHA-256 of its canonical JSON."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "mapcheck:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+async def checked(request: Request, data: Mapping[str, object]) -> MapCheckAnswer:
+    """The checker's report on ``data``, as a heavy job for the request's requesters (given
+    up when the client leaves)."""
+    jobs: Jobs = request.app.state.jobs
+    payload: MapCheckJob = {"map": cast(JsonValue, data)}  # decoded JSON (the body's model)
+    job = jobs.run("mapcheck", payload, key=map_key(data), who=await requester(request))
+    return await while_connected(request, job)
+
+
+async def precheck(request: Request, body: RoomBody) -> None:
+    """Before a room of the game of custom maps is made: its ``map`` option checked as a heavy
+    job (the studio's check of the same map is a cache hit), then kept by the engine without
+    checking it again (``MapChecks.adopt_map``), so the serving process only builds the
+    map's geometry. Other rooms: nothing.
+
+    Raises:
+        RoomError: 400 ``bad-request`` listing every problem of an invalid map (nothing is
+            stored); the job's refusals (429, 503).
+    """
+    game = map_game()
+    data = (body.options or {}).get("map")
+    if game is None or body.game != game or not isinstance(data, dict):
+        return  # no map, or not an object: the engine's own refusal names it
+    engine = game_engine(game)
+    if not isinstance(engine, MapChecks):  # map_game() names an engine that checks maps
+        return
+    report = await checked(request, data)
+    problems = report.get("problems")
+    if report.get("valid") is not True:
+        listed = "; ".join(str(p) for p in problems) if isinstance(problems, list) else ""
+        raise bad_request(
+            msg(N_("a room: options: {detail}"), detail=f"{game} options: invalid map: {listed}")
+        )
+    try:
+        engine.adopt_map(data, report)
+    except DataError as exc:
+        raise bad_request(msg(N_("a room: options: {detail}"), detail=str(exc))) from None
+
+
+@router.post("/maps/check")
+async def post_map_check(request: Request) -> Mapping[str, object]:
+    """Check a map: ``{"valid", "problems", "counts", "hash"}``."""
+    data = (await read_body(request, MapBody, "a map", MAP_LIMIT)).root
+    await charge(request, "maps")
+    return await checked(request, dict(data))
+
+
+@router.post("/maps", status_code=201)
+async def post_map(request: Request) -> Mapping[str, object]:
+    """Save a map for the signed-in account: ``{"hash", "title", "bytes", "saved"}`` (401
+    ``bad-session`` signed out; 400 ``bad-request`` listing an invalid map's problems)."""
+    account = await account_of(request)
+    data = (await read_body(request, MapBody, "a map", MAP_LIMIT)).root
+    await charge(request, "maps")
+    report = await checked(request, data)
+    if report.get("valid") is not True:
+        problems = report.get("problems")
+        listed = "; ".join(str(p) for p in problems) if isinstance(problems, list) else ""
+        raise bad_request(msg(N_("a map: invalid map: {problems}"), problems=listed))
+    title = data.get("title")
+    saved = await asyncio.to_thread(
+        saved_maps(request).save, account.id, dict(data), title if isinstance(title, str) else ""
+    )
+    return saved.to_json()
+
+
+@router.get("/maps")
+async def get_maps(request: Request) -> Mapping[str, object]:
+    """The signed-in account's saved maps: ``{"maps": [{"hash", "title", "bytes", "saved"}]}``."""
+    account = await account_of(request)
+    found = await asyncio.to_thread(saved_maps(request).listed, account.id)
+    return {"maps": [m.to_json() for m in found]}
+
+
+@router.get("/maps/{digest}")
+async def get_map(digest: str, request: Request) -> Response:
+    """A stored map's text, exactly as stored (its content hash is ``digest``); 404
+    ``not-found`` for any other."""
+    if not HASH.fullmatch(digest):
+        raise RoomError(404, "not-found", "no such map")
+    text = await asyncio.to_thread(saved_maps(request).text, digest)
+    if text is None:
+        raise RoomError(404, "not-found", "no such map")
+    return Response(text, media_type="application/json")
+
+
+def saved_maps(request: Request) -> SavedMaps:
+    """The app's saved maps (:mod:`metrogames.web.accounts.maps`)."""
+    found: SavedMaps = request.app.state.saved_maps
+    return found
