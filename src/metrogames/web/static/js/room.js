@@ -143,8 +143,7 @@ export class RoomScreen {
     if (!this.el) return;
     const sum = this.summary;
     const el = clear(this.el.header);
-    // a custom map's room: its map's own title (the game's name says only "a custom map")
-    const title = this.board && this.board.game !== sum.game && this.board.title ? this.board.title : gameTitle(sum.game);
+    const title = this.board && this.board.game !== sum.game && this.board.title ? this.board.title : gameTitle(sum.game); // a custom map's own title
     const modes = { solo: t("mode.solo"), bots: t("mode.bots"), hotseat: t("mode.hotseat"), online: t("mode.online"), daily: t("header.daily") };
     el.append(h("h2", {}, title),
       h("span", { class: "room-code", title: t("room.code.title") }, t("room.code"), " ", h("code", { "data-testid": "room-code" }, this.room)),
@@ -576,8 +575,7 @@ function lobbyFacts(sum) {
     objectives: t("option.objectives"), powers: t("option.powers"), turn_mode: t("option.turn_mode"),
     one_tile_routes: t("option.one_tile_routes"), colour_cycle: t("option.colour_cycle"), map: t("option.map"),
   };
-  // a custom map's option is the whole map: named by its title (as text), not listed
-  const value = (k, v) => (k === "map" && v && typeof v === "object" ? String(v.title || v.city || "") : shown(v));
+  const value = (k, v) => (k === "map" && v && typeof v === "object" ? String(v.title || v.city || "") : shown(v)); // a map: its title
   const opts = Object.entries(sum.options || {}).map(([k, v]) => `${names[k] || k.replace(/_/g, " ")}: ${value(k, v)}`);
   const clock = turnClockText(sum.turn_clock);
   return h("dl", { class: "lobby-facts", "data-testid": "lobby-facts" },
