@@ -270,3 +270,29 @@ def test_a_stream_is_sent_only_changes_and_one_that_falls_behind_is_dropped() ->
     assert stream.queue.qsize() == 1 and not stream.dropped
     stream.offer({"top": [{"room": "r"}], "recent": [{"room": "r"}]})  # no place left
     assert stream.dropped and stream.queue.qsize() == 1  # dropped, never waited for
+
+
+def test_a_play_now_table_is_public_in_now_playing_and_never_in_the_lobby(db_url: str) -> None:
+    """Play now seats strangers at a table nobody hosts: it is public from its creation (in
+    now playing while it plays), and the lobby, which lists waiting rooms, never shows it."""
+    settings = make_settings(db_url, rate_quickmatch="1000/minute", quickmatch_live_clock=100_000)
+    with TestClient(create_app(settings)) as client:
+        seated: list[str] = []
+        for _ in range(2):
+            name = "w" + secrets.token_hex(4)
+            r = client.post("/api/accounts", json={"name": name, "password": "long enough"})
+            assert r.status_code == 201, r.text
+            cookie = {"Cookie": f"metrogames_session={client.cookies['metrogames_session']}"}
+            client.cookies.clear()
+            body = {"game": "london", "players": 2, "clock": "live"}
+            r = client.post("/api/quickmatch", json=body, headers=cookie | JSON)
+            assert r.status_code == 201, r.text
+            seated.append(r.json()["ticket"])
+        mm = client.app.state.matchmaker  # type: ignore[attr-defined]
+        assert client.portal is not None
+        until(lambda: all(client.portal.call(mm.queue.state, t)[0] == "seated" for t in seated))  # type: ignore[union-attr]
+        room = client.portal.call(mm.queue.seating, seated[0])["room"]
+        listed = now_playing(client)
+        assert room in rooms_of(listed["recent"]) and room in rooms_of(listed["top"])
+        lobby = client.get("/api/lobby").json()
+        assert room not in [e["room"] for e in lobby["rooms"]]

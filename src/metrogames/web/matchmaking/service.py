@@ -351,7 +351,7 @@ class Matchmaker:
         )
         try:
             table = await self.rooms.create_dealt(
-                first.game, "online", secrets.randbits(63), seats, tie, clock, claims
+                first.game, "online", secrets.randbits(63), seats, tie, clock, claims, public=True
             )
         except Exception:
             log.exception("play now: a %s table could not be opened", first.game)

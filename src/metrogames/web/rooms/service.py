@@ -365,19 +365,24 @@ class RoomService:
         extra: Extra | None = None,
         turn_clock: int | None = None,
         claims: dict[int, Origin] | None = None,
+        public: bool = False,
     ) -> Table:
         """A room of ``game`` dealt from a given ``seed`` (no options), started at once; its
         seats come with their token hashes set (the daily challenge: one seat played with the
         player token; play now: each seat with its player's). ``extra(session, table)`` adds
         rows in the same transaction, so the room and what refers to it are stored together or
         not at all; ``turn_clock`` (seconds) is the room's, and the seats of ``claims`` are
-        stored as claimed from their origins.
+        stored as claimed from their origins. ``public``: anyone may find it to watch, as a
+        listed room (it is listed from its creation on: in "now playing", never in the lobby,
+        which shows waiting rooms only) — a play now table.
 
         Raises:
             IntegrityError: from ``extra`` (e.g. a unique constraint); nothing is stored.
         """
         state = game_from_options(game, len(seats), {}).new_game(seed)
         table = self._new_table(game, mode, {}, seed, seats, state, turn_clock, new_token())
+        if public:
+            table.listed_until = table.created
         await self._open(table, "playing", table.progress.chance_actions(), extra, claims)
         await self.scheduler.settle(table)
         return table

@@ -3,8 +3,9 @@ playing").
 
 A game is in the list while it is an online room in status ``playing`` that its host listed
 (``rooms.listed_until`` not null: listed in the lobby when it was waiting, expired or not —
-the lobby's own rule of what is listed, :mod:`metrogames.web.lobby.entries`). An unlisted room
-(link only, as every play now table) never is, and no daily room is (its mode is ``daily``:
+the lobby's own rule of what is listed, :mod:`metrogames.web.lobby.entries`) or that play now
+opened (public from its creation: strangers' games, as on every game site). An unlisted room
+(link only) never is, and no daily room is (its mode is ``daily``:
 a daily game of a day still open is private to its player, :class:`~metrogames.web.daily.rules.DailyRules`).
 At most :data:`MAX_GAMES` games are read, the newest first; the list ranks them twice:
 ``top`` by the mean shown rating of their rated seats (unrated games last), and ``recent`` by
