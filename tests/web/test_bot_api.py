@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 import secrets
 from collections.abc import AsyncGenerator, AsyncIterator
 from types import SimpleNamespace
@@ -288,3 +289,25 @@ def test_a_token_holds_at_most_its_streams_open_and_a_closed_one_gives_its_place
             _streaming(request, one, endless())
 
     run_async(story())
+
+
+def test_a_bot_token_never_appears_in_the_logs(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every log line of a bot's session, its refusals and its revocation included, names
+    neither the token nor its stored SHA-256 (docs/web-api.md, "Bot accounts")."""
+    caplog.set_level(logging.DEBUG)
+    _, token = bot_account(client)
+    stored = hashlib.sha256(token.encode()).hexdigest()
+    assert client.get("/api/bot/account", headers=auth(token)).status_code == 200
+    code, _ = seated(client, token)
+    client.post(f"/api/bot/games/{code}/move", headers=bot_headers(token), json={"action": "x"})
+    client.post("/api/bot/quickmatch", headers=bot_headers(token), json={"game": "chess"})
+    client.get("/api/bot/account", headers=auth(token + "x"))
+    listed = client.get("/api/accounts/me/bot/tokens").json()
+    (tid,) = [t["id"] for t in listed]
+    assert client.delete(f"/api/accounts/me/bot/tokens/{tid}", headers=JSON).status_code == 204
+    assert client.get("/api/bot/account", headers=auth(token)).status_code == 401
+    assert caplog.records, "nothing was logged: the test would prove nothing"
+    text = "\n".join(r.getMessage() + repr(r.__dict__) for r in caplog.records)
+    assert token not in text and stored not in text
