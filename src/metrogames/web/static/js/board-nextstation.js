@@ -7,6 +7,7 @@ import { t } from "./i18n.js";
 import { cell, cellPolygon, closeZoom, largestSquare, tapOrZoom } from "./taphit.js";
 
 const U = 48; // pixels per grid cell in the viewBox
+const MARKER_GAP = 14; // a line marker's diameter (radius 6.5) and a pixel: closer ones touch
 const PAD = 1.05; // cells of margin around the station grid (labels)
 const SHADES = ["#f3ead6", "#e6ecdd", "#ece2ef", "#e2e9f1"];
 
@@ -322,11 +323,13 @@ export class NextStationBoard {
       }
       for (const [a, b] of line.sections || []) {
         const [[x1, y1], [x2, y2]] = this.segment(a, b);
-        // a diagonal's marker sits a third of the way along: two diagonals crossing in one
-        // cell share their midpoint, and their markers must not cover each other
-        const f = x1 !== x2 && y1 !== y2 ? 0.3 : 0.5;
-        const mx = x1 + (x2 - x1) * f;
-        const my = y1 + (y2 - y1) * f;
+        // a diagonal's marker sits a third of the way along (two diagonals crossing in one
+        // cell share their midpoint); a marker that would touch one already drawn (a
+        // diagonal's beside a straight's at the station they leave) slides along its section
+        const first = x1 !== x2 && y1 !== y2 ? 0.3 : 0.5;
+        const at = (f) => [x1 + (x2 - x1) * f, y1 + (y2 - y1) * f];
+        const free = ([x, y]) => markers.every(([u, v]) => Math.hypot(x - u, y - v) >= MARKER_GAP);
+        const [mx, my] = [first, 0.5, 0.7, 0.4, 0.6, 0.3, 0.65, 0.35].map(at).find(free) || at(first);
         markers.push([mx, my]);
         lg.append(s("g", { transform: `translate(${mx} ${my})`, class: "line-letter" },
           s("circle", { r: 6.5, stroke: hex }),
