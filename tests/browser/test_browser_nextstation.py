@@ -114,3 +114,45 @@ def test_the_departure_blinks_unless_reduced_motion(
             assert page.evaluate(ANIMATIONS_JS, ".blink") == blink, motion
         finally:
             page.context.close()
+
+
+MARKERS_OF_CROSSINGS_JS = """async (game) => {
+  const { NextStationBoard } = await import("/js/board-nextstation.js");
+  const board = await (await fetch(`/api/games/${game}/board`)).json();
+  const map = new NextStationBoard(board);
+  document.body.append(map.svg || map.el || map.root);
+  const colour = board.colours[0];
+  // every two links that cross at a point inside both (grid units: the links' ends)
+  const ends = (l) => [l.from || [map.station(l.a).col, map.station(l.a).row],
+                       l.to || [map.station(l.b).col, map.station(l.b).row]];
+  const side = (p, q, r) => Math.sign((q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0]));
+  const crossings = [];
+  board.links.forEach((k, i) => board.links.slice(i + 1).forEach((l) => {
+    const [p, q] = ends(k), [r, t] = ends(l);
+    if (side(p, q, r) * side(p, q, t) < 0 && side(r, t, p) * side(r, t, q) < 0) {
+      crossings.push([[k.a, k.b], [l.a, l.b]]);
+    }
+  }));
+  const near = [];
+  for (const [one, two] of crossings) {
+    map.drawLines({ [colour]: { sections: [one, two] } }, [], colour);
+    const at = [...map.layers.lines.querySelectorAll(".line-letter")].map((g) =>
+      g.getAttribute("transform").match(/[-\\d.]+/g).map(Number));
+    const gap = Math.hypot(at[0][0] - at[1][0], at[0][1] - at[1][1]);
+    if (gap < 14) near.push(`${one.join("-")} x ${two.join("-")}: ${gap.toFixed(1)}`);
+  }
+  return { pairs: crossings.length, near };
+}"""
+
+
+def test_two_sections_of_a_line_crossing_never_share_a_marker_spot(page: Page, server: str) -> None:
+    """Every pair of links the map lets cross (Paris's overhead crossings, London's none),
+    drawn as two sections of one line: their markers lie at least a marker's width apart (at
+    a crossing, two links' midpoints can be one point: the Paris whole game found two
+    markers on one spot)."""
+    page.goto(f"{server}/")
+    for game in ("paris", "london"):
+        found = page.evaluate(MARKERS_OF_CROSSINGS_JS, game)
+        assert found["near"] == [], (game, found)
+        if game == "paris":
+            assert found["pairs"] > 10, found  # the board lists its crossings
