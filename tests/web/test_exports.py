@@ -208,3 +208,20 @@ def test_a_download_needs_a_database_its_writer_process_can_open(
         with pytest.raises(RoomError) as refused:
             exports.hold()
         assert (refused.value.status, refused.value.reason) == (503, "unavailable")
+
+
+def test_a_bot_accounts_seat_is_marked_a_bot_and_named_as_any_account() -> None:
+    """A seat tied to a bot account is ``bot`` in an export (docs/exports.md), shown by name
+    only if its owner allows it, as any account; a server bot's seat names its code."""
+    from metrogames.web.exports.games import SeatFacts, identity, is_bot
+
+    secret = b"s"
+    shown = identity(secret, SeatFacts(True, None, "b1", "Robo", True, bot_account=True))
+    assert shown == {"kind": "bot", "name": "Robo", "pseudonym": None, "bot": None, "label": "Robo"}
+    hidden = identity(secret, SeatFacts(True, None, "b1", "Robo", False, bot_account=True))
+    assert hidden["kind"] == "bot" and hidden["name"] is None
+    assert str(hidden["pseudonym"]).startswith("p-") and hidden["label"] == hidden["pseudonym"]
+    person = identity(secret, SeatFacts(True, None, "a1", "Ada", True))
+    assert person["kind"] == "account" and not is_bot(SeatFacts(True, None, "a1", "Ada", True))
+    server_bot = identity(secret, SeatFacts(False, "greedy", None, None, False))
+    assert server_bot == {"kind": "bot", "name": None, "pseudonym": None, "bot": "greedy", "label": "bot:greedy"}

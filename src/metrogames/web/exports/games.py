@@ -47,28 +47,31 @@ MODES = ("online", "daily")
 @dataclass(frozen=True)
 class SeatFacts:
     """What an export shows of a seat: ``human``, the ``bot`` code playing it (or null), and
-    the ``account`` behind it, with its ``name`` and whether it is shown (``export_name``)."""
+    the ``account`` behind it, with its ``name``, whether it is shown (``export_name``) and
+    whether it is a bot account (``bot_account``: docs/web-api.md, "Bot accounts")."""
 
     human: bool
     bot: str | None
     account: str | None
     name: str | None
     export_name: bool
+    bot_account: bool = False
 
 
 def is_bot(seat: SeatFacts) -> bool:
-    """Whether the export marks ``seat`` as a bot: the one place that decides it. Today a bot
-    is a room's bot seat (``seats.human`` false; a human's seat a bot played for a while stays
-    the human's); bot accounts, when they come, are to be read here too."""
-    return not seat.human
+    """Whether the export marks ``seat`` as a bot: the one place that decides it. A bot is a
+    room's bot seat (``seats.human`` false; a human's seat a bot played for a while stays the
+    human's) or a seat tied to a bot account."""
+    return not seat.human or seat.bot_account
 
 
 def identity(secret: bytes, seat: SeatFacts) -> JsonObject:
     """A seat's ``kind`` (``bot``, ``account``, ``guest``), ``name`` (an account's, when its
     owner shows it; else null), ``pseudonym`` (an account's otherwise; else null), ``bot``
     (the bot's code, or null) and ``label``, the name in the record's ``players``: the name,
-    the pseudonym, ``bot:CODE`` or ``guest``."""
-    if is_bot(seat):
+    the pseudonym, ``bot:CODE`` or ``guest``. A bot account's seat is ``bot`` too, named or
+    pseudonymous as any account (its ``bot`` code null: it is no server bot)."""
+    if not seat.human:
         code = seat.bot or "bot"
         return {"kind": "bot", "name": None, "pseudonym": None, "bot": code, "label": f"bot:{code}"}
     if seat.account is None:
@@ -76,7 +79,8 @@ def identity(secret: bytes, seat: SeatFacts) -> JsonObject:
     name = seat.name if seat.export_name else None
     alias = None if name is not None else pseudonym(secret, seat.account)
     label = name if name is not None else alias
-    return {"kind": "account", "name": name, "pseudonym": alias, "bot": None, "label": label}
+    kind = "bot" if is_bot(seat) else "account"
+    return {"kind": kind, "name": name, "pseudonym": alias, "bot": None, "label": label}
 
 
 def rating_json(mu: float, sigma: float) -> dict[str, float]:
@@ -181,6 +185,7 @@ class MonthGames:
                 AccountRow.id,
                 AccountRow.name,
                 AccountRow.export_name,
+                AccountRow.bot,
             )
             .outerjoin(daily, daily.c.room_id == SeatRow.room_id)
             .outerjoin(AccountRow, AccountRow.id == owner)
@@ -188,8 +193,8 @@ class MonthGames:
             .order_by(SeatRow.room_id, SeatRow.seat)
         ).all()
         seats: dict[str, list[SeatFacts]] = defaultdict(list)
-        for room, human, bot, account, name, shown in rows:
-            seats[room].append(SeatFacts(human, bot, account, name, bool(shown)))
+        for room, human, bot, account, name, shown, bot_account in rows:
+            seats[room].append(SeatFacts(human, bot, account, name, bool(shown), bool(bot_account)))
         return seats
 
     def _actions(self, session: Session, ids: list[str]) -> dict[str, list[tuple[int, str]]]:
