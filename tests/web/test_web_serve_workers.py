@@ -126,7 +126,9 @@ def test_a_jobs_worker_elsewhere_takes_the_queue_s_jobs() -> None:
             await asyncio.sleep(1.0)
             worker.terminate()
             started = time.monotonic()
-            await asyncio.to_thread(worker.wait, 30)
+            # the worker runs niced (the slow lane): on a loaded machine its exit itself can
+            # take a while, but never the 120 s its job would
+            await asyncio.to_thread(worker.wait, 100)
             took = time.monotonic() - started
             long.cancel()
             await asyncio.gather(long, return_exceptions=True)
@@ -137,10 +139,10 @@ def test_a_jobs_worker_elsewhere_takes_the_queue_s_jobs() -> None:
 
     try:
         with ThreadPoolExecutor(1) as pool:
-            pid, took = pool.submit(asyncio.run, ask()).result(120)
+            pid, took = pool.submit(asyncio.run, ask()).result(200)
     finally:
         if worker.poll() is None:
             worker.kill()
             worker.wait(10)
     assert pid not in (os.getpid(), worker.pid)  # the work horse forked for the job
-    assert took < 10, took  # the 120 s job was stopped, not waited for
+    assert took < 100, took  # the 120 s job was stopped, not waited for
