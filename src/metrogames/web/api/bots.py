@@ -30,7 +30,7 @@ from metrogames.core.protocol import JsonObject
 from metrogames.games import game_names
 from metrogames.i18n import N_, msg
 from metrogames.web.accounts.bots import BotAccounts, BotAuth, games_of
-from metrogames.web.accounts.invitations import Invitations, tie_seat
+from metrogames.web.accounts.invitations import tie_seat
 from metrogames.web.api.accounts import account_of, accounts, signed_in
 from metrogames.web.api.bodies import (
     ActionBody,
@@ -41,12 +41,11 @@ from metrogames.web.api.bodies import (
     NoBody,
 )
 from metrogames.web.api.bot_streams import HEADERS, NDJSON, SSE, event_stream, game_stream
-from metrogames.web.api.common import bearer, flood, read_body, service
+from metrogames.web.api.common import bearer, events, flood, invitations, read_body, service
 from metrogames.web.api.ratings import mark_bot_account
 from metrogames.web.checks import seat_label
 from metrogames.web.daily.service import DailyService
 from metrogames.web.errors import RoomError, bad_request
-from metrogames.web.infra.events import AccountEvents
 from metrogames.web.infra.models import RoomRow, SeatRow
 from metrogames.web.infra.ratelimit import RateLimits, client_key
 from metrogames.web.rooms.access import check_host
@@ -58,18 +57,6 @@ router = APIRouter(prefix="/api")
 def bots(request: Request) -> BotAccounts:
     """The app's bot accounts."""
     found: BotAccounts = request.app.state.bots
-    return found
-
-
-def invitations(request: Request) -> Invitations:
-    """The app's invitations."""
-    found: Invitations = request.app.state.invitations
-    return found
-
-
-def events(request: Request) -> AccountEvents:
-    """The app's account events."""
-    found: AccountEvents = request.app.state.events
     return found
 
 

@@ -10,15 +10,18 @@ from __future__ import annotations
 
 from typing import Annotated, TypeVar
 
-from fastapi import Path, Request
+from fastapi import Path, Query, Request
 from pydantic import BaseModel
 
+from metrogames.games import game_names
 from metrogames.i18n import N_, Message, msg
+from metrogames.web.accounts.invitations import Invitations
 from metrogames.web.accounts.service import COOKIE
 from metrogames.web.api.bodies import MAX_SEATS, parse
 from metrogames.web.checks import hash_token
 from metrogames.web.daily.service import DailyService
-from metrogames.web.errors import RoomError
+from metrogames.web.errors import RoomError, bad_request, shown
+from metrogames.web.infra.events import AccountEvents
 from metrogames.web.infra.flood import Flood
 from metrogames.web.infra.ratelimit import RateLimits, client_key
 from metrogames.web.rooms.listeners import Origin
@@ -77,6 +80,33 @@ def service(request: Request) -> RoomService:
     """The app's room service."""
     rooms: RoomService = request.app.state.rooms
     return rooms
+
+
+def invitations(request: Request) -> Invitations:
+    """The app's invitations (a bot's challenges and people's invitations alike)."""
+    found: Invitations = request.app.state.invitations
+    return found
+
+
+def events(request: Request) -> AccountEvents:
+    """The app's account events."""
+    found: AccountEvents = request.app.state.events
+    return found
+
+
+GameFilter = Annotated[str | None, Query(max_length=64, description="only this game's rooms")]
+"""A list's ``game`` filter (the lobby, now playing): a served game's name, or none."""
+
+
+def check_game_filter(game: str | None, what: str) -> None:
+    """Refuse a ``game`` filter that names no served game.
+
+    Raises:
+        RoomError: 400 ``bad-request``: ``{what}: game: unknown game …`` with the served ones.
+    """
+    names = game_names()
+    if game is not None and game not in names:
+        raise bad_request(f"{what}: game: unknown game {shown(game)} (one of {', '.join(names)})")
 
 
 async def charge(request: Request, kind: str) -> None:

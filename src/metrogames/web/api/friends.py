@@ -27,11 +27,18 @@ from typing_extensions import TypedDict
 from metrogames.core.protocol import JsonObject
 from metrogames.i18n import N_, msg
 from metrogames.web.accounts.friends import Friends, SeatedAt, blocked_error
-from metrogames.web.accounts.invitations import Invitations
 from metrogames.web.accounts.service import Account
 from metrogames.web.api.accounts import account_of
 from metrogames.web.api.bodies import NoBody, PersonInvitationBody
-from metrogames.web.api.common import bearer, charge, claimer, read_body, service
+from metrogames.web.api.common import (
+    bearer,
+    charge,
+    claimer,
+    events,
+    invitations,
+    read_body,
+    service,
+)
 from metrogames.web.errors import RoomError
 from metrogames.web.infra.events import AccountEvents
 from metrogames.web.infra.pubsub import Inbox
@@ -66,18 +73,6 @@ class FriendsList(TypedDict):
 def friends_of(request: Request) -> Friends:
     """The app's follows and blocks."""
     found: Friends = request.app.state.friends
-    return found
-
-
-def invitations(request: Request) -> Invitations:
-    """The app's invitations."""
-    found: Invitations = request.app.state.invitations
-    return found
-
-
-def events(request: Request) -> AccountEvents:
-    """The app's account events."""
-    found: AccountEvents = request.app.state.events
     return found
 
 

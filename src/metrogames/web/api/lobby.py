@@ -16,12 +16,10 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import StreamingResponse
 from starlette.background import BackgroundTask
 
-from metrogames.games import game_names
 from metrogames.i18n import N_
 from metrogames.web.api.accounts import signed_in
 from metrogames.web.api.bodies import MAX_SEATS
-from metrogames.web.api.common import charge
-from metrogames.web.errors import bad_request, shown
+from metrogames.web.api.common import GameFilter, charge, check_game_filter
 from metrogames.web.infra.ratelimit import RateLimits
 from metrogames.web.infra.sockets import SocketCap
 from metrogames.web.lobby import stream as sse
@@ -29,7 +27,6 @@ from metrogames.web.lobby.entries import MAX_ROOMS, Lobby, matches
 from metrogames.web.lobby.hub import Lobby as LobbyHub
 
 router = APIRouter(prefix="/api")
-GameFilter = Annotated[str | None, Query(max_length=64, description="only this game's rooms")]
 PlayersFilter = Annotated[
     int | None, Query(ge=1, le=MAX_SEATS, description="only rooms of this many seats")
 ]
@@ -47,9 +44,7 @@ async def check_request(request: Request, game: str | None) -> None:
     Raises:
         RoomError: 400 ``bad-request`` naming the game; 429 ``rate-limited``.
     """
-    names = game_names()
-    if game is not None and game not in names:
-        raise bad_request(f"the lobby: game: unknown game {shown(game)} (one of {', '.join(names)})")
+    check_game_filter(game, "the lobby")
     await charge(request, "lobby")
     account = await signed_in(request)
     if account is not None:

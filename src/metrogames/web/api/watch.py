@@ -16,16 +16,13 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import StreamingResponse
 from starlette.background import BackgroundTask
 
-from metrogames.games import game_names
-from metrogames.web.api.common import charge
-from metrogames.web.errors import bad_request, shown
+from metrogames.web.api.common import GameFilter, charge, check_game_filter
 from metrogames.web.infra.sockets import SocketCap
 from metrogames.web.lobby import stream as sse
 from metrogames.web.watch.entries import MAX_SHOWN, NowPlaying, ranked
 from metrogames.web.watch.hub import Watch
 
 router = APIRouter(prefix="/api")
-GameFilter = Annotated[str | None, Query(max_length=64, description="only this game's rooms")]
 Limit = Annotated[int, Query(ge=1, le=MAX_SHOWN, description="the most games per ranking")]
 
 
@@ -41,11 +38,7 @@ async def check_request(request: Request, game: str | None) -> None:
     Raises:
         RoomError: 400 ``bad-request`` naming the game; 429 ``rate-limited``.
     """
-    names = game_names()
-    if game is not None and game not in names:
-        raise bad_request(
-            f"now playing: game: unknown game {shown(game)} (one of {', '.join(names)})"
-        )
+    check_game_filter(game, "now playing")
     await charge(request, "watch")
 
 
