@@ -9,7 +9,7 @@ in, to another person's account, pushed at once to the invitee's open pages thro
 account events (:mod:`~metrogames.web.infra.events`, the worker's pub/sub hub: any worker).
 Whether a followed account is online and playing comes from the room core: the seats it
 holds in online rooms not over (the database) and whether one of them has a socket open on
-any worker (:meth:`~metrogames.web.rooms.sync.RoomSync.connected_anywhere`).
+any worker (:meth:`~metrogames.web.rooms.sync.RoomSync.connected_among`).
 """
 
 from __future__ import annotations
@@ -90,11 +90,12 @@ async def checked(request: Request) -> Account:
 
 
 # -- follows and blocks -----------------------------------------------------------------------
-async def _presence(request: Request, seats: list[SeatedAt]) -> tuple[bool, str | None]:
-    sync = service(request).sync
+def _presence(seats: list[SeatedAt], connected: set[tuple[str, int]]) -> tuple[bool, str | None]:
+    """Whether any of ``seats`` is ``connected`` (online), and the game of the newest playing
+    one of them."""
     online, playing = False, None
     for seat in seats:
-        if await sync.connected_anywhere(seat["room"], seat["seat"]):
+        if (seat["room"], seat["seat"]) in connected:
             online = True
             if seat["status"] == "playing" and playing is None:
                 playing = seat["game"]
@@ -109,9 +110,12 @@ async def get_friends(request: Request) -> FriendsList:
     friends = friends_of(request)
     following = await asyncio.to_thread(friends.following, account.id)
     seated = await asyncio.to_thread(friends.seated, [i for i, _ in following])
+    connected = await service(request).sync.connected_among(
+        (seat["room"], seat["seat"]) for seats in seated.values() for seat in seats
+    )
     shown: list[Followed] = []
     for followed, name in following:
-        online, playing = await _presence(request, seated[followed])
+        online, playing = _presence(seated[followed], connected)
         shown.append({"name": name, "online": online, "playing": playing})
     blocked = await asyncio.to_thread(friends.blocked, account.id)
     return {"following": shown, "blocked": blocked}

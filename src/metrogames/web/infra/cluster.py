@@ -199,14 +199,38 @@ class Cluster:
         counts above 0); empty when Redis fails.
 
         Raises nothing: a Redis failure is logged."""
-        try:
-            counts = await self.redis.hgetall(_presence_key(room))
-        except (RedisError, OSError) as exc:
-            self._warn("reading a room's presence", exc)
+        return (await self.presence_of([room])).get(room, {})
+
+    async def presence_of(self, rooms: Sequence[str]) -> dict[str, dict[str, Counter[int]]]:
+        """:meth:`presence` for each of ``rooms`` (room -> worker -> seat -> count; rooms no
+        other live worker holds a socket on are left out), in one round trip for the counts
+        and one for the workers, whatever the number of rooms; empty when Redis fails.
+
+        Raises nothing: a Redis failure is logged."""
+        hashes = await self._presence_hashes(rooms, "reading the rooms' presence")
+        held = {room: self._held(fields.items()) for room, fields in hashes.items()}
+        live = await self.live({w for by in held.values() for w in by})
+        if live is None:
             return {}
-        held = self._held(counts.items())
-        live = await self.live(held)
-        return {w: seats for w, seats in held.items() if live is not None and w in live}
+        found = {room: {w: s for w, s in by.items() if w in live} for room, by in held.items()}
+        return {room: by for room, by in found.items() if by}
+
+    async def _presence_hashes(
+        self, rooms: Sequence[str], doing: str
+    ) -> dict[str, dict[bytes | str, bytes | str]]:
+        """The presence hashes of ``rooms`` in one pipelined round trip (empty when Redis
+        fails: logged as ``doing``)."""
+        if not rooms:
+            return {}
+        try:
+            pipe = self.redis.pipeline(transaction=False)
+            for room in rooms:
+                pipe.hgetall(_presence_key(room))
+            hashes = await pipe.execute()
+        except (RedisError, OSError) as exc:
+            self._warn(doing, exc)
+            return {}
+        return dict(zip(rooms, hashes, strict=True))
 
     async def opening(self, room: str) -> tuple[str | None, dict[str, Counter[int]]]:
         """What a worker loading ``room`` needs of Redis, in one round trip: the room's
@@ -228,7 +252,7 @@ class Cluster:
         0: worker -> seat -> count."""
         held: dict[str, Counter[int]] = {}
         for field, count in counts:
-            text = field.decode() if isinstance(field, bytes) else field
+            text = field.decode() if isinstance(field, bytes) else str(field)
             worker, _, seat = text.partition(":")
             if worker != self.worker and int(count) > 0:
                 held.setdefault(worker, Counter())[int(seat)] = int(count)
@@ -261,18 +285,9 @@ class Cluster:
         trip for the counts and one for the workers; empty when Redis fails.
 
         Raises nothing: a Redis failure is logged."""
-        if not rooms:
-            return {}
-        try:
-            pipe = self.redis.pipeline(transaction=False)
-            for room in rooms:
-                pipe.hgetall(_presence_key(room))
-            hashes = await pipe.execute()
-        except (RedisError, OSError) as exc:
-            self._warn("reading the rooms' spectators", exc)
-            return {}
+        hashes = await self._presence_hashes(rooms, "reading the rooms' spectators")
         counts: dict[str, dict[str, int]] = {}
-        for room, fields in zip(rooms, hashes, strict=True):
+        for room, fields in hashes.items():
             for field, count in fields.items():
                 text = field.decode() if isinstance(field, bytes) else str(field)
                 worker, _, seat = text.partition(":")

@@ -24,7 +24,7 @@ import dataclasses
 import json
 import logging
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 
 from metrogames.web.infra.cluster import Cluster
 from metrogames.web.rooms.changes import Change, apply_change, replayed
@@ -228,6 +228,21 @@ class RoomSync:
             return False
         held = await self.cluster.presence(room)
         return any(seats[seat] > 0 for seats in held.values())
+
+    async def connected_among(self, seats: Iterable[tuple[str, int]]) -> set[tuple[str, int]]:
+        """Which of ``seats`` (room, seat) have a socket open on any worker, as
+        :meth:`connected_anywhere` for each but with at most two Redis round trips for them
+        all (:meth:`~metrogames.web.infra.cluster.Cluster.presence_of`)."""
+        wanted = set(seats)
+        here = {(r, s) for r, s in wanted if r in self.tables and seat_connected(self.tables[r], s)}
+        rest = sorted({r for r, _ in wanted - here})
+        if self.cluster is None or not rest:
+            return here
+        held = await self.cluster.presence_of(rest)
+        elsewhere = {
+            (r, s) for r, s in wanted - here if any(by[s] > 0 for by in held.get(r, {}).values())
+        }
+        return here | elsewhere
 
     def presence_changed(self, room: str, worker: str, seat: int, count: int) -> None:
         """Another worker (``worker``) holds ``count`` sockets on ``room``'s ``seat`` from now
