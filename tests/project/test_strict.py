@@ -274,6 +274,55 @@ def test_the_any_and_dict_finders_see_them() -> None:
     assert dict_narrowings(source) == [5]
 
 
+INFRA_MAY_IMPORT = {"errors", "checks", "infra"}
+"""What ``web/infra/`` (migrations included) may import of the web table: infrastructure knows
+no room and no feature (``docs/architecture.md``, "Inside the web table"); the job functions
+that run the features' computations are above both (``web/work.py``), given to it by the app."""
+
+
+def web_imports(source: str, package: str) -> list[tuple[int, str]]:
+    """``(line, part)`` for each import of ``metrogames.web.<part>`` in ``source``, a module of
+    the package ``package`` (dotted: its relative imports resolved), function-level and
+    ``TYPE_CHECKING`` ones included."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            within = len(module.split(".")) > 2  # the part is the module's, else each name's
+            names = [module] if within else [f"{module}.{a.name}" for a in node.names]
+        for name in names:
+            parts = name.split(".")
+            if parts[:2] == ["metrogames", "web"] and len(parts) > 2:
+                out.append((node.lineno, parts[2]))
+    return out
+
+
+def test_the_web_tables_infrastructure_imports_no_feature_and_no_room() -> None:
+    wrong = []
+    for rel, path in python_sources("web/infra"):
+        package = ".".join(["metrogames", *Path(rel).parent.parts])
+        for line, part in web_imports(path.read_text("utf-8"), package):
+            if part not in INFRA_MAY_IMPORT:
+                wrong.append(f"{rel}:{line}: imports web.{part}")
+    assert not wrong, wrong
+    assert any(rel.startswith("web/infra/migrations/versions/") for rel, _ in python_sources("web/infra"))
+
+
+def test_the_web_import_finder_sees_absolute_relative_and_lazy_imports() -> None:
+    source = (
+        "from metrogames.web.rooms.replays import replay_text\nimport metrogames.web.daily.deal\n"
+        "from metrogames.web.infra import metrics\nfrom ... import errors\nfrom ...accounts import names\n"
+        "def f():\n    from metrogames.web import work\nimport metrogames.web\n"
+    )
+    assert web_imports(source, "metrogames.web.infra.jobs") == [
+        (1, "rooms"), (2, "daily"), (3, "infra"), (4, "errors"), (5, "accounts"), (7, "work")
+    ]
+
+
 JS_MAX_LINES = 600
 """A browser module's most lines, as for the web table's Python modules (issue 22, item 1):
 past it a module is split by concern (daily.js: the home page's cards and the day's game;
