@@ -157,7 +157,7 @@ JOBS: dict[str, Callable[..., JobValue]] = {
     "probe": probe,
 }
 """The job functions by kind, each of its own kind's payload (``...``: which payload a
-function takes is its kind's, checked where the job is asked for: :meth:`.service.Jobs.run`)."""
+function takes is its kind's, checked where the job is asked for: :meth:`metrogames.web.infra.jobs.service.Jobs.run`)."""
 
 
 
