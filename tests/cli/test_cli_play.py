@@ -295,6 +295,6 @@ def test_hint_shows_the_coachs_best_three_moves_and_rates_the_move_typed(tmp_pat
 
     data = expected.to_json(view, 0)
     console2, buf2 = _console()
-    console2.print(hints_text(hints_from_json(data), 1))  # type: ignore[arg-type]
+    console2.print(hints_text(hints_from_json(data), 1))
     assert buf2.getvalue().strip() in text
     assert "Game stopped." in text

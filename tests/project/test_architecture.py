@@ -199,18 +199,6 @@ def test_the_cycle_finder_sees_lazy_imports_not_type_checking_ones(tmp_path: Pat
 
 
 WEB = PACKAGE / "web"
-WEB_EXCEPTIONS = {
-    "infra/jobs/work.py": {
-        "metrogames.web.rooms.replays",
-        "metrogames.web.rooms.analyses",
-        "metrogames.web.daily.deal",
-        "metrogames.web.daily.open_deals",
-    }
-}
-"""The one module the web table's layers let import upwards: the code the job processes run
-imports the pure computations it runs (``docs/architecture.md``, "Inside the web table")."""
-
-
 def web_allowed() -> dict[str, set[str]]:
     """The table of ``docs/architecture.md``, "Inside the web table": web part -> the web
     parts it may import."""
@@ -247,7 +235,7 @@ def test_every_import_inside_the_web_table_is_allowed() -> None:
             continue
         rel = path.relative_to(WEB).as_posix()
         for line, name in imports(path):
-            if not name.startswith("metrogames.web.") or name in WEB_EXCEPTIONS.get(rel, set()):
+            if not name.startswith("metrogames.web."):
                 continue
             target = name.split(".")[2]
             if target != part and target not in table[part]:

@@ -72,8 +72,9 @@ def job_workers(url: str, play: int = 1, slow: int = 1) -> Iterator[list[Any]]:
     """RQ job workers of the ``play`` and ``slow`` lanes on the test Redis server (processes
     of their own, as ``serve --workers N`` starts them), stopped at the end."""
     from metrogames.web.infra.jobs.worker import start_workers, stop_workers
+    from metrogames.web.work import WORK
 
-    processes = start_workers(url, {"play": play, "slow": slow})
+    processes = start_workers(url, {"play": play, "slow": slow}, WORK)
     try:
         yield processes
     finally:

@@ -1,4 +1,4 @@
-"""Job processes run behind the serving processes (``web/infra/jobs/work.py``
+"""Job processes run behind the serving processes (``web/infra/jobs/process.py``
 ``lower_priority``, ``pin``, ``kinds.NICE``; issue "Hardened", fault 2: moves' p99 must not move when
 heavy work is requested): a lane's processes are niced and on the batch scheduling policy."""
 
@@ -12,14 +12,15 @@ import pytest
 from pydantic import ValidationError
 
 from metrogames.web.infra.config import Settings, cpu_list
-from metrogames.web.infra.jobs import work
+from metrogames.web.infra.jobs import process
 from metrogames.web.infra.jobs.kinds import KINDS, NICE
 from metrogames.web.infra.jobs.pool import LocalBackend
+from metrogames.web.work import WORK
 from support.web import run_async
 
 
 def _lowered(nice: int) -> tuple[int, int]:
-    work.lower_priority(nice)
+    process.lower_priority(nice)
     return os.nice(0), os.sched_getscheduler(0)
 
 
@@ -44,7 +45,7 @@ def test_a_lanes_processes_keep_to_the_job_cpus() -> None:
     others are the serving processes'); the serving process keeps every CPU it had."""
     mine = os.sched_getaffinity(0)
     chosen = max(mine)
-    backend = LocalBackend({"slow": 1}, 4, cpus=str(chosen))
+    backend = LocalBackend({"slow": 1}, 4, WORK, cpus=str(chosen))
     lane = backend.lanes["slow"]
     lane.warm()
     assert lane.warmed is not None

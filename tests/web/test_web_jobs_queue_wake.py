@@ -17,6 +17,7 @@ from metrogames.web.infra.jobs import queue as job_queue
 from metrogames.web.infra.jobs.entry import DONE, result_key
 from metrogames.web.infra.jobs.kinds import KINDS, Job
 from metrogames.web.infra.jobs.queue import QueueBackend
+from metrogames.web.work import WORK
 from support.two_workers import redis_url
 from support.web import run_async
 
@@ -30,7 +31,7 @@ def test_an_answer_announced_while_the_job_is_claimed_wakes_its_wait(
 
     async def scenario() -> object:
         client = Redis.from_url(url)
-        backend = QueueBackend(url, client, bound=10)
+        backend = QueueBackend(url, client, bound=10, work=WORK)
 
         async def found_running_then_finished(job: Job) -> bool:
             # another worker's RQ job computes the key; it finishes now, before the wait starts

@@ -111,6 +111,7 @@ def test_a_jobs_worker_elsewhere_takes_the_queue_s_jobs() -> None:
     from metrogames.web.infra.cluster import connect
     from metrogames.web.infra.config import Settings
     from metrogames.web.infra.jobs.service import Jobs
+    from metrogames.web.work import WORK
     from support.two_workers import redis_url
 
     url = redis_url()
@@ -119,7 +120,7 @@ def test_a_jobs_worker_elsewhere_takes_the_queue_s_jobs() -> None:
 
     async def ask() -> tuple[int, float]:
         client = connect(url)
-        jobs = Jobs(Settings(redis_url=url), client)
+        jobs = Jobs(Settings(redis_url=url), WORK, client)
         try:
             pid = await jobs.run("probe", {"seconds": 0})
             long = asyncio.ensure_future(jobs.run("probe", {"seconds": 120}))

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from metrogames.core.protocol import is_object
+from metrogames.core.protocol import JsonObject, is_object
 
 FORMAT = "metrogames-value"
 FORMAT_VERSION = 1
@@ -62,7 +62,7 @@ class ValueModel:
     b1: Array
     w2: Array
     b2: Array
-    training: dict[str, Any] = field(default_factory=dict)
+    training: JsonObject = field(default_factory=dict)
 
     @property
     def hidden(self) -> int:
@@ -88,7 +88,7 @@ class ValueModel:
             digest.update(np.ascontiguousarray(getattr(self, name), dtype=np.float64).tobytes())
         return digest.hexdigest()
 
-    def header(self) -> dict[str, Any]:
+    def header(self) -> JsonObject:
         """The JSON header of the weights file."""
         return {
             "format": FORMAT,
@@ -104,7 +104,9 @@ class ValueModel:
     def save(self, path: Path) -> None:
         """Write the weights file ``path`` (``.npz``; written whole, then renamed)."""
         tmp = path.with_name(path.name + ".tmp.npz")
-        arrays: dict[str, Any] = {"header": np.array(json.dumps(self.header(), sort_keys=True))}
+        arrays: dict[str, Any] = {  # Any: np.savez types **arrays as its allow_pickle flag too
+            "header": np.array(json.dumps(self.header(), sort_keys=True))
+        }
         arrays.update(self.arrays())
         np.savez(tmp, **arrays)
         tmp.replace(path)

@@ -133,7 +133,7 @@ class Progress:
 def save_checkpoint(path: Path, config: TrainConfig, progress: Progress) -> None:
     """Write ``progress`` of the run ``config`` to the checkpoint ``path`` (whole, then
     renamed)."""
-    arrays: dict[str, Any] = {
+    arrays: dict[str, Any] = {  # Any: as ValueModel.save's (np.savez's **arrays)
         "config": np.array(json.dumps(asdict(config), sort_keys=True)),
         "games_done": np.array(progress.games_done),
         "x": np.array(progress.x, dtype=np.float64).reshape(len(progress.x), -1),

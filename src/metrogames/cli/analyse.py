@@ -3,7 +3,7 @@ its caveat, and the costliest turns (``docs/notation.md``, "Analysis")."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import NotRequired, TypedDict, cast
 
 from rich.columns import Columns
 from rich.console import Console
@@ -15,7 +15,55 @@ from metrogames.cli.render import renderer_for
 from metrogames.games import game_type
 
 
-def turn_text(turn: dict[str, Any]) -> str:
+class TurnDoc(TypedDict):
+    """A costly turn of the analysis document: where (``round``, ``turn``, ``card`` when the
+    game gives them, else the ``step``), the moves and their estimates."""
+
+    step: int
+    round: NotRequired[int]
+    turn: NotRequired[int]
+    card: NotRequired[str]
+    played: str
+    better: str
+    loss: float
+    played_estimate: float
+    better_estimate: float
+
+
+class BestDoc(TypedDict):
+    """The best line found: its ``score`` and ``gain`` over the player's."""
+
+    score: int
+    gain: int
+
+
+class SearchDoc(TypedDict):
+    """The search's budget and counts."""
+
+    budget: str
+    width: int
+    coach_playouts: int
+    seed: int
+    states: int
+    completions: int
+
+
+class AnalysisDoc(TypedDict):
+    """What the text reads of the ``analyse --json`` document (``docs/notation.md``,
+    "Analysis"), as :meth:`~metrogames.bots.analysis.Analysis.to_json` builds it."""
+
+    game: str
+    player: str
+    score: int
+    best_found: BestDoc
+    upper_bound: dict[str, int] | None
+    costly_turns: list[TurnDoc]
+    decisions: int
+    estimated_loss: float
+    search: SearchDoc
+
+
+def turn_text(turn: TurnDoc) -> str:
     """``round 2, turn 5 (street-circle): played F4-H6, better C6-E6 — 9.6 points lost
     (estimates 106.4 and 116.0)``; the where-part holds what the game gives."""
     parts = []
@@ -40,7 +88,7 @@ def turn_text(turn: dict[str, Any]) -> str:
 
 def print_analysis(console: Console, analysis: Analysis) -> None:
     """Print ``analysis`` for people (the JSON document's content, maps drawn)."""
-    doc: dict[str, Any] = analysis.to_json()
+    doc = cast(AnalysisDoc, analysis.to_json())  # its document, built by the same package
     best = doc["best_found"]
     kind = game_type(doc["game"])
     renderer = renderer_for(kind)

@@ -38,7 +38,7 @@ app = typer.Typer(
 )
 
 
-def console_for(**options: Any) -> Console:
+def console_for(**options: Any) -> Console:  # Any: rich's Console keyword arguments, passed on
     """A Rich console (``options``: :class:`rich.console.Console`'s) for a command's output: in
     a terminal, sentences wrap between words at its width (a map is cut at its edge instead:
     ``render.canvas.Fitted``); into a pipe or a file, each printed line stays one line, for

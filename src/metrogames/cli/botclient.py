@@ -19,12 +19,56 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from typing import Any
+from typing import NotRequired, TypedDict, cast
 
 from metrogames.bots.base import make_bot
+from metrogames.core.protocol import JsonObject, JsonValue, is_object
 from metrogames.games import game_from_options
 
 log = logging.getLogger("metrogames.botclient")
+
+
+class Invitation(TypedDict):
+    """What the client reads of a challenge's invitation: its ``id`` and ``game``."""
+
+    id: str
+    game: str
+
+
+class BotEvent(TypedDict):
+    """What the client reads of the bot's event stream (``docs/web-api.md``, "Bot
+    accounts"): the ``type``, a challenge's ``invitation``, a game's ``room``."""
+
+    type: str
+    invitation: NotRequired[Invitation]
+    room: NotRequired[str]
+
+
+class ShownView(TypedDict):
+    """What the client reads of a game stream's view: ``status``, the seats ``to_move``, the
+    ``step``."""
+
+    status: str
+    to_move: list[int]
+    step: int
+
+
+class Position(TypedDict):
+    """The seat's position in a game stream's event: its ``seat``, the game, its player count
+    and options, the position ``snapshot`` (``docs/notation.md``)."""
+
+    seat: int
+    game: str
+    players: int
+    options: JsonObject
+    snapshot: str
+
+
+class GameEvent(TypedDict):
+    """A game stream's event: the seat's ``view`` and ``position``."""
+
+    view: ShownView
+    position: Position
 
 
 class BotClient:
@@ -48,7 +92,7 @@ class BotClient:
             headers["Content-Type"] = "application/json"
         return urllib.request.Request(self.server + path, data, headers, method=method)
 
-    def call(self, method: str, path: str, body: object = None) -> Any:
+    def call(self, method: str, path: str, body: object = None) -> JsonValue:
         """One API call; its JSON answer (``None`` for an empty one).
 
         Raises:
@@ -58,7 +102,7 @@ class BotClient:
             text = answer.read()
         return json.loads(text) if text else None
 
-    def stream(self, path: str) -> Iterator[dict[str, Any]]:
+    def stream(self, path: str) -> Iterator[JsonObject]:
         """The events of an NDJSON stream (keep-alive lines skipped) until it ends."""
         with urllib.request.urlopen(self._request("GET", path), timeout=60) as answer:
             for raw in answer:
@@ -67,8 +111,13 @@ class BotClient:
 
     def run(self) -> None:
         """Follow the event stream until ``games`` games have ended (or forever)."""
-        declared = set(self.call("GET", "/api/bot/account")["games"])
-        for event in self.stream("/api/bot/events"):
+        account = self.call("GET", "/api/bot/account")
+        games = account.get("games") if is_object(account) else None
+        if not isinstance(games, list):
+            raise ValueError(f"the server's bot account lists no games: {account!r}")
+        declared = set(games)
+        for data in self.stream("/api/bot/events"):
+            event = cast(BotEvent, data)  # the API's event (a field missing: a KeyError)
             kind = event.get("type")
             if kind == "challenge":
                 invitation = event["invitation"]
@@ -92,7 +141,8 @@ class BotClient:
     def play(self, room: str) -> None:
         """Play ``room`` from its game stream until the game is over."""
         bot = make_bot(self.level, seed=int(time.time() * 1000) % 2**31)
-        for event in self.stream(f"/api/bot/games/{room}/stream"):
+        for data in self.stream(f"/api/bot/games/{room}/stream"):
+            event = cast(GameEvent, data)  # the API's event (a field missing: a KeyError)
             view, position = event["view"], event["position"]
             if view["status"] == "finished":
                 return

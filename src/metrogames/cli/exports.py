@@ -8,15 +8,15 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from metrogames.core.errors import RecordError
-from metrogames.core.protocol import JsonValue
+from metrogames.core.protocol import JsonObject, JsonValue, is_object
 from metrogames.i18n import verbatim
 from metrogames.web.exports.fileformat import ExportError, read_export
 
 
-def _read(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+def _read(path: Path) -> Iterator[tuple[int, JsonObject]]:
     """:func:`read_export`, its refusals as :class:`RecordError` (the command's error)."""
     try:
         yield from read_export(path)
@@ -54,7 +54,31 @@ class Group:
     bot_wins: int = 0
 
 
-def export_stats(path: Path) -> dict[str, Any]:
+class GroupStats(TypedDict):
+    """One (game, mode, player count) of :func:`export_stats`."""
+
+    game: str
+    mode: str
+    players: int
+    games: int
+    rated: int
+    mean_score: float | None
+    bot_seats: int
+    bot_wins: int
+
+
+class ExportStats(TypedDict):
+    """What :func:`export_stats` gives."""
+
+    file: str
+    month: JsonValue
+    complete: JsonValue
+    games: int
+    groups: list[GroupStats]
+    kinds: dict[str, int]
+
+
+def export_stats(path: Path) -> ExportStats:
     """``{"file", "month", "complete", "games", "groups": [{"game", "mode", "players",
     "games", "rated", "mean_score", "bot_seats", "bot_wins"}], "kinds": {kind: seats}}`` of
     the export at ``path`` (``mean_score``: over every seat; ``bot_wins``: bot seats among
@@ -63,7 +87,7 @@ def export_stats(path: Path) -> dict[str, Any]:
     Raises:
         RecordError: as :func:`export_records`.
     """
-    header: dict[str, Any] = {}
+    header: JsonObject = {}
     groups: dict[tuple[str, str, int], Group] = defaultdict(Group)
     kinds: Counter[str] = Counter()
     total = 0
@@ -71,7 +95,8 @@ def export_stats(path: Path) -> dict[str, Any]:
         if number == 1:
             header = document
             continue
-        seats = document.get("seats") or []
+        listed = document.get("seats")
+        seats = [seat for seat in listed if is_object(seat)] if isinstance(listed, list) else []
         group = groups[(str(document.get("game")), str(document.get("mode")), len(seats))]
         group.games += 1
         group.rated += bool(document.get("rated"))
@@ -79,7 +104,8 @@ def export_stats(path: Path) -> dict[str, Any]:
         for seat in seats:
             kinds[str(seat.get("kind"))] += 1
             group.seats += 1
-            group.score_sum += float(seat.get("score") or 0)
+            score = seat.get("score")
+            group.score_sum += float(score) if isinstance(score, int | float) else 0.0
             if seat.get("kind") == "bot":
                 group.bot_seats += 1
                 group.bot_wins += bool(seat.get("winner"))

@@ -8,8 +8,7 @@ probability in Metro); with several players the other one follows in brackets.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -18,7 +17,7 @@ from metrogames.bots.coach import Hint, Hints, hints
 from metrogames.cli.lang import _, decimal, ntr, tr
 from metrogames.cli.prompt import refusal_text
 from metrogames.core.errors import IllegalActionError, NotationError
-from metrogames.core.protocol import Action, State
+from metrogames.core.protocol import Action, CoachFigure, State
 from metrogames.i18n import N_
 
 HINT_WORD = "hint"
@@ -55,7 +54,11 @@ def hints_text(found: Hints, players: int) -> RenderableType:
     return Group(*lines)
 
 
-def hints_from_json(data: dict[str, Any]) -> Hints:
+FIGURES: dict[str, CoachFigure] = {"score": "score", "win": "win"}
+"""The coach's figures by name (``GameType.coach_figure``)."""
+
+
+def hints_from_json(data: Mapping[str, object]) -> Hints:
     """The coach's answer from the server's JSON (``docs/web-api.md``, the hint endpoint;
     the actions stay JSON).
 
@@ -63,15 +66,24 @@ def hints_from_json(data: dict[str, Any]) -> Hints:
         KeyError, TypeError, ValueError: not such an answer.
     """
 
-    def hint(item: dict[str, Any]) -> Hint:
-        score, win = float(item["score"]), float(item["win"])
-        return Hint(item["action"], str(item["text"]), score, win, int(item["playouts"]))
+    def hint(item: object) -> Hint:
+        if not isinstance(item, Mapping):
+            raise TypeError(f"a move is an object, not {item!r}")
+        score, win, playouts = item["score"], item["win"], item["playouts"]
+        if not isinstance(score, int | float) or not isinstance(win, int | float):
+            raise TypeError("a move's score and win are numbers")
+        if not isinstance(playouts, int):
+            raise TypeError("a move's playouts are a whole number")
+        return Hint(item["action"], str(item["text"]), float(score), float(win), playouts)
 
-    figure = data["figure"]
-    if figure not in ("score", "win"):
+    figure, moves = data["figure"], data["moves"]
+    chosen = FIGURES.get(figure) if isinstance(figure, str) else None
+    if chosen is None:
         raise ValueError(f"unknown figure {figure!r}")
+    if not isinstance(moves, list):
+        raise TypeError("moves are a list")
     about = data.get("about")
-    return Hints(figure, [hint(m) for m in data["moves"]], None if about is None else hint(about))
+    return Hints(chosen, [hint(m) for m in moves], None if about is None else hint(about))
 
 
 def hint_command(

@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from metrogames.core.capabilities import Boards, MapChecks
 from metrogames.core.protocol import JsonObject, JsonValue
@@ -98,7 +97,7 @@ def family_games(game: str) -> list[str]:
 
 
 def map_rows(
-    game: str, data: Any, levels: Sequence[str], seeds: range, workers: int
+    game: str, data: JsonValue, levels: Sequence[str], seeds: range, workers: int
 ) -> list[Row]:
     """The report's rows: the map, then each family game, each at every level."""
     rows = [play_row("this map", game, {"map": data}, level, seeds, workers) for level in levels]

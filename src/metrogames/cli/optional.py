@@ -32,7 +32,7 @@ def optional_value_command(defaults: dict[str, str]) -> type[typer.core.TyperCom
     ``defaults`` (``{"--ray": "local"}``) takes its stand-in value when given bare."""
 
     class OptionalValueCommand(typer.core.TyperCommand):
-        def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        def parse_args(self, ctx: Any, args: list[str]) -> list[str]:  # Any: typer._click's
             return super().parse_args(ctx, fill_optional_values(list(args), defaults))
 
     return OptionalValueCommand

@@ -86,12 +86,12 @@ def rules_help() -> str:
     return f"A named rule set, adjusted by the other option flags{listed}."
 
 
-def flag_params() -> list[Any]:
+def flag_params() -> list[Any]:  # Any: Typer's private Click's Parameter (typer._click)
     """Typer's (Click) options for :func:`option_flags` and ``--rules`` (each ``str | None``),
     built by Typer itself from a signature, so they read and show like the commands' own."""
     decls = [(PARAM_PREFIX + f.option, f.flag, f.help) for f in option_flags()]
     decls.append((PARAM_PREFIX + RULES, "--rules", rules_help()))
-    stub: Any = lambda **_: None  # noqa: E731 - only its signature is read
+    stub: Any = lambda **_: None  # noqa: E731 - read for its __signature__ (no type has one)
     stub.__signature__ = inspect.Signature(
         [
             inspect.Parameter(
@@ -118,14 +118,14 @@ def game_options_command(
     would shadow one of the command's own options is left out."""
 
     class GameOptionsCommand(base):  # type: ignore[valid-type, misc]
-        def get_params(self, ctx: typer.Context) -> list[Any]:
+        def get_params(self, ctx: typer.Context) -> list[Any]:  # Any: as flag_params'
             params: list[Any] = super().get_params(ctx)
             taken = {opt for p in params for opt in p.opts}
             extra = [p for p in flag_params() if not taken & set(p.opts)]
             at = next(i for i, p in enumerate(params) if p.name == before)
             return params[:at] + extra + params[at:]
 
-        def invoke(self, ctx: typer.Context) -> Any:
+        def invoke(self, ctx: typer.Context) -> object:
             ctx.meta[GIVEN] = {
                 key.removeprefix(PARAM_PREFIX): ctx.params.pop(key)
                 for key in [k for k in ctx.params if k.startswith(PARAM_PREFIX)]

@@ -22,7 +22,7 @@ per seat and change, asks :func:`presented`, answered once per class.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, Self, runtime_checkable
 
 from typing_extensions import TypeIs
 
@@ -254,7 +254,7 @@ class ValueFeatured(Protocol):
         :meth:`value_features` (the same for every state of a game)."""
         ...
 
-    def open_deal(self, seat: int, rng: Rng) -> Any:
+    def open_deal(self, seat: int, rng: Rng) -> Self:
         """A playable state (of the same class) consistent with ``state.view(seat)`` in which
         every card or tile still unknown to ``seat`` is a chance event, so that
         ``chance_outcomes()`` are the exact distribution ``seat`` faces; what ``seat`` may not
@@ -285,7 +285,7 @@ class GreedyGains(Protocol):
     it, each action is applied to a clone and the scores compared.
     """
 
-    def greedy_gains(self, player: int, actions: Sequence[Any]) -> list[int]:
+    def greedy_gains(self, player: int, actions: Sequence[Any]) -> list[int]:  # its own actions
         """Per action of ``actions`` (legal for ``player``, who is to move), in points:
         ``player``'s gain in :meth:`~metrogames.core.protocol.State.scores` were the action
         applied now, minus the best other player's gain (0 alone) — exactly what applying it

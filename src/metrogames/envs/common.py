@@ -8,14 +8,25 @@ from __future__ import annotations
 import functools
 import importlib
 import operator
-from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
+from typing import TYPE_CHECKING, Literal, Protocol, TypedDict, cast
 
 import numpy as np
 
 from metrogames.core.capabilities import Boards, Observable
 from metrogames.core.errors import IllegalActionError, Where
-from metrogames.core.protocol import CHANCE, Action, Game, State
+from metrogames.core.protocol import CHANCE, Action, Game, JsonObject, State
 from metrogames.games import game_engine, game_type
+
+Info = dict[str, object]
+"""An environment's info dict (Gymnasium's and PettingZoo's): each environment says its keys."""
+
+
+class MaskedObservation(TypedDict):
+    """A PettingZoo agent's observation: the encoded view (one flat array, or the named fields)
+    and the mask of its legal actions (``int8``, one per dense index)."""
+
+    observation: np.ndarray | dict[str, np.ndarray]
+    action_mask: np.ndarray
 
 if TYPE_CHECKING:
     from gymnasium import spaces  # the rl extra: the encoders import it
@@ -74,7 +85,7 @@ def encoder_for(game: Game[Action]) -> Encoder | None:
     return encoder
 
 
-def encoder_facts(game: Game[Action]) -> tuple[dict[str, Any], tuple[int, int]]:
+def encoder_facts(game: Game[Action]) -> tuple[JsonObject, tuple[int, int]]:
     """What an observation encoder of ``game`` reads before any view: the game's drawing data
     (the engine's ``board_json``: ``Boards``) and its ``score_range``.
 
@@ -87,11 +98,11 @@ def encoder_facts(game: Game[Action]) -> tuple[dict[str, Any], tuple[int, int]]:
     observed = isinstance(game.new_game(0), Observable)
     if not isinstance(engine, Boards) or score_range is None or not observed:
         raise ValueError(f"{game.name} gives no observation facts, board data or score range")
-    return cast(dict[str, Any], engine.board_json()), score_range
+    return engine.board_json(), score_range
 
 
-def observation_facts(view: State[Action], seat: int) -> dict[str, Any]:
-    """``view.observe(seat)`` (``Observable``) as a plain dict for an encoder.
+def observation_facts(view: State[Action], seat: int) -> JsonObject:
+    """``view.observe(seat)`` (``Observable``): the JSON object an encoder reads.
 
     Raises:
         ValueError: ``view`` is not ``seat``'s view, or its game gives no observations.
@@ -100,7 +111,7 @@ def observation_facts(view: State[Action], seat: int) -> dict[str, Any]:
         raise ValueError(f"encode needs seat {seat}'s view (state.view({seat}))")
     if not _observable(type(view)):
         raise ValueError(f"{view.game.name} gives no observation facts")
-    return cast(dict[str, Any], cast(Observable, view).observe(seat))
+    return cast(Observable, view).observe(seat)
 
 
 @functools.cache

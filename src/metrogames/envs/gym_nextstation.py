@@ -8,7 +8,7 @@ metrogames.envs`` (options as keyword arguments, e.g. ``powers="random"``,
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import cast
 
 import gymnasium
 import numpy as np
@@ -17,6 +17,7 @@ from gymnasium import spaces
 from metrogames.core.protocol import Action, JsonValue, State
 from metrogames.envs.common import (
     IllegalMode,
+    Info,
     action_mask,
     advance_chance,
     check_illegal_mode,
@@ -107,11 +108,11 @@ class NextStationSoloEnv(FlatObservations, gymnasium.Env[Obs, np.int64]):
             raise RuntimeError("call reset() first")
         return self._state
 
-    def _observe(self) -> tuple[Obs, dict[str, Any]]:
+    def _observe(self) -> tuple[Obs, Info]:
         state = self.engine_state
         self._legal = legal_by_index(self.game, state, SEAT)
         obs: Obs = self._encode(state, SEAT)
-        info: dict[str, Any] = {
+        info: Info = {
             "action_mask": action_mask(self.game.num_distinct_actions, self._legal),
             "deal": self._deal,
             "score": self._score,
@@ -119,8 +120,8 @@ class NextStationSoloEnv(FlatObservations, gymnasium.Env[Obs, np.int64]):
         return obs, info
 
     def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[Obs, dict[str, Any]]:
+        self, *, seed: int | None = None, options: Info | None = None
+    ) -> tuple[Obs, Info]:
         """Deal a new game: ``new_game(seed)`` when ``seed`` is given (``options`` are not
         used; game options are given to the constructor)."""
         super().reset(seed=seed)
@@ -133,7 +134,7 @@ class NextStationSoloEnv(FlatObservations, gymnasium.Env[Obs, np.int64]):
 
     def step(
         self, action: np.int64 | int
-    ) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+    ) -> tuple[Obs, float, bool, bool, Info]:
         """Play ``action`` (a dense index), then the card flips up to the next turn.
 
         Raises:

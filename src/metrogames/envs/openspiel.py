@@ -32,20 +32,25 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pyspiel
 
+if TYPE_CHECKING:
+    import numpy as np
+
 from metrogames.core.errors import NotationError, OptionError
 from metrogames.core.protocol import CHANCE, Action, Game, State
-from metrogames.envs.common import ENCODERS, encoder_for
+from metrogames.envs.common import ENCODERS, Encoder, encoder_for
 from metrogames.games import game_engine, game_from_options, game_names, game_type
 
 PREFIX = "metrogames_"
 """OpenSpiel short names are this prefix plus the game name (``metrogames_london``)."""
 
 UTILITIES = ("auto", "score", "win")
-DEFAULT_PARAMS: dict[str, Any] = {"players": 2, "options": "{}", "seed": 1, "utility": "auto"}
+Params = dict[str, bool | int | float | str]
+"""A game's parameters as OpenSpiel gives them (``load_game("metrogames_london(players=3)")``)."""
+DEFAULT_PARAMS: Params = {"players": 2, "options": "{}", "seed": 1, "utility": "auto"}
 
 
 @dataclass(frozen=True)
@@ -73,7 +78,7 @@ class _Box:
         return _Box(self.state.clone())
 
 
-def _game_type(spec: _Spec, utility: str) -> Any:
+def _game_type(spec: _Spec, utility: str) -> pyspiel.GameType:
     kind = game_type(spec.name)
     tensor = (kind.family or kind.name) in ENCODERS
     simultaneous = kind.dynamics == "simultaneous"
@@ -115,7 +120,7 @@ class MetrogamesGame(pyspiel.Game):  # type: ignore[misc]
         utility: ``score`` or ``win`` (``auto`` resolved).
     """
 
-    def __init__(self, params: dict[str, Any] | None, spec: _Spec) -> None:
+    def __init__(self, params: Params | None, spec: _Spec) -> None:
         merged = {**DEFAULT_PARAMS, **(params or {})}
         try:
             options = json.loads(str(merged["options"]))
@@ -154,7 +159,7 @@ class MetrogamesGame(pyspiel.Game):  # type: ignore[misc]
         return MetrogamesState(self, self._start.clone())
 
     def make_py_observer(
-        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+        self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Params | None = None
     ) -> MetrogamesObserver:
         return MetrogamesObserver(
             iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
@@ -255,18 +260,20 @@ class MetrogamesObserver:
     (``docs/research.md``, "Observations"), flattened in the space's key order; ``dict`` holds
     each field, shaped, as a view into ``tensor``."""
 
-    def __init__(self, iig_obs_type: Any, params: dict[str, Any] | None, encoder: Any) -> None:
+    def __init__(
+        self, iig_obs_type: pyspiel.IIGObservationType, params: Params | None, encoder: Encoder | None
+    ) -> None:
         if params:
             raise ValueError(f"observation parameters not supported: {params}")
         self.iig_obs_type = iig_obs_type
-        self.tensor: Any = None
-        self.dict: dict[str, Any] = {}
+        self.tensor: np.ndarray | None = None
+        self.dict: dict[str, np.ndarray] = {}
         per_seat = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
         self._encoder = encoder if (per_seat and not iig_obs_type.perfect_recall) else None
         if self._encoder is not None:
             import numpy as np
 
-            shapes = {k: tuple(v.shape) for k, v in self._encoder.space.spaces.items()}
+            shapes = {k: tuple(v.shape or ()) for k, v in self._encoder.space.spaces.items()}
             self.tensor = np.zeros(sum(int(np.prod(s)) for s in shapes.values()), np.float32)
             offset = 0
             for name, shape in shapes.items():
@@ -339,7 +346,7 @@ def register(
     spec = _Spec(name, bounds, length)
     _SPECS[name] = spec
 
-    def init(self: MetrogamesGame, params: dict[str, Any] | None = None) -> None:
+    def init(self: MetrogamesGame, params: Params | None = None) -> None:
         MetrogamesGame.__init__(self, params, spec)
 
     # a class, not a closure, as the factory: OpenSpiel keeps it until the interpreter has

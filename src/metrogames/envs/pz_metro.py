@@ -6,8 +6,6 @@ rules" and "Observations: Metro".
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
@@ -15,6 +13,8 @@ from pettingzoo import AECEnv
 
 from metrogames.core.protocol import Action, State
 from metrogames.envs.common import (
+    Info,
+    MaskedObservation,
     action_mask,
     advance_chance,
     deal_seed,
@@ -42,7 +42,7 @@ _NAMES: dict[ObservationMode, str] = {
 """The environment's name (``metadata["name"]``) by observation mode: ``v1`` flat."""
 
 
-class MetroAECEnv(FlatObservations, AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
+class MetroAECEnv(FlatObservations, AECEnv[str, MaskedObservation, int]):  # type: ignore[misc]
     """Metro, one agent per seat (``player_0`` … ``player_{n-1}``, seat order).
 
     * ``observe(agent)``: ``{"observation": ..., "action_mask": int8}``, built from
@@ -104,10 +104,10 @@ class MetroAECEnv(FlatObservations, AECEnv[str, dict[str, Any], int]):  # type: 
         self._scores: list[int] = [0] * players
         self.deal = 0
 
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
+    def observation_space(self, agent: str) -> spaces.Space[object]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space[Any]:
+    def action_space(self, agent: str) -> spaces.Discrete:
         return self.action_spaces[agent]
 
     @property
@@ -134,7 +134,7 @@ class MetroAECEnv(FlatObservations, AECEnv[str, dict[str, Any], int]):  # type: 
             self.agent_selection = agent_name(seat)
         self._legal = legal_by_index(self.game, state, self._seat[self.agent_selection])
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(self, seed: int | None = None, options: Info | None = None) -> None:
         """Deal ``new_game(seed)`` (``seed`` given) or a deal drawn from the environment's
         generator; ``options`` are not used."""
         if seed is not None:
@@ -150,11 +150,11 @@ class MetroAECEnv(FlatObservations, AECEnv[str, dict[str, Any], int]):  # type: 
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.infos: dict[str, Info] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[0]
         self._select()
 
-    def observe(self, agent: str) -> dict[str, Any]:
+    def observe(self, agent: str) -> MaskedObservation:
         seat = self._seat[agent]
         state = self.engine_state
         legal = self._legal if agent == self.agent_selection else {}

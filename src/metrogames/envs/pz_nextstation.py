@@ -7,8 +7,6 @@ once, as at the table. Contract in ``docs/research.md``, "Common rules" and
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
@@ -17,6 +15,8 @@ from pettingzoo import ParallelEnv
 from metrogames.core.protocol import Action, JsonValue, State
 from metrogames.envs.common import (
     IllegalMode,
+    Info,
+    MaskedObservation,
     action_mask,
     advance_chance,
     check_illegal_mode,
@@ -35,7 +35,7 @@ from metrogames.envs.gym_nextstation import render_text
 from metrogames.envs.pz_metro import agent_name
 from metrogames.games import load_game
 
-Obs = dict[str, Any]
+Obs = MaskedObservation
 
 _NAMES: dict[ObservationMode, str] = {
     "box": "metrogames_nextstation_v1",
@@ -109,10 +109,10 @@ class NextStationParallelEnv(FlatObservations, ParallelEnv[str, Obs, int]):  # t
         self._scores: list[int] = [0] * players
         self.deal = 0
 
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
+    def observation_space(self, agent: str) -> spaces.Space[object]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space[Any]:
+    def action_space(self, agent: str) -> spaces.Discrete:
         return self.action_spaces[agent]
 
     @property
@@ -146,8 +146,8 @@ class NextStationParallelEnv(FlatObservations, ParallelEnv[str, Obs, int]):  # t
         }
 
     def reset(
-        self, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, Obs], dict[str, dict[str, Any]]]:
+        self, seed: int | None = None, options: Info | None = None
+    ) -> tuple[dict[str, Obs], dict[str, Info]]:
         """Deal ``new_game(seed)`` (``seed`` given) or a deal drawn from the environment's
         generator; ``options`` are not used."""
         if seed is not None:
@@ -168,7 +168,7 @@ class NextStationParallelEnv(FlatObservations, ParallelEnv[str, Obs, int]):  # t
         dict[str, float],
         dict[str, bool],
         dict[str, bool],
-        dict[str, dict[str, Any]],
+        dict[str, Info],
     ]:
         """Play one card: every agent to move acts (``actions[agent]``, a dense index), then
         the card flips up to the next turn.
@@ -208,7 +208,7 @@ class NextStationParallelEnv(FlatObservations, ParallelEnv[str, Obs, int]):  # t
         over = state.is_over()
         terminations = dict.fromkeys(self.agents, over)
         truncations = dict.fromkeys(self.agents, False)
-        infos = {a: {"illegal_action": illegal.get(a, False)} for a in self.agents}
+        infos: dict[str, Info] = {a: {"illegal_action": illegal.get(a, False)} for a in self.agents}
         if over:
             self.agents = []
         return obs, rewards, terminations, truncations, infos

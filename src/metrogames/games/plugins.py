@@ -24,7 +24,6 @@ import importlib
 from collections.abc import Iterable
 from importlib.metadata import entry_points
 from types import ModuleType
-from typing import Any
 
 from metrogames.core.capabilities import Engine
 from metrogames.core.errors import PluginError
@@ -78,7 +77,7 @@ def load_entry_points(group: str = GROUP) -> list[str]:
 def _resolve(target: str, where: str) -> object:
     module_name, _, attribute = target.partition(":")
     try:
-        found: Any = importlib.import_module(module_name)
+        found: object = importlib.import_module(module_name)
     except Exception as exc:
         raise PluginError(f"{where}: cannot import module {module_name!r}: {exc}") from exc
     for part in filter(None, attribute.split(".")):

@@ -40,10 +40,9 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -116,6 +115,7 @@ from metrogames.web.ratings.service import Rater
 from metrogames.web.rooms.service import TAKEOVER_SECONDS, RoomService
 from metrogames.web.rooms.views import ViewCache
 from metrogames.web.watch.hub import Watch
+from metrogames.web.work import WORK
 
 log = logging.getLogger(__name__)
 SHUTDOWN_STEP = 10.0
@@ -312,7 +312,7 @@ def _add_services(app: FastAPI, settings: Settings, engine: Engine) -> None:
     app.state.told = Told(tarpit=Tarpit(settings.denial_seconds))
     app.state.flood = Flood(settings.socket_rate, settings.socket_burst)
     app.state.redis = connect(settings.redis_url) if settings.redis_url else None
-    app.state.jobs = Jobs(settings, app.state.redis)
+    app.state.jobs = Jobs(settings, WORK, app.state.redis)
     cluster = None if app.state.redis is None else Cluster(app.state.redis)
     app.state.hub = Hub(app.state.redis)
     app.state.lobby = Lobby(settings, session_factory(engine), cluster, app.state.hub)
@@ -456,15 +456,18 @@ _PLACES = {
 }
 
 
-def validation_message(errors: Sequence[Any]) -> I18nMessage:
+def validation_message(errors: Sequence[Mapping[str, object]]) -> I18nMessage:
     """A refusal naming each bad parameter and what is wrong with it (at most three), e.g.
     ``query parameter limit: should be a whole number``, translatable; never the input itself
-    nor where in the server's code it was checked."""
+    nor where in the server's code it was checked. ``errors``: pydantic's (FastAPI's
+    ``RequestValidationError.errors()``), each with ``loc``, ``type`` and maybe ``ctx``."""
     parts = []
     for error in list(errors)[:3]:
-        loc = [str(x)[:40] for x in error.get("loc", ())]
+        where, ctx = error.get("loc", ()), error.get("ctx")
+        loc = [str(x)[:40] for x in where] if isinstance(where, list | tuple) else []
         place = I18nMessage(_PLACES.get(loc[0], loc[0]) if loc else N_("request"))
-        rule = problem_of(str(error.get("type", "")), (error.get("ctx") or {}).get("error"))
+        detail = ctx.get("error") if isinstance(ctx, Mapping) else None
+        rule = problem_of(str(error.get("type", "")), detail)
         name = ".".join(loc[1:])
         if name:
             parts.append(msg(N_("{place} {name}: {rule}"), place=place, name=name, rule=rule))

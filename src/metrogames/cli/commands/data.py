@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
@@ -163,14 +163,17 @@ def export_month(
         out.print(line, markup=False, highlight=False)
 
 
-class _Counted(Iterable[Any]):
+T = TypeVar("T")
+
+
+class _Counted(Iterable[T]):
     """An iterable that counts what it hands on (``count``)."""
 
-    def __init__(self, items: Iterable[Any]) -> None:
+    def __init__(self, items: Iterable[T]) -> None:
         self.items = items
         self.count = 0
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[T]:
         for item in self.items:
             self.count += 1
             yield item

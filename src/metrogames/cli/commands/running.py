@@ -185,6 +185,7 @@ def _serve_workers(settings: Settings, workers: int, job_workers: dict[str, int]
     from metrogames.web.infra.db import migrate, open_database
     from metrogames.web.infra.jobs.worker import start_workers, stop_workers
     from metrogames.web.server import worker_config
+    from metrogames.web.work import WORK
 
     if make_url(settings.db).get_backend_name() != "postgresql":
         raise fail("several workers need a PostgreSQL database (--db postgresql+psycopg://...)", 2)
@@ -218,7 +219,7 @@ def _serve_workers(settings: Settings, workers: int, job_workers: dict[str, int]
             # mode needs a folder of its own, emptied at each start)
             folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="metrogames-metrics-"))
             os.environ["PROMETHEUS_MULTIPROC_DIR"] = folder
-        processes = start_workers(settings.redis_url, job_workers)
+        processes = start_workers(settings.redis_url, job_workers, WORK)
         stack.callback(stop_workers, processes)
         Multiprocess(config, sockets=sockets).run()
 
@@ -269,6 +270,7 @@ def jobs_worker(
             start_workers,
             stop_workers,
         )
+        from metrogames.web.work import WORK
     except ImportError as exc:
         raise fail(
             f"job workers need the web extra (pip install 'metrogames[web]'): {exc}"
@@ -283,9 +285,9 @@ def jobs_worker(
     out.print(f"job workers: {count} on {', '.join(chosen)}; Ctrl-C stops them", highlight=False)
     if count == 1:
         with contextlib.suppress(KeyboardInterrupt):
-            run_worker(url, chosen)
+            run_worker(url, chosen, WORK)
         return
-    processes = start_workers(url, {",".join(chosen): count}, lanes_of=chosen)
+    processes = start_workers(url, {",".join(chosen): count}, WORK, lanes_of=chosen)
     try:
         for process in processes:
             process.join()

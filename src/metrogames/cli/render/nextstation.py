@@ -8,6 +8,7 @@ internals: it takes the protocol states it is handed back as :class:`NextStation
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from rich.console import Group, RenderableType
 from rich.rule import Rule
@@ -31,6 +32,7 @@ from metrogames.core.protocol import Action, JsonObject, State
 from metrogames.games.nextstation.actions import PASS
 from metrogames.games.nextstation.citymap import load_city
 from metrogames.games.nextstation.deal import ROUNDS
+from metrogames.games.nextstation.shapes import SheetJson
 from metrogames.games.nextstation.state import NextStationState
 
 
@@ -231,7 +233,7 @@ class NextStationRenderer:
         interchanges, bridges, objectives, total)."""
         city = load_city(game)
         return sheets_table(
-            city, [_("points")], [result], tr("{title}: score sheet", title=city.title)
+            city, [_("points")], [cast(SheetJson, result)], tr("{title}: score sheet", title=city.title)
         )
 
 

@@ -16,9 +16,8 @@ fact the colours carry, so the map also reads without colour (``color_system=Non
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.style import Style
@@ -31,6 +30,7 @@ from metrogames.games.nextstation.actions import TurnAction, format_action
 from metrogames.games.nextstation.board import PlayerMap
 from metrogames.games.nextstation.citymap import ANY, Card, CityMap, bits
 from metrogames.games.nextstation.scoring import LineScore
+from metrogames.games.nextstation.shapes import SheetJson
 from metrogames.games.nextstation.state import NextStationState
 from metrogames.i18n import N_
 
@@ -614,7 +614,7 @@ def boxes(count: int) -> str:
 
 
 def sheets_table(
-    city: CityMap, names: Sequence[str], sheets: Sequence[Mapping[str, Any]], title: str
+    city: CityMap, names: Sequence[str], sheets: Sequence[SheetJson], title: str
 ) -> Table:
     """Score sheets in the ``score --json`` shape (``Breakdown.to_json``), one column each."""
     table = Table(title=title, title_style="bold")

@@ -12,7 +12,7 @@ with 3 or 5 players). Every field is listed in ``docs/research.md``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict, cast
 
 import numpy as np
 from gymnasium import spaces
@@ -29,6 +29,61 @@ _SQUARE_INDEX = {
 ``row × 8 + col``."""
 
 
+class TileFact(TypedDict):
+    """A tile type of the drawing data: its ``code`` and how many copies the game has."""
+
+    code: str
+    count: int
+
+
+class MetroBoard(TypedDict):
+    """What the encoder reads of Metro's drawing data (``board_json``, ``docs/web-api.md``,
+    "Boards"): the tile types, the edge stations, each player count's allocations (seat ->
+    station numbers 1–32)."""
+
+    tiles: list[TileFact]
+    stations: list[object]
+    allocations: dict[str, list[list[int]]]
+
+
+class PlacedFact(TypedDict):
+    """A tile on the board: its ``square`` and ``tile`` code."""
+
+    square: str
+    tile: str
+
+
+class TrainFact(TypedDict):
+    """An open route's train: its ``seat`` (``None``: unallocated), ``square``, ``side``, the
+    ``tiles`` crossed."""
+
+    seat: int | None
+    square: str
+    side: str
+    tiles: int
+
+
+class RouteFact(TypedDict):
+    """A completed route: its edge ``station`` (1–32) and ``points``."""
+
+    station: int
+    points: int
+
+
+class MetroFacts(TypedDict):
+    """What the encoder reads of Metro's observation facts (``observe``: the game's part of the
+    view and ``held``, each seat's count of held tiles; ``docs/research.md``)."""
+
+    board: list[PlacedFact]
+    hand: list[str]
+    drawn: str | None
+    held: list[int]
+    pile: int
+    trains: list[TrainFact]
+    routes: list[RouteFact]
+    scores: list[int]
+
+
 class MetroEncoder:
     """Observation encoder of one Metro game (its options and player count).
 
@@ -43,7 +98,8 @@ class MetroEncoder:
     """
 
     def __init__(self, game: Game[Action]) -> None:
-        board, (_, high) = encoder_facts(game)
+        facts, (_, high) = encoder_facts(game)
+        board = cast(MetroBoard, facts)  # the game's documented document, not checked per game
         self.players = p = game.num_players
         self.tiles: list[str] = [t["code"] for t in board["tiles"]]
         self.counts = np.array([t["count"] for t in board["tiles"]], np.int8)
@@ -78,7 +134,7 @@ class MetroEncoder:
         """The relative index of ``other`` seen from ``seat`` (``players``: no owner)."""
         return self.players if other is None else (other - seat) % self.players
 
-    def _trains(self, shown: list[dict[str, Any]], seat: int) -> tuple[np.ndarray, np.ndarray]:
+    def _trains(self, shown: list[TrainFact], seat: int) -> tuple[np.ndarray, np.ndarray]:
         """``trains`` and ``train_tiles``: each waiting train counted at its owner, square
         and side (two trains can wait on one side), its tiles summed there."""
         shape = (self.players + 1, SQUARES, len(SIDES))
@@ -108,7 +164,7 @@ class MetroEncoder:
         Raises:
             ValueError: ``view`` is not ``seat``'s view.
         """
-        shown = observation_facts(view, seat)
+        shown = cast(MetroFacts, observation_facts(view, seat))  # not checked: a step's cost
         p, n_tiles = self.players, len(self.tiles)
         cells = np.zeros(SQUARES * n_tiles, np.int8)
         cells[[_at(x["square"]) * n_tiles + self._tile[x["tile"]] for x in shown["board"]]] = 1

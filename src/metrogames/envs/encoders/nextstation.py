@@ -10,8 +10,7 @@ players``. Every field is listed in ``docs/research.md``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, cast
+from typing import NotRequired, TypedDict, cast
 
 import numpy as np
 from gymnasium import spaces
@@ -21,6 +20,71 @@ from metrogames.envs.common import encoder_facts, observation_facts
 
 COLOURS = 4
 ROUNDS = 4
+
+
+class Named(TypedDict):
+    """A station of the drawing data (what the encoder reads of it: its ``name``)."""
+
+    name: str
+
+
+class Identified(TypedDict):
+    """A card, objective or power of the drawing data (its ``id``)."""
+
+    id: str
+
+
+class LinkFact(TypedDict):
+    """A link of the drawing data: its end stations ``a`` and ``b`` (by name)."""
+
+    a: str
+    b: str
+
+
+class CityBoard(TypedDict):
+    """What the encoder reads of a city's drawing data (``board_json``, ``docs/web-api.md``,
+    "Boards"), in the data files' order."""
+
+    colours: list[str]
+    stations: list[Named]
+    aliases: NotRequired[dict[str, str] | None]
+    links: list[LinkFact]
+    departures: dict[str, str]
+    cards: list[Identified]
+    objectives: list[Identified]
+    powers: list[Identified]
+
+
+class LineFact(TypedDict):
+    """One colour's line of a seat: its links, stations and ends (indices), the circled
+    station (``None``: none)."""
+
+    links: list[int]
+    stations: list[int]
+    ends: list[int]
+    circled: int | None
+
+
+class SeatFact(TypedDict):
+    """A seat's sheet: whether its power is used, its colour this round (``None``: over), its
+    lines by colour."""
+
+    power_used: bool
+    colour: int | None
+    lines: list[LineFact]
+
+
+class CityFacts(TypedDict):
+    """A view's observation facts (``observe``; ``docs/research.md``): the round (4: over), the
+    cards flipped this round, whether the flipped card is the branch, the objectives, each
+    colour's power (``None``: powers off), every seat's sheet."""
+
+    round: int
+    flipped: list[int]
+    branch: bool
+    objectives: list[int]
+    powers: list[int] | None
+    seats: list[SeatFact]
 
 
 class NextStationEncoder:
@@ -37,12 +101,13 @@ class NextStationEncoder:
     """
 
     def __init__(self, game: Game[Action]) -> None:
-        board, (low, high) = encoder_facts(game)
+        facts, (low, high) = encoder_facts(game)
+        board = cast(CityBoard, facts)  # the game's documented document, not checked per game
         self.players = game.num_players
         self.colours: list[str] = list(board["colours"])
         self.station_names: list[str] = [s["name"] for s in board["stations"]]
         index = {name: i for i, name in enumerate(self.station_names)}
-        aliases = cast(Mapping[str, str], board.get("aliases") or {})
+        aliases = board.get("aliases") or {}
         for alias, target in aliases.items():
             index[alias] = index[target]
         self.link_ends: list[tuple[int, int]] = [
@@ -54,7 +119,7 @@ class NextStationEncoder:
         self.powers: list[str] = [p["id"] for p in board["powers"]]
         p, n_links, n_stations = self.players, len(self.link_ends), len(self.station_names)
         n_cards = len(self.cards)
-        fields: dict[str, spaces.Space[Any]] = {
+        fields: dict[str, spaces.Space[np.ndarray]] = {
             "lines": spaces.MultiBinary((p, COLOURS, n_links)),
             "stations": spaces.MultiBinary((p, COLOURS, n_stations)),
             "ends": spaces.MultiBinary((p, COLOURS, n_stations)),
@@ -80,7 +145,7 @@ class NextStationEncoder:
         Raises:
             ValueError: ``view`` is not ``seat``'s view.
         """
-        facts = observation_facts(view, seat)
+        facts = cast(CityFacts, observation_facts(view, seat))  # not checked: a step's cost
         p = self.players
         n_cards = len(self.cards)
         colour = np.zeros((p, COLOURS), np.int8)
@@ -128,7 +193,7 @@ class NextStationEncoder:
             out["powers"] = powers
         return out
 
-    def _sheets(self, facts: dict[str, Any], seat: int) -> list[np.ndarray]:
+    def _sheets(self, facts: CityFacts, seat: int) -> list[np.ndarray]:
         """``lines``, ``stations``, ``ends`` and ``circled`` of every seat (relative order):
         the 1s' flat positions gathered first, then set in one NumPy call per field."""
         p, n_links, n_stations = self.players, len(self.link_ends), len(self.station_names)

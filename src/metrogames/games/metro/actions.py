@@ -23,9 +23,10 @@ outcomes (tile type codes) together.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import TypeAlias
 
 from metrogames.core.errors import NotationError
+from metrogames.core.protocol import JsonObject, JsonValue, is_object
 from metrogames.games.metro.tiles import SQUARES, load_metro, parse_square, square_name
 from metrogames.i18n import N_, msg
 
@@ -121,7 +122,7 @@ def parse_metro_action(text: object) -> MetroAction:
     )
 
 
-def metro_action_to_json(action: MetroPlay) -> Any:
+def metro_action_to_json(action: MetroPlay) -> JsonValue:
     """The JSON form ``{"square": "C5", "tile": "cbaa"}`` (``tile`` left out when ``None``), or
     ``"draw"``.
 
@@ -133,14 +134,14 @@ def metro_action_to_json(action: MetroPlay) -> Any:
         raise NotationError(f"not a Metro action: {type(action).__name__}")
     if action.is_draw:
         return DRAW_TEXT
-    out: dict[str, Any] = {"square": square_name(action.square)}
+    out: JsonObject = {"square": square_name(action.square)}
     if action.tile is not None:
         load_metro().tile(action.tile)
         out["tile"] = action.tile
     return out
 
 
-def metro_action_from_json(value: Any) -> MetroAction:
+def metro_action_from_json(value: object) -> MetroAction:
     """Read the JSON form (see :func:`metro_action_to_json`).
 
     Raises:
@@ -149,7 +150,7 @@ def metro_action_from_json(value: Any) -> MetroAction:
     """
     if value == DRAW_TEXT:
         return DRAW
-    if not isinstance(value, dict):
+    if not is_object(value):
         raise NotationError(f'a Metro action must be an object or "draw", not {_short(value)}')
     unknown = set(value) - {"square", "tile"}
     if unknown:
@@ -196,6 +197,6 @@ def metro_action_from_index(index: int) -> MetroAction:
     return MetroAction(square, load_metro().tile_codes[tile])
 
 
-def _short(value: Any) -> str:
+def _short(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."

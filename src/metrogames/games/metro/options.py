@@ -95,6 +95,6 @@ class MetroOptions:
         return {"turn_mode": self.turn_mode, "one_tile_routes": self.one_tile_routes}
 
 
-def _short(value: Any) -> str:
+def _short(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."

@@ -26,7 +26,7 @@ from metrogames.core.errors import (
     NotationError,
     RecordError,
 )
-from metrogames.core.protocol import CHANCE
+from metrogames.core.protocol import CHANCE, JsonObject, is_object
 from metrogames.core.rng import check_seed
 from metrogames.games.metro.actions import (
     DRAW,
@@ -84,7 +84,7 @@ class MetroRecord:
         return state
 
 
-def read_metro_record(value: Any) -> MetroRecord:
+def read_metro_record(value: object) -> MetroRecord:
     """Check a record's structure and read it (the moves are checked by :func:`replay_metro_record`).
 
     Raises:
@@ -93,18 +93,18 @@ def read_metro_record(value: Any) -> MetroRecord:
             turns, ``"draw"`` in the turns, or tiles that are not the seed's pile.
         NotationError: an unknown option, tile code or square (naming where).
     """
-    _check_head(value)
-    players = _read_players(value["players"])
-    seed = value.get("seed")
-    if seed is not None:
+    record = _check_head(value)
+    players = _read_players(record["players"])
+    given, seed = record.get("seed"), None
+    if given is not None:
         try:
-            check_seed(seed)
+            seed = check_seed(given)
         except ValueError as exc:
             raise RecordError(str(exc)) from None
-    options = MetroOptions.from_json(value.get("options"))
-    tiles = _read_tiles(value["tiles"])
-    turns = _read_turns(value.get("turns", []))
-    meta = value.get("meta", {})
+    options = MetroOptions.from_json(record.get("options"))
+    tiles = _read_tiles(record["tiles"])
+    turns = _read_turns(record.get("turns", []))
+    meta = record.get("meta", {})
     if not isinstance(meta, dict):
         raise RecordError(f"meta must be an object, not {type(meta).__name__}")
     game = MetroGame(len(players), options)
@@ -118,10 +118,10 @@ def read_metro_record(value: Any) -> MetroRecord:
     return MetroRecord(players, seed, options, tiles, turns, meta)
 
 
-def _check_head(value: object) -> None:
-    """An object with only a record's keys, the required ones among them, this format and
-    game."""
-    if not isinstance(value, dict):
+def _check_head(value: object) -> JsonObject:
+    """``value``, an object with only a record's keys, the required ones among them, this
+    format and game."""
+    if not is_object(value):
         raise RecordError(f"a record must be a JSON object, not {type(value).__name__}")
     unknown = set(value) - RECORD_KEYS
     if unknown:
@@ -133,6 +133,7 @@ def _check_head(value: object) -> None:
         raise RecordError(f"unknown record format {_short(value['format'])} (expected {FORMAT})")
     if value["game"] != GAME:
         raise RecordError(f"not a Metro record: game is {_short(value['game'])}")
+    return value
 
 
 def _read_players(players: object) -> tuple[str, ...]:
@@ -146,7 +147,7 @@ def _read_players(players: object) -> tuple[str, ...]:
     return tuple(players)
 
 
-def _read_tiles(raw: Any) -> tuple[str, ...]:
+def _read_tiles(raw: object) -> tuple[str, ...]:
     if not isinstance(raw, list):
         raise RecordError(f"tiles must be a list of tile codes, not {type(raw).__name__}")
     if len(raw) > TILES:
@@ -168,7 +169,7 @@ def _read_tiles(raw: Any) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _read_turns(raw: Any) -> tuple[MetroAction, ...]:
+def _read_turns(raw: object) -> tuple[MetroAction, ...]:
     if not isinstance(raw, list):
         raise RecordError(f"turns must be a list of Metro actions, not {type(raw).__name__}")
     if len(raw) > TILES:
@@ -185,7 +186,7 @@ def _read_turns(raw: Any) -> tuple[MetroAction, ...]:
     return tuple(out)
 
 
-def replay_metro_record(value: Any) -> MetroState:
+def replay_metro_record(value: object) -> MetroState:
     """Replay a record (a parsed JSON object or a :class:`MetroRecord`) to its last turn.
 
     Chance draws are taken from ``tiles`` as the game needs them; each turn is checked.
@@ -255,6 +256,6 @@ def _official_choice(state: MetroState, action: MetroAction, actor: int, listed:
     _drain(state, listed)
 
 
-def _short(value: Any) -> str:
+def _short(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."

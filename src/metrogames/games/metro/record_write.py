@@ -8,10 +8,10 @@ Format: ``docs/notation.md``, "Game record" (Metro). Reading and replaying them:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from metrogames.core.errors import RecordError
-from metrogames.core.protocol import CHANCE, HIDDEN
+from metrogames.core.protocol import CHANCE, HIDDEN, JsonObject, JsonValue
 from metrogames.games.metro.actions import MetroAction, metro_action_to_json
 
 if TYPE_CHECKING:
@@ -32,8 +32,8 @@ def metro_record(
     *,
     include_seed: bool | None = None,
     reveal_pile: bool = False,
-    meta: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+    meta: JsonObject | None = None,
+) -> JsonObject:
     """The record of ``state``'s game so far (finished or in progress), as a JSON-ready dict.
 
     A record lists placements only, so in ``official-hand`` mode a state caught between a
@@ -60,7 +60,7 @@ def metro_record(
     if problem:
         raise ValueError(problem)
     tiles: list[str] = []
-    turns: list[Any] = []
+    turns: list[JsonValue] = []
     for who, action in state.history():
         if who == CHANCE and isinstance(action, str):
             tiles.append(action)
@@ -68,7 +68,7 @@ def metro_record(
             turns.append(metro_action_to_json(action))
     if reveal_pile:
         tiles.extend(state.known_pile())
-    out: dict[str, Any] = {"format": FORMAT, "game": GAME, "players": names}
+    out: JsonObject = {"format": FORMAT, "game": GAME, "players": names}
     if include_seed is None:
         include_seed = state.is_over()
     if include_seed and state.seed is not None:
@@ -106,7 +106,7 @@ def game_record(
     *,
     seed: int | None = None,
     reveal: bool = False,
-) -> dict[str, Any]:
+) -> JsonObject:
     """:meth:`MetroGame.to_record`: the record of ``state`` with ``seed`` written when given
     and the whole known pile when ``reveal``.
 
@@ -125,7 +125,8 @@ def game_record(
         return out
     pile = game.pile_for(seed)
     tiles = out["tiles"]
-    if state.seed not in (None, seed) or tiles != pile[: len(tiles)]:
+    drawn = len(tiles) if isinstance(tiles, list) else 0  # metro_record's list of tile codes
+    if state.seed not in (None, seed) or tiles != pile[:drawn]:
         raise RecordError(f"seed {seed} is not this game's: its pile does not hold these tiles")
     head = {k: out.pop(k) for k in ("format", "game", "players")}
     return {**head, "seed": seed, **out}
@@ -133,7 +134,7 @@ def game_record(
 
 def metro_deal_record(
     game: MetroGame, seed: int, players: Sequence[str] | None = None
-) -> dict[str, Any]:
+) -> JsonObject:
     """A *deal record*: the seed's whole pile and no turns (for paired comparisons).
 
     Raises:

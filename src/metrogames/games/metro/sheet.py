@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from metrogames.core.errors import IllegalActionError, NotationError, RecordError
+from metrogames.core.protocol import JsonObject, is_object
 from metrogames.games.metro.actions import metro_action_from_json
 from metrogames.games.metro.board import MetroBoard
 from metrogames.games.metro.options import MetroOptions
@@ -27,7 +28,7 @@ from metrogames.i18n import N_, msg
 SHEET_KEYS = frozenset({"game", "player_count", "placements", "options"})
 
 
-def metro_sheet_board(sheet: Any) -> MetroBoard:
+def metro_sheet_board(sheet: object) -> MetroBoard:
     """Check a Metro sheet placement by placement and return the resulting board.
 
     Raises:
@@ -38,12 +39,12 @@ def metro_sheet_board(sheet: Any) -> MetroBoard:
             reason ``central-square``, ``square-occupied``, ``not-adjacent``, ``one-tile-route``
             or ``no-tile-left`` (more copies of a tile than exist).
     """
-    _check_head(sheet)
-    n = sheet["player_count"]
+    head = _check_head(sheet)
+    n = head["player_count"]
     if isinstance(n, bool) or not isinstance(n, int) or not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise RecordError(f"player_count must be an integer from {MIN_PLAYERS} to {MAX_PLAYERS}")
-    options = MetroOptions.from_json(sheet.get("options"))
-    placements = sheet["placements"]
+    options = MetroOptions.from_json(head.get("options"))
+    placements = head["placements"]
     if not isinstance(placements, list):
         raise RecordError('placements must be a list of {"square", "tile"} objects')
     if len(placements) > TILES:
@@ -82,7 +83,7 @@ def metro_sheet_board(sheet: Any) -> MetroBoard:
     return board
 
 
-def score_metro_sheet(sheet: Any) -> dict[str, Any]:
+def score_metro_sheet(sheet: object) -> dict[str, Any]:
     """Check a Metro sheet (see :func:`metro_sheet_board`) and score it.
 
     Returns:
@@ -97,9 +98,9 @@ def score_metro_sheet(sheet: Any) -> dict[str, Any]:
     return {"scores": board.scores[:], "routes": [r.to_json() for r in board.routes()]}
 
 
-def _check_head(sheet: object) -> None:
-    """An object with only a sheet's keys, the required ones among them, of Metro."""
-    if not isinstance(sheet, dict):
+def _check_head(sheet: object) -> JsonObject:
+    """``sheet``, an object with only a sheet's keys, the required ones among them, of Metro."""
+    if not is_object(sheet):
         raise RecordError(f"a score sheet must be a JSON object, not {type(sheet).__name__}")
     unknown = set(sheet) - SHEET_KEYS
     if unknown:
@@ -111,3 +112,4 @@ def _check_head(sheet: object) -> None:
             raise RecordError(f'the Metro sheet has no "{key}"')
     if sheet["game"] != "metro":
         raise RecordError(f"not a Metro sheet: game is {str(sheet['game'])[:40]!r}")
+    return sheet

@@ -15,9 +15,10 @@ from __future__ import annotations
 import re
 import weakref
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import TypeAlias
 
 from metrogames.core.errors import NotationError
+from metrogames.core.protocol import JsonObject, JsonValue, is_object
 from metrogames.games.nextstation.citymap import CityMap
 from metrogames.i18n import N_, msg
 
@@ -158,7 +159,7 @@ def _section(city: CityMap, token: str) -> tuple[int, int]:
     return _station(city, ends[0]), _station(city, ends[1])
 
 
-def _station(city: CityMap, name: Any) -> int:
+def _station(city: CityMap, name: object) -> int:
     """``city.station(name)``, with the name shortened in the error (hostile input may be huge)."""
     if not isinstance(name, str) or len(name) > 16:
         raise NotationError(
@@ -181,12 +182,12 @@ def _make(sections: list[tuple[int, int]], power: str | None, circle: int | None
     return TurnAction(tuple(sections), power, circle)
 
 
-def action_to_json(city: CityMap, action: TurnAction) -> Any:
+def action_to_json(city: CityMap, action: TurnAction) -> JsonValue:
     """The JSON form: ``"pass"`` or ``{"sections": [[a, b], ...], "power"?: p, "circle"?: s}``."""
     if action.is_pass:
         return "pass"
     names = [s.name for s in city.stations]
-    out: dict[str, Any] = {"sections": [[names[a], names[b]] for a, b in action.sections]}
+    out: JsonObject = {"sections": [[names[a], names[b]] for a, b in action.sections]}
     if action.power is not None:
         out["power"] = action.power
     if action.circle is not None:
@@ -194,7 +195,7 @@ def action_to_json(city: CityMap, action: TurnAction) -> Any:
     return out
 
 
-def action_from_json(city: CityMap, value: Any) -> TurnAction:
+def action_from_json(city: CityMap, value: object) -> TurnAction:
     """Read the JSON form. ``"power": "circle-station"`` is accepted beside ``"circle"``.
 
     Raises:
@@ -202,7 +203,7 @@ def action_from_json(city: CityMap, value: Any) -> TurnAction:
     """
     if value == "pass":
         return PASS
-    if not isinstance(value, dict):
+    if not is_object(value):
         raise NotationError(f'an action must be "pass" or an object, not {_short(value)}')
     unknown = set(value) - {"sections", "power", "circle"}
     if unknown:
@@ -225,11 +226,11 @@ def action_from_json(city: CityMap, value: Any) -> TurnAction:
         if circle is None:
             raise NotationError('the circle-station power needs "circle": the station circled')
         power = None
-    elif power is not None and power not in POWERS_IN_ACTION:
+    elif power is not None and (not isinstance(power, str) or power not in POWERS_IN_ACTION):
         raise NotationError(f"unknown power {_short(power)}")
     return _make(sections, power, circle)
 
 
-def _short(value: Any) -> str:
+def _short(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from metrogames.core.errors import NotationError
+from metrogames.core.protocol import JsonObject, is_object
 from metrogames.core.rng import Rng
 from metrogames.games.nextstation.citymap import CityMap
 from metrogames.games.nextstation.words import term
@@ -40,7 +40,7 @@ class Options:
     colour_cycle: tuple[str, ...] | None = None
 
     @classmethod
-    def from_json(cls, city: CityMap, value: Any) -> Options:
+    def from_json(cls, city: CityMap, value: object) -> Options:
         """Read and validate the ``"options"`` object of a record or the command line.
 
         Raises:
@@ -48,7 +48,7 @@ class Options:
         """
         if value is None:
             value = {}
-        if not isinstance(value, dict):
+        if not is_object(value):
             raise NotationError(msg(N_("options must be an object")))
         allowed = {"objectives", "colour_cycle"} | ({"powers"} if city.powers else set())
         unknown = set(value) - allowed
@@ -160,9 +160,9 @@ class Deal:
     powers: tuple[str, ...] | None
     decks: tuple[tuple[str, ...] | None, ...]
 
-    def options_json(self, city: CityMap) -> dict[str, Any]:
+    def options_json(self, city: CityMap) -> JsonObject:
         """The resolved ``"options"`` object a record holds."""
-        out: dict[str, Any] = {"objectives": list(self.objectives)}
+        out: JsonObject = {"objectives": list(self.objectives)}
         if city.powers:
             out["powers"] = (
                 None

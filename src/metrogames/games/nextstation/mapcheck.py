@@ -18,12 +18,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from pydantic import ValidationError
 
 from metrogames.core.errors import DataError
 from metrogames.core.geometry import Point, segments_cross
+from metrogames.core.protocol import JsonObject, JsonValue, is_object
 from metrogames.data import load_json
 from metrogames.games.nextstation.citymap import (
     CITY_FILES,
@@ -33,7 +33,7 @@ from metrogames.games.nextstation.citymap import (
     map_hash,
     remember,
 )
-from metrogames.games.nextstation.mapformat import MapModel
+from metrogames.games.nextstation.mapformat import MapModel, StationModel
 from metrogames.games.nextstation.objectives import OBJECTIVES
 
 MAX_BYTES = 1_000_000
@@ -74,7 +74,7 @@ class MapReport:
     def ok(self) -> bool:
         return not self.problems
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """``{"valid", "problems", "counts", "hash"}`` (``map check --json``)."""
         return {
             "valid": self.ok,
@@ -84,14 +84,14 @@ class MapReport:
         }
 
 
-def read_map(source: object) -> Any:
+def read_map(source: object) -> JsonValue:
     """The decoded map of ``source``: a JSON object as it is, or the path (``str`` or
     :class:`~pathlib.Path`) of a JSON file of at most :data:`MAX_BYTES` bytes.
 
     Raises:
         DataError: another type, a file that cannot be read, too large, or not JSON.
     """
-    if isinstance(source, dict):
+    if is_object(source):
         return source
     if not isinstance(source, str | Path):
         raise DataError(f"a map is a JSON object or a file's path, not {type(source).__name__}")
@@ -100,7 +100,8 @@ def read_map(source: object) -> Any:
         size = path.stat().st_size
         if size > MAX_BYTES:
             raise DataError(f"map {path}: {size} bytes, more than {MAX_BYTES}")
-        return json.loads(path.read_text(encoding="utf-8"))
+        decoded: JsonValue = json.loads(path.read_text(encoding="utf-8"))
+        return decoded
     except (OSError, UnicodeDecodeError) as exc:
         raise DataError(
             f"map {path}: cannot read it: {getattr(exc, 'strerror', None) or exc}"
@@ -205,7 +206,7 @@ def cells_of_range(text: str) -> list[tuple[int, int]]:
     ]
 
 
-def _station_cells(station: Any) -> list[tuple[int, int]]:
+def _station_cells(station: StationModel) -> list[tuple[int, int]]:
     if station.cells:
         return [(c, r) for c, r in station.cells]
     return [(int(station.col), int(station.row))]

@@ -10,9 +10,10 @@ is a known variant...) are the checker's (:mod:`.mapcheck`). London's and Paris'
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.json_schema import JsonSchemaValue
 
 MAX_GRID = 26
 """The most columns (letters A–Z) and rows of a grid."""
@@ -173,7 +174,7 @@ class MapModel(_Strict):
     reference_scores: ReferenceScores | None = None
 
 
-def map_schema() -> dict[str, Any]:
+def map_schema() -> JsonSchemaValue:
     """The JSON Schema of the map format (``docs/map-schema.json`` is this, written out)."""
     schema = MapModel.model_json_schema()
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"

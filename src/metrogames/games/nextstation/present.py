@@ -11,7 +11,7 @@ engine's business, not the client's). They back the game's capabilities
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from metrogames.core.protocol import JsonObject, JsonValue
 from metrogames.games.nextstation.citymap import CityMap, bits, load_city
@@ -34,11 +34,11 @@ def _cell(point: tuple[float, float]) -> list[float | int]:
     return [int(v) if float(v).is_integer() else v for v in point]
 
 
-def _stations(city: CityMap) -> list[dict[str, Any]]:
+def _stations(city: CityMap) -> list[JsonObject]:
     cells_of = {s["name"]: s.get("cells") for s in city.raw["stations"]}
     out = []
     for st in city.stations:
-        entry: dict[str, Any] = {
+        entry: JsonObject = {
             "name": st.name,
             "col": _cell((st.col, 0))[0],
             "row": _cell((st.row, 0))[0],
@@ -53,8 +53,8 @@ def _stations(city: CityMap) -> list[dict[str, Any]]:
     return out
 
 
-def _links(city: CityMap) -> list[dict[str, Any]]:
-    out = []
+def _links(city: CityMap) -> list[JsonObject]:
+    out: list[JsonObject] = []
     for j, (a, b) in enumerate(city.links):
         start, end = city.segments[j]
         out.append(

@@ -102,12 +102,12 @@ def _clip(text: str) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _short(value: Any) -> str:
+def _short(value: object) -> str:
     """``repr(value)`` cut to 40 characters: hostile input may hold huge strings."""
     return _clip(repr(value))
 
 
-def _keys(keys: set[Any]) -> str:
+def _keys(keys: set[object]) -> str:
     """Unknown keys for a message, each cut short."""
     return ", ".join(sorted(_clip(str(k)) for k in keys))
 

@@ -7,10 +7,10 @@ Format: ``docs/notation.md``, "Game record". Reading (strictly) and replaying th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from metrogames.core.errors import RecordError
-from metrogames.core.protocol import CHANCE
+from metrogames.core.protocol import CHANCE, JsonObject, JsonValue
 from metrogames.games.nextstation.actions import TurnAction, action_to_json
 from metrogames.games.nextstation.citymap import CUSTOM_GAME, is_custom
 
@@ -26,8 +26,8 @@ def to_record(
     *,
     seed: int | None = None,
     reveal_decks: bool = False,
-    meta: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+    meta: JsonObject | None = None,
+) -> JsonObject:
     """The record of ``state``'s game so far, as a JSON-ready dict.
 
     Args:
@@ -46,9 +46,9 @@ def to_record(
         raise RecordError("a state read from a snapshot has no history to record")
     city = state.city
     n = state.game.players
-    rounds: list[dict[str, Any]] = []
+    rounds: list[JsonObject] = []
     cards: list[str] = []
-    turns: list[list[Any]] = []
+    turns: list[list[JsonValue]] = []
     ends = 0
     acted = 0
     for player, action in state.history():
@@ -75,7 +75,7 @@ def to_record(
             deck = state.deal.decks[i]
             if deck is not None:
                 rnd["deck"] = list(deck)
-    out: dict[str, Any] = {"format": FORMAT, **game_fields(state), "players": list(players)}
+    out: JsonObject = {"format": FORMAT, **game_fields(state), "players": list(players)}
     if seed is not None:
         out["seed"] = seed
     out["options"] = state.deal.options_json(city)
@@ -85,8 +85,8 @@ def to_record(
 
 
 def deal_record(
-    state: NextStationState, players: list[str], meta: dict[str, Any] | None = None
-) -> dict[str, Any]:
+    state: NextStationState, players: list[str], meta: JsonObject | None = None
+) -> JsonObject:
     """A *deal record* of ``state``'s deal: every round's ``deck`` and the resolved options,
     no cards and no turns (``docs/notation.md``, ``simulate --deals``).
 
@@ -105,7 +105,7 @@ def deal_record(
     }
 
 
-def game_fields(state: NextStationState) -> dict[str, Any]:
+def game_fields(state: NextStationState) -> JsonObject:
     """A record's ``game`` and, on a custom map, its ``map`` and ``map_hash``
     (``docs/notation.md``, "Game record"; ``docs/maps.md``)."""
     city = state.city

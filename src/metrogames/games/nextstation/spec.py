@@ -268,7 +268,7 @@ class MapEngine(_CityEngine):
     def check_map(self, data: object) -> JsonObject:
         """``MapChecks``: the checker's report on the decoded map ``data``: ``{"valid",
         "problems", "counts", "hash"}`` (``docs/maps.md``, "The checker"); never raises."""
-        return cast(JsonObject, check_map(data).to_json())
+        return check_map(data).to_json()
 
     def adopt_map(self, data: object, report: JsonObject) -> str:
         """``MapChecks``: keep ``data``, which ``report`` found valid (:func:`.mapcheck.adopt`).

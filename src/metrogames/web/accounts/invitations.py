@@ -16,25 +16,24 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any
 
-from sqlalchemy import CursorResult, select, update
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from metrogames.core.protocol import JsonObject
 from metrogames.i18n import N_, msg
 from metrogames.web.accounts.players import PLAYER_ALPHABET, PLAYER_ID_LENGTH
 from metrogames.web.checks import seat_label
 from metrogames.web.errors import RoomError
+from metrogames.web.infra.db import rowcount
 from metrogames.web.infra.models import AccountRow, InvitationRow, RoomRow, SeatRow
 
-STATUSES = ("pending", "accepted", "declined", "cancelled", "expired")
-"""An invitation's statuses."""
 LIFETIME = 300.0
 """Seconds an invitation waits for its answer."""
 
 
-def invitation_json(row: InvitationRow, room: RoomRow | None, sender: str | None) -> dict[str, Any]:
+def invitation_json(row: InvitationRow, room: RoomRow | None, sender: str | None) -> JsonObject:
     """``{"id", "room", "game", "seat", "from", "status", "created", "expires"}`` (``from``:
     the sender's name, or ``None`` for an anonymous host)."""
     return {
@@ -89,7 +88,7 @@ class Invitations:
         self.sessions = sessions
         self.now = now
 
-    def invite(self, room: str, seat: int, sender: str | None, target: str) -> dict[str, Any]:
+    def invite(self, room: str, seat: int, sender: str | None, target: str) -> JsonObject:
         """A new pending invitation (as :func:`invitation_json`).
 
         Raises:
@@ -126,13 +125,13 @@ class Invitations:
             .values(status="expired")
         )
 
-    def _json(self, session: Session, row: InvitationRow) -> dict[str, Any]:
+    def _json(self, session: Session, row: InvitationRow) -> JsonObject:
         sender = None if row.sender_id is None else session.get(AccountRow, row.sender_id)
         return invitation_json(
             row, session.get(RoomRow, row.room_id), None if sender is None else sender.name
         )
 
-    def pending(self, target: str) -> list[dict[str, Any]]:
+    def pending(self, target: str) -> list[JsonObject]:
         """The pending invitations of ``target``, oldest first."""
         with self.sessions.begin() as session:
             self._expire(session)
@@ -143,7 +142,7 @@ class Invitations:
             ).all()
             return [self._json(session, r) for r in rows]
 
-    def get_pending(self, invitation: str, target: str | None = None) -> dict[str, Any]:
+    def get_pending(self, invitation: str, target: str | None = None) -> JsonObject:
         """A pending invitation (of ``target``, when given), with its ``target`` and
         ``sender`` (account ids; ``sender`` ``None`` for an anonymous host).
 
@@ -160,12 +159,12 @@ class Invitations:
     def settle(self, invitation: str, status: str) -> bool:
         """Move a pending invitation to ``status``; ``False`` when it was no longer pending."""
         with self.sessions.begin() as session:
-            done: CursorResult[Any] = session.execute(  # type: ignore[assignment]
+            done = session.execute(
                 update(InvitationRow)
                 .where(InvitationRow.id == invitation[:10], InvitationRow.status == "pending")
                 .values(status=status)
             )
-        return bool(done.rowcount)
+        return rowcount(done) > 0
 
     def accepting(
         self, invitation: str, target: str, room: str, seat: int
@@ -181,7 +180,7 @@ class Invitations:
         """
 
         def step(session: Session) -> None:
-            done: CursorResult[Any] = session.execute(  # type: ignore[assignment]
+            done = session.execute(
                 update(InvitationRow)
                 .where(
                     InvitationRow.id == invitation[:10],
@@ -191,13 +190,13 @@ class Invitations:
                 )
                 .values(status="accepted")
             )
-            if not done.rowcount:
+            if not rowcount(done):
                 raise _gone(invitation)
             tie_seat(session, room, seat, target)
 
         return step
 
-    def of_room(self, room: str) -> list[dict[str, Any]]:
+    def of_room(self, room: str) -> list[JsonObject]:
         """Every invitation of ``room``, oldest first (with each one's ``target``)."""
         with self.sessions.begin() as session:
             self._expire(session)

@@ -33,10 +33,9 @@ import time
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from argon2 import PasswordHasher
-from sqlalchemy import CursorResult, delete, select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -45,6 +44,7 @@ from metrogames.web.accounts.names import skeleton_digest
 from metrogames.web.accounts.players import PLAYER_ALPHABET, PLAYER_ID_LENGTH
 from metrogames.web.checks import hash_token, new_token
 from metrogames.web.errors import RoomError, shown
+from metrogames.web.infra.db import rowcount
 from metrogames.web.infra.jobs.service import Jobs
 from metrogames.web.infra.jobs.shapes import VerifyAnswer
 from metrogames.web.infra.models import AccountRow, AccountSessionRow, PlayerRow
@@ -311,7 +311,7 @@ class Accounts:
 
     def _end_others(self, session: Session, account: Account, keep: str | None) -> int:
         kept = hash_token(keep) if keep else ""
-        ended: CursorResult[Any] = session.execute(  # type: ignore[assignment]
+        ended = session.execute(
             delete(AccountSessionRow).where(
                 AccountSessionRow.account_id == account.id,
                 AccountSessionRow.token_hash != kept,
@@ -324,7 +324,7 @@ class Accounts:
                 AccountSessionRow.expires <= self.now(),
             )
         )
-        return int(ended.rowcount or 0)
+        return rowcount(ended)
 
     def of_session(self, token: str | None) -> Account | None:
         """The account of a live session token, else ``None``."""

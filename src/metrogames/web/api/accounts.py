@@ -283,11 +283,9 @@ def profile(request: Request, account: Account, limit: int, owner: bool) -> Mapp
             .order_by(RoomRow.finished.desc(), RoomRow.id)
             .limit(limit)
         ).all()
-    ratings = [
-        {"game": r.game, "players": r.players, **Rating(r.mu, r.sigma, r.games, 0).as_json()}
-        for r in rated
-    ]
-    ratings.sort(key=lambda r: (-r["rating"], r["game"], r["players"]))
+    shown = [(Rating(r.mu, r.sigma, r.games, 0).as_json(), r) for r in rated]
+    shown.sort(key=lambda pair: (-pair[0]["rating"], pair[1].game, pair[1].players))
+    ratings = [{"game": r.game, "players": r.players, **rating} for rating, r in shown]
     games = [
         {
             "room": room,

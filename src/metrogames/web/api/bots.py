@@ -18,8 +18,7 @@ import asyncio
 import functools
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Mapping
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import StreamingResponse
@@ -228,7 +227,7 @@ async def bot_seat(request: Request, room: str, auth: BotAuth) -> int:
     return seat
 
 
-def _live(request: Request) -> Any:
+def _live(request: Request) -> Callable[[], Awaitable[bool]]:
     token = bearer(request)
 
     async def live() -> bool:
@@ -407,7 +406,9 @@ async def accept(invitation: str, request: Request) -> Mapping[str, object]:
     await read_body(request, NoBody, "an acceptance")
     found = await asyncio.to_thread(invitations(request).get_pending, invitation, auth.account.id)
     try:
-        await seat_bot(request, str(found["room"]), int(found["seat"]), auth, str(found["id"]))
+        seat = found["seat"]
+        assert isinstance(seat, int)  # an invitation's seat (invitation_json)
+        await seat_bot(request, str(found["room"]), seat, auth, str(found["id"]))
     except RoomError as exc:
         if exc.reason == "seat-taken":  # the seat went meanwhile: the invitation with it
             await asyncio.to_thread(invitations(request).settle, invitation, "expired")

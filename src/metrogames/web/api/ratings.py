@@ -110,7 +110,8 @@ def room_ratings(rooms: RoomService, table: Table) -> Mapping[str, object]:
             rating = None if mine is None else mine.as_json()
         elif not f.human:
             fixed = rt.Rating(rt.BOT_MU.get(f.bot or "", rt.MODEL.mu), rt.BOT_SIGMA, 0, 0)
-            rating = {**fixed.as_json(), "games": None}
+            rating = fixed.as_json()
+            rating["games"] = None
         seats.append(
             {
                 "seat": number,

@@ -19,9 +19,8 @@ their values are free (a map such as ``lines`` by colour).
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import TypeAdapter
+from pydantic.json_schema import JsonSchemaValue
 
 from metrogames.games import game_names, game_type
 from metrogames.web.api import bodies, friends
@@ -29,9 +28,9 @@ from metrogames.web.lobby import entries
 from metrogames.web.rooms import views
 from metrogames.web.watch import entries as watching
 
-# The schema's objects are dict[str, Any]: pydantic's own type for them (JsonSchemaValue), read
-# and rewritten here at depth (a JsonObject would need a check at every level of a document
-# pydantic made).
+# The schema's objects are pydantic's own type for them (JsonSchemaValue, its dict of any values),
+# read and rewritten here at depth (a JsonObject would need a check at every level of a
+# document pydantic made).
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 REF = "#/$defs/{model}"
 
@@ -54,7 +53,7 @@ def families() -> dict[str, type]:
     return out
 
 
-def schema_document() -> dict[str, Any]:
+def schema_document() -> JsonSchemaValue:
     """The JSON Schema document of ``docs/web-schema.json``."""
     parts = families()
     inputs: list[tuple[str, type]] = [
@@ -72,7 +71,7 @@ def schema_document() -> dict[str, Any]:
     _, found = TypeAdapter.json_schemas(
         [(key, "serialization", TypeAdapter(kind)) for key, kind in inputs], ref_template=REF
     )
-    defs: dict[str, Any] = found.get("$defs", {})
+    defs: JsonSchemaValue = found.get("$defs", {})
     common = defs.pop("ViewCommon")
     view_names = []
     for family, part in parts.items():
@@ -114,7 +113,7 @@ def _camel(family: str) -> str:
     return "".join(word.capitalize() for word in family.replace("-", "_").split("_"))
 
 
-def _view(common: dict[str, Any], part: dict[str, Any], family: str, name: str) -> dict[str, Any]:
+def _view(common: JsonSchemaValue, part: JsonSchemaValue, family: str, name: str) -> JsonSchemaValue:
     """A family's closed view: the common keys, the part's between ``winners`` and ``legal``
     (the part's ``scores`` wins: its items are typed closer), ``family`` a constant."""
     properties = dict(common["properties"])
@@ -134,7 +133,7 @@ def _view(common: dict[str, Any], part: dict[str, Any], family: str, name: str) 
     }
 
 
-def _other_view(common: dict[str, Any], known: list[str]) -> dict[str, Any]:
+def _other_view(common: JsonSchemaValue, known: list[str]) -> JsonSchemaValue:
     """The view of a game of a family the schema does not list: the common keys, typed, and
     the game's own keys, free."""
     properties = dict(common["properties"])
@@ -150,7 +149,7 @@ def _other_view(common: dict[str, Any], known: list[str]) -> dict[str, Any]:
     }
 
 
-def _frames_are_views(defs: dict[str, Any]) -> None:
+def _frames_are_views(defs: JsonSchemaValue) -> None:
     """A replay's frames and a view message's view are ``View`` s (typed as plain dicts
     in :mod:`~metrogames.web.rooms.views`: their keys depend on the family)."""
     defs["Replay"]["properties"]["frames"]["items"] = {"$ref": REF.format(model="View")}

@@ -16,9 +16,9 @@ import json
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeAlias
 
-from sqlalchemy import and_, func, or_, select
+from sqlalchemy import Row, and_, func, or_, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from metrogames.core.protocol import JsonObject
@@ -43,6 +43,11 @@ BATCH = 200
 """Rooms read per batch (a batch's actions are in memory at once, a few thousand rows)."""
 MODES = ("online", "daily")
 
+
+RoomFacts: TypeAlias = Row[str, str, str, str, int, float | None, str]
+"""A finished room as an export reads it: ``id``, ``game``, ``mode``, ``options`` (JSON text),
+``seed``, ``finished`` (epoch s, never null for a finished room) and its daily attempt's ``day``
+(``None`` at run time for a room of no daily attempt: an outer join)."""
 
 @dataclass(frozen=True)
 class SeatFacts:
@@ -137,7 +142,7 @@ class MonthGames:
                 yield self._game(room, seats[room.id], actions[room.id], rated.get(room.id))
             after = (rooms[-1].finished, rooms[-1].id)
 
-    def _rooms(self, session: Session, after: tuple[float, str] | None) -> Sequence[Any]:
+    def _rooms(self, session: Session, after: tuple[float, str] | None) -> Sequence[RoomFacts]:
         query = (
             select(
                 RoomRow.id,
@@ -223,7 +228,7 @@ class MonthGames:
 
     def _game(
         self,
-        room: Any,
+        room: RoomFacts,
         seats: list[SeatFacts],
         actions: list[tuple[int, str]],
         rated: dict[int, RatedSeatRow] | None,

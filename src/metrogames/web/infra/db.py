@@ -21,7 +21,7 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import CursorResult, Engine, Result, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
@@ -168,3 +168,10 @@ def migrate(engine: Engine) -> None:
 def session_factory(engine: Engine) -> sessionmaker[Session]:
     """Sessions on ``engine`` whose objects stay readable after commit."""
     return sessionmaker(engine, expire_on_commit=False)
+
+
+def rowcount(result: Result[*tuple[object, ...]]) -> int:
+    """How many rows an ``UPDATE`` or ``DELETE`` run by ``Session.execute`` matched (its result
+    is a ``CursorResult``, which the session's typing does not say)."""
+    assert isinstance(result, CursorResult)
+    return int(result.rowcount or 0)

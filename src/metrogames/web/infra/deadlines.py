@@ -91,7 +91,7 @@ class GuardedHttp(HttpToolsProtocol):
     tarpit: ClassVar[Tarpit | None] = None
     """How long their answers are held (:func:`refuse_upgrades`; ``None``: not at all)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:  # Any: uvicorn's arguments, passed on
         super().__init__(*args, **kwargs)
         self._timer: asyncio.TimerHandle | None = None
         self._send_timer: asyncio.TimerHandle | None = None

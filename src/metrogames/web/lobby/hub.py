@@ -29,7 +29,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import Never
 
 from sqlalchemy import update
 from sqlalchemy.orm import Session, sessionmaker
@@ -182,7 +182,7 @@ class Lobby:
         with self.sessions.begin() as session:
             session.execute(update(RoomRow).where(RoomRow.id == room).values(host_away=away))
 
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+    def _spawn(self, work: Coroutine[object, Never, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

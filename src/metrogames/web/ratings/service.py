@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from openskill.models import PlackettLuce
 from sqlalchemy import delete, select
@@ -69,6 +69,16 @@ Key = tuple[str, str, int]
 """A rating's key: (account, game, player count)."""
 
 
+
+class RatingJson(TypedDict):
+    """A rating as the API shows it (:meth:`Rating.as_json`)."""
+
+    mu: float
+    sigma: float
+    rating: float
+    games: int | None
+    """The rated games played (``None``: a bot's fixed rating, which no game changes)."""
+
 @dataclass
 class Rating:
     """A rating: ``mu``, ``sigma``, ``games`` rated, ``rated_id`` of the last one."""
@@ -83,7 +93,7 @@ class Rating:
         """The shown rating: ``mu - 3 sigma`` (a conservative estimate; 0 for a newcomer)."""
         return self.mu - 3 * self.sigma
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> RatingJson:
         """``{"mu", "sigma", "rating" (the ordinal, 1 decimal), "games"}``."""
         return {
             "mu": self.mu,

@@ -49,7 +49,7 @@ Locked = Callable[[Table], AbstractAsyncContextManager[Table]]
 
 
 def position_job(view: State[Action], seat: int) -> PositionJob:
-    """The plain data of a position job (:mod:`metrogames.web.infra.jobs.work`): ``seat``'s
+    """The plain data of a position job (:mod:`metrogames.web.work`): ``seat``'s
     ``view`` as its game, player count, options and snapshot, and the seat."""
     game = view.game
     return {

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypeAlias, cast
+from typing import TYPE_CHECKING, Literal, NotRequired, TypeAlias, cast
 
 import orjson
 from cachetools import LRUCache
@@ -40,10 +40,10 @@ SeatKind = Literal["human", "bot"]
 if TYPE_CHECKING:
     FreeJson: TypeAlias = JsonValue
     FreeObject: TypeAlias = JsonObject
-else:  # Any at run time: pydantic, which builds docs/web-schema.json from these typed dicts,
-    # cannot follow the recursive JsonValue alias (free JSON is ``{}`` in the schema)
-    FreeJson = Any
-    FreeObject = dict[str, Any]
+else:  # object at run time: pydantic, which builds docs/web-schema.json from these typed dicts,
+    # cannot follow the recursive JsonValue alias; object is free JSON to it (``{}`` in the schema)
+    FreeJson = object
+    FreeObject = dict[str, object]
 ActionJson = FreeJson
 """An action in the JSON notation of its game (``docs/notation.md``): any JSON value."""
 

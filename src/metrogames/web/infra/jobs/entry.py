@@ -1,6 +1,7 @@
-"""What a job worker of the scale-out start runs (:mod:`.queue` enqueues it, :mod:`.worker`
-runs it): the RQ job :func:`entry`, the lanes' queue names and the Redis keys the serving
-workers and the job workers share. It imports the jobs (:mod:`.work`) and nothing of the server.
+"""What the serving workers and the job workers of the scale-out start share: the lanes' queue
+names, the Redis keys, and :func:`keep_answer`, the end of every RQ job (the RQ job itself,
+:func:`metrogames.web.work.entry`, is above the features whose computations it runs; :mod:`.queue`
+enqueues it, :mod:`.worker` runs it). It imports nothing of the server.
 """
 
 from __future__ import annotations
@@ -9,9 +10,8 @@ import json
 
 from rq import get_current_job
 
-from metrogames.web.infra.jobs import work
 from metrogames.web.infra.jobs.kinds import KINDS, Job
-from metrogames.web.infra.jobs.shapes import JobPayload
+from metrogames.web.infra.jobs.shapes import Answer
 
 PREFIX = "metrogames:jobs:"
 DONE = PREFIX + "done"
@@ -53,10 +53,9 @@ def text_of(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
-def entry(kind: str, key: str, payload: JobPayload) -> None:
-    """The RQ job: run ``kind`` on ``payload`` (:func:`~metrogames.web.infra.jobs.work.run`), store
-    the answer under ``key``, release the claim and announce the key."""
-    answer = work.run(kind, payload)
+def keep_answer(kind: str, key: str, answer: Answer) -> None:
+    """The end of the RQ job running the job ``key`` of ``kind`` (in its work horse): store
+    ``answer`` under ``key``, release the claim and announce the key."""
     current = get_current_job()
     assert current is not None
     connection = current.connection

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Kind:
-    """A kind of job (:mod:`.work` names its function): its ``lane`` (``play``, ``passwords``
+    """A kind of job (:mod:`metrogames.web.work` names its function): its ``lane`` (``play``, ``passwords``
     or ``slow``: each lane has its own worker processes, so a bot's turn never waits behind an
     analysis), its ``priority`` in the lane (0 first), ``timeout`` (seconds it may run, after
     which it is stopped) and whether its answers are kept by key (``cached``)."""
@@ -59,7 +60,7 @@ tenth of the serving process when both want the CPU)."""
 class Job:
     """One job in flight in this process: its ``key`` (the content it is computed from: equal
     keys, one job), ``kind``, ``payload`` (plain JSON: the kind's, :mod:`.shapes`), the ``answer``
-    its backend resolves with :func:`metrogames.web.infra.jobs.work.run`'s dict, and how many requests wait for it
+    its backend resolves with :class:`Work`'s ``run``, and how many requests wait for it
     (``waiters``); ``handle`` and ``seq`` are the backend's."""
 
     key: str
@@ -73,3 +74,16 @@ class Job:
     the key."""
     mine: bool = False
     """Whether this process put the job in its backend (it alone observes its run time)."""
+
+
+@dataclass(frozen=True)
+class Work:
+    """The job functions the backends run, given to them by the app (:data:`metrogames.web.work.WORK`):
+    infrastructure knows no feature. Both are module-level functions, sent to the job
+    processes by name: ``run(kind, payload)`` gives a job's :class:`~.shapes.Answer` (a local
+    pool's processes run it; its module is the one their forkserver imports first), and
+    ``entry(kind, key, payload)`` is the RQ job of the scale-out start (the job workers import its
+    module before forking their work horses)."""
+
+    run: Callable[[str, JobPayload], Answer]
+    entry: Callable[[str, str, JobPayload], None]

@@ -5,8 +5,9 @@ Why pebble: a running job's future can be cancelled, which ends the worker proce
 (the pool starts another), and a job past its time limit is stopped the same way — the
 standard library's pools can do neither. The worker processes are started by a *forkserver*
 (never forked from the serving process, which has threads and an event loop) that has
-imported :mod:`.work` once, and each lowers its CPU priority (``os.nice``) and warms the games
-before its first job (:func:`~metrogames.web.infra.jobs.work.preload`). A lane's pool starts at its
+imported the job functions' module once (:class:`~.kinds.Work`'s ``run``), and each lowers its
+CPU priority (``os.nice``) and warms the games before its first job
+(:func:`~metrogames.web.infra.jobs.process.preload`). A lane's pool starts at its
 first job, or when the server starts (:meth:`LocalBackend.warm`, ``METROGAMES_JOB_WARM``).
 
 The queue is this module's, not the pool's: a lane hands the pool at most as many jobs as it
@@ -28,8 +29,8 @@ from multiprocessing.context import ForkServerContext
 from pebble import ProcessExpired, ProcessFuture, ProcessPool
 
 from metrogames.web.infra import metrics
-from metrogames.web.infra.jobs import work
-from metrogames.web.infra.jobs.kinds import NICE, Job
+from metrogames.web.infra.jobs import process
+from metrogames.web.infra.jobs.kinds import NICE, Job, Work
 from metrogames.web.infra.jobs.shapes import Answer
 
 log = logging.getLogger("metrogames.web.jobs.pool")  # the name its log lines always had
@@ -37,20 +38,22 @@ STOP_SECONDS = 5.0
 """How long closing waits for a lane's processes to end."""
 
 
-def _context() -> ForkServerContext:
+def _context(work: Work) -> ForkServerContext:
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["metrogames.web.infra.jobs.work"])
+    context.set_forkserver_preload([work.run.__module__])
     return context
 
 
 class Lane:
     """One lane's queue and pool: ``workers`` processes, at most ``bound`` jobs queued; its
-    processes load the plug-in games of ``plugins`` (``METROGAMES_GAMES``) as the server did."""
+    processes load the plug-in games of ``plugins`` (``METROGAMES_GAMES``) as the server did
+    and run the jobs with ``work.run``."""
 
     def __init__(
-        self, name: str, workers: int, bound: int, plugins: str = "", cpus: str = ""
+        self, name: str, workers: int, bound: int, work: Work, plugins: str = "", cpus: str = ""
     ) -> None:
         self.name = name
+        self.work = work
         self.plugins = plugins
         self.cpus = cpus
         self.workers = workers
@@ -112,15 +115,15 @@ class Lane:
         """Start the lane's processes now, before its first job (each warms the games, at its
         lower priority), instead of at the first job; ``warmed`` is answered with the id of
         the process that ran the start's no-op job."""
-        self.warmed = self._pool().schedule(work.ready)
+        self.warmed = self._pool().schedule(process.ready)
 
     def _pool(self) -> ProcessPool:
         if self.pool is None:
             self.pool = ProcessPool(
                 self.workers,
-                initializer=work.preload,
+                initializer=process.preload,
                 initargs=(NICE.get(self.name, 10), self.name != "passwords", self.plugins, self.cpus),
-                context=_context(),
+                context=_context(self.work),
             )
         return self.pool
 
@@ -128,7 +131,7 @@ class Lane:
         pool = self._pool()
         loop = asyncio.get_running_loop()
         job.mine = True
-        future = pool.schedule(work.run, (job.kind.name, job.payload), timeout=job.kind.timeout)
+        future = pool.schedule(self.work.run, (job.kind.name, job.payload), timeout=job.kind.timeout)
         job.handle = future
         self.running.add(job)
         metrics.JOB_RUNNING.labels(self.name).set(len(self.running))
@@ -169,7 +172,7 @@ def _stop(pool: ProcessPool) -> None:
 
 
 def _answer(done: ProcessFuture[Answer]) -> Answer:
-    """The answer of a finished pool future (as :func:`~metrogames.web.infra.jobs.work.run`'s)."""
+    """The answer of a finished pool future (as :func:`~metrogames.web.infra.jobs.process.run`'s)."""
     try:
         answer = done.result()
     except CancelledError:
@@ -185,14 +188,14 @@ def _answer(done: ProcessFuture[Answer]) -> Answer:
 
 class LocalBackend:
     """The lanes named in ``workers`` (lane → processes), each with at most ``bound`` jobs
-    queued, their processes loading the plug-in games of ``plugins`` and kept to the CPUs of
-    ``cpus`` (``METROGAMES_JOB_CPUS``)."""
+    queued, their processes running the job functions of ``work``, loading the plug-in games of
+    ``plugins`` and kept to the CPUs of ``cpus`` (``METROGAMES_JOB_CPUS``)."""
 
     def __init__(
-        self, workers: dict[str, int], bound: int, plugins: str = "", cpus: str = ""
+        self, workers: dict[str, int], bound: int, work: Work, plugins: str = "", cpus: str = ""
     ) -> None:
         self.lanes = {
-            name: Lane(name, count, bound, plugins, cpus) for name, count in workers.items()
+            name: Lane(name, count, bound, work, plugins, cpus) for name, count in workers.items()
         }
 
     def submit(self, job: Job) -> bool:

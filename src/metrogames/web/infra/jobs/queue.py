@@ -10,7 +10,7 @@ its lane's queues in priority order (one queue per priority: a bot's decision is
 a hint). Jobs and their arguments are JSON (RQ's ``JSONSerializer``).
 
 Across the serving workers one job per key: a claim (``SET NX``) decides which worker enqueues
-it; the job's entry (:func:`entry`) stores the answer under the key (kept for cached kinds,
+it; the job's entry (:class:`~.kinds.Work`'s ``entry``) stores the answer under the key (kept for cached kinds,
 briefly for the others) and announces it (``PUBLISH``); every waiting worker then reads it.
 How many requests of all workers wait for a key is counted in Redis: when the count drops to
 zero the job is removed from its queue, or stopped if it runs. Each wait also looks at the
@@ -45,14 +45,13 @@ from metrogames.web.infra.jobs.entry import (
     BRIEF_SECONDS,
     DONE,
     claim_key,
-    entry,
     interest_key,
     queue_name,
     queue_names,
     result_key,
     text_of,
 )
-from metrogames.web.infra.jobs.kinds import QUEUED_LANES, Job
+from metrogames.web.infra.jobs.kinds import QUEUED_LANES, Job, Work
 
 log = logging.getLogger("metrogames.web.jobs.queue")  # the name its log lines always had
 T = TypeVar("T")
@@ -64,12 +63,14 @@ REDIS_TIMEOUT = 2.0
 
 class QueueBackend:
     """The lanes ``play`` and ``slow`` on the Redis server at ``url`` (``client``: the app's
-    redis.asyncio client), each with at most ``bound`` jobs queued."""
+    redis.asyncio client), each with at most ``bound`` jobs queued, each job an RQ job of
+    ``work.entry``."""
 
     lanes = QUEUED_LANES
 
-    def __init__(self, url: str, client: Redis, bound: int) -> None:
+    def __init__(self, url: str, client: Redis, bound: int, work: Work) -> None:
         self.redis = client
+        self.entry = work.entry
         self.bound = bound
         self.sync = redis.Redis.from_url(
             url, socket_timeout=REDIS_TIMEOUT, socket_connect_timeout=REDIS_TIMEOUT
@@ -147,7 +148,7 @@ class QueueBackend:
         queue = self.queues[queue_name(job)]
         await self._call(
             lambda: queue.enqueue_call(
-                entry,
+                self.entry,
                 args=(job.kind.name, job.key, job.payload),
                 timeout=int(job.kind.timeout),
                 result_ttl=0,

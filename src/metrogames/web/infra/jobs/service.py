@@ -46,8 +46,9 @@ from metrogames.web.errors import RoomError
 from metrogames.web.infra import metrics
 from metrogames.web.infra.config import Settings
 from metrogames.web.infra.jobs.entry import PREFIX
-from metrogames.web.infra.jobs.kinds import KINDS, Job
+from metrogames.web.infra.jobs.kinds import KINDS, Job, Work
 from metrogames.web.infra.jobs.pool import LocalBackend
+from metrogames.web.infra.jobs.process import refusal_of
 from metrogames.web.infra.jobs.queue import QueueBackend
 from metrogames.web.infra.jobs.shapes import (
     AnalysisJob,
@@ -68,7 +69,6 @@ from metrogames.web.infra.jobs.shapes import (
     VerifyAnswer,
     VerifyJob,
 )
-from metrogames.web.infra.jobs.work import refusal_of
 
 log = logging.getLogger("metrogames.web.jobs.service")  # the name its log lines always had
 PASSWORD_PROCESSES = 2
@@ -139,17 +139,18 @@ class Quotas:
 class Jobs:
     """The heavy jobs of one serving process (``settings``: ``job_workers``,
     ``job_slow_workers``, ``job_queue``, ``job_quota``, ``job_cpus``, ``redis_url``; ``redis``: the app's
-    client when several workers share a Redis server)."""
+    client when several workers share a Redis server; ``work``: the job functions, the app's
+    :data:`metrogames.web.work.WORK`)."""
 
-    def __init__(self, settings: Settings, redis: Redis | None = None) -> None:
+    def __init__(self, settings: Settings, work: Work, redis: Redis | None = None) -> None:
         self.quota = settings.job_quota
         lanes = {"passwords": PASSWORD_PROCESSES}
         self.shared: QueueBackend | None = None
         if redis is not None and settings.redis_url:
-            self.shared = QueueBackend(settings.redis_url, redis, settings.job_queue)
+            self.shared = QueueBackend(settings.redis_url, redis, settings.job_queue, work)
         else:
             lanes |= {"play": settings.job_workers, "slow": settings.job_slow_workers}
-        self.local = LocalBackend(lanes, settings.job_queue, settings.games, settings.job_cpus)
+        self.local = LocalBackend(lanes, settings.job_queue, work, settings.games, settings.job_cpus)
         self.quotas = Quotas(redis)
         self.cache: LRUCache[str, tuple[JobValue, int]] = LRUCache(CACHE_BYTES, getsizeof=lambda v: v[1])
         self.jobs: dict[str, Job] = {}
@@ -202,7 +203,7 @@ class Jobs:
         who: Sequence[str] = (),
         on_start: Callable[[], object] | None = None,
     ) -> JobValue:
-        """The answer of job ``kind`` on ``payload`` (:mod:`.work` says what each takes and
+        """The answer of job ``kind`` on ``payload`` (:mod:`metrogames.web.work` says what each takes and
         gives; :mod:`.shapes` types them, one overload per kind), computed once per ``key`` (the content it is made of; ``None``: a job of its
         own) for the requesters ``who`` (quota keys such as ``address:…``, ``account:…``);
         ``on_start()`` runs only when a new job is queued (it may refuse).

@@ -1,4 +1,4 @@
-"""The plain JSON each kind of heavy job takes and gives (:mod:`.work` runs them), the
+"""The plain JSON each kind of heavy job takes and gives (:mod:`metrogames.web.work` runs them), the
 envelope its answer travels in between processes, and how a job is asked for (:class:`How`).
 
 A payload is a typed dict per kind (``decide``: :class:`DecideJob`, ``hint``:
@@ -153,7 +153,7 @@ class How(TypedDict, total=False):
 
 class RefusalJson(TypedDict):
     """A :class:`~metrogames.web.errors.RoomError` as JSON
-    (:func:`~metrogames.web.infra.jobs.work.refusal_json`): ``message`` is English text or a
+    (:func:`~metrogames.web.infra.jobs.process.refusal_json`): ``message`` is English text or a
     translatable message as ``{"template", "params"}`` (its parameters likewise, else plain
     JSON values)."""
 
@@ -164,7 +164,7 @@ class RefusalJson(TypedDict):
 
 
 class Answer(TypedDict, total=False):
-    """What a job's process gives back (:func:`~metrogames.web.infra.jobs.work.run`): one of
+    """What a job's process gives back (:func:`~metrogames.web.infra.jobs.process.run`): one of
     ``value`` (the kind's :data:`JobValue`), ``refused`` or ``failed`` (the traceback's text),
     with ``pid`` (the process that ran it) and ``seconds`` (its run time); or, made by the
     serving process, ``busy`` (its lane's queue was full) or ``stopping`` (the server stops)."""

@@ -3,7 +3,8 @@
 ``metrogames serve --workers N --redis URL`` starts ``job_workers`` workers of the ``play`` lane
 and ``job_slow_workers`` of the ``slow`` lane beside its serving workers (:func:`start_workers`,
 each a process started afresh, never forked from a server); ``metrogames jobs worker`` runs
-workers on another machine (:func:`run_worker`). A worker imports and warms the games once,
+workers on another machine (:func:`run_worker`). A worker imports the job functions (the
+app's :class:`~.kinds.Work`) and warms the games once,
 lowers its CPU priority (:data:`~metrogames.web.infra.jobs.pool.NICE`), then takes its lane's jobs
 one at a time, first priority first, each in a work horse forked from it (stopped when nobody
 waits for its job any more).
@@ -23,9 +24,9 @@ import redis
 from rq import Queue, Worker
 from rq.serializers import JSONSerializer
 
-from metrogames.web.infra.jobs import work
 from metrogames.web.infra.jobs.entry import queue_names
-from metrogames.web.infra.jobs.kinds import NICE, QUEUED_LANES
+from metrogames.web.infra.jobs.kinds import NICE, QUEUED_LANES, Work
+from metrogames.web.infra.jobs.process import preload
 
 log = logging.getLogger("metrogames.web.jobs.worker")  # the name its log lines always had
 STOP_SECONDS = 5.0
@@ -45,12 +46,15 @@ def check_lanes(lanes: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(lanes))
 
 
-def run_worker(url: str, lanes: Sequence[str], first_only: bool = False) -> None:
+def run_worker(url: str, lanes: Sequence[str], work: Work, first_only: bool = False) -> None:
     """Be one job worker of ``lanes`` (their queues in order; ``first_only``: only each
     lane's first priority) on the Redis server at ``url``, until stopped (SIGTERM: the job
-    running is stopped, the worker ends)."""
+    running is stopped, the worker ends). ``work``: the job functions; given, their module is
+    imported (and so is every module they run) before the first job, and each work horse
+    forked from this worker finds them loaded."""
     lanes = check_lanes(lanes)
-    work.preload(
+    log.debug("jobs worker of %s runs %s", ",".join(lanes), work.entry.__module__)
+    preload(
         max(NICE[lane] for lane in lanes),
         plugins=os.environ.get("METROGAMES_GAMES", ""),
         cpus=os.environ.get("METROGAMES_JOB_CPUS", ""),
@@ -81,9 +85,10 @@ class ColdWorker(Worker):
 
 
 def start_workers(
-    url: str, counts: dict[str, int], lanes_of: Sequence[str] | None = None
+    url: str, counts: dict[str, int], work: Work, lanes_of: Sequence[str] | None = None
 ) -> list[BaseProcess]:
-    """Start ``counts[lane]`` job workers of each lane (processes started with ``spawn``;
+    """Start ``counts[lane]`` job workers of each lane, running the job functions of ``work``
+    (processes started with ``spawn``;
     ``lanes_of``: the lanes every one of them takes instead, in order). Of several workers of
     a lane, the first takes only its first priority (a bot's decision never waits for hints
     on every worker)."""
@@ -94,7 +99,7 @@ def start_workers(
         for index in range(count):
             first_only = count > 1 and index == 0
             process = context.Process(
-                target=run_worker, args=(url, lanes, first_only), daemon=True
+                target=run_worker, args=(url, lanes, work, first_only), daemon=True
             )
             process.start()
             processes.append(process)

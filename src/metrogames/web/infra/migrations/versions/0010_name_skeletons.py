@@ -1,6 +1,8 @@
 """Account names compared by their confusable skeleton (UTS #39): ``accounts.name_skeleton``,
-the SHA-256 of the skeleton (:func:`metrogames.web.accounts.names.skeleton_digest`), under a unique
-index, filled for the accounts already there.
+the SHA-256 of the skeleton, under a unique index, filled for the accounts already there.
+The skeleton is this migration's own frozen copy of what
+:func:`metrogames.web.accounts.names.skeleton_digest` computed when it was written (a migration
+never changes with the code after it).
 
 Existing accounts whose names look alike (the same skeleton: ``Ada`` and ``Аda`` with a
 Cyrillic А) keep their names, sessions and sign-ins: the oldest of them (by ``created``, then
@@ -12,12 +14,12 @@ Revision ID: 0010
 Revises: 0009
 """
 
+import hashlib
 import logging
 
+import icu
 import sqlalchemy as sa
 from alembic import op
-
-from metrogames.web.accounts.names import skeleton_digest
 
 revision = "0010"
 down_revision = "0009"
@@ -25,6 +27,16 @@ branch_labels = None
 depends_on = None
 
 log = logging.getLogger("metrogames.web.migrations")
+_SPOOF = icu.SpoofChecker()
+_FOLD = icu.Normalizer2.getNFKCCasefoldInstance()
+_MARKS = icu.Transliterator.createInstance("[[:Mn:]&[:Script=Inherited:]] Remove")
+
+
+def skeleton_digest(name: str) -> str:
+    """The SHA-256 (hex) of ``name``'s skeleton: UTS #39's (ICU's ``SpoofChecker``) of its
+    ``NFKC_Casefold``, without the marks of no script (``Script=Inherited``)."""
+    skeleton = str(_MARKS.transliterate(_SPOOF.getSkeleton(0, _FOLD.normalize(name))))
+    return hashlib.sha256(skeleton.encode()).hexdigest()
 
 
 def upgrade() -> None:

@@ -1,8 +1,11 @@
 """The heavy jobs themselves: plain functions of plain data, run by the job workers.
 
-This is the module every job worker imports (a process of the local pool, an RQ work horse):
-it knows no app, no database and no request. Each job takes a JSON object and returns JSON
-(:func:`run` wraps them): a position travels as the seat's own view — its snapshot
+This is the module every job worker imports (a process of the local pool, an RQ worker and its
+work horses): it knows no app, no database and no request. It sits above the infrastructure
+that runs the jobs (:mod:`metrogames.web.infra.jobs`, given :data:`WORK` by the app) and the
+features whose pure computations it runs (``rooms/replays.py``, ``rooms/analyses.py``,
+``daily/deal.py``, ``daily/open_deals.py``). Each job takes a JSON object and returns JSON
+(:func:`run` wraps them, :func:`~metrogames.web.infra.jobs.process.run`): a position travels as the seat's own view — its snapshot
 (``docs/notation.md``, "Position snapshot") with the game's name, player count and options — and
 a game as its record, so a worker never sees what the requester may not know.
 
@@ -30,7 +33,6 @@ from __future__ import annotations
 
 import os
 import time
-import traceback
 from collections.abc import Callable
 
 from argon2 import PasswordHasher
@@ -39,13 +41,13 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from metrogames.bots.base import make_bot
 from metrogames.bots.coach import hints
 from metrogames.core.capabilities import MapChecks
-from metrogames.core.protocol import Action, State, is_object
-from metrogames.games import game_engine, game_from_options, game_names, load_game, load_plugins
-from metrogames.i18n import Message
+from metrogames.core.protocol import Action, State
+from metrogames.games import game_engine, game_from_options, game_names
 from metrogames.web.daily.deal import bot_score
 from metrogames.web.daily.open_deals import refuse_open_deal
-from metrogames.web.errors import RoomError
-from metrogames.web.infra.config import cpu_list
+from metrogames.web.infra.jobs import process
+from metrogames.web.infra.jobs.entry import keep_answer
+from metrogames.web.infra.jobs.kinds import Work
 from metrogames.web.infra.jobs.shapes import (
     AnalysisJob,
     Answer,
@@ -61,7 +63,6 @@ from metrogames.web.infra.jobs.shapes import (
     MapCheckJob,
     PositionJob,
     ProbeJob,
-    RefusalJson,
     ReplayJob,
     VerifyAnswer,
     VerifyJob,
@@ -156,97 +157,24 @@ JOBS: dict[str, Callable[..., JobValue]] = {
     "probe": probe,
 }
 """The job functions by kind, each of its own kind's payload (``...``: which payload a
-function takes is its kind's, checked where the job is asked for: :meth:`.service.Jobs.run`)."""
+function takes is its kind's, checked where the job is asked for: :meth:`metrogames.web.infra.jobs.service.Jobs.run`)."""
+
+
 
 
 def run(kind: str, job: JobPayload) -> Answer:
-    """Run the job ``kind`` on ``job``: ``{"value": <its JSON>}``, ``{"refused": <a refusal>}``
-    for a :class:`~metrogames.web.errors.RoomError` (:func:`refusal_json`), or ``{"failed":
-    <the traceback's text>}``, each with ``"pid"``, the process that ran it, and ``"seconds"``,
-    its run time. Never raises (an answer crosses any process boundary)."""
-    started = time.perf_counter()
-    try:
-        answer: Answer = {"value": JOBS[kind](job)}
-    except RoomError as exc:
-        answer = {"refused": refusal_json(exc)}
-    except Exception:
-        answer = {"failed": traceback.format_exc(limit=8)}
-    return answer | {"pid": os.getpid(), "seconds": time.perf_counter() - started}
+    """Run the job ``kind`` on ``job``: its :class:`~metrogames.web.infra.jobs.shapes.Answer`
+    (:func:`metrogames.web.infra.jobs.process.run`, never raises)."""
+    return process.run(JOBS, kind, job)
 
 
-def ready() -> int:
-    """Nothing: the job that starts a pool's processes (its answer: this process's id)."""
-    return os.getpid()
+def entry(kind: str, key: str, payload: JobPayload) -> None:
+    """The RQ job of the scale-out start: run ``kind`` on ``payload`` (:func:`run`), store the
+    answer under ``key``, release the claim and announce the key
+    (:func:`~metrogames.web.infra.jobs.entry.keep_answer`)."""
+    keep_answer(kind, key, run(kind, payload))
 
 
-def refusal_json(exc: RoomError) -> RefusalJson:
-    """A refusal as JSON: ``{"status", "reason", "message", "item"}``, a translatable
-    message as ``{"template", "params"}`` (its parameters likewise)."""
-    return {
-        "status": exc.status,
-        "reason": exc.reason,
-        "message": _message_json(exc.text if exc.text is not None else exc.message),
-        "item": exc.item,
-    }
-
-
-def refusal_of(data: RefusalJson) -> RoomError:
-    """The :class:`~metrogames.web.errors.RoomError` of :func:`refusal_json`."""
-    message = _message_of(data["message"])
-    assert isinstance(message, (str, Message))
-    return RoomError(data["status"], data["reason"], message, item=data.get("item"))
-
-
-def _message_json(value: object) -> object:
-    if isinstance(value, Message):
-        return {"template": value.template, "params": {k: _message_json(v) for k, v in value.params.items()}}
-    return value
-
-
-def _message_of(value: object) -> object:
-    if not is_object(value) or set(value) != {"template", "params"}:
-        return value
-    template, params = value["template"], value["params"]
-    if not isinstance(template, str) or not is_object(params):
-        return value
-    return Message(template, {k: _message_of(v) for k, v in params.items()})
-
-
-def lower_priority(nice: int) -> None:
-    """Put this process behind the serving processes: ``nice`` steps lower (``os.nice``; 0:
-    as it is) and, where the system has it (Linux), the batch scheduling policy
-    (``SCHED_BATCH``: a CPU-bound process, never favoured at its wake-ups, so that a serving
-    process woken by a message takes the CPU from it at once)."""
-    if nice:
-        os.nice(nice)
-        if hasattr(os, "SCHED_BATCH"):
-            os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
-
-
-def pin(cpus: str) -> None:
-    """Let this process run only on the CPUs of ``cpus`` (``METROGAMES_JOB_CPUS``, Linux's list
-    notation: :func:`~metrogames.web.infra.config.cpu_list`; empty: as it is), so that the
-    others are the serving processes' alone.
-
-    Raises:
-        ValueError: a list that names no CPU of this machine.
-    """
-    chosen = cpu_list(cpus)
-    if chosen:
-        os.sched_setaffinity(0, chosen)
-
-
-def preload(nice: int = 0, games: bool = True, plugins: str = "", cpus: str = "") -> None:
-    """Ready a worker process: lower its CPU priority by ``nice`` (:func:`lower_priority`: the
-    serving processes go first), keep it to the CPUs of ``cpus`` (:func:`pin`), register the
-    plug-in games the server serves (``plugins``: the ``METROGAMES_GAMES`` targets) and, with
-    ``games``, make, view and snapshot one game of each (their lazily built tables filled before
-    the first job; the modules are imported with this one)."""
-    lower_priority(nice)
-    pin(cpus)
-    if not games:
-        return
-    load_plugins(plugins.split(","))
-    for name in game_names():
-        state = load_game(name).new_game(0)
-        state.game.from_snapshot(state.view(0).snapshot())
+WORK = Work(run, entry)
+"""The job functions, as the app gives them to :class:`~metrogames.web.infra.jobs.service.Jobs`
+and the job workers (:func:`~metrogames.web.infra.jobs.worker.start_workers`)."""

@@ -1,0 +1,114 @@
+"""What a job process runs around a job, whatever its kind: the answer's envelope (:func:`run`:
+a value, a refusal or a failure, with the process and its run time), refusals carried across
+processes as JSON, and the process's start (:func:`preload`: a lower CPU priority, its CPUs,
+the games warmed). The job functions themselves are above the features whose computations they
+run (:mod:`metrogames.web.work`), and given to the backends as a :class:`~.kinds.Work`.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import traceback
+from collections.abc import Callable, Mapping
+
+from metrogames.core.protocol import is_object
+from metrogames.games import game_names, load_game, load_plugins
+from metrogames.i18n import Message
+from metrogames.web.errors import RoomError
+from metrogames.web.infra.config import cpu_list
+from metrogames.web.infra.jobs.shapes import Answer, JobPayload, JobValue, RefusalJson
+
+
+def run(jobs: Mapping[str, Callable[..., JobValue]], kind: str, job: JobPayload) -> Answer:
+    """Run the job ``kind`` on ``job`` (its function in ``jobs``, by kind; ``...``: each takes
+    its own kind's payload): ``{"value": <its JSON>}``, ``{"refused": <a refusal>}``
+    for a :class:`~metrogames.web.errors.RoomError` (:func:`refusal_json`), or ``{"failed":
+    <the traceback's text>}``, each with ``"pid"``, the process that ran it, and ``"seconds"``,
+    its run time. Never raises (an answer crosses any process boundary)."""
+    started = time.perf_counter()
+    try:
+        answer: Answer = {"value": jobs[kind](job)}
+    except RoomError as exc:
+        answer = {"refused": refusal_json(exc)}
+    except Exception:
+        answer = {"failed": traceback.format_exc(limit=8)}
+    return answer | {"pid": os.getpid(), "seconds": time.perf_counter() - started}
+
+
+def ready() -> int:
+    """Nothing: the job that starts a pool's processes (its answer: this process's id)."""
+    return os.getpid()
+
+
+def refusal_json(exc: RoomError) -> RefusalJson:
+    """A refusal as JSON: ``{"status", "reason", "message", "item"}``, a translatable
+    message as ``{"template", "params"}`` (its parameters likewise)."""
+    return {
+        "status": exc.status,
+        "reason": exc.reason,
+        "message": _message_json(exc.text if exc.text is not None else exc.message),
+        "item": exc.item,
+    }
+
+
+def refusal_of(data: RefusalJson) -> RoomError:
+    """The :class:`~metrogames.web.errors.RoomError` of :func:`refusal_json`."""
+    message = _message_of(data["message"])
+    assert isinstance(message, (str, Message))
+    return RoomError(data["status"], data["reason"], message, item=data.get("item"))
+
+
+def _message_json(value: object) -> object:
+    if isinstance(value, Message):
+        return {"template": value.template, "params": {k: _message_json(v) for k, v in value.params.items()}}
+    return value
+
+
+def _message_of(value: object) -> object:
+    if not is_object(value) or set(value) != {"template", "params"}:
+        return value
+    template, params = value["template"], value["params"]
+    if not isinstance(template, str) or not is_object(params):
+        return value
+    return Message(template, {k: _message_of(v) for k, v in params.items()})
+
+
+def lower_priority(nice: int) -> None:
+    """Put this process behind the serving processes: ``nice`` steps lower (``os.nice``; 0:
+    as it is) and, where the system has it (Linux), the batch scheduling policy
+    (``SCHED_BATCH``: a CPU-bound process, never favoured at its wake-ups, so that a serving
+    process woken by a message takes the CPU from it at once)."""
+    if nice:
+        os.nice(nice)
+        if hasattr(os, "SCHED_BATCH"):
+            os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
+
+
+def pin(cpus: str) -> None:
+    """Let this process run only on the CPUs of ``cpus`` (``METROGAMES_JOB_CPUS``, Linux's list
+    notation: :func:`~metrogames.web.infra.config.cpu_list`; empty: as it is), so that the
+    others are the serving processes' alone.
+
+    Raises:
+        ValueError: a list that names no CPU of this machine.
+    """
+    chosen = cpu_list(cpus)
+    if chosen:
+        os.sched_setaffinity(0, chosen)
+
+
+def preload(nice: int = 0, games: bool = True, plugins: str = "", cpus: str = "") -> None:
+    """Ready a worker process: lower its CPU priority by ``nice`` (:func:`lower_priority`: the
+    serving processes go first), keep it to the CPUs of ``cpus`` (:func:`pin`), register the
+    plug-in games the server serves (``plugins``: the ``METROGAMES_GAMES`` targets) and, with
+    ``games``, make, view and snapshot one game of each (their lazily built tables filled before
+    the first job; the modules are imported with this one)."""
+    lower_priority(nice)
+    pin(cpus)
+    if not games:
+        return
+    load_plugins(plugins.split(","))
+    for name in game_names():
+        state = load_game(name).new_game(0)
+        state.game.from_snapshot(state.view(0).snapshot())
