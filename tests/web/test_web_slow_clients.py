@@ -354,6 +354,54 @@ def test_a_client_that_stops_reading_is_closed_not_waited_for() -> None:
     assert closed == (1008, "not reading")
 
 
+class TimedSocket(StuckSocket):
+    """A WebSocket whose sends take the given seconds each, in turn (``None``: forever)."""
+
+    def __init__(self, seconds: list[float | None]) -> None:
+        super().__init__()
+        self.seconds = seconds
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(text)
+        took = self.seconds[len(self.sent) - 1]
+        await (asyncio.Event().wait() if took is None else asyncio.sleep(took))
+
+
+def test_each_message_has_its_own_deadline_not_the_burst() -> None:
+    """Fifteen sends of 0.1 s, 1.5 s in all, under a deadline of 1 s each: none is late, so
+    the client is not closed (one timer for the outbox, armed at the first send, fires
+    during a later send and watches that one)."""
+
+    async def run() -> tuple[list[str], tuple[int, str] | None, bool]:
+        socket = TimedSocket([0.1] * 15)
+        outbox = Outbox(socket, send_seconds=1.0)  # type: ignore[arg-type]
+        for n in range(15):
+            outbox.message(f"m{n}")
+        await asyncio.sleep(2.5)
+        return socket.sent, socket.closed, outbox.closed
+
+    sent, closed, gave_up = run_async(run())
+    assert sent == [f"m{n}" for n in range(15)]
+    assert closed is None and not gave_up
+
+
+def test_a_client_that_stops_reading_after_some_sends_is_closed() -> None:
+    """Three quick sends, then one the client never reads: closed for it, and what was
+    queued behind it is never sent."""
+
+    async def run() -> tuple[list[str], tuple[int, str] | None, bool]:
+        socket = TimedSocket([0.1, 0.1, 0.1, None, 0.0])
+        outbox = Outbox(socket, send_seconds=0.25)  # type: ignore[arg-type]
+        for n in range(5):
+            outbox.message(f"m{n}")
+        await asyncio.sleep(1.0)  # the stuck send began at 0.3: due at 0.55
+        return socket.sent, socket.closed, outbox.closed
+
+    sent, closed, gave_up = run_async(run())
+    assert sent == ["m0", "m1", "m2", "m3"] and gave_up
+    assert closed == (1008, "not reading")
+
+
 def test_views_coalesce_and_an_unchanged_view_is_not_sent_again() -> None:
     async def run() -> list[str]:
         slow = SlowSocket()

@@ -47,7 +47,7 @@ from metrogames.web.errors import RoomError
 from metrogames.web.infra.jobs.service import Jobs
 from metrogames.web.infra.jobs.shapes import ReplayJob
 from metrogames.web.infra.language import connection_gettext
-from metrogames.web.infra.metrics import ROUND_TRIP
+from metrogames.web.infra.metrics import ROUND_TRIP, child
 from metrogames.web.infra.ratelimit import client_key
 from metrogames.web.rooms.analyses import analysis_job, personalised
 from metrogames.web.rooms.boards import board, games_list, room_board
@@ -167,7 +167,7 @@ async def post_action(room: str, request: Request) -> Mapping[str, object]:
     body = await read_body(request, ActionBody, "an action")
     table, seat = await rooms.playing.act(room, bearer(request), body, flood(request).seat)
     view = rooms.view(table, seat)
-    ROUND_TRIP.labels(table.game).observe(time.perf_counter() - received)
+    child(ROUND_TRIP, table.game).observe(time.perf_counter() - received)
     return view
 
 

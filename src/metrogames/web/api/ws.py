@@ -55,7 +55,7 @@ from metrogames.web.infra.db import UNAVAILABLE, unavailable
 from metrogames.web.infra.deadlines import UpgradeRefusal
 from metrogames.web.infra.flood import CLOSE_REASON, Bucket, Flood, too_many
 from metrogames.web.infra.language import connection_gettext
-from metrogames.web.infra.metrics import ROUND_TRIP, SOCKETS, worker
+from metrogames.web.infra.metrics import ROUND_TRIP, SOCKETS, child, worker
 from metrogames.web.infra.ratelimit import RateLimits, client_key
 from metrogames.web.infra.sockets import CLOSE_CODE, SocketCap, Tarpit, Told
 from metrogames.web.rooms import summary
@@ -120,6 +120,11 @@ class Outbox:
     one sent is not sent again (unless asked ``again``: a hello). Other messages (errors, chat)
     wait in order, at most :data:`QUEUE_LIMIT`. A client that falls behind further, or leaves a
     message unread for ``send_seconds``, is closed (1008); one that has gone is left quietly.
+
+    Each send's deadline is kept by one timer per outbox (:meth:`_watch`), not one per message:
+    armed when a send begins with none pending, it looks at the send under way when it fires —
+    the same send still: the client is closed; a later one: armed again for that send's own
+    deadline. A socket sent a view per action arms it at most once per ``send_seconds``.
     """
 
     def __init__(self, socket: WebSocket, send_seconds: float) -> None:
@@ -130,7 +135,13 @@ class Outbox:
         self.sent_view: str | None = None
         self.closed = False
         self._wake = asyncio.Event()
-        self._task = asyncio.get_running_loop().create_task(self._run())
+        self._loop = asyncio.get_running_loop()
+        self._sends = 0
+        """Sends begun so far (the one under way, while :attr:`_since` is set)."""
+        self._since: float | None = None
+        """When the send under way began (the loop's clock), ``None`` between sends."""
+        self._timer: asyncio.TimerHandle | None = None
+        self._task = self._loop.create_task(self._run())
 
     def view(self, text: str, again: bool = False) -> None:
         """Send the view message ``text`` (unless it is the last view sent, or ``again``)."""
@@ -161,14 +172,32 @@ class Outbox:
                 self._wake.clear()
                 while self.queue and not self.closed:
                     is_view, text = self.queue.popleft()
-                    async with asyncio.timeout(self.send_seconds):
-                        await self.socket.send_text(text)
+                    self._sends += 1
+                    self._since = self._loop.time()
+                    if self._timer is None:
+                        self._arm(self._sends, self._since)
+                    await self.socket.send_text(text)
+                    self._since = None
                     if is_view:
                         self.sent_view = text
-        except TimeoutError:
-            self._give_up("not reading")
         except Exception:  # the client went away: its reader ends the connection
             self.closed = True
+
+    def _arm(self, send: int, since: float) -> None:
+        """Fire :meth:`_watch` at the deadline of send number ``send``, begun at ``since``."""
+        self._timer = self._loop.call_at(since + self.send_seconds, self._watch, send)
+
+    def _watch(self, send: int) -> None:
+        """At send number ``send``'s deadline: close the client if that send is still under
+        way; else watch the send under way now, if any, until its own deadline."""
+        self._timer = None
+        if self.closed or self._since is None:
+            return
+        if self._sends == send:
+            self._give_up("not reading")
+            self._task.cancel()  # the send waits on the client: it is given up too
+        else:
+            self._arm(self._sends, self._since)
 
     def _give_up(self, why: str) -> None:
         """Close a client that does not keep up (in the background: nothing waits on it)."""
@@ -183,6 +212,9 @@ class Outbox:
         """Send nothing more."""
         self.closed = True
         self._task.cancel()
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
 
 async def _close(socket: WebSocket, code: int, reason: str) -> None:
@@ -469,7 +501,7 @@ async def _answer(conn: Connection, data: Received) -> None:
         else:
             step = message.step
             await conn.action(message)
-            ROUND_TRIP.labels(conn.table.game).observe(time.perf_counter() - received)
+            child(ROUND_TRIP, conn.table.game).observe(time.perf_counter() - received)
     except RoomError as exc:
         await conn.send(_error(exc, conn.gettext, step))
     except WebSocketDisconnect:

@@ -268,7 +268,7 @@ class Playing:
         moves = [(seat, action), *trial.chance_actions()]
         status = "finished" if trial.state.is_over() else None
         await self._store(table, trial, moves, status, clock_step)
-        metrics.ACTIONS.labels(table.game).inc()
+        metrics.child(metrics.ACTIONS, table.game).inc()
         if clock_step is None:
             table.timed_out.pop(seat, None)
         else:

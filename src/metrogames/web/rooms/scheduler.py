@@ -143,7 +143,9 @@ class Scheduler:
         """Play bot actions one step at a time until a human is to move or the game ends,
         ``pause`` seconds before the first (default ``bot_delay``) and ``bot_delay`` between
         the others. A bot action that cannot be stored is tried again later by a background
-        task (``RETRY_SECONDS``): the game waits for it, unchanged."""
+        task (``RETRY_SECONDS``): the game waits for it, unchanged. The room's lock is taken
+        only when its copy has a bot to move (looked at again under the lock): after most
+        actions none is, and a bot task is started on the same look (:meth:`after_change`)."""
         delay = self.settings.bot_delay
         pause = delay if pause is None else pause
         failed = False
@@ -152,6 +154,8 @@ class Scheduler:
                 if pause > 0:
                     await asyncio.sleep(pause)
                 pause = delay
+                if table.status != "playing" or not bots_to_move(table):
+                    return
                 async with self.locked(table):
                     if table.status != "playing":
                         return

@@ -167,8 +167,12 @@ class RoomService:
         """Hold ``table``'s lock while the block changes the room (with several workers,
         across them: :meth:`~metrogames.web.rooms.sync.RoomSync.locked`); the watchers are
         told once it is released."""
-        async with self.sync.locked(table):
-            yield table
+        if self.cluster is None:  # one worker: the room's own lock, without RoomSync's layer
+            async with table.lock:
+                yield table
+        else:
+            async with self.sync.locked(table):
+                yield table
         for watcher in self.watchers:
             watcher.changed(table)
 

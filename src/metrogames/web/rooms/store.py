@@ -42,6 +42,7 @@ from metrogames.web.errors import RoomError
 from metrogames.web.infra import metrics
 from metrogames.web.infra.db import session_factory
 from metrogames.web.infra.models import AccountRow, ActionRow, RoomRow, SeatRow
+from metrogames.web.infra.writer import WriterThread
 from metrogames.web.rooms.listeners import Origin, RoomListener
 from metrogames.web.rooms.tables import (
     Progress,
@@ -126,7 +127,7 @@ class RoomStore:
         self.engine = engine
         self.sessions = session_factory(engine)
         self.listeners = tuple(listeners)
-        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="metrogames-db")
+        self._writer = WriterThread("metrogames-db")
         """One thread for the rooms' writes: they never wait on each other's database locks,
         and the event loop never waits on the database."""
         self._heavy = ThreadPoolExecutor(max_workers=2, thread_name_prefix="metrogames-heavy")
@@ -143,8 +144,7 @@ class RoomStore:
     async def on_writer(self, fn: Callable[[Unpack[Ts]], T], *args: *Ts) -> T:
         """Run the database write ``fn(*args)`` on the writer thread and wait for its result
         (its duration goes to the metrics: :mod:`~metrogames.web.infra.metrics`)."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._writer, metrics.timed_write, fn, *args)
+        return await self._writer.run(metrics.timed_write, fn, *args)
 
     async def offload(self, fn: Callable[[Unpack[Ts]], T], *args: *Ts) -> T:
         """Run the heavy read ``fn(*args)`` on a worker thread and wait for its result."""

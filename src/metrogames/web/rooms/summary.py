@@ -14,7 +14,7 @@ from metrogames.core.errors import RecordError
 from metrogames.core.protocol import JsonObject
 from metrogames.games import game_type, preset_of
 from metrogames.web.errors import RoomError
-from metrogames.web.rooms.tables import SPECTATORS, Table
+from metrogames.web.rooms.tables import SPECTATORS, Seat, Table
 from metrogames.web.rooms.views import (
     Frame,
     Mode,
@@ -46,10 +46,14 @@ def seats_json(table: Table) -> list[SummarySeat]:
             "kind": s.kind,
             "bot": s.bot,
             "claimed": s.token_hash is not None or not s.human,
-            "connected": bool(s.bot) or seat_connected(table, s.seat),
+            "connected": _connected(table, s),
         }
         for s in table.seats
     ]
+
+def _connected(table: Table, seat: Seat) -> bool:
+    """Whether ``seat`` shows connected: a bot's always, a person's while a socket holds it."""
+    return bool(seat.bot) or seat_connected(table, seat.seat)
 
 def preset_json(table: Table) -> PresetJson | None:
     """``{"name", "title"}`` of the rule set the room's options match, or ``None``."""
@@ -79,8 +83,8 @@ def summary(table: Table, private: bool) -> RoomSummary:
 def frame(table: Table, you: int | None) -> Frame:
     """The room-level facts of seat ``you``'s view (``None``: a spectator)."""
     seats: list[SeatView] = [
-        {"seat": s["seat"], "name": s["name"], "kind": s["kind"], "connected": s["connected"]}
-        for s in seats_json(table)
+        {"seat": s.seat, "name": s.name, "kind": s.kind, "connected": _connected(table, s)}
+        for s in table.seats
     ]
     return Frame(
         table.id,
