@@ -84,6 +84,36 @@ def test_bad_bodies_are_refused(client: TestClient) -> None:
         assert r.status_code == 400 and r.json()["reason"] == "bad-request", r.text
 
 
+def test_a_check_speaks_the_request_s_language(client: TestClient) -> None:
+    broken = tinytown()
+    broken["links"].append(["A1", "E1"])  # through C1
+    del broken["check_values"]["links"]
+    jobs = client.app.state.jobs  # type: ignore[attr-defined]
+    before = jobs.started["mapcheck"]
+    expected = {
+        "fr": "la liaison A1-E1 passe par la station C1",
+        "nl": "verbinding A1-E1 loopt door station C1",
+        "sk": "spojenie A1-E1 prechádza stanicou C1",
+    }
+    for lang, text in expected.items():
+        client.cookies.set("lang", lang)
+        r = client.post("/api/maps/check", json=broken)
+        assert r.status_code == 200, r.text
+        assert r.json()["problems"] == [text] and r.json()["codes"] == ["link-through-station"]
+        assert r.json()["valid"] is False and r.json()["counts"]["links"] == 50
+    client.cookies.set("lang", "xx")  # unknown: the header's language, as any answer
+    r = client.post("/api/maps/check", json=broken, headers={"Accept-Language": "nl-BE"})
+    assert r.json()["problems"] == [expected["nl"]]
+    assert jobs.started["mapcheck"] == before + 1  # one job, its messages translated per request
+    client.cookies.set("lang", "sk")
+    room = client.post(
+        "/api/rooms",
+        json={"game": "nextstation", "mode": "solo", "seats": [{}], "options": {"map": broken}},
+    )
+    assert room.status_code == 400 and expected["sk"] in room.json()["error"], room.text
+    assert "neplatná mapa" in room.json()["error"]
+
+
 def test_checks_are_rate_limited_per_address(client: TestClient) -> None:
     codes = [client.post("/api/maps/check", json=tinytown()).status_code for _ in range(6)]
     assert codes == [200] * 5 + [429]

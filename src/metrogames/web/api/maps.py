@@ -3,7 +3,9 @@ studio's live check), an account's saved maps (``POST /api/maps``, ``GET /api/ma
 stored map by its hash (``GET /api/maps/{hash}``).
 
 The body is a map exactly as ``metrogames map check`` reads it (``docs/maps.md``); the answer
-is the ``map check --json`` report, ``{"valid", "problems", "counts", "hash"}``. Bodies are
+is the ``map check --json`` report, ``{"valid", "problems", "codes", "counts", "hash"}``, its
+problems in the request's language (the job's answer is the same in every language: its
+messages are translated here, after the cache). Bodies are
 bounded (:data:`MAP_LIMIT`), each client address may have
 :attr:`~metrogames.web.infra.config.Settings.rate_maps` maps checked (429 ``rate-limited``).
 Checking a map near the size limit takes most of a second (London's, 17 kB, about 4 ms; a
@@ -29,7 +31,7 @@ from metrogames.core.capabilities import MapChecks
 from metrogames.core.errors import DataError
 from metrogames.core.protocol import JsonValue
 from metrogames.games import game_engine
-from metrogames.i18n import N_, msg
+from metrogames.i18n import N_, Message, join, msg, verbatim
 from metrogames.web.accounts.maps import SavedMaps
 from metrogames.web.api.accounts import account_of
 from metrogames.web.api.bodies import MAX_KEYS, Json, RoomBody
@@ -38,6 +40,7 @@ from metrogames.web.api.jobs import requester, while_connected
 from metrogames.web.errors import RoomError, bad_request
 from metrogames.web.infra.jobs.service import Jobs
 from metrogames.web.infra.jobs.shapes import MapCheckAnswer, MapCheckJob
+from metrogames.web.infra.language import connection_gettext
 from metrogames.web.rooms.boards import map_game
 
 router = APIRouter(prefix="/api")
@@ -87,12 +90,11 @@ async def precheck(request: Request, body: RoomBody) -> None:
     if not isinstance(engine, MapChecks):  # map_game() names an engine that checks maps
         return
     report = await checked(request, data)
-    problems = report.get("problems")
     if report.get("valid") is not True:
-        listed = "; ".join(str(p) for p in problems) if isinstance(problems, list) else ""
-        raise bad_request(
-            msg(N_("a room: options: {detail}"), detail=f"{game} options: invalid map: {listed}")
+        detail = msg(
+            N_("{game} options: invalid map: {problems}"), game=game, problems=listed(report)
         )
+        raise bad_request(msg(N_("a room: options: {detail}"), detail=detail))
     try:
         engine.adopt_map(data, report)
     except DataError as exc:
@@ -101,10 +103,37 @@ async def precheck(request: Request, body: RoomBody) -> None:
 
 @router.post("/maps/check")
 async def post_map_check(request: Request) -> Mapping[str, object]:
-    """Check a map: ``{"valid", "problems", "counts", "hash"}``."""
+    """Check a map: ``{"valid", "problems", "codes", "counts", "hash"}``, the problems in the
+    request's language (``docs/web-api.md``, "Errors": the ``lang`` cookie, else
+    ``Accept-Language``, else English)."""
     data = (await read_body(request, MapBody, "a map", MAP_LIMIT)).root
     await charge(request, "maps")
-    return await checked(request, dict(data))
+    report = await checked(request, dict(data))
+    gettext = connection_gettext(request)
+    return {
+        "valid": report.get("valid") is True,
+        "problems": [p.render(gettext) for p in problem_messages(report)],
+        "codes": report.get("codes", []),
+        "counts": report.get("counts", {}),
+        "hash": report.get("hash"),
+    }
+
+
+def problem_messages(report: Mapping[str, object]) -> list[Message]:
+    """The problems of a ``mapcheck`` report as translatable messages (each of its
+    ``messages``; a problem without one is its English text, as it is)."""
+    problems, messages = report.get("problems"), report.get("messages")
+    english = [str(p) for p in problems] if isinstance(problems, list) else []
+    found = messages if isinstance(messages, list) else []
+    return [
+        (Message.from_json(found[i]) if i < len(found) else None) or verbatim(text)
+        for i, text in enumerate(english)
+    ]
+
+
+def listed(report: Mapping[str, object]) -> Message:
+    """The problems of a report, ``; ``-separated, in the reader's language once rendered."""
+    return join(problem_messages(report), "; ")
 
 
 @router.post("/maps", status_code=201)
@@ -116,9 +145,7 @@ async def post_map(request: Request) -> Mapping[str, object]:
     await charge(request, "maps")
     report = await checked(request, data)
     if report.get("valid") is not True:
-        problems = report.get("problems")
-        listed = "; ".join(str(p) for p in problems) if isinstance(problems, list) else ""
-        raise bad_request(msg(N_("a map: invalid map: {problems}"), problems=listed))
+        raise bad_request(msg(N_("a map: invalid map: {problems}"), problems=listed(report)))
     title = data.get("title")
     saved = await asyncio.to_thread(
         saved_maps(request).save, account.id, dict(data), title if isinstance(title, str) else ""

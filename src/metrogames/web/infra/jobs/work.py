@@ -39,7 +39,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from metrogames.bots.base import make_bot
 from metrogames.bots.coach import hints
 from metrogames.core.capabilities import MapChecks
-from metrogames.core.protocol import Action, State, is_object
+from metrogames.core.protocol import Action, State
 from metrogames.games import game_engine, game_from_options, game_names, load_game, load_plugins
 from metrogames.i18n import Message
 from metrogames.web.daily.deal import bot_score
@@ -185,31 +185,16 @@ def refusal_json(exc: RoomError) -> RefusalJson:
     return {
         "status": exc.status,
         "reason": exc.reason,
-        "message": _message_json(exc.text if exc.text is not None else exc.message),
+        "message": exc.text.to_json() if exc.text is not None else exc.message,
         "item": exc.item,
     }
 
 
 def refusal_of(data: RefusalJson) -> RoomError:
     """The :class:`~metrogames.web.errors.RoomError` of :func:`refusal_json`."""
-    message = _message_of(data["message"])
+    message = Message.from_json(data["message"]) or data["message"]
     assert isinstance(message, (str, Message))
     return RoomError(data["status"], data["reason"], message, item=data.get("item"))
-
-
-def _message_json(value: object) -> object:
-    if isinstance(value, Message):
-        return {"template": value.template, "params": {k: _message_json(v) for k, v in value.params.items()}}
-    return value
-
-
-def _message_of(value: object) -> object:
-    if not is_object(value) or set(value) != {"template", "params"}:
-        return value
-    template, params = value["template"], value["params"]
-    if not isinstance(template, str) or not is_object(params):
-        return value
-    return Message(template, {k: _message_of(v) for k, v in params.items()})
 
 
 def lower_priority(nice: int) -> None:

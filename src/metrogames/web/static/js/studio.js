@@ -87,7 +87,8 @@ export class StudioScreen {
     clearTimeout(this.timer);
     for (const [type, fn] of Object.entries(this.listeners)) this.root.removeEventListener(type, fn);
   }
-  relang() { this.render(); }
+  // the checker's sentences come in the page's language (its lang cookie): asked for again
+  relang() { this.render(); this.check(); }
 
   // -- changes: every one is undoable, saved as the draft and checked again ----------------
   change(fn) {
