@@ -203,6 +203,7 @@ WEB_EXCEPTIONS = {
     "infra/jobs/work.py": {
         "metrogames.web.rooms.replays",
         "metrogames.web.rooms.analyses",
+        "metrogames.web.rooms.mapreports",
         "metrogames.web.daily.deal",
         "metrogames.web.daily.open_deals",
     }

@@ -114,6 +114,25 @@ def test_a_check_speaks_the_request_s_language(client: TestClient) -> None:
     assert "neplatná mapa" in room.json()["error"]
 
 
+def test_a_report_on_an_invalid_map_is_refused_before_any_game(client: TestClient) -> None:
+    jobs = client.app.state.jobs  # type: ignore[attr-defined]
+    broken = tinytown()
+    broken["links"].append(["A1", "E1"])  # through C1
+    del broken["check_values"]["links"]
+    client.cookies.set("lang", "fr")
+    r = client.post("/api/maps/report", json=broken)
+    assert r.status_code == 400 and r.json()["reason"] == "bad-request", r.text
+    assert r.json()["error"] == (
+        "le rapport d'un plan : plan invalide : la liaison A1-E1 passe par la station C1"
+    )
+    big = tinytown()
+    big["source"] = "x" * (65 * 1024)
+    assert client.post("/api/maps/report", json=big).status_code == 413
+    bad = client.post("/api/maps/report", content="[1]", headers={"Content-Type": "application/json"})
+    assert bad.status_code == 400
+    assert jobs.started["mapreport"] == 0
+
+
 def test_checks_are_rate_limited_per_address(client: TestClient) -> None:
     codes = [client.post("/api/maps/check", json=tinytown()).status_code for _ in range(6)]
     assert codes == [200] * 5 + [429]

@@ -1,5 +1,6 @@
 """Custom Next Station maps (``docs/web-api.md``, "Maps"): ``POST /api/maps/check`` (the map
-studio's live check), an account's saved maps (``POST /api/maps``, ``GET /api/maps``) and a
+studio's live check), ``POST /api/maps/report`` (its report panel: a few solo bot games on the
+map beside London and Paris, the ``mapreport`` heavy job), an account's saved maps (``POST /api/maps``, ``GET /api/maps``) and a
 stored map by its hash (``GET /api/maps/{hash}``).
 
 The body is a map exactly as ``metrogames map check`` reads it (``docs/maps.md``); the answer
@@ -17,6 +18,7 @@ loop; a room on a map is made from the job's report (:func:`precheck`).
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import json
 import re
@@ -30,7 +32,7 @@ from pydantic import ConfigDict, Field, RootModel
 from metrogames.core.capabilities import MapChecks
 from metrogames.core.errors import DataError
 from metrogames.core.protocol import JsonValue
-from metrogames.games import game_engine
+from metrogames.games import game_engine, game_names, game_type
 from metrogames.i18n import N_, Message, join, msg, verbatim
 from metrogames.web.accounts.maps import SavedMaps
 from metrogames.web.api.accounts import account_of
@@ -39,9 +41,15 @@ from metrogames.web.api.common import charge, read_body
 from metrogames.web.api.jobs import requester, while_connected
 from metrogames.web.errors import RoomError, bad_request
 from metrogames.web.infra.jobs.service import Jobs
-from metrogames.web.infra.jobs.shapes import MapCheckAnswer, MapCheckJob
+from metrogames.web.infra.jobs.shapes import (
+    MapCheckAnswer,
+    MapCheckJob,
+    MapReportAnswer,
+    MapReportJob,
+)
 from metrogames.web.infra.language import connection_gettext
 from metrogames.web.rooms.boards import map_game
+from metrogames.web.rooms.mapreports import LEVELS
 
 router = APIRouter(prefix="/api")
 
@@ -134,6 +142,57 @@ def problem_messages(report: Mapping[str, object]) -> list[Message]:
 def listed(report: Mapping[str, object]) -> Message:
     """The problems of a report, ``; ``-separated, in the reader's language once rendered."""
     return join(problem_messages(report), "; ")
+
+
+@router.post("/maps/report")
+async def post_map_report(request: Request) -> Mapping[str, object]:
+    """How a map plays (``docs/web-api.md``, "Maps"): ``{"deals", "levels", "maps": [{"game",
+    "levels"}], "stations", "links"}`` — the map first (``game`` the game of custom maps),
+    then each city of its family (London, Paris), each a ``mapreport`` heavy job kept by its
+    content (the cities' computed once); given up when the client leaves.
+
+    Raises:
+        RoomError: 400 ``bad-request`` for an invalid map (every problem listed); 429 over the
+            ``maps`` or, for a report not yet computed, the ``map_reports`` limit.
+    """
+    data = dict((await read_body(request, MapBody, "a map", MAP_LIMIT)).root)
+    await charge(request, "maps")
+    report = await checked(request, data)
+    if report.get("valid") is not True:
+        raise bad_request(msg(N_("a map report: invalid map: {problems}"), problems=listed(report)))
+    game = map_game()
+    assert game is not None  # a valid report comes from the engine of custom maps
+    who = await requester(request)
+    jobs: Jobs = request.app.state.jobs
+    reports = [(game, {"map": cast(JsonValue, data)}, "mapreport:" + str(report.get("hash")))]
+    reports += [(city, {}, f"mapreport:{city}") for city in family(game)]
+
+    async def each() -> list[MapReportAnswer]:
+        out: list[MapReportAnswer] = []
+        for name, options, key in reports:  # one at a time: one job of the requester's quota
+            job: MapReportJob = {"game": name, "options": options}
+            start = functools.partial(charge, request, "map_reports")
+            out.append(await jobs.run("mapreport", job, key=key, who=who, on_start=start))
+        return out
+
+    found = await while_connected(request, each())
+    mine = found[0]
+    return {
+        "deals": mine.get("deals"),
+        "levels": list(LEVELS),
+        "maps": [
+            {"game": name, "levels": answer.get("levels")}
+            for (name, _, _), answer in zip(reports, found, strict=True)
+        ],
+        "stations": mine.get("stations"),
+        "links": mine.get("links"),
+    }
+
+
+def family(game: str) -> list[str]:
+    """The listed games of ``game``'s family (for the game of custom maps: London, Paris)."""
+    kind = game_type(game).family
+    return [name for name in game_names() if game_type(name).family == kind]
 
 
 @router.post("/maps", status_code=201)

@@ -9,8 +9,9 @@ import { api, createRoom, getBoard, getGames, saveTokens, signedIn } from "./api
 import { gameTitle } from "./games.js";
 import {
   COLOURS, SYMBOLS, MAX_GRID, cellName, emptyDrawing, stationAt, stationById, nameOf, districtOfCell,
-  hasLink, toMap, fromMap, variantOf,
+  hasLink, toMap, fromMap, variantOf, stationName, homeCell,
 } from "./studio-model.js";
+import { reportPanel, drawHeat } from "./studio-report.js";
 
 const DRAFT = "metrogames.studio.draft";
 const UNDO_DEPTH = 100;
@@ -51,6 +52,7 @@ export class StudioScreen {
     };
     for (const [type, fn] of Object.entries(this.listeners)) root.addEventListener(type, fn);
     this.saved = null; // the account's saved maps, once asked
+    this.play = { report: null, running: false, seq: 0 }; // how the map plays (its report panel)
     this.start();
   }
 
@@ -100,6 +102,7 @@ export class StudioScreen {
 
   changed() {
     this.pending = true;
+    this.play = { report: null, running: false, seq: this.play.seq + 1 }; // another map now
     try { localStorage.setItem(DRAFT, JSON.stringify(this.drawing)); } catch { /* storage full or off */ }
     this.render();
     clearTimeout(this.timer);
@@ -143,7 +146,23 @@ export class StudioScreen {
           this.toolbar()),
         h("div", { class: "studio-main" },
           h("div", { class: "studio-board-wrap" }, this.board()),
-          h("div", { class: "studio-side" }, this.stationPanel(), this.districtPanel(), this.reportPanel(), this.savedPanel()))));
+          h("div", { class: "studio-side" }, this.stationPanel(), this.districtPanel(), this.reportPanel(),
+            reportPanel(this.play, { valid: Boolean(this.report && this.report.valid && !this.pending), run: (go = true) => (go ? this.runReport() : this.render()) }),
+            this.savedPanel()))));
+  }
+
+  // how the map plays: a few solo bot games on the server (a heavy job, seconds to a minute)
+  async runReport() {
+    const seq = this.play.seq;
+    this.play.running = true;
+    this.render();
+    try {
+      const report = await api("POST", "/api/maps/report", this.map());
+      if (seq === this.play.seq) this.play.report = report;
+    } catch (err) {
+      if (seq === this.play.seq) toast(t("studio.report.cannot", { error: err.message }));
+    }
+    if (seq === this.play.seq) { this.play.running = false; this.render(); }
   }
 
   variantChoice() {
@@ -197,9 +216,11 @@ export class StudioScreen {
       const bad = named.has(id) || named.has(`${nameOf(d, b)}-${nameOf(d, a)}`);
       svg.append(s("line", { class: `link${bad ? " flagged" : ""}`, x1: p.col, y1: p.row, x2: q.col, y2: q.row, "data-link": id }));
     }
+    drawHeat(svg, this.play.report, d.stations.map((st) => ({ name: stationName(st), col: st.col, row: st.row })),
+      d.links.map(([a, b]) => ({ a: { name: nameOf(d, a), ...stationById(d, a) }, b: { name: nameOf(d, b), ...stationById(d, b) } })));
     const departureOf = new Map(Object.entries(d.departures).map(([c, id]) => [id, c]));
     for (const st of d.stations) {
-      const name = cellName(st.col, st.row);
+      const name = stationName(st);
       const colour = departureOf.get(st.id);
       const g = s("g", { class: `station${this.selected === st.id ? " selected" : ""}${named.has(name) ? " flagged" : ""}`, transform: `translate(${st.col} ${st.row})`, "data-station": name });
       if (colour) g.append(s("circle", { class: "departure", r: 0.36, stroke: colourHex(colour) }));
@@ -276,7 +297,7 @@ export class StudioScreen {
     if (drag.kind === "link") {
       if (there && there.id !== drag.from && !hasLink(d, drag.from, there.id)) this.change((x) => { x.links.push([drag.from, there.id]); });
       else this.render();
-    } else if (drag.kind === "move" && p && p.inside && !there) {
+    } else if (drag.kind === "move" && p && p.inside && !there && !stationById(d, drag.id).cells) { // a station of several cells stays
       this.change((x) => { const st = stationById(x, drag.id); st.col = p.col; st.row = p.row; });
     }
   }
@@ -289,7 +310,7 @@ export class StudioScreen {
       this.symbol = ev.target.value;
       if (st) this.change((x) => { stationById(x, st.id).symbol = this.symbol; });
     } }, SYMBOLS.map((sym) => h("option", { value: sym, selected: (st ? st.symbol : this.symbol) === sym }, SYMBOL_WORDS[sym]())));
-    const panel = h("div", { class: "panel", id: "studio-station" }, h("h3", {}, st ? t("studio.station", { name: cellName(st.col, st.row) }) : t("studio.new-station")),
+    const panel = h("div", { class: "panel", id: "studio-station" }, h("h3", {}, st ? t("studio.station", { name: stationName(st) }) : t("studio.new-station")),
       h("label", {}, t("studio.symbol"), " ", symbols));
     if (!st) return panel;
     const departure = Object.entries(d.departures).find(([, id]) => id === st.id);
@@ -298,7 +319,7 @@ export class StudioScreen {
       h("label", {}, t("studio.departure"), " ", h("select", { id: "studio-departure", onchange: (ev) => this.change((x) => setDeparture(x, st.id, ev.target.value)) },
         h("option", { value: "" }, t("studio.departure.none")),
         COLOURS.map((c) => h("option", { value: c, selected: departure && departure[0] === c }, colourName(c))))),
-      h("p", { class: "muted" }, t("studio.district-of", { district: districtOfCell(d, st.col, st.row) || t("studio.district.none") })));
+      h("p", { class: "muted" }, t("studio.district-of", { district: districtOfCell(d, ...homeCell(st)) || t("studio.district.none") })));
     return panel;
   }
 
