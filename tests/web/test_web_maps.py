@@ -207,6 +207,41 @@ def test_a_room_on_a_map_is_checked_off_the_serving_process(
     assert board["title"] == "Tinytown, checked in a job"
 
 
+def test_a_room_on_a_map_reloaded_after_a_restart_is_checked_in_a_job(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A restart: the room's map is forgotten by this process; the room is rebuilt from its
+    rows with its map checked by the mapcheck job (a process of the pool), never by the
+    serving process (the checker here refuses to run), and plays on."""
+    import weakref
+    from collections import OrderedDict
+
+    from metrogames.games.nextstation import citymap, mapcheck
+
+    settings = make_settings(f"sqlite:///{tmp_path / 'web.db'}")
+    fresh = tinytown()
+    fresh["title"] = "Tinytown, after a restart"
+    with TestClient(create_app(settings)) as first:
+        made = create(first, game="nextstation", mode="solo", seats=[{}], options={"map": fresh})
+    room, token = made["room"]["room"], made["tokens"]["0"]
+    monkeypatch.setattr(citymap, "_CUSTOM", OrderedDict())  # a new process: no map known
+    monkeypatch.setattr(citymap, "_LIVE", weakref.WeakValueDictionary())
+
+    def never(data: object) -> object:
+        raise AssertionError("the serving process ran the checker")
+
+    monkeypatch.setattr(mapcheck, "check_map", never)
+    with TestClient(create_app(settings)) as second:
+        jobs = second.app.state.jobs  # type: ignore[attr-defined]
+        board = second.get(f"/api/rooms/{room}/board")
+        assert board.status_code == 200, board.text
+        assert board.json()["title"] == "Tinytown, after a restart"
+        assert jobs.started["mapcheck"] == 1 and os.getpid() not in jobs.ran["mapcheck"]
+        assert citymap.city_known(citymap.map_hash(fresh))
+        final = Player(room, {"0": token}, seed=5).play_out(second)
+        assert final["status"] == "finished"
+
+
 def sign_up(client: TestClient, name: str) -> None:
     r = client.post("/api/accounts", json={"name": name, "password": "correct horse 42"})
     assert r.status_code in (200, 201), r.text

@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import hashlib
-import json
 import re
 from collections.abc import Mapping
 from typing import Annotated, cast
@@ -48,7 +46,7 @@ from metrogames.web.infra.jobs.shapes import (
     MapReportJob,
 )
 from metrogames.web.infra.language import connection_gettext
-from metrogames.web.rooms.boards import map_game
+from metrogames.web.rooms.boards import map_game, map_key
 from metrogames.web.rooms.mapreports import LEVELS
 
 router = APIRouter(prefix="/api")
@@ -63,12 +61,6 @@ class MapBody(RootModel[Annotated[dict[str, Json], Field(max_length=MAX_KEYS)]])
     """``POST /api/maps/check``: a decoded map (checked by the game's engine)."""
 
     model_config = ConfigDict(strict=True, allow_inf_nan=False, frozen=True)
-
-
-def map_key(data: object) -> str:
-    """The job key of a map: ``mapcheck:`` and the SHA-256 of its canonical JSON."""
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return "mapcheck:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 async def checked(request: Request, data: Mapping[str, object]) -> MapCheckAnswer:
