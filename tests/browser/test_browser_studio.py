@@ -308,3 +308,27 @@ def test_paris_imported_into_the_studio_exports_as_its_file(
     expect(page.locator(".toast").last).to_contain_text(
         "station E5: cells are 2 to 9 [col, row] pairs on the grid"
     )
+
+
+def test_an_uploaded_record_of_a_custom_map_draws_its_map(
+    page: Page, server: str, tmp_path: Path
+) -> None:
+    """A record of a game on the test map (played by ``simulate``'s code: it carries its map
+    and ``map_hash``), uploaded on the home page: the replay draws the record's own map — its
+    18 stations and 49 links."""
+    from metrogames.sim.runner import Task, run_task
+
+    data = json.loads(TINYTOWN.read_text(encoding="utf-8"))
+    played = run_task(Task("nextstation", ("medium",), 4, {"map": data}, None, True))
+    assert played.record is not None and played.record["map"] == data
+    path = tmp_path / "tinytown-record.json"
+    path.write_text(json.dumps(played.record), encoding="utf-8")
+    page.goto(f"{server}/")
+    page.set_input_files("#record-file", str(path))
+    page.wait_for_selector("#replay-slider")
+    expect(page.locator("svg.board-ns g.station")).to_have_count(18)
+    expect(page.locator("svg.board-ns [data-station=A1]")).to_have_count(1)  # tinytown's cells
+    expect(page.locator("svg.board-ns .link")).to_have_count(49)
+    page.keyboard.press("End")
+    expect(page.locator("[data-testid=replay-counter]")).to_be_visible()
+    shot(page, "studio-record-replay")

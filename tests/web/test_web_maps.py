@@ -167,6 +167,27 @@ def test_a_solo_game_on_a_map_plays_to_the_end_and_replays_on_it(
     assert other.exit_code != 0 and "map hash mismatch" in other.output
 
 
+def test_an_uploaded_record_of_a_custom_map_brings_its_board(
+    client: TestClient, tmp_path: Path
+) -> None:
+    made = create(client, game="nextstation", mode="solo", seats=[{}], options={"map": tinytown()})
+    room = made["room"]["room"]
+    Player(room, made["tokens"], seed=2).play_out(client)
+    rec = record(client, room, made["tokens"]["0"])
+    uploaded = client.post("/api/replays", json=rec)
+    assert uploaded.status_code == 200, uploaded.text
+    assert uploaded.json()["board"] == client.get(f"/api/rooms/{room}/board").json()
+    assert uploaded.json()["board"]["title"] == tinytown()["title"]
+    london = create(client, game="london", mode="solo", seats=[{}])
+    Player(london["room"]["room"], london["tokens"], seed=2).play_out(client)
+    city = client.post("/api/replays", json=record(client, london["room"]["room"], london["tokens"]["0"]))
+    assert city.status_code == 200 and "board" not in city.json()  # a listed game's: GET /api/games
+    edited = copy.deepcopy(rec)
+    edited["map"]["title"] = "Another town"  # the map no longer hashes to map_hash
+    refused = client.post("/api/replays", json=edited)
+    assert refused.status_code == 400 and "map hash mismatch" in refused.json()["error"]
+
+
 def test_an_invalid_map_never_starts_a_room(client: TestClient) -> None:
     broken = copy.deepcopy(tinytown())
     broken["links"].append(["A1", "E1"])  # through C1
