@@ -308,6 +308,12 @@ def test_paris_imported_into_the_studio_exports_as_its_file(
     expect(page.locator(".toast").last).to_contain_text(
         "station E5: cells are 2 to 9 [col, row] pairs on the grid"
     )
+    page.select_option("#lang-switch", "fr")  # the refusal in the page's language
+    page.set_input_files("#studio-import", str(bad))
+    expect(page.locator(".toast").last).to_contain_text(
+        "station E5 : cells sont de 2 à 9 paires [col, row] dans la grille"
+    )
+    page.select_option("#lang-switch", "en")
 
 
 def test_an_uploaded_record_of_a_custom_map_draws_its_map(

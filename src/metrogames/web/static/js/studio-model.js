@@ -211,16 +211,25 @@ function checkValues(map, stated) {
   return Object.fromEntries(Object.keys(stated).map((key) => [key, key in count ? count[key] : stated[key]]));
 }
 
-/** A drawing from a decoded map, or an Error naming what the studio cannot draw (the checker
- *  judges the rest once drawn). */
+/** Why a file cannot be drawn: `key` (a message of the page's catalogs) and its `params`. */
+export class ImportRefusal extends Error {
+  constructor(key, params = {}) {
+    super(key);
+    this.key = key;
+    this.params = params;
+  }
+}
+
+/** A drawing from a decoded map, or an ImportRefusal naming what the studio cannot draw (the
+ *  checker judges the rest once drawn). */
 export function fromMap(map) {
-  if (!map || typeof map !== "object" || Array.isArray(map)) throw new Error("not a JSON object");
+  if (!map || typeof map !== "object" || Array.isArray(map)) throw new ImportRefusal("studio.import.not-object");
   const grid = map.grid || {};
   const columns = Number(grid.columns), rows = Number(grid.rows);
   if (!Number.isInteger(columns) || !Number.isInteger(rows) || columns < 2 || rows < 2 || columns > MAX_GRID || rows > MAX_GRID) {
-    throw new Error("grid: columns and rows are whole numbers from 2 to 26");
+    throw new ImportRefusal("studio.import.grid");
   }
-  if (!Array.isArray(map.stations) || map.stations.length > 200) throw new Error("stations: a list of at most 200");
+  if (!Array.isArray(map.stations) || map.stations.length > 200) throw new ImportRefusal("studio.import.stations");
   const d = emptyDrawing(columns, rows);
   d.title = String(map.title || "").slice(0, 200);
   d.districts = [];
@@ -249,10 +258,10 @@ export function fromMap(map) {
 }
 
 /** A station of an imported map: one cell (whole col and row), or over 2–9 cells of the grid
- *  (Paris's platform: its centre, its name and its cells kept); else an Error naming it. */
+ *  (Paris's platform: its centre, its name and its cells kept); else an ImportRefusal naming it. */
 function importedStation(st, d) {
-  const label = `station ${String(st && st.name).slice(0, 40)}`;
-  if (!st || typeof st !== "object") throw new Error(`${label}: not an object`);
+  const name = String(st && st.name).slice(0, 40);
+  if (!st || typeof st !== "object") throw new ImportRefusal("studio.import.station-object", { name });
   const symbol = SYMBOLS.includes(st.symbol) ? st.symbol : "square";
   const s = { id: d.next++, col: st.col, row: st.row, symbol, tourist: st.tourist_site === true };
   if ("tourist_site" in st) s.touristKey = true;
@@ -260,16 +269,16 @@ function importedStation(st, d) {
   if (st.central_platform === true) s.platform = true;
   if (st.cells === undefined) {
     if (!Number.isInteger(st.col) || !Number.isInteger(st.row) || st.col < 0 || st.row < 0 || st.col >= d.columns || st.row >= d.rows) {
-      throw new Error(`${label}: col and row are whole numbers on the grid`);
+      throw new ImportRefusal("studio.import.station-cell", { name });
     }
     return s;
   }
   const inGrid = (c) => Array.isArray(c) && c.length === 2 && Number.isInteger(c[0]) && Number.isInteger(c[1]) && c[0] >= 0 && c[1] >= 0 && c[0] < d.columns && c[1] < d.rows;
   if (!Array.isArray(st.cells) || st.cells.length < 2 || st.cells.length > 9 || !st.cells.every(inGrid)) {
-    throw new Error(`${label}: cells are 2 to 9 [col, row] pairs on the grid`);
+    throw new ImportRefusal("studio.import.station-cells", { name });
   }
   if (!Number.isFinite(st.col) || !Number.isFinite(st.row) || typeof st.name !== "string" || !/^[A-Z]\d{1,2}$/.test(st.name)) {
-    throw new Error(`${label}: a station over several cells has a cell's name and its centre`);
+    throw new ImportRefusal("studio.import.station-centre", { name });
   }
   return Object.assign(s, { name: st.name, cells: st.cells.map((c) => [c[0], c[1]]) });
 }

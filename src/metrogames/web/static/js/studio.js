@@ -395,7 +395,7 @@ export class StudioScreen {
       this.district = this.drawing.districts[0].name;
       this.selected = null;
     } catch (err) {
-      toast(t("studio.import.bad", { error: err.message }));
+      toast(t("studio.import.bad", { error: err.key ? t(err.key, err.params) : err.message }));
     }
   }
 
@@ -431,7 +431,7 @@ export class StudioScreen {
       this.district = this.drawing.districts[0].name;
       this.selected = null;
     } catch (err) {
-      toast(t("studio.import.bad", { error: err.message }));
+      toast(t("studio.import.bad", { error: err.key ? t(err.key, err.params) : err.message }));
     }
   }
 
