@@ -25,6 +25,14 @@ const SYMBOL_WORDS = {
   square: () => t("studio.symbol.square"), circle: () => t("studio.symbol.circle"), triangle: () => t("studio.symbol.triangle"),
   pentagon: () => t("studio.symbol.pentagon"), any: () => t("studio.symbol.any"),
 };
+// why an imported file cannot be drawn (studio-model.js's ImportRefusal), in words
+const REFUSALS = {
+  "studio.import.not-object": (p) => t("studio.import.not-object", p), "studio.import.grid": (p) => t("studio.import.grid", p),
+  "studio.import.stations": (p) => t("studio.import.stations", p), "studio.import.station-object": (p) => t("studio.import.station-object", p),
+  "studio.import.station-cell": (p) => t("studio.import.station-cell", p), "studio.import.station-cells": (p) => t("studio.import.station-cells", p),
+  "studio.import.station-centre": (p) => t("studio.import.station-centre", p),
+};
+const refusal = (err) => (err.key && REFUSALS[err.key] ? REFUSALS[err.key](err.params) : err.message);
 const DISTRICT_FILLS = ["#f3d9a4", "#bfe0c4", "#c9d6f2", "#f2c9d9", "#e0d0f0", "#d8ecec", "#f0e0c0", "#d9d9d9"];
 
 export class StudioScreen {
@@ -395,7 +403,7 @@ export class StudioScreen {
       this.district = this.drawing.districts[0].name;
       this.selected = null;
     } catch (err) {
-      toast(t("studio.import.bad", { error: err.key ? t(err.key, err.params) : err.message }));
+      toast(t("studio.import.bad", { error: refusal(err) }));
     }
   }
 
@@ -431,7 +439,7 @@ export class StudioScreen {
       this.district = this.drawing.districts[0].name;
       this.selected = null;
     } catch (err) {
-      toast(t("studio.import.bad", { error: err.key ? t(err.key, err.params) : err.message }));
+      toast(t("studio.import.bad", { error: refusal(err) }));
     }
   }
 
