@@ -309,10 +309,11 @@ def test_paris_imported_into_the_studio_exports_as_its_file(
         "station E5: cells are 2 to 9 [col, row] pairs on the grid"
     )
     page.select_option("#lang-switch", "fr")  # the refusal in the page's language
-    page.set_input_files("#studio-import", str(bad))
-    expect(page.locator(".toast").last).to_contain_text(
-        "station E5 : cells sont de 2 à 9 paires [col, row] dans la grille"
-    )
+    again = tmp_path / "bad-again.json"  # another file: the input's change fires again
+    again.write_text(json.dumps(broken), encoding="utf-8")
+    page.set_input_files("#studio-import", str(again))
+    french = "station E5 : cells sont de 2 à 9 paires [col, row] dans la grille"
+    expect(page.locator(".toast", has_text=french)).to_have_count(1)
     page.select_option("#lang-switch", "en")
 
 
