@@ -72,11 +72,36 @@ class Message:
     def __reduce__(self) -> tuple[type[Message], tuple[str, dict[str, object]]]:
         return type(self), (self.template, dict(self.params))
 
+    def to_json(self) -> dict[str, object]:
+        """``{"template", "params"}`` (a :class:`Plural` also ``"plural"``), its parameters
+        likewise (else as they are: plain JSON values); :meth:`from_json` reads it back."""
+        out: dict[str, object] = {"template": self.template, "params": _params_json(self.params)}
+        if isinstance(self, Plural):
+            out["plural"] = self.plural
+        return out
+
+    @staticmethod
+    def from_json(data: object) -> Message | None:
+        """The message of :meth:`to_json`'s JSON; ``None`` for anything else."""
+        if not isinstance(data, dict):
+            return None
+        template, params, many = data.get("template"), data.get("params"), data.get("plural")
+        if not isinstance(template, str) or not isinstance(params, dict):
+            return None
+        values = {str(k): Message.from_json(v) or v for k, v in params.items()}
+        if isinstance(many, str) and isinstance(values.get("n"), int):
+            return Plural(template, many, values)
+        return Message(template, values)
+
     def __repr__(self) -> str:
         return f"Message({self.template!r}, {dict(self.params)!r})"
 
     def __str__(self) -> str:
         return self.render()
+
+
+def _params_json(params: Mapping[str, object]) -> dict[str, object]:
+    return {k: v.to_json() if isinstance(v, Message) else v for k, v in params.items()}
 
 
 def msg(template: str, /, **params: object) -> Message:

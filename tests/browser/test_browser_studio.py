@@ -9,6 +9,7 @@ accepts with the exported map. On a phone, a station placed and linked by touch.
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -232,3 +233,109 @@ def test_an_account_saves_an_imported_map_and_opens_an_online_room_on_it(
     expect(page.locator("[data-testid=lobby-facts]")).to_contain_text("Map: <i>Tiny</i> & town")
     expect(page.locator("[data-testid=lobby-facts]")).not_to_contain_text("crossings")
     shot(page, "studio-online-room")
+
+
+def test_the_report_panel_shows_how_a_map_plays(page: Page, server: str) -> None:
+    """The report of an imported map (bots play it solo on the server's two deals, beside
+    London and Paris): its figures equal ``map report``'s rows on the same deals, played here
+    by the command's own code; the heat map rings exactly the stations the bots' lines used."""
+    from metrogames.bots.solo import drawn_links
+    from metrogames.cli.map_report import play_row
+    from metrogames.sim.runner import Task, run_task
+
+    data = json.loads(TINYTOWN.read_text(encoding="utf-8"))
+    page.goto(f"{server}/#/studio")
+    page.wait_for_selector("#studio-board")
+    page.set_input_files("#studio-import", str(TINYTOWN))
+    expect(page.locator(VALID)).to_be_visible(timeout=30_000)
+    page.click("#studio-report-run")
+    figures = page.locator("[data-testid=studio-figures]")
+    expect(figures).to_be_visible(timeout=400_000)  # the first report also plays London and Paris
+    deals = range(1, 3)
+    levels = ("medium", "hard")
+    expected = [play_row("this", "nextstation", {"map": data}, lvl, deals, 1) for lvl in levels]
+    expected += [play_row(city, city, {}, "medium", deals, 1) for city in ("london", "paris")]
+    for row in expected:
+        shown = figures.locator(f"tr[data-map={row.map}][data-level={row.level}]")
+        s = row.scores
+        expect(shown.locator("[data-figure=mean]")).to_have_text(f"{s.mean:.1f}")
+        expect(shown.locator("[data-figure=spread]")).to_have_text(
+            f"± {s.std:.1f} ({s.min:.0f}–{s.max:.0f})"
+        )
+        for name, points in row.components.items():
+            if name != "total":
+                share = math.floor(100 * points / row.components["total"] + 0.5)  # as Intl
+                expect(shown.locator(f"[data-share={name}]")).to_have_text(f"{share} %")
+    expect(figures.locator("tr[data-level=hard]")).to_have_count(3)
+    used: set[str] = set()
+    for level in levels:
+        for seed in deals:
+            record = run_task(Task("nextstation", (level,), seed, {"map": data}, None, True)).record
+            used |= {name for link in drawn_links(record) for name in link}
+    heat = page.locator("#studio-board .heat-station")
+    assert sorted(heat.evaluate_all("els => els.map(e => e.dataset.heat)")) == sorted(used)
+    shot(page, "studio-report")
+
+
+def test_paris_imported_into_the_studio_exports_as_its_file(
+    page: Page, server: str, tmp_path: Path
+) -> None:
+    """The package's Paris (its central platform a station over four cells, its link geometry,
+    bridges and aliases) drawn by the studio and exported again: the same map as its file, and
+    valid; a station over cells off the grid is refused with a message."""
+    paris = Path(__file__).parents[2] / "src" / "metrogames" / "data" / "paris.json"
+    page.goto(f"{server}/#/studio")
+    page.wait_for_selector("#studio-board")
+    page.set_input_files("#studio-import", str(paris))
+    expect(page.locator("#studio-title")).to_have_value("Next Station: Paris")
+    expect(page.locator(VALID)).to_be_visible(timeout=30_000)
+    expect(page.locator("[data-testid=studio-counts]")).to_have_text(
+        "53 stations, 152 links, 77 crossing pairs, 13 districts"
+    )
+    expect(page.locator("[data-station=E5]")).to_have_count(1)  # the platform, by its name
+    with page.expect_download() as info:
+        page.click("#studio-export")
+    out = tmp_path / "paris.json"
+    info.value.save_as(out)
+    assert json.loads(out.read_text(encoding="utf-8")) == json.loads(paris.read_text("utf-8"))
+    shot(page, "studio-paris")
+    broken = json.loads(paris.read_text("utf-8"))
+    platform = next(s for s in broken["stations"] if "cells" in s)
+    platform["cells"][0] = [10, 4]  # off the 10×10 grid
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(broken), encoding="utf-8")
+    page.set_input_files("#studio-import", str(bad))
+    expect(page.locator(".toast").last).to_contain_text(
+        "station E5: cells are 2 to 9 [col, row] pairs on the grid"
+    )
+    page.select_option("#lang-switch", "fr")  # the refusal in the page's language
+    again = tmp_path / "bad-again.json"  # another file: the input's change fires again
+    again.write_text(json.dumps(broken), encoding="utf-8")
+    page.set_input_files("#studio-import", str(again))
+    french = "station E5 : cells sont de 2 à 9 paires [col, row] dans la grille"
+    expect(page.locator(".toast", has_text=french)).to_have_count(1)
+    page.select_option("#lang-switch", "en")
+
+
+def test_an_uploaded_record_of_a_custom_map_draws_its_map(
+    page: Page, server: str, tmp_path: Path
+) -> None:
+    """A record of a game on the test map (played by ``simulate``'s code: it carries its map
+    and ``map_hash``), uploaded on the home page: the replay draws the record's own map — its
+    18 stations and 49 links."""
+    from metrogames.sim.runner import Task, run_task
+
+    data = json.loads(TINYTOWN.read_text(encoding="utf-8"))
+    played = run_task(Task("nextstation", ("medium",), 4, {"map": data}, None, True))
+    assert played.record is not None and played.record["map"] == data
+    path = tmp_path / "tinytown-record.json"
+    path.write_text(json.dumps(played.record), encoding="utf-8")
+    page.goto(f"{server}/")
+    page.set_input_files("#record-file", str(path))
+    page.wait_for_selector("#replay-slider")
+    expect(page.locator("svg.board-ns g.station")).to_have_count(18)
+    expect(page.locator("svg.board-ns [data-station=A1]")).to_have_count(1)  # tinytown's cells
+    expect(page.locator("svg.board-ns .link")).to_have_count(49)
+    page.keyboard.press("End")
+    expect(page.locator("[data-testid=replay-counter]")).to_be_visible()
+    shot(page, "studio-record-replay")

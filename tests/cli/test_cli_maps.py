@@ -52,6 +52,32 @@ def test_map_check_lists_every_problem(tmp_path: Path) -> None:
     assert invoke("map", "check", tmp_path / "not.json").exit_code == 1
 
 
+def test_map_check_speaks_the_terminals_language(tmp_path: Path) -> None:
+    bad = copy.deepcopy(TINY)
+    bad["links"].append(["A1", "E1"])
+    bad["grid"]["rows"] = 30
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad), encoding="utf-8")
+    (tmp_path / "through.json").write_text(json.dumps(bad | {"grid": TINY["grid"]}))
+    expected = {
+        "fr": ("la liaison A1-E1 passe par la station C1", "inférieure ou égale à 26"),
+        "nl": ("verbinding A1-E1 loopt door station C1", "kleiner dan of gelijk aan 26"),
+        "sk": ("spojenie A1-E1 prechádza stanicou C1", "menšia alebo rovná 26"),
+    }
+    for lang, (through, bound) in expected.items():
+        env = {"METROGAMES_LANG": lang}
+        result = CliRunner().invoke(app, ["map", "check", str(tmp_path / "through.json")], env=env)
+        assert result.exit_code == 1
+        assert result.output.splitlines()[0] == f"{tmp_path / 'through.json'}: {through}"
+        schema = CliRunner().invoke(app, ["map", "check", str(path)], env=env)
+        assert "grid.rows" in schema.output and bound in schema.output, schema.output
+        valid = CliRunner().invoke(app, ["map", "check", str(TINY_PATH)], env=env)
+        assert map_hash(TINY) in valid.output and "valid map" not in valid.output
+    report = json.loads(invoke("map", "check", tmp_path / "through.json", "--json").stdout)
+    assert report["problems"][0] == "link A1-E1 passes through station C1"  # --json: English
+    assert report["codes"][0] == "link-through-station" and "messages" not in report
+
+
 def test_simulate_then_replay_only_on_the_same_map(tmp_path: Path) -> None:
     records = tmp_path / "runs.jsonl"
     sim = invoke(

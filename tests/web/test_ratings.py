@@ -7,6 +7,7 @@ on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,8 +25,14 @@ from support.web import JSON, Player, auth
 RANDOM_BOT = (15.0, 1.0)
 
 
-def online(browser: TestClient, seats: list[dict[str, Any]], game: str = "london") -> Any:
-    r = browser.post("/api/rooms", json={"game": game, "mode": "online", "seats": seats})
+def online(
+    browser: TestClient,
+    seats: list[dict[str, Any]],
+    game: str = "london",
+    options: dict[str, Any] | None = None,
+) -> Any:
+    body = {"game": game, "mode": "online", "seats": seats, "options": options or {}}
+    r = browser.post("/api/rooms", json=body)
     assert r.status_code == 201, r.text
     return r.json()
 
@@ -242,3 +249,48 @@ def test_a_rating_that_cannot_be_stored_leaves_the_game_unfinished(
         after = client.get(f"/api/rooms/{room}/ratings").json()["seats"]
         want = expected([(25.0, 25 / 3)] * 2, final)
         assert [(s["rating"]["mu"], s["rating"]["sigma"]) for s in after] == want
+
+
+def test_games_on_custom_maps_share_one_rating_of_their_own(db_url: str) -> None:
+    """Every custom map is rated in one pool: the game ``nextstation`` and the player count —
+    a game on another map moves the same rating, and London's is another (docs/web-api.md,
+    "Ratings")."""
+    tiny = json.loads(
+        (Path(__file__).parents[1] / "games" / "nextstation" / "maps" / "tinytown.json").read_text()
+    )
+    prior = (25.0, 25 / 3)
+    with daily_client(db_url, Clock()) as client:
+        ada, ada_made = new_account(client, "Ada")
+        bob, _ = new_account(client, "Bob")
+        teams = [prior, prior]
+        for title, seed in (("Tinytown", 3), ("Tinytown, redrawn", 4)):  # two maps, two hashes
+            options = {"map": {**tiny, "title": title}}
+            made = online(ada, [{"name": "Ada"}, {}], game="nextstation", options=options)
+            room, t0 = made["room"]["room"], made["tokens"]["0"]
+            assert link(ada, room, 0, t0).status_code == 200
+            t1 = join(bob, room, 1, "Bob")
+            assert link(bob, room, 1, t1).status_code == 200
+            final = play_out(client, room, made["host_token"], {"0": t0, "1": t1}, seed)
+            after = client.get(f"/api/rooms/{room}/ratings").json()
+            assert after["game"] == "nextstation" and after["players"] == 2
+            want = expected(teams, final)  # from the rating the other map's game left
+            got = [(s["rating"]["mu"], s["rating"]["sigma"]) for s in after["seats"]]
+            assert got == want
+            teams = got
+        london = online(ada, [{"name": "Ada"}, {}])
+        room, t0 = london["room"]["room"], london["tokens"]["0"]
+        assert link(ada, room, 0, t0).status_code == 200
+        t1 = join(bob, room, 1, "Bob")
+        assert link(bob, room, 1, t1).status_code == 200
+        final = play_out(client, room, london["host_token"], {"0": t0, "1": t1}, 5)
+        seats = client.get(f"/api/rooms/{room}/ratings").json()["seats"]
+        assert [(s["rating"]["mu"], s["rating"]["sigma"]) for s in seats] == expected(
+            [prior, prior], final
+        )  # London's rating starts afresh: the custom maps' is not London's
+        profile = client.get(f"/api/accounts/{ada_made['account']}/profile").json()
+        assert {(r["game"], r["players"], r["games"]) for r in profile["ratings"]} == {
+            ("nextstation", 2, 2),
+            ("london", 2, 1),
+        }
+        ok = recompute(db_url)
+        assert ok.exit_code == 0, ok.output

@@ -84,6 +84,55 @@ def test_bad_bodies_are_refused(client: TestClient) -> None:
         assert r.status_code == 400 and r.json()["reason"] == "bad-request", r.text
 
 
+def test_a_check_speaks_the_request_s_language(client: TestClient) -> None:
+    broken = tinytown()
+    broken["links"].append(["A1", "E1"])  # through C1
+    del broken["check_values"]["links"]
+    jobs = client.app.state.jobs  # type: ignore[attr-defined]
+    before = jobs.started["mapcheck"]
+    expected = {
+        "fr": "la liaison A1-E1 passe par la station C1",
+        "nl": "verbinding A1-E1 loopt door station C1",
+        "sk": "spojenie A1-E1 prechádza stanicou C1",
+    }
+    for lang, text in expected.items():
+        client.cookies.set("lang", lang)
+        r = client.post("/api/maps/check", json=broken)
+        assert r.status_code == 200, r.text
+        assert r.json()["problems"] == [text] and r.json()["codes"] == ["link-through-station"]
+        assert r.json()["valid"] is False and r.json()["counts"]["links"] == 50
+    client.cookies.set("lang", "xx")  # unknown: the header's language, as any answer
+    r = client.post("/api/maps/check", json=broken, headers={"Accept-Language": "nl-BE"})
+    assert r.json()["problems"] == [expected["nl"]]
+    assert jobs.started["mapcheck"] == before + 1  # one job, its messages translated per request
+    client.cookies.set("lang", "sk")
+    room = client.post(
+        "/api/rooms",
+        json={"game": "nextstation", "mode": "solo", "seats": [{}], "options": {"map": broken}},
+    )
+    assert room.status_code == 400 and expected["sk"] in room.json()["error"], room.text
+    assert "neplatná mapa" in room.json()["error"]
+
+
+def test_a_report_on_an_invalid_map_is_refused_before_any_game(client: TestClient) -> None:
+    jobs = client.app.state.jobs  # type: ignore[attr-defined]
+    broken = tinytown()
+    broken["links"].append(["A1", "E1"])  # through C1
+    del broken["check_values"]["links"]
+    client.cookies.set("lang", "fr")
+    r = client.post("/api/maps/report", json=broken)
+    assert r.status_code == 400 and r.json()["reason"] == "bad-request", r.text
+    assert r.json()["error"] == (
+        "le rapport d'un plan : plan invalide : la liaison A1-E1 passe par la station C1"
+    )
+    big = tinytown()
+    big["source"] = "x" * (65 * 1024)
+    assert client.post("/api/maps/report", json=big).status_code == 413
+    bad = client.post("/api/maps/report", content="[1]", headers={"Content-Type": "application/json"})
+    assert bad.status_code == 400
+    assert jobs.started["mapreport"] == 0
+
+
 def test_checks_are_rate_limited_per_address(client: TestClient) -> None:
     codes = [client.post("/api/maps/check", json=tinytown()).status_code for _ in range(6)]
     assert codes == [200] * 5 + [429]
@@ -116,6 +165,27 @@ def test_a_solo_game_on_a_map_plays_to_the_end_and_replays_on_it(
     london = Path(__file__).parents[2] / "src" / "metrogames" / "data" / "london.json"
     other = CliRunner().invoke(cli, ["replay", str(path), "--map", str(london)])
     assert other.exit_code != 0 and "map hash mismatch" in other.output
+
+
+def test_an_uploaded_record_of_a_custom_map_brings_its_board(
+    client: TestClient, tmp_path: Path
+) -> None:
+    made = create(client, game="nextstation", mode="solo", seats=[{}], options={"map": tinytown()})
+    room = made["room"]["room"]
+    Player(room, made["tokens"], seed=2).play_out(client)
+    rec = record(client, room, made["tokens"]["0"])
+    uploaded = client.post("/api/replays", json=rec)
+    assert uploaded.status_code == 200, uploaded.text
+    assert uploaded.json()["board"] == client.get(f"/api/rooms/{room}/board").json()
+    assert uploaded.json()["board"]["title"] == tinytown()["title"]
+    london = create(client, game="london", mode="solo", seats=[{}])
+    Player(london["room"]["room"], london["tokens"], seed=2).play_out(client)
+    city = client.post("/api/replays", json=record(client, london["room"]["room"], london["tokens"]["0"]))
+    assert city.status_code == 200 and "board" not in city.json()  # a listed game's: GET /api/games
+    edited = copy.deepcopy(rec)
+    edited["map"]["title"] = "Another town"  # the map no longer hashes to map_hash
+    refused = client.post("/api/replays", json=edited)
+    assert refused.status_code == 400 and "map hash mismatch" in refused.json()["error"]
 
 
 def test_an_invalid_map_never_starts_a_room(client: TestClient) -> None:
@@ -156,6 +226,41 @@ def test_a_room_on_a_map_is_checked_off_the_serving_process(
     assert made["room"]["game"] == "nextstation"
     board = client.get(f"/api/rooms/{made['room']['room']}/board").json()
     assert board["title"] == "Tinytown, checked in a job"
+
+
+def test_a_room_on_a_map_reloaded_after_a_restart_is_checked_in_a_job(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A restart: the room's map is forgotten by this process; the room is rebuilt from its
+    rows with its map checked by the mapcheck job (a process of the pool), never by the
+    serving process (the checker here refuses to run), and plays on."""
+    import weakref
+    from collections import OrderedDict
+
+    from metrogames.games.nextstation import citymap, mapcheck
+
+    settings = make_settings(f"sqlite:///{tmp_path / 'web.db'}")
+    fresh = tinytown()
+    fresh["title"] = "Tinytown, after a restart"
+    with TestClient(create_app(settings)) as first:
+        made = create(first, game="nextstation", mode="solo", seats=[{}], options={"map": fresh})
+    room, token = made["room"]["room"], made["tokens"]["0"]
+    monkeypatch.setattr(citymap, "_CUSTOM", OrderedDict())  # a new process: no map known
+    monkeypatch.setattr(citymap, "_LIVE", weakref.WeakValueDictionary())
+
+    def never(data: object) -> object:
+        raise AssertionError("the serving process ran the checker")
+
+    monkeypatch.setattr(mapcheck, "check_map", never)
+    with TestClient(create_app(settings)) as second:
+        jobs = second.app.state.jobs  # type: ignore[attr-defined]
+        board = second.get(f"/api/rooms/{room}/board")
+        assert board.status_code == 200, board.text
+        assert board.json()["title"] == "Tinytown, after a restart"
+        assert jobs.started["mapcheck"] == 1 and os.getpid() not in jobs.ran["mapcheck"]
+        assert citymap.city_known(citymap.map_hash(fresh))
+        final = Player(room, {"0": token}, seed=5).play_out(second)
+        assert final["status"] == "finished"
 
 
 def sign_up(client: TestClient, name: str) -> None:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from metrogames.bots.solo import drawn_links
 from metrogames.core.capabilities import Boards, MapChecks
 from metrogames.core.protocol import JsonObject, JsonValue
 from metrogames.games import game_engine, game_names, game_type
@@ -42,18 +43,6 @@ class Row:
             "links_per_game": self.links_per_game,
             "links_used": self.links_used,
         }
-
-
-def drawn_links(record: JsonValue) -> list[frozenset[str]]:
-    """The links a solo record's player drew, one per section, from its turns' actions."""
-    out: list[frozenset[str]] = []
-    rounds = record.get("rounds", []) if isinstance(record, dict) else []
-    for rnd in rounds if isinstance(rounds, list) else []:
-        for turn in rnd.get("turns", []) if isinstance(rnd, dict) else []:
-            for action in turn if isinstance(turn, list) else []:
-                sections = action.get("sections", []) if isinstance(action, dict) else []
-                out += [frozenset(map(str, s)) for s in sections if isinstance(s, list)]
-    return out
 
 
 def play_row(

@@ -17,11 +17,13 @@ from rich.console import Console
 from rich.table import Table
 
 from metrogames.cli.files import read_json
+from metrogames.cli.lang import _, say, tr
 from metrogames.cli.map_report import Row, draw_rows, map_rows
 from metrogames.core.capabilities import MapChecks
-from metrogames.core.errors import RecordError
+from metrogames.core.errors import RecordError, message_of
 from metrogames.core.protocol import JsonObject
 from metrogames.games import game_engine, game_names
+from metrogames.i18n import N_, Message
 
 map_app = typer.Typer(no_args_is_help=True, help="Custom Next Station maps (docs/maps.md).")
 
@@ -45,13 +47,35 @@ def map_engine() -> MapChecks:
 
 
 def map_report(path: Path) -> JsonObject:
-    """The checker's report on the map file ``path`` (``{"valid", "problems", "counts",
-    "hash"}``); a file that is not JSON is one problem."""
+    """The checker's report on the map file ``path`` (``{"valid", "problems", "codes",
+    "counts", "hash", "messages"}``: the engine's, ``MapChecks.check_map``); a file that is
+    not JSON is one problem (code ``file``)."""
     try:
         data = read_json(path)
     except RecordError as exc:
-        return {"valid": False, "problems": [str(exc)], "counts": {}, "hash": None}
+        text = message_of(exc)
+        return {
+            "valid": False,
+            "problems": [str(exc)],
+            "codes": ["file"],
+            "counts": {},
+            "hash": None,
+            "messages": [cast(JsonObject, {"code": "file", **text.to_json()})],
+        }
     return map_engine().check_map(data)
+
+
+def problem_texts(report: JsonObject) -> list[str]:
+    """The report's problems in the terminal's language (``cli.lang``): each of its
+    ``messages`` translated, the English ``problems`` where a message is missing."""
+    problems = report.get("problems")
+    english = [str(p) for p in problems] if isinstance(problems, list) else []
+    messages = report.get("messages")
+    found = messages if isinstance(messages, list) else []
+    texts = [Message.from_json(m) for m in found]
+    if len(texts) != len(english) or any(t is None for t in texts):
+        return english
+    return [say(t) for t in texts if t is not None]
 
 
 @dataclass(frozen=True)
@@ -88,21 +112,43 @@ class MapCheck:
 
 
 def print_report(console: Console, path: Path, report: JsonObject) -> None:
-    """The report as a designer reads it: each problem on its own line, or ``valid`` with
-    the hash and the counts to check against the drawing."""
-    problems = report["problems"]
+    """The report as a designer reads it, in the terminal's language: each problem on its
+    own line, or ``valid`` with the hash and the counts to check against the drawing."""
     if not report["valid"]:
-        for problem in problems if isinstance(problems, list) else []:
+        for problem in problem_texts(report):
             console.print(f"{path}: {problem}", markup=False, highlight=False)
         return
-    console.print(f"{path}: valid map, {report['hash']}", markup=False, highlight=False)
-    table = Table(title="counts", title_style="bold")
-    table.add_column("what")
-    table.add_column("count", justify="right")
+    console.print(
+        tr("{path}: valid map, {hash}", path=path, hash=report["hash"]),
+        markup=False,
+        highlight=False,
+    )
+    table = Table(title=_("counts"), title_style="bold")
+    table.add_column(_("what"))
+    table.add_column(_("count"), justify="right")
     counts = report["counts"]
     for key, value in (counts if isinstance(counts, dict) else {}).items():
-        table.add_row(key.replace("_", " "), str(value))
+        label = COUNTS.get(key)
+        table.add_row(_(label) if label else key.replace("_", " "), str(value))
     console.print(table)
+
+
+COUNTS = {
+    "stations": N_("stations"),
+    "links": N_("links"),
+    "districts": N_("districts"),
+    "river_sections": N_("river sections"),
+    "tourist_sites": N_("tourist sites"),
+    "monuments": N_("monuments"),
+    "departures": N_("departures"),
+    "cards": N_("cards"),
+    "crossing_link_pairs": N_("crossing link pairs"),
+    "objectives": N_("objectives"),
+    "powers": N_("powers"),
+    "bridges": N_("bridges"),
+    "central_district_stations": N_("central district stations"),
+}
+"""The checker's counts (``docs/maps.md``) in words, by key."""
 
 
 @map_app.command("check")
@@ -113,7 +159,8 @@ def check(
     """Check a map: every problem on its own line (exit 1), or its counts and content hash."""
     report = map_report(file)
     if as_json:
-        typer.echo(json.dumps(report, separators=(", ", ": ")))
+        shown = {k: report[k] for k in ("valid", "problems", "codes", "counts", "hash")}
+        typer.echo(json.dumps(shown, separators=(", ", ": ")))
     else:
         console = Console(stderr=not report["valid"], soft_wrap=True)
         print_report(console, file, report)

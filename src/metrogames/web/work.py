@@ -18,6 +18,8 @@ The kinds (:data:`JOBS`):
   ``{"figure", "moves", "about"}``;
 * ``mapcheck``: the map checker, ``{"map"}`` → ``{"valid", "problems", "counts", "hash"}``
   (the engine's ``MapChecks`` capability, found through the registry);
+* ``mapreport``: how a map plays, ``{"game", "options"}`` → ``{"deals", "levels",
+  "stations", "links"}`` (:func:`metrogames.web.rooms.mapreports.map_report_json`);
 * ``analysis``: hindsight on a finished solo game, ``{"record", "budget"}`` → the analysis
   document as JSON text (:func:`metrogames.web.rooms.analyses.analysis_text`);
 * ``replay``: a record's spectator frames, ``{"record"}`` → JSON text
@@ -61,6 +63,8 @@ from metrogames.web.infra.jobs.shapes import (
     JobValue,
     MapCheckAnswer,
     MapCheckJob,
+    MapReportAnswer,
+    MapReportJob,
     PositionJob,
     ProbeJob,
     ReplayJob,
@@ -68,6 +72,7 @@ from metrogames.web.infra.jobs.shapes import (
     VerifyJob,
 )
 from metrogames.web.rooms.analyses import analysis_text
+from metrogames.web.rooms.mapreports import map_report_json
 from metrogames.web.rooms.replays import replay_text
 
 HASHER = PasswordHasher()
@@ -104,6 +109,11 @@ def mapcheck(job: MapCheckJob) -> MapCheckAnswer:
         if isinstance(engine, MapChecks):
             return engine.check_map(job["map"])
     return {"valid": False, "problems": ["no game checks maps"], "counts": {}, "hash": None}
+
+
+def mapreport(job: MapReportJob) -> MapReportAnswer:
+    """How the game of ``game`` with ``options`` plays: a few solo bot games on it."""
+    return map_report_json(job["game"], job["options"])
 
 
 def analysis(job: AnalysisJob) -> str:
@@ -149,6 +159,7 @@ JOBS: dict[str, Callable[..., JobValue]] = {
     "decide": decide,
     "hint": hint,
     "mapcheck": mapcheck,
+    "mapreport": mapreport,
     "analysis": analysis,
     "replay": replay,
     "expert": expert,

@@ -24,6 +24,7 @@ from typing import Any
 from metrogames.core.errors import DataError, NotationError
 from metrogames.core.geometry import Point, on_segment, segments_cross
 from metrogames.data import load_json
+from metrogames.games.nextstation.mapproblems import Problem
 from metrogames.i18n import N_, msg
 
 SYMBOLS = ("square", "circle", "triangle", "pentagon")
@@ -97,7 +98,7 @@ class CityMap:
         if validate:
             found = self.problems()
             if found:
-                raise DataError(found[0])
+                raise DataError(str(found[0]))
 
     # -- construction -------------------------------------------------------------------
     def _build(self, data: Mapping[str, Any]) -> None:
@@ -305,20 +306,27 @@ class CityMap:
                     masks[j] |= 1 << i
         return tuple(masks)
 
-    def problems(self) -> list[str]:
-        """Every fact of the map's geometry and tables that fails, one sentence each: a link
-        through a station, a count that differs from ``check_values``, two cards of one id,
-        fewer round-end cards than a round needs (``[]``: none)."""
+    def problems(self) -> list[Problem]:
+        """Every fact of the map's geometry and tables that fails, one problem each
+        (:class:`~.mapproblems.Problem`): a link through a station, a count that differs from
+        ``check_values``, two cards of one id, fewer round-end cards than a round needs
+        (``[]``: none)."""
         found = self._through_stations()
         found += self._check_values(self.raw.get("check_values", {}))
         if len(self.card_by_id) != len(self.deck):
-            found.append(f"{self.city}: two cards share an id")
+            twice = msg("{city}: two cards share an id", city=self.city)
+            found.append(Problem("card-twice", twice))
         if sum(c.ends_round for c in self.deck) < self.round_end_count:
-            found.append(f"{self.city}: fewer round-end cards than the round needs")
+            found.append(
+                Problem(
+                    "few-round-end-cards",
+                    msg("{city}: fewer round-end cards than the round needs", city=self.city),
+                )
+            )
         return found
 
-    def _through_stations(self) -> list[str]:
-        found: list[str] = []
+    def _through_stations(self) -> list[Problem]:
+        found: list[Problem] = []
         boxes = [_box(a, b) for a, b in self.segments]
         for s in self.stations:
             for j, (a, b) in enumerate(self.links):
@@ -331,7 +339,16 @@ class CityMap:
                         and low <= p[1] <= high
                         and on_segment(p, *self.segments[j])
                     ):
-                        found.append(f"link {self.link_name(j)} passes through station {s.name}")
+                        found.append(
+                            Problem(
+                                "link-through-station",
+                                msg(
+                                    "link {link} passes through station {name}",
+                                    link=self.link_name(j),
+                                    name=s.name,
+                                ),
+                            )
+                        )
                         break
         return found
 
@@ -358,14 +375,27 @@ class CityMap:
             "central_district_stations": self.central_mask.bit_count(),
         }
 
-    def _check_values(self, check: Mapping[str, int]) -> list[str]:
+    def _check_values(self, check: Mapping[str, int]) -> list[Problem]:
         counts = self.counts()
-        found: list[str] = []
+        found: list[Problem] = []
         for key, expected in check.items():
             if key not in counts:
-                found.append(f"unknown check value {key!r}")
+                found.append(
+                    Problem("unknown-check-value", msg("unknown check value {key}", key=repr(key)))
+                )
             elif counts[key] != expected:
-                found.append(f"{self.city}: {key} is {counts[key]}, expected {expected}")
+                found.append(
+                    Problem(
+                        "check-value",
+                        msg(
+                            "{city}: {key} is {count}, expected {expected}",
+                            city=self.city,
+                            key=key,
+                            count=counts[key],
+                            expected=expected,
+                        ),
+                    )
+                )
         return found
 
     @cached_property

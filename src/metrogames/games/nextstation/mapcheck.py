@@ -34,7 +34,9 @@ from metrogames.games.nextstation.citymap import (
     remember,
 )
 from metrogames.games.nextstation.mapformat import MapModel, StationModel
+from metrogames.games.nextstation.mapproblems import MAX_SHOWN, Problem, schema_problems
 from metrogames.games.nextstation.objectives import OBJECTIVES
+from metrogames.i18n import Message, msg
 
 MAX_BYTES = 1_000_000
 """The largest map file read (London's is about 18 kB)."""
@@ -48,8 +50,6 @@ NEEDS: dict[str, tuple[str, str]] = {
     "monuments-6": ("monuments", "a monument"),
 }
 """Objective -> the count it needs above zero and what that count is, in words."""
-MAX_SHOWN = 50
-"""The most problems a report lists (a broken file could have thousands)."""
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,8 @@ class MapReport:
     """What :func:`check_map` found.
 
     Attributes:
-        problems: one sentence per problem, in checking order (empty: the map is valid).
+        found: the problems (:class:`~.mapproblems.Problem`: a code and a translatable
+            sentence each), in checking order (empty: the map is valid).
         counts: the map's counts once it could be built (``stations``, ``links``,
             ``crossing_link_pairs``, ``districts``...): what a designer checks against the
             drawing; empty when the map could not be built.
@@ -65,22 +66,32 @@ class MapReport:
         city: the built map (valid or not, once it could be built), else ``None``.
     """
 
-    problems: list[str]
+    found: list[Problem]
     counts: dict[str, int] = field(default_factory=dict)
     hash: str | None = None
     city: CityMap | None = None
 
     @property
     def ok(self) -> bool:
-        return not self.problems
+        return not self.found
+
+    @property
+    def problems(self) -> list[str]:
+        """One English sentence per problem."""
+        return [str(p) for p in self.found]
 
     def to_json(self) -> JsonObject:
-        """``{"valid", "problems", "counts", "hash"}`` (``map check --json``)."""
+        """``{"valid", "problems", "codes", "counts", "hash", "messages"}``: ``problems`` in
+        English (``map check --json``), ``codes`` each one's code, ``messages`` each one as
+        ``{"code", "template", "params"}`` (:meth:`~.mapproblems.Problem.to_json`), for a
+        reader in another language."""
         return {
             "valid": self.ok,
-            "problems": list(self.problems),
+            "problems": self.problems,
+            "codes": [p.code for p in self.found],
             "counts": dict(self.counts),
             "hash": self.hash,
+            "messages": [p.to_json() for p in self.found],
         }
 
 
@@ -117,9 +128,9 @@ def check_map(data: object) -> MapReport:
         digest = map_hash(data)
         model = MapModel.model_validate_json(json.dumps(data))
     except DataError as exc:
-        return MapReport([str(exc)])
+        return MapReport([_p("not-json", msg("a map must be JSON: {error}", error=_after(exc)))])
     except ValidationError as exc:
-        return MapReport(_schema_problems(exc), hash=digest)
+        return MapReport(schema_problems(exc), hash=digest)
     found = _names(model)
     if found:
         return MapReport(found[:MAX_SHOWN], hash=digest)
@@ -127,7 +138,8 @@ def check_map(data: object) -> MapReport:
     try:
         city = CityMap(data, validate=False)
     except DataError as exc:
-        return MapReport([str(exc)], hash=digest)
+        built = msg("the map cannot be built: {error}", error=str(exc))
+        return MapReport([_p("not-built", built)], hash=digest)
     counts = city.counts()
     found = _facts(model, city, counts) + city.problems() + _geometry(model, city)
     return MapReport(found[:MAX_SHOWN], counts, digest, city)
@@ -173,12 +185,13 @@ def adopt(data: object, report: Mapping[str, object]) -> CityMap:
     return remember(CityMap(data, validate=False), digest)
 
 
-def _schema_problems(exc: ValidationError) -> list[str]:
-    out = []
-    for error in exc.errors()[:MAX_SHOWN]:
-        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p:.40}" for p in error["loc"])
-        out.append(f"{where.lstrip('.') or 'map'}: {error['msg']}")
-    return out
+def _p(code: str, text: Message) -> Problem:
+    return Problem(code, text)
+
+
+def _after(exc: DataError) -> str:
+    """A :func:`~.citymap.map_hash` refusal's reason (after ``a map must be JSON: ``)."""
+    return str(exc).partition(": ")[2] or str(exc)
 
 
 # -- cells ---------------------------------------------------------------------------------
@@ -234,63 +247,149 @@ def _parts(cells: set[tuple[int, int]]) -> list[list[tuple[int, int]]]:
 # -- facts between fields -----------------------------------------------------------------
 
 
-def _names(model: MapModel) -> list[str]:
+def _names(model: MapModel) -> list[Problem]:
     """Names every table refers to: stations, districts, links, departures, aliases."""
     names = Counter(s.name for s in model.stations)
-    found = [f"station {n} is listed {k} times" for n, k in names.items() if k > 1]
+    found = [
+        _p("station-twice", msg("station {name} is listed {n} times", name=n, n=k))
+        for n, k in names.items()
+        if k > 1
+    ]
     known = set(names) | set(model.aliases)
     for alias, target in model.aliases.items():
         if alias in names or target not in names:
-            found.append(f"alias {alias}: it must name no station and point to one ({target})")
+            found.append(
+                _p(
+                    "bad-alias",
+                    msg(
+                        "alias {alias}: it must name no station and point to one ({target})",
+                        alias=alias,
+                        target=target,
+                    ),
+                )
+            )
     found += _district_names(model, set(names))
     found += _link_names(model, known)
     found += _departures(model, known)
     return found
 
 
-def _district_names(model: MapModel, names: set[str]) -> list[str]:
+def _district_names(model: MapModel, names: set[str]) -> list[Problem]:
     districts = Counter(d.name for d in model.districts)
-    found = [f"district {n} is listed {k} times" for n, k in districts.items() if k > 1]
+    found = [
+        _p("district-twice", msg("district {name} is listed {n} times", name=n, n=k))
+        for n, k in districts.items()
+        if k > 1
+    ]
     listed: dict[str, str] = {}
     for d in model.districts:
         for name in d.stations:
             if name not in names:
-                found.append(f"district {d.name} lists {name}, which is no station")
+                found.append(
+                    _p(
+                        "district-unknown-station",
+                        msg(
+                            "district {district} lists {name}, which is no station",
+                            district=d.name,
+                            name=name,
+                        ),
+                    )
+                )
             elif name in listed:
-                found.append(f"station {name} is in districts {listed[name]} and {d.name}")
+                found.append(
+                    _p(
+                        "station-two-districts",
+                        msg(
+                            "station {name} is in districts {first} and {second}",
+                            name=name,
+                            first=listed[name],
+                            second=d.name,
+                        ),
+                    )
+                )
             listed.setdefault(name, d.name)
     for st in model.stations:
         if st.district not in districts:
-            found.append(f"station {st.name}: unknown district {st.district!r}")
+            found.append(
+                _p(
+                    "unknown-district",
+                    msg(
+                        "station {name}: unknown district {district}",
+                        name=st.name,
+                        district=repr(st.district),
+                    ),
+                )
+            )
         elif st.name not in listed:
-            found.append(f"station {st.name}: district {st.district} does not list it")
+            found.append(
+                _p(
+                    "station-not-listed",
+                    msg(
+                        "station {name}: district {district} does not list it",
+                        name=st.name,
+                        district=st.district,
+                    ),
+                )
+            )
         elif listed[st.name] != st.district:
             found.append(
-                f"station {st.name} says district {st.district} but {listed[st.name]} lists it"
+                _p(
+                    "station-other-district",
+                    msg(
+                        "station {name} says district {district} but {other} lists it",
+                        name=st.name,
+                        district=st.district,
+                        other=listed[st.name],
+                    ),
+                )
             )
     if model.central_district is not None and model.central_district not in districts:
-        found.append(f"central_district: unknown district {model.central_district!r}")
+        found.append(
+            _p(
+                "unknown-central-district",
+                msg(
+                    "central_district: unknown district {district}",
+                    district=repr(model.central_district),
+                ),
+            )
+        )
     return found
 
 
-def _link_names(model: MapModel, known: set[str]) -> list[str]:
+def _link_names(model: MapModel, known: set[str]) -> list[Problem]:
     found = []
     seen: set[frozenset[str]] = set()
     for a, b in model.links:
-        found += [f"link {a}-{b}: {end} is no station" for end in (a, b) if end not in known]
+        link = f"{a}-{b}"
+        found += [
+            _p("link-unknown-station", msg("link {link}: {name} is no station", link=link, name=n))
+            for n in (a, b)
+            if n not in known
+        ]
         if a == b:
-            found.append(f"link {a}-{b} joins a station to itself")
+            found.append(_p("link-loop", msg("link {link} joins a station to itself", link=link)))
         elif frozenset((a, b)) in seen:
-            found.append(f"link {a}-{b} is listed twice")
+            found.append(_p("link-twice", msg("link {link} is listed twice", link=link)))
         seen.add(frozenset((a, b)))
     pairs = [p for b in model.bridges for p in b.links]
     pairs += model.river.sections if model.river else []
     pairs += [p for c in model.crossings for p in c]
-    found += [f"{a}-{b} is named as a link but is none" for a, b in _missing(pairs, seen)]
+    found += [
+        _p("not-a-link", msg("{link} is named as a link but is none", link="-".join(pair)))
+        for pair in _missing(pairs, seen)
+    ]
     for key in model.link_geometry:
         ends = key.split(" ")
         if len(ends) != 2 or frozenset(ends) not in seen:
-            found.append(f"link_geometry {key!r}: not a link ('A5 E5': two station names)")
+            found.append(
+                _p(
+                    "bad-link-geometry",
+                    msg(
+                        "link_geometry {key}: not a link ('A5 E5': two station names)",
+                        key=repr(key),
+                    ),
+                )
+            )
     return found
 
 
@@ -302,24 +401,48 @@ def _missing(pairs: Iterable[tuple[str, str]], links: set[frozenset[str]]) -> li
     return out
 
 
-def _departures(model: MapModel, known: set[str]) -> list[str]:
+def _departures(model: MapModel, known: set[str]) -> list[Problem]:
     found = []
     if len(set(model.colours)) != len(model.colours):
-        found.append(f"colours: each colour once ({', '.join(model.colours)})")
+        found.append(
+            _p(
+                "colour-twice",
+                msg("colours: each colour once ({colours})", colours=", ".join(model.colours)),
+            )
+        )
     for colour in model.colours:
         if colour not in model.departures:
-            found.append(f"departures: colour {colour} has no departure")
+            found.append(
+                _p(
+                    "no-departure",
+                    msg("departures: colour {colour} has no departure", colour=colour),
+                )
+            )
     for colour, station in model.departures.items():
         if colour not in model.colours:
-            found.append(f"departures: {colour} is not one of the map's colours")
+            found.append(
+                _p(
+                    "departure-colour",
+                    msg("departures: {colour} is not one of the map's colours", colour=colour),
+                )
+            )
         if station not in known:
-            found.append(f"departure {colour}: {station} is no station")
+            found.append(
+                _p(
+                    "departure-unknown-station",
+                    msg("departure {colour}: {name} is no station", colour=colour, name=station),
+                )
+            )
     shared = Counter(model.departures.values())
-    found += [f"departures: {n} colours start at {s}" for s, n in shared.items() if n > 1]
+    found += [
+        _p("shared-departure", msg("departures: {n} colours start at {name}", n=n, name=s))
+        for s, n in shared.items()
+        if n > 1
+    ]
     return found
 
 
-def _facts(model: MapModel, city: CityMap, counts: Mapping[str, int]) -> list[str]:
+def _facts(model: MapModel, city: CityMap, counts: Mapping[str, int]) -> list[Problem]:
     """The grid, districts' areas, symbols, deck, scoring and objectives."""
     found = _grid(model) + _areas(model)
     symbols: Counter[str] = Counter(s.symbol for s in model.stations)
@@ -327,30 +450,87 @@ def _facts(model: MapModel, city: CityMap, counts: Mapping[str, int]) -> list[st
     for symbol in SYMBOLS:
         if faces[symbol] and not symbols[symbol] and not symbols["any"]:
             found.append(
-                f"symbol {symbol}: no station has it, so the deck's {faces[symbol]} {symbol} "
-                "card(s) can never be played"
+                _p(
+                    "symbol-unreachable",
+                    msg(
+                        "symbol {symbol}: no station has it, so the deck's {n} {symbol} "
+                        "card(s) can never be played",
+                        symbol=symbol,
+                        n=faces[symbol],
+                    ),
+                )
             )
     found += _variant(model)
     if faces["free-entry"] and not counts["monuments"]:
-        found.append("deck: the free-entry card leads to a monument, and the map has none")
+        found.append(
+            _p(
+                "free-entry-no-monument",
+                msg("deck: the free-entry card leads to a monument, and the map has none"),
+            )
+        )
     if counts["tourist_sites"] and not model.scoring.tourist_points:
-        found.append("scoring.tourist_points: the map has tourist sites but no tourist table")
+        found.append(
+            _p(
+                "no-tourist-table",
+                msg("scoring.tourist_points: the map has tourist sites but no tourist table"),
+            )
+        )
     for o in model.objectives:
         if o.id not in OBJECTIVES:
-            found.append(f"objective {o.id!r}: unknown (known: {', '.join(OBJECTIVES)})")
+            found.append(
+                _p(
+                    "unknown-objective",
+                    msg(
+                        "objective {id}: unknown (known: {known})",
+                        id=repr(o.id),
+                        known=", ".join(OBJECTIVES),
+                    ),
+                )
+            )
         elif o.id in NEEDS and not counts[NEEDS[o.id][0]]:
-            found.append(f"objective {o.id} needs {NEEDS[o.id][1]}, and the map has none")
+            found.append(
+                _p(
+                    "objective-unmet",
+                    msg(
+                        "objective {id} needs {what}, and the map has none",
+                        id=o.id,
+                        what=NEEDS[o.id][1],
+                    ),
+                )
+            )
     if len(model.objectives) == 1:
-        found.append("objectives: a game draws 2 of them; list none or at least 2")
+        found.append(
+            _p(
+                "one-objective",
+                msg("objectives: a game draws 2 of them; list none or at least 2"),
+            )
+        )
     for p in model.powers:
         if p.id not in POWERS:
-            found.append(f"power {p.id!r}: unknown (known: {', '.join(POWERS)})")
+            found.append(
+                _p(
+                    "unknown-power",
+                    msg(
+                        "power {id}: unknown (known: {known})",
+                        id=repr(p.id),
+                        known=", ".join(POWERS),
+                    ),
+                )
+            )
     if model.powers and len(model.powers) < len(model.colours):
-        found.append(f"powers: one per colour is drawn; list none or at least {len(model.colours)}")
+        found.append(
+            _p(
+                "few-powers",
+                msg(
+                    "powers: one per colour is drawn; list none or at least {n}",
+                    n=len(model.colours),
+                ),
+            )
+        )
     return found
 
 
-def _grid(model: MapModel) -> list[str]:
+def _grid(model: MapModel) -> list[Problem]:
     columns, rows = model.grid.columns, model.grid.rows
     found = []
     covered: dict[tuple[int, int], str] = {}
@@ -359,24 +539,54 @@ def _grid(model: MapModel) -> list[str]:
         outside = [c for c in cells if not (0 <= c[0] < columns and 0 <= c[1] < rows)]
         if outside or not (0 <= s.col <= columns - 1 and 0 <= s.row <= rows - 1):
             found.append(
-                f"station {s.name} is outside the {columns}×{rows} grid (col {s.col:g}, "
-                f"row {s.row:g})"
+                _p(
+                    "station-outside-grid",
+                    msg(
+                        "station {name} is outside the {columns}×{rows} grid (col {col:g}, "
+                        "row {row:g})",
+                        name=s.name,
+                        columns=columns,
+                        rows=rows,
+                        col=s.col,
+                        row=s.row,
+                    ),
+                )
             )
             continue
         if cell_of(s.name) != (int(s.col), int(s.row)):
             col, row = cell_of(s.name)
             found.append(
-                f"station {s.name} sits at col {s.col:g}, row {s.row:g}, but its name is cell "
-                f"col {col}, row {row}"
+                _p(
+                    "station-misnamed",
+                    msg(
+                        "station {name} sits at col {col:g}, row {row:g}, but its name is cell "
+                        "col {named_col}, row {named_row}",
+                        name=s.name,
+                        col=s.col,
+                        row=s.row,
+                        named_col=col,
+                        named_row=row,
+                    ),
+                )
             )
         for c in cells:
             if c in covered:
-                found.append(f"cell {cell_name(*c)} holds two stations: {covered[c]} and {s.name}")
+                found.append(
+                    _p(
+                        "cell-two-stations",
+                        msg(
+                            "cell {cell} holds two stations: {first} and {second}",
+                            cell=cell_name(*c),
+                            first=covered[c],
+                            second=s.name,
+                        ),
+                    )
+                )
             covered.setdefault(c, s.name)
     return found
 
 
-def _areas(model: MapModel) -> list[str]:
+def _areas(model: MapModel) -> list[Problem]:
     columns, rows = model.grid.columns, model.grid.rows
     found = []
     owner: dict[tuple[int, int], str] = {}
@@ -384,24 +594,58 @@ def _areas(model: MapModel) -> list[str]:
         cells = {c for text in d.cells for c in cells_of_range(text)}
         outside = sorted(c for c in cells if c[0] >= columns or c[1] >= rows)
         if outside:
-            found.append(f"district {d.name}: cell {cell_name(*outside[0])} is outside the grid")
+            found.append(
+                _p(
+                    "district-outside-grid",
+                    msg(
+                        "district {district}: cell {cell} is outside the grid",
+                        district=d.name,
+                        cell=cell_name(*outside[0]),
+                    ),
+                )
+            )
         parts = _parts(cells)
         if len(parts) > 1:
             starts = ", ".join(cell_name(*p[0]) for p in parts)
             found.append(
-                f"district {d.name} is not a set of connected cells: {len(parts)} separate "
-                f"parts (from {starts})"
+                _p(
+                    "district-not-connected",
+                    msg(
+                        "district {district} is not a set of connected cells: {n} separate "
+                        "parts (from {starts})",
+                        district=d.name,
+                        n=len(parts),
+                        starts=starts,
+                    ),
+                )
             )
         for c in sorted(cells):
             if c in owner:
-                found.append(f"cell {cell_name(*c)} is in districts {owner[c]} and {d.name}")
+                found.append(
+                    _p(
+                        "districts-overlap",
+                        msg(
+                            "cell {cell} is in districts {first} and {second}",
+                            cell=cell_name(*c),
+                            first=owner[c],
+                            second=d.name,
+                        ),
+                    )
+                )
             owner.setdefault(c, d.name)
     for s in model.stations:
         for c in _station_cells(s):
             if owner.get(c, s.district) != s.district or c not in owner:
                 found.append(
-                    f"station {s.name} lies on cell {cell_name(*c)}, outside its district "
-                    f"{s.district}"
+                    _p(
+                        "station-outside-district",
+                        msg(
+                            "station {name} lies on cell {cell}, outside its district {district}",
+                            name=s.name,
+                            cell=cell_name(*c),
+                            district=s.district,
+                        ),
+                    )
                 )
                 break
     return found
@@ -417,34 +661,57 @@ def _variants() -> dict[str, tuple[object, object]]:
     return out
 
 
-def _variant(model: MapModel) -> list[str]:
+def _variant(model: MapModel) -> list[Problem]:
     deck = sorted(json.dumps(c.model_dump(), sort_keys=True) for c in model.deck)
     mine = (deck, model.round_end.model_dump())
     if mine in _variants().values():
         return []
     return [
-        "deck and round_end: not a known variant: London's 11 cards (street and underground, "
-        "a joker and a switch; a round ends on the 5th underground card) or Paris's (street "
-        "and metro, a free entry and a switch; the 5th metro card), as in their files"
+        _p(
+            "unknown-variant",
+            msg(
+                "deck and round_end: not a known variant: London's 11 cards (street and "
+                "underground, a joker and a switch; a round ends on the 5th underground card) "
+                "or Paris's (street and metro, a free entry and a switch; the 5th metro card), "
+                "as in their files"
+            ),
+        )
     ]
 
 
 # -- geometry ----------------------------------------------------------------------------
 
 
-def _geometry(model: MapModel, city: CityMap) -> list[str]:
+def _geometry(model: MapModel, city: CityMap) -> list[Problem]:
     """Links straight, departures linked, crossings as marked, river sections, bridges."""
     found = []
     for j, (a, b) in enumerate(city.segments):
         dx, dy = abs(b[0] - a[0]), abs(b[1] - a[1])
         if dx and dy and dx != dy:
             found.append(
-                f"link {city.link_name(j)} is not straight: it runs {dx:g} column(s) and "
-                f"{dy:g} row(s) (a link follows a row, a column or a diagonal)"
+                _p(
+                    "link-not-straight",
+                    msg(
+                        "link {link} is not straight: it runs {dx:g} column(s) and {dy:g} "
+                        "row(s) (a link follows a row, a column or a diagonal)",
+                        link=city.link_name(j),
+                        dx=dx,
+                        dy=dy,
+                    ),
+                )
             )
     for colour, station in zip(city.colours, city.departures, strict=True):
         if not city.link_mask_of_station[station]:
-            found.append(f"departure {colour}: station {city.stations[station].name} has no link")
+            found.append(
+                _p(
+                    "departure-no-link",
+                    msg(
+                        "departure {colour}: station {name} has no link",
+                        colour=colour,
+                        name=city.stations[station].name,
+                    ),
+                )
+            )
     marked = {
         frozenset((city.link_by_names(*x), city.link_by_names(*y))) for x, y in model.crossings
     }
@@ -452,15 +719,30 @@ def _geometry(model: MapModel, city: CityMap) -> list[str]:
         if frozenset((i, j)) not in marked:
             at = _meeting(city.segments[i], city.segments[j])
             found.append(
-                f"links {city.link_name(i)} and {city.link_name(j)} cross at "
-                f"({at[0]:g}, {at[1]:g}) but the map does not mark that crossing"
+                _p(
+                    "crossing-unmarked",
+                    msg(
+                        "links {first} and {second} cross at ({x:g}, {y:g}) but the map does "
+                        "not mark that crossing",
+                        first=city.link_name(i),
+                        second=city.link_name(j),
+                        x=at[0],
+                        y=at[1],
+                    ),
+                )
             )
     actual = {frozenset(p) for p in city.crossing_pairs()}
     for pair in marked - actual:
         i, j = sorted(pair) if len(pair) == 2 else (min(pair), min(pair))
         found.append(
-            f"crossing {city.link_name(i)} × {city.link_name(j)} is marked but those links "
-            "do not cross"
+            _p(
+                "crossing-not-there",
+                msg(
+                    "crossing {first} × {second} is marked but those links do not cross",
+                    first=city.link_name(i),
+                    second=city.link_name(j),
+                ),
+            )
         )
     found += _river(model, city) + _bridges(model, city)
     return found
@@ -475,7 +757,7 @@ def _meeting(s: tuple[Point, Point], t: tuple[Point, Point]) -> Point:
     return round(x1 + u * (x2 - x1), 6), round(y1 + u * (y2 - y1), 6)
 
 
-def _river(model: MapModel, city: CityMap) -> list[str]:
+def _river(model: MapModel, city: CityMap) -> list[Problem]:
     if model.river is None:
         return []
     course = city.river_course
@@ -486,22 +768,46 @@ def _river(model: MapModel, city: CityMap) -> list[str]:
         section = bool((city.river_mask >> j) & 1)
         if crosses and not section:
             found.append(
-                f"river: link {city.link_name(j)} crosses the {name}'s course but is not one of "
-                "its sections"
+                _p(
+                    "river-section-missing",
+                    msg(
+                        "river: link {link} crosses the {river}'s course but is not one of its "
+                        "sections",
+                        link=city.link_name(j),
+                        river=name,
+                    ),
+                )
             )
         elif section and not crosses:
-            found.append(f"river: section {city.link_name(j)} does not cross the {name}'s course")
+            found.append(
+                _p(
+                    "river-section-not-crossing",
+                    msg(
+                        "river: section {link} does not cross the {river}'s course",
+                        link=city.link_name(j),
+                        river=name,
+                    ),
+                )
+            )
     return found
 
 
-def _bridges(model: MapModel, city: CityMap) -> list[str]:
+def _bridges(model: MapModel, city: CityMap) -> list[Problem]:
     found = []
     for bridge, (i, j) in zip(model.bridges, city.bridges, strict=True):
         s, t = city.segments[i], city.segments[j]
         at = (bridge.at[0], bridge.at[1])
         if not segments_cross(*s, *t) or _meeting(s, t) != (round(at[0], 6), round(at[1], 6)):
             found.append(
-                f"bridge at ({at[0]:g}, {at[1]:g}): links {city.link_name(i)} and "
-                f"{city.link_name(j)} do not cross there"
+                _p(
+                    "bridge-not-crossing",
+                    msg(
+                        "bridge at ({x:g}, {y:g}): links {first} and {second} do not cross there",
+                        x=at[0],
+                        y=at[1],
+                        first=city.link_name(i),
+                        second=city.link_name(j),
+                    ),
+                )
             )
     return found

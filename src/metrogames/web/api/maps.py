@@ -1,9 +1,12 @@
 """Custom Next Station maps (``docs/web-api.md``, "Maps"): ``POST /api/maps/check`` (the map
-studio's live check), an account's saved maps (``POST /api/maps``, ``GET /api/maps``) and a
+studio's live check), ``POST /api/maps/report`` (its report panel: a few solo bot games on the
+map beside London and Paris, the ``mapreport`` heavy job), an account's saved maps (``POST /api/maps``, ``GET /api/maps``) and a
 stored map by its hash (``GET /api/maps/{hash}``).
 
 The body is a map exactly as ``metrogames map check`` reads it (``docs/maps.md``); the answer
-is the ``map check --json`` report, ``{"valid", "problems", "counts", "hash"}``. Bodies are
+is the ``map check --json`` report, ``{"valid", "problems", "codes", "counts", "hash"}``, its
+problems in the request's language (the job's answer is the same in every language: its
+messages are translated here, after the cache). Bodies are
 bounded (:data:`MAP_LIMIT`), each client address may have
 :attr:`~metrogames.web.infra.config.Settings.rate_maps` maps checked (429 ``rate-limited``).
 Checking a map near the size limit takes most of a second (London's, 17 kB, about 4 ms; a
@@ -15,8 +18,7 @@ loop; a room on a map is made from the job's report (:func:`precheck`).
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
+import functools
 import re
 from collections.abc import Mapping
 from typing import Annotated, cast
@@ -28,8 +30,8 @@ from pydantic import ConfigDict, Field, RootModel
 from metrogames.core.capabilities import MapChecks
 from metrogames.core.errors import DataError
 from metrogames.core.protocol import JsonValue
-from metrogames.games import game_engine
-from metrogames.i18n import N_, msg
+from metrogames.games import game_engine, game_names, game_type
+from metrogames.i18n import N_, Message, join, msg, verbatim
 from metrogames.web.accounts.maps import SavedMaps
 from metrogames.web.api.accounts import account_of
 from metrogames.web.api.bodies import MAX_KEYS, Json, RoomBody
@@ -37,8 +39,15 @@ from metrogames.web.api.common import charge, read_body
 from metrogames.web.api.jobs import requester, while_connected
 from metrogames.web.errors import RoomError, bad_request
 from metrogames.web.infra.jobs.service import Jobs
-from metrogames.web.infra.jobs.shapes import MapCheckAnswer, MapCheckJob
-from metrogames.web.rooms.boards import map_game
+from metrogames.web.infra.jobs.shapes import (
+    MapCheckAnswer,
+    MapCheckJob,
+    MapReportAnswer,
+    MapReportJob,
+)
+from metrogames.web.infra.language import connection_gettext
+from metrogames.web.rooms.boards import map_game, map_key
+from metrogames.web.rooms.mapreports import LEVELS
 
 router = APIRouter(prefix="/api")
 
@@ -52,12 +61,6 @@ class MapBody(RootModel[Annotated[dict[str, Json], Field(max_length=MAX_KEYS)]])
     """``POST /api/maps/check``: a decoded map (checked by the game's engine)."""
 
     model_config = ConfigDict(strict=True, allow_inf_nan=False, frozen=True)
-
-
-def map_key(data: object) -> str:
-    """The job key of a map: ``mapcheck:`` and the SHA-256 of its canonical JSON."""
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return "mapcheck:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 async def checked(request: Request, data: Mapping[str, object]) -> MapCheckAnswer:
@@ -87,12 +90,11 @@ async def precheck(request: Request, body: RoomBody) -> None:
     if not isinstance(engine, MapChecks):  # map_game() names an engine that checks maps
         return
     report = await checked(request, data)
-    problems = report.get("problems")
     if report.get("valid") is not True:
-        listed = "; ".join(str(p) for p in problems) if isinstance(problems, list) else ""
-        raise bad_request(
-            msg(N_("a room: options: {detail}"), detail=f"{game} options: invalid map: {listed}")
+        detail = msg(
+            N_("{game} options: invalid map: {problems}"), game=game, problems=listed(report)
         )
+        raise bad_request(msg(N_("a room: options: {detail}"), detail=detail))
     try:
         engine.adopt_map(data, report)
     except DataError as exc:
@@ -101,10 +103,88 @@ async def precheck(request: Request, body: RoomBody) -> None:
 
 @router.post("/maps/check")
 async def post_map_check(request: Request) -> Mapping[str, object]:
-    """Check a map: ``{"valid", "problems", "counts", "hash"}``."""
+    """Check a map: ``{"valid", "problems", "codes", "counts", "hash"}``, the problems in the
+    request's language (``docs/web-api.md``, "Errors": the ``lang`` cookie, else
+    ``Accept-Language``, else English)."""
     data = (await read_body(request, MapBody, "a map", MAP_LIMIT)).root
     await charge(request, "maps")
-    return await checked(request, dict(data))
+    report = await checked(request, dict(data))
+    gettext = connection_gettext(request)
+    return {
+        "valid": report.get("valid") is True,
+        "problems": [p.render(gettext) for p in problem_messages(report)],
+        "codes": report.get("codes", []),
+        "counts": report.get("counts", {}),
+        "hash": report.get("hash"),
+    }
+
+
+def problem_messages(report: Mapping[str, object]) -> list[Message]:
+    """The problems of a ``mapcheck`` report as translatable messages (each of its
+    ``messages``; a problem without one is its English text, as it is)."""
+    problems, messages = report.get("problems"), report.get("messages")
+    english = [str(p) for p in problems] if isinstance(problems, list) else []
+    found = messages if isinstance(messages, list) else []
+    return [
+        (Message.from_json(found[i]) if i < len(found) else None) or verbatim(text)
+        for i, text in enumerate(english)
+    ]
+
+
+def listed(report: Mapping[str, object]) -> Message:
+    """The problems of a report, ``; ``-separated, in the reader's language once rendered."""
+    return join(problem_messages(report), "; ")
+
+
+@router.post("/maps/report")
+async def post_map_report(request: Request) -> Mapping[str, object]:
+    """How a map plays (``docs/web-api.md``, "Maps"): ``{"deals", "levels", "maps": [{"game",
+    "levels"}], "stations", "links"}`` — the map first (``game`` the game of custom maps),
+    then each city of its family (London, Paris), each a ``mapreport`` heavy job kept by its
+    content (the cities' computed once); given up when the client leaves.
+
+    Raises:
+        RoomError: 400 ``bad-request`` for an invalid map (every problem listed); 429 over the
+            ``maps`` or, for a report not yet computed, the ``map_reports`` limit.
+    """
+    data = dict((await read_body(request, MapBody, "a map", MAP_LIMIT)).root)
+    await charge(request, "maps")
+    report = await checked(request, data)
+    if report.get("valid") is not True:
+        raise bad_request(msg(N_("a map report: invalid map: {problems}"), problems=listed(report)))
+    game = map_game()
+    assert game is not None  # a valid report comes from the engine of custom maps
+    who = await requester(request)
+    jobs: Jobs = request.app.state.jobs
+    reports = [(game, {"map": cast(JsonValue, data)}, "mapreport:" + str(report.get("hash")))]
+    reports += [(city, {}, f"mapreport:{city}") for city in family(game)]
+
+    async def each() -> list[MapReportAnswer]:
+        out: list[MapReportAnswer] = []
+        for name, options, key in reports:  # one at a time: one job of the requester's quota
+            job: MapReportJob = {"game": name, "options": options}
+            start = functools.partial(charge, request, "map_reports")
+            out.append(await jobs.run("mapreport", job, key=key, who=who, on_start=start))
+        return out
+
+    found = await while_connected(request, each())
+    mine = found[0]
+    return {
+        "deals": mine.get("deals"),
+        "levels": list(LEVELS),
+        "maps": [
+            {"game": name, "levels": answer.get("levels")}
+            for (name, _, _), answer in zip(reports, found, strict=True)
+        ],
+        "stations": mine.get("stations"),
+        "links": mine.get("links"),
+    }
+
+
+def family(game: str) -> list[str]:
+    """The listed games of ``game``'s family (for the game of custom maps: London, Paris)."""
+    kind = game_type(game).family
+    return [name for name in game_names() if game_type(name).family == kind]
 
 
 @router.post("/maps", status_code=201)
@@ -116,9 +196,7 @@ async def post_map(request: Request) -> Mapping[str, object]:
     await charge(request, "maps")
     report = await checked(request, data)
     if report.get("valid") is not True:
-        problems = report.get("problems")
-        listed = "; ".join(str(p) for p in problems) if isinstance(problems, list) else ""
-        raise bad_request(msg(N_("a map: invalid map: {problems}"), problems=listed))
+        raise bad_request(msg(N_("a map: invalid map: {problems}"), problems=listed(report)))
     title = data.get("title")
     saved = await asyncio.to_thread(
         saved_maps(request).save, account.id, dict(data), title if isinstance(title, str) else ""

@@ -12,7 +12,8 @@ deal is shown beside the reference bot's, computed once in the background: ``exp
 none), ``METROGAMES_ROOM_IDLE`` and ``METROGAMES_FINISHED_IDLE`` (seconds
 a room, or a finished room, stays in memory once nothing uses it; reloaded on demand),
 ``METROGAMES_RATE_ROOMS``, ``METROGAMES_RATE_PLAYERS``, ``METROGAMES_RATE_JOINS``,
-``METROGAMES_RATE_REPLAYS``, ``METROGAMES_RATE_SCORES``, ``METROGAMES_RATE_MAPS``, ``METROGAMES_RATE_HINTS``,
+``METROGAMES_RATE_REPLAYS``, ``METROGAMES_RATE_SCORES``, ``METROGAMES_RATE_MAPS``, ``METROGAMES_RATE_MAP_REPORTS``,
+``METROGAMES_RATE_HINTS``,
 ``METROGAMES_RATE_ACCOUNTS``, ``METROGAMES_RATE_SIGNINS`` and ``METROGAMES_RATE_ANALYSES`` (how
 many rooms, players, seat claims, uploaded replays, scored sheets, hints, sign-ups, sign-in
 attempts and hindsight analyses one client address may ask for, in the ``limits`` library's
@@ -179,6 +180,7 @@ class Settings(BaseSettings):
     rate_replays: str = "30/minute;300/hour"
     rate_scores: str = "120/minute;2000/hour"
     rate_maps: str = "240/minute;5000/hour"
+    rate_map_reports: str = "6/minute;30/hour"
     rate_hints: str = "20/minute;200/hour"
     rate_accounts: str = "3/minute;20/day"
     rate_signins: str = "10/minute;100/hour"
@@ -244,6 +246,7 @@ class Settings(BaseSettings):
         "rate_replays",
         "rate_scores",
         "rate_maps",
+        "rate_map_reports",
         "rate_hints",
         "rate_accounts",
         "rate_signins",

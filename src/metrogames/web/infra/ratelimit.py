@@ -94,7 +94,7 @@ def exempt(connection: HTTPConnection, exempted: tuple[Network, ...]) -> bool:
 
 class RateLimits:
     """The limits of :class:`~metrogames.web.infra.config.Settings` (``rate_rooms``,
-    ``rate_players``, ``rate_joins``, ``rate_replays``, ``rate_scores``, ``rate_maps``, ``rate_hints``,
+    ``rate_players``, ``rate_joins``, ``rate_replays``, ``rate_scores``, ``rate_maps``, ``rate_map_reports``, ``rate_hints``,
     ``rate_accounts``, ``rate_signins``, ``rate_analyses``, ``rate_chat``, ``rate_sockets``, ``rate_lobby``,
     ``rate_watch``, ``rate_quickmatch``, ``rate_exports``, ``rate_bot``: per bot token,
     ``rate_friends``)."""
@@ -129,6 +129,7 @@ class RateLimits:
             "signins": parse_many(settings.rate_signins),
             "scores": parse_many(settings.rate_scores),
             "maps": parse_many(settings.rate_maps),
+            "map_reports": parse_many(settings.rate_map_reports),
             "hints": parse_many(settings.rate_hints),
             "analyses": parse_many(settings.rate_analyses),
             "chat": parse_many(settings.rate_chat),

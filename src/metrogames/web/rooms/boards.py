@@ -8,6 +8,9 @@ so the picture and the rules never disagree. Nothing here knows a game: a game r
 
 from __future__ import annotations
 
+import hashlib
+import json
+
 from metrogames.bots.base import bot_codes
 from metrogames.bots.levels import LEVELS, Algorithm, level_algorithm
 from metrogames.core.capabilities import Boards, MapChecks
@@ -110,6 +113,22 @@ def map_game() -> str | None:
         if isinstance(game_engine(name), MapChecks):
             return name
     return None
+
+
+def map_key(data: object) -> str:
+    """The ``mapcheck`` job key of a map: ``mapcheck:`` and the SHA-256 of its canonical JSON
+    (the studio's check, a room's and a reloaded room's share it)."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "mapcheck:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def room_map(game: str, options: JsonObject) -> JsonObject | None:
+    """The custom map a room of ``game`` with ``options`` is played on (its ``map`` option,
+    when ``game``'s engine checks maps: ``MapChecks``), else ``None``."""
+    data = options.get("map")
+    if game != map_game() or not isinstance(data, dict):
+        return None
+    return data
 
 
 def room_board(game: str, options: JsonObject) -> JsonObject | None:

@@ -33,6 +33,8 @@ from metrogames.web.infra.jobs.shapes import (
     How,
     JobPayload,
     JobValue,
+    MapCheckAnswer,
+    MapCheckJob,
 )
 from metrogames.web.rooms.tables import Progress, Table
 
@@ -87,6 +89,10 @@ class JobRunner(Protocol):
     async def run(self, kind: Literal["hint"], payload: HintJob, **how: Unpack[How]) -> HintAnswer: ...
     @overload
     async def run(self, kind: Literal["expert"], payload: ExpertJob, **how: Unpack[How]) -> int: ...
+    @overload
+    async def run(
+        self, kind: Literal["mapcheck"], payload: MapCheckJob, **how: Unpack[How]
+    ) -> MapCheckAnswer: ...
     async def run(self, kind: str, payload: JobPayload, **how: Unpack[How]) -> JobValue:
         """The answer of job ``kind`` on ``payload`` (``key``: computed once per key; ``who``:
         the requesters' quota keys; :class:`~metrogames.web.infra.jobs.shapes.How`).

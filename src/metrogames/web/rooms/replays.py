@@ -1,7 +1,8 @@
 """Replays: a record turned into spectator frames, one per step.
 
 Contract: ``docs/web-api.md``, ``GET /api/rooms/{room}/replay`` and ``POST /api/replays`` →
-``{"game", "players", "frames": [<spectator view>, ...]}``. The record is first replayed by the
+``{"game", "players", "frames": [<spectator view>, ...]}``, and for a record of a custom map
+(``docs/maps.md``: it carries its map) ``"board"``, the map's drawing data. The record is first replayed by the
 engine (``metrogames.games.replay_record``), so an illegal record is refused with the engine's reason; the frames
 then follow its action history from the first state. A finished game hides nothing, so frames
 show every map as it is drawn. The HTTP routes build replays as heavy jobs
@@ -13,9 +14,10 @@ from __future__ import annotations
 
 import json
 
+from metrogames.core.capabilities import MapChecks
 from metrogames.core.errors import IllegalActionError, MetrogamesError
 from metrogames.core.protocol import JsonObject, JsonValue, is_object
-from metrogames.games import record_start, replay_record
+from metrogames.games import game_engine, record_start, replay_record
 from metrogames.web.errors import RoomError, bad_request
 from metrogames.web.rooms.tables import Progress
 from metrogames.web.rooms.views import Frame, Replay, SeatView, Status, build_view
@@ -67,7 +69,11 @@ def frames_of_record(data: JsonValue) -> Replay:
     for player, action in history:
         progress.apply(player, action)
         frames.append(frame("finished" if progress.state.is_over() else "playing"))
-    return {"game": game, "players": players, "frames": frames}
+    replay: Replay = {"game": game, "players": players, "frames": frames}
+    engine = game_engine(game)
+    if isinstance(engine, MapChecks) and is_object(data.get("map")):
+        replay["board"] = engine.map_board_json(data["map"])  # checked by the replay above
+    return replay
 
 
 def replay_text(data: JsonValue) -> str:

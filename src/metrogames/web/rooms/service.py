@@ -46,8 +46,10 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from cachetools import LRUCache
 from sqlalchemy import Engine
 
+from metrogames.core.capabilities import MapChecks
+from metrogames.core.errors import DataError
 from metrogames.core.protocol import Action, JsonObject, State
-from metrogames.games import game_from_options
+from metrogames.games import game_engine, game_from_options
 from metrogames.i18n import N_, msg
 from metrogames.web.checks import hash_token, new_token
 from metrogames.web.errors import RoomError
@@ -56,6 +58,7 @@ from metrogames.web.infra.cluster import Cluster
 from metrogames.web.infra.config import Settings
 from metrogames.web.rooms import summary
 from metrogames.web.rooms.access import seat_of
+from metrogames.web.rooms.boards import map_key, room_map
 from metrogames.web.rooms.changes import Change, apply_change
 from metrogames.web.rooms.listeners import (
     OPEN_ROOMS,
@@ -208,6 +211,7 @@ class RoomService:
         if self.cluster is not None:
             version, elsewhere = await self.cluster.opening(room)
         try:
+            await self._checked_map(room)
             table = await asyncio.to_thread(self.store.load, room)
         finally:
             heard = self.sync.heard_presence.pop(room, [])
@@ -217,6 +221,23 @@ class RoomService:
             self.sync.presence_changed(room, worker, seat, count)
         await self._resume(table)
         return table
+
+    async def _checked_map(self, room: str) -> None:
+        """Before a room on a custom map is rebuilt (after a restart, or once evicted): its map
+        checked by the ``mapcheck`` heavy job (a cache hit when checked lately) and kept as
+        checked (``MapChecks.adopt_map``, on a worker thread), so neither the event loop nor the
+        load's thread runs the checker. A job refused or failed (busy, late, stopping) leaves
+        the check to the load's thread, as before."""
+        found = await asyncio.to_thread(self.store.room_options, room)
+        data = None if found is None else room_map(*found)
+        engine = None if found is None else game_engine(found[0])
+        if data is None or not isinstance(engine, MapChecks):
+            return
+        try:
+            report = await self.jobs.run("mapcheck", {"map": data}, key=map_key(data))
+            await asyncio.to_thread(engine.adopt_map, data, report)
+        except (RoomError, DataError, RuntimeError) as exc:
+            log.warning("room %s: its map is checked on the load's thread: %s", room, exc)
 
     @contextlib.asynccontextmanager
     async def held(self, room: str) -> AsyncIterator[Table]:

@@ -34,7 +34,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session
 
-from metrogames.core.protocol import Action, State
+from metrogames.core.protocol import Action, JsonObject, State
 from metrogames.games import game_from_options
 from metrogames.i18n import N_, msg
 from metrogames.web.checks import seat_label
@@ -149,6 +149,17 @@ class RoomStore:
     async def offload(self, fn: Callable[[Unpack[Ts]], T], *args: *Ts) -> T:
         """Run the heavy read ``fn(*args)`` on a worker thread and wait for its result."""
         return await asyncio.get_running_loop().run_in_executor(self._heavy, fn, *args)
+
+    def room_options(self, room: str) -> tuple[str, JsonObject] | None:
+        """The game and options a stored room was made with (``None``: no such room)."""
+        with self.sessions() as session:
+            row = session.execute(
+                select(RoomRow.game, RoomRow.options).where(RoomRow.id == room)
+            ).first()
+        if row is None:
+            return None
+        options = json.loads(row.options)
+        return row.game, options if isinstance(options, dict) else {}
 
     def load(self, room: str) -> Table:
         """The room ``room`` rebuilt from its rows: its facts, seats, and its game replayed

@@ -207,11 +207,13 @@ class ChatPush(TypedDict):
 
 
 class Replay(TypedDict):
-    """``GET /api/rooms/{room}/replay``, ``POST /api/replays``: one spectator view per step."""
+    """``GET /api/rooms/{room}/replay``, ``POST /api/replays``: one spectator view per step;
+    a record of a custom map also gives its ``board`` (the drawing data of its map)."""
 
     game: str
     players: list[str]
     frames: list[FreeObject]
+    board: NotRequired[FreeObject]
 
 
 @dataclass(frozen=True)

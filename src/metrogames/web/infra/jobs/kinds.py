@@ -37,6 +37,7 @@ KINDS: dict[str, Kind] = {
         Kind("verify", "passwords", 0, 30.0, cached=False),
         Kind("replay", "slow", 0, 120.0, cached=True),
         Kind("expert", "slow", 1, 900.0, cached=False),
+        Kind("mapreport", "slow", 1, 300.0, cached=True),
         Kind("analysis", "slow", 2, 900.0, cached=True),
         Kind("probe", "slow", 2, 600.0, cached=False),
     )
@@ -44,7 +45,8 @@ KINDS: dict[str, Kind] = {
 """Every kind by name. ``decide``: a bot's decision (the bot levels that search: ``hard`` and
 ``expert``); ``hint``; ``mapcheck``: the map checker on a posted map (the studio's live
 check); ``hash`` and ``verify``: passwords (argon2id); ``replay``: an uploaded
-record's frames; ``expert``: the daily expert's game; ``analysis``; ``probe``: a wait of known
+record's frames; ``expert``: the daily expert's game; ``mapreport``: the map studio's report
+panel (a few solo bot games on a map); ``analysis``; ``probe``: a wait of known
 length (operators' and tests' probe of the slow lane)."""
 
 QUEUED_LANES = ("play", "slow")

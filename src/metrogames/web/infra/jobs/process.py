@@ -12,7 +12,6 @@ import time
 import traceback
 from collections.abc import Callable, Mapping
 
-from metrogames.core.protocol import is_object
 from metrogames.games import game_names, load_game, load_plugins
 from metrogames.i18n import Message
 from metrogames.web.errors import RoomError
@@ -47,31 +46,16 @@ def refusal_json(exc: RoomError) -> RefusalJson:
     return {
         "status": exc.status,
         "reason": exc.reason,
-        "message": _message_json(exc.text if exc.text is not None else exc.message),
+        "message": exc.text.to_json() if exc.text is not None else exc.message,
         "item": exc.item,
     }
 
 
 def refusal_of(data: RefusalJson) -> RoomError:
     """The :class:`~metrogames.web.errors.RoomError` of :func:`refusal_json`."""
-    message = _message_of(data["message"])
+    message = Message.from_json(data["message"]) or data["message"]
     assert isinstance(message, (str, Message))
     return RoomError(data["status"], data["reason"], message, item=data.get("item"))
-
-
-def _message_json(value: object) -> object:
-    if isinstance(value, Message):
-        return {"template": value.template, "params": {k: _message_json(v) for k, v in value.params.items()}}
-    return value
-
-
-def _message_of(value: object) -> object:
-    if not is_object(value) or set(value) != {"template", "params"}:
-        return value
-    template, params = value["template"], value["params"]
-    if not isinstance(template, str) or not is_object(params):
-        return value
-    return Message(template, {k: _message_of(v) for k, v in params.items()})
 
 
 def lower_priority(nice: int) -> None:

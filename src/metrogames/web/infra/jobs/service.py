@@ -64,6 +64,8 @@ from metrogames.web.infra.jobs.shapes import (
     JobValue,
     MapCheckAnswer,
     MapCheckJob,
+    MapReportAnswer,
+    MapReportJob,
     ProbeJob,
     ReplayJob,
     VerifyAnswer,
@@ -182,6 +184,10 @@ class Jobs:
     async def run(
         self, kind: Literal["mapcheck"], payload: MapCheckJob, **how: Unpack[How]
     ) -> MapCheckAnswer: ...
+    @overload
+    async def run(
+        self, kind: Literal["mapreport"], payload: MapReportJob, **how: Unpack[How]
+    ) -> MapReportAnswer: ...
     @overload
     async def run(self, kind: Literal["analysis"], payload: AnalysisJob, **how: Unpack[How]) -> str: ...
     @overload

@@ -94,6 +94,19 @@ MapCheckAnswer = JsonObject
 """``mapcheck``'s answer: ``{"valid", "problems", "counts", "hash"}`` (``map check --json``)."""
 
 
+class MapReportJob(TypedDict):
+    """``mapreport``: how ``game`` with ``options`` plays (a custom map: ``{"map": …}``;
+    ``docs/web-api.md``, "Maps")."""
+
+    game: str
+    options: JsonObject
+
+
+MapReportAnswer = JsonObject
+"""``mapreport``'s answer: ``{"deals", "levels", "stations", "links"}``
+(:func:`metrogames.web.rooms.mapreports.map_report_json`)."""
+
+
 class HashJob(TypedDict):
     """``hash``: the argon2id PHC string of ``password``."""
 
@@ -125,6 +138,7 @@ JobPayload = (
     DecideJob
     | HintJob
     | MapCheckJob
+    | MapReportJob
     | ReplayJob
     | AnalysisJob
     | ExpertJob
@@ -136,7 +150,8 @@ JobPayload = (
 
 JobValue = DecideAnswer | HintAnswer | VerifyAnswer | str | int
 """The answer of one of the kinds: ``decide`` :class:`DecideAnswer`, ``hint`` :data:`HintAnswer`
-(``mapcheck`` :data:`MapCheckAnswer` likewise a JSON object),
+(``mapcheck`` :data:`MapCheckAnswer` and ``mapreport`` :data:`MapReportAnswer` likewise JSON
+objects),
 ``verify`` :class:`VerifyAnswer`, ``analysis`` and ``replay`` JSON text, ``hash`` a PHC
 string, ``expert`` a score, ``probe`` a process id. Which one is the kind's."""
 

@@ -10,6 +10,8 @@ const GAMES = {
   london: { title: () => t("game.london"), blurb: () => t("home.blurb.london"), short: () => t("daily.short.london"), rules: true },
   paris: { title: () => t("game.paris"), blurb: () => t("home.blurb.paris"), short: () => t("daily.short.paris"), rules: true },
   metro: { title: () => t("game.metro"), blurb: () => t("home.blurb.metro"), rules: true },
+  // a game on any custom map (the map studio's): one game, one rating pool for every map
+  nextstation: { title: () => t("game.nextstation") },
 };
 
 // Titles the server gave for games this page does not know (GET /api/games).

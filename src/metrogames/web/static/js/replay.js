@@ -46,7 +46,8 @@ export class ReplayScreen {
       } else {
         throw new Error(t("replay.nothing"));
       }
-      this.board = this.room ? await API.getRoomBoard(this.room, this.data.game) : await API.getBoard(this.data.game);
+      // a custom map's record brings its board (its map's drawing data) with its frames
+      this.board = this.data.board || (this.room ? await API.getRoomBoard(this.room, this.data.game) : await API.getBoard(this.data.game));
     } catch (err) {
       clear(this.root).append(h("section", { class: "panel" }, h("h2", {}, t("replay.cannot")),
         h("p", { class: "error", "data-testid": "replay-error" }, err.message), h("a", { class: "btn", href: "/#/" }, t("common.home"))));

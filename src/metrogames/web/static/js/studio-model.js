@@ -45,9 +45,13 @@ export function emptyDrawing(columns = 6, rows = 6) {
   };
 }
 
-export const stationAt = (d, col, row) => d.stations.find((s) => s.col === col && s.row === row) || null;
+export const stationAt = (d, col, row) => d.stations.find((s) => (s.col === col && s.row === row) || (s.cells && s.cells.some(([c, r]) => c === col && r === row))) || null;
 export const stationById = (d, id) => d.stations.find((s) => s.id === id) || null;
-export const nameOf = (d, id) => { const s = stationById(d, id); return s ? cellName(s.col, s.row) : "?"; };
+// a station's name: its cell's, or the name of a station over several cells (Paris's platform)
+export const stationName = (s) => s.name || cellName(s.col, s.row);
+export const nameOf = (d, id) => { const s = stationById(d, id); return s ? stationName(s) : "?"; };
+/** The cell a station's district is read from: its own, or the first of its cells. */
+export const homeCell = (s) => (s.cells ? s.cells[0] : [s.col, s.row]);
 export const districtOfCell = (d, col, row) => {
   const key = `${col},${row}`;
   const found = d.districts.find((x) => x.cells.includes(key));
@@ -61,19 +65,33 @@ function crosses(a, b, c, e) {
   return orient(c, e, a) * orient(c, e, b) < 0 && orient(a, b, c) * orient(a, b, e) < 0;
 }
 
+// a link is drawn between its stations' centres, or between the cells its link_geometry names
+// (a link to a station over several cells: docs/maps.md)
 function segments(d) {
+  const geometry = (d.rest && d.rest.link_geometry) || {};
   return d.links.map(([a, b]) => {
     const p = stationById(d, a), q = stationById(d, b);
+    const there = geometry[`${stationName(p)} ${stationName(q)}`], back = geometry[`${stationName(q)} ${stationName(p)}`];
+    if (there) return [there.from_cell, there.to_cell];
+    if (back) return [back.to_cell, back.from_cell];
     return [[p.col, p.row], [q.col, q.row]];
   });
 }
 
-/** The pairs of link indices whose segments cross off their ends. */
+const pairKey = (x, y) => [[...x].sort().join("-"), [...y].sort().join("-")].sort().join(" ");
+
+/** The pairs of link indices whose segments cross off their ends (two links of one station,
+ *  and an overhead crossing — a bridge of the imported map between two of its links — excepted). */
 export function crossingPairs(d) {
   const seg = segments(d);
+  const bridged = new Set(((d.rest && d.rest.bridges) || []).map((b) => pairKey(...b.links)));
+  const names = d.links.map((l) => l.map((id) => nameOf(d, id)));
   const out = [];
   for (let i = 0; i < seg.length; i++) {
-    for (let j = i + 1; j < seg.length; j++) if (crosses(...seg[i], ...seg[j])) out.push([i, j]);
+    for (let j = i + 1; j < seg.length; j++) {
+      const shared = d.links[i].some((id) => d.links[j].includes(id)); // links sharing a station meet there
+      if (!shared && crosses(...seg[i], ...seg[j]) && !bridged.has(pairKey(names[i], names[j]))) out.push([i, j]);
+    }
   }
   return out;
 }
@@ -112,58 +130,120 @@ export function toMap(d, variant) {
     colours: rest.colours || COLOURS,
     departures: Object.fromEntries(Object.entries(d.departures).filter(([, id]) => stationById(d, id)).map(([c, id]) => [c, name(id)])),
     stations: d.stations.map((s) => {
-      const st = { name: cellName(s.col, s.row), col: s.col, row: s.row, symbol: s.symbol, district: districtOfCell(d, s.col, s.row) || "" };
-      if (s.tourist) st.tourist_site = true;
+      const st = { name: stationName(s), col: s.col, row: s.row, symbol: s.symbol, district: districtOfCell(d, ...homeCell(s)) || "" };
+      if (s.tourist || s.touristKey) st.tourist_site = s.tourist;
+      if (s.monument) st.monument = true;
+      if (s.platform) st.central_platform = true;
+      if (s.cells) st.cells = s.cells.map((c) => [...c]);
       return st;
     }),
     links: d.links.map(([a, b]) => [name(a), name(b)]),
-    crossings: crossingPairs(d).map(([i, j]) => [d.links[i].map(name), d.links[j].map(name)]),
-    districts: d.districts.filter((x) => x.cells.length).map((x) => ({
-      name: x.name,
-      kind: x.kind || "main",
-      stations: d.stations.filter((s) => districtOfCell(d, s.col, s.row) === x.name).map((s) => cellName(s.col, s.row)),
-      cells: x.cells.map((k) => cellName(...k.split(",").map(Number))),
-    })),
+    crossings: asImported(crossingPairs(d).map(([i, j]) => [d.links[i].map(name), d.links[j].map(name)]), rest.crossings),
+    districts: d.districts.filter((x) => x.cells.length).map((x) => {
+      const stations = d.stations.filter((s) => districtOfCell(d, ...homeCell(s)) === x.name).map(stationName);
+      const cells = x.cells.map((k) => cellName(...k.split(",").map(Number)));
+      return {
+        name: x.name,
+        kind: x.kind || "main",
+        stations: x.listed && sameSet(x.listed, stations) ? [...x.listed] : stations,
+        cells: x.ranges && sameSet(x.ranges.flatMap(cellsOfRange).map((c) => cellName(...c)), cells) ? [...x.ranges] : cells,
+      };
+    }),
   };
   if (d.river.length >= 2) {
     const river = rest.river || {};
     map.river = {
       name: river.name || "River",
-      sections: riverSections(d).map((j) => d.links[j].map(name)),
+      sections: asImported(riverSections(d).map((j) => d.links[j].map(name)), river.sections),
       course: d.river.map((p) => [...p]),
       points_per_crossing: river.points_per_crossing ?? 2,
     };
   }
-  for (const key of ["deck", "round_end", "scoring", "objectives", "powers", "source", "central_district", "solo_rating"]) {
+  for (const key of ["deck", "round_end", "scoring", "objectives", "powers", "source", "central_district", "solo_rating", "reference_scores"]) {
     if (rest[key] !== undefined) map[key] = rest[key];
   }
+  keptGeometry(map, rest);
+  if (rest.check_values) map.check_values = checkValues(map, rest.check_values);
   return map;
 }
 
-/** A drawing from a decoded map, or an Error naming what the studio cannot draw (the checker
- *  judges the rest once drawn). */
+const linkKey = (l) => [...l].sort().join("-");
+function sameSet(a, b) {
+  const x = new Set(a.map((v) => (Array.isArray(v) ? JSON.stringify(v.map((w) => (Array.isArray(w) ? linkKey(w) : w)).sort()) : String(v))));
+  const y = new Set(b.map((v) => (Array.isArray(v) ? JSON.stringify(v.map((w) => (Array.isArray(w) ? linkKey(w) : w)).sort()) : String(v))));
+  return x.size === y.size && [...x].every((v) => y.has(v));
+}
+// a list the drawing recomputes (crossings, river sections) kept as the imported file wrote it
+// while the drawing still has exactly those
+const asImported = (found, imported) => (Array.isArray(imported) && sameSet(found, imported) ? imported : found);
+
+/** The imported map's aliases, link geometry and bridges that still name its stations and links. */
+function keptGeometry(map, rest) {
+  const stations = new Set(map.stations.map((st) => st.name));
+  const links = new Set(map.links.map(linkKey));
+  if (rest.aliases) {
+    const kept = Object.entries(rest.aliases).filter(([, target]) => stations.has(target));
+    if (kept.length) map.aliases = Object.fromEntries(kept);
+  }
+  if (rest.link_geometry) {
+    const kept = Object.entries(rest.link_geometry).filter(([key]) => links.has(linkKey(key.split(" "))));
+    if (kept.length) map.link_geometry = Object.fromEntries(kept);
+  }
+  if (rest.bridges) {
+    const kept = rest.bridges.filter((b) => b.links.every((l) => links.has(linkKey(l))));
+    if (kept.length) map.bridges = kept;
+  }
+}
+
+/** The imported map's stated counts, each as the exported map has it (the checker compares). */
+function checkValues(map, stated) {
+  const central = map.districts.find((x) => x.name === map.central_district);
+  const count = {
+    stations: map.stations.length, links: map.links.length, districts: map.districts.length,
+    river_sections: map.river ? map.river.sections.length : 0,
+    tourist_sites: map.stations.filter((st) => st.tourist_site).length,
+    monuments: map.stations.filter((st) => st.monument).length,
+    departures: new Set(Object.values(map.departures)).size, cards: (map.deck || []).length,
+    crossing_link_pairs: map.crossings.length, objectives: (map.objectives || []).length,
+    powers: (map.powers || []).length, bridges: (map.bridges || []).length,
+    central_district_stations: central ? central.stations.length : 0,
+  };
+  return Object.fromEntries(Object.keys(stated).map((key) => [key, key in count ? count[key] : stated[key]]));
+}
+
+/** Why a file cannot be drawn: `key` (a message of the page's catalogs) and its `params`. */
+export class ImportRefusal extends Error {
+  constructor(key, params = {}) {
+    super(key);
+    this.key = key;
+    this.params = params;
+  }
+}
+
+/** A drawing from a decoded map, or an ImportRefusal naming what the studio cannot draw (the
+ *  checker judges the rest once drawn). */
 export function fromMap(map) {
-  if (!map || typeof map !== "object" || Array.isArray(map)) throw new Error("not a JSON object");
+  if (!map || typeof map !== "object" || Array.isArray(map)) throw new ImportRefusal("studio.import.not-object");
   const grid = map.grid || {};
   const columns = Number(grid.columns), rows = Number(grid.rows);
   if (!Number.isInteger(columns) || !Number.isInteger(rows) || columns < 2 || rows < 2 || columns > MAX_GRID || rows > MAX_GRID) {
-    throw new Error("grid: columns and rows are whole numbers from 2 to 26");
+    throw new ImportRefusal("studio.import.grid");
   }
-  if (!Array.isArray(map.stations) || map.stations.length > 200) throw new Error("stations: a list of at most 200");
+  if (!Array.isArray(map.stations) || map.stations.length > 200) throw new ImportRefusal("studio.import.stations");
   const d = emptyDrawing(columns, rows);
   d.title = String(map.title || "").slice(0, 200);
   d.districts = [];
   const ids = new Map();
   for (const st of map.stations) {
-    if (!st || !Number.isInteger(st.col) || !Number.isInteger(st.row) || st.cells) throw new Error(`station ${String(st && st.name).slice(0, 40)}: the studio draws stations of one cell only`);
-    const symbol = SYMBOLS.includes(st.symbol) ? st.symbol : "square";
-    const s = { id: d.next++, col: st.col, row: st.row, symbol, tourist: st.tourist_site === true };
+    const s = importedStation(st, d);
     d.stations.push(s);
     ids.set(String(st.name), s.id);
   }
   for (const x of Array.isArray(map.districts) ? map.districts.slice(0, 64) : []) {
-    const cells = (Array.isArray(x.cells) ? x.cells : []).flatMap(cellsOfRange).map(([c, r]) => `${c},${r}`);
-    d.districts.push({ name: String(x.name).slice(0, 40), kind: x.kind, cells: [...new Set(cells)] });
+    const ranges = (Array.isArray(x.cells) ? x.cells : []).filter((c) => typeof c === "string");
+    const cells = ranges.flatMap(cellsOfRange).map(([c, r]) => `${c},${r}`);
+    const listed = Array.isArray(x.stations) ? x.stations.filter((n) => typeof n === "string") : null;
+    d.districts.push({ name: String(x.name).slice(0, 40), kind: x.kind, cells: [...new Set(cells)], ranges, listed });
   }
   if (!d.districts.length) d.districts.push({ name: "centre", cells: [] });
   for (const link of Array.isArray(map.links) ? map.links.slice(0, 1000) : []) {
@@ -172,7 +252,33 @@ export function fromMap(map) {
   for (const [colour, station] of Object.entries(map.departures || {})) if (ids.has(String(station))) d.departures[colour] = ids.get(String(station));
   const course = map.river && Array.isArray(map.river.course) ? map.river.course : [];
   d.river = course.filter((p) => Array.isArray(p) && p.length === 2 && p.every(Number.isFinite)).map((p) => [p[0], p[1]]);
-  const { format, city, title, grid: _g, departures, stations, links, crossings, districts, check_values, ...rest } = map;
+  const { format, city, title, grid: _g, departures, stations, links, districts, ...rest } = map;
   d.rest = { ...rest, city, colours: map.colours };
   return d;
+}
+
+/** A station of an imported map: one cell (whole col and row), or over 2–9 cells of the grid
+ *  (Paris's platform: its centre, its name and its cells kept); else an ImportRefusal naming it. */
+function importedStation(st, d) {
+  const name = String(st && st.name).slice(0, 40);
+  if (!st || typeof st !== "object") throw new ImportRefusal("studio.import.station-object", { name });
+  const symbol = SYMBOLS.includes(st.symbol) ? st.symbol : "square";
+  const s = { id: d.next++, col: st.col, row: st.row, symbol, tourist: st.tourist_site === true };
+  if ("tourist_site" in st) s.touristKey = true;
+  if (st.monument === true) s.monument = true;
+  if (st.central_platform === true) s.platform = true;
+  if (st.cells === undefined) {
+    if (!Number.isInteger(st.col) || !Number.isInteger(st.row) || st.col < 0 || st.row < 0 || st.col >= d.columns || st.row >= d.rows) {
+      throw new ImportRefusal("studio.import.station-cell", { name });
+    }
+    return s;
+  }
+  const inGrid = (c) => Array.isArray(c) && c.length === 2 && Number.isInteger(c[0]) && Number.isInteger(c[1]) && c[0] >= 0 && c[1] >= 0 && c[0] < d.columns && c[1] < d.rows;
+  if (!Array.isArray(st.cells) || st.cells.length < 2 || st.cells.length > 9 || !st.cells.every(inGrid)) {
+    throw new ImportRefusal("studio.import.station-cells", { name });
+  }
+  if (!Number.isFinite(st.col) || !Number.isFinite(st.row) || typeof st.name !== "string" || !/^[A-Z]\d{1,2}$/.test(st.name)) {
+    throw new ImportRefusal("studio.import.station-centre", { name });
+  }
+  return Object.assign(s, { name: st.name, cells: st.cells.map((c) => [c[0], c[1]]) });
 }

@@ -9,8 +9,9 @@ import { api, createRoom, getBoard, getGames, saveTokens, signedIn } from "./api
 import { gameTitle } from "./games.js";
 import {
   COLOURS, SYMBOLS, MAX_GRID, cellName, emptyDrawing, stationAt, stationById, nameOf, districtOfCell,
-  hasLink, toMap, fromMap, variantOf,
+  hasLink, toMap, fromMap, variantOf, stationName, homeCell,
 } from "./studio-model.js";
+import { reportPanel, drawHeat } from "./studio-report.js";
 
 const DRAFT = "metrogames.studio.draft";
 const UNDO_DEPTH = 100;
@@ -24,6 +25,14 @@ const SYMBOL_WORDS = {
   square: () => t("studio.symbol.square"), circle: () => t("studio.symbol.circle"), triangle: () => t("studio.symbol.triangle"),
   pentagon: () => t("studio.symbol.pentagon"), any: () => t("studio.symbol.any"),
 };
+// why an imported file cannot be drawn (studio-model.js's ImportRefusal), in words
+const REFUSALS = {
+  "studio.import.not-object": (p) => t("studio.import.not-object", p), "studio.import.grid": (p) => t("studio.import.grid", p),
+  "studio.import.stations": (p) => t("studio.import.stations", p), "studio.import.station-object": (p) => t("studio.import.station-object", p),
+  "studio.import.station-cell": (p) => t("studio.import.station-cell", p), "studio.import.station-cells": (p) => t("studio.import.station-cells", p),
+  "studio.import.station-centre": (p) => t("studio.import.station-centre", p),
+};
+const refusal = (err) => (err.key && REFUSALS[err.key] ? REFUSALS[err.key](err.params) : err.message);
 const DISTRICT_FILLS = ["#f3d9a4", "#bfe0c4", "#c9d6f2", "#f2c9d9", "#e0d0f0", "#d8ecec", "#f0e0c0", "#d9d9d9"];
 
 export class StudioScreen {
@@ -51,6 +60,7 @@ export class StudioScreen {
     };
     for (const [type, fn] of Object.entries(this.listeners)) root.addEventListener(type, fn);
     this.saved = null; // the account's saved maps, once asked
+    this.play = { report: null, running: false, seq: 0 }; // how the map plays (its report panel)
     this.start();
   }
 
@@ -87,7 +97,8 @@ export class StudioScreen {
     clearTimeout(this.timer);
     for (const [type, fn] of Object.entries(this.listeners)) this.root.removeEventListener(type, fn);
   }
-  relang() { this.render(); }
+  // the checker's sentences come in the page's language (its lang cookie): asked for again
+  relang() { this.render(); this.check(); }
 
   // -- changes: every one is undoable, saved as the draft and checked again ----------------
   change(fn) {
@@ -99,6 +110,7 @@ export class StudioScreen {
 
   changed() {
     this.pending = true;
+    this.play = { report: null, running: false, seq: this.play.seq + 1 }; // another map now
     try { localStorage.setItem(DRAFT, JSON.stringify(this.drawing)); } catch { /* storage full or off */ }
     this.render();
     clearTimeout(this.timer);
@@ -142,7 +154,23 @@ export class StudioScreen {
           this.toolbar()),
         h("div", { class: "studio-main" },
           h("div", { class: "studio-board-wrap" }, this.board()),
-          h("div", { class: "studio-side" }, this.stationPanel(), this.districtPanel(), this.reportPanel(), this.savedPanel()))));
+          h("div", { class: "studio-side" }, this.stationPanel(), this.districtPanel(), this.reportPanel(),
+            reportPanel(this.play, { valid: Boolean(this.report && this.report.valid && !this.pending), run: (go = true) => (go ? this.runReport() : this.render()) }),
+            this.savedPanel()))));
+  }
+
+  // how the map plays: a few solo bot games on the server (a heavy job, seconds to a minute)
+  async runReport() {
+    const seq = this.play.seq;
+    this.play.running = true;
+    this.render();
+    try {
+      const report = await api("POST", "/api/maps/report", this.map());
+      if (seq === this.play.seq) this.play.report = report;
+    } catch (err) {
+      if (seq === this.play.seq) toast(t("studio.report.cannot", { error: err.message }));
+    }
+    if (seq === this.play.seq) { this.play.running = false; this.render(); }
   }
 
   variantChoice() {
@@ -196,9 +224,11 @@ export class StudioScreen {
       const bad = named.has(id) || named.has(`${nameOf(d, b)}-${nameOf(d, a)}`);
       svg.append(s("line", { class: `link${bad ? " flagged" : ""}`, x1: p.col, y1: p.row, x2: q.col, y2: q.row, "data-link": id }));
     }
+    drawHeat(svg, this.play.report, d.stations.map((st) => ({ name: stationName(st), col: st.col, row: st.row })),
+      d.links.map(([a, b]) => ({ a: { name: nameOf(d, a), ...stationById(d, a) }, b: { name: nameOf(d, b), ...stationById(d, b) } })));
     const departureOf = new Map(Object.entries(d.departures).map(([c, id]) => [id, c]));
     for (const st of d.stations) {
-      const name = cellName(st.col, st.row);
+      const name = stationName(st);
       const colour = departureOf.get(st.id);
       const g = s("g", { class: `station${this.selected === st.id ? " selected" : ""}${named.has(name) ? " flagged" : ""}`, transform: `translate(${st.col} ${st.row})`, "data-station": name });
       if (colour) g.append(s("circle", { class: "departure", r: 0.36, stroke: colourHex(colour) }));
@@ -275,7 +305,7 @@ export class StudioScreen {
     if (drag.kind === "link") {
       if (there && there.id !== drag.from && !hasLink(d, drag.from, there.id)) this.change((x) => { x.links.push([drag.from, there.id]); });
       else this.render();
-    } else if (drag.kind === "move" && p && p.inside && !there) {
+    } else if (drag.kind === "move" && p && p.inside && !there && !stationById(d, drag.id).cells) { // a station of several cells stays
       this.change((x) => { const st = stationById(x, drag.id); st.col = p.col; st.row = p.row; });
     }
   }
@@ -288,7 +318,7 @@ export class StudioScreen {
       this.symbol = ev.target.value;
       if (st) this.change((x) => { stationById(x, st.id).symbol = this.symbol; });
     } }, SYMBOLS.map((sym) => h("option", { value: sym, selected: (st ? st.symbol : this.symbol) === sym }, SYMBOL_WORDS[sym]())));
-    const panel = h("div", { class: "panel", id: "studio-station" }, h("h3", {}, st ? t("studio.station", { name: cellName(st.col, st.row) }) : t("studio.new-station")),
+    const panel = h("div", { class: "panel", id: "studio-station" }, h("h3", {}, st ? t("studio.station", { name: stationName(st) }) : t("studio.new-station")),
       h("label", {}, t("studio.symbol"), " ", symbols));
     if (!st) return panel;
     const departure = Object.entries(d.departures).find(([, id]) => id === st.id);
@@ -297,7 +327,7 @@ export class StudioScreen {
       h("label", {}, t("studio.departure"), " ", h("select", { id: "studio-departure", onchange: (ev) => this.change((x) => setDeparture(x, st.id, ev.target.value)) },
         h("option", { value: "" }, t("studio.departure.none")),
         COLOURS.map((c) => h("option", { value: c, selected: departure && departure[0] === c }, colourName(c))))),
-      h("p", { class: "muted" }, t("studio.district-of", { district: districtOfCell(d, st.col, st.row) || t("studio.district.none") })));
+      h("p", { class: "muted" }, t("studio.district-of", { district: districtOfCell(d, ...homeCell(st)) || t("studio.district.none") })));
     return panel;
   }
 
@@ -373,7 +403,7 @@ export class StudioScreen {
       this.district = this.drawing.districts[0].name;
       this.selected = null;
     } catch (err) {
-      toast(t("studio.import.bad", { error: err.message }));
+      toast(t("studio.import.bad", { error: refusal(err) }));
     }
   }
 
@@ -409,7 +439,7 @@ export class StudioScreen {
       this.district = this.drawing.districts[0].name;
       this.selected = null;
     } catch (err) {
-      toast(t("studio.import.bad", { error: err.message }));
+      toast(t("studio.import.bad", { error: refusal(err) }));
     }
   }
 
