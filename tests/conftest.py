@@ -21,6 +21,10 @@ pytest_plugins = ["pytester", "support.parallel", "support.ci_strict"]
 
 # The terminal speaks the machine's language (LANG): these tests read its English texts.
 os.environ["METROGAMES_LANG"] = "en"
+# The suite shares the machine's cores among its own workers: a job on the idle scheduling policy
+# (a client's chosen job, in production) could wait minutes for a free CPU there. The policy
+# itself is tested in tests/web/test_web_jobs_priority.py.
+os.environ["METROGAMES_JOB_IDLE"] = "false"
 
 
 @pytest.fixture

@@ -86,7 +86,9 @@ client address, or one account, may have queued or running at once; past it: 429
 ``METROGAMES_JOB_WARM`` (start this process's job processes when the server starts, not at
 their first jobs; ``true``); ``METROGAMES_JOB_CPUS`` (the CPUs the job processes may run on, in
 Linux's list notation, ``1`` or ``2-3,6``: the others are left to the serving processes; empty:
-any CPU).
+any CPU); ``METROGAMES_JOB_IDLE`` (run a job whose cost a client chooses on the idle scheduling
+policy: ``true``; ``false`` on a machine shared with other busy work, a CI runner, where an idle
+job could wait long for a free CPU).
 """
 
 from __future__ import annotations
@@ -231,6 +233,7 @@ class Settings(BaseSettings):
     job_quota: int = Field(default=3, ge=1, le=1000)
     job_warm: bool = True
     job_cpus: str = ""
+    job_idle: bool = True
 
     @field_validator("analysis_budget")
     @classmethod

@@ -18,19 +18,24 @@ class Kind:
     """A kind of job (:mod:`metrogames.web.work` names its function): its ``lane`` (``play``, ``passwords``
     or ``slow``: each lane has its own worker processes, so a bot's turn never waits behind an
     analysis), its ``priority`` in the lane (0 first), ``timeout`` (seconds it may run, after
-    which it is stopped) and whether its answers are kept by key (``cached``)."""
+    which it is stopped), whether its answers are kept by key (``cached``) and whether its cost
+    is a client's choice (``chosen``: a hint, a check, an analysis, a password — not a bot's
+    turn in a game): such a job runs on the idle scheduling policy
+    (:func:`~metrogames.web.infra.jobs.work.run`), so that it takes only CPU time nobody
+    serving a move wants."""
 
     name: str
     lane: str
     priority: int
     timeout: float
     cached: bool
+    chosen: bool = True
 
 
 KINDS: dict[str, Kind] = {
     k.name: k
     for k in (
-        Kind("decide", "play", 0, 60.0, cached=False),
+        Kind("decide", "play", 0, 60.0, cached=False, chosen=False),
         Kind("hint", "play", 1, 60.0, cached=True),
         Kind("mapcheck", "play", 1, 30.0, cached=True),
         Kind("hash", "passwords", 0, 30.0, cached=False),
@@ -55,7 +60,8 @@ NICE = {"play": 2, "passwords": 2, "slow": 10}
 """How much lower than the serving process each lane's workers run (``os.nice``; all of them
 with the batch scheduling policy as well): a bot's decision, a hint or a password a little
 lower, the slow lane's analyses, replays and expert games well below (nice 10 weighs about a
-tenth of the serving process when both want the CPU)."""
+tenth of the serving process when both want the CPU). A job whose cost a client chooses
+(every kind but ``decide``: :attr:`Kind.chosen`) runs on the idle policy besides."""
 
 
 @dataclass(eq=False)

@@ -50,12 +50,20 @@ class Lane:
     and run the jobs with ``work.run``."""
 
     def __init__(
-        self, name: str, workers: int, bound: int, work: Work, plugins: str = "", cpus: str = ""
+        self,
+        name: str,
+        workers: int,
+        bound: int,
+        work: Work,
+        plugins: str = "",
+        cpus: str = "",
+        idle: bool = True,
     ) -> None:
         self.name = name
         self.work = work
         self.plugins = plugins
         self.cpus = cpus
+        self.idle = idle
         self.workers = workers
         self.bound = bound
         self.queue: list[tuple[int, int, Job]] = []
@@ -122,7 +130,13 @@ class Lane:
             self.pool = ProcessPool(
                 self.workers,
                 initializer=process.preload,
-                initargs=(NICE.get(self.name, 10), self.name != "passwords", self.plugins, self.cpus),
+                initargs=(
+                    NICE.get(self.name, 10),
+                    self.name != "passwords",
+                    self.plugins,
+                    self.cpus,
+                    self.idle,
+                ),
                 context=_context(self.work),
             )
         return self.pool
@@ -189,13 +203,21 @@ def _answer(done: ProcessFuture[Answer]) -> Answer:
 class LocalBackend:
     """The lanes named in ``workers`` (lane → processes), each with at most ``bound`` jobs
     queued, their processes running the job functions of ``work``, loading the plug-in games of
-    ``plugins`` and kept to the CPUs of ``cpus`` (``METROGAMES_JOB_CPUS``)."""
+    ``plugins``, kept to the CPUs of ``cpus`` (``METROGAMES_JOB_CPUS``) and running a client's
+    chosen jobs on the idle policy with ``idle`` (``METROGAMES_JOB_IDLE``)."""
 
     def __init__(
-        self, workers: dict[str, int], bound: int, work: Work, plugins: str = "", cpus: str = ""
+        self,
+        workers: dict[str, int],
+        bound: int,
+        work: Work,
+        plugins: str = "",
+        cpus: str = "",
+        idle: bool = True,
     ) -> None:
         self.lanes = {
-            name: Lane(name, count, bound, work, plugins, cpus) for name, count in workers.items()
+            name: Lane(name, count, bound, work, plugins, cpus, idle)
+            for name, count in workers.items()
         }
 
     def submit(self, job: Job) -> bool:

@@ -8,23 +8,73 @@ run (:mod:`metrogames.web.work`), and given to the backends as a :class:`~.kinds
 from __future__ import annotations
 
 import os
+import threading
 import time
 import traceback
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from metrogames.games import game_names, load_game, load_plugins
 from metrogames.i18n import Message
 from metrogames.web.errors import RoomError
 from metrogames.web.infra.config import cpu_list
+from metrogames.web.infra.jobs.kinds import KINDS
 from metrogames.web.infra.jobs.shapes import Answer, JobPayload, JobValue, RefusalJson
 
+Jobs = Mapping[str, Callable[..., JobValue]]
+"""The job functions by kind (``...``: each takes its own kind's payload)."""
 
-def run(jobs: Mapping[str, Callable[..., JobValue]], kind: str, job: JobPayload) -> Answer:
-    """Run the job ``kind`` on ``job`` (its function in ``jobs``, by kind; ``...``: each takes
-    its own kind's payload): ``{"value": <its JSON>}``, ``{"refused": <a refusal>}``
-    for a :class:`~metrogames.web.errors.RoomError` (:func:`refusal_json`), or ``{"failed":
-    <the traceback's text>}``, each with ``"pid"``, the process that ran it, and ``"seconds"``,
-    its run time. Never raises (an answer crosses any process boundary)."""
+
+@dataclass
+class ProcessSetup:
+    """How this job process runs its jobs, set by :func:`preload`: ``idle``, a client's chosen
+    jobs on the idle policy (``METROGAMES_JOB_IDLE``)."""
+
+    idle: bool = True
+
+
+SETUP = ProcessSetup()
+
+
+def run(jobs: Jobs, kind: str, job: JobPayload) -> Answer:
+    """Run the job ``kind`` on ``job`` (its function in ``jobs``, by kind): ``{"value": <its
+    JSON>}``, ``{"refused": <a refusal>}`` for a :class:`~metrogames.web.errors.RoomError`
+    (:func:`refusal_json`), or ``{"failed": <the traceback's text>}``, each with ``"pid"``, the
+    process that ran it, and ``"seconds"``, its run time. Never raises (an answer crosses any
+    process boundary).
+
+    A kind whose cost a client chooses (:attr:`~.kinds.Kind.chosen`) runs in a thread of its
+    own on the idle scheduling policy (:func:`idle_thread`) unless :data:`SETUP` says not to;
+    a bot's decision runs as the process does (niced, batch: :func:`lower_priority`)."""
+    known = KINDS.get(kind)
+    if SETUP.idle and known is not None and known.chosen:
+        return idle_thread(_run, jobs, kind, job)
+    return _run(jobs, kind, job)
+
+
+def idle_thread(
+    function: Callable[[Jobs, str, JobPayload], Answer], jobs: Jobs, kind: str, job: JobPayload
+) -> Answer:
+    """``function(jobs, kind, job)`` run in a new thread on Linux's idle scheduling policy
+    (``SCHED_IDLE``, per thread: it runs only on a CPU no other task wants, and any task woken
+    beside it takes the CPU at once — a move, its database write and its Redis message never
+    wait behind it), then its answer. The process's other threads keep their policy, and the
+    thread ends with the job, so no privilege is needed to come back from it. Where the system
+    has no such policy, as ``function`` would in this thread."""
+    answers: list[Answer] = []
+
+    def body() -> None:
+        if hasattr(os, "SCHED_IDLE"):
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+        answers.append(function(jobs, kind, job))
+
+    thread = threading.Thread(target=body, name=f"job-{kind}", daemon=True)
+    thread.start()
+    thread.join()
+    return answers[0] if answers else {"failed": f"the {kind} job's thread ended without an answer"}
+
+
+def _run(jobs: Jobs, kind: str, job: JobPayload) -> Answer:
     started = time.perf_counter()
     try:
         answer: Answer = {"value": jobs[kind](job)}
@@ -82,12 +132,15 @@ def pin(cpus: str) -> None:
         os.sched_setaffinity(0, chosen)
 
 
-def preload(nice: int = 0, games: bool = True, plugins: str = "", cpus: str = "") -> None:
+def preload(
+    nice: int = 0, games: bool = True, plugins: str = "", cpus: str = "", idle: bool = True
+) -> None:
     """Ready a worker process: lower its CPU priority by ``nice`` (:func:`lower_priority`: the
     serving processes go first), keep it to the CPUs of ``cpus`` (:func:`pin`), register the
     plug-in games the server serves (``plugins``: the ``METROGAMES_GAMES`` targets) and, with
     ``games``, make, view and snapshot one game of each (their lazily built tables filled before
-    the first job; the modules are imported with this one)."""
+    the first job; the modules are imported with this one); ``idle``: :data:`SETUP`'s."""
+    SETUP.idle = idle
     lower_priority(nice)
     pin(cpus)
     if not games:

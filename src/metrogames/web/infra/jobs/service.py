@@ -140,9 +140,9 @@ class Quotas:
 
 class Jobs:
     """The heavy jobs of one serving process (``settings``: ``job_workers``,
-    ``job_slow_workers``, ``job_queue``, ``job_quota``, ``job_cpus``, ``redis_url``; ``redis``: the app's
-    client when several workers share a Redis server; ``work``: the job functions, the app's
-    :data:`metrogames.web.work.WORK`)."""
+    ``job_slow_workers``, ``job_queue``, ``job_quota``, ``job_cpus``, ``job_idle``,
+    ``redis_url``; ``redis``: the app's client when several workers share a Redis server;
+    ``work``: the job functions, the app's :data:`metrogames.web.work.WORK`)."""
 
     def __init__(self, settings: Settings, work: Work, redis: Redis | None = None) -> None:
         self.quota = settings.job_quota
@@ -152,7 +152,9 @@ class Jobs:
             self.shared = QueueBackend(settings.redis_url, redis, settings.job_queue, work)
         else:
             lanes |= {"play": settings.job_workers, "slow": settings.job_slow_workers}
-        self.local = LocalBackend(lanes, settings.job_queue, work, settings.games, settings.job_cpus)
+        self.local = LocalBackend(
+            lanes, settings.job_queue, work, settings.games, settings.job_cpus, settings.job_idle
+        )
         self.quotas = Quotas(redis)
         self.cache: LRUCache[str, tuple[JobValue, int]] = LRUCache(CACHE_BYTES, getsizeof=lambda v: v[1])
         self.jobs: dict[str, Job] = {}

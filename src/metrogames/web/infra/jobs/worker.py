@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from multiprocessing.process import BaseProcess
 
 import redis
+from pydantic import TypeAdapter
 from rq import Queue, Worker
 from rq.serializers import JSONSerializer
 
@@ -58,6 +59,7 @@ def run_worker(url: str, lanes: Sequence[str], work: Work, first_only: bool = Fa
         max(NICE[lane] for lane in lanes),
         plugins=os.environ.get("METROGAMES_GAMES", ""),
         cpus=os.environ.get("METROGAMES_JOB_CPUS", ""),
+        idle=TypeAdapter(bool).validate_python(os.environ.get("METROGAMES_JOB_IDLE", "true")),
     )
     connection = redis.Redis.from_url(url)
     queues = [
