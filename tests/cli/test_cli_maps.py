@@ -182,6 +182,10 @@ def test_map_report_matches_simulate_on_the_same_deals(tmp_path: Path) -> None:
     ]
     assert rows[0]["links_per_game"] == sum(sections) / 2
     assert 0 < rows[0]["links_used"] <= 1
+    for city, row in (("london", rows[1]), ("paris", rows[2])):  # the cities' rows likewise
+        played = invoke("simulate", city, "--bots", "medium", "--games", "2", "--seed", "1", "--json")
+        assert played.exit_code == 0, played.output
+        assert row["score"]["mean"] == json.loads(played.stdout)["seats"][0]["mean"], city
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(dict(TINY, links=[["A1", "E1"]])), encoding="utf-8")
     assert invoke("map", "report", bad).exit_code == 1

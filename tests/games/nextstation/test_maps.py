@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ import pytest
 
 from metrogames.core.errors import DataError
 from metrogames.data import load_json
+from metrogames.games.nextstation import mapcheck
 from metrogames.games.nextstation.citymap import map_hash
 from metrogames.games.nextstation.mapcheck import (
     MAX_BYTES,
@@ -163,6 +165,16 @@ CASES: list[tuple[str, Edit, str]] = [
         "district-parts",
         _district_cells(north_west=["A1:C1", "A3:C3"]),
         "district north-west is not a set of connected cells: 2 separate parts (from A1, A3)",
+    ),
+    (
+        "district-twice",
+        lambda m: m["districts"].append(copy.deepcopy(m["districts"][0])),
+        "district north-west is listed 2 times",
+    ),
+    (
+        "station-listed-twice",
+        lambda m: _district(m, "north-east")["stations"].append("A1"),
+        "station A1 is in districts north-west and north-east",
     ),
     (
         "district-overlap",
@@ -356,3 +368,18 @@ def test_the_content_hash_is_of_the_decoded_map() -> None:
     changed["title"] += "!"
     assert map_hash(changed) != map_hash(TINY)
     assert map_hash(TINY).startswith("sha256:") and len(map_hash(TINY)) == 7 + 64
+
+
+def test_every_code_the_checker_gives_has_an_invalid_map_here() -> None:
+    """The cases above cover the checker: every problem code written in ``mapcheck.py`` is
+    given by at least one of them (read off the source, not off the cases)."""
+    source = (Path(mapcheck.__file__)).read_text(encoding="utf-8")
+    written = set(re.findall(r'_p\(\s*"([a-z-]+)"', source))
+    given: set[str] = set()
+    for _, edit, _ in CASES:
+        data = copy.deepcopy(TINY)
+        edit(data)
+        given |= {p.code for p in check_map(data).found}
+    elsewhere = {"not-json": "test_not_json_and_bad_files", "not-built": "the model's safety net"}
+    assert len(written) > 30 and set(elsewhere) <= written
+    assert sorted(written - given - set(elsewhere)) == []
