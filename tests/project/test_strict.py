@@ -267,6 +267,8 @@ ANY_KEPT = {
     "core/capabilities.py": "an engine returns its own Game and State classes (a State is "
     "invariant in its action type); GreedyGains takes the state's own actions",
     "web/infra/deadlines.py": "uvicorn's protocol arguments, passed on to it",
+    "web/infra/writer.py": "the writer thread's queue holds every call's future, each of its "
+    "own result type (asyncio's Future is invariant)",
 }
 """The modules above the games (and the protocol's) that keep an ``Any``, and why: each is a
 library's untyped or unnamed API, or a type the protocol cannot state; each use says so in a

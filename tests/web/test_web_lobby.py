@@ -140,6 +140,31 @@ def test_a_room_its_host_left_leaves_and_comes_back_with_the_host(client: TestCl
         assert ids(lobby(client)) == [room]
 
 
+def test_a_host_who_left_is_away_even_when_the_arrival_is_stored_after_the_departure(
+    client: TestClient,
+) -> None:
+    """The host's socket comes and goes at once while storing its arrival is slow (a busy
+    database thread): the departure must not be overwritten by the arrival stored after it —
+    the room leaves the lobby (each socket's news is stored in turn, read when its turn comes)."""
+    hub = client.app.state.lobby  # type: ignore[attr-defined]
+    store = hub._mark_away
+
+    def slow_arrival(room: str, away: bool) -> None:
+        if not away:
+            time.sleep(0.5)
+        store(room, away)
+
+    hub._mark_away = slow_arrival
+    made = listed(client)
+    room = made["room"]["room"]
+    with client.websocket_connect(f"/ws/rooms/{room}") as ws:
+        ws.send_json({"type": "hello", "token": made["tokens"]["0"]})
+        assert ws.receive_json()["type"] == "view"
+    until(lambda: lobby(client) == [])
+    time.sleep(1.0)  # every write stored: still away
+    assert lobby(client) == []
+
+
 def test_a_listed_room_nobody_joins_expires(db_url: str) -> None:
     with TestClient(create_app(make_settings(db_url, lobby_expiry=600))) as client:
         old = listed(client)["room"]["room"]

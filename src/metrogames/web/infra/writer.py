@@ -21,6 +21,7 @@ from typing import Any, TypeVar, TypeVarTuple, Unpack
 
 T = TypeVar("T")
 Ts = TypeVarTuple("Ts")
+# Any: the queue holds every call's future, each of its own result type (a Future is invariant)
 _Call = tuple[asyncio.AbstractEventLoop, "asyncio.Future[Any]", Callable[..., Any], tuple[Any, ...]]
 
 
@@ -77,7 +78,7 @@ def _serve(calls: queue.SimpleQueue[_Call | None]) -> None:
 
 def _answer(
     loop: asyncio.AbstractEventLoop,
-    future: asyncio.Future[Any],
+    future: asyncio.Future[Any],  # Any: a queued call's future, as _Call says
     result: object,
     exc: BaseException | None,
 ) -> None:

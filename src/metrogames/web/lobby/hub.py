@@ -97,6 +97,7 @@ class Lobby:
         """How many times the lobby was read (tests wait on it)."""
         self._wake = asyncio.Event()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._host_turns: dict[str, tuple[asyncio.Lock, int]] = {}
 
     # -- reading ----------------------------------------------------------------------------
     def read(self) -> list[LobbyEntry]:
@@ -167,6 +168,23 @@ class Lobby:
         self._spawn(self.hub.publish(TOPIC, room, {}))
 
     async def _host_seen(self, table: Table) -> None:
+        """Store whether the host of ``table`` is away, one socket's news at a time per room:
+        each looks at the seat when its turn comes, so the last stored is the seat as it is
+        (two writes on the database's threads could otherwise land in either order, and a
+        host who left stay listed)."""
+        lock, waiting = self._host_turns.get(table.id, (asyncio.Lock(), 0))
+        self._host_turns[table.id] = (lock, waiting + 1)
+        try:
+            async with lock:
+                await self._store_host_seen(table)
+        finally:
+            lock, waiting = self._host_turns[table.id]
+            if waiting == 1:
+                del self._host_turns[table.id]
+            else:
+                self._host_turns[table.id] = (lock, waiting - 1)
+
+    async def _store_host_seen(self, table: Table) -> None:
         away = table.connected[HOST] == 0
         if away and self.cluster is not None:
             sockets, _ = await self.cluster.seat_elsewhere(table.id, HOST)

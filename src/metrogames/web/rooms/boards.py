@@ -15,7 +15,7 @@ from metrogames.bots.base import bot_codes
 from metrogames.bots.levels import LEVELS, Algorithm, level_algorithm
 from metrogames.core.capabilities import Boards, MapChecks
 from metrogames.core.errors import DataError, OptionError
-from metrogames.core.protocol import JsonObject
+from metrogames.core.protocol import JsonObject, is_object
 from metrogames.games import (
     game_engine,
     game_names,
@@ -126,7 +126,7 @@ def room_map(game: str, options: JsonObject) -> JsonObject | None:
     """The custom map a room of ``game`` with ``options`` is played on (its ``map`` option,
     when ``game``'s engine checks maps: ``MapChecks``), else ``None``."""
     data = options.get("map")
-    if game != map_game() or not isinstance(data, dict):
+    if game != map_game() or not is_object(data):
         return None
     return data
 

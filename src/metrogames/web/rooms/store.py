@@ -34,7 +34,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session
 
-from metrogames.core.protocol import Action, JsonObject, State
+from metrogames.core.protocol import Action, JsonObject, State, is_object
 from metrogames.games import game_from_options
 from metrogames.i18n import N_, msg
 from metrogames.web.checks import seat_label
@@ -159,7 +159,7 @@ class RoomStore:
         if row is None:
             return None
         options = json.loads(row.options)
-        return row.game, options if isinstance(options, dict) else {}
+        return row.game, options if is_object(options) else {}
 
     def load(self, room: str) -> Table:
         """The room ``room`` rebuilt from its rows: its facts, seats, and its game replayed

@@ -21,7 +21,7 @@ class Kind:
     which it is stopped), whether its answers are kept by key (``cached``) and whether its cost
     is a client's choice (``chosen``: a hint, a check, an analysis, a password — not a bot's
     turn in a game): such a job runs on the idle scheduling policy
-    (:func:`~metrogames.web.infra.jobs.work.run`), so that it takes only CPU time nobody
+    (:func:`~metrogames.web.infra.jobs.process.run`), so that it takes only CPU time nobody
     serving a move wants."""
 
     name: str
