@@ -217,22 +217,12 @@ class RoomSync:
             if table.refresh_task is None:
                 table.refresh_task = asyncio.get_running_loop().create_task(self._refresh(table))
 
-    async def connected_anywhere(self, room: str, seat: int) -> bool:
-        """Whether ``room``'s ``seat`` has a socket open on any worker: this worker's copy of
-        the room (its own sockets and those heard from the others), else the other live
-        workers' counts in Redis (none without Redis, or when Redis fails)."""
-        table = self.tables.get(room)
-        if table is not None and seat_connected(table, seat):
-            return True
-        if self.cluster is None:
-            return False
-        held = await self.cluster.presence(room)
-        return any(seats[seat] > 0 for seats in held.values())
-
     async def connected_among(self, seats: Iterable[tuple[str, int]]) -> set[tuple[str, int]]:
-        """Which of ``seats`` (room, seat) have a socket open on any worker, as
-        :meth:`connected_anywhere` for each but with at most two Redis round trips for them
-        all (:meth:`~metrogames.web.infra.cluster.Cluster.presence_of`)."""
+        """Which of ``seats`` (room, seat) have a socket open on any worker: this worker's copy
+        of the room (its own sockets and those heard from the others), else the other live
+        workers' counts in Redis, read for them all in at most two round trips
+        (:meth:`~metrogames.web.infra.cluster.Cluster.presence_of`; none without Redis, or when
+        Redis fails)."""
         wanted = set(seats)
         here = {(r, s) for r, s in wanted if r in self.tables and seat_connected(self.tables[r], s)}
         rest = sorted({r for r, _ in wanted - here})
